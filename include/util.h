@@ -1,0 +1,89 @@
+/* util.h - allocation, growable strings, bounded file reads, text hygiene.
+ *
+ * Allocation failure is fatal (the x* functions abort with a message): a
+ * pre-flight check that runs out of memory has nothing useful left to say.
+ */
+#ifndef EP_UTIL_H
+#define EP_UTIL_H
+
+#include <stdarg.h>
+#include <stddef.h>
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+void *xmalloc(size_t n);
+void *xcalloc(size_t nmemb, size_t size);
+void *xrealloc(void *p, size_t n);
+char *xstrdup(const char *s);
+char *xstrndup(const char *s, size_t n);
+
+/* Grow *v (element size elem) so that it can hold at least need elements;
+ * *cap is updated.  Amortised doubling. */
+void grow(void *v, size_t elem, size_t *cap, size_t need);
+
+/* A growable NUL-terminated string, in the manner of git's strbuf.
+ * buf_detach() hands the string to the caller and resets the buf. */
+struct buf {
+	char *s;
+	size_t len, cap;
+};
+#define BUF_INIT { NULL, 0, 0 }
+void buf_add(struct buf *b, const char *s, size_t n);
+void buf_puts(struct buf *b, const char *s);
+void buf_putc(struct buf *b, char c);
+void buf_printf(struct buf *b, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void buf_vprintf(struct buf *b, const char *fmt, va_list ap)
+	__attribute__((format(printf, 2, 0)));
+const char *buf_str(const struct buf *b);	/* "" when empty, never NULL */
+char *buf_detach(struct buf *b);
+void buf_release(struct buf *b);
+
+/* A fixed-size error message: internal helpers return -1 and fill one. */
+struct errbuf {
+	char msg[512];
+};
+void err_set(struct errbuf *e, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* The whole content of a file, NUL-terminated for convenience (len does
+ * not count the terminator; the content may itself hold NUL bytes). */
+struct blob {
+	char *data;
+	size_t len;
+};
+void blob_release(struct blob *b);
+
+#define SPEC_FILE_CAP (1024 * 1024)
+
+/* Read the regular file at path into out, refusing files larger than cap.
+ * Returns 0, or -1 with errno set (EFBIG past the cap, EISDIR/EINVAL for
+ * something that is not a regular file). */
+int file_read(const char *path, size_t cap, struct blob *out);
+
+/* Check that buf is text: no NUL byte and valid UTF-8.  Returns 0, or -1
+ * with *line and *col (1-based, col counted in bytes) of the first bad byte
+ * and a static description in *what. */
+int text_check(const char *buf, size_t len, unsigned *line, unsigned *col,
+	       const char **what);
+
+/* Append s to b with every control character, DEL, ESC sequence opener and
+ * invalid UTF-8 byte replaced by '?', so that text from a hostile repository
+ * cannot rewrite the user's terminal.  Tabs become a space. */
+void buf_add_clean(struct buf *b, const char *s);
+/* The same, as a new string the caller frees. */
+char *text_clean(const char *s);
+
+/* path_join returns a new string "a/b" (or b alone when b is absolute). */
+char *path_join(const char *a, const char *b);
+
+/* 1 when the absolute, canonical path p is root itself or lies below it. */
+int path_is_inside(const char *p, const char *root);
+
+/* Monotonic clock in milliseconds. */
+double clock_ms(void);
+
+/* Parse a whole decimal string into [min, max]; 0 or -1 (no errno). */
+int parse_long(const char *s, long min, long max, long *out);
+
+#endif

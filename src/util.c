@@ -1,0 +1,360 @@
+/* util.c - see util.h */
+#include "util.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+static void die_oom(size_t n)
+{
+	fprintf(stderr, "envpreflight: out of memory (%zu bytes)\n", n);
+	abort();
+}
+
+void *xmalloc(size_t n)
+{
+	void *p = malloc(n ? n : 1);
+	if (!p)
+		die_oom(n);
+	return p;
+}
+
+void *xcalloc(size_t nmemb, size_t size)
+{
+	void *p = calloc(nmemb ? nmemb : 1, size ? size : 1);
+	if (!p)
+		die_oom(nmemb * size);
+	return p;
+}
+
+void *xrealloc(void *p, size_t n)
+{
+	p = realloc(p, n ? n : 1);
+	if (!p)
+		die_oom(n);
+	return p;
+}
+
+char *xstrdup(const char *s)
+{
+	return xstrndup(s, strlen(s));
+}
+
+char *xstrndup(const char *s, size_t n)
+{
+	char *p = xmalloc(n + 1);
+	memcpy(p, s, n);
+	p[n] = '\0';
+	return p;
+}
+
+void grow(void *v, size_t elem, size_t *cap, size_t need)
+{
+	void **pp = v;
+	size_t c = *cap;
+
+	if (need <= c)
+		return;
+	c = c ? c : 8;
+	while (c < need)
+		c *= 2;
+	*pp = xrealloc(*pp, c * elem);
+	*cap = c;
+}
+
+void buf_add(struct buf *b, const char *s, size_t n)
+{
+	grow(&b->s, 1, &b->cap, b->len + n + 1);
+	memcpy(b->s + b->len, s, n);
+	b->len += n;
+	b->s[b->len] = '\0';
+}
+
+void buf_puts(struct buf *b, const char *s)
+{
+	buf_add(b, s, strlen(s));
+}
+
+void buf_putc(struct buf *b, char c)
+{
+	buf_add(b, &c, 1);
+}
+
+void buf_vprintf(struct buf *b, const char *fmt, va_list ap)
+{
+	va_list cp;
+	int n;
+
+	va_copy(cp, ap);
+	n = vsnprintf(NULL, 0, fmt, cp);
+	va_end(cp);
+	if (n < 0)
+		return;
+	grow(&b->s, 1, &b->cap, b->len + (size_t)n + 1);
+	vsnprintf(b->s + b->len, (size_t)n + 1, fmt, ap);
+	b->len += (size_t)n;
+}
+
+void buf_printf(struct buf *b, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	buf_vprintf(b, fmt, ap);
+	va_end(ap);
+}
+
+const char *buf_str(const struct buf *b)
+{
+	return b->s ? b->s : "";
+}
+
+char *buf_detach(struct buf *b)
+{
+	char *s = b->s ? b->s : xstrdup("");
+
+	b->s = NULL;
+	b->len = b->cap = 0;
+	return s;
+}
+
+void buf_release(struct buf *b)
+{
+	free(b->s);
+	b->s = NULL;
+	b->len = b->cap = 0;
+}
+
+void err_set(struct errbuf *e, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!e)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(e->msg, sizeof(e->msg), fmt, ap);
+	va_end(ap);
+}
+
+void blob_release(struct blob *b)
+{
+	free(b->data);
+	b->data = NULL;
+	b->len = 0;
+}
+
+int file_read(const char *path, size_t cap, struct blob *out)
+{
+	struct stat st;
+	size_t len = 0, alloc;
+	char *data;
+	int fd, saved;
+
+	out->data = NULL;
+	out->len = 0;
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, &st) < 0)
+		goto fail;
+	if (S_ISDIR(st.st_mode)) {
+		errno = EISDIR;
+		goto fail;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		errno = EINVAL;		/* a FIFO or device could block forever */
+		goto fail;
+	}
+	if ((unsigned long long)st.st_size > cap) {
+		errno = EFBIG;
+		goto fail;
+	}
+	/* st_size is a hint only: the file may grow while we read it */
+	alloc = (size_t)st.st_size + 1;
+	data = xmalloc(alloc + 1);
+	for (;;) {
+		ssize_t n;
+
+		if (len == alloc) {
+			if (len > cap) {
+				free(data);
+				errno = EFBIG;
+				goto fail;
+			}
+			alloc *= 2;
+			data = xrealloc(data, alloc + 1);
+		}
+		n = read(fd, data + len, alloc - len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			free(data);
+			goto fail;
+		}
+		if (n == 0)
+			break;
+		len += (size_t)n;
+	}
+	close(fd);
+	if (len > cap) {
+		free(data);
+		errno = EFBIG;
+		return -1;
+	}
+	data[len] = '\0';
+	out->data = data;
+	out->len = len;
+	return 0;
+fail:
+	saved = errno;
+	close(fd);
+	errno = saved;
+	return -1;
+}
+
+/* Length of the valid UTF-8 sequence at s (at most n bytes), or 0. */
+static size_t utf8_len(const unsigned char *s, size_t n)
+{
+	size_t need, i;
+	unsigned cp;
+
+	if (s[0] < 0x80)
+		return 1;
+	if (s[0] >= 0xc2 && s[0] <= 0xdf)
+		need = 2, cp = s[0] & 0x1f;
+	else if (s[0] >= 0xe0 && s[0] <= 0xef)
+		need = 3, cp = s[0] & 0x0f;
+	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
+		need = 4, cp = s[0] & 0x07;
+	else
+		return 0;
+	if (n < need)
+		return 0;
+	for (i = 1; i < need; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		cp = (cp << 6) | (s[i] & 0x3f);
+	}
+	if ((need == 3 && cp < 0x800) || (need == 4 && cp < 0x10000) ||
+	    cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
+		return 0;
+	return need;
+}
+
+int text_check(const char *buf, size_t len, unsigned *line, unsigned *col,
+	       const char **what)
+{
+	const unsigned char *s = (const unsigned char *)buf;
+	unsigned l = 1, c = 1;
+	size_t i = 0;
+
+	while (i < len) {
+		size_t n;
+
+		if (s[i] == '\0') {
+			*what = "NUL byte";
+			goto bad;
+		}
+		n = utf8_len(s + i, len - i);
+		if (!n) {
+			*what = "invalid UTF-8";
+			goto bad;
+		}
+		if (s[i] == '\n')
+			l++, c = 1;
+		else
+			c += (unsigned)n;
+		i += n;
+	}
+	return 0;
+bad:
+	*line = l;
+	*col = c;
+	return -1;
+}
+
+void buf_add_clean(struct buf *b, const char *str)
+{
+	const unsigned char *s = (const unsigned char *)str;
+	size_t len = strlen(str), i = 0;
+
+	while (i < len) {
+		size_t n = utf8_len(s + i, len - i);
+
+		if (!n) {
+			buf_putc(b, '?');
+			i++;
+		} else if (n == 1 && s[i] == '\t') {
+			buf_putc(b, ' ');
+			i++;
+		} else if (n == 1 && (s[i] < 0x20 || s[i] == 0x7f)) {
+			buf_putc(b, '?');
+			i++;
+		} else if (n == 2 && s[i] == 0xc2 && s[i + 1] < 0xa0) {
+			buf_putc(b, '?');	/* C1 controls, e.g. U+009B CSI */
+			i += n;
+		} else {
+			buf_add(b, (const char *)s + i, n);
+			i += n;
+		}
+	}
+}
+
+char *text_clean(const char *s)
+{
+	struct buf b = BUF_INIT;
+
+	buf_add_clean(&b, s);
+	return buf_detach(&b);
+}
+
+char *path_join(const char *a, const char *b)
+{
+	struct buf out = BUF_INIT;
+	size_t la = strlen(a);
+
+	if (b[0] == '/' || !la)
+		return xstrdup(b);
+	buf_puts(&out, a);
+	if (a[la - 1] != '/')
+		buf_putc(&out, '/');
+	buf_puts(&out, b);
+	return buf_detach(&out);
+}
+
+int path_is_inside(const char *p, const char *root)
+{
+	size_t n = strlen(root);
+
+	if (n == 1 && root[0] == '/')
+		return p[0] == '/';
+	return !strncmp(p, root, n) && (p[n] == '\0' || p[n] == '/');
+}
+
+double clock_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+int parse_long(const char *s, long min, long max, long *out)
+{
+	char *end;
+	long v;
+
+	if (!s || !*s || *s == ' ' || *s == '+')
+		return -1;
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno || *end || v < min || v > max)
+		return -1;
+	*out = v;
+	return 0;
+}

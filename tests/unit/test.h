@@ -1,0 +1,71 @@
+/* test.h - the smallest unit-test harness that does the job.
+ *
+ * Each tests/unit/test_*.c is its own program: it defines
+ *     void test_main(void)
+ * and uses CHECK/CHECK_STR/CHECK_INT.  Every CHECK is one counted
+ * assertion.  The program prints "ok"/"not ok" lines for failures only, and
+ * a last line "<name>: N passed, M failed" that tests/run.sh adds up.
+ * Tests find data through $TEST_SHARED (the shared/ folder) and
+ * $TEST_TMPDIR (a scratch directory), both set by tests/run.sh.
+ */
+#ifndef EP_TEST_H
+#define EP_TEST_H
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+extern int test_passed, test_failed;
+void test_main(void);
+
+#define CHECK(cond, ...)                                                    \
+	do {                                                                \
+		if (cond) {                                                 \
+			test_passed++;                                      \
+		} else {                                                    \
+			test_failed++;                                      \
+			printf("not ok %s:%d: %s: ", __FILE__, __LINE__, #cond); \
+			printf(__VA_ARGS__);                                \
+			putchar('\n');                                      \
+		}                                                           \
+	} while (0)
+
+#define CHECK_STR(got, want, ...)                                           \
+	do {                                                                \
+		const char *g_ = (got), *w_ = (want);                       \
+		if ((g_ == NULL && w_ == NULL) ||                           \
+		    (g_ && w_ && strcmp(g_, w_) == 0)) {                    \
+			test_passed++;                                      \
+		} else {                                                    \
+			test_failed++;                                      \
+			printf("not ok %s:%d: got \"%s\", want \"%s\": ",   \
+			       __FILE__, __LINE__, g_ ? g_ : "(null)",      \
+			       w_ ? w_ : "(null)");                         \
+			printf(__VA_ARGS__);                                \
+			putchar('\n');                                      \
+		}                                                           \
+	} while (0)
+
+#define CHECK_INT(got, want, ...)                                           \
+	do {                                                                \
+		long long g_ = (long long)(got), w_ = (long long)(want);    \
+		if (g_ == w_) {                                             \
+			test_passed++;                                      \
+		} else {                                                    \
+			test_failed++;                                      \
+			printf("not ok %s:%d: got %lld, want %lld: ",       \
+			       __FILE__, __LINE__, g_, w_);                 \
+			printf(__VA_ARGS__);                                \
+			putchar('\n');                                      \
+		}                                                           \
+	} while (0)
+
+/* Path of a file under $TEST_SHARED (static buffer). */
+const char *test_shared(const char *rel);
+/* A fresh empty directory under $TEST_TMPDIR (static buffer). */
+const char *test_tmpdir(const char *name);
+/* Write len bytes to dir/name, creating parent directories. */
+void test_write(const char *dir, const char *name, const char *data, size_t len);
+#define test_write_str(dir, name, s) test_write(dir, name, s, strlen(s))
+
+#endif
