@@ -1,0 +1,69 @@
+/* probe.h - what a probe is.
+ *
+ * A probe is a const descriptor listed once in probes.def.  Before any
+ * thread starts, the runner asks each selected probe to plan its checks
+ * from the model; each planned check is one work item that runs on the
+ * thread pool.  Adding a probe is one source file plus one line in
+ * probes.def.
+ */
+#ifndef EP_PROBE_H
+#define EP_PROBE_H
+
+#include "result.h"
+#include "spec.h"
+
+struct check;
+struct plan;
+
+/* Given to every check when it runs. */
+struct run_ctx {
+	const struct spec *spec;
+	double deadline_ms;	/* absolute clock_ms() time the check must end by */
+};
+
+struct probe {
+	const char *name;	/* "env": --only/--skip and ids use it */
+	const char *summary;	/* one line for --list-probes */
+	/* Add this probe's checks for spec to the plan (see plan_add).
+	 * Must not block or touch the system beyond the model. */
+	void (*plan)(const struct spec *spec, struct plan *plan);
+	/* Run one check.  r->id, probe, title and source are set from the
+	 * planned check; run sets status, message and the rest. */
+	void (*run)(const struct run_ctx *ctx, const struct check *c,
+		    struct result *r);
+	/* Whether its results can change while we wait (ports: yes), for a
+	 * future --wait. */
+	int volatile_state;
+};
+
+/* One planned check.  arg points into the read-only model, or is an
+ * index the probe understands. */
+struct check {
+	const struct probe *probe;
+	char *id;
+	char *title;
+	struct origin source;
+	const void *arg;
+	size_t index;
+};
+
+struct plan {
+	struct check *checks;
+	size_t n, cap;
+};
+
+/* Add a check; id and title are copied.  Returns the new check. */
+struct check *plan_add(struct plan *plan, const struct probe *probe,
+		       const char *id, const char *title, struct origin source,
+		       const void *arg, size_t index);
+void plan_release(struct plan *plan);
+
+/* The registered probes, in report order, NULL-terminated. */
+extern const struct probe *const probe_table[];
+const struct probe *probe_find(const char *name);
+
+#define PROBE(name) extern const struct probe probe_##name;
+#include "probes.def"
+#undef PROBE
+
+#endif

@@ -1,0 +1,47 @@
+/* ytree.h - a YAML document as a small tree whose every node knows its
+ * line and column, built with libyaml's event parser.
+ *
+ * Aliases are expanded by copying, under a budget on the total number of
+ * nodes, so a "billion laughs" file fails with an error instead of
+ * exhausting memory.  Only the first document of a stream is read.
+ */
+#ifndef EP_YTREE_H
+#define EP_YTREE_H
+
+#include <stddef.h>
+
+enum ynode_kind { YNODE_SCALAR, YNODE_SEQ, YNODE_MAP };
+
+struct ynode {
+	enum ynode_kind kind;
+	unsigned line, col;	/* 1-based position of the node's first character */
+	int plain;		/* scalar written without quotes (3000, not "3000") */
+	char *text;		/* scalar text, NUL-terminated (SCALAR only) */
+	size_t len;
+	/* SEQ: items[0..n); MAP: items[2i] is a key, items[2i+1] its value */
+	struct ynode **items;
+	size_t n;
+};
+
+#define YTREE_MAX_NODES 100000
+
+struct ytree_error {
+	unsigned line, col;
+	char msg[256];
+};
+
+/* Parse buf into *root (caller frees with ynode_free).  An empty document
+ * gives *root == NULL and returns 0.  Returns -1 and fills err otherwise. */
+int ytree_parse(const char *buf, size_t len, size_t max_nodes,
+		struct ynode **root, struct ytree_error *err);
+void ynode_free(struct ynode *n);
+
+/* The value for key in a MAP node, or NULL (also when map is not a MAP).
+ * When a key appears twice, the first wins (loaders that care about
+ * duplicates check the keys they know). */
+const struct ynode *ynode_get(const struct ynode *map, const char *key);
+/* Number of pairs in a MAP (items / 2), of items in a SEQ, else 0. */
+size_t ynode_count(const struct ynode *n);
+const char *ynode_kind_name(enum ynode_kind k);
+
+#endif

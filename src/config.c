@@ -1,0 +1,133 @@
+/* config.c - user defaults, via libinih */
+#include "config.h"
+
+#include <errno.h>
+#include <ini.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct ini_ctx {
+	struct config *c;
+	char msg[256];		/* the first error, inih gives the line */
+};
+
+static int parse_bool(const char *v, int *out)
+{
+	if (!strcmp(v, "true") || !strcmp(v, "yes") || !strcmp(v, "1") || !strcmp(v, "on"))
+		return *out = 1, 0;
+	if (!strcmp(v, "false") || !strcmp(v, "no") || !strcmp(v, "0") || !strcmp(v, "off"))
+		return *out = 0, 0;
+	return -1;
+}
+
+/* inih calls this per name=value; returning 0 makes it report the line */
+static int on_value(void *user, const char *section, const char *name, const char *value)
+{
+	struct ini_ctx *x = user;
+	struct config *c = x->c;
+
+	if (x->msg[0])
+		return 1;	/* keep the first error only */
+	if (*section && strcmp(section, "defaults")) {
+		snprintf(x->msg, sizeof(x->msg), "unknown section [%.64s] (expected [defaults])",
+			 section);
+		return 0;
+	}
+	if (!strcmp(name, "format")) {
+		if (format_parse(value, &c->format) == 0)
+			return 1;
+		snprintf(x->msg, sizeof(x->msg), "'format' expects human, json, junit or github");
+	} else if (!strcmp(name, "color")) {
+		if (!strcmp(value, "auto"))
+			return c->color = COLOR_AUTO, 1;
+		if (!strcmp(value, "always"))
+			return c->color = COLOR_ALWAYS, 1;
+		if (!strcmp(value, "never"))
+			return c->color = COLOR_NEVER, 1;
+		snprintf(x->msg, sizeof(x->msg), "'color' expects auto, always or never");
+	} else if (!strcmp(name, "timeout")) {
+		if (parse_long(value, 1, 600000, &c->timeout_ms) == 0)
+			return 1;
+		snprintf(x->msg, sizeof(x->msg), "'timeout' expects milliseconds from 1 to 600000");
+	} else if (!strcmp(name, "strict")) {
+		if (parse_bool(value, &c->strict) == 0)
+			return 1;
+		snprintf(x->msg, sizeof(x->msg), "'strict' expects true or false");
+	} else {
+		char *clean = text_clean(name);
+
+		snprintf(x->msg, sizeof(x->msg),
+			 "unknown key '%.64s' (expected format, color, timeout, strict)", clean);
+		free(clean);
+	}
+	return 0;
+}
+
+static char *config_path(void)
+{
+	const char *xdg = getenv("XDG_CONFIG_HOME");
+	const char *home = getenv("HOME");
+	char *dir, *path;
+
+	if (xdg && xdg[0] == '/')
+		dir = path_join(xdg, "envpreflight");
+	else if (home && home[0] == '/')
+		dir = path_join(home, ".config/envpreflight");
+	else
+		return NULL;
+	path = path_join(dir, "config.ini");
+	free(dir);
+	return path;
+}
+
+int config_load(struct config *c, struct errbuf *err)
+{
+	struct ini_ctx x;
+	struct blob b;
+	char *path;
+	int line;
+
+	memset(c, 0, sizeof(*c));
+	c->format = FORMAT_HUMAN;
+	c->color = COLOR_AUTO;
+	path = config_path();
+	if (!path)
+		return 0;
+	if (file_read(path, SPEC_FILE_CAP, &b) < 0) {
+		int e = errno;
+
+		if (e == ENOENT || e == ENOTDIR) {
+			free(path);
+			return 0;
+		}
+		err_set(err, "%s: %s", path, e == EFBIG ? "larger than the 1024 KiB limit" :
+			strerror(e));
+		free(path);
+		return -1;
+	}
+	if (memchr(b.data, '\0', b.len)) {
+		err_set(err, "%s: NUL byte (expected text)", path);
+		goto fail;
+	}
+	memset(&x, 0, sizeof(x));
+	x.c = c;
+	line = ini_parse_string(b.data, on_value, &x);
+	if (line != 0) {
+		err_set(err, "%s:%d: %s", path, line > 0 ? line : 0,
+			x.msg[0] ? x.msg : "malformed line (expected name = value)");
+		goto fail;
+	}
+	blob_release(&b);
+	c->path = path;
+	return 0;
+fail:
+	blob_release(&b);
+	free(path);
+	return -1;
+}
+
+void config_release(struct config *c)
+{
+	free(c->path);
+	c->path = NULL;
+}

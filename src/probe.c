@@ -1,0 +1,53 @@
+/* probe.c - the probe table and the plan a run is made of */
+#include "probe.h"
+#include "util.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+const struct probe *const probe_table[] = {
+#define PROBE(name) &probe_##name,
+#include "probes.def"
+#undef PROBE
+	NULL
+};
+
+const struct probe *probe_find(const char *name)
+{
+	size_t i;
+
+	for (i = 0; probe_table[i]; i++)
+		if (!strcmp(probe_table[i]->name, name))
+			return probe_table[i];
+	return NULL;
+}
+
+struct check *plan_add(struct plan *plan, const struct probe *probe,
+		       const char *id, const char *title, struct origin source,
+		       const void *arg, size_t index)
+{
+	struct check *c;
+
+	grow(&plan->checks, sizeof(*plan->checks), &plan->cap, plan->n + 1);
+	c = &plan->checks[plan->n++];
+	c->probe = probe;
+	c->id = xstrdup(id);
+	c->title = xstrdup(title);
+	c->source = source;
+	c->arg = arg;
+	c->index = index;
+	return c;
+}
+
+void plan_release(struct plan *plan)
+{
+	size_t i;
+
+	for (i = 0; i < plan->n; i++) {
+		free(plan->checks[i].id);
+		free(plan->checks[i].title);
+	}
+	free(plan->checks);
+	plan->checks = NULL;
+	plan->n = plan->cap = 0;
+}

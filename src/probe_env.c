@@ -1,0 +1,350 @@
+/* probe_env.c - .env against its example, and whether git would commit it.
+ *
+ * Key names only ever leave this file: values are compared for emptiness
+ * and nothing else, so no message, hint or JSON field can hold one.
+ */
+#include "probe.h"
+#include "gitignore.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define LIST_IN_MESSAGE 5	/* key names shown before "and N more" */
+
+struct parity {
+	cJSON *missing, *empty, *extra, *duplicates, *syntax;
+	size_t nmissing, nempty, nextra, nduplicates, nsyntax;
+	size_t required, matched;
+	struct buf why_missing, why_empty;
+	const char *first_bad;	/* the first missing or empty key */
+};
+
+static const char *env_name(const struct env_spec *e)
+{
+	return e->file ? e->file : ".env";
+}
+
+static int in_keys(const struct env_key *v, size_t n, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (!strcmp(v[i].name, name))
+			return 1;
+	return 0;
+}
+
+static void list_add(struct buf *b, size_t count, const char *name)
+{
+	if (count > LIST_IN_MESSAGE)
+		return;
+	if (count > 1)
+		buf_puts(b, ", ");
+	buf_puts(b, name);
+}
+
+static void list_end(struct buf *b, size_t count)
+{
+	if (count > LIST_IN_MESSAGE)
+		buf_printf(b, " and %zu more", count - LIST_IN_MESSAGE);
+}
+
+/* One required key: present, missing or empty, from the .env (when
+ * readable) and, with process_env, from our own environment. */
+static void check_key(const struct env_spec *e, struct parity *p, const char *name,
+		      int have_env)
+{
+	const struct dotenv_entry *d = have_env ? dotenv_get(&e->env_doc, name) : NULL;
+	const char *exported = e->process_env ? getenv(name) : NULL;
+
+	if (in_keys(e->optional, e->noptional, name))
+		return;
+	p->required++;
+	if ((d && d->value_len) || (exported && *exported)) {
+		p->matched++;
+	} else if (d || exported) {
+		cJSON_AddItemToArray(p->empty, cJSON_CreateString(name));
+		list_add(&p->why_empty, ++p->nempty, name);
+	} else {
+		cJSON_AddItemToArray(p->missing, cJSON_CreateString(name));
+		list_add(&p->why_missing, ++p->nmissing, name);
+	}
+	if (!p->first_bad && (p->nmissing || p->nempty))
+		p->first_bad = name;
+}
+
+static void scan_required(const struct env_spec *e, struct parity *p, int have_env)
+{
+	const struct dotenv *ex = &e->example_doc;
+	size_t i;
+
+	for (i = 0; e->example && i < ex->n; i++)
+		if (!dotenv_is_shadowed(ex, i))
+			check_key(e, p, ex->entries[i].key, have_env);
+	for (i = 0; i < e->nrequired; i++) {
+		const char *name = e->required[i].name;
+
+		if ((e->example && dotenv_get(ex, name)) || in_keys(e->required, i, name))
+			continue;	/* counted once */
+		check_key(e, p, name, have_env);
+	}
+}
+
+static void scan_env(const struct env_spec *e, struct parity *p)
+{
+	const struct dotenv *d = &e->env_doc;
+	size_t i;
+
+	for (i = 0; i < d->n; i++) {
+		const char *name = d->entries[i].key;
+
+		if (dotenv_is_shadowed(d, i)) {
+			cJSON *dup = cJSON_CreateObject();
+
+			cJSON_AddStringToObject(dup, "key", name);
+			cJSON_AddNumberToObject(dup, "line", d->entries[i].line);
+			cJSON_AddItemToArray(p->duplicates, dup);
+			p->nduplicates++;
+			continue;
+		}
+		if (!e->example && !e->nrequired)
+			continue;	/* nothing to call them extra against */
+		if ((e->example && dotenv_get(&e->example_doc, name)) ||
+		    in_keys(e->required, e->nrequired, name) ||
+		    in_keys(e->optional, e->noptional, name))
+			continue;
+		cJSON_AddItemToArray(p->extra, cJSON_CreateString(name));
+		p->nextra++;
+	}
+	for (i = 0; i < d->nissues; i++) {
+		cJSON *s = cJSON_CreateObject();
+
+		cJSON_AddNumberToObject(s, "line", d->issues[i].line);
+		cJSON_AddNumberToObject(s, "column", d->issues[i].col);
+		cJSON_AddStringToObject(s, "message", d->issues[i].message);
+		cJSON_AddItemToArray(p->syntax, s);
+		p->nsyntax++;
+	}
+}
+
+static const char *against(const struct env_spec *e)
+{
+	if (e->example && e->nrequired)
+		return "the example and preflight.yaml";
+	return e->example ? e->example : "preflight.yaml";
+}
+
+static void parity_message(const struct env_spec *e, struct parity *p,
+			   struct result *r, int have_env)
+{
+	struct buf m = BUF_INIT;
+	const char *env = env_name(e);
+	enum status st = STATUS_PASS;
+
+	if (!have_env)
+		buf_printf(&m, "no %s; ", env);
+	if (p->nmissing) {
+		list_end(&p->why_missing, p->nmissing);
+		buf_printf(&m, "%zu of %zu keys missing (%s)", p->nmissing, p->required,
+			   buf_str(&p->why_missing));
+		st = STATUS_FAIL;
+	}
+	if (p->nempty) {
+		list_end(&p->why_empty, p->nempty);
+		buf_printf(&m, "%s%zu empty (%s)", st ? "; " : "", p->nempty,
+			   buf_str(&p->why_empty));
+		st = STATUS_FAIL;
+	}
+	if (p->nduplicates) {
+		const cJSON *first = cJSON_GetArrayItem(p->duplicates, 0);
+
+		buf_printf(&m, "%sduplicate key %s at %s:%d%s", st ? "; " : "",
+			   cJSON_GetObjectItem(first, "key")->valuestring, env,
+			   cJSON_GetObjectItem(first, "line")->valueint,
+			   p->nduplicates > 1 ? " and more" : "");
+		st = STATUS_FAIL;
+	}
+	if (p->nsyntax) {
+		const struct dotenv_issue *is = &e->env_doc.issues[0];
+
+		buf_printf(&m, "%s%s:%u: %s%s", st ? "; " : "", env, is->line,
+			   is->message, p->nsyntax > 1 ? " (and more)" : "");
+		st = STATUS_FAIL;
+	}
+	if (have_env && e->env_bad_what) {
+		buf_printf(&m, "%s%s:%u:%u: %s", st ? "; " : "", env, e->env_bad_line,
+			   e->env_bad_col, e->env_bad_what);
+		st = STATUS_FAIL;
+	}
+	if (st == STATUS_PASS) {
+		buf_printf(&m, "%zu/%zu keys matched to %s", p->matched, p->required,
+			   against(e));
+		if (p->nextra) {
+			buf_printf(&m, "; %zu extra key%s not in %s", p->nextra,
+				   p->nextra == 1 ? "" : "s", against(e));
+			st = STATUS_WARN;
+		}
+	}
+	result_set(r, st, "%s", buf_str(&m));
+	buf_release(&m);
+
+	if (!have_env && p->nmissing && e->example)
+		result_hint(r, "cp %s %s, then fill in the values", e->example, env);
+	else if (p->nmissing || p->nempty)
+		result_hint(r, "set the %s in %s (see %s)",
+			    p->nmissing ? "missing keys" : "empty values", env, against(e));
+	else if (p->nduplicates)
+		result_hint(r, "keep one assignment per key: dotenv uses the last one");
+	else if (p->nsyntax || (have_env && e->env_bad_what))
+		result_hint(r, "dotenv silently skips lines it cannot parse; fix or remove them");
+	else if (p->nextra)
+		result_hint(r, "add them to %s, or to env.optional in preflight.yaml",
+			    against(e));
+}
+
+/* A failing parity check points at the requirement of its first missing
+ * or empty key: its line in the example, or in preflight.yaml. */
+static void point_source(const struct env_spec *e, const struct parity *p,
+			 struct result *r)
+{
+	const struct dotenv_entry *d;
+	size_t i;
+
+	if (!p->first_bad)
+		return;
+	if (e->example && (d = dotenv_get(&e->example_doc, p->first_bad))) {
+		r->source.line = d->line;
+		r->source.col = d->col;
+		return;
+	}
+	for (i = 0; i < e->nrequired; i++) {
+		if (!strcmp(e->required[i].name, p->first_bad)) {
+			r->source = e->required[i].origin;
+			return;
+		}
+	}
+}
+
+static void run_parity(const struct run_ctx *ctx, const struct check *c,
+		       struct result *r)
+{
+	const struct env_spec *e = &ctx->spec->env;
+	struct parity p;
+	int have_env = e->env_errno == 0;
+
+	if (e->env_errno && e->env_errno != ENOENT) {
+		result_set(r, STATUS_ERROR, "cannot read %s: %s", env_name(e),
+			   e->env_errno == EFBIG ? "larger than the 1024 KiB limit" :
+			   strerror(e->env_errno));
+		return;
+	}
+	memset(&p, 0, sizeof(p));
+	p.missing = cJSON_CreateArray();
+	p.empty = cJSON_CreateArray();
+	p.extra = cJSON_CreateArray();
+	p.duplicates = cJSON_CreateArray();
+	p.syntax = cJSON_CreateArray();
+	scan_required(e, &p, have_env);
+	if (have_env)
+		scan_env(e, &p);
+	parity_message(e, &p, r, have_env);
+	point_source(e, &p, r);
+
+	r->data = cJSON_CreateObject();
+	cJSON_AddStringToObject(r->data, "file", env_name(e));
+	cJSON_AddBoolToObject(r->data, "file_exists", have_env);
+	if (e->example)
+		cJSON_AddStringToObject(r->data, "example", e->example);
+	else
+		cJSON_AddNullToObject(r->data, "example");
+	cJSON_AddNumberToObject(r->data, "required", (double)p.required);
+	cJSON_AddNumberToObject(r->data, "matched", (double)p.matched);
+	cJSON_AddItemToObject(r->data, "missing", p.missing);
+	cJSON_AddItemToObject(r->data, "empty", p.empty);
+	cJSON_AddItemToObject(r->data, "extra", p.extra);
+	cJSON_AddItemToObject(r->data, "duplicates", p.duplicates);
+	cJSON_AddItemToObject(r->data, "syntax_errors", p.syntax);
+	buf_release(&p.why_missing);
+	buf_release(&p.why_empty);
+	if (e->process_env)
+		result_note(r, "keys exported in the environment count as present "
+			    "(env.process_env)");
+}
+
+static void run_gitignore(const struct run_ctx *ctx, const struct check *c,
+			  struct result *r)
+{
+	const struct env_spec *e = &ctx->spec->env;
+	struct gitignore_match m;
+	const char *env = env_name(e);
+
+	if (!e->git_root) {
+		result_set(r, STATUS_SKIP, "not inside a git work tree");
+		return;
+	}
+	if (!e->env_gitpath) {
+		result_set(r, STATUS_SKIP, "%s lives outside the git work tree", env);
+		return;
+	}
+	r->data = cJSON_CreateObject();
+	cJSON_AddStringToObject(r->data, "path", e->env_gitpath);
+	if (gitignore_match(e->ignore, e->env_gitpath, 0, &m)) {
+		cJSON_AddBoolToObject(r->data, "ignored", 1);
+		result_set(r, STATUS_PASS, "ignored by git (%s:%u)", m.source, m.line);
+		r->source.file = NULL;
+		result_note(r, "rule %s:%u decides it", m.source, m.line);
+		return;
+	}
+	cJSON_AddBoolToObject(r->data, "ignored", 0);
+	if (m.source) {
+		result_set(r, STATUS_WARN, "%s is not ignored by git: %s:%u re-includes it",
+			   env, m.source, m.line);
+	} else {
+		result_set(r, STATUS_WARN, "%s is not ignored by git: it could be committed",
+			   env);
+	}
+	result_hint(r, "add '/%s' to .gitignore", e->env_gitpath);
+	result_note(r, "read .git/info/exclude and every .gitignore from %s down; "
+		    "a .env already tracked by git is not detected", e->git_root);
+}
+
+static void env_plan(const struct spec *spec, struct plan *plan)
+{
+	const struct env_spec *e = &spec->env;
+	struct origin none = { NULL, 0, 0 };
+	struct origin src = none;
+	struct buf title = BUF_INIT;
+	size_t i;
+
+	if (!spec->has_env)
+		return;
+	if (e->example) {
+		for (i = 0; i < spec->nfiles; i++)
+			if (!strcmp(spec->files[i], e->example))
+				src.file = spec->files[i];
+	} else if (e->nrequired) {
+		src = e->required[0].origin;
+	}
+	buf_printf(&title, "%s parity", env_name(e));
+	plan_add(plan, &probe_env, "env.parity", title.s, src, NULL, 0);
+	buf_release(&title);
+	buf_printf(&title, "%s ignored by git", env_name(e));
+	plan_add(plan, &probe_env, "env.gitignore", title.s, e->file_origin, NULL, 1);
+	buf_release(&title);
+}
+
+static void env_run(const struct run_ctx *ctx, const struct check *c, struct result *r)
+{
+	if (c->index == 0)
+		run_parity(ctx, c, r);
+	else
+		run_gitignore(ctx, c, r);
+}
+
+const struct probe probe_env = {
+	.name = "env",
+	.summary = ".env keys against .env.example (values never shown), and .gitignore",
+	.plan = env_plan,
+	.run = env_run,
+};

@@ -1,0 +1,477 @@
+/* render.c - human, JSON, JUnit XML and GitHub annotations over one
+ * result list.  Every string that may come from the repository passes
+ * through text_clean/buf_add_clean on its way out, whatever the format.
+ */
+#include "render.h"
+#include "util.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+int format_parse(const char *s, enum format *out)
+{
+	static const struct { const char *name; enum format f; } formats[] = {
+		{ "human", FORMAT_HUMAN }, { "json", FORMAT_JSON },
+		{ "junit", FORMAT_JUNIT }, { "github", FORMAT_GITHUB },
+	};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(formats); i++) {
+		if (!strcmp(s, formats[i].name)) {
+			*out = formats[i].f;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+void report_summarize(const struct report *rep, struct summary *s)
+{
+	size_t i;
+
+	memset(s, 0, sizeof(*s));
+	s->total = rep->n;
+	for (i = 0; i < rep->n; i++)
+		s->count[rep->results[i].status]++;
+}
+
+int report_failed(const struct report *rep)
+{
+	struct summary s;
+
+	report_summarize(rep, &s);
+	return s.count[STATUS_FAIL] || s.count[STATUS_ERROR] ||
+	       (rep->strict && s.count[STATUS_WARN]);
+}
+
+/* -------- human -------- */
+
+struct style {
+	const char *sym, *color;
+};
+
+static struct style style_of(enum status st, const struct render_opts *o)
+{
+	static const struct style utf8[STATUS_COUNT] = {
+		[STATUS_PASS] = { "\u2714", "\033[32m" },	/* ✔ green */
+		[STATUS_WARN] = { "\u26a0", "\033[33m" },	/* ⚠ yellow */
+		[STATUS_FAIL] = { "\u2716", "\033[31m" },	/* ✖ red */
+		[STATUS_SKIP] = { "\u25cb", "\033[2m" },	/* ○ dim */
+		[STATUS_ERROR] = { "\u203c", "\033[35m" },	/* ‼ magenta */
+	};
+	static const struct style ascii[STATUS_COUNT] = {
+		[STATUS_PASS] = { "[ok]", "\033[32m" },
+		[STATUS_WARN] = { "[warn]", "\033[33m" },
+		[STATUS_FAIL] = { "[FAIL]", "\033[31m" },
+		[STATUS_SKIP] = { "[skip]", "\033[2m" },
+		[STATUS_ERROR] = { "[ERROR]", "\033[35m" },
+	};
+
+	return o->utf8 ? utf8[st] : ascii[st];
+}
+
+static void put_clean(FILE *out, const char *s)
+{
+	char *c = text_clean(s ? s : "");
+
+	fputs(c, out);
+	free(c);
+}
+
+static void put_ms(FILE *out, double ms)
+{
+	if (ms < 10)
+		fprintf(out, "%.1f ms", ms);
+	else
+		fprintf(out, "%.0f ms", ms);
+}
+
+static void human_line(FILE *out, const struct result *r, const struct render_opts *o)
+{
+	struct style st = style_of(r->status, o);
+	size_t i;
+
+	fprintf(out, "%s%s%s ", o->color ? st.color : "", st.sym, o->color ? "\033[0m" : "");
+	put_clean(out, r->title);
+	fputs(": ", out);
+	put_clean(out, r->message);
+	fputc('\n', out);
+	if (r->hint) {
+		fputs("  hint: ", out);
+		put_clean(out, r->hint);
+		fputc('\n', out);
+	}
+	if (!o->explain)
+		return;
+	if (r->source.file) {
+		fputs("  from: ", out);
+		put_clean(out, r->source.file);
+		if (r->source.line)
+			fprintf(out, ":%u", r->source.line);
+		if (r->source.line && r->source.col)
+			fprintf(out, ":%u", r->source.col);
+		fputc('\n', out);
+	}
+	for (i = 0; i < r->nnotes; i++) {
+		fputs("  note: ", out);
+		put_clean(out, r->notes[i]);
+		fputc('\n', out);
+	}
+}
+
+static void human_summary(FILE *out, const struct report *rep, const struct render_opts *o)
+{
+	struct summary s;
+	int failed = report_failed(rep);
+	struct style st;
+	size_t bad;
+
+	report_summarize(rep, &s);
+	st = style_of(failed ? STATUS_FAIL : STATUS_PASS, o);
+	fprintf(out, "%s%s%s ", o->color ? st.color : "", st.sym, o->color ? "\033[0m" : "");
+	bad = s.count[STATUS_FAIL];
+	if (!s.total) {
+		fputs("nothing to check", out);
+	} else if (bad) {
+		fprintf(out, "%zu of %zu check%s failed", bad, s.total, s.total == 1 ? "" : "s");
+	} else if (s.count[STATUS_ERROR]) {
+		fprintf(out, "%zu of %zu check%s could not run", s.count[STATUS_ERROR],
+			s.total, s.total == 1 ? "" : "s");
+	} else if (failed) {
+		fprintf(out, "%zu of %zu check%s warned (--strict)", s.count[STATUS_WARN],
+			s.total, s.total == 1 ? "" : "s");
+	} else {
+		fprintf(out, "%zu of %zu check%s ok", s.count[STATUS_PASS], s.total,
+			s.total == 1 ? "" : "s");
+	}
+	if (bad && s.count[STATUS_ERROR])
+		fprintf(out, ", %zu could not run", s.count[STATUS_ERROR]);
+	if (s.count[STATUS_WARN] && !(failed && !bad && !s.count[STATUS_ERROR]))
+		fprintf(out, ", %zu warning%s", s.count[STATUS_WARN],
+			s.count[STATUS_WARN] == 1 ? "" : "s");
+	if (s.count[STATUS_SKIP])
+		fprintf(out, ", %zu skipped", s.count[STATUS_SKIP]);
+	fputs(" (", out);
+	put_ms(out, rep->duration_ms);
+	fputs(")\n", out);
+}
+
+void render_human(FILE *out, const struct report *rep, const struct render_opts *o)
+{
+	size_t i;
+
+	for (i = 0; i < rep->n; i++) {
+		const struct result *r = &rep->results[i];
+
+		if (o->quiet && !(r->status == STATUS_FAIL || r->status == STATUS_ERROR ||
+				  (rep->strict && r->status == STATUS_WARN)))
+			continue;
+		human_line(out, r, o);
+	}
+	human_summary(out, rep, o);
+}
+
+/* -------- JSON -------- */
+
+/* Replace every string in a cJSON tree by its cleaned form. */
+static void json_clean(cJSON *j)
+{
+	cJSON *c;
+
+	if (!j)
+		return;
+	if (cJSON_IsString(j) && j->valuestring) {
+		char *s = text_clean(j->valuestring);
+
+		if (strcmp(s, j->valuestring)) {
+			free(j->valuestring);
+			j->valuestring = s;
+		} else {
+			free(s);
+		}
+	}
+	for (c = j->child; c; c = c->next) {
+		if (c->string && !(c->type & cJSON_StringIsConst)) {
+			char *s = text_clean(c->string);
+
+			if (strcmp(s, c->string)) {
+				free(c->string);
+				c->string = s;
+			} else {
+				free(s);
+			}
+		}
+		json_clean(c);
+	}
+}
+
+static cJSON *json_str(const char *s)
+{
+	char *c;
+	cJSON *j;
+
+	if (!s)
+		return cJSON_CreateNull();
+	c = text_clean(s);
+	j = cJSON_CreateString(c);
+	free(c);
+	return j;
+}
+
+static double round3(double ms)
+{
+	return round(ms * 1000) / 1000;
+}
+
+static cJSON *json_check(const struct result *r)
+{
+	cJSON *c = cJSON_CreateObject(), *notes, *data;
+	size_t i;
+
+	cJSON_AddItemToObject(c, "id", json_str(r->id));
+	cJSON_AddItemToObject(c, "probe", json_str(r->probe));
+	cJSON_AddStringToObject(c, "status", status_name(r->status));
+	cJSON_AddItemToObject(c, "title", json_str(r->title));
+	cJSON_AddItemToObject(c, "message", json_str(r->message));
+	if (r->source.file) {
+		cJSON *src = cJSON_CreateObject();
+
+		cJSON_AddItemToObject(src, "file", json_str(r->source.file));
+		if (r->source.line)
+			cJSON_AddNumberToObject(src, "line", r->source.line);
+		if (r->source.col)
+			cJSON_AddNumberToObject(src, "column", r->source.col);
+		cJSON_AddItemToObject(c, "source", src);
+	} else {
+		cJSON_AddNullToObject(c, "source");
+	}
+	cJSON_AddItemToObject(c, "hint", json_str(r->hint));
+	notes = cJSON_AddArrayToObject(c, "notes");
+	for (i = 0; i < r->nnotes; i++)
+		cJSON_AddItemToArray(notes, json_str(r->notes[i]));
+	cJSON_AddNumberToObject(c, "duration_ms", round3(r->duration_ms));
+	if (r->data) {
+		data = cJSON_Duplicate(r->data, 1);
+		json_clean(data);
+		cJSON_AddItemToObject(c, "data", data);
+	} else {
+		cJSON_AddNullToObject(c, "data");
+	}
+	return c;
+}
+
+/* cJSON indents with tabs and writes "key":\tvalue; re-indent with two
+ * spaces.  Safe because cJSON escapes every tab inside a string. */
+static void json_put_indented(FILE *out, const char *s)
+{
+	int bol = 1;
+
+	for (; *s; s++) {
+		if (*s == '\t')
+			fputs(bol ? "  " : " ", out);
+		else
+			fputc(*s, out), bol = *s == '\n';
+	}
+	fputc('\n', out);
+}
+
+void render_json(FILE *out, const struct report *rep, const struct render_opts *o)
+{
+	static const char *const keys[STATUS_COUNT] = {
+		[STATUS_PASS] = "pass", [STATUS_WARN] = "warn", [STATUS_FAIL] = "fail",
+		[STATUS_SKIP] = "skip", [STATUS_ERROR] = "error",
+	};
+	cJSON *doc = cJSON_CreateObject(), *sum, *checks;
+	struct summary s;
+	char *text;
+	size_t i;
+
+	report_summarize(rep, &s);
+	cJSON_AddStringToObject(doc, "schema", "envpreflight/1");
+	cJSON_AddBoolToObject(doc, "ok", !report_failed(rep));
+	cJSON_AddItemToObject(doc, "root", json_str(rep->root));
+	cJSON_AddNumberToObject(doc, "duration_ms", round3(rep->duration_ms));
+	sum = cJSON_AddObjectToObject(doc, "summary");
+	cJSON_AddNumberToObject(sum, "total", (double)s.total);
+	for (i = 0; i < STATUS_COUNT; i++)
+		cJSON_AddNumberToObject(sum, keys[i], (double)s.count[i]);
+	checks = cJSON_AddArrayToObject(doc, "checks");
+	for (i = 0; i < rep->n; i++)
+		cJSON_AddItemToArray(checks, json_check(&rep->results[i]));
+	text = cJSON_Print(doc);
+	json_put_indented(out, text);
+	free(text);
+	cJSON_Delete(doc);
+}
+
+/* -------- JUnit XML -------- */
+
+static void xml_put(FILE *out, const char *s)
+{
+	char *c = text_clean(s ? s : "");
+	const char *p;
+
+	for (p = c; *p; p++) {
+		switch (*p) {
+		case '&': fputs("&amp;", out); break;
+		case '<': fputs("&lt;", out); break;
+		case '>': fputs("&gt;", out); break;
+		case '"': fputs("&quot;", out); break;
+		case '\'': fputs("&apos;", out); break;
+		default: fputc(*p, out);
+		}
+	}
+	free(c);
+}
+
+static void junit_body(FILE *out, const struct result *r)
+{
+	xml_put(out, r->message);
+	if (r->hint) {
+		fputs("\nhint: ", out);
+		xml_put(out, r->hint);
+	}
+	if (r->source.file) {
+		fputs("\nsource: ", out);
+		xml_put(out, r->source.file);
+		if (r->source.line)
+			fprintf(out, ":%u", r->source.line);
+	}
+}
+
+static void junit_case(FILE *out, const struct result *r, int strict)
+{
+	fputs("    <testcase classname=\"envpreflight.", out);
+	xml_put(out, r->probe);
+	fputs("\" name=\"", out);
+	xml_put(out, r->id);
+	fputs(": ", out);
+	xml_put(out, r->title);
+	fprintf(out, "\" time=\"%.6f\">\n", r->duration_ms / 1000);
+	switch (r->status) {
+	case STATUS_PASS:
+		break;
+	case STATUS_WARN:
+		if (strict) {
+			fputs("      <failure type=\"warn\" message=\"", out);
+			xml_put(out, r->message);
+			fputs("\">", out);
+			junit_body(out, r);
+			fputs("</failure>\n", out);
+		} else {
+			fputs("      <system-out>warning: ", out);
+			junit_body(out, r);
+			fputs("</system-out>\n", out);
+		}
+		break;
+	case STATUS_FAIL:
+	case STATUS_ERROR:
+		fprintf(out, "      <%s type=\"%s\" message=\"",
+			r->status == STATUS_FAIL ? "failure" : "error", status_name(r->status));
+		xml_put(out, r->message);
+		fputs("\">", out);
+		junit_body(out, r);
+		fprintf(out, "</%s>\n", r->status == STATUS_FAIL ? "failure" : "error");
+		break;
+	case STATUS_SKIP:
+		fputs("      <skipped message=\"", out);
+		xml_put(out, r->message);
+		fputs("\"/>\n", out);
+		break;
+	}
+	fputs("    </testcase>\n", out);
+}
+
+void render_junit(FILE *out, const struct report *rep, const struct render_opts *o)
+{
+	struct summary s;
+	size_t i, failures;
+	char counts[200];
+
+	report_summarize(rep, &s);
+	failures = s.count[STATUS_FAIL] + (rep->strict ? s.count[STATUS_WARN] : 0);
+	snprintf(counts, sizeof(counts),
+		 "tests=\"%zu\" failures=\"%zu\" errors=\"%zu\" skipped=\"%zu\" time=\"%.6f\"",
+		 s.total, failures, s.count[STATUS_ERROR], s.count[STATUS_SKIP],
+		 rep->duration_ms / 1000);
+	fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", out);
+	fprintf(out, "<testsuites name=\"envpreflight\" %s>\n", counts);
+	fprintf(out, "  <testsuite name=\"envpreflight\" %s>\n", counts);
+	fputs("    <properties>\n      <property name=\"root\" value=\"", out);
+	xml_put(out, rep->root);
+	fputs("\"/>\n    </properties>\n", out);
+	for (i = 0; i < rep->n; i++)
+		junit_case(out, &rep->results[i], rep->strict);
+	fputs("  </testsuite>\n</testsuites>\n", out);
+}
+
+/* -------- GitHub workflow commands -------- */
+
+/* Escape per the workflow-command rules: data escapes % CR LF; property
+ * values also escape ':' and ','. */
+static void gh_put(FILE *out, const char *s, int property)
+{
+	char *c = text_clean(s ? s : "");
+	const char *p;
+
+	for (p = c; *p; p++) {
+		if (*p == '%')
+			fputs("%25", out);
+		else if (*p == '\r')
+			fputs("%0D", out);
+		else if (*p == '\n')
+			fputs("%0A", out);
+		else if (property && *p == ':')
+			fputs("%3A", out);
+		else if (property && *p == ',')
+			fputs("%2C", out);
+		else
+			fputc(*p, out);
+	}
+	free(c);
+}
+
+void render_github(FILE *out, const struct report *rep, const struct render_opts *o)
+{
+	struct render_opts plain = *o;
+	size_t i;
+
+	for (i = 0; i < rep->n; i++) {
+		const struct result *r = &rep->results[i];
+		const char *kind;
+
+		if (r->status == STATUS_FAIL || r->status == STATUS_ERROR)
+			kind = "error";
+		else if (r->status == STATUS_WARN)
+			kind = rep->strict ? "error" : "warning";
+		else
+			continue;
+		fprintf(out, "::%s ", kind);
+		if (r->source.file) {
+			char *path = strcmp(rep->display_dir, ".") ?
+				path_join(rep->display_dir, r->source.file) :
+				xstrdup(r->source.file);
+
+			fputs("file=", out);
+			gh_put(out, path, 1);
+			free(path);
+			if (r->source.line)
+				fprintf(out, ",line=%u", r->source.line);
+			if (r->source.col)
+				fprintf(out, ",col=%u", r->source.col);
+			fputc(',', out);
+		}
+		fputs("title=", out);
+		gh_put(out, r->title, 1);
+		fputs("::", out);
+		gh_put(out, r->message, 0);
+		if (r->hint) {
+			fputs("%0Ahint: ", out);
+			gh_put(out, r->hint, 0);
+		}
+		fputc('\n', out);
+	}
+	plain.color = 0;
+	render_human(out, rep, &plain);
+}

@@ -1,0 +1,210 @@
+/* runner.c - checks on a thread pool under one deadline.
+ *
+ * Each job owns a private result while it runs; the worker hands it over
+ * under the lock when it finishes.  At the deadline the main thread marks
+ * every unfinished job abandoned and reports it as timed out: a worker
+ * that finishes later frees its own result instead of touching the
+ * caller's array.  The pool is reference-counted so that an abandoned
+ * worker can still use it after runner_run has returned.
+ */
+#include "runner.h"
+#include "util.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+enum job_state { JOB_WAITING, JOB_RUNNING, JOB_DONE, JOB_ABANDONED };
+
+struct job {
+	const struct check *check;
+	enum job_state state;
+	struct result res;	/* valid when DONE */
+};
+
+struct pool {
+	pthread_mutex_t lock;
+	pthread_cond_t cv;	/* signalled when a job is done */
+	struct run_ctx ctx;
+	struct job *jobs;
+	size_t njobs, next, ndone;
+	int stop;
+	unsigned refs;		/* the caller plus every live worker */
+};
+
+struct worker {
+	pthread_t thread;
+	struct pool *pool;
+	int exited;		/* under pool->lock */
+};
+
+#define RUNNER_MAX_THREADS 8
+
+static void pool_unref(struct pool *p)
+{
+	unsigned left;
+
+	pthread_mutex_lock(&p->lock);
+	left = --p->refs;
+	pthread_mutex_unlock(&p->lock);
+	if (left)
+		return;
+	pthread_mutex_destroy(&p->lock);
+	pthread_cond_destroy(&p->cv);
+	free(p->jobs);
+	free(p);
+}
+
+static void result_start(struct result *r, const struct check *c)
+{
+	memset(r, 0, sizeof(*r));
+	r->id = xstrdup(c->id);
+	r->title = xstrdup(c->title);
+	r->probe = c->probe->name;
+	r->source = c->source;
+}
+
+static void run_one(struct pool *p, struct job *job)
+{
+	struct result r;
+	double t0 = clock_ms();
+
+	result_start(&r, job->check);
+	job->check->probe->run(&p->ctx, job->check, &r);
+	if (!r.message)
+		result_set(&r, STATUS_ERROR, "the probe reported nothing");
+	r.duration_ms = clock_ms() - t0;
+
+	pthread_mutex_lock(&p->lock);
+	if (job->state == JOB_ABANDONED) {
+		pthread_mutex_unlock(&p->lock);
+		result_release(&r);
+		return;
+	}
+	job->res = r;
+	job->state = JOB_DONE;
+	p->ndone++;
+	pthread_cond_signal(&p->cv);
+	pthread_mutex_unlock(&p->lock);
+}
+
+static void *worker_main(void *arg)
+{
+	struct worker *w = arg;
+	struct pool *p = w->pool;
+
+	for (;;) {
+		struct job *job = NULL;
+
+		pthread_mutex_lock(&p->lock);
+		if (!p->stop && p->next < p->njobs) {
+			job = &p->jobs[p->next++];
+			job->state = JOB_RUNNING;
+		}
+		if (!job)
+			w->exited = 1;
+		pthread_mutex_unlock(&p->lock);
+		if (!job)
+			break;
+		run_one(p, job);
+	}
+	pool_unref(p);
+	return NULL;
+}
+
+static void timed_out(struct result *r, const struct check *c, int started,
+		      double budget_ms)
+{
+	result_start(r, c);
+	r->duration_ms = started ? budget_ms : 0;
+	result_set(r, STATUS_ERROR, "timed out after %.0f ms%s", budget_ms,
+		   started ? "" : " (never started)");
+	result_hint(r, "raise the deadline with --timeout=MS");
+}
+
+size_t runner_run(const struct spec *spec, const struct plan *plan,
+		double deadline_ms, unsigned threads, struct result *results)
+{
+	struct pool *p;
+	struct worker *workers;
+	pthread_condattr_t ca;
+	struct timespec ts;
+	double start = clock_ms();
+	size_t i, nworkers;
+
+	size_t abandoned = 0;
+
+	if (!plan->n)
+		return 0;
+	if (!threads)
+		threads = RUNNER_MAX_THREADS;
+	nworkers = plan->n < threads ? plan->n : threads;
+
+	p = xcalloc(1, sizeof(*p));
+	pthread_mutex_init(&p->lock, NULL);
+	pthread_condattr_init(&ca);
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+	pthread_cond_init(&p->cv, &ca);
+	pthread_condattr_destroy(&ca);
+	p->ctx.spec = spec;
+	p->ctx.deadline_ms = deadline_ms;
+	p->njobs = plan->n;
+	p->jobs = xcalloc(plan->n, sizeof(*p->jobs));
+	for (i = 0; i < plan->n; i++)
+		p->jobs[i].check = &plan->checks[i];
+	p->refs = 1;
+
+	workers = xcalloc(nworkers, sizeof(*workers));
+	for (i = 0; i < nworkers; i++) {
+		workers[i].pool = p;
+		p->refs++;
+		if (pthread_create(&workers[i].thread, NULL, worker_main, &workers[i])) {
+			p->refs--;
+			workers[i].exited = -1;	/* never started */
+		}
+	}
+
+	ts.tv_sec = (time_t)(deadline_ms / 1000);
+	ts.tv_nsec = (long)((deadline_ms - (double)ts.tv_sec * 1000) * 1e6);
+	pthread_mutex_lock(&p->lock);
+	while (p->ndone < p->njobs) {
+		int rc = pthread_cond_timedwait(&p->cv, &p->lock, &ts);
+
+		if (rc == ETIMEDOUT)
+			break;
+	}
+	p->stop = 1;
+	for (i = 0; i < p->njobs; i++) {
+		struct job *job = &p->jobs[i];
+
+		if (job->state == JOB_DONE) {
+			results[i] = job->res;
+			continue;
+		}
+		timed_out(&results[i], job->check, job->state == JOB_RUNNING,
+			  deadline_ms - start);
+		job->state = JOB_ABANDONED;
+		abandoned++;
+	}
+	/* With every job finished or abandoned no worker takes new work:
+	 * join the idle ones, leave the stuck ones to finish on their own. */
+	for (i = 0; i < nworkers; i++) {
+		if (workers[i].exited < 0)
+			continue;
+		if (workers[i].exited || p->ndone == p->njobs) {
+			pthread_mutex_unlock(&p->lock);
+			pthread_join(workers[i].thread, NULL);
+			pthread_mutex_lock(&p->lock);
+		} else {
+			pthread_detach(workers[i].thread);
+		}
+	}
+	pthread_mutex_unlock(&p->lock);
+	/* a worker struct may still be read by a detached thread */
+	if (p->ndone == p->njobs)
+		free(workers);
+	pool_unref(p);
+	return abandoned;
+}

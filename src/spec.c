@@ -1,0 +1,279 @@
+/* spec.c - loading the model: run every source loader once, in order */
+#include "spec.h"
+#include "specfile.h"
+#include "gitignore.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+static const struct spec_source *const sources[] = {
+#define SOURCE(name) &source_##name,
+#include "sources.def"
+#undef SOURCE
+};
+
+void spec_error(struct errbuf *err, const char *file, unsigned line,
+		unsigned col, const char *fmt, ...)
+{
+	struct buf b = BUF_INIT;
+	va_list ap;
+
+	buf_add_clean(&b, file);
+	if (line)
+		buf_printf(&b, ":%u", line);
+	if (line && col)
+		buf_printf(&b, ":%u", col);
+	buf_puts(&b, ": ");
+	va_start(ap, fmt);
+	buf_vprintf(&b, fmt, ap);
+	va_end(ap);
+	err_set(err, "%s", buf_str(&b));
+	buf_release(&b);
+}
+
+int env_key_valid(const char *s)
+{
+	if (!*s)
+		return 0;
+	for (; *s; s++)
+		if (!(*s == '_' || *s == '.' || *s == '-' ||
+		      (*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
+		      (*s >= '0' && *s <= '9')))
+			return 0;
+	return 1;
+}
+
+const char *spec_add_file(struct spec *spec, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < spec->nfiles; i++)
+		if (!strcmp(spec->files[i], name))
+			return spec->files[i];
+	grow(&spec->files, sizeof(*spec->files), &spec->files_cap, spec->nfiles + 1);
+	spec->files[spec->nfiles] = xstrdup(name);
+	return spec->files[spec->nfiles++];
+}
+
+struct port_req *spec_add_port(struct spec *spec, unsigned port,
+			       enum port_expect expect, struct origin origin,
+			       const char *service)
+{
+	struct port_req *p;
+
+	grow(&spec->ports, sizeof(*spec->ports), &spec->ports_cap, spec->nports + 1);
+	p = &spec->ports[spec->nports++];
+	p->port = port;
+	p->expect = expect;
+	p->origin = origin;
+	p->service = service ? xstrdup(service) : NULL;
+	return p;
+}
+
+struct runtime_req *spec_add_runtime(struct spec *spec, const char *name,
+				     const char *text, enum req_kind kind,
+				     struct origin origin)
+{
+	struct runtime_req *r;
+
+	grow(&spec->runtimes, sizeof(*spec->runtimes), &spec->runtimes_cap,
+	     spec->nruntimes + 1);
+	r = &spec->runtimes[spec->nruntimes++];
+	memset(r, 0, sizeof(*r));
+	r->name = xstrdup(name);
+	r->spec = xstrdup(text);
+	r->kind = kind;
+	r->origin = origin;
+	return r;
+}
+
+struct tool_req *spec_add_tool(struct spec *spec, const char *name,
+			       struct origin origin)
+{
+	struct tool_req *t;
+
+	grow(&spec->tools, sizeof(*spec->tools), &spec->tools_cap, spec->ntools + 1);
+	t = &spec->tools[spec->ntools++];
+	t->name = xstrdup(name);
+	t->origin = origin;
+	return t;
+}
+
+const char *spec_first_existing(const struct spec *spec, const char *const *names)
+{
+	struct stat st;
+
+	for (; *names; names++) {
+		char *p = path_join(spec->root, *names);
+		int found = lstat(p, &st) == 0;
+
+		free(p);
+		if (found)
+			return *names;
+	}
+	return NULL;
+}
+
+int spec_read(struct spec *spec, const char *name, struct blob *out,
+	      struct errbuf *err)
+{
+	char *path = path_join(spec->root, name);
+	char real[PATH_MAX];
+	struct stat st;
+	const char *what;
+	unsigned line, col;
+
+	out->data = NULL;
+	out->len = 0;
+	if (lstat(path, &st) < 0) {
+		int e = errno;
+
+		free(path);
+		if (e == ENOENT || e == ENOTDIR)
+			return 0;
+		spec_error(err, name, 0, 0, "%s", strerror(e));
+		return -1;
+	}
+	if (S_ISLNK(st.st_mode)) {
+		if (!realpath(path, real)) {
+			free(path);
+			spec_error(err, name, 0, 0, "dangling symlink");
+			return -1;
+		}
+		if (!path_is_inside(real, spec->root)) {
+			free(path);
+			spec_error(err, name, 0, 0,
+				   "symlink resolving outside the repository refused");
+			return -1;
+		}
+	}
+	if (file_read(path, SPEC_FILE_CAP, out) < 0) {
+		int e = errno;
+
+		free(path);
+		if (e == EFBIG)
+			spec_error(err, name, 0, 0, "larger than the %d KiB limit",
+				   SPEC_FILE_CAP / 1024);
+		else if (e == EISDIR)
+			spec_error(err, name, 0, 0, "is a directory, expected a file");
+		else if (e == EINVAL)
+			spec_error(err, name, 0, 0, "not a regular file");
+		else
+			spec_error(err, name, 0, 0, "%s", strerror(e));
+		return -1;
+	}
+	free(path);
+	if (text_check(out->data, out->len, &line, &col, &what) < 0) {
+		spec_error(err, name, line, col, "%s (expected UTF-8 text)", what);
+		blob_release(out);
+		return -1;
+	}
+	if (out->len >= 3 && !memcmp(out->data, "\xef\xbb\xbf", 3)) {
+		memmove(out->data, out->data + 3, out->len - 3 + 1);
+		out->len -= 3;
+	}
+	spec_add_file(spec, name);
+	return 1;
+}
+
+static void env_release(struct env_spec *e)
+{
+	size_t i;
+
+	free(e->file);
+	free(e->file_abs);
+	free(e->example);
+	for (i = 0; i < e->nrequired; i++)
+		free(e->required[i].name);
+	free(e->required);
+	for (i = 0; i < e->noptional; i++)
+		free(e->optional[i].name);
+	free(e->optional);
+	dotenv_release(&e->example_doc);
+	dotenv_release(&e->env_doc);
+	free(e->git_root);
+	free(e->env_gitpath);
+	if (e->ignore)
+		gitignore_free(e->ignore);
+}
+
+void spec_release(struct spec *spec)
+{
+	size_t i;
+
+	env_release(&spec->env);
+	for (i = 0; i < spec->nports; i++)
+		free(spec->ports[i].service);
+	free(spec->ports);
+	for (i = 0; i < spec->nruntimes; i++) {
+		struct runtime_req *r = &spec->runtimes[i];
+		char **a;
+
+		free(r->name);
+		free(r->spec);
+		for (a = r->command; a && *a; a++)
+			free(*a);
+		free(r->command);
+		free(r->version_regex);
+	}
+	free(spec->runtimes);
+	for (i = 0; i < spec->ntools; i++)
+		free(spec->tools[i].name);
+	free(spec->tools);
+	for (i = 0; i < spec->nfiles; i++)
+		free(spec->files[i]);
+	free(spec->files);
+	free(spec->root);
+	memset(spec, 0, sizeof(*spec));
+}
+
+static int load(const char *dir, struct spec *spec, struct errbuf *err, int any)
+{
+	char real[PATH_MAX];
+	struct stat st;
+	size_t i;
+
+	memset(spec, 0, sizeof(*spec));
+	if (!realpath(dir, real) || stat(real, &st) < 0) {
+		err_set(err, "%s: %s", dir, strerror(errno));
+		return -1;
+	}
+	if (!S_ISDIR(st.st_mode)) {
+		err_set(err, "%s: not a directory", dir);
+		return -1;
+	}
+	spec->root = xstrdup(real);
+	spec->env.process_env = 1;
+	for (i = 0; i < ARRAY_SIZE(sources); i++) {
+		if (sources[i]->load(spec, err) < 0) {
+			spec_release(spec);
+			return -1;
+		}
+	}
+	if (!any && !spec->nfiles) {
+		struct buf b = BUF_INIT;
+		const char *const *n;
+
+		for (i = 0; i < ARRAY_SIZE(sources); i++)
+			for (n = sources[i]->files; *n; n++)
+				buf_printf(&b, "%s%s", b.len ? ", " : "", *n);
+		err_set(err, "nothing to audit in %s: looked for %s", dir, buf_str(&b));
+		buf_release(&b);
+		spec_release(spec);
+		return -1;
+	}
+	return 0;
+}
+
+int spec_load(const char *dir, struct spec *spec, struct errbuf *err)
+{
+	return load(dir, spec, err, 0);
+}
+
+int spec_load_any(const char *dir, struct spec *spec, struct errbuf *err)
+{
+	return load(dir, spec, err, 1);
+}

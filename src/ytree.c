@@ -1,0 +1,309 @@
+/* ytree.c - see ytree.h */
+#include "ytree.h"
+#include "util.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <yaml.h>
+
+struct anchor {
+	char *name;
+	struct ynode *node;	/* borrowed: owned by the tree */
+};
+
+struct builder {
+	yaml_parser_t parser;
+	size_t nodes, max_nodes;
+	struct anchor *anchors;
+	size_t nanchors, anchors_cap;
+	struct ytree_error *err;
+	unsigned depth;
+};
+
+#define YTREE_MAX_DEPTH 200
+
+static void set_err(struct builder *b, const yaml_mark_t *m, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void set_err(struct builder *b, const yaml_mark_t *m, const char *fmt, ...)
+{
+	va_list ap;
+
+	b->err->line = m ? (unsigned)m->line + 1 : 0;
+	b->err->col = m ? (unsigned)m->column + 1 : 0;
+	va_start(ap, fmt);
+	vsnprintf(b->err->msg, sizeof(b->err->msg), fmt, ap);
+	va_end(ap);
+}
+
+static struct ynode *node_new(struct builder *b, enum ynode_kind kind,
+			      const yaml_mark_t *m)
+{
+	struct ynode *n;
+
+	if (++b->nodes > b->max_nodes) {
+		set_err(b, m, "too many nodes (more than %zu, aliases included)",
+			b->max_nodes);
+		return NULL;
+	}
+	n = xcalloc(1, sizeof(*n));
+	n->kind = kind;
+	n->line = (unsigned)m->line + 1;
+	n->col = (unsigned)m->column + 1;
+	return n;
+}
+
+void ynode_free(struct ynode *n)
+{
+	size_t i;
+
+	if (!n)
+		return;
+	for (i = 0; i < n->n; i++)
+		ynode_free(n->items[i]);
+	free(n->items);
+	free(n->text);
+	free(n);
+}
+
+/* Deep copy for alias expansion; every copied node counts in the budget. */
+static struct ynode *node_copy(struct builder *b, const struct ynode *src,
+			       const yaml_mark_t *m)
+{
+	struct ynode *n = node_new(b, src->kind, m);
+	size_t i;
+
+	if (!n)
+		return NULL;
+	n->line = src->line;
+	n->col = src->col;
+	n->plain = src->plain;
+	if (src->text) {
+		n->text = xstrndup(src->text, src->len);
+		n->len = src->len;
+	}
+	if (src->n) {
+		n->items = xcalloc(src->n, sizeof(*n->items));
+		for (i = 0; i < src->n; i++) {
+			n->items[i] = node_copy(b, src->items[i], m);
+			if (!n->items[i]) {
+				n->n = i;
+				ynode_free(n);
+				return NULL;
+			}
+		}
+		n->n = src->n;
+	}
+	return n;
+}
+
+static void add_anchor(struct builder *b, const yaml_char_t *name, struct ynode *n)
+{
+	if (!name)
+		return;
+	grow(&b->anchors, sizeof(*b->anchors), &b->anchors_cap, b->nanchors + 1);
+	b->anchors[b->nanchors].name = xstrdup((const char *)name);
+	b->anchors[b->nanchors].node = n;
+	b->nanchors++;
+}
+
+static struct ynode *find_anchor(struct builder *b, const char *name)
+{
+	size_t i = b->nanchors;
+
+	while (i--)		/* a redefined anchor: the latest wins */
+		if (!strcmp(b->anchors[i].name, name))
+			return b->anchors[i].node;
+	return NULL;
+}
+
+static int next_event(struct builder *b, yaml_event_t *ev)
+{
+	if (yaml_parser_parse(&b->parser, ev))
+		return 0;
+	set_err(b, &b->parser.problem_mark, "%s%s%s",
+		b->parser.problem ? b->parser.problem : "malformed YAML",
+		b->parser.context ? " " : "",
+		b->parser.context ? b->parser.context : "");
+	return -1;
+}
+
+static struct ynode *build_node(struct builder *b, yaml_event_t *ev);
+
+/* Read children until the matching end event. */
+static int build_children(struct builder *b, struct ynode *parent,
+			  yaml_event_type_t end)
+{
+	size_t cap = 0;
+
+	if (++b->depth > YTREE_MAX_DEPTH) {
+		yaml_mark_t m = { 0, parent->line - 1, parent->col - 1 };
+		set_err(b, &m, "nesting deeper than %d levels", YTREE_MAX_DEPTH);
+		return -1;
+	}
+	for (;;) {
+		yaml_event_t ev;
+		struct ynode *child;
+
+		if (next_event(b, &ev) < 0)
+			return -1;
+		if (ev.type == end) {
+			yaml_event_delete(&ev);
+			break;
+		}
+		child = build_node(b, &ev);
+		yaml_event_delete(&ev);
+		if (!child)
+			return -1;
+		grow(&parent->items, sizeof(*parent->items), &cap, parent->n + 1);
+		parent->items[parent->n++] = child;
+	}
+	b->depth--;
+	return 0;
+}
+
+static struct ynode *build_node(struct builder *b, yaml_event_t *ev)
+{
+	struct ynode *n = NULL, *target;
+
+	switch (ev->type) {
+	case YAML_SCALAR_EVENT:
+		n = node_new(b, YNODE_SCALAR, &ev->start_mark);
+		if (!n)
+			return NULL;
+		n->text = xstrndup((const char *)ev->data.scalar.value,
+				   ev->data.scalar.length);
+		n->len = ev->data.scalar.length;
+		n->plain = ev->data.scalar.style == YAML_PLAIN_SCALAR_STYLE;
+		add_anchor(b, ev->data.scalar.anchor, n);
+		return n;
+	case YAML_SEQUENCE_START_EVENT:
+	case YAML_MAPPING_START_EVENT:
+		n = node_new(b, ev->type == YAML_SEQUENCE_START_EVENT ?
+				YNODE_SEQ : YNODE_MAP, &ev->start_mark);
+		if (!n)
+			return NULL;
+		if (build_children(b, n, ev->type == YAML_SEQUENCE_START_EVENT ?
+				   YAML_SEQUENCE_END_EVENT : YAML_MAPPING_END_EVENT) < 0) {
+			ynode_free(n);
+			return NULL;
+		}
+		/* anchored after completion: an alias inside its own
+		 * anchor is not resolvable, which keeps recursion out */
+		add_anchor(b, ev->type == YAML_SEQUENCE_START_EVENT ?
+			   ev->data.sequence_start.anchor :
+			   ev->data.mapping_start.anchor, n);
+		return n;
+	case YAML_ALIAS_EVENT:
+		target = find_anchor(b, (const char *)ev->data.alias.anchor);
+		if (!target) {
+			set_err(b, &ev->start_mark, "unknown alias '*%s'",
+				(const char *)ev->data.alias.anchor);
+			return NULL;
+		}
+		return node_copy(b, target, &ev->start_mark);
+	default:
+		set_err(b, &ev->start_mark, "unexpected YAML event");
+		return NULL;
+	}
+}
+
+int ytree_parse(const char *buf, size_t len, size_t max_nodes,
+		struct ynode **root, struct ytree_error *err)
+{
+	struct builder b;
+	yaml_event_t ev;
+	int rc = -1;
+	size_t i;
+
+	memset(&b, 0, sizeof(b));
+	b.max_nodes = max_nodes;
+	b.err = err;
+	*root = NULL;
+	memset(err, 0, sizeof(*err));
+	if (!yaml_parser_initialize(&b.parser)) {
+		snprintf(err->msg, sizeof(err->msg), "cannot initialise the YAML parser");
+		return -1;
+	}
+	yaml_parser_set_input_string(&b.parser, (const unsigned char *)buf, len);
+	/* stream start, then either stream end or a document */
+	for (;;) {
+		if (next_event(&b, &ev) < 0)
+			goto out;
+		if (ev.type == YAML_STREAM_END_EVENT) {
+			yaml_event_delete(&ev);
+			rc = 0;
+			goto out;
+		}
+		if (ev.type == YAML_STREAM_START_EVENT ||
+		    ev.type == YAML_DOCUMENT_START_EVENT) {
+			yaml_event_delete(&ev);
+			continue;
+		}
+		break;
+	}
+	*root = build_node(&b, &ev);
+	yaml_event_delete(&ev);
+	if (!*root)
+		goto out;
+	/* the document end; a second document is an error (a typo'd ---) */
+	if (next_event(&b, &ev) < 0)
+		goto fail;
+	yaml_event_delete(&ev);
+	if (next_event(&b, &ev) < 0)
+		goto fail;
+	if (ev.type != YAML_STREAM_END_EVENT) {
+		set_err(&b, &ev.start_mark, "only one YAML document is allowed");
+		yaml_event_delete(&ev);
+		goto fail;
+	}
+	yaml_event_delete(&ev);
+	rc = 0;
+	goto out;
+fail:
+	ynode_free(*root);
+	*root = NULL;
+out:
+	for (i = 0; i < b.nanchors; i++)
+		free(b.anchors[i].name);
+	free(b.anchors);
+	yaml_parser_delete(&b.parser);
+	return rc;
+}
+
+const struct ynode *ynode_get(const struct ynode *map, const char *key)
+{
+	size_t i, klen = strlen(key);
+
+	if (!map || map->kind != YNODE_MAP)
+		return NULL;
+	for (i = 0; i + 1 < map->n; i += 2) {
+		const struct ynode *k = map->items[i];
+
+		if (k->kind == YNODE_SCALAR && k->len == klen &&
+		    !memcmp(k->text, key, klen))
+			return map->items[i + 1];
+	}
+	return NULL;
+}
+
+size_t ynode_count(const struct ynode *n)
+{
+	if (!n)
+		return 0;
+	return n->kind == YNODE_MAP ? n->n / 2 : n->kind == YNODE_SEQ ? n->n : 0;
+}
+
+const char *ynode_kind_name(enum ynode_kind k)
+{
+	switch (k) {
+	case YNODE_SCALAR:
+		return "a scalar";
+	case YNODE_SEQ:
+		return "a list";
+	case YNODE_MAP:
+		return "a mapping";
+	}
+	return "?";
+}

@@ -1,0 +1,54 @@
+#!/bin/sh
+# tests/golden.sh - run every tests/cases/NAME and diff against its expectations.
+#
+# A case folder holds:
+#   repo/            the fixture repository (or `repo` is absent and `args` names a dir)
+#   args             the command-line arguments, one per line (optional)
+#   env              extra KEY=VALUE lines for the environment (optional)
+#   expected.out     stdout, with the repo path as <ROOT> and timings masked
+#   expected.status  the exit status
+#   expected.err     stderr, masked the same way (optional: checked when present)
+# UPDATE=1 sh tests/golden.sh rewrites the expectations from the current binary.
+. "$(dirname "$0")/lib.sh"
+top=$(cd "$(dirname "$0")/.." && pwd)
+mkdir -p "$TEST_TMPDIR/home" "$TEST_TMPDIR/xdg"
+
+for dir in "$top"/tests/cases/*/; do
+	name=$(basename "$dir")
+	[ -f "$dir/expected.status" ] || [ "${UPDATE:-}" = 1 ] || continue
+	set --
+	if [ -f "$dir/args" ]; then
+		while IFS= read -r a; do set -- "$@" "$a"; done <"$dir/args"
+	fi
+	envs=
+	[ -f "$dir/env" ] && envs=$(cat "$dir/env")
+	root="$dir/repo"
+	[ -d "$root" ] || root="$dir"
+	root=$(cd "$root" && pwd -P)
+	out=$TEST_TMPDIR/$name.out
+	err=$TEST_TMPDIR/$name.err
+	(cd "$root" && EP_ENV="$envs" ep "$@") >"$out.raw" 2>"$err.raw"
+	status=$?
+	mask "$root" <"$out.raw" >"$out"
+	mask "$root" <"$err.raw" >"$err"
+	if [ "${UPDATE:-}" = 1 ]; then
+		cp "$out" "$dir/expected.out"
+		echo "$status" >"$dir/expected.status"
+		[ -s "$err" ] && cp "$err" "$dir/expected.err"
+		[ -s "$err" ] || rm -f "$dir/expected.err"
+		echo "updated $name"
+		continue
+	fi
+	good=1
+	if ! diff -u "$dir/expected.out" "$out" >"$TEST_TMPDIR/diff"; then
+		echo "--- $name: stdout differs"; cat "$TEST_TMPDIR/diff"; good=0
+	fi
+	if [ "$status" != "$(cat "$dir/expected.status")" ]; then
+		echo "--- $name: exit status $status, want $(cat "$dir/expected.status")"; good=0
+	fi
+	if [ -f "$dir/expected.err" ] && ! diff -u "$dir/expected.err" "$err" >"$TEST_TMPDIR/diff"; then
+		echo "--- $name: stderr differs"; cat "$TEST_TMPDIR/diff"; good=0
+	fi
+	if [ $good = 1 ]; then ok; else not_ok "$name"; fi
+done
+finish

@@ -1,0 +1,133 @@
+#!/bin/sh
+# cli.sh - options, exit codes, and bad input: exit 2 with one message on
+# stderr naming file:line:column, and nothing on stdout that looks like a report.
+. "$(dirname "$0")/../lib.sh"
+mkdir -p "$TEST_TMPDIR/home" "$TEST_TMPDIR/xdg"
+top=$(cd "$(dirname "$0")/../.." && pwd)
+repo=$TEST_TMPDIR/cli-repo
+mkdir -p "$repo"
+printf 'A=\n' >"$repo/.env.example"
+printf 'A=1\n' >"$repo/.env"
+out=$TEST_TMPDIR/out
+err=$TEST_TMPDIR/err
+
+# run ARGS...: status in $st, streams in $out/$err
+run() { ep "$@" >"$out" 2>"$err"; st=$?; }
+# expect_usage DESCRIPTION PATTERN ARGS...: exit 2, stdout empty, stderr matches
+expect_usage() {
+	d=$1 pat=$2
+	shift 2
+	run "$@"
+	check "$d: exit 2 (got $st)" [ "$st" = 2 ]
+	check "$d: stdout empty" [ ! -s "$out" ]
+	check "$d: stderr names it ($(head -c 200 "$err"))" grep -q -- "$pat" "$err"
+	check "$d: message first" sh -c "head -n 1 '$err' | grep -q '^envpreflight: '"
+}
+
+run --help
+check "--help exits 0" [ "$st" = 0 ]
+check "--help lists --only" grep -q -- '--only=PROBE' "$out"
+run --version
+check "--version" grep -q '^envpreflight [0-9]' "$out"
+run --list-probes
+check "--list-probes lists env" grep -q '^env ' "$out"
+run "$repo"
+check "clean repo exits 0 (got $st)" [ "$st" = 0 ]
+(cd "$repo" && ep) >"$out" 2>&1
+check "DIR defaults to the cwd" grep -q 'parity: 1/1 keys matched' "$out"
+
+expect_usage "unknown option" "unknown option '--bogus'" --bogus "$repo"
+expect_usage "unknown format" "unknown format 'xml'" --format=xml "$repo"
+expect_usage "missing value" "needs a value" "$repo" --format
+expect_usage "bad timeout" "--timeout expects milliseconds" --timeout=soon "$repo"
+expect_usage "zero timeout" "--timeout expects milliseconds" -t 0 "$repo"
+expect_usage "two dirs" "one directory at most" "$repo" "$repo"
+expect_usage "unknown --only" "--only: unknown probe 'bogus'" --only=env,bogus "$repo"
+check "unknown --only lists the probes" grep -q '^env ' "$err"
+expect_usage "unknown --skip" "--skip: unknown probe 'x'" --skip=x "$repo"
+expect_usage "no such dir" "No such file or directory" "$TEST_TMPDIR/nope"
+mkdir -p "$TEST_TMPDIR/empty"
+expect_usage "nothing to audit" "nothing to audit in .*looked for preflight.yaml" "$TEST_TMPDIR/empty"
+
+# bad spec files: exit 2, file:line:column, no report
+bad=$TEST_TMPDIR/bad
+badcase() {
+	rm -rf "$bad"; mkdir -p "$bad"
+	printf "$2" >"$bad/$1"
+	expect_usage "bad $1 ($3)" "$3" "$bad"
+}
+badcase preflight.yaml 'version: 2\n' 'preflight.yaml:1:10: unsupported version'
+badcase preflight.yaml 'version: 1\nportz: 1\n' "preflight.yaml:2:1: unknown key 'portz'"
+badcase preflight.yaml 'version: 1\nports: {free: [3000\n' 'preflight.yaml:3:1:'
+badcase preflight.yaml 'version: 1\n\000\n' 'preflight.yaml:2:1: NUL byte'
+badcase preflight.yaml 'version: 1\n\377\n' 'preflight.yaml:2:1: invalid UTF-8'
+badcase package.json '{"engines": {"node": }}' 'package.json:1:22: malformed JSON'
+badcase package.json '{"engines": [1]}' "package.json:1:2: 'engines' expects an object"
+badcase .env.example 'A=1\nnot an assignment\n' ".env.example:2:5: expected '='"
+rm -rf "$bad"; mkdir -p "$bad"
+head -c 1100000 /dev/zero | tr '\0' '#' >"$bad/preflight.yaml"
+expect_usage "over the cap" "preflight.yaml: larger than the 1024 KiB limit" "$bad"
+rm -rf "$bad"; mkdir -p "$bad"
+ln -s /etc/hostname "$bad/package.json"
+expect_usage "symlink out" "package.json: symlink resolving outside the repository refused" "$bad"
+rm -rf "$bad"; mkdir -p "$bad"
+{
+	printf 'version: 1\na0: &a0 [x, x, x, x, x, x, x, x, x, x]\n'
+	i=1
+	while [ $i -lt 10 ]; do
+		p=$((i - 1))
+		printf 'a%d: &a%d [*a%d, *a%d, *a%d, *a%d, *a%d, *a%d, *a%d, *a%d, *a%d, *a%d]\n' \
+			$i $i $p $p $p $p $p $p $p $p $p $p
+		i=$((i + 1))
+	done
+} >"$bad/preflight.yaml"
+expect_usage "billion laughs" "too many nodes" "$bad"
+
+# user config: defaults, overridden by the command line; errors exit 2
+mkdir -p "$TEST_TMPDIR/xdg/envpreflight"
+printf 'format = json\n' >"$TEST_TMPDIR/xdg/envpreflight/config.ini"
+run "$repo"
+check "config format=json" grep -q '"schema": "envpreflight/1"' "$out"
+run --format=human "$repo"
+check "option beats config" grep -q 'keys matched' "$out"
+printf 'colour = never\n' >"$TEST_TMPDIR/xdg/envpreflight/config.ini"
+expect_usage "bad config" "config.ini:1: unknown key 'colour'" "$repo"
+printf 'color = always\n' >"$TEST_TMPDIR/xdg/envpreflight/config.ini"
+run "$repo"
+check "color=always colours" grep -q "$(printf '\033')\\[32m" "$out"
+EP_ENV="NO_COLOR=1" ep "$repo" >"$out" 2>&1
+check "NO_COLOR wins over config" sh -c "! grep -q \"$(printf '\033')\" '$out'"
+run --no-color "$repo"
+check "--no-color wins over config" sh -c "! grep -q \"$(printf '\033')\" '$out'"
+rm -f "$TEST_TMPDIR/xdg/envpreflight/config.ini"
+run "$repo"
+check "not a terminal: no colour" sh -c "! grep -q \"$(printf '\033')\" '$out'"
+
+# locale: ASCII markers outside UTF-8
+EP_LOCALE=C ep "$repo" >"$out"
+check "C locale: [ok]" grep -q '^\[ok\] .env parity' "$out"
+ep "$repo" >"$out"
+check "UTF-8 locale: tick" grep -q '^✔ .env parity' "$out"
+
+# --quiet: failures and the summary only
+printf 'A=\nB=\n' >"$repo/.env.example"
+run --quiet "$repo"
+check "--quiet exit 1" [ "$st" = 1 ]
+check "--quiet shows the failure" grep -q 'parity: 1 of 2 keys missing (B)' "$out"
+check "--quiet: two lines (failure, hint) + summary" [ "$(wc -l <"$out")" = 3 ]
+# --strict: a warning fails the run
+printf 'A=\n' >"$repo/.env.example"
+printf 'A=1\nZ=2\n' >"$repo/.env"
+run "$repo"
+check "extra key warns, exit 0 (got $st)" [ "$st" = 0 ]
+run --strict "$repo"
+check "--strict: exit 1 (got $st)" [ "$st" = 1 ]
+# --only/--skip
+run --skip=env "$repo"
+check "--skip=env: nothing to check (got $st)" [ "$st" = 0 ] && grep -q 'nothing to check' "$out"
+run --only=env "$repo"
+check "--only=env runs env" grep -q 'parity' "$out"
+# the example repository audits without a usage error
+run "$top/examples/webapp"
+check "examples/webapp: exit 0 or 1 (got $st)" [ "$st" -le 1 ]
+finish

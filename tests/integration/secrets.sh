@@ -1,0 +1,57 @@
+#!/bin/sh
+# secrets.sh - a unique marker planted in every .env value (good lines,
+# quoted, multi-line, malformed, duplicated, URLs with passwords) must never
+# reach stdout or stderr, in any format, with --explain and --strict.
+. "$(dirname "$0")/../lib.sh"
+mkdir -p "$TEST_TMPDIR/home" "$TEST_TMPDIR/xdg"
+M=ZQXMARKER7731
+repo=$TEST_TMPDIR/secrets-repo
+mkdir -p "$repo"
+cat >"$repo/.env.example" <<EOS
+PLAIN=example-$M
+QUOTED=
+MULTI=
+EMPTY_ONE=
+MISSING_ONE=
+DATABASE_URL=postgres://u:$M@localhost:5433/db
+EOS
+cat >"$repo/.env" <<EOS
+PLAIN=$M-plain
+QUOTED="$M quoted # not a comment"
+MULTI="first $M
+second $M"
+EMPTY_ONE=
+DATABASE_URL=postgres://user:$M@localhost:5433/db
+EXTRA_KEY=$M-extra
+PLAIN=$M-duplicate
+this line is broken $M
+=$M
+'$M
+export BROKEN $M
+EOS
+printf 'version: 1\nenv:\n  required: [DATABASE_URL]\n' >"$repo/preflight.yaml"
+
+for fmt in human json junit github; do
+	for extra in "" --explain --strict "--explain --quiet"; do
+		# shellcheck disable=SC2086
+		ep --format=$fmt $extra "$repo" >"$TEST_TMPDIR/out" 2>"$TEST_TMPDIR/err"
+		st=$?
+		check "$fmt $extra: exit 1 (got $st)" [ "$st" = 1 ]
+		check "$fmt $extra: no value on stdout" sh -c "! grep -q $M '$TEST_TMPDIR/out'"
+		check "$fmt $extra: no value on stderr" sh -c "! grep -q $M '$TEST_TMPDIR/err'"
+		check "$fmt $extra: the keys are named" grep -q MISSING_ONE "$TEST_TMPDIR/out"
+	done
+done
+
+# a .env that is not text: the marker around a NUL and a bad byte
+printf 'A=%s\000%s\nB=\377%s\n' "$M" "$M" "$M" >"$repo/.env"
+for fmt in human json junit github; do
+	ep --format=$fmt --explain "$repo" >"$TEST_TMPDIR/out" 2>"$TEST_TMPDIR/err"
+	check "binary .env $fmt: no value" sh -c "! grep -aq $M '$TEST_TMPDIR/out' '$TEST_TMPDIR/err'"
+done
+
+# the value is in the environment too (process_env): still never shown
+printf 'PLAIN=\n' >"$repo/.env"
+EP_ENV="PLAIN=$M-from-env" ep --format=json --explain "$repo" >"$TEST_TMPDIR/out" 2>&1
+check "process env value not shown" sh -c "! grep -q $M '$TEST_TMPDIR/out'"
+finish

@@ -1,0 +1,36 @@
+# tests/lib.sh - sourced by tests/golden.sh and tests/integration/*.sh.
+# $EP_BIN is the binary under test, $TEST_TMPDIR a scratch directory.
+T_PASSED=0
+T_FAILED=0
+T_NAME=$(basename "$0" .sh)
+
+ok() { T_PASSED=$((T_PASSED + 1)); }
+not_ok() { T_FAILED=$((T_FAILED + 1)); echo "not ok: $*"; }
+
+# check DESCRIPTION COMMAND...: passes when the command succeeds
+check() {
+	d=$1
+	shift
+	if "$@"; then ok; else not_ok "$d"; fi
+}
+
+# A clean, deterministic environment for the binary: nothing of the
+# caller's leaks in (its .env keys, NO_COLOR, config, locale).
+ep() {
+	env -i PATH=/usr/local/bin:/usr/bin:/bin HOME="$TEST_TMPDIR/home" \
+		XDG_CONFIG_HOME="$TEST_TMPDIR/xdg" XDG_CACHE_HOME="$TEST_TMPDIR/cache" \
+		LC_ALL="${EP_LOCALE:-C.UTF-8}" ${EP_ENV:-} "$EP_BIN" "$@"
+}
+
+# Replace what changes from run to run: the root path and timings.
+mask() {
+	sed -e "s#$1#<ROOT>#g" \
+	    -e 's/"duration_ms": *[0-9.e+-]*/"duration_ms": 0/g' \
+	    -e 's/time="[0-9.]*"/time="0"/g' \
+	    -e 's/([0-9.]* ms)/(T ms)/g'
+}
+
+finish() {
+	echo "$T_NAME: $T_PASSED passed, $T_FAILED failed"
+	[ "$T_FAILED" = 0 ]
+}

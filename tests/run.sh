@@ -1,0 +1,63 @@
+#!/bin/sh
+# tests/run.sh BINARY BUILD_DIR - every test, one closing line.
+#
+# 1. unit programs BUILD_DIR/tests/test_*   (each ends "name: N passed, M failed")
+# 2. golden cases   tests/cases/*/          (see tests/cases/README)
+# 3. scripts        tests/integration/*.sh  (each ends "name: N passed, M failed")
+set -u
+bin=$1
+build=$2
+top=$(cd "$(dirname "$0")/.." && pwd)
+case $bin in /*) ;; *) bin=$top/$bin ;; esac
+case $build in /*) ;; *) build=$top/$build ;; esac
+export EP_BIN="$bin"
+export TEST_SHARED="${TEST_SHARED:-$top/../shared}"
+export TEST_TMPDIR="${TMPDIR:-/tmp}/envpreflight-tests.$$"
+mkdir -p "$TEST_TMPDIR"
+trap 'rm -rf "$TEST_TMPDIR"' EXIT INT TERM
+
+passed=0
+failed=0
+log=$TEST_TMPDIR/log
+
+# add the counts of a program's closing "N passed, M failed" line
+tally() {
+	line=$(grep -E '[0-9]+ passed, [0-9]+ failed' "$log" | tail -n 1)
+	p=$(printf '%s\n' "$line" | sed -E 's/.* ([0-9]+) passed, ([0-9]+) failed.*/\1/')
+	f=$(printf '%s\n' "$line" | sed -E 's/.* ([0-9]+) passed, ([0-9]+) failed.*/\2/')
+	if [ -z "$line" ]; then
+		echo "FAIL $1: no closing count line (crashed?)"
+		sed 's/^/    /' "$log" | tail -n 20
+		failed=$((failed + 1))
+		return
+	fi
+	passed=$((passed + p))
+	failed=$((failed + f))
+	if [ "$f" != 0 ] || [ "$2" != 0 ]; then
+		grep -v ' passed, ' "$log" | head -n 40 | sed 's/^/    /'
+		[ "$f" = 0 ] && failed=$((failed + 1)) && echo "    (exit status $2)"
+	fi
+	printf '%s\n' "$line"
+}
+
+echo "== unit tests"
+for t in "$build"/tests/test_*; do
+	[ -x "$t" ] || continue
+	case $t in *.o) continue ;; esac
+	(cd "$top" && "$t") >"$log" 2>&1
+	tally "$(basename "$t")" $?
+done
+
+echo "== golden cases"
+sh "$top/tests/golden.sh" >"$log" 2>&1
+tally golden $?
+
+echo "== integration scripts"
+for s in "$top"/tests/integration/*.sh; do
+	[ -f "$s" ] || continue
+	sh "$s" >"$log" 2>&1
+	tally "$(basename "$s")" $?
+done
+
+echo "$passed passed, $failed failed"
+[ "$failed" = 0 ]
