@@ -16,7 +16,7 @@ struct parity {
 	cJSON *missing, *empty, *extra, *duplicates, *syntax;
 	size_t nmissing, nempty, nextra, nduplicates, nsyntax;
 	size_t required, matched;
-	struct buf why_missing, why_empty;
+	struct buf why_missing, why_empty, why_extra;
 	const char *first_bad;	/* the first missing or empty key */
 };
 
@@ -104,6 +104,7 @@ static void scan_env(const struct env_spec *e, struct parity *p)
 
 			cJSON_AddStringToObject(dup, "key", name);
 			cJSON_AddNumberToObject(dup, "line", d->entries[i].line);
+			cJSON_AddNumberToObject(dup, "overridden_at", dotenv_get(d, name)->line);
 			cJSON_AddItemToArray(p->duplicates, dup);
 			p->nduplicates++;
 			continue;
@@ -115,7 +116,7 @@ static void scan_env(const struct env_spec *e, struct parity *p)
 		    in_keys(e->optional, e->noptional, name))
 			continue;
 		cJSON_AddItemToArray(p->extra, cJSON_CreateString(name));
-		p->nextra++;
+		list_add(&p->why_extra, ++p->nextra, name);
 	}
 	for (i = 0; i < d->nissues; i++) {
 		cJSON *s = cJSON_CreateObject();
@@ -146,8 +147,8 @@ static void parity_message(const struct env_spec *e, struct parity *p,
 		buf_printf(&m, "no %s; ", env);
 	if (p->nmissing) {
 		list_end(&p->why_missing, p->nmissing);
-		buf_printf(&m, "%zu of %zu keys missing (%s)", p->nmissing, p->required,
-			   buf_str(&p->why_missing));
+		buf_printf(&m, "%zu of %zu key%s missing (%s)", p->nmissing, p->required,
+			   p->required == 1 ? "" : "s", buf_str(&p->why_missing));
 		st = STATUS_FAIL;
 	}
 	if (p->nempty) {
@@ -159,8 +160,9 @@ static void parity_message(const struct env_spec *e, struct parity *p,
 	if (p->nduplicates) {
 		const cJSON *first = cJSON_GetArrayItem(p->duplicates, 0);
 
-		buf_printf(&m, "%sduplicate key %s at %s:%d%s", st ? "; " : "",
-			   cJSON_GetObjectItem(first, "key")->valuestring, env,
+		buf_printf(&m, "%sduplicate key %s (%s:%d overrides line %d)%s",
+			   st ? "; " : "", cJSON_GetObjectItem(first, "key")->valuestring, env,
+			   cJSON_GetObjectItem(first, "overridden_at")->valueint,
 			   cJSON_GetObjectItem(first, "line")->valueint,
 			   p->nduplicates > 1 ? " and more" : "");
 		st = STATUS_FAIL;
@@ -181,8 +183,9 @@ static void parity_message(const struct env_spec *e, struct parity *p,
 		buf_printf(&m, "%zu/%zu keys matched to %s", p->matched, p->required,
 			   against(e));
 		if (p->nextra) {
-			buf_printf(&m, "; %zu extra key%s not in %s", p->nextra,
-				   p->nextra == 1 ? "" : "s", against(e));
+			list_end(&p->why_extra, p->nextra);
+			buf_printf(&m, "; %zu extra key%s (%s) not in %s", p->nextra,
+				   p->nextra == 1 ? "" : "s", buf_str(&p->why_extra), against(e));
 			st = STATUS_WARN;
 		}
 	}
@@ -199,8 +202,8 @@ static void parity_message(const struct env_spec *e, struct parity *p,
 	else if (p->nsyntax || (have_env && e->env_bad_what))
 		result_hint(r, "dotenv silently skips lines it cannot parse; fix or remove them");
 	else if (p->nextra)
-		result_hint(r, "add them to %s, or to env.optional in preflight.yaml",
-			    against(e));
+		result_hint(r, "remove unused keys from %s, or declare them in %s",
+			    env, e->example ? e->example : "preflight.yaml (env.optional)");
 }
 
 /* A failing parity check points at the requirement of its first missing
@@ -267,6 +270,7 @@ static void run_parity(const struct run_ctx *ctx, const struct check *c,
 	cJSON_AddItemToObject(r->data, "syntax_errors", p.syntax);
 	buf_release(&p.why_missing);
 	buf_release(&p.why_empty);
+	buf_release(&p.why_extra);
 	if (e->process_env)
 		result_note(r, "keys exported in the environment count as present "
 			    "(env.process_env)");
@@ -300,11 +304,17 @@ static void run_gitignore(const struct run_ctx *ctx, const struct check *c,
 	if (m.source) {
 		result_set(r, STATUS_WARN, "%s is not ignored by git: %s:%u re-includes it",
 			   env, m.source, m.line);
+		result_hint(r, "remove or narrow the rule '%s' at %s:%u",
+			    m.pattern ? m.pattern : "!", m.source, m.line);
 	} else {
 		result_set(r, STATUS_WARN, "%s is not ignored by git: it could be committed",
 			   env);
+		if (e->file[0] != '/' && strncmp(e->file, "../", 3))
+			result_hint(r, "add '/%s' to the .gitignore of %s", e->file,
+				    ctx->spec->root);
+		else
+			result_hint(r, "add '/%s' to .gitignore", e->env_gitpath);
 	}
-	result_hint(r, "add '/%s' to .gitignore", e->env_gitpath);
 	result_note(r, "read .git/info/exclude and every .gitignore from %s down; "
 		    "a .env already tracked by git is not detected", e->git_root);
 }

@@ -133,25 +133,32 @@ static void human_summary(FILE *out, const struct report *rep, const struct rend
 	bad = s.count[STATUS_FAIL];
 	if (!s.total) {
 		fputs("nothing to check", out);
-	} else if (bad) {
-		fprintf(out, "%zu of %zu check%s failed", bad, s.total, s.total == 1 ? "" : "s");
-	} else if (s.count[STATUS_ERROR]) {
-		fprintf(out, "%zu of %zu check%s could not run", s.count[STATUS_ERROR],
-			s.total, s.total == 1 ? "" : "s");
-	} else if (failed) {
-		fprintf(out, "%zu of %zu check%s warned (--strict)", s.count[STATUS_WARN],
-			s.total, s.total == 1 ? "" : "s");
-	} else {
-		fprintf(out, "%zu of %zu check%s ok", s.count[STATUS_PASS], s.total,
+	} else if (bad || s.count[STATUS_ERROR] || failed) {
+		const char *sep = "";
+
+		fprintf(out, "%zu of %zu check%s ", bad ? bad : s.count[STATUS_ERROR] ?
+			s.count[STATUS_ERROR] : s.count[STATUS_WARN], s.total,
 			s.total == 1 ? "" : "s");
+		fputs(bad ? "failed" : s.count[STATUS_ERROR] ? "could not run" :
+		      "warned (--strict)", out);
+		sep = ", ";
+		if (bad && s.count[STATUS_ERROR])
+			fprintf(out, "%s%zu could not run", sep, s.count[STATUS_ERROR]);
+		if ((bad || s.count[STATUS_ERROR]) && s.count[STATUS_WARN])
+			fprintf(out, "%s%zu warning%s", sep, s.count[STATUS_WARN],
+				s.count[STATUS_WARN] == 1 ? "" : "s");
+		if (s.count[STATUS_SKIP])
+			fprintf(out, "%s%zu skipped", sep, s.count[STATUS_SKIP]);
+	} else if (s.count[STATUS_PASS] == s.total) {
+		fprintf(out, "all %zu check%s ok", s.total, s.total == 1 ? "" : "s");
+	} else {
+		fprintf(out, "no check failed: %zu ok", s.count[STATUS_PASS]);
+		if (s.count[STATUS_WARN])
+			fprintf(out, ", %zu warning%s", s.count[STATUS_WARN],
+				s.count[STATUS_WARN] == 1 ? "" : "s");
+		if (s.count[STATUS_SKIP])
+			fprintf(out, ", %zu skipped", s.count[STATUS_SKIP]);
 	}
-	if (bad && s.count[STATUS_ERROR])
-		fprintf(out, ", %zu could not run", s.count[STATUS_ERROR]);
-	if (s.count[STATUS_WARN] && !(failed && !bad && !s.count[STATUS_ERROR]))
-		fprintf(out, ", %zu warning%s", s.count[STATUS_WARN],
-			s.count[STATUS_WARN] == 1 ? "" : "s");
-	if (s.count[STATUS_SKIP])
-		fprintf(out, ", %zu skipped", s.count[STATUS_SKIP]);
 	fputs(" (", out);
 	put_ms(out, rep->duration_ms);
 	fputs(")\n", out);

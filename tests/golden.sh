@@ -29,8 +29,8 @@ for dir in "$top"/tests/cases/*/; do
 	err=$TEST_TMPDIR/$name.err
 	(cd "$root" && EP_ENV="$envs" ep "$@") >"$out.raw" 2>"$err.raw"
 	status=$?
-	mask "$root" <"$out.raw" >"$out"
-	mask "$root" <"$err.raw" >"$err"
+	mask "$top/tests/cases" <"$out.raw" >"$out"
+	mask "$top/tests/cases" <"$err.raw" >"$err"
 	if [ "${UPDATE:-}" = 1 ]; then
 		cp "$out" "$dir/expected.out"
 		echo "$status" >"$dir/expected.status"
