@@ -47,7 +47,7 @@ $(BUILD)/tests/test_main.o: tests/unit/test_main.c tests/unit/test.h | $(BUILD)
 	$(CC) $(ALL_CFLAGS) -Itests/unit -c -o $@ $<
 
 $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/tests/test_main.o $(LIBOBJS) tests/unit/test.h
-	$(CC) $(ALL_CFLAGS) -Itests/unit -o $@ $< $(BUILD)/tests/test_main.o $(LIBOBJS) $(LDLIBS)
+	$(CC) $(ALL_CFLAGS) -Wno-missing-field-initializers -Itests/unit -o $@ $< $(BUILD)/tests/test_main.o $(LIBOBJS) $(LDLIBS)
 
 $(BUILD):
 	mkdir -p $(BUILD)/tests

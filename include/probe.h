@@ -15,11 +15,23 @@
 struct check;
 struct plan;
 
+struct run_memo;
+
 /* Given to every check when it runs. */
 struct run_ctx {
 	const struct spec *spec;
 	double deadline_ms;	/* absolute clock_ms() time the check must end by */
+	struct run_memo *memo;	/* owned by the runner: see run_once */
 };
+
+/* Work several checks of one run share (one read of the socket tables for
+ * every port, one exec of node for every node requirement): the first
+ * check to ask for key runs make(ctx, arg) while later ones wait for its
+ * value.  The value lives until the run's last thread is gone, then
+ * release(value) frees it.  key is copied; make must not call run_once. */
+void *run_once(const struct run_ctx *ctx, const char *key,
+	       void *(*make)(const struct run_ctx *ctx, const void *arg),
+	       const void *arg, void (*release)(void *value));
 
 struct probe {
 	const char *name;	/* "env": --only/--skip and ids use it */

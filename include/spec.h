@@ -90,6 +90,8 @@ struct spec {
 	char *root;		/* canonical absolute path of the audited repository */
 	char **files;		/* repo-relative names of the spec files read */
 	size_t nfiles, files_cap;
+	char **strings;		/* spec_intern's copies */
+	size_t nstrings, strings_cap;
 
 	int has_env;		/* anything for the env probe to compare */
 	struct env_spec env;
@@ -115,9 +117,12 @@ void spec_release(struct spec *spec);
  * and `init` use it). */
 int spec_load_any(const char *dir, struct spec *spec, struct errbuf *err);
 
-/* For source loaders (spec_*.c): remember a file name, returning the
- * spec-owned copy that origins point to. */
+/* For source loaders (spec_*.c): remember a spec file that was read,
+ * returning the spec-owned copy that origins point to. */
 const char *spec_add_file(struct spec *spec, const char *name);
+/* A spec-owned copy of s for origins that name a file which is not a spec
+ * file (the .env a URL came from); does not count as a spec file. */
+const char *spec_intern(struct spec *spec, const char *s);
 struct port_req *spec_add_port(struct spec *spec, unsigned port,
 			       enum port_expect expect, struct origin origin,
 			       const char *service);

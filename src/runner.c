@@ -8,6 +8,7 @@
  * worker can still use it after runner_run has returned.
  */
 #include "runner.h"
+#include "spawnrun.h"
 #include "util.h"
 
 #include <errno.h>
@@ -24,6 +25,21 @@ struct job {
 	struct result res;	/* valid when DONE */
 };
 
+struct memo_entry {
+	char *key;
+	void *value;
+	void (*release)(void *);
+	int ready;
+};
+
+/* Lives in the pool, so it is freed with it, after the last worker. */
+struct run_memo {
+	pthread_mutex_t *lock;	/* the pool's */
+	pthread_cond_t ready;	/* broadcast when a value is ready */
+	struct memo_entry *v;
+	size_t n, cap;
+};
+
 struct pool {
 	pthread_mutex_t lock;
 	pthread_cond_t cv;	/* signalled when a job is done */
@@ -32,6 +48,7 @@ struct pool {
 	size_t njobs, next, ndone;
 	int stop;
 	unsigned refs;		/* the caller plus every live worker */
+	struct run_memo memo;
 };
 
 struct worker {
@@ -51,10 +68,58 @@ static void pool_unref(struct pool *p)
 	pthread_mutex_unlock(&p->lock);
 	if (left)
 		return;
+	for (left = 0; left < p->memo.n; left++) {
+		struct memo_entry *m = &p->memo.v[left];
+
+		if (m->ready && m->release)
+			m->release(m->value);
+		free(m->key);
+	}
+	free(p->memo.v);
 	pthread_mutex_destroy(&p->lock);
 	pthread_cond_destroy(&p->cv);
+	pthread_cond_destroy(&p->memo.ready);
 	free(p->jobs);
 	free(p);
+}
+
+void *run_once(const struct run_ctx *ctx, const char *key,
+	       void *(*make)(const struct run_ctx *ctx, const void *arg),
+	       const void *arg, void (*release)(void *value))
+{
+	struct run_memo *memo = ctx->memo;
+	size_t i;
+	void *value;
+
+	pthread_mutex_lock(memo->lock);
+	for (i = 0; i < memo->n; i++)
+		if (!strcmp(memo->v[i].key, key))
+			break;
+	if (i < memo->n) {
+		while (!memo->v[i].ready)
+			pthread_cond_wait(&memo->ready, memo->lock);
+		value = memo->v[i].value;
+		pthread_mutex_unlock(memo->lock);
+		return value;
+	}
+	grow(&memo->v, sizeof(*memo->v), &memo->cap, memo->n + 1);
+	memset(&memo->v[memo->n], 0, sizeof(memo->v[0]));
+	memo->v[memo->n].key = xstrdup(key);
+	memo->v[memo->n].release = release;
+	memo->n++;
+	pthread_mutex_unlock(memo->lock);
+
+	value = make(ctx, arg);
+
+	pthread_mutex_lock(memo->lock);
+	for (i = 0; i < memo->n; i++)	/* the array may have moved */
+		if (!strcmp(memo->v[i].key, key))
+			break;
+	memo->v[i].value = value;
+	memo->v[i].ready = 1;
+	pthread_cond_broadcast(&memo->ready);
+	pthread_mutex_unlock(memo->lock);
+	return value;
 }
 
 static void result_start(struct result *r, const struct check *c)
@@ -148,7 +213,10 @@ size_t runner_run(const struct spec *spec, const struct plan *plan,
 	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
 	pthread_cond_init(&p->cv, &ca);
 	pthread_condattr_destroy(&ca);
+	pthread_cond_init(&p->memo.ready, NULL);
+	p->memo.lock = &p->lock;
 	p->ctx.spec = spec;
+	p->ctx.memo = &p->memo;
 	p->ctx.deadline_ms = deadline_ms;
 	p->njobs = plan->n;
 	p->jobs = xcalloc(plan->n, sizeof(*p->jobs));
@@ -188,6 +256,10 @@ size_t runner_run(const struct spec *spec, const struct plan *plan,
 		job->state = JOB_ABANDONED;
 		abandoned++;
 	}
+	/* a check that overran may have a child blocked in spawn_run: kill
+	 * every group now, so nothing outlives the deadline or this call */
+	if (abandoned)
+		spawn_kill_all();
 	/* With every job finished or abandoned no worker takes new work:
 	 * join the idle ones, leave the stuck ones to finish on their own. */
 	for (i = 0; i < nworkers; i++) {

@@ -58,6 +58,22 @@ const char *spec_add_file(struct spec *spec, const char *name)
 	return spec->files[spec->nfiles++];
 }
 
+const char *spec_intern(struct spec *spec, const char *s)
+{
+	size_t i;
+
+	for (i = 0; i < spec->nfiles; i++)
+		if (!strcmp(spec->files[i], s))
+			return spec->files[i];
+	for (i = 0; i < spec->nstrings; i++)
+		if (!strcmp(spec->strings[i], s))
+			return spec->strings[i];
+	grow(&spec->strings, sizeof(*spec->strings), &spec->strings_cap,
+	     spec->nstrings + 1);
+	spec->strings[spec->nstrings] = xstrdup(s);
+	return spec->strings[spec->nstrings++];
+}
+
 struct port_req *spec_add_port(struct spec *spec, unsigned port,
 			       enum port_expect expect, struct origin origin,
 			       const char *service)
@@ -226,6 +242,9 @@ void spec_release(struct spec *spec)
 	for (i = 0; i < spec->nfiles; i++)
 		free(spec->files[i]);
 	free(spec->files);
+	for (i = 0; i < spec->nstrings; i++)
+		free(spec->strings[i]);
+	free(spec->strings);
 	free(spec->root);
 	memset(spec, 0, sizeof(*spec));
 }

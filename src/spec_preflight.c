@@ -188,7 +188,7 @@ static int load_env(struct yload *y, const struct ynode *n)
 	};
 	struct env_spec *e = &y->spec->env;
 	const struct ynode *v;
-	const char *s;
+	const char *s = NULL;
 
 	y->spec->has_env = 1;
 	if (is_null(n))
@@ -334,7 +334,7 @@ static int load_runtime(struct yload *y, const struct ynode *key, const struct y
 		return -1;
 	if (rx) {
 		regex_t re;
-		const char *s;
+		const char *s = NULL;
 
 		if (get_string(y, rx, "version_regex", &s) < 0)
 			return -1;

@@ -14,6 +14,8 @@ struct anchor {
 
 struct builder {
 	yaml_parser_t parser;
+	const char *buf;	/* the input, for reader errors' offsets */
+	size_t len;
 	size_t nodes, max_nodes;
 	struct anchor *anchors;
 	size_t nanchors, anchors_cap;
@@ -122,6 +124,21 @@ static int next_event(struct builder *b, yaml_event_t *ev)
 {
 	if (yaml_parser_parse(&b->parser, ev))
 		return 0;
+	if (b->parser.error == YAML_READER_ERROR) {
+		/* the reader reports a byte offset, not a mark */
+		yaml_mark_t m = { 0, 0, 0 };
+		size_t i;
+
+		for (i = 0; i < b->parser.problem_offset && i < b->len; i++) {
+			if (b->buf[i] == '\n')
+				m.line++, m.column = 0;
+			else if (((unsigned char)b->buf[i] & 0xc0) != 0x80)
+				m.column++;
+		}
+		set_err(b, &m, "%s", b->parser.problem ? b->parser.problem :
+			"unreadable YAML");
+		return -1;
+	}
 	set_err(b, &b->parser.problem_mark, "%s%s%s",
 		b->parser.problem ? b->parser.problem : "malformed YAML",
 		b->parser.context ? " " : "",
@@ -220,6 +237,8 @@ int ytree_parse(const char *buf, size_t len, size_t max_nodes,
 	memset(&b, 0, sizeof(b));
 	b.max_nodes = max_nodes;
 	b.err = err;
+	b.buf = buf;
+	b.len = len;
 	*root = NULL;
 	memset(err, 0, sizeof(*err));
 	if (!yaml_parser_initialize(&b.parser)) {

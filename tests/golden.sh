@@ -11,7 +11,6 @@
 # UPDATE=1 sh tests/golden.sh rewrites the expectations from the current binary.
 . "$(dirname "$0")/lib.sh"
 top=$(cd "$(dirname "$0")/.." && pwd)
-mkdir -p "$TEST_TMPDIR/home" "$TEST_TMPDIR/xdg"
 
 for dir in "$top"/tests/cases/*/; do
 	name=$(basename "$dir")

@@ -3,6 +3,10 @@
 T_PASSED=0
 T_FAILED=0
 T_NAME=$(basename "$0" .sh)
+# each script gets its own scratch space, apart from the unit tests'
+TEST_TMPDIR=${TEST_TMPDIR:-/tmp/envpreflight-tests}/sh-$T_NAME
+rm -rf "$TEST_TMPDIR"
+mkdir -p "$TEST_TMPDIR/home" "$TEST_TMPDIR/xdg"
 
 ok() { T_PASSED=$((T_PASSED + 1)); }
 not_ok() { T_FAILED=$((T_FAILED + 1)); echo "not ok: $*"; }

@@ -2,7 +2,6 @@
 # cli.sh - options, exit codes, and bad input: exit 2 with one message on
 # stderr naming file:line:column, and nothing on stdout that looks like a report.
 . "$(dirname "$0")/../lib.sh"
-mkdir -p "$TEST_TMPDIR/home" "$TEST_TMPDIR/xdg"
 top=$(cd "$(dirname "$0")/../.." && pwd)
 repo=$TEST_TMPDIR/cli-repo
 mkdir -p "$repo"

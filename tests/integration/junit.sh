@@ -4,7 +4,6 @@
 # is one valid document; GitHub annotations escape their fields.
 . "$(dirname "$0")/../lib.sh"
 here=$(cd "$(dirname "$0")" && pwd)
-mkdir -p "$TEST_TMPDIR/home" "$TEST_TMPDIR/xdg"
 repo=$TEST_TMPDIR/junit-repo
 mkdir -p "$repo"
 # key names with every XML metacharacter dotenv allows are few ([\w.-]),

@@ -3,7 +3,6 @@
 # quoted, multi-line, malformed, duplicated, URLs with passwords) must never
 # reach stdout or stderr, in any format, with --explain and --strict.
 . "$(dirname "$0")/../lib.sh"
-mkdir -p "$TEST_TMPDIR/home" "$TEST_TMPDIR/xdg"
 M=ZQXMARKER7731
 repo=$TEST_TMPDIR/secrets-repo
 mkdir -p "$repo"

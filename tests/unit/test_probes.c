@@ -104,8 +104,51 @@ static void test_runner(void)
 	plan_release(&plan);
 }
 
+/* run_once: four checks ask for the same key; make runs once. */
+static int makes;
+
+static void *memo_make(const struct run_ctx *ctx, const void *arg)
+{
+	struct timespec ts = { 0, 20 * 1000000L };
+
+	nanosleep(&ts, NULL);	/* long enough for the others to wait */
+	__atomic_add_fetch(&makes, 1, __ATOMIC_SEQ_CST);
+	return xstrdup(arg);
+}
+
+static void memo_run(const struct run_ctx *ctx, const struct check *c, struct result *r)
+{
+	const char *v = run_once(ctx, c->index < 4 ? "shared" : "other", memo_make,
+				 c->index < 4 ? "value" : "else", free);
+
+	result_set(r, STATUS_PASS, "%s", v);
+}
+
+static const struct probe memo_probe = {
+	.name = "memo", .summary = "test", .run = memo_run,
+};
+
+static void test_run_once(void)
+{
+	struct plan plan = { NULL, 0, 0 };
+	struct result res[5];
+	struct origin none = { NULL, 0, 0 };
+	size_t i;
+
+	for (i = 0; i < 5; i++)
+		plan_add(&plan, &memo_probe, "memo.x", "memo", none, NULL, i);
+	CHECK_INT(runner_run(NULL, &plan, clock_ms() + 5000, 4, res), 0, "none abandoned");
+	CHECK_INT(makes, 2, "one make per key");
+	for (i = 0; i < 5; i++) {
+		CHECK_STR(res[i].message, i < 4 ? "value" : "else", "shared value %zu", i);
+		result_release(&res[i]);
+	}
+	plan_release(&plan);
+}
+
 void test_main(void)
 {
 	test_empty_repo();
 	test_runner();
+	test_run_once();
 }

@@ -5,6 +5,7 @@
 #include "spec.h"
 #include "ytree.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -79,7 +80,7 @@ static const struct row rows[] = {
 	{ ".env.example", "A=\nB=2\n", NULL },
 	{ ".env.sample", "A=\n", NULL },
 	{ ".env.template", "export A=1\n", NULL },
-	{ ".env.example", "A=1\nthis is not an assignment\n", ".env.example:2:5: expected" },
+	{ ".env.example", "A=1\nthis is not an assignment\n", ".env.example:2:6: expected" },
 	{ ".env.example", "A=\0\n", ".env.example:1:3: NUL byte", 4 },
 };
 

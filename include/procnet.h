@@ -1,0 +1,101 @@
+/* procnet.h - TCP listeners from /proc/net/tcp{,6} and the processes that
+ * hold them, without lsof.
+ *
+ * Every /proc path is built from one root, proc_root(), so that tests and
+ * golden cases can point the whole module at a fixture tree (see
+ * tests/fixtures/proc/README).  Nothing here prints, exits or signals a
+ * process.
+ */
+#ifndef EP_PROCNET_H
+#define EP_PROCNET_H
+
+#include <stddef.h>
+
+/* "/proc" unless ENVPREFLIGHT_PROC_ROOT is set (and not empty); read once,
+ * thread-safe.  The string is static. */
+const char *proc_root(void);
+
+/* One LISTEN socket. */
+struct tcp_listener {
+	unsigned port;
+	int family;		/* AF_INET or AF_INET6: which table */
+	unsigned char addr[16];	/* network order; 4 bytes for AF_INET */
+	char addr_text[46];	/* inet_ntop; ::ffff:a.b.c.d as "a.b.c.d" */
+	int v4mapped;		/* an AF_INET6 socket on ::ffff:a.b.c.d */
+	int any;		/* 0.0.0.0, :: or ::ffff:0.0.0.0 */
+	unsigned uid;		/* the uid that created the socket */
+	unsigned long inode;	/* sockfs inode: the key to /proc/PID/fd */
+};
+
+/* Append every LISTEN (st 0A) entry of one file's text to *v (n used, cap
+ * allocated, as grow() in util.h keeps them; the caller frees *v).  family
+ * says which file the text came from.  The first line is the header and is
+ * skipped by position; lines that do not parse are skipped.  Pure: safe to
+ * fuzz. */
+void procnet_parse(const char *buf, size_t len, int family,
+		   struct tcp_listener **v, size_t *n, size_t *cap);
+
+/* Append the listeners of <proc>/net/tcp and <proc>/net/tcp6 (proc NULL:
+ * proc_root()).  A missing tcp6 is not an error (IPv6 off).  Returns 0, or
+ * -1 with errno when net/tcp cannot be read. */
+int procnet_listeners(const char *proc, struct tcp_listener **v, size_t *n,
+		      size_t *cap);
+
+/* Append the listeners of this network namespace as the kernel reports
+ * them over NETLINK_SOCK_DIAG (a LISTEN-only dump, IPv4 then IPv6): the
+ * same sockets as the files, far cheaper to get.  Returns 0, or -1 with
+ * errno and *n unchanged when sock_diag is not available.  ports_lookup
+ * uses it when the root is the real "/proc". */
+int procnet_listeners_diag(struct tcp_listener **v, size_t *n, size_t *cap);
+
+enum holder_class {
+	HOLDER_THIS_REPO,	/* cwd inside the audited repository */
+	HOLDER_SAME_USER,
+	HOLDER_OTHER_USER,
+	HOLDER_CONTAINER,	/* docker-proxy, containerd-shim, ... */
+};
+
+/* "this-repo", "same-user", "other-user", "container" (static). */
+const char *holder_class_name(int klass);
+
+/* A process holding one of a port's listening sockets.  The strings are
+ * owned by the port_status and already cleaned of control characters
+ * (they come from other people's processes). */
+struct port_holder {
+	int pid;
+	char *command;		/* /proc/PID/comm, or "?" */
+	char *cmdline;		/* args joined by spaces, secrets "***",
+				 * at most 120 bytes; "" for none */
+	char *user;		/* user name, or the uid in decimal */
+	unsigned uid;		/* real uid (status), else dir owner */
+	char *cwd;		/* NULL when it could not be read */
+	int klass;		/* enum holder_class */
+	size_t listener;	/* index in listeners[] of a socket it holds */
+};
+
+struct port_status {
+	unsigned port;
+	int busy;		/* a LISTEN socket holds it, on any address */
+	struct tcp_listener *listeners;	/* IPv4 first, then by address */
+	size_t nl;
+	struct port_holder *holders;	/* sorted by pid */
+	size_t nh;
+	int hidden;		/* a listener whose holder is unseen */
+	unsigned hidden_uid;	/* socket uid of the first such listener */
+	int hidden_denied;	/* and some fd directory was unreadable */
+};
+
+/* Look up every wanted port at once: one read of the tables, one /proc
+ * scan only if some wanted port is busy.  repo_root is the audited
+ * repository (canonicalised here when it exists) for the this-repo class,
+ * or NULL.  out has nports entries, filled in order; release each with
+ * port_status_release, also after a failure.  Returns 0, or -1 with errno
+ * when the socket tables cannot be read.  Thread-safe. */
+int ports_lookup(const unsigned *ports, size_t nports, const char *repo_root,
+		 struct port_status *out);
+/* The same under another /proc root (tests; a future per-netns look). */
+int ports_lookup_at(const char *proc, const unsigned *ports, size_t nports,
+		    const char *repo_root, struct port_status *out);
+void port_status_release(struct port_status *s);
+
+#endif

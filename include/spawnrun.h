@@ -1,0 +1,91 @@
+/* spawnrun.h - find a program on PATH and run it safely, with a deadline.
+ *
+ * The audited repository is untrusted: nothing it ships is ever executed.
+ * Programs are looked up on PATH with relative entries and entries inside
+ * the repository skipped, run by absolute path with an argv (never through
+ * a shell), stdin from /dev/null, a scrubbed environment, in their own
+ * process group, and killed with SIGKILL (the whole group) at the deadline
+ * or as soon as the direct child has exited.  Deadlines are absolute
+ * clock_ms() values.  Every function here is thread-safe.
+ */
+#ifndef EP_SPAWNRUN_H
+#define EP_SPAWNRUN_H
+
+#include <stddef.h>
+
+/* Captured output is cut at this many bytes (the rest is read and dropped,
+ * so that a chatty child cannot block on a full pipe). */
+#define SPAWN_OUT_CAP (64 * 1024)
+
+enum spawn_status {
+	SPAWN_EXITED,		/* code is the exit status */
+	SPAWN_SIGNALED,		/* code is the signal number */
+	SPAWN_TIMED_OUT,	/* killed at the deadline, or never started
+				 * because the deadline had already passed */
+	SPAWN_FAILED,		/* could not start: err is the errno (or
+				 * ECHILD: someone else reaped it) */
+};
+
+struct spawn_result {
+	int status;		/* enum spawn_status */
+	int code;		/* exit code or signal number */
+	char *out;		/* stdout+stderr interleaved, NUL-terminated,
+				 * owned; "" (never NULL) after spawn_run */
+	size_t out_len;		/* may hold NUL bytes: trust out_len */
+	int truncated;		/* 1 when output went past SPAWN_OUT_CAP */
+	int err;		/* errno for SPAWN_FAILED */
+	double ms;		/* wall time from spawn to reap */
+};
+
+/* Find name on path_env (a PATH string), skipping empty and relative
+ * entries and any entry or candidate that resolves (realpath) inside
+ * repo_root (NULL: no such check).  The candidate must be a regular file
+ * with an execute bit.  Returns "entry/name" as a new string the caller
+ * frees, or NULL.  A name containing '/' (or empty) is refused: NULL. */
+char *spawn_which(const char *name, const char *path_env,
+		  const char *repo_root);
+
+/* spawn_which, and when why is not NULL, *why is set to a new string
+ * (caller frees) saying which candidates were skipped and why, e.g.
+ * "'./node' skipped: relative PATH entry", joined by "; " - or to NULL
+ * when nothing was skipped.  Relative entries are looked at (never run)
+ * relative to repo_root so that the note names what a shell in the
+ * repository would have found.  Control characters are replaced. */
+char *spawn_which_why(const char *name, const char *path_env,
+		      const char *repo_root, char **why);
+
+/* Run the program at the absolute path with argv (NULL: { path, NULL }),
+ * in cwd (NULL: ours), with envp (NULL: spawn_env_scrubbed(environ)), and
+ * fill *out, which the caller releases with spawn_result_release().
+ * Returns 0 when the program ran (EXITED, SIGNALED or TIMED_OUT) and -1
+ * with errno set when it could not start (SPAWN_FAILED).  On return no
+ * process of the child's group is left running. */
+int spawn_run(const char *path, char *const argv[], const char *cwd,
+	      char *const envp[], double deadline_ms, struct spawn_result *out);
+void spawn_result_release(struct spawn_result *r);
+
+/* SIGKILL every process group spawned here that is still live, then reap
+ * the direct children, so that nothing survives the caller's return.  A
+ * spawn_run blocked in another thread then returns SPAWN_TIMED_OUT.  Call
+ * it once the overall deadline has passed: spawn_run checks its deadline
+ * under the same lock, so a caller past that deadline cannot start a new
+ * child afterwards.  Takes a mutex: not for a signal handler. */
+void spawn_kill_all(void);
+
+/* The environment a child gets: PATH (empty and relative entries removed),
+ * HOME, USER, LOGNAME, TMPDIR, TZ, LANG, LANGUAGE, LC_*, XDG_*_HOME,
+ * TERM=dumb, and version-manager variables (PYENV_*, NVM_DIR, NVM_BIN,
+ * NVM_INC, ASDF_*, MISE_*, VOLTA_HOME, NODENV_*, RBENV_*, GOENV_*, FNM_*,
+ * COREPACK_HOME, GOROOT, GOPATH, GOTOOLCHAIN, ...) copied from environ_in;
+ * nothing else: no secrets, and nothing that makes a runtime load code
+ * (NODE_OPTIONS, PYTHONSTARTUP, LD_PRELOAD, ...).  A copied name that
+ * contains TOKEN, SECRET, PASSWORD, PASSWD, CREDENTIAL or AUTH is dropped
+ * all the same.  The vector and its strings belong to the caller:
+ * spawn_env_free(). */
+char **spawn_env_scrubbed(char *const environ_in[]);
+/* The same, with PATH entries that resolve inside repo_root also removed,
+ * so that a shim (pyenv, asdf) cannot find a program the repository ships. */
+char **spawn_env_for_repo(char *const environ_in[], const char *repo_root);
+void spawn_env_free(char **env);
+
+#endif

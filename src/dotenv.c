@@ -1,0 +1,688 @@
+/* dotenv.c - the npm dotenv package's parse(), without a regex library.
+ *
+ * dotenv (lib/main.js, the default parser) turns CRLF and CR into LF, then
+ * runs this regex with the g and m flags over the whole text:
+ *
+ *   (?:^|^)\s*(?:export\s+)?([\w.-]+)(?:\s*=\s*?|:\s+?)
+ *   (\s*'(?:\\'|[^'])*'|\s*"(?:\\"|[^"])*"|\s*`(?:\\`|[^`])*`|[^#\r\n]+)?
+ *   \s*(?:#.*)?(?:$|$)
+ *
+ * and for each match trims the value, strips one pair of surrounding quotes
+ * with /^(['"`])([\s\S]*)\1$/mg, and when the trimmed value began with a
+ * double quote turns every backslash-n and backslash-r into LF and CR.  The
+ * last assignment of a key wins.
+ *
+ * Working the backtracking through by hand shows a scan that needs no
+ * general regex engine and stays linear.  The notes are referred to below:
+ *
+ * 1. A match starts only at a line start (after LF, U+2028 or U+2029).  The
+ *    leading \s*, the \s+ after "export", the key and the \s* before '=' can
+ *    only succeed at their longest, because what follows each is never a
+ *    space (or never a key character).  So an attempt from line start p
+ *    depends only on k, the first non-space character from p; when it
+ *    fails, every line start up to k fails as well.
+ * 2. The value matches with the lazy \s*? or \s+? at its shortest: either
+ *    a quoted alternative matches there, or [^#\r\n]+ does (the next
+ *    character is not '#', LF or the end) and so does the tail after it,
+ *    or else the empty value and the tail do.
+ * 3. A quoted alternative may close at any quote Q after the opening one up
+ *    to and including the first Q that is not preceded by a backslash;
+ *    the escaped quotes before it are candidates too.  Backtracking tries
+ *    them from the last to the first and keeps the first one the tail
+ *    (note 4) accepts.  So A="\\" ends at its own quote when later lines
+ *    hold more quotes, and an unterminated quote falls back to [^#\r\n]+,
+ *    which keeps the quote in the value.  Both the quoted value and the
+ *    leading \s* may run over line breaks.
+ * 4. The tail \s*(?:#.*)?$ matches at x when the whitespace from x runs to
+ *    the end, to a '#', or over a line break.  Where the match ends (and so
+ *    where the next search starts) follows the same greedy order: the end,
+ *    the end of the comment, else the last line break in the run.
+ * 5. \s and String.prototype.trim() strip the same set: ASCII tab to CR,
+ *    space, U+00A0, U+1680, U+2000-U+200A, U+2028, U+2029, U+202F, U+205F,
+ *    U+3000 and U+FEFF, so a byte-order mark is whitespace anywhere.
+ * 6. The quote strip has the m flag too: it may match at any line start
+ *    inside the value and closes at the last quote that ends a line.
+ *
+ * Work is on UTF-8 bytes; invalid UTF-8 is kept as it is (Node would turn
+ * it into U+FFFD), since callers reject such files before parsing anyway.
+ */
+#include "dotenv.h"
+#include "util.h"
+
+#include <limits.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define NONE SIZE_MAX
+
+struct pending_issue {
+	size_t pos, seq;	/* offset in the scanned text; tie-break */
+	char *message;
+};
+
+struct scan {
+	unsigned char *s;	/* the input with CRLF and CR turned into LF */
+	size_t n;
+	size_t *lines;		/* offset of the start of each line */
+	size_t nlines;
+	struct {		/* see unescaped_quote() */
+		size_t lo, hi;
+	} qcache[3];
+	struct dotenv *out;
+	size_t cap_entries;
+	struct pending_issue *pending;
+	size_t npending, cap_pending;
+};
+
+/* One regex match: offsets into scan.s. */
+struct match {
+	size_t key, keyend;
+	size_t sep;		/* the '=' or ':' */
+	size_t vbeg, vend;	/* capture group 2, the raw value */
+	size_t from;		/* where the value's text starts, or NONE */
+	size_t end;		/* where the whole match ends */
+	size_t badquote;	/* an opening quote that did not close, or NONE */
+	int closable;		/* ... though a quote to close it existed */
+};
+
+static const char quotes[] = "'\"`";
+
+static int quote_index(unsigned char c)
+{
+	const char *q = c ? strchr(quotes, c) : NULL;
+
+	return q ? (int)(q - quotes) : -1;
+}
+
+static int is_key_char(unsigned char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	       (c >= '0' && c <= '9') || c == '_' || c == '.' || c == '-';
+}
+
+/* Width in bytes of the \s character at s[i] (note 5), or 0; i < n. */
+static size_t ws_at(const unsigned char *s, size_t n, size_t i)
+{
+	unsigned char c = s[i], b1, b2;
+
+	if (c == ' ' || (c >= '\t' && c <= '\r'))
+		return 1;
+	if (c == 0xc2)
+		return i + 1 < n && s[i + 1] == 0xa0 ? 2 : 0;
+	if (c < 0xe1 || n - i < 3)
+		return 0;
+	b1 = s[i + 1];
+	b2 = s[i + 2];
+	switch (c) {
+	case 0xe1:	/* U+1680 */
+		return b1 == 0x9a && b2 == 0x80 ? 3 : 0;
+	case 0xe2:	/* U+2000-U+200A, U+2028, U+2029, U+202F, U+205F */
+		if (b1 == 0x80 && ((b2 >= 0x80 && b2 <= 0x8a) || b2 == 0xa8 ||
+				   b2 == 0xa9 || b2 == 0xaf))
+			return 3;
+		return b1 == 0x81 && b2 == 0x9f ? 3 : 0;
+	case 0xe3:	/* U+3000 */
+		return b1 == 0x80 && b2 == 0x80 ? 3 : 0;
+	case 0xef:	/* U+FEFF */
+		return b1 == 0xbb && b2 == 0xbf ? 3 : 0;
+	}
+	return 0;
+}
+
+/* Width of the whitespace character that ends just before s[b] and starts
+ * at or after s[a], or 0. */
+static size_t ws_before(const unsigned char *s, size_t a, size_t b)
+{
+	size_t w;
+
+	for (w = 1; w <= 3 && w <= b - a; w++)
+		if (ws_at(s, b, b - w) == w)
+			return w;
+	return 0;
+}
+
+/* Width of the line terminator (LF, U+2028, U+2029) at s[i], or 0. */
+static size_t lt_at(const unsigned char *s, size_t n, size_t i)
+{
+	if (s[i] == '\n')
+		return 1;
+	if (s[i] == 0xe2 && n - i >= 3 && s[i + 1] == 0x80 &&
+	    (s[i + 2] == 0xa8 || s[i + 2] == 0xa9))
+		return 3;
+	return 0;
+}
+
+static int is_line_start(const unsigned char *s, size_t i)
+{
+	return i == 0 || s[i - 1] == '\n' ||
+	       (i >= 3 && s[i - 3] == 0xe2 && s[i - 2] == 0x80 &&
+		(s[i - 1] == 0xa8 || s[i - 1] == 0xa9));
+}
+
+/* Offset of the first line terminator at or after i, or n. */
+static size_t lt_find(const unsigned char *s, size_t n, size_t i)
+{
+	for (; i < n; i++)
+		if (s[i] == '\n' || (s[i] == 0xe2 && lt_at(s, n, i)))
+			return i;
+	return n;
+}
+
+/* The first line start after i, or n. */
+static size_t next_line(const unsigned char *s, size_t n, size_t i)
+{
+	i = lt_find(s, n, i);
+	return i < n ? i + lt_at(s, n, i) : n;
+}
+
+static size_t ws_end(const struct scan *sc, size_t i)
+{
+	size_t w;
+
+	while (i < sc->n && (w = ws_at(sc->s, sc->n, i)))
+		i += w;
+	return i;
+}
+
+/* Note 4: does \s*(?:#.*)?$ match at x?  If so *end is where it ends. */
+static int tail_match(const struct scan *sc, size_t x, size_t *end)
+{
+	size_t e = x, last_lt = NONE, w;
+
+	while (e < sc->n && (w = ws_at(sc->s, sc->n, e))) {
+		if (lt_at(sc->s, sc->n, e))
+			last_lt = e;
+		e += w;
+	}
+	if (e == sc->n)
+		*end = e;
+	else if (sc->s[e] == '#')
+		*end = lt_find(sc->s, sc->n, e);
+	else if (last_lt != NONE)
+		*end = last_lt;
+	else
+		return 0;
+	return 1;
+}
+
+/* Offset of the first quote quotes[qi] at or after p that does not follow
+ * a backslash, or n.  The answer is the same for every p up to it, so one
+ * remembered range per quote keeps the scanning linear in the file size
+ * however many quotes are left open. */
+static size_t unescaped_quote(struct scan *sc, int qi, size_t p)
+{
+	unsigned char q = (unsigned char)quotes[qi];
+	size_t lo = sc->qcache[qi].lo, hi = sc->qcache[qi].hi, i;
+
+	if (lo != NONE && lo <= p && p <= hi)
+		return hi;
+	for (i = p; i < sc->n; i++) {
+		if (i == lo) {
+			i = hi;
+			break;
+		}
+		if (sc->s[i] == q && sc->s[i - 1] != '\\')
+			break;
+	}
+	sc->qcache[qi].lo = p;
+	sc->qcache[qi].hi = i;
+	return i;
+}
+
+/* Note 3: the quoted alternative opening at w (p >= 1 there, since a quote
+ * opens after '=', ':' or a space).  Returns 1 with the closing quote in
+ * *close and the match end in *end; *closable tells whether any closing
+ * quote was there at all. */
+static int quoted_match(struct scan *sc, size_t w, size_t *close,
+			size_t *end, int *closable)
+{
+	unsigned char q = sc->s[w];
+	size_t c = unescaped_quote(sc, quote_index(q), w + 1), i;
+
+	*closable = c < sc->n;
+	if (c < sc->n && tail_match(sc, c + 1, end)) {
+		*close = c;
+		return 1;
+	}
+	/* the escaped quotes before c, from the last one back */
+	for (i = c; i > w + 1; i--) {
+		if (sc->s[i - 1] != q)
+			continue;
+		*closable = 1;
+		if (tail_match(sc, i, end)) {
+			*close = i - 1;
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/* Note 2: capture group 2 starting at r, and the tail after it. */
+static void value_match(struct scan *sc, size_t r, struct match *m)
+{
+	const unsigned char *s = sc->s;
+	size_t w = ws_end(sc, r), x, close;
+
+	m->badquote = NONE;
+	m->closable = 0;
+	if (w < sc->n && quote_index(s[w]) >= 0) {
+		if (quoted_match(sc, w, &close, &m->end, &m->closable)) {
+			m->vbeg = r;
+			m->vend = close + 1;
+			m->from = w;
+			return;
+		}
+		m->badquote = w;
+	}
+	if (r < sc->n && s[r] != '#' && s[r] != '\n') {
+		for (x = r; x < sc->n && s[x] != '#' && s[x] != '\n'; x++)
+			;
+		m->vbeg = r;
+		m->vend = x;
+		m->from = r;
+		tail_match(sc, x, &m->end);	/* cannot fail here */
+		return;
+	}
+	m->vbeg = m->vend = r;
+	m->from = NONE;
+	tail_match(sc, r, &m->end);		/* nor here */
+}
+
+/* The key, the separator, then the value; 0 when there is no separator. */
+static int rest_match(struct scan *sc, size_t k, struct match *m)
+{
+	const unsigned char *s = sc->s;
+	size_t i = k, t, w, r;
+
+	while (i < sc->n && is_key_char(s[i]))
+		i++;
+	if (i == k)
+		return 0;
+	t = ws_end(sc, i);
+	if (t < sc->n && s[t] == '=') {
+		m->sep = t;
+		r = t + 1;
+	} else if (s[i] == ':' && i + 1 < sc->n &&
+		   (w = ws_at(s, sc->n, i + 1))) {
+		m->sep = i;
+		r = i + 1 + w;
+	} else {
+		return 0;
+	}
+	m->key = k;
+	m->keyend = i;
+	value_match(sc, r, m);
+	return 1;
+}
+
+/* Note 1: the whole match for the line start whose first non-space is k. */
+static int attempt(struct scan *sc, size_t k, struct match *m)
+{
+	if (sc->n - k > 6 && !memcmp(sc->s + k, "export", 6) &&
+	    ws_at(sc->s, sc->n, k + 6) &&
+	    rest_match(sc, ws_end(sc, k + 6), m))
+		return 1;
+	return rest_match(sc, k, m);
+}
+
+static void issue_add(struct scan *sc, size_t pos, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void issue_add(struct scan *sc, size_t pos, const char *fmt, ...)
+{
+	struct buf b = BUF_INIT;
+	struct pending_issue *pi;
+	va_list ap;
+
+	va_start(ap, fmt);
+	buf_vprintf(&b, fmt, ap);
+	va_end(ap);
+	grow(&sc->pending, sizeof(*sc->pending), &sc->cap_pending,
+	     sc->npending + 1);
+	pi = &sc->pending[sc->npending];
+	pi->pos = pos;
+	pi->seq = sc->npending++;
+	pi->message = buf_detach(&b);
+}
+
+static int has_lt(const struct scan *sc, size_t a, size_t b)
+{
+	return lt_find(sc->s, b, a) < b;
+}
+
+/* Why the line whose first non-space is at k does not match.  Nothing of
+ * the line is quoted: a line dotenv skips may well be the stray tail of a
+ * secret (an unquoted multi-line key, say), even when it looks like a key. */
+static void line_diagnose(struct scan *sc, size_t k, size_t eol)
+{
+	const unsigned char *s = sc->s;
+	size_t i = k, t;
+
+	if (eol - k > 6 && !memcmp(s + k, "export", 6) && ws_at(s, eol, k + 6)) {
+		for (t = k + 6; t < eol && ws_at(s, eol, t); t += ws_at(s, eol, t))
+			;
+		if (t < eol && is_key_char(s[t]))
+			k = i = t;
+	}
+	while (i < eol && is_key_char(s[i]))
+		i++;
+	if (i == k) {
+		issue_add(sc, k, s[k] == '=' ? "missing key name before '='"
+					     : "expected KEY=VALUE");
+		return;
+	}
+	if (i < eol && s[i] == ':') {
+		issue_add(sc, i, "expected '=' or ': ' after the key name");
+		return;
+	}
+	for (t = i; t < eol && ws_at(s, eol, t); t += ws_at(s, eol, t))
+		;
+	if (t == i && i < eol)
+		issue_add(sc, i, "invalid character in key name");
+	else
+		issue_add(sc, t, "expected '=' after the key name");
+}
+
+/* Report the lines of [a, b) that no match took: dotenv ignores them.  The
+ * region starts and ends at line boundaries (note 4). */
+static void region_check(struct scan *sc, size_t a, size_t b)
+{
+	const unsigned char *s = sc->s;
+
+	while (a < b) {
+		size_t eol = lt_find(s, b, a), k = a, w;
+
+		while (k < eol && (w = ws_at(s, eol, k)))
+			k += w;
+		if (k < eol && s[k] != '#')
+			line_diagnose(sc, k, eol);
+		a = eol < b ? eol + lt_at(s, b, eol) : b;
+	}
+}
+
+/* The replace of /^(['"`])([\s\S]*)\1$/mg by '$2' (note 6), from v into
+ * out, which has room for len bytes; returns the length written. */
+static size_t strip_quotes(const unsigned char *v, size_t len, char *out)
+{
+	size_t last[3] = { NONE, NONE, NONE }, i = 0, j, m = 0, o = 0;
+	int qi;
+
+	for (j = 0; j < len; j++) {
+		qi = quote_index(v[j]);
+		if (qi >= 0 && (j + 1 == len || lt_at(v, len, j + 1)))
+			last[qi] = j;
+	}
+	while (m < len) {
+		qi = quote_index(v[m]);
+		if (qi >= 0 && last[qi] != NONE && last[qi] > m) {
+			j = last[qi];
+			memcpy(out + o, v + i, m - i);
+			o += m - i;
+			memcpy(out + o, v + m + 1, j - m - 1);
+			o += j - m - 1;
+			i = m = j + 1;
+		}
+		m = next_line(v, len, m);
+	}
+	memcpy(out + o, v + i, len - i);
+	return o + len - i;
+}
+
+/* Backslash-n and backslash-r become LF and CR, in place; nothing else is
+ * an escape (a backslash before a backslash included, as in dotenv). */
+static size_t expand_escapes(char *v, size_t len)
+{
+	size_t i, o = 0;
+
+	for (i = 0; i < len; i++) {
+		if (v[i] == '\\' && i + 1 < len &&
+		    (v[i + 1] == 'n' || v[i + 1] == 'r')) {
+			v[o++] = v[i + 1] == 'n' ? '\n' : '\r';
+			i++;
+		} else {
+			v[o++] = v[i];
+		}
+	}
+	return o;
+}
+
+static void locate(const struct scan *sc, size_t pos, unsigned *line,
+		   unsigned *col)
+{
+	size_t lo = 0, hi = sc->nlines;	/* lines[lo] <= pos < lines[hi] */
+
+	while (hi - lo > 1) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (sc->lines[mid] <= pos)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	*line = lo + 1 < UINT_MAX ? (unsigned)(lo + 1) : UINT_MAX;
+	pos -= sc->lines[lo];
+	*col = pos + 1 < UINT_MAX ? (unsigned)(pos + 1) : UINT_MAX;
+}
+
+static void entry_add(struct scan *sc, const struct match *m)
+{
+	const unsigned char *s = sc->s;
+	struct dotenv *out = sc->out;
+	struct dotenv_entry *e;
+	size_t a = m->vbeg, b = m->vend, w, len, klen = m->keyend - m->key;
+	const char *key = (const char *)s + m->key;
+	char *v;
+
+	while (a < b && (w = ws_at(s, b, a)))
+		a += w;
+	while (b > a && (w = ws_before(s, a, b)))
+		b -= w;
+	v = xmalloc(b - a + 1);
+	len = strip_quotes(s + a, b - a, v);
+	if (a < b && s[a] == '"')
+		len = expand_escapes(v, len);
+	v[len] = '\0';
+
+	grow(&out->entries, sizeof(*out->entries), &sc->cap_entries,
+	     out->n + 1);
+	e = &out->entries[out->n++];
+	e->key = xstrndup(key, klen);
+	e->value = v;
+	e->value_len = len;
+	locate(sc, m->key, &e->line, &e->col);
+
+	if (m->badquote != NONE && m->badquote < m->vend)
+		issue_add(sc, m->badquote, m->closable ?
+			  "text after the closing quote: dotenv keeps the quotes in the value" :
+			  "unterminated quote: dotenv keeps the quote in the value");
+	if (has_lt(sc, m->keyend, m->sep))
+		issue_add(sc, m->sep, "the '=' of key '%s' is on a later line",
+			  e->key);
+	if (m->from != NONE && has_lt(sc, m->sep, m->from))
+		issue_add(sc, m->key,
+			  "key '%s' has no value on its line: dotenv reads it from a later line",
+			  e->key);
+	/* dotenv stores into a plain object, where this key sets the
+	 * prototype instead; the entry is kept so that a comparison with an
+	 * example file still sees it, and flagged */
+	if (!strcmp(e->key, "__proto__"))
+		issue_add(sc, m->key,
+			  "key '__proto__' is dropped by dotenv (a JavaScript object quirk)");
+}
+
+static unsigned char *normalize(const char *buf, size_t len, size_t *n)
+{
+	unsigned char *s = xmalloc(len + 1);
+	size_t i, o = 0;
+
+	for (i = 0; i < len; i++) {
+		if (buf[i] == '\r') {
+			s[o++] = '\n';
+			if (i + 1 < len && buf[i + 1] == '\n')
+				i++;
+		} else {
+			s[o++] = (unsigned char)buf[i];
+		}
+	}
+	s[o] = '\0';
+	*n = o;
+	return s;
+}
+
+static void lines_build(struct scan *sc)
+{
+	size_t cap = 0, i;
+
+	grow(&sc->lines, sizeof(*sc->lines), &cap, 1);
+	sc->lines[sc->nlines++] = 0;
+	for (i = 0; i < sc->n; i++) {
+		if (sc->s[i] != '\n')
+			continue;
+		grow(&sc->lines, sizeof(*sc->lines), &cap, sc->nlines + 1);
+		sc->lines[sc->nlines++] = i + 1;
+	}
+}
+
+static int pending_cmp(const void *pa, const void *pb)
+{
+	const struct pending_issue *a = pa, *b = pb;
+
+	if (a->pos != b->pos)
+		return a->pos < b->pos ? -1 : 1;
+	return a->seq < b->seq ? -1 : a->seq > b->seq;
+}
+
+static void issues_finish(struct scan *sc)
+{
+	struct dotenv *out = sc->out;
+	size_t i;
+
+	if (!sc->npending)
+		return;
+	qsort(sc->pending, sc->npending, sizeof(*sc->pending), pending_cmp);
+	out->issues = xcalloc(sc->npending, sizeof(*out->issues));
+	for (i = 0; i < sc->npending; i++) {
+		locate(sc, sc->pending[i].pos, &out->issues[i].line,
+		       &out->issues[i].col);
+		out->issues[i].message = sc->pending[i].message;
+	}
+	out->nissues = sc->npending;
+}
+
+struct keyref {
+	const char *key;
+	size_t idx;
+};
+
+static int keyref_cmp(const void *pa, const void *pb)
+{
+	const struct keyref *a = pa, *b = pb;
+	int c = strcmp(a->key, b->key);
+
+	if (c)
+		return c;
+	return a->idx < b->idx ? -1 : a->idx > b->idx;
+}
+
+/* by_key: for each distinct key, the index of its last entry, by key. */
+static void index_build(struct dotenv *d)
+{
+	struct keyref *refs;
+	size_t i;
+
+	if (!d->n)
+		return;
+	refs = xmalloc(d->n * sizeof(*refs));
+	for (i = 0; i < d->n; i++) {
+		refs[i].key = d->entries[i].key;
+		refs[i].idx = i;
+	}
+	qsort(refs, d->n, sizeof(*refs), keyref_cmp);
+	d->by_key = xmalloc(d->n * sizeof(*d->by_key));
+	for (i = 0; i < d->n; i++)
+		if (i + 1 == d->n || strcmp(refs[i].key, refs[i + 1].key))
+			d->by_key[d->nkeys++] = refs[i].idx;
+	free(refs);
+}
+
+void dotenv_parse(const char *buf, size_t len, struct dotenv *out)
+{
+	struct scan sc;
+	struct match m;
+	size_t p = 0, done = 0, k, i;
+
+	memset(out, 0, sizeof(*out));
+	memset(&sc, 0, sizeof(sc));
+	sc.out = out;
+	sc.s = normalize(buf, len, &sc.n);
+	lines_build(&sc);
+	for (i = 0; i < ARRAY_SIZE(sc.qcache); i++)
+		sc.qcache[i].lo = sc.qcache[i].hi = NONE;
+
+	while (p < sc.n) {
+		if (!is_line_start(sc.s, p)) {
+			p = next_line(sc.s, sc.n, p);
+			continue;
+		}
+		k = ws_end(&sc, p);
+		if (k == sc.n)
+			break;
+		if (!attempt(&sc, k, &m)) {
+			p = next_line(sc.s, sc.n, k);
+			continue;
+		}
+		region_check(&sc, done, p);
+		entry_add(&sc, &m);
+		p = done = m.end;
+	}
+	region_check(&sc, done, sc.n);
+	issues_finish(&sc);
+	index_build(out);
+
+	explicit_bzero(sc.s, sc.n);	/* it holds every value */
+	free(sc.s);
+	free(sc.lines);
+	free(sc.pending);
+}
+
+const struct dotenv_entry *dotenv_get(const struct dotenv *d, const char *key)
+{
+	size_t lo = 0, hi = d->nkeys;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		const struct dotenv_entry *e = &d->entries[d->by_key[mid]];
+		int c = strcmp(key, e->key);
+
+		if (!c)
+			return e;
+		if (c < 0)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return NULL;
+}
+
+int dotenv_is_shadowed(const struct dotenv *d, size_t i)
+{
+	return i < d->n && dotenv_get(d, d->entries[i].key) != &d->entries[i];
+}
+
+void dotenv_release(struct dotenv *d)
+{
+	size_t i;
+
+	for (i = 0; i < d->n; i++) {
+		free(d->entries[i].key);
+		explicit_bzero(d->entries[i].value, d->entries[i].value_len);
+		free(d->entries[i].value);
+	}
+	for (i = 0; i < d->nissues; i++)
+		free(d->issues[i].message);
+	free(d->entries);
+	free(d->issues);
+	free(d->by_key);
+	memset(d, 0, sizeof(*d));
+}

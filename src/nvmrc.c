@@ -1,0 +1,489 @@
+/* nvmrc.c - .nvmrc as nvm reads it; see nvmrc.h */
+#include "nvmrc.h"
+#include "util.h"
+#include "versions.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Node.js LTS lines, oldest first.  A new LTS line is one new row here; the
+ * order matters for "lts/-N", which counts back from the last row. */
+static const struct lts_line {
+	unsigned long major;
+	const char *codename;
+} lts_lines[] = {
+	{ 4, "argon" },
+	{ 6, "boron" },
+	{ 8, "carbon" },
+	{ 10, "dubnium" },
+	{ 12, "erbium" },
+	{ 14, "fermium" },
+	{ 16, "gallium" },
+	{ 18, "hydrogen" },
+	{ 20, "iron" },
+	{ 22, "jod" },
+	{ 24, "krypton" },
+};
+
+#define LTS_NEWEST (&lts_lines[ARRAY_SIZE(lts_lines) - 1])
+
+const char *nvmrc_lts_codename(unsigned long major)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(lts_lines); i++)
+		if (lts_lines[i].major == major)
+			return lts_lines[i].codename;
+	return NULL;
+}
+
+static const struct lts_line *lts_by_name(const char *s, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(lts_lines); i++)
+		if (strlen(lts_lines[i].codename) == len &&
+		    memcmp(lts_lines[i].codename, s, len) == 0)
+			return &lts_lines[i];
+	return NULL;
+}
+
+static int is_digit(char c)
+{
+	return c >= '0' && c <= '9';
+}
+
+/* Parse 1 to max dot-separated decimal parts at s[0..len) into v; each
+ * part "0" or without a leading zero, at most 9 digits.  Returns the number
+ * of parts, or 0 when s is not of that form. */
+static unsigned parse_parts(const char *s, size_t len, unsigned max,
+			    unsigned long v[3])
+{
+	unsigned n = 0;
+	size_t i = 0;
+
+	for (;;) {
+		size_t j = i;
+
+		while (j < len && is_digit(s[j]))
+			j++;
+		if (j == i || j - i > 9 || (j - i > 1 && s[i] == '0'))
+			return 0;
+		if (n == max)
+			return 0;
+		v[n] = strtoul(s + i, NULL, 10);
+		n++;
+		if (j == len)
+			return n;
+		if (s[j] != '.')
+			return 0;
+		i = j + 1;
+	}
+}
+
+/* "20", "v20.11", "20.11.1": nvm adds the 'v' itself. */
+static unsigned parse_spec_version(const char *s, size_t len,
+				   unsigned long v[3])
+{
+	if (len && s[0] == 'v')
+		s++, len--;
+	return parse_parts(s, len, 3, v);
+}
+
+/* Characters of node-semver ranges and of wildcards that nvm knows nothing
+ * about: their presence earns a precise message. */
+static int looks_like_range(const char *s, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		if (strchr("^~<>=*| ", s[i]) ||
+		    ((s[i] == 'x' || s[i] == 'X') &&
+		     (i == 0 || s[i - 1] == '.') &&
+		     (i + 1 == len || s[i + 1] == '.')))
+			return 1;
+	return 0;
+}
+
+static int alias_name_ok(const char *s, size_t len)
+{
+	size_t i;
+
+	if (!len || !((s[0] >= 'a' && s[0] <= 'z') || (s[0] >= 'A' && s[0] <= 'Z')))
+		return 0;
+	for (i = 1; i < len; i++) {
+		char c = s[i];
+
+		if (!(is_digit(c) || (c >= 'a' && c <= 'z') ||
+		      (c >= 'A' && c <= 'Z') || c == '.' || c == '_' || c == '-'))
+			return 0;
+	}
+	return 1;
+}
+
+static int str_is(const char *s, size_t len, const char *word)
+{
+	return strlen(word) == len && memcmp(s, word, len) == 0;
+}
+
+static int resolve_lts(struct nvmrc *n, const char *name, size_t len,
+		       char *err, size_t errlen)
+{
+	char q[VERSIONS_QUOTE_MAX];
+	const struct lts_line *l;
+	size_t i;
+
+	versions_quote(q, sizeof(q), n->spec, strlen(n->spec));
+	if (str_is(name, len, "*")) {
+		n->kind = NVMRC_LTS_ANY;
+		return 0;
+	}
+	if (len >= 2 && name[0] == '-' && name[1] >= '1' && name[1] <= '9') {
+		unsigned long back;
+		unsigned long v[3];
+
+		if (parse_parts(name + 1, len - 1, 1, v) != 1)
+			goto unknown;
+		back = v[0];
+		if (back >= ARRAY_SIZE(lts_lines)) {
+			versions_err(err, errlen, "'%s': the built-in LTS table "
+				     "has only %zu lines before lts/%s", q,
+				     ARRAY_SIZE(lts_lines) - 1,
+				     LTS_NEWEST->codename);
+			return -1;
+		}
+		l = LTS_NEWEST - back;
+		goto found;
+	}
+	for (i = 0; i < len; i++) {
+		if (name[i] >= 'A' && name[i] <= 'Z') {
+			versions_err(err, errlen, "'%s': LTS names must be "
+				     "lowercase (nvm rejects this)", q);
+			return -1;
+		}
+	}
+	l = lts_by_name(name, len);
+	if (l)
+		goto found;
+unknown:
+	versions_err(err, errlen, "'%s': unknown LTS codename (known: "
+		     "lts/%s to lts/%s)", q, lts_lines[0].codename,
+		     LTS_NEWEST->codename);
+	return -1;
+found:
+	n->kind = NVMRC_LTS;
+	n->major = l->major;
+	n->codename = l->codename;
+	return 0;
+}
+
+static int resolve_iojs(struct nvmrc *n, const char *s, size_t len,
+			char *err, size_t errlen)
+{
+	char q[VERSIONS_QUOTE_MAX];
+	unsigned long v[3] = { 0, 0, 0 };
+
+	n->kind = NVMRC_IOJS;
+	if (!len)
+		return 0;
+	versions_quote(q, sizeof(q), n->spec, strlen(n->spec));
+	n->nparts = parse_spec_version(s, len, v);
+	if (!n->nparts) {
+		versions_err(err, errlen, "'%s': not an io.js version", q);
+		return -1;
+	}
+	if (v[0] < 1 || v[0] > 3) {
+		versions_err(err, errlen, "'%s': io.js releases are v1 to v3", q);
+		return -1;
+	}
+	n->major = v[0];
+	n->minor = v[1];
+	n->patch = v[2];
+	return 0;
+}
+
+/* Classify n->spec; the order of the tests follows nvm's own. */
+static int resolve(struct nvmrc *n, char *err, size_t errlen)
+{
+	const char *s = n->spec;
+	size_t len = strlen(s);
+	char q[VERSIONS_QUOTE_MAX];
+	unsigned long v[3] = { 0, 0, 0 };
+
+	versions_quote(q, sizeof(q), s, len);
+	if (str_is(s, len, "node") || str_is(s, len, "stable")) {
+		n->kind = NVMRC_NODE;
+		return 0;
+	}
+	if (str_is(s, len, "system")) {
+		n->kind = NVMRC_SYSTEM;
+		return 0;
+	}
+	if (str_is(s, len, "unstable")) {
+		n->kind = NVMRC_UNSTABLE;
+		return 0;
+	}
+	if (str_is(s, len, "iojs"))
+		return resolve_iojs(n, s, 0, err, errlen);
+	if (len > 5 && memcmp(s, "iojs-", 5) == 0)
+		return resolve_iojs(n, s + 5, len - 5, err, errlen);
+	if (len >= 4 && memcmp(s, "lts/", 4) == 0)
+		return resolve_lts(n, s + 4, len - 4, err, errlen);
+	if (str_is(s, len, "lts")) {
+		versions_err(err, errlen, "'lts' is not an nvm alias: "
+			     "write 'lts/*' or 'lts/<codename>'");
+		return -1;
+	}
+	if (is_digit(s[0]) || (s[0] == 'v' && len > 1 && is_digit(s[1]))) {
+		n->nparts = parse_spec_version(s, len, v);
+		if (n->nparts) {
+			n->kind = NVMRC_VERSION;
+			n->major = v[0];
+			n->minor = v[1];
+			n->patch = v[2];
+			return 0;
+		}
+	}
+	if (s[0] == '"' || s[0] == '\'') {
+		versions_err(err, errlen, "'%s': nvm does not strip quotes, so "
+			     "no version matches", q);
+		return -1;
+	}
+	if (looks_like_range(s, len)) {
+		versions_err(err, errlen, "'%s': nvm has no range syntax "
+			     "(write a version such as 20 or 20.11.1)", q);
+		return -1;
+	}
+	/* "v20.1.2.3" is a bad version to nvm, not an alias name */
+	if (alias_name_ok(s, len) && !(s[0] == 'v' && is_digit(s[1]))) {
+		n->kind = NVMRC_ALIAS;
+		return 0;
+	}
+	versions_err(err, errlen, "'%s': not a node version or alias that "
+		     "nvm understands", q);
+	return -1;
+}
+
+/* A "key=value" line: remember the key, refuse duplicates and "node". */
+struct seen_keys {
+	struct versions_line *v;
+	size_t n, cap;
+};
+
+static int note_key(struct seen_keys *keys, const struct versions_line *ln,
+		    char *err, size_t errlen)
+{
+	char q[VERSIONS_QUOTE_MAX];
+	const char *eq = memchr(ln->s, '=', ln->len);
+	struct versions_line key = { ln->s, (size_t)(eq - ln->s), ln->no };
+	size_t i;
+
+	versions_trim(&key.s, &key.len);
+	versions_quote(q, sizeof(q), key.s, key.len);
+	if (str_is(key.s, key.len, "node")) {
+		versions_err(err, errlen, "'node' cannot be a key: write the "
+			     "version on a line of its own");
+		return -1;
+	}
+	for (i = 0; i < keys->n; i++) {
+		if (keys->v[i].len == key.len &&
+		    memcmp(keys->v[i].s, key.s, key.len) == 0) {
+			versions_err(err, errlen, "duplicate key '%s' (first "
+				     "on line %u)", q, keys->v[i].no);
+			return -1;
+		}
+	}
+	grow(&keys->v, sizeof(*keys->v), &keys->cap, keys->n + 1);
+	keys->v[keys->n++] = key;
+	return 0;
+}
+
+/* Find the one bare line of buf into *bare (bare->s NULL when none). */
+static int find_bare_line(const char *buf, size_t len,
+			  struct versions_line *bare, char *err, size_t errlen,
+			  unsigned *err_line)
+{
+	struct seen_keys keys = { NULL, 0, 0 };
+	struct versions_line ln = { NULL, 0, 0 };
+	size_t pos = 0;
+	int rc = 0;
+
+	bare->s = NULL;
+	while (rc == 0 && versions_next_line(buf, len, &pos, &ln)) {
+		const char *hash = memchr(ln.s, '#', ln.len);
+
+		if (hash)
+			ln.len = (size_t)(hash - ln.s);
+		versions_trim(&ln.s, &ln.len);
+		if (!ln.len)
+			continue;
+		/* nvm takes a line with nothing before its '=' as bare */
+		if (ln.s[0] != '=' && memchr(ln.s, '=', ln.len)) {
+			rc = note_key(&keys, &ln, err, errlen);
+		} else if (bare->s) {
+			char q[VERSIONS_QUOTE_MAX];
+
+			versions_err(err, errlen, "second version line '%s' "
+				     "(the first is on line %u)",
+				     versions_quote(q, sizeof(q), ln.s, ln.len),
+				     bare->no);
+			rc = -1;
+		} else {
+			*bare = ln;
+		}
+		if (rc)
+			*err_line = ln.no;
+	}
+	free(keys.v);
+	if (rc == 0 && !bare->s) {
+		versions_err(err, errlen, "no version line (only comments, "
+			     "blank or key=value lines)");
+		*err_line = 0;
+		rc = -1;
+	}
+	return rc;
+}
+
+int nvmrc_parse(const char *buf, size_t len, struct nvmrc *out,
+		char *err, size_t errlen, unsigned *err_line)
+{
+	struct versions_line bare = { NULL, 0, 0 };
+	unsigned dummy;
+
+	memset(out, 0, sizeof(*out));
+	if (!err_line)
+		err_line = &dummy;
+	*err_line = 0;
+	if (versions_text(buf, len, err, errlen, err_line, NULL) < 0)
+		return -1;
+	if (find_bare_line(buf, len, &bare, err, errlen, err_line) < 0)
+		return -1;
+	out->spec = xstrndup(bare.s, bare.len);
+	out->line = bare.no;
+	if (resolve(out, err, errlen) < 0) {
+		*err_line = bare.no;
+		nvmrc_release(out);
+		return -1;
+	}
+	return 0;
+}
+
+/* "v22.11.0", "22.11.0", "v23.0.0-rc.1": the three numbers, suffix ignored. */
+static int node_version_parse(const char *s, unsigned long v[3])
+{
+	size_t len = strlen(s), i;
+
+	versions_trim(&s, &len);
+	if (len && s[0] == 'v')
+		s++, len--;
+	for (i = 0; i < len; i++)
+		if (s[i] == '-' || s[i] == '+')
+			break;
+	if (i < len) {
+		size_t j;
+
+		for (j = i + 1; j < len; j++)
+			if ((unsigned char)s[j] <= 0x20 || (unsigned char)s[j] >= 0x7f)
+				return -1;
+		if (j == i + 1)
+			return -1;
+	}
+	return parse_parts(s, i, 3, v) == 3 ? 0 : -1;
+}
+
+/* The given parts of n equal the same parts of v. */
+static int prefix_matches(const struct nvmrc *n, const unsigned long v[3])
+{
+	return v[0] == n->major &&
+	       (n->nparts < 2 || v[1] == n->minor) &&
+	       (n->nparts < 3 || v[2] == n->patch);
+}
+
+int nvmrc_matches(const struct nvmrc *n, const char *node_version)
+{
+	unsigned long v[3];
+
+	if (n->kind == NVMRC_ALIAS || !node_version ||
+	    node_version_parse(node_version, v) < 0)
+		return -1;
+	switch (n->kind) {
+	case NVMRC_VERSION:
+		return prefix_matches(n, v);
+	case NVMRC_NODE:
+	case NVMRC_SYSTEM:
+		return 1;
+	case NVMRC_LTS_ANY:
+		return nvmrc_lts_codename(v[0]) != NULL;
+	case NVMRC_LTS:
+		return v[0] == n->major;
+	case NVMRC_IOJS:
+		return v[0] >= 1 && v[0] <= 3 &&
+		       (n->nparts == 0 || prefix_matches(n, v));
+	case NVMRC_UNSTABLE:
+		return v[0] == 0 && v[1] == 11;
+	case NVMRC_ALIAS:
+		break;
+	}
+	return -1;
+}
+
+static void describe_parts(const struct nvmrc *n, char *buf, size_t len)
+{
+	if (n->nparts >= 3)
+		snprintf(buf, len, "v%lu.%lu.%lu", n->major, n->minor, n->patch);
+	else if (n->nparts == 2)
+		snprintf(buf, len, "v%lu.%lu.x", n->major, n->minor);
+	else
+		snprintf(buf, len, "v%lu.x", n->major);
+}
+
+void nvmrc_describe(const struct nvmrc *n, char *buf, size_t len)
+{
+	char q[VERSIONS_QUOTE_MAX], parts[64];
+
+	if (!len)
+		return;
+	versions_quote(q, sizeof(q), n->spec ? n->spec : "",
+		       n->spec ? strlen(n->spec) : 0);
+	describe_parts(n, parts, sizeof(parts));
+	switch (n->kind) {
+	case NVMRC_VERSION:
+		snprintf(buf, len, "%s", parts);
+		break;
+	case NVMRC_NODE:
+	case NVMRC_SYSTEM:
+		snprintf(buf, len, "%s (any version)", q);
+		break;
+	case NVMRC_LTS_ANY:
+		snprintf(buf, len, "lts/* (any LTS line, lts/%s to lts/%s)",
+			 lts_lines[0].codename, LTS_NEWEST->codename);
+		break;
+	case NVMRC_LTS:
+		if (strcmp(n->spec + 4, n->codename) == 0)
+			snprintf(buf, len, "lts/%s (v%lu.x)", n->codename,
+				 n->major);
+		else
+			snprintf(buf, len, "%s = lts/%s (v%lu.x)", q,
+				 n->codename, n->major);
+		break;
+	case NVMRC_IOJS:
+		if (n->nparts)
+			snprintf(buf, len, "%s (io.js %s)", q, parts);
+		else
+			snprintf(buf, len, "iojs (io.js v1 to v3)");
+		break;
+	case NVMRC_UNSTABLE:
+		snprintf(buf, len, "unstable (v0.11.x)");
+		break;
+	case NVMRC_ALIAS:
+		snprintf(buf, len, "alias '%s' (only nvm can resolve it)", q);
+		break;
+	}
+}
+
+void nvmrc_release(struct nvmrc *n)
+{
+	free(n->spec);
+	memset(n, 0, sizeof(*n));
+}

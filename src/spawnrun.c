@@ -1,0 +1,673 @@
+/* spawnrun.c - see spawn.h
+ *
+ * The one piece of global state is the registry of live children, so that
+ * spawn_kill_all() can reach a child whose spawn_run is blocked in another
+ * thread.  A registry entry lives on the stack of the spawn_run that owns
+ * it and is only touched under live_lock.  A child stays registered until
+ * its owner has killed its group and is about to reap it: while it is
+ * unreaped its pid cannot be reused, so kill(-pid) can never hit a
+ * stranger's process group.  That rests on one rule for the whole
+ * program: nobody else waits for our children (no waitpid(-1), no
+ * SIGCHLD set to SIG_IGN); should it be broken, the child is reported
+ * as SPAWN_FAILED with ECHILD and its group is left alone.
+ */
+#include "spawnrun.h"
+#include "util.h"
+
+#include <spawn.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+extern char **environ;
+
+/* ---- PATH lookup ---- */
+
+/* 1 when path exists and its canonical form lies in root (canonical). */
+static int resolves_inside(const char *path, const char *root)
+{
+	char *real = realpath(path, NULL);
+	int inside;
+
+	if (!real)
+		return 0;
+	inside = path_is_inside(real, root);
+	free(real);
+	return inside;
+}
+
+static void note_skip(struct buf *notes, const char *shown, const char *reason)
+{
+	if (!notes)
+		return;
+	if (notes->len)
+		buf_puts(notes, "; ");
+	buf_putc(notes, '\'');
+	buf_add_clean(notes, shown);
+	buf_puts(notes, "' skipped: ");
+	buf_puts(notes, reason);
+}
+
+/* A relative or empty PATH entry is never searched; note it when the
+ * repository (or, without one, the current directory) holds the name. */
+static void note_relative(const char *dir, const char *name,
+			  const char *root, struct buf *notes)
+{
+	const char *rel = *dir ? dir : ".";
+	char *shown, *there;
+	struct stat st;
+
+	if (!notes)
+		return;
+	shown = path_join(rel, name);
+	there = root ? path_join(root, shown) : xstrdup(shown);
+	if (stat(there, &st) == 0)
+		note_skip(notes, shown, *dir ? "relative PATH entry" :
+			  "empty PATH entry (the current directory)");
+	free(there);
+	free(shown);
+}
+
+/* The usable candidate dir/name as a new string, or NULL (with a note
+ * when something was there but is refused). */
+static char *which_entry(const char *dir, const char *name, const char *root,
+			 struct buf *notes)
+{
+	struct stat st;
+	char *cand;
+
+	if (dir[0] != '/') {
+		note_relative(dir, name, root, notes);
+		return NULL;
+	}
+	cand = path_join(dir, name);
+	if (stat(cand, &st) < 0) {
+		free(cand);
+		return NULL;
+	}
+	/* both: the entry may be a symlink into the repository, and so may
+	 * the candidate in an innocent-looking directory */
+	if (root && (resolves_inside(dir, root) || resolves_inside(cand, root)))
+		note_skip(notes, cand, "inside the audited repository");
+	else if (S_ISDIR(st.st_mode))
+		note_skip(notes, cand, "a directory");
+	else if (!S_ISREG(st.st_mode))
+		note_skip(notes, cand, "not a regular file");
+	else if (!(st.st_mode & (S_IXUSR | S_IXGRP | S_IXOTH)) ||
+		 access(cand, X_OK) < 0)
+		note_skip(notes, cand, "not executable");
+	else
+		return cand;
+	free(cand);
+	return NULL;
+}
+
+char *spawn_which_why(const char *name, const char *path_env,
+		      const char *repo_root, char **why)
+{
+	struct buf notes = BUF_INIT;
+	char *root = NULL, *found = NULL;
+	const char *p, *end;
+
+	if (why)
+		*why = NULL;
+	if (!name || !*name || strchr(name, '/') || !path_env || !*path_env)
+		return NULL;
+	if (repo_root) {
+		root = realpath(repo_root, NULL);
+		if (!root && repo_root[0] == '/')
+			root = xstrdup(repo_root);
+	}
+	for (p = path_env;; p = end + 1) {
+		char *dir;
+
+		end = strchrnul(p, ':');
+		dir = xstrndup(p, (size_t)(end - p));
+		found = which_entry(dir, name, root, why ? &notes : NULL);
+		free(dir);
+		if (found || !*end)
+			break;
+	}
+	free(root);
+	if (why && notes.len)
+		*why = buf_detach(&notes);
+	buf_release(&notes);
+	return found;
+}
+
+char *spawn_which(const char *name, const char *path_env,
+		  const char *repo_root)
+{
+	return spawn_which_why(name, path_env, repo_root, NULL);
+}
+
+/* ---- the scrubbed environment ---- */
+
+static const char *const env_names[] = {
+	"PATH", "HOME", "USER", "LOGNAME", "TMPDIR", "TZ", "LANG", "LANGUAGE",
+	"XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_CACHE_HOME", "XDG_STATE_HOME",
+	"NVM_DIR", "NVM_BIN", "NVM_INC", "VOLTA_HOME", "PNPM_HOME", "N_PREFIX",
+	"COREPACK_HOME", "COREPACK_ENABLE_NETWORK", "COREPACK_ENABLE_STRICT",
+	"COREPACK_ENABLE_DOWNLOAD_PROMPT", "COREPACK_DEFAULT_TO_LATEST",
+	"GOROOT", "GOPATH", "GOTOOLCHAIN", "JAVA_HOME", "SDKMAN_DIR",
+	"RUSTUP_HOME", "RUSTUP_TOOLCHAIN", "CARGO_HOME",
+};
+
+static const char *const env_prefixes[] = {
+	"LC_", "PYENV_", "ASDF_", "MISE_", "NODENV_", "RBENV_", "GOENV_",
+	"FNM_", "JENV_", "PLENV_",
+};
+
+/* Words that mark a secret even under an allowed prefix (MISE_GITHUB_TOKEN) */
+static const char *const env_secret_words[] = {
+	"TOKEN", "SECRET", "PASSWORD", "PASSWD", "CREDENTIAL", "AUTH", "KEY",
+};
+
+static int env_allowed(const char *name)
+{
+	size_t i;
+	int ok = 0;
+
+	for (i = 0; i < ARRAY_SIZE(env_names) && !ok; i++)
+		ok = !strcmp(name, env_names[i]);
+	for (i = 0; i < ARRAY_SIZE(env_prefixes) && !ok; i++)
+		ok = !strncmp(name, env_prefixes[i], strlen(env_prefixes[i]));
+	for (i = 0; i < ARRAY_SIZE(env_secret_words) && ok; i++)
+		ok = !strcasestr(name, env_secret_words[i]);
+	return ok;
+}
+
+/* "PATH=..." with empty and relative entries (and, with root, entries
+ * that resolve inside it) removed; NULL when nothing is left, since an
+ * empty PATH means the current directory to some shells. */
+static char *env_clean_path(const char *value, const char *root)
+{
+	struct buf b = BUF_INIT;
+	const char *p, *end;
+	size_t entries = 0;
+
+	buf_puts(&b, "PATH=");
+	for (p = value;; p = end + 1) {
+		char *dir;
+
+		end = strchrnul(p, ':');
+		dir = xstrndup(p, (size_t)(end - p));
+		if (dir[0] == '/' && !(root && resolves_inside(dir, root))) {
+			if (entries++)
+				buf_putc(&b, ':');
+			buf_puts(&b, dir);
+		}
+		free(dir);
+		if (!*end)
+			break;
+	}
+	if (!entries) {
+		buf_release(&b);
+		return NULL;
+	}
+	return buf_detach(&b);
+}
+
+char **spawn_env_for_repo(char *const environ_in[], const char *repo_root)
+{
+	char **env = NULL, *root = NULL;
+	size_t n = 0, cap = 0, i;
+
+	if (repo_root)
+		root = realpath(repo_root, NULL);
+	for (i = 0; environ_in && environ_in[i]; i++) {
+		const char *eq = strchr(environ_in[i], '=');
+		char *name, *entry;
+
+		if (!eq || eq == environ_in[i])
+			continue;
+		name = xstrndup(environ_in[i], (size_t)(eq - environ_in[i]));
+		if (!env_allowed(name))
+			entry = NULL;
+		else if (!strcmp(name, "PATH"))
+			entry = env_clean_path(eq + 1, root);
+		else
+			entry = xstrdup(environ_in[i]);
+		free(name);
+		if (!entry)
+			continue;
+		grow(&env, sizeof(*env), &cap, n + 2);
+		env[n++] = entry;
+	}
+	grow(&env, sizeof(*env), &cap, n + 2);
+	env[n++] = xstrdup("TERM=dumb");
+	env[n] = NULL;
+	free(root);
+	return env;
+}
+
+char **spawn_env_scrubbed(char *const environ_in[])
+{
+	return spawn_env_for_repo(environ_in, NULL);
+}
+
+void spawn_env_free(char **env)
+{
+	size_t i;
+
+	if (!env)
+		return;
+	for (i = 0; env[i]; i++)
+		free(env[i]);
+	free(env);
+}
+
+/* ---- the registry of live children ---- */
+
+struct live {
+	pid_t pid;		/* also its process group id */
+	int reaped;		/* by spawn_kill_all, which set wstatus */
+	int wstatus;
+	struct live *next;
+};
+
+static pthread_mutex_t live_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct live *live_head;
+
+static void live_unlink(struct live *l)
+{
+	struct live **pp;
+
+	for (pp = &live_head; *pp; pp = &(*pp)->next) {
+		if (*pp == l) {
+			*pp = l->next;
+			return;
+		}
+	}
+}
+
+static void reap(pid_t pid, int *wstatus)
+{
+	while (waitpid(pid, wstatus, 0) < 0 && errno == EINTR)
+		;
+}
+
+void spawn_kill_all(void)
+{
+	struct live *l;
+
+	pthread_mutex_lock(&live_lock);
+	for (l = live_head; l; l = l->next)
+		if (!l->reaped)
+			kill(-l->pid, SIGKILL);
+	/* kill them all first so that they die in parallel, then reap */
+	for (l = live_head; l; l = l->next) {
+		if (l->reaped)
+			continue;
+		reap(l->pid, &l->wstatus);
+		l->reaped = 1;
+	}
+	pthread_mutex_unlock(&live_lock);
+}
+
+/* ---- running one child ---- */
+
+struct child {
+	struct live live;
+	int rfd;		/* read end of the output pipe; -1 at EOF */
+	int pidfd;		/* wakes poll() at exit; -1 if unavailable */
+	int exited;		/* the direct child has exited (not reaped) */
+	int gone;		/* ... and was reaped: by spawn_kill_all, or
+				 * by someone who should not have */
+	int truncated;
+	struct buf out;
+};
+
+/* pipe2(O_CLOEXEC) with both ends above 2: were our stdout closed, the
+ * write end could be fd 1, and dup2(1, 1) in the child would not clear
+ * its close-on-exec flag. */
+static int pipe_high(int fds[2])
+{
+	int i;
+
+	if (pipe2(fds, O_CLOEXEC) < 0)
+		return -1;
+	for (i = 0; i < 2; i++) {
+		int fd;
+
+		if (fds[i] > 2)
+			continue;
+		fd = fcntl(fds[i], F_DUPFD_CLOEXEC, 3);
+		if (fd < 0) {
+			int saved = errno;
+
+			close(fds[0]);
+			close(fds[1]);
+			errno = saved;
+			return -1;
+		}
+		close(fds[i]);
+		fds[i] = fd;
+	}
+	return 0;
+}
+
+static int actions_init(posix_spawn_file_actions_t *fa, int wfd,
+			const char *cwd)
+{
+	int rc;
+
+	rc = posix_spawn_file_actions_init(fa);
+	if (rc)
+		return rc;
+	rc = posix_spawn_file_actions_addopen(fa, 0, "/dev/null", O_RDONLY, 0);
+	if (!rc)
+		rc = posix_spawn_file_actions_adddup2(fa, wfd, 1);
+	if (!rc)
+		rc = posix_spawn_file_actions_adddup2(fa, wfd, 2);
+#ifdef __GLIBC_PREREQ
+#if __GLIBC_PREREQ(2, 34)
+	/* every descriptor is opened close-on-exec here, but a library or
+	 * another thread may not be so careful */
+	if (!rc)
+		rc = posix_spawn_file_actions_addclosefrom_np(fa, 3);
+#endif
+#endif
+	if (!rc && cwd)
+		rc = posix_spawn_file_actions_addchdir_np(fa, cwd);
+	if (rc)
+		posix_spawn_file_actions_destroy(fa);
+	return rc;
+}
+
+static int attr_init(posix_spawnattr_t *sa)
+{
+	sigset_t none, all;
+	int rc;
+
+	sigemptyset(&none);
+	sigfillset(&all);
+	rc = posix_spawnattr_init(sa);
+	if (rc)
+		return rc;
+	rc = posix_spawnattr_setsigmask(sa, &none);
+	if (!rc)
+		rc = posix_spawnattr_setsigdefault(sa, &all);
+	if (!rc)
+		rc = posix_spawnattr_setpgroup(sa, 0);
+	if (!rc)
+		rc = posix_spawnattr_setflags(sa, POSIX_SPAWN_SETPGROUP |
+					      POSIX_SPAWN_SETSIGMASK |
+					      POSIX_SPAWN_SETSIGDEF);
+	if (rc)
+		posix_spawnattr_destroy(sa);
+	return rc;
+}
+
+/* Start the child and register it.  Returns 0, ETIMEDOUT when the
+ * deadline has already passed, or an errno value. */
+static int child_start(struct child *c, const char *path, char *const argv[],
+		       const char *cwd, char *const envp[], double deadline_ms)
+{
+	posix_spawn_file_actions_t fa;
+	posix_spawnattr_t sa;
+	int fds[2], rc;
+	pid_t pid;
+
+	if (pipe_high(fds) < 0)
+		return errno;
+	rc = actions_init(&fa, fds[1], cwd);
+	if (rc)
+		goto out_pipe;
+	rc = attr_init(&sa);
+	if (rc) {
+		posix_spawn_file_actions_destroy(&fa);
+		goto out_pipe;
+	}
+	/* The deadline check, the spawn and the registration are one step
+	 * under the lock: spawn_kill_all either sees this child or runs
+	 * before it, and then (past the deadline) this child never starts. */
+	pthread_mutex_lock(&live_lock);
+	if (clock_ms() >= deadline_ms) {
+		rc = ETIMEDOUT;
+	} else {
+		rc = posix_spawn(&pid, path, &fa, &sa, argv, envp);
+		if (!rc) {
+			c->live.pid = pid;
+			c->live.next = live_head;
+			live_head = &c->live;
+		}
+	}
+	pthread_mutex_unlock(&live_lock);
+	posix_spawn_file_actions_destroy(&fa);
+	posix_spawnattr_destroy(&sa);
+	if (rc)
+		goto out_pipe;
+	close(fds[1]);
+	c->rfd = fds[0];
+	fcntl(c->rfd, F_SETFL, fcntl(c->rfd, F_GETFL) | O_NONBLOCK);
+#ifdef SYS_pidfd_open
+	c->pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
+#endif
+	return 0;
+out_pipe:
+	close(fds[0]);
+	close(fds[1]);
+	return rc;
+}
+
+/* Read what the pipe holds now, keeping the first SPAWN_OUT_CAP bytes.
+ * Bounded, so that a child that writes as fast as we read cannot keep us
+ * past the deadline. */
+static void child_read(struct child *c)
+{
+	char tmp[8192];
+	int rounds;
+
+	for (rounds = 0; rounds < 64 && c->rfd >= 0; rounds++) {
+		ssize_t n = read(c->rfd, tmp, sizeof(tmp));
+		size_t keep;
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 && errno == EAGAIN)
+			return;
+		if (n <= 0) {
+			close(c->rfd);
+			c->rfd = -1;
+			return;
+		}
+		keep = SPAWN_OUT_CAP - c->out.len;
+		if ((size_t)n < keep)
+			keep = (size_t)n;
+		else if ((size_t)n > keep)
+			c->truncated = 1;
+		if (keep)
+			buf_add(&c->out, tmp, keep);
+	}
+}
+
+/* Has the direct child exited?  WNOWAIT leaves it a zombie, so that its
+ * pid (our group id) stays reserved until we have killed the group. */
+static int child_exited(struct child *c)
+{
+	siginfo_t si;
+
+	memset(&si, 0, sizeof(si));
+	if (waitid(P_PID, (id_t)c->live.pid, &si,
+		   WEXITED | WNOHANG | WNOWAIT) < 0) {
+		if (errno != ECHILD)
+			return 0;
+		c->gone = 1;
+		return 1;
+	}
+	return si.si_pid != 0;
+}
+
+/* Collect output until the direct child has exited or the deadline.  We
+ * do not wait for EOF after the exit: a grandchild may hold the pipe. */
+static void child_wait(struct child *c, double deadline_ms)
+{
+	for (;;) {
+		struct pollfd pf[2];
+		nfds_t n = 0;
+		double left = deadline_ms - clock_ms();
+		int timeout;
+
+		if (left <= 0)
+			return;
+		timeout = left > 1000 ? 1000 : (int)left + 1;
+		if (c->pidfd < 0 && timeout > 10)
+			timeout = 10;	/* no pidfd: look at the child often */
+		if (c->rfd >= 0)
+			pf[n++] = (struct pollfd){ c->rfd, POLLIN, 0 };
+		if (c->pidfd >= 0)
+			pf[n++] = (struct pollfd){ c->pidfd, POLLIN, 0 };
+		if (poll(pf, n, timeout) < 0 && errno != EINTR)
+			return;		/* cannot wait: treat as the deadline */
+		if (c->rfd >= 0)
+			child_read(c);
+		c->exited = child_exited(c);
+		if (c->exited) {
+			child_read(c);	/* what it wrote before exiting */
+			return;
+		}
+	}
+}
+
+/* Kill the group (grandchildren too, and the child at the deadline),
+ * leave the registry and reap.  Returns the wait status; *by_kill_all is
+ * set when spawn_kill_all reaped it first. */
+static int child_finish(struct child *c, int *by_kill_all)
+{
+	int wstatus = 0;
+
+	pthread_mutex_lock(&live_lock);
+	*by_kill_all = c->live.reaped;
+	wstatus = c->live.wstatus;
+	live_unlink(&c->live);
+	if (*by_kill_all)
+		c->gone = 0;
+	else if (!c->gone)
+		kill(-c->live.pid, SIGKILL);
+	pthread_mutex_unlock(&live_lock);
+	if (!*by_kill_all && !c->gone)
+		reap(c->live.pid, &wstatus);
+	if (c->rfd >= 0)
+		close(c->rfd);
+	if (c->pidfd >= 0)
+		close(c->pidfd);
+	return wstatus;
+}
+
+static void result_fill(struct spawn_result *out, struct child *c,
+			int wstatus, int by_kill_all)
+{
+	if (c->gone) {
+		out->status = SPAWN_FAILED;	/* its status is lost */
+		out->err = ECHILD;
+	} else if (!c->exited || (by_kill_all && WIFSIGNALED(wstatus) &&
+				  WTERMSIG(wstatus) == SIGKILL)) {
+		out->status = SPAWN_TIMED_OUT;
+	} else if (WIFEXITED(wstatus)) {
+		out->status = SPAWN_EXITED;
+		out->code = WEXITSTATUS(wstatus);
+	} else {
+		out->status = SPAWN_SIGNALED;
+		out->code = WIFSIGNALED(wstatus) ? WTERMSIG(wstatus) : 0;
+	}
+	out->truncated = c->truncated;
+	out->out_len = c->out.len;
+	out->out = buf_detach(&c->out);
+}
+
+/* 1 with errno set as execve would (EACCES for a directory or a file
+ * without the bit), when path cannot be run. */
+static int not_executable(const char *path)
+{
+	struct stat st;
+
+	if (stat(path, &st) < 0)
+		return 1;
+	if (!S_ISREG(st.st_mode)) {
+		errno = EACCES;
+		return 1;
+	}
+	return access(path, X_OK) < 0;
+}
+
+/* 1 with errno set when cwd is not a directory we may enter. */
+static int cwd_unusable(const char *cwd)
+{
+	struct stat st;
+
+	if (stat(cwd, &st) < 0)
+		return 1;
+	if (!S_ISDIR(st.st_mode)) {
+		errno = ENOTDIR;
+		return 1;
+	}
+	return access(cwd, X_OK) < 0;
+}
+
+int spawn_run(const char *path, char *const argv[], const char *cwd,
+	      char *const envp[], double deadline_ms, struct spawn_result *out)
+{
+	struct child c = { .rfd = -1, .pidfd = -1, .out = BUF_INIT };
+	char *default_argv[2] = { (char *)path, NULL };
+	char **own_env = NULL;
+	double t0 = clock_ms();
+	int rc, wstatus, by_kill_all;
+
+	memset(out, 0, sizeof(*out));
+	if (!path || path[0] != '/') {
+		rc = EINVAL;	/* never a PATH search of our own */
+		goto failed;
+	}
+	/* posix_spawn reports these too, but not under every emulator
+	 * (valgrind turns its vfork into a fork): say it plainly first */
+	if (not_executable(path) || (cwd && cwd_unusable(cwd))) {
+		rc = errno;
+		goto failed;
+	}
+	if (!envp)
+		envp = own_env = spawn_env_scrubbed(environ);
+	rc = child_start(&c, path, argv ? argv : default_argv, cwd, envp,
+			 deadline_ms);
+	spawn_env_free(own_env);
+	if (rc == ETIMEDOUT) {
+		out->status = SPAWN_TIMED_OUT;
+		out->out = xstrdup("");
+		out->ms = clock_ms() - t0;
+		return 0;
+	}
+	if (rc)
+		goto failed;
+	child_wait(&c, deadline_ms);
+	wstatus = child_finish(&c, &by_kill_all);
+	result_fill(out, &c, wstatus, by_kill_all);
+	out->ms = clock_ms() - t0;
+	if (out->status == SPAWN_FAILED) {
+		errno = out->err;
+		return -1;
+	}
+	return 0;
+failed:
+	out->status = SPAWN_FAILED;
+	out->err = rc;
+	out->out = xstrdup("");
+	out->ms = clock_ms() - t0;
+	errno = rc;
+	return -1;
+}
+
+void spawn_result_release(struct spawn_result *r)
+{
+	free(r->out);
+	memset(r, 0, sizeof(*r));
+}

@@ -1,0 +1,203 @@
+/* toolversions.c - asdf / mise .tool-versions; see toolversions.h */
+#include "toolversions.h"
+#include "util.h"
+#include "versions.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* asdf / mise plugin name -> the runtime name the runtimes probe uses.
+ * One row per plugin name; a new runtime is one new row. */
+static const struct {
+	const char *plugin, *runtime;
+} plugins[] = {
+	{ "nodejs", "node" },
+	{ "node", "node" },
+	{ "python", "python" },
+	{ "golang", "go" },
+	{ "go", "go" },
+	{ "ruby", "ruby" },
+	{ "java", "java" },
+	{ "rust", "rust" },
+	{ "deno", "deno" },
+	{ "bun", "bun" },
+	{ "npm", "npm" },
+	{ "pnpm", "pnpm" },
+	{ "yarn", "yarn" },
+	{ "erlang", "erlang" },
+	{ "elixir", "elixir" },
+	{ "php", "php" },
+	{ "dotnet", "dotnet" },
+	{ "dotnet-core", "dotnet" },
+	{ "terraform", "terraform" },
+	{ "kubectl", "kubectl" },
+	{ "helm", "helm" },
+};
+
+const char *toolversions_runtime(const char *plugin, size_t len)
+{
+	size_t i;
+
+	if (len > 5 && memcmp(plugin, "core:", 5) == 0)
+		plugin += 5, len -= 5;
+	for (i = 0; i < ARRAY_SIZE(plugins); i++)
+		if (strlen(plugins[i].plugin) == len &&
+		    memcmp(plugins[i].plugin, plugin, len) == 0)
+			return plugins[i].runtime;
+	return NULL;
+}
+
+static int starts(const char *s, size_t len, const char *prefix)
+{
+	size_t n = strlen(prefix);
+
+	return len >= n && memcmp(s, prefix, n) == 0;
+}
+
+static enum toolversions_kind classify(const char *s, size_t len)
+{
+	if (len == 6 && memcmp(s, "system", 6) == 0)
+		return TOOLVERSIONS_SYSTEM;
+	if (starts(s, len, "ref:"))
+		return TOOLVERSIONS_REF;
+	if (starts(s, len, "path:"))
+		return TOOLVERSIONS_PATH;
+	if ((len == 6 && memcmp(s, "latest", 6) == 0) ||
+	    (len == 3 && memcmp(s, "lts", 3) == 0) || memchr(s, ':', len))
+		return TOOLVERSIONS_OTHER;
+	return TOOLVERSIONS_VERSION;
+}
+
+/* asdf splits on [[:blank:]]; a CR of a CRLF line is blank to us too. */
+static int blank(char c)
+{
+	return c == ' ' || c == '\t' || c == '\r';
+}
+
+/* The next word of p[0..end) at or after *pp; returns its length (0 at
+ * the end of the line) and leaves *pp on its first byte. */
+static size_t next_word(const char **pp, const char *end)
+{
+	const char *p = *pp, *w;
+
+	while (p < end && blank(*p))
+		p++;
+	w = p;
+	while (p < end && !blank(*p))
+		p++;
+	*pp = w;
+	return (size_t)(p - w);
+}
+
+static struct toolversions_entry *find_tool(struct toolversions *t,
+					    const char *s, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < t->n; i++)
+		if (strlen(t->v[i].tool) == len &&
+		    memcmp(t->v[i].tool, s, len) == 0)
+			return &t->v[i];
+	return NULL;
+}
+
+/* One line with its comment already cut off: add an entry, or note a
+ * duplicate.  Returns 0, or -1 with the error filled in. */
+static int parse_line(struct toolversions *out, const struct versions_line *ln,
+		      char *err, size_t errlen, unsigned *err_col)
+{
+	const char *end = ln->s + ln->len, *tool = ln->s, *ver, *p;
+	size_t tlen, vlen;
+	struct toolversions_entry *e;
+	unsigned nver = 0;
+
+	tlen = next_word(&tool, end);
+	if (!tlen)
+		return 0;
+	ver = tool + tlen;
+	vlen = next_word(&ver, end);
+	if (!vlen) {
+		char q[VERSIONS_QUOTE_MAX];
+
+		versions_err(err, errlen, "'%s' has no version",
+			     versions_quote(q, sizeof(q), tool, tlen));
+		*err_col = (unsigned)(tool - ln->s) + 1;
+		return -1;
+	}
+	for (p = ver; next_word(&p, end); nver++)
+		while (p < end && !blank(*p))
+			p++;
+	e = find_tool(out, tool, tlen);
+	if (e) {
+		if (!e->dup_line)
+			e->dup_line = ln->no;
+		return 0;
+	}
+	grow(&out->v, sizeof(*out->v), &out->cap, out->n + 1);
+	e = &out->v[out->n++];
+	memset(e, 0, sizeof(*e));
+	e->tool = xstrndup(tool, tlen);
+	e->runtime = toolversions_runtime(tool, tlen);
+	e->version = xstrndup(ver, vlen);
+	e->kind = classify(ver, vlen);
+	e->nversions = nver;
+	e->line = ln->no;
+	e->col = (unsigned)(tool - ln->s) + 1;
+	e->version_col = (unsigned)(ver - ln->s) + 1;
+	return 0;
+}
+
+int toolversions_parse(const char *buf, size_t len, struct toolversions *out,
+		       char *err, size_t errlen, unsigned *err_line,
+		       unsigned *err_col)
+{
+	struct versions_line ln = { NULL, 0, 0 };
+	size_t pos = 0;
+	unsigned dl, dc;
+
+	memset(out, 0, sizeof(*out));
+	if (!err_line)
+		err_line = &dl;
+	if (!err_col)
+		err_col = &dc;
+	if (versions_text(buf, len, err, errlen, err_line, err_col) < 0)
+		return -1;
+	while (versions_next_line(buf, len, &pos, &ln)) {
+		const char *hash = memchr(ln.s, '#', ln.len);
+
+		if (hash)
+			ln.len = (size_t)(hash - ln.s);
+		if (parse_line(out, &ln, err, errlen, err_col) < 0) {
+			*err_line = ln.no;
+			toolversions_release(out);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+const struct toolversions_entry *
+toolversions_find(const struct toolversions *t, const char *runtime)
+{
+	size_t i;
+
+	for (i = 0; i < t->n; i++) {
+		const char *name = t->v[i].runtime ? t->v[i].runtime : t->v[i].tool;
+
+		if (strcmp(name, runtime) == 0)
+			return &t->v[i];
+	}
+	return NULL;
+}
+
+void toolversions_release(struct toolversions *t)
+{
+	size_t i;
+
+	for (i = 0; i < t->n; i++) {
+		free(t->v[i].tool);
+		free(t->v[i].version);
+	}
+	free(t->v);
+	memset(t, 0, sizeof(*t));
+}
