@@ -49,6 +49,7 @@ struct pool {
 	int stop;
 	unsigned refs;		/* the caller plus every live worker */
 	struct run_memo memo;
+	struct worker *workers;	/* freed with the pool: a detached worker uses its own */
 };
 
 struct worker {
@@ -76,6 +77,7 @@ static void pool_unref(struct pool *p)
 		free(m->key);
 	}
 	free(p->memo.v);
+	free(p->workers);
 	pthread_mutex_destroy(&p->lock);
 	pthread_cond_destroy(&p->cv);
 	pthread_cond_destroy(&p->memo.ready);
@@ -224,7 +226,7 @@ size_t runner_run(const struct spec *spec, const struct plan *plan,
 		p->jobs[i].check = &plan->checks[i];
 	p->refs = 1;
 
-	workers = xcalloc(nworkers, sizeof(*workers));
+	workers = p->workers = xcalloc(nworkers, sizeof(*workers));
 	for (i = 0; i < nworkers; i++) {
 		workers[i].pool = p;
 		p->refs++;
@@ -274,9 +276,6 @@ size_t runner_run(const struct spec *spec, const struct plan *plan,
 		}
 	}
 	pthread_mutex_unlock(&p->lock);
-	/* a worker struct may still be read by a detached thread */
-	if (p->ndone == p->njobs)
-		free(workers);
 	pool_unref(p);
 	return abandoned;
 }

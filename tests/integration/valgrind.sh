@@ -1,0 +1,30 @@
+#!/bin/sh
+# valgrind.sh - no leaks and no memory errors on the main paths: a clean
+# audit, every output format, a failing audit and a usage error.
+. "$(dirname "$0")/../lib.sh"
+top=$(cd "$(dirname "$0")/../.." && pwd)
+if ! command -v valgrind >/dev/null 2>&1; then
+	echo "note: valgrind is not installed; skipped"
+	finish
+	exit
+fi
+case $EP_BIN in
+*asan*) echo "note: an ASan build is not run under valgrind"; finish; exit ;;
+esac
+vg() {
+	env -i PATH=/usr/local/bin:/usr/bin:/bin HOME="$TEST_TMPDIR/home" \
+		XDG_CONFIG_HOME="$TEST_TMPDIR/xdg" XDG_CACHE_HOME="$TEST_TMPDIR/cache" LC_ALL=C.UTF-8 \
+		valgrind -q --leak-check=full --errors-for-leak-kinds=definite,indirect,possible \
+		--error-exitcode=99 "$EP_BIN" "$@" >/dev/null 2>"$TEST_TMPDIR/vg"
+	st=$?
+	[ "$st" != 99 ] || { cat "$TEST_TMPDIR/vg"; return 1; }
+}
+cases=$top/tests/cases
+check "webapp" vg "$top/examples/webapp"
+for f in human json junit github; do
+	check "mixed $f --explain" vg --format=$f --explain "$cases/env-mixed-json/repo"
+done
+check "bad yaml" vg "$cases/bad-yaml/repo"
+check "nothing to audit" vg "$cases/nothing/repo"
+check "--list-probes" vg --list-probes
+finish
