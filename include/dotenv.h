@@ -1,10 +1,12 @@
 /* dotenv.h - parse .env files exactly as the npm dotenv package does.
  *
- * The reference is dotenv's default parse() (18.x, unchanged in substance
- * since 15.0): one multi-line regular expression applied over the whole
- * file.  dotenv_parse() reproduces its results byte for byte for UTF-8
- * input, and also records where each key came from and which lines dotenv
- * would silently drop or misread.
+ * The reference is dotenv's default parse() of dotenv 16 to 18 (checked
+ * against 18.0.10): one multi-line regular expression run over the whole
+ * file.  dotenv_parse() gives the same keys and values for any UTF-8 input,
+ * and also records where each key came from and what dotenv would silently
+ * drop or misread.  One deliberate difference: a key named __proto__, which
+ * a JavaScript object swallows, is kept as an entry and reported as an
+ * issue.
  *
  * Values are secrets: nothing in this module prints, logs or copies a value
  * into a message.  Issue messages name at most the key of a parsed entry.
@@ -36,10 +38,10 @@ struct dotenv {
 	size_t n;
 	struct dotenv_issue *issues;	/* in file order */
 	size_t nissues;
-	/* private: indexes into entries of the winning (last) assignment of
-	 * each key, sorted by key, for dotenv_get() */
-	size_t *by_key;
-	size_t nkeys;
+	/* private: a hash table of entry index + 1 of the winning (last)
+	 * assignment of each key, for dotenv_get() */
+	size_t *slots;
+	size_t nslots;
 };
 
 /* Parse len bytes of buf (NUL bytes included: buf need not be terminated)

@@ -56,10 +56,12 @@ static void check_key(const struct env_spec *e, struct parity *p, const char *na
 		      int have_env)
 {
 	const struct dotenv_entry *d = have_env ? dotenv_get(&e->env_doc, name) : NULL;
-	const char *exported = e->process_env ? getenv(name) : NULL;
+	const char *exported = NULL;
 
 	if (in_keys(e->optional, e->noptional, name))
 		return;
+	if (e->process_env && !(d && d->value_len))
+		exported = getenv(name);
 	p->required++;
 	if ((d && d->value_len) || (exported && *exported)) {
 		p->matched++;

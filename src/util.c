@@ -256,6 +256,14 @@ int text_check(const char *buf, size_t len, unsigned *line, unsigned *col,
 	while (i < len) {
 		size_t n;
 
+		if (s[i] - 1u < 0x7f) {		/* plain ASCII, not NUL: the usual case */
+			if (s[i] == '\n')
+				l++, c = 1;
+			else
+				c++;
+			i++;
+			continue;
+		}
 		if (s[i] == '\0') {
 			*what = "NUL byte";
 			goto bad;

@@ -268,7 +268,7 @@ static void test_duplicates(void)
 	CHECK(dotenv_get(&d, "a") == NULL, "keys are case-sensitive");
 	CHECK_INT(d.nissues, 0, "duplicates are not issues");
 	dotenv_release(&d);
-	CHECK(d.entries == NULL && d.n == 0 && d.nkeys == 0, "release zeroes");
+	CHECK(d.entries == NULL && d.n == 0 && d.nslots == 0, "release zeroes");
 }
 
 /* 10,000 keys, a tenth of them assigned twice; lookups of every key. */
