@@ -48,14 +48,25 @@ struct env_spec {
 	/* git: which rules decide whether the .env would be committed */
 	char *git_root;		/* NULL: not inside a git work tree */
 	char *env_gitpath;	/* .env relative to git_root; NULL: outside it */
-	struct gitignore *ignore;
+	struct gitignore *ignore;	/* info/exclude and the .gitignore files */
+	struct gitignore *ignore_global;	/* the user's global excludes file */
 };
 
 enum port_expect { PORT_FREE, PORT_LISTENING };
+/* Only TCP is checked; a UDP or SCTP entry is kept so that the report can
+ * say it was not checked. */
+enum port_proto { PORT_TCP, PORT_UDP, PORT_SCTP };
 
+/* Every source's port requirement is kept, also when several name the same
+ * port: the ports probe decides which one is checked (preflight.yaml over
+ * what is discovered, listening over free) and notes the others. */
 struct port_req {
 	unsigned port;
+	unsigned port_last;	/* > port: any one free port of port..port_last
+				 * will do (a compose host range for one
+				 * container port); else 0 */
 	enum port_expect expect;
+	enum port_proto proto;
 	struct origin origin;
 	char *service;		/* what wants it: "compose service db", "DATABASE_URL"; or NULL */
 };

@@ -16,7 +16,7 @@
 /* Rule flags */
 #define GI_NEGATED	(1u << 0)	/* "!pattern" */
 #define GI_DIRONLY	(1u << 1)	/* "pattern/" */
-#define GI_BASENAME	(1u << 2)	/* no '/' inside: matched against the last component */
+#define GI_BASENAME	(1u << 2)	/* no '/' inside: any depth */
 #define GI_ENDSWITH	(1u << 3)	/* "*literal": a suffix compare does */
 
 struct gi_file {
@@ -27,9 +27,9 @@ struct gi_file {
 
 struct gi_rule {
 	char *text;		/* the line as written (after trimming) */
-	char *pat;		/* without '!', trailing '/' and anchoring '/' */
+	char *pat;		/* less '!', trailing '/' and anchoring '/' */
 	size_t len;		/* strlen(pat) */
-	size_t prefix;		/* length of pat's leading part free of glob characters */
+	size_t prefix;		/* length of pat's glob-free head */
 	unsigned flags;
 	unsigned line;
 	size_t file;		/* index into gitignore.files */
@@ -48,20 +48,23 @@ struct gitignore {
 #define WM_PATHNAME	1u	/* '*', '?' and classes do not match '/' */
 
 enum {
-	WM_CONTINUE = -1,	/* internal: a star consumed a component, go on */
+	WM_CONTINUE = -1,	/* internal: a star took a component, go on */
 	WM_MATCH = 0,
 	WM_NOMATCH,
-	WM_ABORT_ALL,		/* no shorter text can match either: stop trying */
+	WM_ABORT_ALL,		/* no shorter text can match either: stop */
 	WM_ABORT_TO_STARSTAR,	/* only an enclosing "**" may try further */
 };
 
 /*
- * Bounds that keep hostile patterns from eating the deadline or the stack.
- * The step budget is shared by every pattern tried for one path: a real
- * rule set needs a few steps a rule.  The depth is the number of star
- * groups in play, each of which consumes text or is a "**" + "/".
+ * Bounds that keep hostile patterns from eating the deadline or the stack
+ * (a step costs tens of nanoseconds: the whole budget is some 5 ms).  A
+ * real pattern needs about its stars times the path's length in steps, a
+ * few hundred; one pattern may take WM_MAX_STEPS, all the patterns tried
+ * for one path GI_MAX_STEPS.  The depth is the number of star groups in
+ * play, each of which consumes text or is a "**" + "/".
  */
-#define GI_MAX_STEPS	(1ul << 21)
+#define WM_MAX_STEPS	(1ul << 14)
+#define GI_MAX_STEPS	(1ul << 18)
 #define WM_MAX_DEPTH	1024u
 
 struct budget {
@@ -70,9 +73,10 @@ struct budget {
 };
 
 struct wm {
-	const unsigned char *pattern;	/* start, to tell a "**" at a component start */
+	const unsigned char *pattern;	/* start: is a "**" at its start? */
 	unsigned flags;
 	unsigned depth;
+	unsigned long steps_left;	/* this pattern's own share */
 	struct budget *budget;
 };
 
@@ -83,44 +87,48 @@ static int is_glob_special(unsigned char c)
 	return c == '*' || c == '?' || c == '[' || c == '\\';
 }
 
-/* git's own locale-free ctype: ASCII only, and its space is " \t\n\r" */
-static int class_member(const char *name, size_t n, unsigned char c, int *member)
-{
-	int upper = c >= 'A' && c <= 'Z', lower = c >= 'a' && c <= 'z';
-	int digit = c >= '0' && c <= '9';
-	int graph = c > 0x20 && c < 0x7f;
-	static const struct {
-		const char *name;
-		int id;
-	} names[] = {
-		{ "alnum", 0 }, { "alpha", 1 }, { "blank", 2 }, { "cntrl", 3 },
-		{ "digit", 4 }, { "graph", 5 }, { "lower", 6 }, { "print", 7 },
-		{ "punct", 8 }, { "space", 9 }, { "upper", 10 }, { "xdigit", 11 },
-	};
-	size_t i;
+/* The [:name:] classes over git's own locale-free ctype: ASCII only, and
+ * its space is " \t\n\r" (no \v or \f). */
+enum {
+	CC_ALNUM = 1 << 0, CC_ALPHA = 1 << 1, CC_BLANK = 1 << 2,
+	CC_CNTRL = 1 << 3, CC_DIGIT = 1 << 4, CC_GRAPH = 1 << 5,
+	CC_LOWER = 1 << 6, CC_PRINT = 1 << 7, CC_PUNCT = 1 << 8,
+	CC_SPACE = 1 << 9, CC_UPPER = 1 << 10, CC_XDIGIT = 1 << 11,
+};
 
-	for (i = 0; i < ARRAY_SIZE(names); i++)
-		if (strlen(names[i].name) == n && !memcmp(names[i].name, name, n))
-			break;
-	if (i == ARRAY_SIZE(names))
-		return -1;
-	switch (names[i].id) {
-	case 0: *member = upper || lower || digit; break;
-	case 1: *member = upper || lower; break;
-	case 2: *member = c == ' ' || c == '\t'; break;
-	case 3: *member = c < 0x20 || c == 0x7f; break;
-	case 4: *member = digit; break;
-	case 5: *member = graph; break;
-	case 6: *member = lower; break;
-	case 7: *member = graph || c == ' '; break;
-	case 8: *member = graph && !upper && !lower && !digit; break;
-	case 9: *member = c == ' ' || c == '\t' || c == '\n' || c == '\r'; break;
-	case 10: *member = upper; break;
-	default:
-		*member = digit || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
-		break;
-	}
-	return 0;
+static const struct {
+	const char *name;
+	unsigned bit;
+} class_names[] = {
+	{ "alnum", CC_ALNUM }, { "alpha", CC_ALPHA }, { "blank", CC_BLANK },
+	{ "cntrl", CC_CNTRL }, { "digit", CC_DIGIT }, { "graph", CC_GRAPH },
+	{ "lower", CC_LOWER }, { "print", CC_PRINT }, { "punct", CC_PUNCT },
+	{ "space", CC_SPACE }, { "upper", CC_UPPER }, { "xdigit", CC_XDIGIT },
+};
+
+static unsigned char_classes(unsigned char c)
+{
+	unsigned m = 0;
+
+	if (c >= 'A' && c <= 'Z')
+		m |= CC_UPPER | CC_ALPHA | CC_ALNUM;
+	if (c >= 'a' && c <= 'z')
+		m |= CC_LOWER | CC_ALPHA | CC_ALNUM;
+	if (c >= '0' && c <= '9')
+		m |= CC_DIGIT | CC_ALNUM | CC_XDIGIT;
+	if ((c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'))
+		m |= CC_XDIGIT;
+	if (c > ' ' && c < 0x7f)
+		m |= CC_GRAPH | CC_PRINT | ((m & CC_ALNUM) ? 0 : CC_PUNCT);
+	if (c == ' ')
+		m |= CC_PRINT | CC_BLANK | CC_SPACE;
+	if (c == '\t')
+		m |= CC_BLANK | CC_SPACE;
+	if (c == '\n' || c == '\r')
+		m |= CC_SPACE;
+	if (c < ' ' || c == 0x7f)
+		m |= CC_CNTRL;
+	return m;
 }
 
 /*
@@ -132,7 +140,7 @@ static int class_member(const char *name, size_t n, unsigned char c, int *member
 static int wm_named_class(const unsigned char **pp, unsigned char t)
 {
 	const unsigned char *s = *pp + 2, *q = s;
-	int member;
+	size_t n, i;
 
 	while (*q && *q != ']')
 		q++;
@@ -140,10 +148,15 @@ static int wm_named_class(const unsigned char **pp, unsigned char t)
 		return -1;
 	if (q == s || q[-1] != ':')
 		return 2;
-	if (class_member((const char *)s, (size_t)(q - s - 1), t, &member) < 0)
-		return -1;
-	*pp = q;
-	return member;
+	n = (size_t)(q - s - 1);
+	for (i = 0; i < ARRAY_SIZE(class_names); i++) {
+		if (strlen(class_names[i].name) == n &&
+		    !memcmp(class_names[i].name, s, n)) {
+			*pp = q;
+			return !!(char_classes(t) & class_names[i].bit);
+		}
+	}
+	return -1;
 }
 
 /*
@@ -206,7 +219,8 @@ static int wm_bracket(const unsigned char **pp, unsigned char t)
  * *tp both left on a '/' when a single star simply took the rest of a path
  * component.
  */
-static int wm_star(struct wm *w, const unsigned char **pp, const unsigned char **tp)
+static int wm_star(struct wm *w, const unsigned char **pp,
+		   const unsigned char **tp)
 {
 	const unsigned char *p = *pp, *t = *tp, *slash;
 	int pathname = w->flags & WM_PATHNAME;
@@ -250,7 +264,7 @@ static int wm_star(struct wm *w, const unsigned char **pp, const unsigned char *
 
 	for (c = *t; c; c = *++t) {
 		if (!is_glob_special(*p)) {
-			/* what the star takes must end just before the literal */
+			/* the star's share must end just before the literal */
 			while ((c = *t) && (cross || c != '/') && c != *p)
 				t++;
 			if (c != *p)
@@ -277,7 +291,7 @@ static int wm_seq(struct wm *w, const unsigned char *p, const unsigned char *t)
 			return WM_ABORT_ALL;
 		switch (*p) {
 		case '\\':
-			/* the next byte literally; a trailing '\' matches nothing */
+			/* the next byte as is; a trailing '\' never matches */
 			p++;
 			if (*t != *p)
 				return WM_NOMATCH;
@@ -311,10 +325,12 @@ static int wm_run(struct wm *w, const unsigned char *p, const unsigned char *t)
 {
 	int r;
 
-	if (!w->budget->steps_left || w->depth >= WM_MAX_DEPTH) {
+	if (!w->steps_left || !w->budget->steps_left ||
+	    w->depth >= WM_MAX_DEPTH) {
 		w->budget->exhausted = 1;
 		return WM_ABORT_ALL;
 	}
+	w->steps_left--;
 	w->budget->steps_left--;
 	w->depth++;
 	r = wm_seq(w, p, t);
@@ -326,7 +342,8 @@ static int wm_run(struct wm *w, const unsigned char *p, const unsigned char *t)
 static int wildmatch(const char *pattern, const char *text, unsigned flags,
 		     struct budget *b)
 {
-	struct wm w = { (const unsigned char *)pattern, flags, 0, b };
+	struct wm w = { (const unsigned char *)pattern, flags, 0,
+			WM_MAX_STEPS, b };
 
 	return wm_run(&w, w.pattern, (const unsigned char *)text) == WM_MATCH;
 }
@@ -363,7 +380,8 @@ static size_t simple_length(const char *s)
 }
 
 /* Parse one line (text, already trimmed; ownership passes to g). */
-static void add_rule(struct gitignore *g, char *text, size_t file, unsigned line)
+static void add_rule(struct gitignore *g, char *text, size_t file,
+		     unsigned line)
 {
 	struct gi_rule r = { .text = text, .line = line, .file = file };
 	const char *s = text;
@@ -443,7 +461,7 @@ void gitignore_add(struct gitignore *g, const char *buf, size_t len,
 		if (n && *p != '#') {
 			if (p[n - 1] == '\r')
 				n--;
-			nul = memchr(p, '\0', n);	/* git sees a C string */
+			nul = memchr(p, '\0', n); /* git sees a C string */
 			if (nul)
 				n = (size_t)(nul - p);
 			text = xstrndup(p, n);
@@ -464,10 +482,12 @@ static int rule_matches(const struct gi_rule *r, const char *name,
 {
 	if (r->flags & GI_BASENAME) {
 		if (r->prefix == r->len)
-			return r->len == baselen && !memcmp(r->pat, basename, baselen);
+			return r->len == baselen &&
+			       !memcmp(r->pat, basename, baselen);
 		if (r->flags & GI_ENDSWITH)
 			return r->len - 1 <= baselen &&
-			       !memcmp(r->pat + 1, basename + baselen - (r->len - 1),
+			       !memcmp(r->pat + 1,
+				       basename + baselen - (r->len - 1),
 				       r->len - 1);
 		return wildmatch(r->pat, basename, 0, b);
 	}
@@ -480,7 +500,8 @@ static int rule_matches(const struct gi_rule *r, const char *name,
 		if (r->prefix == r->len)
 			return namelen == r->len;
 	}
-	return wildmatch(r->pat + r->prefix, name + r->prefix, WM_PATHNAME, b);
+	return wildmatch(r->pat + r->prefix, name + r->prefix, WM_PATHNAME,
+			 b);
 }
 
 /*

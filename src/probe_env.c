@@ -303,14 +303,25 @@ static void run_gitignore(const struct run_ctx *ctx, const struct check *c,
 		return;
 	}
 	cJSON_AddBoolToObject(r->data, "ignored", 0);
-	if (m.source) {
+	if (m.incomplete) {
+		result_set(r, STATUS_WARN, "could not decide whether git ignores %s: "
+			   "a pattern is too costly to match", env);
+	} else if (m.source) {
 		result_set(r, STATUS_WARN, "%s is not ignored by git: %s:%u re-includes it",
 			   env, m.source, m.line);
 		result_hint(r, "remove or narrow the rule '%s' at %s:%u",
 			    m.pattern ? m.pattern : "!", m.source, m.line);
 	} else {
-		result_set(r, STATUS_WARN, "%s is not ignored by git: it could be committed",
-			   env);
+		struct gitignore_match g;
+
+		if (e->ignore_global &&
+		    gitignore_match(e->ignore_global, e->env_gitpath, 0, &g))
+			result_set(r, STATUS_WARN, "%s is ignored only by your global excludes "
+				   "file (%s:%u): other clones could commit it", env,
+				   g.source, g.line);
+		else
+			result_set(r, STATUS_WARN, "%s is not ignored by git: it could be "
+				   "committed", env);
 		if (e->file[0] != '/' && strncmp(e->file, "../", 3))
 			result_hint(r, "add '/%s' to the .gitignore of %s", e->file,
 				    ctx->spec->root);

@@ -82,6 +82,7 @@ struct port_req *spec_add_port(struct spec *spec, unsigned port,
 
 	grow(&spec->ports, sizeof(*spec->ports), &spec->ports_cap, spec->nports + 1);
 	p = &spec->ports[spec->nports++];
+	memset(p, 0, sizeof(*p));	/* port_last, proto: one TCP port */
 	p->port = port;
 	p->expect = expect;
 	p->origin = origin;
@@ -214,6 +215,8 @@ static void env_release(struct env_spec *e)
 	free(e->env_gitpath);
 	if (e->ignore)
 		gitignore_free(e->ignore);
+	if (e->ignore_global)
+		gitignore_free(e->ignore_global);
 }
 
 void spec_release(struct spec *spec)

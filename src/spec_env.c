@@ -141,15 +141,39 @@ static char *git_common_dir(const char *top)
 	return dir;
 }
 
+/* in_tree: a .gitignore inside the work tree, which git (2.32 and later)
+ * does not follow when it is a symlink. */
 static void add_rules(struct gitignore *g, const char *path, const char *base,
-		      const char *source)
+		      const char *source, int in_tree)
 {
+	struct stat st;
 	struct blob b;
 
+	if (in_tree && (lstat(path, &st) < 0 || S_ISLNK(st.st_mode)))
+		return;
 	if (file_read(path, SPEC_FILE_CAP, &b) < 0)
 		return;		/* git, too, skips what it cannot read */
 	gitignore_add(g, b.data, b.len, base, source);
 	blob_release(&b);
+}
+
+/* git's default core.excludesFile.  Kept apart from the repository's own
+ * rules: a .env ignored only there is still unprotected in every other
+ * clone.  A core.excludesFile set in ~/.gitconfig is not read. */
+static void load_global_excludes(struct env_spec *e)
+{
+	const char *xdg = getenv("XDG_CONFIG_HOME"), *home = getenv("HOME");
+	char *path;
+
+	if (xdg && *xdg == '/')
+		path = path_join(xdg, "git/ignore");
+	else if (home && *home == '/')
+		path = path_join(home, ".config/git/ignore");
+	else
+		return;
+	e->ignore_global = gitignore_new();
+	add_rules(e->ignore_global, path, "", "~/.config/git/ignore", 0);
+	free(path);
 }
 
 static void load_git(struct spec *spec)
@@ -182,7 +206,7 @@ static void load_git(struct spec *spec)
 	if (gitdir) {
 		char *exclude = path_join(gitdir, "info/exclude");
 
-		add_rules(e->ignore, exclude, "", ".git/info/exclude");
+		add_rules(e->ignore, exclude, "", ".git/info/exclude", 0);
 		free(exclude);
 		free(gitdir);
 	}
@@ -195,7 +219,7 @@ static void load_git(struct spec *spec)
 		buf_add(&src, base.s ? base.s : "", base.len);
 		buf_puts(&src, base.len ? "/.gitignore" : ".gitignore");
 		file = path_join(e->git_root, src.s);
-		add_rules(e->ignore, file, buf_str(&base), src.s);
+		add_rules(e->ignore, file, buf_str(&base), src.s, 1);
 		free(file);
 		if (!*p)
 			break;
@@ -211,6 +235,7 @@ static void load_git(struct spec *spec)
 	}
 	buf_release(&base);
 	buf_release(&src);
+	load_global_excludes(e);
 }
 
 static int env_load(struct spec *spec, struct errbuf *err)
