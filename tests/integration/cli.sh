@@ -126,6 +126,37 @@ run --skip=env "$repo"
 check "--skip=env: nothing to check (got $st)" [ "$st" = 0 ] && grep -q 'nothing to check' "$out"
 run --only=env "$repo"
 check "--only=env runs env" grep -q 'parity' "$out"
+# env.gitignore in a real work tree: the global excludes file alone does
+# not protect other clones; a symlinked .gitignore is not followed (git 2.32+)
+if command -v git >/dev/null 2>&1; then
+	g=$TEST_TMPDIR/gitrepo
+	mkdir -p "$g" "$TEST_TMPDIR/xdg/git"
+	git init -q "$g"
+	printf 'A=\n' >"$g/.env.example"
+	printf 'A=1\n' >"$g/.env"
+	run "$g"
+	check "git: not ignored warns" grep -q '.env is not ignored by git: it could be committed' "$out"
+	printf '.env\n' >"$TEST_TMPDIR/xdg/git/ignore"
+	run "$g"
+	check "git: global excludes only" grep -q 'ignored only by your global excludes file' "$out"
+	rm -f "$TEST_TMPDIR/xdg/git/ignore"
+	printf '.env\n' >"$TEST_TMPDIR/elsewhere.gitignore"
+	ln -s "$TEST_TMPDIR/elsewhere.gitignore" "$g/.gitignore"
+	run "$g"
+	check "git: symlinked .gitignore not followed" grep -q 'it could be committed' "$out"
+	rm -f "$g/.gitignore"
+	printf '/.env\n' >"$g/.gitignore"
+	run "$g"
+	check "git: ignored" grep -q 'ignored by git (.gitignore:1)' "$out"
+	mkdir -p "$g/.git/info"
+	printf '/.env\n' >"$g/.git/info/exclude"
+	rm -f "$g/.gitignore"
+	run "$g"
+	check "git: info/exclude" grep -q 'ignored by git (.git/info/exclude:1)' "$out"
+else
+	echo "note: git is not installed; the work-tree checks were skipped"
+fi
+
 # the example repository audits without a usage error
 run "$top/examples/webapp"
 check "examples/webapp: exit 0 or 1 (got $st)" [ "$st" -le 1 ]
