@@ -30,3 +30,258 @@ echo "== for scale: process start-up"
 if command -v node >/dev/null 2>&1; then
 	"$rb" 20 "node -e 0 (a Node CLI's floor)" node -e 0
 fi
+
+echo "== ports probe: 3 wanted ports, all held, against ss and lsof"
+# a listener on 3 ports, the wanted ports of a small repository
+cat >"$out/listen3.c" <<'EOF'
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+/* listen on 3 free loopback ports, print them, wait for stdin to close */
+int main(void)
+{
+	char c;
+	int i;
+
+	for (i = 0; i < 3; i++) {
+		struct sockaddr_in a;
+		socklen_t len = sizeof(a);
+		int fd = socket(AF_INET, SOCK_STREAM, 0);
+
+		memset(&a, 0, sizeof(a));
+		a.sin_family = AF_INET;
+		a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+		if (fd < 0 || bind(fd, (struct sockaddr *)&a, len) < 0 || listen(fd, 8) < 0)
+			return 1;
+		getsockname(fd, (struct sockaddr *)&a, &len);
+		printf("%s%u", i ? ", " : "", ntohs(a.sin_port));
+	}
+	printf("\n");
+	fflush(stdout);
+	while (read(0, &c, 1) > 0)
+		;
+	return 0;
+}
+EOF
+cc -O2 -o "$out/listen3" "$out/listen3.c"
+mkfifo "$out/listen3.in" 2>/dev/null || true
+"$out/listen3" <"$out/listen3.in" >"$out/listen3.ports" &
+lpid=$!
+exec 9>"$out/listen3.in"	# held open: the listener lives until the end
+n=0
+while [ ! -s "$out/listen3.ports" ] && [ $n -lt 100 ]; do sleep 0.02; n=$((n + 1)); done
+ports=$(cat "$out/listen3.ports")
+prepo=$out/ports-repo
+mkdir -p "$prepo"
+printf 'version: 1\nports:\n  free: [%s]\n' "$ports" >"$prepo/preflight.yaml"
+median() { awk '{ for (i = 1; i <= NF; i++) if ($i == "median") print $(i + 1) }'; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1fx", b / a }'; }
+"$rb" "$runs" "ports probe, 3 held ports" "$ep" --only=ports "$prepo" | tee "$out/b.ep"
+"$rb" "$runs" "ss -ltnp" ss -ltnp | tee "$out/b.ss"
+lsof_runs=$((runs / 10 > 5 ? runs / 10 : 5))
+if command -v lsof >/dev/null 2>&1; then
+	"$rb" "$lsof_runs" "lsof -nP -iTCP -sTCP:LISTEN" lsof -nP -iTCP -sTCP:LISTEN | tee "$out/b.lsof"
+fi
+e=$(median <"$out/b.ep")
+printf 'ratios (median): ss -ltnp takes %s the time of the ports probe' "$(ratio "$e" "$(median <"$out/b.ss")")"
+[ -s "$out/b.lsof" ] && printf ', lsof %s' "$(ratio "$e" "$(median <"$out/b.lsof")")"
+printf '\n'
+exec 9>&-
+wait "$lpid" 2>/dev/null || true
+
+echo "== ports probe on a synthetic /proc: 5,000 processes, 200,000 fd links"
+# pids 1000..5999, 40 fd links each; ports 41001-41003 are held by the
+# first pid (an early stop), 42001-42003 by the last (the whole scan)
+cat >"$out/genproc.c" <<'EOF'
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#define FIRST 1000
+#define NPROC 5000
+#define NFD 40
+static void put(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+
+	if (!f || fputs(text, f) < 0 || fclose(f) != 0) {
+		perror(path);
+		_exit(1);
+	}
+}
+int main(int argc, char **argv)
+{
+	char p[4096], t[512];
+	int pid, fd, i;
+
+	if (argc != 2 || chdir(argv[1]) < 0)
+		return 2;
+	mkdir("net", 0755);
+	snprintf(t, sizeof(t), "  sl  local_address rem_address   st tx_queue rx_queue "
+		 "tr tm->when retrnsmt   uid  timeout inode\n");
+	{
+		FILE *f = fopen("net/tcp", "w");
+
+		fputs(t, f);
+		for (i = 0; i < 6; i++)
+			fprintf(f, "%4d: 0100007F:%04X 00000000:0000 0A 00000000:00000000 "
+				"00:00000000 00000000  1000        0 %d 1 0000000000000000 "
+				"100 0 0 10 0\n", i, (i < 3 ? 41001 : 42001 - 3) + i,
+				900001 + i);
+		fclose(f);
+	}
+	for (pid = FIRST; pid < FIRST + NPROC; pid++) {
+		snprintf(p, sizeof(p), "%d", pid);
+		if (mkdir(p, 0755) < 0 && errno != EEXIST)
+			return 1;
+		snprintf(p, sizeof(p), "%d/fd", pid);
+		mkdir(p, 0755);
+		snprintf(p, sizeof(p), "%d/comm", pid);
+		put(p, "worker\n");
+		snprintf(p, sizeof(p), "%d/stat", pid);
+		snprintf(t, sizeof(t), "%d (worker) S 1 %d %d 0 -1 0 0 0 0 0 0 0 0 0 20 0 1 0 1\n",
+			 pid, pid, pid);
+		put(p, t);
+		snprintf(p, sizeof(p), "%d/status", pid);
+		put(p, "Name:\tworker\nUid:\t1000\t1000\t1000\t1000\n");
+		for (fd = 0; fd < NFD; fd++) {
+			int ino = 100000 + (pid - FIRST) * NFD + fd;
+
+			if (pid == FIRST && fd < 3)
+				ino = 900001 + fd;
+			if (pid == FIRST + NPROC - 1 && fd >= NFD - 3)
+				ino = 900004 + fd - (NFD - 3);
+			snprintf(p, sizeof(p), "%d/fd/%d", pid, fd);
+			snprintf(t, sizeof(t), fd % 4 == 1 && ino < 900000 ?
+				 "pipe:[%d]" : "socket:[%d]", ino);
+			if (symlink(t, p) < 0 && errno != EEXIST)
+				return 1;
+		}
+	}
+	return 0;
+}
+EOF
+syn=$out/proc-5000
+if [ ! -f "$syn/5999/fd/39" ] || [ "$out/genproc.c" -nt "$syn/net/tcp" ]; then
+	cc -O2 -o "$out/genproc" "$out/genproc.c"
+	rm -rf "$syn"
+	mkdir -p "$syn"
+	"$out/genproc" "$syn"
+fi
+mkdir -p "$out/syn-early" "$out/syn-last"
+printf 'version: 1\nports:\n  free: [41001, 41002, 41003]\n' >"$out/syn-early/preflight.yaml"
+printf 'version: 1\nports:\n  free: [42001, 42002, 42003]\n' >"$out/syn-last/preflight.yaml"
+syn_runs=$((runs / 10 > 10 ? runs / 10 : 10))
+ENVPREFLIGHT_PROC_ROOT=$syn "$rb" "$syn_runs" "holders last: the whole scan" \
+	"$ep" --only=ports "$out/syn-last" | tee "$out/b.last"
+ENVPREFLIGHT_PROC_ROOT=$syn "$rb" "$syn_runs" "holders first: early stop" \
+	"$ep" --only=ports "$out/syn-early" | tee "$out/b.early"
+printf 'early stop: %s faster than the whole scan (median)\n' \
+	"$(ratio "$(median <"$out/b.early")" "$(median <"$out/b.last")")"
+
+# ---- runtimes section (vfast/vcache) ----
+echo "== runtimes probe: node, npm and python (pyenv shim where there is one)"
+# A repository that needs node, npm and python.  "cold" = a version cache
+# that cannot be written (so every run starts empty; the OS page cache
+# stays warm), "warm" = a private cache filled by one earlier run.
+rt_median() { awk '{ for (i = 1; i <= NF; i++) if ($i == "median") print $(i + 1) }'; }
+rt_ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", b / a }'; }
+rrepo=$out/runtimes-repo
+mkdir -p "$rrepo"
+printf '{\n  "name": "bench-app",\n  "private": true,\n  "engines": { "node": ">=18", "npm": ">=9" }\n}\n' \
+	>"$rrepo/package.json"
+printf '[project]\nname = "bench-app"\nrequires-python = ">=3.8"\n' >"$rrepo/pyproject.toml"
+if ! "$ep" --list-probes 2>/dev/null | grep -q '^runtimes'; then
+	echo "(no runtimes probe in this build: only the single execs are timed)"
+	rt_probe=
+else
+	rt_probe=1
+fi
+rt_warm=$out/rt-cache-warm
+rt_cold=$out/rt-cache-cold	# a regular file: the cache directory cannot exist
+rm -rf "$rt_warm" "$rt_cold" "$out/rt.methods"
+: >"$rt_cold"
+rt_runs=$((runs / 10 > 10 ? runs / 10 : 10))
+if [ -n "$rt_probe" ]; then
+	XDG_CACHE_HOME=$rt_warm "$ep" --only=runtimes "$rrepo" || true
+	XDG_CACHE_HOME=$rt_cold "$rb" "$runs" "runtimes, cold cache" \
+		"$ep" --only=runtimes "$rrepo" | tee "$out/rt.cold"
+	XDG_CACHE_HOME=$rt_warm "$rb" "$runs" "runtimes, warm cache" \
+		"$ep" --only=runtimes "$rrepo" | tee "$out/rt.warm"
+	# how each version was learnt, cold: exec, manifest, path (jq if any)
+	if command -v jq >/dev/null 2>&1; then
+		XDG_CACHE_HOME=$rt_cold "$ep" --only=runtimes --json "$rrepo" |
+			jq -r '.checks[] | "  \(.id): \(.data.found) by \(.data.method) (\(.data.path))"' |
+			tee "$out/rt.methods" || true
+	fi
+	# child processes: every execve after our own, every clone that is
+	# not a thread (strace -f follows grandchildren too)
+	if command -v strace >/dev/null 2>&1; then
+		for c in warm cold; do
+			if [ $c = warm ]; then cache=$rt_warm; else cache=$rt_cold; fi
+			XDG_CACHE_HOME=$cache strace -f -qq -o "$out/rt.strace.$c" \
+				-e trace=execve,execveat,clone,clone3,fork,vfork \
+				"$ep" --only=runtimes "$rrepo" >/dev/null 2>&1 || true
+			ex=$(grep -Ec 'execve(at)?\(' "$out/rt.strace.$c" || true)
+			fk=$(grep -E '(clone3?|v?fork)\(' "$out/rt.strace.$c" |
+			     grep -vc 'CLONE_THREAD' || true)
+			echo "$c cache: $((ex - 1)) programs executed, $fk processes started (strace -f)"
+		done
+	fi
+fi
+# the single execs an audit could need, timed alone (from the repository,
+# so that a pyenv shim reads its .python-version as the probe's child does);
+# those the cold audit still runs get as many runs as the audit itself
+: >"$out/rt.execs"
+for cmd in node npm python3; do
+	p=$(command -v "$cmd" 2>/dev/null) || continue
+	n=$rt_runs
+	grep -q " by exec ($p)\$" "$out/rt.methods" 2>/dev/null && n=$runs
+	(cd "$rrepo" && "$rb" "$n" "$cmd --version ($p)" "$p" --version) |
+		tee -a "$out/rt.execs"
+done
+# the shell sequence and check-node-version, in the same run
+(cd "$rrepo" && "$rb" "$rt_runs" "sh: node; npm; python3 --version" sh -c \
+	'node --version; npm --version; python3 --version') | tee "$out/rt.sh"
+cnv=$out/node_modules/.bin/check-node-version
+if [ ! -x "$cnv" ] && command -v npm >/dev/null 2>&1; then
+	npm install --silent --no-audit --no-fund --prefix "$out" check-node-version \
+		>/dev/null 2>&1 || echo "(npm install check-node-version failed)"
+fi
+if [ -x "$cnv" ]; then
+	(cd "$rrepo" && "$rb" "$rt_runs" "check-node-version --package" "$cnv" --package) |
+		tee "$out/rt.cnv"
+fi
+if [ -n "$rt_probe" ]; then
+	cold=$(rt_median <"$out/rt.cold")
+	warm=$(rt_median <"$out/rt.warm")
+	# the slowest exec the cold audit still needs: those it ran, by method
+	slow=0
+	slow_name=none
+	if [ -s "$out/rt.methods" ]; then
+		for p in $(grep ' by exec ' "$out/rt.methods" | sed 's/.*(\(.*\))$/\1/' | sort -u); do
+			m=$(grep "($p)" "$out/rt.execs" | rt_median | head -n 1)
+			[ -n "$m" ] || m=$( (cd "$rrepo" && "$rb" "$rt_runs" "$p --version" "$p" --version) | rt_median)
+			if awk -v a="$m" -v b="$slow" 'BEGIN { exit !(a > b) }'; then
+				slow=$m
+				slow_name=$p
+			fi
+		done
+	fi
+	printf 'warm audit: median %s ms (target <= 3 ms)\n' "$warm"
+	if [ "$slow_name" != none ]; then
+		printf 'cold audit: median %s ms = %sx the slowest exec it still needs (%s, %s ms; target <= 1.2x)\n' \
+			"$cold" "$(rt_ratio "$slow" "$cold")" "$slow_name" "$slow"
+	else
+		printf 'cold audit: median %s ms; it executed nothing\n' "$cold"
+	fi
+	printf 'shell sequence: %sx the warm audit' "$(rt_ratio "$warm" "$(rt_median <"$out/rt.sh")")"
+	[ -s "$out/rt.cnv" ] &&
+		printf ', check-node-version --package %sx' "$(rt_ratio "$warm" "$(rt_median <"$out/rt.cnv")")"
+	printf '\n'
+fi
+# ---- end of runtimes section ----

@@ -86,9 +86,11 @@ struct port_status {
 };
 
 /* Look up every wanted port at once: one read of the tables, one /proc
- * scan only if some wanted port is busy.  repo_root is the audited
- * repository (canonicalised here when it exists) for the this-repo class,
- * or NULL.  out has nports entries, filled in order; release each with
+ * scan only if some wanted port is busy, which stops early once every busy
+ * port's sockets have a holder and their forked kin have been looked at
+ * (struct procnet_stats).  repo_root is the audited repository
+ * (canonicalised here when it exists) for the this-repo class, or NULL.
+ * out has nports entries, filled in order; release each with
  * port_status_release, also after a failure.  Returns 0, or -1 with errno
  * when the socket tables cannot be read.  Thread-safe. */
 int ports_lookup(const unsigned *ports, size_t nports, const char *repo_root,
@@ -96,6 +98,24 @@ int ports_lookup(const unsigned *ports, size_t nports, const char *repo_root,
 /* The same under another /proc root (tests; a future per-netns look). */
 int ports_lookup_at(const char *proc, const unsigned *ports, size_t nports,
 		    const char *repo_root, struct port_status *out);
+
+/* What one holder scan did.  The scan runs in two phases (see scan_all in
+ * procnet.c): phase 1 reads every fd directory in pid order until each
+ * wanted socket has a holder; phase 2 reads only /proc/PID/stat of the
+ * remaining processes and the fd directories of the holders' kin
+ * (children, process group, parent), to find forked workers. */
+struct procnet_stats {
+	size_t pids;		/* process directories listed */
+	size_t phase1;		/* of those, how many phase 1 covered */
+	size_t stat_reads;	/* /proc/PID/stat reads in phase 2 */
+	size_t fd_dirs;		/* fd directories opened, both phases */
+};
+
+/* ports_lookup_at, also filling *stats (may be NULL; zeroed when no scan
+ * ran, as when no wanted port is busy). */
+int ports_lookup_stats(const char *proc, const unsigned *ports, size_t nports,
+		       const char *repo_root, struct port_status *out,
+		       struct procnet_stats *stats);
 void port_status_release(struct port_status *s);
 
 #endif

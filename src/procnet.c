@@ -581,7 +581,8 @@ static int int_cmp(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* The numeric entries of proc, sorted; NULL with *n 0 when unreadable. */
+/* The pids listed in the open /proc directory d, sorted, in a new array
+ * the caller frees (NULL and *n 0 when there are none). */
 static int *pid_list(DIR *d, size_t *n)
 {
 	struct dirent *e;
@@ -1063,9 +1064,11 @@ static unsigned long *wanted_inodes(const struct port_status *out,
 	return w;
 }
 
-/* Fill the holders of every port from one scan of proc. */
+/* Fill the holders of every port from one scan of proc; what the scan
+ * did goes to *stats when not NULL. */
 static void lookup_holders(const char *proc, const char *repo,
-			   struct port_status *out, size_t nports)
+			   struct port_status *out, size_t nports,
+			   struct procnet_stats *stats)
 {
 	struct scan sc;
 	struct port_holder *hs = NULL;
@@ -1076,8 +1079,12 @@ static void lookup_holders(const char *proc, const char *repo,
 	memset(&sc, 0, sizeof(sc));
 	want = wanted_inodes(out, nports, &sc.nwant);
 	sc.want = want;
-	if (sc.nwant)
+	if (sc.nwant) {
+		sc.seen = xcalloc(sc.nwant, 1);
 		scan_all(proc, &sc);
+	}
+	if (stats)
+		*stats = sc.st;
 	if (sc.nm)
 		qsort(sc.m, sc.nm, sizeof(*sc.m), match_cmp);
 	d = sc.nm ? opendir(proc) : NULL;
@@ -1099,16 +1106,21 @@ static void lookup_holders(const char *proc, const char *repo,
 		holder_release(&hs[i]);
 	free(hs);
 	free(sc.m);
+	free(sc.seen);
+	free(sc.kin);
 	free(want);
 }
 
-int ports_lookup_at(const char *proc, const unsigned *ports, size_t nports,
-		    const char *repo_root, struct port_status *out)
+int ports_lookup_stats(const char *proc, const unsigned *ports, size_t nports,
+		       const char *repo_root, struct port_status *out,
+		       struct procnet_stats *stats)
 {
 	struct tcp_listener *all = NULL;
 	size_t n = 0, cap = 0, i;
 	char *repo = NULL;
 
+	if (stats)
+		memset(stats, 0, sizeof(*stats));
 	for (i = 0; i < nports; i++) {
 		memset(&out[i], 0, sizeof(out[i]));
 		out[i].port = ports[i];
@@ -1132,9 +1144,15 @@ int ports_lookup_at(const char *proc, const unsigned *ports, size_t nports,
 		if (!repo)
 			repo = xstrdup(repo_root);
 	}
-	lookup_holders(proc, repo, out, nports);
+	lookup_holders(proc, repo, out, nports, stats);
 	free(repo);
 	return 0;
+}
+
+int ports_lookup_at(const char *proc, const unsigned *ports, size_t nports,
+		    const char *repo_root, struct port_status *out)
+{
+	return ports_lookup_stats(proc, ports, nports, repo_root, out, NULL);
 }
 
 int ports_lookup(const unsigned *ports, size_t nports, const char *repo_root,

@@ -178,6 +178,19 @@ static double digits_double(const char *s, size_t n)
 	return strtod(tmp, NULL);
 }
 
+/* Append the decimal digits of v (printf is the slow part otherwise). */
+static void add_ull(struct buf *out, unsigned long long v)
+{
+	char tmp[24];
+	size_t i = sizeof(tmp);
+
+	do {
+		tmp[--i] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	buf_add(out, tmp + i, sizeof(tmp) - i);
+}
+
 /* Append String(v) for an integral double v >= 1, as JavaScript writes it:
  * the shortest digits that read back as v, padded with zeros below 1e21,
  * in exponent form from 1e21 on. */
@@ -188,6 +201,10 @@ static void js_number(struct buf *out, double v)
 	const char *e;
 	size_t i;
 
+	if (v <= 9007199254740992.0) {	/* 2^53: exact as an integer */
+		add_ull(out, (unsigned long long)v);
+		return;
+	}
 	for (prec = 1; prec <= 17; prec++) {
 		snprintf(tmp, sizeof(tmp), "%.*e", prec - 1, v);
 		if (strtod(tmp, NULL) == v)
@@ -355,6 +372,7 @@ static int xp_match(const char *s, size_t n, size_t pos, enum xp_kind kind,
 {
 	size_t i = pos, w, l;
 	int allow_x = kind == XP_RANGE;
+
 	memset(x, 0, sizeof(*x));
 	x->start = pos;
 	if (kind == XP_FULL) {
@@ -465,7 +483,7 @@ static int version_from_xp(const struct xp *x, struct semver *out)
 		    digits_value(pr + i, j - i) < SV_MAX_SAFE) {
 			id->is_num = 1;
 			id->num = digits_value(pr + i, j - i);
-			buf_printf(&b, "%llu", id->num);
+			add_ull(&b, id->num);
 		} else {
 			buf_add(&b, pr + i, j - i);
 		}
@@ -570,10 +588,32 @@ int semver_compare(const struct semver *a, const struct semver *b)
 	}
 }
 
+/* Append the normalised text of v (SemVer.format()). */
+static void add_version(struct buf *out, const struct semver *v)
+{
+	add_ull(out, v->major);
+	buf_putc(out, '.');
+	add_ull(out, v->minor);
+	buf_putc(out, '.');
+	add_ull(out, v->patch);
+	if (v->pre) {
+		buf_putc(out, '-');
+		buf_puts(out, v->pre);
+	}
+}
+
 char *semver_format(const struct semver *v, char *buf, size_t size)
 {
-	snprintf(buf, size, "%llu.%llu.%llu%s%s", v->major, v->minor,
-		 v->patch, v->pre ? "-" : "", v->pre ? v->pre : "");
+	struct buf b = BUF_INIT;
+
+	add_version(&b, v);
+	if (size) {
+		size_t n = b.len < size - 1 ? b.len : size - 1;
+
+		memcpy(buf, buf_str(&b), n);
+		buf[n] = '\0';
+	}
+	buf_release(&b);
 	return buf;
 }
 
@@ -638,8 +678,7 @@ static void comparator_release(struct comparator *c)
 static int comparator_parse(const char *t, size_t n, int loose, int incpr,
 			    struct comparator *c)
 {
-	char text[SEMVER_TEXT_MAX];
-	size_t oplen, vpos;
+	size_t oplen, vpos, vlen;
 	struct semver empty = SEMVER_INIT;
 	struct buf b = BUF_INIT;
 
@@ -662,14 +701,14 @@ static int comparator_parse(const char *t, size_t n, int loose, int incpr,
 	if (semver_parse_mem(t + vpos, n - vpos, loose ? SEMVER_LOOSE : 0,
 			     &c->v))
 		return -1;
-	semver_format(&c->v, text, sizeof(text));
+	buf_puts(&b, op_text(c->op));
+	add_version(&b, &c->v);
+	vlen = b.len - strlen(op_text(c->op));
 	/* With includePrerelease, node-semver's compare() parses this version
 	 * again from its normalised text, which loose mode can make one
 	 * character longer ("1.2.3beta" -> "1.2.3-beta"): past 256 that
 	 * throws out of satisfies(). */
-	c->poison = incpr && strlen(text) > SV_MAX_LENGTH;
-	buf_puts(&b, op_text(c->op));
-	buf_puts(&b, text);
+	c->poison = incpr && vlen > SV_MAX_LENGTH;
 	c->value = buf_detach(&b);
 	return 0;
 }
@@ -699,6 +738,7 @@ static int comparator_test(const struct comparator *c, const struct semver *v)
 
 struct rctx {
 	int loose, incpr;
+	struct buf t1, t2, t3;	/* scratch for desugar(), reused */
 };
 
 static int is_x(struct str s)
@@ -771,13 +811,15 @@ static void hyphen_text(const char *s, const struct xp *f, const struct xp *t,
 	} else if (is_x(f->m)) {
 		buf_puts(&b, ">=");
 		add(&b, f->M);
-		buf_printf(&b, ".0.0%s", z);
+		buf_puts(&b, ".0.0");
+		buf_puts(&b, z);
 	} else if (is_x(f->p)) {
 		buf_puts(&b, ">=");
 		add(&b, f->M);
 		buf_putc(&b, '.');
 		add(&b, f->m);
-		buf_printf(&b, ".0%s", z);
+		buf_puts(&b, ".0");
+		buf_puts(&b, z);
 	} else {
 		buf_puts(&b, ">=");
 		add(&b, from);
@@ -973,7 +1015,9 @@ static void caret_one(const char *t, size_t n, const struct rctx *c,
 	buf_puts(out, ">=");
 	add(out, x.M);
 	if (is_x(x.m)) {
-		buf_printf(out, ".0.0%s <", z);
+		buf_puts(out, ".0.0");
+		buf_puts(out, z);
+		buf_puts(out, " <");
 		add_plus1(out, x.M);
 		buf_puts(out, ".0.0-0");
 		return;
@@ -981,7 +1025,9 @@ static void caret_one(const char *t, size_t n, const struct rctx *c,
 	buf_putc(out, '.');
 	add(out, x.m);
 	if (is_x(x.p)) {
-		buf_printf(out, ".0%s <", z);
+		buf_puts(out, ".0");
+		buf_puts(out, z);
+		buf_puts(out, " <");
 		if (is_zero(x.M)) {
 			add(out, x.M);
 			buf_putc(out, '.');
@@ -1037,7 +1083,9 @@ static void tilde_one(const char *t, size_t n, const struct rctx *c,
 	buf_puts(out, ">=");
 	add(out, x.M);
 	if (is_x(x.m)) {
-		buf_printf(out, ".0.0%s <", z);
+		buf_puts(out, ".0.0");
+		buf_puts(out, z);
+		buf_puts(out, " <");
 		add_plus1(out, x.M);
 		buf_puts(out, ".0.0-0");
 		return;
@@ -1045,7 +1093,8 @@ static void tilde_one(const char *t, size_t n, const struct rctx *c,
 	buf_putc(out, '.');
 	add(out, x.m);
 	if (is_x(x.p)) {
-		buf_printf(out, ".0%s", z);
+		buf_puts(out, ".0");
+		buf_puts(out, z);
 	} else {
 		buf_putc(out, '.');
 		add(out, x.p);
@@ -1125,13 +1174,20 @@ static void xrange_one(const char *t, size_t n, const struct rctx *c,
 		}
 		if (!strcmp(g, "<"))
 			pr = "-0";
-		buf_printf(out, "%s%s.%s.0%s", g, buf_str(&M), buf_str(&m), pr);
+		buf_puts(out, g);
+		buf_add(out, buf_str(&M), M.len);
+		buf_putc(out, '.');
+		buf_add(out, buf_str(&m), m.len);
+		buf_puts(out, ".0");
+		buf_puts(out, pr);
 		buf_release(&M);
 		buf_release(&m);
 	} else if (xm) {
 		buf_puts(out, ">=");
 		add(out, x.M);
-		buf_printf(out, ".0.0%s <", pr);
+		buf_puts(out, ".0.0");
+		buf_puts(out, pr);
+		buf_puts(out, " <");
 		add_plus1(out, x.M);
 		buf_puts(out, ".0.0-0");
 	} else if (xp) {
@@ -1139,7 +1195,9 @@ static void xrange_one(const char *t, size_t n, const struct rctx *c,
 		add(out, x.M);
 		buf_putc(out, '.');
 		add(out, x.m);
-		buf_printf(out, ".0%s <", pr);
+		buf_puts(out, ".0");
+		buf_puts(out, pr);
+		buf_puts(out, " <");
 		add(out, x.M);
 		buf_putc(out, '.');
 		add_plus1(out, x.m);
@@ -1173,21 +1231,17 @@ static void strip_star(const char *s, size_t n, struct buf *out)
 
 /* parseComparator(): caret, tilde, x-range and star desugaring of one
  * space-free piece of the range, appended to out. */
-static void desugar(const char *s, size_t n, const struct rctx *c,
-		    struct buf *out)
+static void desugar(const char *s, size_t n, struct rctx *c, struct buf *out)
 {
-	struct buf c1 = BUF_INIT, c2 = BUF_INIT, c3 = BUF_INIT;
 	size_t a, b;
 
-	caret_one(s, n, c, &c1);
-	js_trim(buf_str(&c1), c1.len, &a, &b);
-	map_tokens(buf_str(&c1) + a, b - a, tilde_one, c, &c2);
-	map_tokens(buf_str(&c2), c2.len, xrange_one, c, &c3);
-	js_trim(buf_str(&c3), c3.len, &a, &b);
-	strip_star(buf_str(&c3) + a, b - a, out);
-	buf_release(&c1);
-	buf_release(&c2);
-	buf_release(&c3);
+	c->t1.len = c->t2.len = c->t3.len = 0;
+	caret_one(s, n, c, &c->t1);
+	js_trim(buf_str(&c->t1), c->t1.len, &a, &b);
+	map_tokens(buf_str(&c->t1) + a, b - a, tilde_one, c, &c->t2);
+	map_tokens(buf_str(&c->t2), c->t2.len, xrange_one, c, &c->t3);
+	js_trim(buf_str(&c->t3), c->t3.len, &a, &b);
+	strip_star(buf_str(&c->t3) + a, b - a, out);
 }
 
 /* ---- comparator sets ---- */
@@ -1227,66 +1281,132 @@ static size_t hash_str(const char *s)
 	return h;
 }
 
-/* The end of parseRange(): a null set ("<0.0.0-0") replaces the whole set,
+/* Collects one alternative's comparators the way the end of parseRange()
+ * keeps them, but as they come, so that a flood of duplicates costs no
+ * memory: the first null set ("<0.0.0-0") replaces the whole set,
  * duplicates go (first place kept, like a JavaScript Map), and "" (any)
- * goes when anything else is left.  Takes over the n comparators in c. */
-static void cset_finish(struct comparator *c, size_t n, struct cset *out)
-{
-	size_t cap = 16, i, k, h, kept = 0, any = (size_t)-1;
-	size_t *tab;
+ * goes when anything else is left.  Every comparator must still be parsed:
+ * an invalid one later on makes the whole range invalid. */
+struct cset_builder {
+	struct comparator *c;
+	size_t n, cap;
+	size_t *tab, tcap;	/* open addressing over c[], by value */
+	struct comparator null;
+	int have_null;
+};
 
-	for (i = 0; i < n; i++) {
-		if (is_null_set(&c[i])) {
-			for (k = 0; k < n; k++)
-				if (k != i)
-					comparator_release(&c[k]);
-			c[0] = c[i];
-			out->c = c;
-			out->n = 1;
-			return;
+#define NO_SLOT ((size_t)-1)
+
+static size_t *csb_slot(struct cset_builder *b, const char *value)
+{
+	size_t h;
+
+	for (h = hash_str(value) & (b->tcap - 1); b->tab[h] != NO_SLOT;
+	     h = (h + 1) & (b->tcap - 1))
+		if (!strcmp(b->c[b->tab[h]].value, value))
+			break;
+	return &b->tab[h];
+}
+
+static void csb_rehash(struct cset_builder *b)
+{
+	size_t i;
+
+	free(b->tab);
+	b->tcap = b->tcap ? b->tcap * 2 : 16;
+	b->tab = xmalloc(b->tcap * sizeof(*b->tab));
+	for (i = 0; i < b->tcap; i++)
+		b->tab[i] = NO_SLOT;
+	for (i = 0; i < b->n; i++)
+		*csb_slot(b, b->c[i].value) = i;
+}
+
+/* Takes over *c. */
+static void csb_add(struct cset_builder *b, struct comparator *c)
+{
+	size_t *slot;
+
+	if (b->have_null || is_null_set(c)) {
+		if (b->have_null) {
+			comparator_release(c);
+		} else {
+			b->null = *c;
+			b->have_null = 1;
+		}
+		return;
+	}
+	if (2 * (b->n + 1) > b->tcap)
+		csb_rehash(b);
+	slot = csb_slot(b, c->value);
+	if (*slot != NO_SLOT) {
+		comparator_release(c);
+		return;
+	}
+	grow(&b->c, sizeof(*b->c), &b->cap, b->n + 1);
+	*slot = b->n;
+	b->c[b->n++] = *c;
+}
+
+static void csb_clear(struct cset_builder *b)
+{
+	size_t i;
+
+	for (i = 0; i < b->n; i++)
+		comparator_release(&b->c[i]);
+	free(b->c);
+	free(b->tab);
+	if (b->have_null)
+		comparator_release(&b->null);
+	memset(b, 0, sizeof(*b));
+}
+
+/* Hands the finished set to *out (exactly sized) and empties b. */
+static void csb_finish(struct cset_builder *b, struct cset *out)
+{
+	size_t i;
+
+	if (b->have_null) {
+		struct comparator null = b->null;
+
+		b->have_null = 0;	/* so that csb_clear leaves it alone */
+		csb_clear(b);
+		out->c = xmalloc(sizeof(*out->c));
+		out->c[0] = null;
+		out->n = 1;
+		return;
+	}
+	if (b->n > 1) {
+		for (i = 0; i < b->n && b->c[i].value[0]; i++)
+			;
+		if (i < b->n) {
+			comparator_release(&b->c[i]);
+			memmove(&b->c[i], &b->c[i + 1],
+				(b->n - i - 1) * sizeof(*b->c));
+			b->n--;
 		}
 	}
-	while (cap < 2 * n)
-		cap *= 2;
-	tab = xmalloc(cap * sizeof(*tab));
-	for (h = 0; h < cap; h++)
-		tab[h] = (size_t)-1;
-	for (i = 0; i < n; i++) {
-		for (h = hash_str(c[i].value) & (cap - 1); tab[h] != (size_t)-1;
-		     h = (h + 1) & (cap - 1))
-			if (!strcmp(c[tab[h]].value, c[i].value))
-				break;
-		if (tab[h] != (size_t)-1) {
-			comparator_release(&c[i]);
-			continue;
-		}
-		tab[h] = kept;
-		if (!c[i].value[0])
-			any = kept;
-		c[kept++] = c[i];
-	}
-	free(tab);
-	if (kept > 1 && any != (size_t)-1) {
-		comparator_release(&c[any]);
-		memmove(&c[any], &c[any + 1], (kept - any - 1) * sizeof(*c));
-		kept--;
-	}
-	out->c = c;
-	out->n = kept;
+	out->n = b->n;
+	out->c = b->n ? xrealloc(b->c, b->n * sizeof(*b->c)) : NULL;
+	if (!b->n)
+		free(b->c);
+	free(b->tab);
+	memset(b, 0, sizeof(*b));
 }
 
 /* parseRange() on one "||" alternative (already trimmed).  Returns 0 with
  * *out filled (possibly empty in loose mode), or -1 when a comparator is
  * invalid. */
-static int parse_part(const char *s, size_t n, const struct rctx *c,
+static int parse_part(const char *s, size_t n, struct rctx *c,
 		      struct cset *out)
 {
 	struct buf a = BUF_INIT, b = BUF_INIT, j = BUF_INIT;
-	struct comparator *cs = NULL;
-	size_t ncs = 0, cap = 0, i, start, oplen, vpos;
+	struct cset_builder csb;
+	struct comparator cmp;
+	size_t i, start, oplen, vpos;
 	const char *gte0 = c->incpr ? ">=0.0.0-0" : ">=0.0.0";
 	int first = 1, err = 0;
 
+	memset(&csb, 0, sizeof(csb));
 	out->c = NULL;
 	out->n = 0;
 	strip_build(s, n, &a);
@@ -1323,11 +1443,12 @@ static int parse_part(const char *s, size_t n, const struct rctx *c,
 		if (tn == strlen(gte0) && !memcmp(t, gte0, tn))
 			tn = 0;
 		if (!c->loose || cmp_match(t, tn, 1, &oplen, &vpos)) {
-			grow(&cs, sizeof(*cs), &cap, ncs + 1);
-			if (comparator_parse(t, tn, c->loose, c->incpr,
-					     &cs[ncs]))
+			if (comparator_parse(t, tn, c->loose, c->incpr, &cmp)) {
+				comparator_release(&cmp);
 				err = 1;
-			ncs++;
+			} else {
+				csb_add(&csb, &cmp);
+			}
 		}
 		if (i >= j.len)
 			break;
@@ -1339,16 +1460,10 @@ static int parse_part(const char *s, size_t n, const struct rctx *c,
 	buf_release(&b);
 	buf_release(&j);
 	if (err) {
-		for (i = 0; i < ncs; i++)
-			comparator_release(&cs[i]);
-		free(cs);
+		csb_clear(&csb);
 		return -1;
 	}
-	if (!ncs) {
-		free(cs);
-		return 0;
-	}
-	cset_finish(cs, ncs, out);
+	csb_finish(&csb, out);
 	return 0;
 }
 
@@ -1364,58 +1479,66 @@ void semver_range_free(struct semver_range *r)
 	free(r);
 }
 
-/* After all alternatives are parsed: null sets go when anything else is
- * left, and one "any" alternative makes the whole range "any". */
-static void range_finish(struct semver_range *r)
+static int is_any_set(const struct cset *s)
 {
-	size_t i, kept = 0;
+	return s->n == 1 && !s->c[0].value[0];
+}
 
-	if (r->n <= 1)
+/* What the Range constructor does with its alternatives, as they come:
+ * null sets go when anything else is left (the first is kept in case all
+ * are null), and once one alternative is "any" the whole range is that
+ * one.  Later alternatives are still parsed, for their errors, but
+ * nothing more is kept.  Takes over *set. */
+struct range_builder {
+	struct semver_range *r;
+	size_t cap;
+	struct cset first_null;
+	int seen, have_any;
+};
+
+static void rb_add(struct range_builder *b, struct cset *set)
+{
+	struct semver_range *r = b->r;
+	size_t i;
+
+	if (!set->n)
 		return;
-	for (i = 0; i < r->n; i++)
-		if (!is_null_set(&r->set[i].c[0]))
-			kept++;
-	if (!kept) {
-		for (i = 1; i < r->n; i++)
-			cset_release(&r->set[i]);
-		r->n = 1;
-		return;
-	}
-	for (i = 0, kept = 0; i < r->n; i++) {
-		if (is_null_set(&r->set[i].c[0]))
-			cset_release(&r->set[i]);
+	if (is_null_set(&set->c[0])) {
+		if (!b->seen++)
+			b->first_null = *set;
 		else
-			r->set[kept++] = r->set[i];
-	}
-	r->n = kept;
-	if (kept <= 1)
+			cset_release(set);
 		return;
-	for (i = 0; i < r->n; i++)
-		if (r->set[i].n == 1 && !r->set[i].c[0].value[0])
-			break;
-	if (i == r->n)
-		return;
-	if (i) {
-		struct cset tmp = r->set[0];
-
-		r->set[0] = r->set[i];
-		r->set[i] = tmp;
 	}
-	for (i = 1; i < r->n; i++)
-		cset_release(&r->set[i]);
-	r->n = 1;
+	b->seen++;
+	if (b->have_any) {
+		cset_release(set);
+		return;
+	}
+	if (is_any_set(set)) {
+		for (i = 0; i < r->n; i++)
+			cset_release(&r->set[i]);
+		r->n = 0;
+		b->have_any = 1;
+	}
+	grow(&r->set, sizeof(*r->set), &b->cap, r->n + 1);
+	r->set[r->n++] = *set;
 }
 
 struct semver_range *semver_range_parse_mem(const char *s, size_t len,
 					    unsigned opts)
 {
 	struct rctx c = { (opts & SEMVER_LOOSE) != 0,
-			  (opts & SEMVER_INCLUDE_PRERELEASE) != 0 };
-	struct semver_range *r = xcalloc(1, sizeof(*r));
+			  (opts & SEMVER_INCLUDE_PRERELEASE) != 0,
+			  BUF_INIT, BUF_INIT, BUF_INIT };
+	struct range_builder rb;
 	struct buf raw = BUF_INIT;
-	size_t cap = 0, i = 0, start = 0, a, b;
+	size_t i = 0, start = 0, a, b;
 	const char *p;
+	int err = 0;
 
+	memset(&rb, 0, sizeof(rb));
+	rb.r = xcalloc(1, sizeof(*rb.r));
 	collapse_ws(s, len, &raw);
 	p = buf_str(&raw);
 	for (;;) {
@@ -1427,26 +1550,31 @@ struct semver_range *semver_range_parse_mem(const char *s, size_t len,
 			i++;
 		js_trim(p + start, i - start, &a, &b);
 		if (parse_part(p + start + a, b - a, &c, &set)) {
-			buf_release(&raw);
-			semver_range_free(r);
-			return NULL;
+			err = 1;
+			break;
 		}
-		if (set.n) {
-			grow(&r->set, sizeof(*r->set), &cap, r->n + 1);
-			r->set[r->n++] = set;
-		}
+		rb_add(&rb, &set);
 		if (i >= raw.len)
 			break;
 		i += 2;
 		start = i;
 	}
 	buf_release(&raw);
-	if (!r->n) {
-		semver_range_free(r);
+	buf_release(&c.t1);
+	buf_release(&c.t2);
+	buf_release(&c.t3);
+	if (!err && !rb.r->n && rb.first_null.n) {
+		grow(&rb.r->set, sizeof(*rb.r->set), &rb.cap, 1);
+		rb.r->set[rb.r->n++] = rb.first_null;
+	} else {
+		cset_release(&rb.first_null);
+	}
+	if (err || !rb.r->n) {
+		semver_range_free(rb.r);
 		return NULL;
 	}
-	range_finish(r);
-	return r;
+	rb.r->set = xrealloc(rb.r->set, rb.r->n * sizeof(*rb.r->set));
+	return rb.r;
 }
 
 struct semver_range *semver_range_parse(const char *s, unsigned opts)

@@ -4,8 +4,11 @@
 # A case folder holds:
 #   repo/            the fixture repository (or `repo` is absent and `args` names a dir)
 #   args             the command-line arguments, one per line (optional)
-#   env              extra KEY=VALUE lines for the environment (optional)
-#   expected.out     stdout, with the repo path as <ROOT> and timings masked
+#   env              extra KEY=VALUE lines for the environment (optional);
+#                    <TOP> stands for the top of the source tree, so that
+#                    ENVPREFLIGHT_PROC_ROOT=<TOP>/tests/fixtures/proc/ports works
+#   expected.out     stdout, with the repo path as <ROOT>, other paths in the
+#                    source tree as <TOP>, and timings masked
 #   expected.status  the exit status
 #   expected.err     stderr, masked the same way (optional: checked when present)
 # UPDATE=1 sh tests/golden.sh rewrites the expectations from the current binary.
@@ -20,7 +23,7 @@ for dir in "$top"/tests/cases/*/; do
 		while IFS= read -r a; do set -- "$@" "$a"; done <"$dir/args"
 	fi
 	envs=
-	[ -f "$dir/env" ] && envs=$(cat "$dir/env")
+	[ -f "$dir/env" ] && envs=$(sed "s#<TOP>#$top#g" "$dir/env")
 	root="$dir/repo"
 	[ -d "$root" ] || root="$dir"
 	root=$(cd "$root" && pwd -P)
@@ -28,8 +31,9 @@ for dir in "$top"/tests/cases/*/; do
 	err=$TEST_TMPDIR/$name.err
 	(cd "$root" && EP_ENV="$envs" ep "$@") >"$out.raw" 2>"$err.raw"
 	status=$?
-	mask "$top/tests/cases" <"$out.raw" >"$out"
-	mask "$top/tests/cases" <"$err.raw" >"$err"
+	# then the rest of the tree (fixture binaries a case puts on PATH)
+	mask "$top/tests/cases" <"$out.raw" | sed "s#$top#<TOP>#g" >"$out"
+	mask "$top/tests/cases" <"$err.raw" | sed "s#$top#<TOP>#g" >"$err"
 	if [ "${UPDATE:-}" = 1 ]; then
 		cp "$out" "$dir/expected.out"
 		echo "$status" >"$dir/expected.status"

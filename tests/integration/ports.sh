@@ -1,0 +1,231 @@
+#!/bin/sh
+# ports.sh - the ports probe against real sockets: listeners on 127.0.0.1
+# and on :: opened by a small helper built here, a forked child sharing its
+# sockets, a listener whose cwd is inside the audited repository
+# (this-repo), free and listening checks passing and failing, the PIDs
+# reported in --json compared with `ss -ltnp`, and nothing signalled: the
+# helpers are still alive after every run.  The helpers are killed on exit.
+. "$(dirname "$0")/../lib.sh"
+dir=$TEST_TMPDIR/ports-it
+repo=$dir/repo
+mkdir -p "$repo/sub"
+pids=
+cleanup() {
+	for p in $pids; do kill "$p" 2>/dev/null; done
+	for p in $pids; do
+		n=0
+		while kill -0 "$p" 2>/dev/null && [ $n -lt 50 ]; do sleep 0.02; n=$((n + 1)); done
+		kill -9 "$p" 2>/dev/null
+	done
+	pids=
+}
+trap cleanup EXIT
+trap 'cleanup; exit 1' INT TERM
+
+# holder OUT FORK ADDR...: listen on each address (port 0: the kernel picks
+# one), write "PORT..." then "PID [CHILD]" to OUT, and wait to be killed; with
+# FORK 1 a child shares every socket.  "free" as the only address writes a
+# port that was free a moment ago and exits.
+cat >"$dir/holder.c" <<'EOF'
+#define _GNU_SOURCE
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+static unsigned listen_on(const char *addr, int keep)
+{
+	struct sockaddr_storage ss;
+	socklen_t len;
+	int six = strchr(addr, ':') != NULL, fd, one = 1, zero = 0;
+
+	memset(&ss, 0, sizeof(ss));
+	fd = socket(six ? AF_INET6 : AF_INET, SOCK_STREAM, 0);
+	if (fd < 0)
+		return 0;
+	setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+	if (six) {
+		struct sockaddr_in6 *a = (struct sockaddr_in6 *)&ss;
+
+		setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &zero, sizeof(zero));
+		a->sin6_family = AF_INET6;
+		inet_pton(AF_INET6, addr, &a->sin6_addr);
+		len = sizeof(*a);
+	} else {
+		struct sockaddr_in *a = (struct sockaddr_in *)&ss;
+
+		a->sin_family = AF_INET;
+		inet_pton(AF_INET, addr, &a->sin_addr);
+		len = sizeof(*a);
+	}
+	if (bind(fd, (struct sockaddr *)&ss, len) < 0 || listen(fd, 8) < 0) {
+		close(fd);
+		return 0;
+	}
+	len = sizeof(ss);
+	getsockname(fd, (struct sockaddr *)&ss, &len);
+	if (!keep)
+		close(fd);
+	return ntohs(six ? ((struct sockaddr_in6 *)&ss)->sin6_port :
+		     ((struct sockaddr_in *)&ss)->sin_port);
+}
+
+int main(int argc, char **argv)
+{
+	char tmp[4096];
+	FILE *f;
+	int i;
+	pid_t child = 0;
+
+	if (argc < 4)
+		return 2;
+	snprintf(tmp, sizeof(tmp), "%s.tmp", argv[1]);
+	f = fopen(tmp, "w");
+	if (!f)
+		return 1;
+	if (!strcmp(argv[3], "free")) {
+		fprintf(f, "%u\n", listen_on("127.0.0.1", 0));
+		fclose(f);
+		return rename(tmp, argv[1]) < 0;
+	}
+	for (i = 3; i < argc; i++)
+		fprintf(f, "%s%u", i > 3 ? " " : "", listen_on(argv[i], 1));
+	fputc('\n', f);
+	if (!strcmp(argv[2], "1")) {
+		child = fork();
+		if (child == 0) {
+			prctl(PR_SET_PDEATHSIG, SIGTERM);
+			for (;;)
+				pause();
+		}
+	}
+	fprintf(f, "%d", (int)getpid());
+	if (child > 0)
+		fprintf(f, " %d", (int)child);
+	fputc('\n', f);
+	fclose(f);
+	if (rename(tmp, argv[1]) < 0)
+		return 1;
+	for (;;)
+		pause();
+}
+EOF
+if ! cc -std=c11 -o "$dir/holder" "$dir/holder.c"; then
+	not_ok "cannot build the socket helper"
+	finish
+	exit
+fi
+
+# spawn DIR OUT FORK ADDR...: a holder with DIR as its working directory;
+# its pids are added to $pids for the cleanup
+spawn() {
+	d=$1 out=$2
+	shift 2
+	(cd "$d" && exec "$dir/holder" "$out" "$@") &
+	n=0
+	while [ ! -f "$out" ] && [ $n -lt 250 ]; do sleep 0.02; n=$((n + 1)); done
+	pids="$pids $(sed -n 2p "$out")"
+}
+
+spawn "$repo/sub" "$dir/a" 1 127.0.0.1 ::
+spawn / "$dir/b" 0 127.0.0.1
+"$dir/holder" "$dir/c" 0 free
+"$dir/holder" "$dir/d" 0 free
+
+p_repo=$(sed -n 1p "$dir/a" | cut -d' ' -f1)
+p_six=$(sed -n 1p "$dir/a" | cut -d' ' -f2)
+p_other=$(sed -n 1p "$dir/b")
+p_free=$(cat "$dir/c")
+p_silent=$(cat "$dir/d")
+a_pids=$(sed -n 2p "$dir/a")
+b_pid=$(sed -n 2p "$dir/b")
+check "helpers listen ($p_repo $p_six $p_other $p_free $p_silent)" \
+	sh -c "[ '${p_repo:-0}' -gt 0 ] && [ '${p_other:-0}' -gt 0 ] && [ '${p_free:-0}' -gt 0 ]"
+[ "$p_six" = 0 ] && echo "note: no IPv6 here: the :: listener is not checked"
+
+M=ZQXPORTSMARK
+listening="$p_silent"
+[ "$p_six" != 0 ] && listening="$p_six, $p_silent"
+cat >"$repo/preflight.yaml" <<EOF
+version: 1
+ports:
+  free: [$p_repo, $p_other, $p_free]
+  listening: [$listening]
+EOF
+printf 'services:\n  web:\n    ports: ["%s:80"]\n' "$p_free" >"$repo/compose.yaml"
+printf 'DATABASE_URL=postgres://app:%s@127.0.0.1:%s/db\n' "$M" "$p_other" >"$repo/.env"
+
+ep --json "$repo" >"$dir/out.json" 2>"$dir/err"
+st=$?
+ep --explain "$repo" >"$dir/out.txt" 2>>"$dir/err"
+ss -ltnpH >"$dir/ss.txt" 2>/dev/null || ss -ltnp >"$dir/ss.txt" 2>/dev/null
+check "exit 1: collisions (got $st)" [ "$st" = 1 ]
+check "stderr empty" [ ! -s "$dir/err" ]
+
+# the JSON of one check: from its "id" line to the next check's
+check_json() {
+	awk -v id="\"ports.tcp.$1\"" '
+		/"id": / { on = index($0, id) > 0 }
+		on { print }' "$dir/out.json"
+}
+# the sorted pids of a check's holders, as reported
+our_pids() { check_json "$1" | sed -n 's/.*"pid": \([0-9]*\).*/\1/p' | sort -n | tr '\n' ' '; }
+# the sorted pids ss shows listening on a port
+ss_pids() {
+	grep -E "[]:*.0-9a-f]:$1[[:space:]]" "$dir/ss.txt" | grep -o 'pid=[0-9]*' |
+		cut -d= -f2 | sort -nu | tr '\n' ' '
+}
+sorted() { printf '%s\n' $1 | sort -n | tr '\n' ' '; }
+
+j=$(check_json "$p_repo")
+check "repo listener fails" sh -c "printf '%s' '$j' | grep -q '\"status\": \"fail\"'"
+check "repo listener is this-repo" sh -c "printf '%s' '$j' | grep -q '\"class\": \"this-repo\"'"
+check "repo listener: parent and forked child ($(our_pids "$p_repo") vs $a_pids)" \
+	[ "$(our_pids "$p_repo")" = "$(sorted "$a_pids")" ]
+if [ -s "$dir/ss.txt" ]; then
+	check "repo listener: the pids ss shows ($(ss_pids "$p_repo"))" \
+		[ "$(our_pids "$p_repo")" = "$(ss_pids "$p_repo")" ]
+	check "other listener: the pids ss shows ($(ss_pids "$p_other"))" \
+		[ "$(our_pids "$p_other")" = "$(ss_pids "$p_other")" ]
+else
+	echo "note: ss (iproute2) not available: comparison skipped"
+fi
+j=$(check_json "$p_other")
+check "other listener fails, same user" sh -c \
+	"printf '%s' '$j' | grep -q '\"class\": \"same-user\"' && printf '%s' '$j' | grep -q '\"address\": \"127.0.0.1\"'"
+check "other listener: its pid" [ "$(our_pids "$p_other")" = "$b_pid " ]
+check "other listener: the URL is a note, preflight.yaml wins" \
+	grep -q "(DATABASE_URL) wants it listening; preflight.yaml overrides" "$dir/out.txt"
+j=$(check_json "$p_free")
+check "free port passes" sh -c "printf '%s' '$j' | grep -q '\"status\": \"pass\"'"
+check "free port: compose noted" grep -q "compose.yaml:3:13 (compose service web) wants it free" "$dir/out.txt"
+j=$(check_json "$p_silent")
+check "nothing listening fails" sh -c "printf '%s' '$j' | grep -q '\"status\": \"fail\"'"
+if [ "$p_six" != 0 ]; then
+	j=$(check_json "$p_six")
+	check "the :: listener passes" sh -c "printf '%s' '$j' | grep -q '\"status\": \"pass\"'"
+	check "the :: listener's address" sh -c "printf '%s' '$j' | grep -q '\"address\": \"::\"'"
+	check ":: holders as ss shows" [ "$(our_pids "$p_six")" = "$(sorted "$a_pids")" ]
+fi
+check "human: this-repo hint" grep -q "runs from this repository: likely left over" "$dir/out.txt"
+check "human: grouped pids" grep -q "COLLISION (PIDs " "$dir/out.txt"
+
+for fmt in human json junit github; do
+	ep --format=$fmt --explain "$repo" >"$dir/fmt" 2>&1
+	check "$fmt: no .env value" sh -c "! grep -q $M '$dir/fmt'"
+done
+alive=1
+for p in $pids; do kill -0 "$p" 2>/dev/null || alive=0; done
+check "no helper was signalled" [ "$alive" = 1 ]
+
+cleanup
+sleep 0.1
+ep --json "$repo" >"$dir/after.json"
+check "after the helpers are gone the repo port is free" sh -c \
+	"awk -v id='\"ports.tcp.$p_repo\"' '/\"id\": /{on=index(\$0,id)>0} on' '$dir/after.json' | grep -q '\"status\": \"pass\"'"
+finish

@@ -1,0 +1,622 @@
+/* test_compose.c - the ports probe's sources and its engine: compose
+ * files and .env URLs into the model (a row a case), the holder scan's
+ * early stop on a fixture /proc, and the probe's checks run on a fixture
+ * /proc (ENVPREFLIGHT_PROC_ROOT, set before anything reads it).
+ */
+#include "test.h"
+
+#include "probe.h"
+#include "procnet.h"
+#include "runner.h"
+#include "spec.h"
+
+#include <stdlib.h>
+#include <unistd.h>
+
+#define PROC_FIX "tests/fixtures/proc"
+
+/* The model's ports as one line: "PORT[-LAST][/PROTO] EXPECT WHO L:C; ...",
+ * WHO being the compose service name, the URL key, or "-". */
+static char *ports_line(const struct spec *spec)
+{
+	struct buf b = BUF_INIT;
+	size_t i;
+
+	for (i = 0; i < spec->nports; i++) {
+		const struct port_req *r = &spec->ports[i];
+		const char *who = r->service ? r->service : "-";
+
+		if (!strncmp(who, "compose service ", 16))
+			who += 16;
+		buf_printf(&b, "%s%u", i ? "; " : "", r->port);
+		if (r->port_last)
+			buf_printf(&b, "-%u", r->port_last);
+		if (r->proto != PORT_TCP)
+			buf_puts(&b, r->proto == PORT_UDP ? "/udp" : "/sctp");
+		buf_printf(&b, " %s %s %u:%u",
+			   r->expect == PORT_FREE ? "free" : "listening", who,
+			   r->origin.line, r->origin.col);
+	}
+	if (!b.s)
+		return xstrdup("");
+	return buf_detach(&b);
+}
+
+struct file {
+	const char *name, *text;
+};
+
+/* A fresh repository holding files (up to 4); spec_load_any it.  Returns
+ * the load's result; on 0 the caller releases spec. */
+static int load_files(const char *tag, const struct file *files,
+		      struct spec *spec, struct errbuf *err)
+{
+	const char *dir = test_tmpdir(tag);
+	size_t i;
+
+	for (i = 0; i < 4 && files[i].name; i++)
+		test_write_str(dir, files[i].name, files[i].text);
+	return spec_load_any(dir, spec, err);
+}
+
+static const struct compose_row {
+	const char *what;
+	const char *compose;	/* docker-compose.yml */
+	const char *dotenv;	/* .env, or NULL */
+	const char *want;	/* ports_line(), or for an error a prefix of it */
+	int error;
+} compose_rows[] = {
+	/* short syntax */
+	{ "short", "services:\n  db:\n    ports:\n      - \"5433:5432\"\n", NULL,
+	  "5433 free db 4:9", 0 },
+	{ "plain int container only", "services:\n  web:\n    ports:\n      - 3000\n",
+	  NULL, "", 0 },
+	{ "quoted container only", "services:\n  web:\n    ports: [\"3000\"]\n",
+	  NULL, "", 0 },
+	{ "container range only", "services:\n  web:\n    ports: [\"3000-3005\"]\n",
+	  NULL, "", 0 },
+	{ "empty host port", "services:\n  web:\n    ports: [\"127.0.0.1::80\"]\n",
+	  NULL, "", 0 },
+	{ "plain host:container", "services:\n  web:\n    ports:\n      - 8080:80\n",
+	  NULL, "8080 free web 4:9", 0 },
+	{ "host IP", "services:\n  web:\n    ports:\n      - 127.0.0.1:8080:80\n",
+	  NULL, "8080 free web 4:9", 0 },
+	{ "IPv6 host IP", "services:\n  web:\n    ports: [\"[::1]:8081:80\"]\n",
+	  NULL, "8081 free web 3:13", 0 },
+	{ "range to range", "services:\n  web:\n    ports: [\"8000-8002:8000-8002\"]\n",
+	  NULL, "8000 free web 3:13; 8001 free web 3:13; 8002 free web 3:13", 0 },
+	{ "host range for one port", "services:\n  web:\n    ports: [\"9100-9105:80\"]\n",
+	  NULL, "9100-9105 free web 3:13", 0 },
+	{ "/tcp", "services:\n  web:\n    ports: [\"8080:80/tcp\"]\n", NULL,
+	  "8080 free web 3:13", 0 },
+	{ "/udp", "services:\n  dns:\n    ports: [\"53:53/udp\"]\n", NULL,
+	  "53/udp free dns 3:13", 0 },
+	{ "/sctp", "services:\n  s:\n    ports: [\"9999:9999/sctp\"]\n", NULL,
+	  "9999/sctp free s 3:13", 0 },
+	{ "several services, in order",
+	  "services:\n  web:\n    ports: [\"3000:3000\"]\n  db:\n    ports:\n"
+	  "      - \"5433:5432\"\n      - \"6000:6000\"\n", NULL,
+	  "3000 free web 3:13; 5433 free db 6:9; 6000 free db 7:9", 0 },
+	/* long syntax */
+	{ "long, published int",
+	  "services:\n  db:\n    ports:\n      - target: 5432\n        published: 5433\n",
+	  NULL, "5433 free db 5:20", 0 },
+	{ "long, published string",
+	  "services:\n  db:\n    ports:\n      - target: 5432\n        published: \"5433\"\n"
+	  "        protocol: tcp\n        host_ip: 127.0.0.1\n        mode: host\n",
+	  NULL, "5433 free db 5:20", 0 },
+	{ "long, published range, target range",
+	  "services:\n  w:\n    ports:\n      - {target: \"80-81\", published: \"8080-8081\"}\n",
+	  NULL, "8080 free w 4:38; 8081 free w 4:38", 0 },
+	{ "long, published range for one target",
+	  "services:\n  w:\n    ports:\n      - {target: 80, published: 8080-8089}\n",
+	  NULL, "8080-8089 free w 4:33", 0 },
+	{ "long, udp", "services:\n  d:\n    ports:\n      - {target: 53, published: 53, "
+	  "protocol: udp}\n", NULL, "53/udp free d 4:33", 0 },
+	{ "long, no published", "services:\n  d:\n    ports:\n      - target: 80\n",
+	  NULL, "", 0 },
+	{ "long, empty published", "services:\n  d:\n    ports:\n      - {target: 80, "
+	  "published: \"\"}\n", NULL, "", 0 },
+	/* merge keys */
+	{ "merge key", "x-base: &base\n  image: redis\n  ports: [\"6380:6379\"]\n"
+	  "services:\n  cache:\n    <<: *base\n", NULL, "6380 free cache 3:11", 0 },
+	{ "own keys win over merged", "x-base: &base\n  ports: [\"6380:6379\"]\n"
+	  "services:\n  cache:\n    <<: *base\n    ports: [\"7000:6379\"]\n", NULL,
+	  "7000 free cache 6:13", 0 },
+	{ "merge list, earlier first", "x-a: &a\n  image: a\nx-b: &b\n  ports: [\"1111:1\"]\n"
+	  "x-c: &c\n  ports: [\"2222:2\"]\nservices:\n  s:\n    <<: [*a, *b, *c]\n",
+	  NULL, "1111 free s 4:11", 0 },
+	{ "nested merge", "x-a: &a\n  ports: [\"1111:1\"]\nx-b: &b\n  <<: *a\n  image: b\n"
+	  "services:\n  s:\n    <<: *b\n", NULL, "1111 free s 2:11", 0 },
+	{ "merge key beside services ignored", "x-s: &s\n  other: {}\nservices:\n"
+	  "  <<: *s\n  web:\n    ports: [\"80:80\"]\n", NULL, "80 free web 6:13", 0 },
+	/* what binds nothing */
+	{ "empty file", "", NULL, "", 0 },
+	{ "no services", "version: \"3.9\"\nvolumes: {}\n", NULL, "", 0 },
+	{ "empty services", "services:\n", NULL, "", 0 },
+	{ "services {}", "services: {}\n", NULL, "", 0 },
+	{ "null service", "services:\n  web:\n", NULL, "", 0 },
+	{ "null ports", "services:\n  web:\n    ports:\n", NULL, "", 0 },
+	{ "behind a profile", "services:\n  dbg:\n    profiles: [debug]\n"
+	  "    ports: [\"7777:7777\"]\n", NULL, "", 0 },
+	{ "empty profiles list", "services:\n  w:\n    profiles: []\n"
+	  "    ports: [\"7777:7777\"]\n", NULL, "7777 free w 4:13", 0 },
+	/* variables */
+	{ "default", "services:\n  w:\n    ports: [\"${WEB_PORT:-3000}:3000\"]\n", NULL,
+	  "3000 free w 3:13", 0 },
+	{ "from the .env", "services:\n  w:\n    ports: [\"${WEB_PORT:-3000}:3000\"]\n",
+	  "WEB_PORT=4000\n", "4000 free w 3:13", 0 },
+	{ "$VAR and nested default", "services:\n  w:\n    ports:\n      - \"$HOST_IP:${A:-${B:-5000}}:80\"\n",
+	  "HOST_IP=127.0.0.1\n", "5000 free w 4:9", 0 },
+	{ "unset: no host port", "services:\n  w:\n    ports: [\"${NOPE}:80\"]\n", NULL,
+	  "", 0 },
+	{ "long, published variable", "services:\n  w:\n    ports:\n      - target: 80\n"
+	  "        published: ${P-8088}\n", NULL, "8088 free w 5:20", 0 },
+	{ "${VAR:+alt}", "services:\n  w:\n    ports: [\"${SET:+8090}${UNSET:+1}:80\"]\n",
+	  "SET=yes\n", "8090 free w 3:13", 0 },
+	/* errors: file:line:col */
+	{ "port out of range", "services:\n  db:\n    ports:\n      - \"70000:5432\"\n",
+	  NULL, "docker-compose.yml:4:9: 'services.db.ports': port '70000' is out of "
+	  "range 1-65535", 1 },
+	{ "not a port", "services:\n  db:\n    ports: [\"http:80\"]\n", NULL,
+	  "docker-compose.yml:3:13: 'services.db.ports': 'http' is not a port", 1 },
+	{ "reversed range", "services:\n  db:\n    ports: [\"8002-8000:80\"]\n", NULL,
+	  "docker-compose.yml:3:13: 'services.db.ports': port range '8002-8000' is "
+	  "reversed", 1 },
+	{ "ranges differ", "services:\n  db:\n    ports: [\"8000-8002:80-81\"]\n", NULL,
+	  "docker-compose.yml:3:13: 'services.db.ports': host ports", 1 },
+	{ "bad protocol", "services:\n  db:\n    ports: [\"80:80/tcpx\"]\n", NULL,
+	  "docker-compose.yml:3:13: 'services.db.ports': unknown protocol 'tcpx'", 1 },
+	{ "long, bad published", "services:\n  db:\n    ports:\n      - target: 80\n"
+	  "        published: 99999\n", NULL, "docker-compose.yml:5:20: "
+	  "'services.db.ports.published': '99999' is not a port number", 1 },
+	{ "long, published a list", "services:\n  db:\n    ports:\n      - published: [1]\n",
+	  NULL, "docker-compose.yml:4:20: 'services.db.ports.published' expects a "
+	  "port number or range, found a list", 1 },
+	{ "long, bad protocol", "services:\n  db:\n    ports:\n      - {published: 80, "
+	  "protocol: http}\n", NULL, "docker-compose.yml:4:35: 'services.db.ports.protocol': "
+	  "unknown protocol 'http'", 1 },
+	{ "long, bad target", "services:\n  db:\n    ports:\n      - {published: 80, "
+	  "target: x}\n", NULL, "docker-compose.yml:4:33: 'services.db.ports.target': "
+	  "'x' is not a port", 1 },
+	{ "services not a map", "services: [web, db]\n", NULL,
+	  "docker-compose.yml:1:11: 'services' expects a mapping, found a list", 1 },
+	{ "service not a map", "services:\n  web: 3\n", NULL,
+	  "docker-compose.yml:2:8: 'services.web' expects a mapping, found a scalar", 1 },
+	{ "ports not a list", "services:\n  web:\n    ports: \"80:80\"\n", NULL,
+	  "docker-compose.yml:3:12: 'services.web.ports' expects a list, found a scalar", 1 },
+	{ "ports a map", "services:\n  web:\n    ports: {a: 1}\n", NULL,
+	  "docker-compose.yml:3:12: 'services.web.ports' expects a list, found a mapping", 1 },
+	{ "null entry", "services:\n  web:\n    ports:\n      - ~\n", NULL,
+	  "docker-compose.yml:4:9: 'services.web.ports' expects port strings or "
+	  "mappings, found null", 1 },
+	{ "list entry", "services:\n  web:\n    ports:\n      - [80]\n", NULL,
+	  "docker-compose.yml:4:9: 'services.web.ports' expects port strings or "
+	  "mappings, found a list", 1 },
+	{ "document a list", "- a\n", NULL,
+	  "docker-compose.yml:1:1: the document expects a mapping, found a list", 1 },
+	{ "YAML syntax", "services:\n  web:\n    ports: [\"80:80\"\n", NULL,
+	  "docker-compose.yml:4:1:", 1 },
+	{ "control characters cleaned", "services:\n  \"w\\e[2J\":\n    ports: [\"x\\e]0;t:80\"]\n",
+	  NULL, "docker-compose.yml:3:13: 'services.w?[2J.ports': 'x?]0;t' is not a port", 1 },
+	{ "too many host ports", "services:\n  w:\n    ports: [\"1000-3000:1000-3000\"]\n",
+	  NULL, "docker-compose.yml:3:13: more than 1024 host ports", 1 },
+	{ "unset ${VAR:?}", "services:\n  w:\n    ports: [\"${P:?set P}:80\"]\n", NULL,
+	  "docker-compose.yml:3:13: 'services.w.ports': cannot substitute the "
+	  "variables of '${P:?set P}:80'", 1 },
+	{ "bad ${ syntax", "services:\n  w:\n    ports: [\"${P:80\"]\n", NULL,
+	  "docker-compose.yml:3:13: 'services.w.ports': cannot substitute", 1 },
+	/* the substituted text holds a .env value: quoted as written */
+	{ "bad once substituted", "services:\n  w:\n    ports: [\"${P}:80\"]\n",
+	  "P=99999secret\n", "docker-compose.yml:3:13: 'services.w.ports': '${P}:80' "
+	  "is not a valid port entry once its variables are substituted", 1 },
+};
+
+static void test_compose_rows(void)
+{
+	size_t i;
+
+	unsetenv("WEB_PORT");
+	unsetenv("HOST_IP");
+	for (i = 0; i < ARRAY_SIZE(compose_rows); i++) {
+		const struct compose_row *r = &compose_rows[i];
+		struct file files[3] = {
+			{ "docker-compose.yml", r->compose },
+			{ r->dotenv ? ".env" : NULL, r->dotenv },
+			{ NULL, NULL },
+		};
+		struct spec spec;
+		struct errbuf err;
+		int rc;
+
+		err.msg[0] = '\0';
+		rc = load_files("compose", files, &spec, &err);
+		if (r->error) {
+			CHECK(rc == -1 && !strncmp(err.msg, r->want, strlen(r->want)),
+			      "%s: rc %d, message '%s', want '%s...'", r->what, rc,
+			      err.msg, r->want);
+			CHECK(!strstr(err.msg, "secret"), "%s: no .env value", r->what);
+			continue;
+		}
+		CHECK(rc == 0, "%s: loads: %s", r->what, err.msg);
+		if (rc == 0) {
+			char *line = ports_line(&spec);
+
+			CHECK_STR(line, r->want, "%s", r->what);
+			free(line);
+			spec_release(&spec);
+		}
+	}
+}
+
+/* Which file is read: compose's own order, then its override. */
+static void test_compose_files(void)
+{
+	static const struct file both[] = {
+		{ "docker-compose.yml", "services:\n  a:\n    ports: [\"1001:1\"]\n" },
+		{ "compose.yaml", "services:\n  b:\n    ports: [\"1002:1\"]\n" },
+		{ "docker-compose.override.yml", "services:\n  b:\n    ports: [\"1003:1\"]\n" },
+		{ NULL, NULL },
+	};
+	static const struct file only_override[] = {
+		{ "compose.override.yml", "services:\n  b:\n    ports: [\"1003:1\"]\n" },
+		{ NULL, NULL },
+	};
+	static const struct file bad_override[] = {
+		{ "compose.yml", "services: {}\n" },
+		{ "compose.override.yaml", "services:\n  b:\n    ports: [\"0:1\"]\n" },
+		{ NULL, NULL },
+	};
+	struct spec spec;
+	struct errbuf err;
+	char *line;
+
+	CHECK(load_files("files", both, &spec, &err) == 0, "%s", err.msg);
+	line = ports_line(&spec);
+	CHECK_STR(line, "1002 free b 3:13; 1003 free b 3:13",
+		  "compose.yaml first, then an override");
+	CHECK_STR(spec.ports[0].origin.file, "compose.yaml", "origin file");
+	CHECK_STR(spec.ports[1].origin.file, "docker-compose.override.yml",
+		  "override origin");
+	free(line);
+	spec_release(&spec);
+
+	CHECK(load_files("files", only_override, &spec, &err) == 0, "%s", err.msg);
+	CHECK_INT(spec.nports, 0, "an override alone is not a compose project");
+	spec_release(&spec);
+
+	CHECK(load_files("files", bad_override, &spec, &err) == -1 &&
+	      !strcmp(err.msg, "compose.override.yaml:3:13: 'services.b.ports': "
+		      "port '0' is out of range 1-65535"), "override error: %s", err.msg);
+}
+
+/* A compose file alone makes a repository auditable; one outside the
+ * repository through a symlink is refused, as every spec file is. */
+static void test_compose_spec_file(void)
+{
+	const char *dir = test_tmpdir("compose-alone");
+	struct spec spec;
+	struct errbuf err;
+	char link[4096];
+
+	test_write_str(dir, "compose.yml", "services: {}\n");
+	CHECK(spec_load(dir, &spec, &err) == 0, "compose alone: %s", err.msg);
+	if (spec.nfiles == 1)
+		CHECK_STR(spec.files[0], "compose.yml", "recorded as a spec file");
+	spec_release(&spec);
+
+	dir = test_tmpdir("compose-link");
+	snprintf(link, sizeof(link), "%s/compose.yaml", dir);
+	if (symlink("/etc/hostname", link) == 0) {
+		CHECK(spec_load(dir, &spec, &err) == -1 &&
+		      strstr(err.msg, "symlink resolving outside") != NULL,
+		      "outside symlink: %s", err.msg);
+	}
+}
+
+/* ---- .env URLs ----------------------------------------------------- */
+
+static const struct url_row {
+	const char *what, *dotenv, *want;
+} url_rows[] = {
+	{ "postgres", "DATABASE_URL=postgres://app:s3cr3t@localhost:5433/db\n",
+	  "5433 listening DATABASE_URL 1:1" },
+	{ "default port", "REDIS_URL=redis://127.0.0.1\n", "6379 listening REDIS_URL 1:1" },
+	{ "_URI", "MONGODB_URI=mongodb://[::1]:27018/x\n",
+	  "27018 listening MONGODB_URI 1:1" },
+	{ "lowercase key", "api_url=http://localhost:3000/v1\n",
+	  "3000 listening api_url 1:1" },
+	{ "several, in order", "A=1\nDATABASE_URL=postgres://localhost/db\n"
+	  "  CACHE_URL=memcached://0.0.0.0:11212\n",
+	  "5432 listening DATABASE_URL 2:1; 11212 listening CACHE_URL 3:3" },
+	{ "remote host", "DATABASE_URL=postgres://db.example.com:5432/x\n", "" },
+	{ "not a URL key", "DATABASE=postgres://localhost:5432/x\nURL=http://localhost:1\n"
+	  "MY_URLS=http://localhost:2\n", "" },
+	{ "not a URL", "DATABASE_URL=localhost:5432\n", "" },
+	{ "unknown scheme, no port", "X_URL=foo://localhost/\n", "" },
+	{ "unknown scheme with port", "X_URL=foo://localhost:7000/\n",
+	  "7000 listening X_URL 1:1" },
+	{ "unix socket", "DATABASE_URL=postgres:///db?host=/run/postgresql\n", "" },
+	{ "empty value", "DATABASE_URL=\n", "" },
+	{ "duplicate: the last wins", "DATABASE_URL=postgres://localhost:1111/a\n"
+	  "DATABASE_URL=postgres://localhost:2222/b\n",
+	  "2222 listening DATABASE_URL 2:1" },
+	{ "quoted, export", "export DATABASE_URL=\"postgres://localhost:5434/db\"\n",
+	  "5434 listening DATABASE_URL 1:8" },
+};
+
+/* Every string the model holds must be free of marker. */
+static int model_has(const struct spec *spec, const char *marker)
+{
+	size_t i;
+
+	for (i = 0; i < spec->nports; i++)
+		if ((spec->ports[i].service && strstr(spec->ports[i].service, marker)) ||
+		    (spec->ports[i].origin.file &&
+		     strstr(spec->ports[i].origin.file, marker)))
+			return 1;
+	for (i = 0; i < spec->nstrings; i++)
+		if (strstr(spec->strings[i], marker))
+			return 1;
+	for (i = 0; i < spec->nfiles; i++)
+		if (strstr(spec->files[i], marker))
+			return 1;
+	return 0;
+}
+
+static void test_url_rows(void)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(url_rows); i++) {
+		const struct url_row *r = &url_rows[i];
+		/* a spec file, so that the repository is auditable, and no
+		 * example: the env loader does not read the .env then */
+		struct file files[] = {
+			{ "compose.yaml", "services: {}\n" },
+			{ ".env", r->dotenv },
+			{ NULL, NULL },
+		};
+		struct spec spec;
+		struct errbuf err;
+		char *line;
+
+		if (load_files("urls", files, &spec, &err) < 0) {
+			CHECK(0, "%s: %s", r->what, err.msg);
+			continue;
+		}
+		line = ports_line(&spec);
+		CHECK_STR(line, r->want, "%s", r->what);
+		if (spec.nports)
+			CHECK_STR(spec.ports[0].origin.file, ".env", "%s: origin", r->what);
+		CHECK(!model_has(&spec, "s3cr3t") && !model_has(&spec, "localhost") &&
+		      !model_has(&spec, "postgres://"), "%s: no value kept", r->what);
+		CHECK(spec.nfiles == 1, "%s: the .env is not a spec file", r->what);
+		free(line);
+		spec_release(&spec);
+	}
+}
+
+/* The .env as the env loader read it (env.file from preflight.yaml), and
+ * compose ports beside URL ports. */
+static void test_urls_configured(void)
+{
+	static const struct file files[] = {
+		{ "preflight.yaml", "version: 1\nenv:\n  file: config/app.env\n"
+		  "  required: [DATABASE_URL]\nports:\n  free: [3000]\n" },
+		{ "config/app.env", "DATABASE_URL=postgres://u:pw@localhost:5433/d\n" },
+		{ "docker-compose.yaml", "services:\n  db:\n    ports: [\"5433:5432\"]\n" },
+		{ ".env", "OTHER_URL=http://localhost:9999\n" },
+	};
+	struct spec spec;
+	struct errbuf err;
+	char *line;
+
+	CHECK(load_files("urls-conf", files, &spec, &err) == 0, "%s", err.msg);
+	line = ports_line(&spec);
+	CHECK_STR(line, "3000 free - 6:10; 5433 free db 3:13; "
+		  "5433 listening DATABASE_URL 1:1", "every source, in load order");
+	if (spec.nports == 3) {
+		CHECK_STR(spec.ports[2].origin.file, "config/app.env", "the .env used");
+		CHECK_STR(spec.ports[0].origin.file, "preflight.yaml", "preflight origin");
+	}
+	free(line);
+	spec_release(&spec);
+}
+
+/* ---- the holder scan's early stop -------------------------------- */
+
+static void test_early_stop(void)
+{
+	static const unsigned one[] = { 8000 }, two[] = { 8000, 8001 };
+	static const int want_pids[] = { 20, 40, 50, 60 };
+	struct procnet_stats st;
+	struct port_status s[2];
+	size_t i;
+
+	CHECK_INT(ports_lookup_stats(PROC_FIX "/prefork", one, 1, NULL, s, &st), 0,
+		  "lookup");
+	CHECK_INT(s[0].nh, 4, "master and every worker");
+	for (i = 0; i < s[0].nh && i < 4; i++)
+		CHECK_INT(s[0].holders[i].pid, want_pids[i], "holder %zu", i);
+	CHECK_INT(s[0].hidden, 0, "nothing hidden");
+	CHECK_INT(st.pids, 7, "pids listed");
+	CHECK_INT(st.phase1, 2, "phase 1 stopped after the master (pid 20)");
+	CHECK_INT(st.stat_reads, 5, "phase 2 read the stat of the 5 later pids");
+	CHECK_INT(st.fd_dirs, 5, "fd dirs of 10, 20 and the workers 40, 50, 60 "
+		  "only: not of 30 or 70");
+	port_status_release(&s[0]);
+
+	/* a socket nobody visible holds: phase 1 must read everything */
+	CHECK_INT(ports_lookup_stats(PROC_FIX "/prefork", two, 2, NULL, s, &st), 0,
+		  "lookup 2");
+	CHECK_INT(s[0].nh, 4, "8000 holders");
+	CHECK(s[1].busy && !s[1].nh && s[1].hidden && s[1].hidden_uid == 99,
+	      "8001 hidden");
+	CHECK_INT(st.phase1, 7, "phase 1 covered every pid");
+	CHECK_INT(st.fd_dirs, 7, "every fd dir read");
+	CHECK_INT(st.stat_reads, 0, "no phase 2");
+	port_status_release(&s[0]);
+	port_status_release(&s[1]);
+
+	/* the fixture without stat files: read anyway, nothing missed */
+	{
+		static const unsigned p[] = { 5432 };
+
+		CHECK_INT(ports_lookup_stats(PROC_FIX "/basic", p, 1, NULL, s, &st), 0,
+			  "basic");
+		CHECK(s[0].nh == 2 && s[0].holders[1].pid == 101,
+		      "a worker without a stat file is still found");
+		CHECK(st.phase1 < st.pids, "early stop on basic: %zu of %zu",
+		      st.phase1, st.pids);
+		port_status_release(&s[0]);
+	}
+	/* nothing busy: no scan at all */
+	{
+		static const unsigned p[] = { 7000 };
+
+		ports_lookup_stats(PROC_FIX "/prefork", p, 1, NULL, s, &st);
+		CHECK(!s[0].busy && st.pids == 0 && st.fd_dirs == 0, "no scan");
+		port_status_release(&s[0]);
+	}
+}
+
+/* ---- the probe on a fixture /proc --------------------------------- */
+
+static const struct result *find(const struct result *res, size_t n,
+				 const char *id)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (!strcmp(res[i].id, id))
+			return &res[i];
+	return NULL;
+}
+
+static int has_note(const struct result *r, const char *part)
+{
+	size_t i;
+
+	for (i = 0; i < r->nnotes; i++)
+		if (strstr(r->notes[i], part))
+			return 1;
+	return 0;
+}
+
+static void test_probe(void)
+{
+	static const struct file files[] = {
+		{ "preflight.yaml", "version: 1\nports:\n  free: [3000, 5432, 6379]\n"
+		  "  listening: [9001, 7000]\n" },
+		{ "docker-compose.yml", "services:\n  db:\n    ports:\n"
+		  "      - \"5433:5432\"\n      - \"53:53/udp\"\n  web:\n"
+		  "    ports: [\"8080:80\", \"5432:5432\", \"9000-9001:80\"]\n" },
+		{ ".env", "DATABASE_URL=postgres://app:s3cr3t@localhost:5433/app\n"
+		  "CACHE_URL=redis://localhost:6379\n" },
+		{ NULL, NULL },
+	};
+	static const char *const ids[] = {
+		"ports.tcp.3000", "ports.tcp.5432", "ports.tcp.6379", "ports.tcp.9001",
+		"ports.tcp.7000", "ports.tcp.5433", "ports.udp.53", "ports.tcp.8080",
+		"ports.tcp.9000-9001",
+	};
+	struct plan plan = { NULL, 0, 0 };
+	struct spec spec;
+	struct errbuf err;
+	struct result *res;
+	const struct result *r;
+	size_t i;
+
+	CHECK(load_files("probe", files, &spec, &err) == 0, "%s", err.msg);
+	probe_ports.plan(&spec, &plan);
+	CHECK_INT(plan.n, ARRAY_SIZE(ids), "one check a port");
+	for (i = 0; i < plan.n && i < ARRAY_SIZE(ids); i++)
+		CHECK_STR(plan.checks[i].id, ids[i], "check %zu in first-seen order", i);
+	res = xcalloc(plan.n + 1, sizeof(*res));
+	runner_run(&spec, &plan, clock_ms() + 5000, 0, res);
+
+	r = find(res, plan.n, "ports.tcp.3000");
+	CHECK(r && r->status == STATUS_PASS && !strcmp(r->message, "free"), "3000 free");
+	r = find(res, plan.n, "ports.tcp.5432");
+	CHECK(r && r->status == STATUS_FAIL, "5432 busy");
+	if (r) {
+		CHECK_STR(r->message, "COLLISION (PIDs 100, 101, 102: postgres, user 4242)",
+			  "grouped holders");
+		CHECK_STR(r->hint, "another PostgreSQL is running (PID 100, user 4242); "
+			  "stop it or use another port", "hint");
+		CHECK_STR(r->source.file, "preflight.yaml", "preflight.yaml wins");
+		CHECK(has_note(r, "docker-compose.yml:7:24 (compose service web) wants it "
+			       "free; preflight.yaml overrides"), "dropped provenance noted");
+		CHECK_INT(cJSON_GetArraySize(cJSON_GetObjectItem(r->data, "holders")), 3,
+			  "3 holders in JSON");
+	}
+	r = find(res, plan.n, "ports.tcp.6379");
+	CHECK(r && r->status == STATUS_FAIL && r->hint &&
+	      !strcmp(r->hint, "a container publishes this port (docker-proxy); "
+		      "docker ps to find it"), "6379: container, %s", r ? r->hint : "");
+	if (r)
+		CHECK(has_note(r, ".env:2:1 (CACHE_URL) wants it listening; "
+			       "preflight.yaml overrides"), "URL overridden");
+	r = find(res, plan.n, "ports.tcp.9001");
+	CHECK(r && r->status == STATUS_PASS &&
+	      !strcmp(r->message, "listening (uid 4244, process not visible: "
+		      "permission denied)"), "9001: %s", r ? r->message : "");
+	r = find(res, plan.n, "ports.tcp.7000");
+	CHECK(r && r->status == STATUS_FAIL &&
+	      !strcmp(r->hint, "start the service that should listen on port 7000"),
+	      "7000 silent");
+	r = find(res, plan.n, "ports.tcp.5433");
+	CHECK(r && r->status == STATUS_PASS && r->source.file &&
+	      !strcmp(r->source.file, ".env"), "5433: the URL's check passes");
+	if (r) {
+		CHECK_STR(r->message, "listening for DATABASE_URL (PID 200: docker-proxy, "
+			  "user root)", "the stack is up");
+		CHECK(has_note(r, "the stack in docker-compose.yml provides it (compose "
+			       "service db, docker-compose.yml:4:9)"), "stack note");
+	}
+	r = find(res, plan.n, "ports.udp.53");
+	CHECK(r && r->status == STATUS_SKIP, "udp skipped");
+	r = find(res, plan.n, "ports.tcp.8080");
+	CHECK(r && r->status == STATUS_FAIL && r->hint &&
+	      strstr(r->hint, "PID 400 (node) runs as user 4242"), "8080 other user");
+	if (r) {
+		const cJSON *h = cJSON_GetArrayItem(cJSON_GetObjectItem(r->data, "holders"), 0);
+
+		CHECK(h && !strcmp(cJSON_GetObjectItem(h, "address")->valuestring, "::") &&
+		      !strcmp(cJSON_GetObjectItem(h, "class")->valuestring, "other-user") &&
+		      strstr(cJSON_GetObjectItem(h, "cmdline")->valuestring, "hunter2") == NULL,
+		      "8080 holder JSON, password hidden");
+	}
+	r = find(res, plan.n, "ports.tcp.9000-9001");
+	CHECK(r && r->status == STATUS_FAIL && !strcmp(r->message,
+		"COLLISION: all 2 ports are in use"), "range all busy");
+	for (i = 0; i < plan.n; i++) {
+		char *json = cJSON_PrintUnformatted(res[i].data);
+		size_t k;
+
+		CHECK(!strstr(json, "s3cr3t") && !strstr(res[i].message, "s3cr3t") &&
+		      !(res[i].hint && strstr(res[i].hint, "s3cr3t")),
+		      "%s: no .env value", res[i].id);
+		for (k = 0; k < res[i].nnotes; k++)
+			CHECK(!strstr(res[i].notes[k], "s3cr3t"), "note");
+		free(json);
+		result_release(&res[i]);
+	}
+	free(res);
+	plan_release(&plan);
+	spec_release(&spec);
+}
+
+void test_main(void)
+{
+	/* read once per process: before anything asks for it */
+	setenv("ENVPREFLIGHT_PROC_ROOT", PROC_FIX "/ports", 1);
+	test_compose_rows();
+	test_compose_files();
+	test_compose_spec_file();
+	test_url_rows();
+	test_urls_configured();
+	test_early_stop();
+	test_probe();
+}
