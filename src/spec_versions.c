@@ -1,0 +1,627 @@
+/* spec_versions.c - the version files: .nvmrc, .node-version,
+ * .python-version, pyproject.toml requires-python, setup.cfg
+ * python_requires, .tool-versions and go.mod.
+ *
+ * Each file is read with spec_read (size cap, symlinks kept inside the
+ * repository, UTF-8 without NUL) and handed to its own parser.  Where the
+ * line is at fault - the file's structure cannot be read at all - loading
+ * stops with file:line:col (exit 2).  Where the structure is fine but the
+ * version it names is not one we can match (an unknown lts/ codename, a
+ * range in .nvmrc, an invalid PEP 440 specifier), the requirement is kept
+ * as written and the runtimes probe turns it into a failing check naming
+ * the file and line: one bad value must not hide every other check.
+ */
+#include "specfile.h"
+#include "gomod.h"
+#include "nvmrc.h"
+#include "pep440.h"
+#include "toolversions.h"
+#include "versions.h"
+
+#include <ini.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+static const char *const files[] = {
+	".nvmrc", ".node-version", ".python-version", "pyproject.toml",
+	"setup.cfg", ".tool-versions", "go.mod", NULL
+};
+
+#define MSG_MAX 256
+
+/* The 1-based byte column of the first non-blank byte of line `no`. */
+static unsigned first_col(const char *buf, size_t len, unsigned no)
+{
+	struct versions_line ln = { NULL, 0, 0 };
+	size_t pos = 0, i;
+
+	while (versions_next_line(buf, len, &pos, &ln)) {
+		if (ln.no != no)
+			continue;
+		for (i = 0; i < ln.len && versions_isspace((unsigned char)ln.s[i]); i++)
+			;
+		return (unsigned)i + 1;
+	}
+	return 0;
+}
+
+static struct origin at(const char *file, unsigned line, unsigned col)
+{
+	struct origin o = { file, line, col };
+
+	return o;
+}
+
+/* ---- .nvmrc, .node-version ---- */
+
+/* nvmrc_parse failed on line `no`: when that line alone (comment cut,
+ * trimmed) fails with the same message, the structure of the file is
+ * fine and only the version is bad - return that version as a new string
+ * for the probe to report.  NULL: the file itself is malformed. */
+static char *nvmrc_bad_value(const char *buf, size_t len, unsigned no,
+			     const char *msg)
+{
+	struct versions_line ln = { NULL, 0, 0 };
+	struct nvmrc n;
+	char again[MSG_MAX];
+	unsigned again_line;
+	size_t pos = 0;
+
+	while (versions_next_line(buf, len, &pos, &ln)) {
+		const char *hash;
+
+		if (ln.no != no)
+			continue;
+		if ((hash = memchr(ln.s, '#', ln.len)))
+			ln.len = (size_t)(hash - ln.s);
+		versions_trim(&ln.s, &ln.len);
+		/* a key=value line is never the version line */
+		if (!ln.len || (ln.s[0] != '=' && memchr(ln.s, '=', ln.len)))
+			return NULL;
+		if (nvmrc_parse(ln.s, ln.len, &n, again, sizeof(again), &again_line) == 0) {
+			nvmrc_release(&n);
+			return NULL;
+		}
+		return strcmp(again, msg) ? NULL : xstrndup(ln.s, ln.len);
+	}
+	return NULL;
+}
+
+static int load_nvmrc(struct spec *spec, const char *name, struct errbuf *err)
+{
+	char msg[MSG_MAX];
+	unsigned line = 0;
+	struct nvmrc n;
+	struct blob b;
+	const char *file;
+	char *bad;
+	int rc = spec_read(spec, name, &b, err);
+
+	if (rc <= 0)
+		return rc;
+	file = spec_add_file(spec, name);
+	if (nvmrc_parse(b.data, b.len, &n, msg, sizeof(msg), &line) == 0) {
+		spec_add_runtime(spec, "node", n.spec, REQ_NVMRC,
+				 at(file, n.line, first_col(b.data, b.len, n.line)));
+		nvmrc_release(&n);
+		rc = 0;
+	} else if (line && (bad = nvmrc_bad_value(b.data, b.len, line, msg))) {
+		/* kept as written: the probe re-parses it and fails the check */
+		spec_add_runtime(spec, "node", bad, REQ_NVMRC,
+				 at(file, line, first_col(b.data, b.len, line)));
+		free(bad);
+		rc = 0;
+	} else {
+		spec_error(err, file, line, line ? first_col(b.data, b.len, line) : 0,
+			   "%s", msg);
+		rc = -1;
+	}
+	blob_release(&b);
+	return rc;
+}
+
+/* ---- .python-version ---- */
+
+/* The first name pyenv would use is the requirement: `python` runs it.
+ * Further names only add pythonX.Y commands and are not checked. */
+static int load_python_version(struct spec *spec, struct errbuf *err)
+{
+	const char *name = ".python-version";
+	char msg[MSG_MAX];
+	unsigned line = 0, col = 0;
+	struct pyenv_file f;
+	struct blob b;
+	const char *file;
+	size_t i;
+	int rc = spec_read(spec, name, &b, err);
+
+	if (rc <= 0)
+		return rc;
+	file = spec_add_file(spec, name);
+	if (pyenv_parse(b.data, b.len, &f, msg, sizeof(msg), &line, &col) < 0) {
+		spec_error(err, file, line, col, "%s", msg);
+		blob_release(&b);
+		return -1;
+	}
+	for (i = 0; i < f.n; i++) {
+		const struct pyenv_entry *e = &f.v[i];
+
+		if (e->kind == PYENV_IGNORED)
+			continue;
+		spec_add_runtime(spec, "python", e->name, REQ_PYENV,
+				 at(file, e->line, e->col));
+		break;
+	}
+	pyenv_release(&f);
+	blob_release(&b);
+	return 0;
+}
+
+/* ---- pyproject.toml: [project] requires-python ---- */
+
+/* Just enough TOML to find one key: comments, basic and literal strings,
+ * multi-line strings and arrays are stepped over so that a '[' inside
+ * them is not taken for a table header.  The rest of the document is not
+ * validated: it is not ours. */
+struct toml_scan {
+	int in_ml;		/* inside a multi-line string: its quote, or 0 */
+	int depth;		/* open '[' of a multi-line array */
+};
+
+/* Step over s[0..len) from a value position, updating the state. */
+static void toml_skip(struct toml_scan *t, const char *s, size_t len)
+{
+	size_t i = 0;
+
+	while (i < len) {
+		char c = s[i];
+
+		if (t->in_ml) {
+			if (c == '\\' && t->in_ml == '"') {
+				i += 2;
+				continue;
+			}
+			if (c == t->in_ml && i + 2 < len && s[i + 1] == c && s[i + 2] == c) {
+				t->in_ml = 0;
+				i += 3;
+				continue;
+			}
+			i++;
+			continue;
+		}
+		if (c == '#')
+			return;
+		if ((c == '"' || c == '\'') && i + 2 < len && s[i + 1] == c && s[i + 2] == c) {
+			t->in_ml = c;
+			i += 3;
+			continue;
+		}
+		if (c == '"' || c == '\'') {
+			for (i++; i < len && s[i] != c; i++)
+				if (c == '"' && s[i] == '\\')
+					i++;
+			i++;
+			continue;
+		}
+		if (c == '[')
+			t->depth++;
+		else if (c == ']' && t->depth > 0)
+			t->depth--;
+		i++;
+	}
+}
+
+/* A table header "[name]" (not "[[...]]"): 1 with the trimmed name in
+ * *name / *nlen; 0 for an array-of-tables header; -1 when not a header. */
+static int toml_header(const char *s, size_t len, const char **name, size_t *nlen)
+{
+	const char *close;
+
+	if (!len || s[0] != '[')
+		return -1;
+	if (len > 1 && s[1] == '[')
+		return 0;
+	close = memchr(s, ']', len);
+	if (!close)
+		return 0;	/* not TOML; not the [project] table either */
+	*name = s + 1;
+	*nlen = (size_t)(close - s - 1);
+	versions_trim(name, nlen);
+	return 1;
+}
+
+struct pyreq {
+	char *value;
+	unsigned line, col;
+};
+
+/* The key of a key/value line when it is requires-python, bare or quoted:
+ * returns the offset just past the '=', or 0. */
+static size_t toml_is_requires_python(const char *s, size_t len)
+{
+	static const char key[] = "requires-python";
+	size_t klen = sizeof(key) - 1, i;
+
+	if (len > klen + 1 && (s[0] == '"' || s[0] == '\'') &&
+	    !memcmp(s + 1, key, klen) && s[klen + 1] == s[0])
+		i = klen + 2;
+	else if (len > klen && !memcmp(s, key, klen))
+		i = klen;
+	else
+		return 0;
+	while (i < len && (s[i] == ' ' || s[i] == '\t'))
+		i++;
+	return i < len && s[i] == '=' ? i + 1 : 0;
+}
+
+/* Read the string value of requires-python at s[0..len) (after the '=').
+ * Returns 0 with *out a new string, or -1 with msg and *bad (the offset
+ * in s at fault). */
+static int toml_string_value(const char *s, size_t len, char **out, char *msg,
+			     size_t msglen, size_t *bad)
+{
+	size_t i = 0, open, end;
+	char q;
+
+	while (i < len && (s[i] == ' ' || s[i] == '\t'))
+		i++;
+	*bad = i;
+	if (i >= len || (s[i] != '"' && s[i] != '\'')) {
+		versions_err(msg, msglen, "'requires-python' expects a string "
+			     "such as \">=3.10\"");
+		return -1;
+	}
+	open = i;
+	q = s[open];
+	if (open + 2 < len && s[open + 1] == q && s[open + 2] == q) {
+		versions_err(msg, msglen, "multi-line strings are not supported "
+			     "for 'requires-python': write it on one line");
+		return -1;
+	}
+	for (end = open + 1; end < len && s[end] != q; end++) {
+		if (q == '"' && s[end] == '\\') {
+			*bad = end;
+			versions_err(msg, msglen, "escape sequences are not supported "
+				     "in 'requires-python'");
+			return -1;
+		}
+	}
+	if (end >= len) {
+		versions_err(msg, msglen, "unterminated string (expected %c "
+			     "before the end of the line)", q);
+		return -1;
+	}
+	for (i = end + 1; i < len && (s[i] == ' ' || s[i] == '\t'); i++)
+		;
+	if (i < len && s[i] != '#') {
+		*bad = i;
+		versions_err(msg, msglen, "unexpected text after the string");
+		return -1;
+	}
+	*out = xstrndup(s + open + 1, end - open - 1);
+	return 0;
+}
+
+/* Find [project] requires-python in buf.  Returns 1 with *req filled, 0
+ * when there is none, -1 with msg, *eline, *ecol. */
+static int pyproject_find(const char *buf, size_t len, struct pyreq *req,
+			  char *msg, size_t msglen, unsigned *eline, unsigned *ecol)
+{
+	struct toml_scan t = { 0, 0 };
+	struct versions_line ln = { NULL, 0, 0 };
+	size_t pos = 0;
+	int in_project = 0;
+
+	req->value = NULL;
+	req->line = req->col = 0;
+	while (versions_next_line(buf, len, &pos, &ln)) {
+		const char *s = ln.s, *name;
+		size_t l = ln.len, nlen, skip = 0, eq, bad;
+		int h;
+
+		if (t.in_ml || t.depth) {
+			toml_skip(&t, s, l);
+			continue;
+		}
+		while (skip < l && (s[skip] == ' ' || s[skip] == '\t'))
+			skip++;
+		s += skip;
+		l -= skip;
+		if (!l || s[0] == '#')
+			continue;
+		h = toml_header(s, l, &name, &nlen);
+		if (h >= 0) {
+			in_project = h == 1 && nlen == 7 && !memcmp(name, "project", 7);
+			continue;
+		}
+		eq = in_project ? toml_is_requires_python(s, l) : 0;
+		if (!eq) {
+			const char *e = memchr(s, '=', l);
+
+			if (e)
+				toml_skip(&t, e + 1, l - (size_t)(e + 1 - s));
+			continue;
+		}
+		if (req->value) {
+			versions_err(msg, msglen, "duplicate key 'requires-python' "
+				     "(first at line %u)", req->line);
+			*eline = ln.no;
+			*ecol = (unsigned)skip + 1;
+			free(req->value);
+			req->value = NULL;
+			return -1;
+		}
+		if (toml_string_value(s + eq, l - eq, &req->value, msg, msglen, &bad) < 0) {
+			*eline = ln.no;
+			*ecol = (unsigned)(skip + eq + bad) + 1;
+			return -1;
+		}
+		req->line = ln.no;
+		req->col = (unsigned)skip + 1;
+	}
+	return req->value != NULL;
+}
+
+static int load_pyproject(struct spec *spec, struct errbuf *err)
+{
+	const char *name = "pyproject.toml";
+	char msg[MSG_MAX];
+	unsigned line = 0, col = 0;
+	struct pyreq req;
+	struct blob b;
+	const char *file;
+	int rc = spec_read(spec, name, &b, err);
+
+	if (rc <= 0)
+		return rc;
+	file = spec_add_file(spec, name);
+	rc = pyproject_find(b.data, b.len, &req, msg, sizeof(msg), &line, &col);
+	blob_release(&b);
+	if (rc < 0) {
+		spec_error(err, file, line, col, "%s", msg);
+		return -1;
+	}
+	if (rc > 0) {
+		spec_add_runtime(spec, "python", req.value, REQ_PEP440,
+				 at(file, req.line, req.col));
+		free(req.value);
+	}
+	return 0;
+}
+
+/* ---- setup.cfg: [options] python_requires ---- */
+
+struct cfg_lines {
+	char *text;		/* the [options] lines, every other line blank */
+	unsigned key_line, key_col;	/* of the first python_requires */
+	unsigned dup_line;	/* of a second one, or 0 */
+	unsigned long_line;	/* an [options] line libinih cannot take */
+};
+
+struct cfg_value {
+	struct buf value;
+	int seen;
+};
+
+static int is_key(const char *s, size_t len)
+{
+	static const char key[] = "python_requires";
+	size_t klen = sizeof(key) - 1, i = klen;
+
+	if (len < klen || strncasecmp(s, key, klen))
+		return 0;
+	while (i < len && (s[i] == ' ' || s[i] == '\t'))
+		i++;
+	return i < len && (s[i] == '=' || s[i] == ':');
+}
+
+/* libinih sees only the [options] section (other lines blanked, so line
+ * numbers hold): the rest of setup.cfg belongs to other tools, and
+ * libinih's 200-byte line limit must not turn a long description into an
+ * error of ours. */
+static void cfg_options_only(const char *buf, size_t len, struct cfg_lines *c)
+{
+	struct buf out = BUF_INIT;
+	struct versions_line ln = { NULL, 0, 0 };
+	size_t pos = 0;
+	int in_options = 0;
+
+	memset(c, 0, sizeof(*c));
+	while (versions_next_line(buf, len, &pos, &ln)) {
+		const char *s = ln.s;
+		size_t l = ln.len, skip = 0;
+		int keep;
+
+		while (skip < l && (s[skip] == ' ' || s[skip] == '\t'))
+			skip++;
+		if (skip < l && s[skip] == '[') {
+			const char *close = memchr(s + skip, ']', l - skip);
+			const char *nm = s + skip + 1;
+			size_t nl = close ? (size_t)(close - nm) : 0;
+
+			versions_trim(&nm, &nl);
+			in_options = close && nl == 7 && !memcmp(nm, "options", 7);
+		} else if (in_options && !skip && is_key(s, l)) {
+			if (!c->key_line) {
+				c->key_line = ln.no;
+				c->key_col = 1;
+			} else if (!c->dup_line) {
+				c->dup_line = ln.no;
+			}
+		}
+		keep = in_options || (skip < l && s[skip] == '[');
+		if (keep && l >= 190) {
+			if (in_options && !c->long_line)
+				c->long_line = ln.no;
+			keep = 0;
+		}
+		if (keep)
+			buf_add(&out, s, l);
+		buf_putc(&out, '\n');
+	}
+	c->text = buf_detach(&out);
+	if (!c->text)
+		c->text = xstrdup("");
+}
+
+/* libinih calls this for every name = value, and again for every
+ * continuation line of a multi-line value: pieces are joined by a space,
+ * as setuptools joins them (">=3.8,\n<4" is ">=3.8, <4"). */
+static int cfg_handler(void *user, const char *section, const char *name,
+		       const char *value)
+{
+	struct cfg_value *v = user;
+
+	if (strcmp(section, "options") || strcasecmp(name, "python_requires"))
+		return 1;
+	v->seen = 1;
+	if (*value) {
+		if (v->value.len)
+			buf_putc(&v->value, ' ');
+		buf_puts(&v->value, value);
+	}
+	return 1;
+}
+
+static int load_setup_cfg(struct spec *spec, struct errbuf *err)
+{
+	const char *name = "setup.cfg";
+	struct cfg_value v = { BUF_INIT, 0 };
+	struct cfg_lines c;
+	struct blob b;
+	const char *file;
+	int rc = spec_read(spec, name, &b, err);
+
+	if (rc <= 0)
+		return rc;
+	file = spec_add_file(spec, name);
+	cfg_options_only(b.data, b.len, &c);
+	blob_release(&b);
+	if (c.dup_line) {
+		spec_error(err, file, c.dup_line, 1, "duplicate key 'python_requires' "
+			   "in [options] (first at line %u)", c.key_line);
+		rc = -1;
+	} else if (c.long_line && c.long_line == c.key_line) {
+		spec_error(err, file, c.long_line, 1, "'python_requires' line is "
+			   "longer than 190 bytes");
+		rc = -1;
+	} else if ((rc = ini_parse_string(c.text, cfg_handler, &v)) != 0) {
+		if (rc > 0)
+			spec_error(err, file, (unsigned)rc, 1, "malformed INI in "
+				   "[options] (expected 'name = value' or '[section]')");
+		else
+			spec_error(err, file, 0, 0, "cannot be parsed as INI");
+		rc = -1;
+	} else if (v.seen && v.value.len) {
+		spec_add_runtime(spec, "python", buf_str(&v.value), REQ_PEP440,
+				 at(file, c.key_line, c.key_col));
+	}
+	free(c.text);
+	buf_release(&v.value);
+	return rc;
+}
+
+/* ---- .tool-versions ---- */
+
+/* A plugin name we may use as a runtime name (and in an id). */
+static int plugin_name_ok(const char *s)
+{
+	if (!*s || *s == '-' || *s == '.')
+		return 0;
+	for (; *s; s++)
+		if (!(*s == '_' || *s == '.' || *s == '-' || *s == '+' ||
+		      (*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
+		      (*s >= '0' && *s <= '9')))
+			return 0;
+	return 1;
+}
+
+static int load_tool_versions(struct spec *spec, struct errbuf *err)
+{
+	const char *name = ".tool-versions";
+	char msg[MSG_MAX];
+	unsigned line = 0, col = 0;
+	struct toolversions t;
+	struct blob b;
+	const char *file;
+	size_t i;
+	int rc = spec_read(spec, name, &b, err);
+
+	if (rc <= 0)
+		return rc;
+	file = spec_add_file(spec, name);
+	rc = toolversions_parse(b.data, b.len, &t, msg, sizeof(msg), &line, &col);
+	blob_release(&b);
+	if (rc < 0) {
+		spec_error(err, file, line, col, "%s", msg);
+		return -1;
+	}
+	for (i = 0; i < t.n; i++) {
+		const struct toolversions_entry *e = &t.v[i];
+		const char *rt = e->runtime ? e->runtime : e->tool;
+
+		/* "ubi:owner/repo" and friends name no command we could ask */
+		if (!plugin_name_ok(rt))
+			continue;
+		/* "system", "latest", "ref:..", "path:..": presence only; the
+		 * probe says the version could not be compared */
+		spec_add_runtime(spec, rt, e->version,
+				 e->kind == TOOLVERSIONS_VERSION ? REQ_ASDF : REQ_ANY,
+				 at(file, e->line, e->version_col));
+	}
+	toolversions_release(&t);
+	return 0;
+}
+
+/* ---- go.mod ---- */
+
+static int load_go_mod(struct spec *spec, struct errbuf *err)
+{
+	const char *name = "go.mod";
+	char msg[MSG_MAX];
+	unsigned line = 0, col = 0;
+	struct gomod m;
+	struct blob b;
+	const char *file;
+	int rc = spec_read(spec, name, &b, err);
+
+	if (rc <= 0)
+		return rc;
+	file = spec_add_file(spec, name);
+	rc = gomod_parse(b.data, b.len, &m, msg, sizeof(msg), &line, &col);
+	blob_release(&b);
+	if (rc < 0) {
+		spec_error(err, file, line, col, "%s", msg);
+		return -1;
+	}
+	if (m.go)
+		spec_add_runtime(spec, "go", m.go, REQ_GO_MIN,
+				 at(file, m.go_line, m.go_col));
+	/* "toolchain go1.22.3" is kept with its "go" prefix: that is how the
+	 * probe tells it from the go line (a preference, not a minimum) */
+	if (m.toolchain && strcmp(m.toolchain, "default"))
+		spec_add_runtime(spec, "go", m.toolchain, REQ_GO_MIN,
+				 at(file, m.toolchain_line, m.toolchain_col));
+	gomod_release(&m);
+	return 0;
+}
+
+static int versions_load(struct spec *spec, struct errbuf *err)
+{
+	if (load_nvmrc(spec, ".nvmrc", err) < 0 ||
+	    load_nvmrc(spec, ".node-version", err) < 0 ||
+	    load_python_version(spec, err) < 0 ||
+	    load_pyproject(spec, err) < 0 ||
+	    load_setup_cfg(spec, err) < 0 ||
+	    load_tool_versions(spec, err) < 0 ||
+	    load_go_mod(spec, err) < 0)
+		return -1;
+	return 0;
+}
+
+const struct spec_source source_versions = {
+	.name = "version files",
+	.files = files,
+	.load = versions_load,
+};

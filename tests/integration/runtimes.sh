@@ -1,0 +1,211 @@
+#!/bin/sh
+# runtimes.sh - the runtimes and tools probes end to end, where a golden
+# file cannot say it: nothing is left running after a hung runtime, a
+# binary inside the repository is never run, runtimes are asked at the
+# same time, in the repository, with the forced environment; the real node
+# and python3 of this machine; the docker probe against a fake daemon on
+# a real unix socket.
+. "$(dirname "$0")/../lib.sh"
+top=$(cd "$(dirname "$0")/../.." && pwd)
+fx=$top/tests/fixtures/runtimes
+nocache=XDG_CACHE_HOME=/dev/null/no-cache
+
+# 1 when a process whose command line holds $1 is alive
+alive() {
+	for f in /proc/[0-9]*/cmdline; do
+		c=$( (tr '\0' ' ' <"$f") 2>/dev/null) || continue
+		case $c in *"$1"*) return 0 ;; esac
+	done
+	return 1
+}
+
+# ---- a runtime that hangs and forks a grandchild ----
+repo=$TEST_TMPDIR/hang
+mkdir -p "$repo"
+printf '{"engines": {"node": ">=20"}}\n' >"$repo/package.json"
+t0=$(date +%s)
+out=$(EP_ENV="PATH=$fx/hang:/usr/bin:/bin $nocache" ep --timeout=700 "$repo")
+st=$?
+t1=$(date +%s)
+check "hung runtime: exit 1 (got $st)" [ "$st" = 1 ]
+check "hung runtime: an error naming it: $out" \
+	sh -c 'printf "%s\n" "$1" | grep -q "hang/node --version'"'"' did not answer before the deadline"' _ "$out"
+check "hung runtime: the audit kept its deadline ($((t1 - t0)) s)" [ $((t1 - t0)) -le 3 ]
+if alive 41.7311 || alive 41.7312; then
+	not_ok "hung runtime: its child or grandchild survived"
+else
+	ok
+fi
+
+# ---- a node inside the audited repository is never run ----
+repo=$TEST_TMPDIR/inside
+mkdir -p "$repo/bin" "$repo/node_modules/.bin"
+for d in bin node_modules/.bin; do
+	printf '#!/bin/sh\ntouch "%s/EXECUTED"\necho v22.0.0\n' "$repo" >"$repo/$d/node"
+	chmod 755 "$repo/$d/node"
+done
+ln -s "$repo/bin" "$TEST_TMPDIR/innocent"
+printf '{"engines": {"node": ">=20"}}\n' >"$repo/package.json"
+printf 'version: 1\ntools: [node]\n' >"$repo/preflight.yaml"
+out=$(cd "$repo" && EP_ENV="PATH=$repo/bin:$TEST_TMPDIR/innocent:./node_modules/.bin::bin:$fx/none $nocache" ep)
+check "inside: exit 1" [ $? = 1 ]
+check "inside: never executed" [ ! -e "$repo/EXECUTED" ]
+check "inside: the message says why" \
+	sh -c 'printf "%s\n" "$1" | grep -q "bin/node'"'"' skipped: inside the audited repository"' _ "$out"
+check "inside: relative entries named" \
+	sh -c 'printf "%s\n" "$1" | grep -q "'"'"'./node_modules/.bin/node'"'"' skipped: relative PATH entry"' _ "$out"
+
+# ---- every runtime at once, in the repository, with the forced env ----
+bin=$TEST_TMPDIR/slowbin
+repo=$TEST_TMPDIR/slow
+mkdir -p "$bin" "$repo"
+for r in node:v22.1.0 python3:"Python 3.12.1" ruby:"ruby 3.3.0"; do
+	name=${r%%:*}
+	printf '#!/bin/sh\nsleep 0.4\necho "%s"\n' "${r#*:}" >"$bin/$name"
+	chmod 755 "$bin/$name"
+done
+# go answers only in the repository, with GOTOOLCHAIN=local and corepack
+# kept offline, and with no secret of ours in its environment
+cat >"$bin/go" <<EOF
+#!/bin/sh
+[ "\$PWD" = "$repo" ] || { echo "go version go1.0.0 wrong-cwd"; exit 0; }
+[ "\$GOTOOLCHAIN" = local ] || { echo "go version go1.0.0 toolchain-\$GOTOOLCHAIN"; exit 0; }
+[ "\$COREPACK_ENABLE_NETWORK" = 0 ] || { echo "go version go1.0.0 corepack"; exit 0; }
+[ "\$COREPACK_ENABLE_AUTO_PIN" = 0 ] || { echo "go version go1.0.0 autopin"; exit 0; }
+[ -z "\${AWS_SECRET_ACCESS_KEY:-}" ] || { echo "go version go1.0.0 secret"; exit 0; }
+sleep 0.4
+echo "go version go1.22.3 linux/amd64"
+EOF
+chmod 755 "$bin/go"
+printf 'version: 1\nruntimes:\n  node: ">=22"\n  python: ">=3.12"\n  ruby: ">=3"\n  go: ">=1.22"\n' \
+	>"$repo/preflight.yaml"
+t0=$(date +%s%N)
+out=$(EP_ENV="PATH=$bin:/usr/bin:/bin $nocache GOTOOLCHAIN=auto COREPACK_ENABLE_NETWORK=1 AWS_SECRET_ACCESS_KEY=hunter2" \
+	ep "$repo")
+st=$?
+t1=$(date +%s%N)
+ms=$(((t1 - t0) / 1000000))
+check "concurrent: all pass (exit $st): $out" [ "$st" = 0 ]
+check "concurrent: four 400 ms runtimes took $ms ms, not 1600" [ "$ms" -lt 1300 ]
+check "forced env and cwd: go saw them: $out" \
+	sh -c 'printf "%s\n" "$1" | grep -q "go1.22.3 (satisfies"' _ "$out"
+
+# ---- the real node and python3 of this machine ----
+node=$(command -v node 2>/dev/null)
+if [ -n "$node" ] && want=$("$node" --version 2>/dev/null) && [ -n "$want" ]; then
+	repo=$TEST_TMPDIR/realnode
+	mkdir -p "$repo"
+	major=${want#v}
+	major=${major%%.*}
+	printf '{"engines": {"node": ">=%s <%s"}}\n' "$major" $((major + 1)) >"$repo/package.json"
+	printf '%s\n' "$major" >"$repo/.nvmrc"
+	out=$(EP_ENV="PATH=$(dirname "$node"):/usr/bin:/bin" ep --only=runtimes "$repo")
+	check "real node $want: both requirements pass (exit $?): $out" \
+		sh -c 'printf "%s\n" "$1" | grep -c "✔ Node.js.*: $2 " | grep -qx 2' _ "$out" "$want"
+	printf '{"engines": {"node": "<%s"}}\n' "$major" >"$repo/package.json"
+	rm -f "$repo/.nvmrc"
+	out=$(EP_ENV="PATH=$(dirname "$node"):/usr/bin:/bin" ep --only=runtimes "$repo")
+	check "real node $want: <$major fails" [ $? = 1 ]
+else
+	echo "note: no node on this machine; the real-node checks are skipped"
+fi
+py=$(command -v python3 2>/dev/null)
+if [ -n "$py" ]; then
+	repo=$TEST_TMPDIR/realpython
+	mkdir -p "$repo"
+	penv="PATH=$(dirname "$py"):/usr/bin:/bin"
+	[ -n "${PYENV_ROOT:-}" ] && penv="$penv PYENV_ROOT=$PYENV_ROOT"
+	# what python3 says in the repository, with the environment we give it
+	want=$(cd "$repo" && env -i $penv HOME="$TEST_TMPDIR/home" python3 --version 2>&1 |
+		sed -n 's/^Python \([0-9][0-9.]*\).*/\1/p')
+fi
+if [ -n "$py" ] && [ -n "$want" ]; then
+	minor=$(printf '%s' "$want" | cut -d. -f1-2)
+	printf '[project]\nrequires-python = "==%s.*"\n' "$minor" >"$repo/pyproject.toml"
+	out=$(EP_ENV="$penv" ep --only=runtimes "$repo")
+	check "real python $want: ==$minor.* passes (exit $?): $out" \
+		sh -c 'printf "%s\n" "$1" | grep -q "✔ Python runtime: $2 "' _ "$out" "$want"
+	printf '[project]\nrequires-python = "<%s"\n' "$minor" >"$repo/pyproject.toml"
+	out=$(EP_ENV="$penv" ep --only=runtimes "$repo")
+	check "real python $want: <$minor fails" [ $? = 1 ]
+else
+	echo "note: no working python3 on this machine; the real-python checks are skipped"
+fi
+
+# ---- docker: a fake daemon on a real unix socket ----
+sock=$TEST_TMPDIR/docker.sock
+repo=$TEST_TMPDIR/docker
+mkdir -p "$repo"
+printf 'version: 1\nruntimes:\n  docker: ">=24"\n' >"$repo/preflight.yaml"
+server=
+if [ -n "$py" ] && python3 -c 'import socket' 2>/dev/null; then
+	python3 -c '
+import socket, sys
+s = socket.socket(socket.AF_UNIX)
+s.bind(sys.argv[1])
+s.listen(8)
+s.settimeout(20)
+body = b"{\"Version\":\"24.0.7\",\"ApiVersion\":\"1.43\",\"Os\":\"linux\"}"
+while True:
+    c, _ = s.accept()
+    c.settimeout(5)
+    c.recv(4096)
+    c.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n"
+              b"Content-Length: %d\r\n\r\n%s" % (len(body), body))
+    c.close()
+' "$sock" &
+	server=$!
+elif [ -n "$node" ]; then
+	"$node" -e '
+const body = JSON.stringify({Version: "24.0.7", ApiVersion: "1.43"});
+const srv = require("net").createServer(c => c.once("data", () =>
+  c.end("HTTP/1.1 200 OK\r\nContent-Length: " + body.length + "\r\n\r\n" + body)));
+srv.listen(process.argv[1]);
+setTimeout(() => process.exit(0), 20000);
+' "$sock" &
+	server=$!
+fi
+if [ -n "$server" ]; then
+	i=0
+	while [ ! -S "$sock" ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done
+	out=$(EP_ENV="DOCKER_HOST=unix://$sock" ep "$repo")
+	check "docker running 24.0.7 >=24 (exit $?): $out" \
+		sh -c 'printf "%s\n" "$1" | grep -q "✔ Docker daemon: 24.0.7 (satisfies >=24"' _ "$out"
+	out=$(EP_ENV="DOCKER_HOST=unix://$sock" ep --json "$repo")
+	check "docker: method socket in JSON" \
+		sh -c 'printf "%s\n" "$1" | grep -q "\"method\": *\"socket\""' _ "$out"
+	printf 'version: 1\nruntimes:\n  docker: ">=25"\n' >"$repo/preflight.yaml"
+	out=$(EP_ENV="DOCKER_HOST=unix://$sock" ep "$repo")
+	check "docker 24.0.7 against >=25 fails (exit $?)" \
+		sh -c 'printf "%s\n" "$1" | grep -q "24.0.7 does not satisfy >=25"' _ "$out"
+	kill "$server" 2>/dev/null
+	wait "$server" 2>/dev/null
+	printf 'version: 1\nruntimes:\n  docker: ">=24"\n' >"$repo/preflight.yaml"
+	# the server is gone, its socket file stays: the daemon is down
+	if [ -S "$sock" ]; then
+		out=$(EP_ENV="DOCKER_HOST=unix://$sock" ep "$repo")
+		check "docker down: $out" \
+			sh -c 'printf "%s\n" "$1" | grep -q "daemon not running"' _ "$out"
+	fi
+else
+	echo "note: neither python3 nor node: the fake docker daemon is skipped"
+fi
+rm -f "$sock"
+out=$(EP_ENV="DOCKER_HOST=unix://$sock" ep "$repo")
+check "docker not installed (exit $?): $out" \
+	sh -c 'printf "%s\n" "$1" | grep -q "not installed: no socket at"' _ "$out"
+out=$(EP_ENV="DOCKER_HOST=tcp://127.0.0.1:2375" ep "$repo")
+check "docker over tcp: not checked, a warning (exit $?)" \
+	sh -c 'printf "%s\n" "$1" | grep -q "⚠ Docker daemon: not checked"' _ "$out"
+locked=$TEST_TMPDIR/locked.sock
+if [ "$(id -u)" != 0 ] && [ -n "$py" ] &&
+   python3 -c 'import socket,sys; socket.socket(socket.AF_UNIX).bind(sys.argv[1])' "$locked" &&
+   chmod 000 "$locked"; then
+	out=$(EP_ENV="DOCKER_HOST=unix://$locked" ep "$repo")
+	check "docker permission denied: $out" \
+		sh -c 'printf "%s\n" "$1" | grep -q "permission denied on"' _ "$out"
+else
+	echo "note: running as root: the permission-denied socket case is not testable"
+fi
+
+finish

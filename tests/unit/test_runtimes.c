@@ -1,0 +1,1048 @@
+/* test_runtimes.c - the runtimes and tools probes through their public
+ * face (spec_load_any, the probe descriptors, runner_run):
+ *
+ *   - the version-file loaders, one row a file content, every error path;
+ *   - the id and title scheme when several sources speak for one runtime;
+ *   - the evaluation table: kind x required x found -> status, with the
+ *     version printed by a fake command (/bin/echo or a script);
+ *   - output that is empty, junk, a failure or a hang: an error, never a
+ *     pass; one exec for many requirements (run_once);
+ *   - binaries inside the repository are never run;
+ *   - hints fit for the version manager in use;
+ *   - the docker daemon on a real unix socket served by a thread;
+ *   - the tools probe.
+ */
+#include "test.h"
+#include "probe.h"
+#include "runner.h"
+#include "spec.h"
+#include "util.h"
+
+#include <errno.h>
+#include <poll.h>
+#include <pthread.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+/* ---- helpers ---- */
+
+static char *tmpdir(const char *name)
+{
+	return xstrdup(test_tmpdir(name));
+}
+
+static void write_exec(const char *dir, const char *name, const char *script)
+{
+	char *p = path_join(dir, name);
+
+	test_write_str(dir, name, script);
+	chmod(p, 0755);
+	free(p);
+}
+
+/* Run every check probe p plans for spec; *n results, caller releases. */
+static struct result *run_probe(const struct spec *spec, const struct probe *p,
+				size_t *n, double budget_ms)
+{
+	struct plan plan = { NULL, 0, 0 };
+	struct result *res;
+
+	p->plan(spec, &plan);
+	res = xcalloc(plan.n + 1, sizeof(*res));
+	runner_run(spec, &plan, clock_ms() + budget_ms, 0, res);
+	*n = plan.n;
+	plan_release(&plan);
+	return res;
+}
+
+static void results_free(struct result *res, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		result_release(&res[i]);
+	free(res);
+}
+
+static const char *data_str(const struct result *r, const char *key)
+{
+	const cJSON *v = r->data ? cJSON_GetObjectItemCaseSensitive(r->data, key) : NULL;
+
+	return cJSON_IsString(v) ? v->valuestring : NULL;
+}
+
+static int has(const char *s, const char *part)
+{
+	return s && part && strstr(s, part) != NULL;
+}
+
+/* A clean environment for hints and lookups: no version manager. */
+static void no_managers(const char *home)
+{
+	static const char *const vars[] = {
+		"NVM_DIR", "VOLTA_HOME", "ASDF_DIR", "ASDF_DATA_DIR", "MISE_DATA_DIR",
+		"MISE_SHELL", "PYENV_ROOT", "DOCKER_HOST",
+	};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(vars); i++)
+		unsetenv(vars[i]);
+	setenv("HOME", home, 1);
+}
+
+/* ---- the loaders ---- */
+
+struct load_row {
+	const char *file;
+	const char *text;
+	size_t len;		/* 0: strlen(text) */
+	const char *err;	/* a part of the error; NULL: loads */
+	size_t nreq;		/* requirements it adds */
+	const char *name, *spec;	/* of the first */
+	enum req_kind kind;
+	unsigned line, col;
+};
+
+static void test_loaders(void)
+{
+	static const struct load_row rows[] = {
+		/* .nvmrc: nvm's cleanup, value errors kept, structure errors exit 2 */
+		{ ".nvmrc", "20\n", 0, NULL, 1, "node", "20", REQ_NVMRC, 1, 1 },
+		{ ".nvmrc", "# pin\n\n  lts/iron  # for the CI\n", 0, NULL, 1, "node",
+		  "lts/iron", REQ_NVMRC, 3, 3 },
+		{ ".nvmrc", "lts/*\r\n", 0, NULL, 1, "node", "lts/*", REQ_NVMRC, 1, 1 },
+		{ ".nvmrc", "20\nfoo=bar\n", 0, NULL, 1, "node", "20", REQ_NVMRC, 1, 1 },
+		{ ".nvmrc", "lts/foo\n", 0, NULL, 1, "node", "lts/foo", REQ_NVMRC, 1, 1 },
+		{ ".nvmrc", "a=1\n ^20\n", 0, NULL, 1, "node", "^20", REQ_NVMRC, 2, 2 },
+		{ ".nvmrc", "\"20\"\n", 0, NULL, 1, "node", "\"20\"", REQ_NVMRC, 1, 1 },
+		{ ".nvmrc", "20\n22\n", 0, ".nvmrc:2:1: second version line", 0 },
+		{ ".nvmrc", "# only a comment\n", 0, ".nvmrc: no version line", 0 },
+		{ ".nvmrc", "", 0, ".nvmrc: no version line", 0 },
+		{ ".nvmrc", "a=1\na=2\n20\n", 0, ".nvmrc:2:1: duplicate key 'a'", 0 },
+		{ ".nvmrc", "node=20\n", 0, ".nvmrc:1:1: 'node' cannot be a key", 0 },
+		{ ".nvmrc", "2\0000\n", 3, ".nvmrc:1:2: ", 0 },
+		{ ".nvmrc", "\xff\n", 0, ".nvmrc:1:1: ", 0 },
+		{ ".node-version", "v20.11.1\n", 0, NULL, 1, "node", "v20.11.1", REQ_NVMRC, 1, 1 },
+		{ ".node-version", "20\n21\n", 0, ".node-version:2:1: second", 0 },
+		/* .python-version: the first name pyenv uses */
+		{ ".python-version", "3.11\n", 0, NULL, 1, "python", "3.11", REQ_PYENV, 1, 1 },
+		{ ".python-version", "# c\n../x\n3.12.1 3.11\n", 0, NULL, 1, "python",
+		  "3.12.1", REQ_PYENV, 3, 1 },
+		{ ".python-version", "pypy3.10-7.3.12\n", 0, NULL, 1, "python",
+		  "pypy3.10-7.3.12", REQ_PYENV, 1, 1 },
+		{ ".python-version", "", 0, NULL, 0 },
+		{ ".python-version", "3.11\0", 5, ".python-version:1:5: ", 0 },
+		/* pyproject.toml: [project] requires-python only */
+		{ "pyproject.toml", "[project]\nname = \"x\"\nrequires-python = \">=3.10\"\n",
+		  0, NULL, 1, "python", ">=3.10", REQ_PEP440, 3, 1 },
+		{ "pyproject.toml", "[ project ]\n  requires-python='>=3.9' # c\n", 0, NULL,
+		  1, "python", ">=3.9", REQ_PEP440, 2, 3 },
+		{ "pyproject.toml", "[project]\n\"requires-python\" = \"~=3.11\"\n", 0, NULL,
+		  1, "python", "~=3.11", REQ_PEP440, 2, 1 },
+		{ "pyproject.toml", "[project]\ndependencies = [\n  \"a\",\n  [\"b\"],\n"
+		  "]\ndescription = \"\"\"\n[tool.x]\n\"\"\"\nrequires-python = \">=3.8\"\n",
+		  0, NULL, 1, "python", ">=3.8", REQ_PEP440, 9, 1 },
+		{ "pyproject.toml", "[tool.poetry]\nrequires-python = \">=3.8\"\n", 0, NULL, 0 },
+		{ "pyproject.toml", "[project.urls]\nrequires-python = \">=3.8\"\n", 0, NULL, 0 },
+		{ "pyproject.toml", "[project]\nname = \"x\"\n[tool.x]\nrequires-python = \"3\"\n",
+		  0, NULL, 0 },
+		{ "pyproject.toml", "[[project]]\nrequires-python = \"3\"\n", 0, NULL, 0 },
+		{ "pyproject.toml", "[project]\nrequires-python = 3.10\n", 0,
+		  "pyproject.toml:2:19: 'requires-python' expects a string", 0 },
+		{ "pyproject.toml", "[project]\nrequires-python = \">=3.10\n", 0,
+		  "pyproject.toml:2:19: unterminated string", 0 },
+		{ "pyproject.toml", "[project]\nrequires-python = \"\"\">=3.10\"\"\"\n", 0,
+		  "pyproject.toml:2:19: multi-line strings are not supported", 0 },
+		{ "pyproject.toml", "[project]\nrequires-python = \">=3.1\\u0030\"\n", 0,
+		  "pyproject.toml:2:25: escape sequences", 0 },
+		{ "pyproject.toml", "[project]\nrequires-python = \">=3\" x\n", 0,
+		  "pyproject.toml:2:25: unexpected text", 0 },
+		{ "pyproject.toml", "[project]\nrequires-python = \"3\"\nrequires-python = \"4\"\n",
+		  0, "pyproject.toml:3:1: duplicate key 'requires-python' (first at line 2)", 0 },
+		/* setup.cfg: [options] python_requires, through libinih */
+		{ "setup.cfg", "[metadata]\nname = x\n[options]\npython_requires = >=3.8\n",
+		  0, NULL, 1, "python", ">=3.8", REQ_PEP440, 4, 1 },
+		{ "setup.cfg", "[options]\npython_requires =\n    >=3.8,\n    <4\n", 0, NULL,
+		  1, "python", ">=3.8, <4", REQ_PEP440, 2, 1 },
+		{ "setup.cfg", "[metadata]\nlong_description = "
+		  "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"
+		  "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"
+		  "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"
+		  "\nnot ini at all\n[options]\nPython_Requires: >=3.9 ; why\n", 0, NULL, 1,
+		  "python", ">=3.9", REQ_PEP440, 5, 1 },
+		{ "setup.cfg", "[metadata]\npython_requires = >=3.8\n", 0, NULL, 0 },
+		{ "setup.cfg", "[options]\npython_requires =\n", 0, NULL, 0 },
+		{ "setup.cfg", "[options]\nzip_safe = False\njunk line\n", 0,
+		  "setup.cfg:3:1: malformed INI in [options]", 0 },
+		{ "setup.cfg", "[options]\npython_requires = 3\npython_requires = 4\n", 0,
+		  "setup.cfg:3:1: duplicate key 'python_requires' in [options] (first at line 2)", 0 },
+		/* .tool-versions: known plugins map to runtimes */
+		{ ".tool-versions", "nodejs 20.11.1\npython 3.11.7 3.10.0\n", 0, NULL, 2,
+		  "node", "20.11.1", REQ_ASDF, 1, 8 },
+		{ ".tool-versions", "# tools\ngolang 1.22.3 # pin\n", 0, NULL, 1, "go",
+		  "1.22.3", REQ_ASDF, 2, 8 },
+		{ ".tool-versions", "nodejs system\n", 0, NULL, 1, "node", "system", REQ_ANY, 1, 8 },
+		{ ".tool-versions", "nodejs lts\n", 0, NULL, 1, "node", "lts", REQ_ANY, 1, 8 },
+		{ ".tool-versions", "core:node 20\n", 0, NULL, 1, "node", "20", REQ_ASDF, 1, 11 },
+		{ ".tool-versions", "erlang 26.2\n", 0, NULL, 1, "erlang", "26.2", REQ_ASDF, 1, 8 },
+		{ ".tool-versions", "ubi:owner/repo 1.0\n", 0, NULL, 0 },
+		{ ".tool-versions", "nodejs\n", 0, ".tool-versions:1:", 0 },
+		{ ".tool-versions", "nodejs 20\0\n", 10, ".tool-versions:1:10: ", 0 },
+		/* go.mod: go is a minimum, toolchain kept with its "go" */
+		{ "go.mod", "module x\n\ngo 1.22\ntoolchain go1.22.3\n", 0, NULL, 2, "go",
+		  "1.22", REQ_GO_MIN, 3, 4 },
+		{ "go.mod", "module x\ntoolchain default\ngo 1.21\n", 0, NULL, 1, "go",
+		  "1.21", REQ_GO_MIN, 3, 4 },
+		{ "go.mod", "module x\n", 0, NULL, 0 },
+		{ "go.mod", "go 1.22\ngo 1.23\n", 0, "go.mod:2:", 0 },
+		{ "go.mod", "go banana\n", 0, "go.mod:1:", 0 },
+	};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(rows); i++) {
+		const struct load_row *w = &rows[i];
+		char *dir = tmpdir("loaders");
+		struct spec spec;
+		struct errbuf err;
+		int rc;
+
+		test_write(dir, w->file, w->text, w->len ? w->len : strlen(w->text));
+		err.msg[0] = '\0';
+		rc = spec_load_any(dir, &spec, &err);
+		if (w->err) {
+			CHECK(rc < 0, "row %zu (%s): must not load", i, w->file);
+			CHECK(has(err.msg, w->err), "row %zu: error '%s', want '%s'", i,
+			      err.msg, w->err);
+			if (rc == 0)
+				spec_release(&spec);
+			free(dir);
+			continue;
+		}
+		CHECK(rc == 0, "row %zu (%s): %s", i, w->file, err.msg);
+		if (rc < 0) {
+			free(dir);
+			continue;
+		}
+		CHECK_INT(spec.nruntimes, w->nreq, "row %zu (%s): requirements", i, w->file);
+		if (w->nreq && spec.nruntimes) {
+			const struct runtime_req *r = &spec.runtimes[0];
+
+			CHECK_STR(r->name, w->name, "row %zu: name", i);
+			CHECK_STR(r->spec, w->spec, "row %zu: spec", i);
+			CHECK_INT(r->kind, w->kind, "row %zu: kind", i);
+			CHECK_STR(r->origin.file, w->file, "row %zu: file", i);
+			CHECK_INT(r->origin.line, w->line, "row %zu: line", i);
+			CHECK_INT(r->origin.col, w->col, "row %zu: col", i);
+		}
+		spec_release(&spec);
+		free(dir);
+	}
+}
+
+/* A spec file that is a symlink out of the repository is refused. */
+static void test_loader_symlink(void)
+{
+	char *dir = tmpdir("loaders-link");
+	char *outside = tmpdir("loaders-outside");
+	char *target = path_join(outside, "nvmrc");
+	char *link = path_join(dir, ".nvmrc");
+	struct spec spec;
+	struct errbuf err;
+
+	test_write_str(outside, "nvmrc", "20\n");
+	CHECK(symlink(target, link) == 0, "symlink: %s", strerror(errno));
+	CHECK(spec_load_any(dir, &spec, &err) < 0, "outside symlink must not load");
+	CHECK(has(err.msg, ".nvmrc: symlink resolving outside the repository refused"),
+	      "error: %s", err.msg);
+	free(target);
+	free(link);
+	free(outside);
+	free(dir);
+}
+
+/* ---- ids and titles ---- */
+
+static void test_ids(void)
+{
+	static const char *const want[][2] = {
+		{ "runtime.node", "Node.js runtime" },
+		{ "runtime.python", "Python runtime" },
+		{ "runtime.node.engines", "Node.js (package.json engines)" },
+		{ "runtime.pnpm", "pnpm" },
+		{ "runtime.pnpm.packageManager", "pnpm (packageManager)" },
+		{ "runtime.node.volta", "Node.js (volta)" },
+		{ "runtime.node.nvmrc", "Node.js (.nvmrc)" },
+		{ "runtime.node.node-version", "Node.js (.node-version)" },
+		{ "runtime.python.python-version", "Python (.python-version)" },
+		{ "runtime.python.pyproject", "Python (pyproject.toml)" },
+		{ "runtime.python.setup-cfg", "Python (setup.cfg)" },
+		{ "runtime.node.tool-versions", "Node.js (.tool-versions)" },
+		{ "runtime.node.tool-versions.2", "Node.js (.tool-versions)" },
+		{ "runtime.go", "Go toolchain" },
+		{ "runtime.go.go-mod", "Go (go.mod)" },
+		{ "runtime.go.toolchain", "Go (go.mod toolchain)" },
+		{ "runtime.mytool", "mytool runtime" },
+	};
+	char *dir = tmpdir("ids");
+	struct plan plan = { NULL, 0, 0 };
+	struct spec spec;
+	struct errbuf err;
+	size_t i;
+
+	test_write_str(dir, "preflight.yaml", "version: 1\nruntimes:\n  node: \">=20\"\n"
+		       "  python: \">=3.10\"\n");
+	test_write_str(dir, "package.json", "{\"engines\": {\"node\": \">=20\", "
+		       "\"pnpm\": \"^9\"}, \"packageManager\": \"pnpm@9.1.0\", "
+		       "\"volta\": {\"node\": \"20.11.1\"}}");
+	test_write_str(dir, ".nvmrc", "20\n");
+	test_write_str(dir, ".node-version", "20\n");
+	test_write_str(dir, ".python-version", "3.11\n");
+	test_write_str(dir, "pyproject.toml", "[project]\nrequires-python = \">=3.9\"\n");
+	test_write_str(dir, "setup.cfg", "[options]\npython_requires = >=3.9\n");
+	test_write_str(dir, ".tool-versions", "nodejs 20.11.1\nnode 20\ngolang 1.22.3\n");
+	test_write_str(dir, "go.mod", "module x\ngo 1.22\ntoolchain go1.22.3\n");
+	CHECK(spec_load(dir, &spec, &err) == 0, "load: %s", err.msg);
+	/* mytool only in the model: a name without a table entry */
+	spec_add_runtime(&spec, "mytool", "", REQ_ANY, spec.runtimes[0].origin);
+	probe_runtimes.plan(&spec, &plan);
+	CHECK_INT(plan.n, ARRAY_SIZE(want), "checks planned");
+	for (i = 0; i < plan.n && i < ARRAY_SIZE(want); i++) {
+		CHECK_STR(plan.checks[i].id, want[i][0], "id %zu", i);
+		CHECK_STR(plan.checks[i].title, want[i][1], "title %zu", i);
+		CHECK(plan.checks[i].source.file != NULL, "source of %zu", i);
+	}
+	plan_release(&plan);
+	spec_release(&spec);
+	free(dir);
+}
+
+/* ---- the evaluation table ---- */
+
+struct eval_row {
+	const char *name;
+	enum req_kind kind;
+	const char *file;	/* origin */
+	const char *spec;
+	const char *found;	/* what the fake command prints */
+	enum status want;
+	const char *msg;	/* a part of the message */
+};
+
+static const struct eval_row eval_rows[] = {
+	/* npm engines: node-semver with includePrerelease */
+	{ "node", REQ_SEMVER, "package.json", ">=20 <23", "v22.11.0", STATUS_PASS,
+	  "v22.11.0 (satisfies >=20 <23 from package.json)" },
+	{ "node", REQ_SEMVER, "package.json", ">=20 <23", "v23.0.0", STATUS_FAIL,
+	  "v23.0.0 does not satisfy >=20 <23 from package.json" },
+	{ "node", REQ_SEMVER, "package.json", "<23", "v23.0.0-rc.1", STATUS_FAIL, NULL },
+	{ "node", REQ_SEMVER, "package.json", ">=18", "v21.0.0-nightly2023", STATUS_PASS, NULL },
+	{ "node", REQ_SEMVER, "package.json", "^18 || ^20", "v20.1.0", STATUS_PASS, NULL },
+	{ "node", REQ_SEMVER, "package.json", "^1.2.3 ||", "v0.1.0", STATUS_PASS, NULL },
+	{ "node", REQ_SEMVER, "package.json", "20.x", "v21.0.0", STATUS_FAIL, NULL },
+	{ "node", REQ_SEMVER, "package.json", ">=20 <<23", "v22.0.0", STATUS_FAIL,
+	  "invalid range '>=20 <<23' in package.json:1" },
+	{ "node", REQ_SEMVER, "package.json", "lts/*", "v22.0.0", STATUS_FAIL,
+	  "invalid range" },
+	{ "go", REQ_SEMVER, "preflight.yaml", ">=1.20", "1.22", STATUS_PASS, NULL },
+	{ "java", REQ_SEMVER, "preflight.yaml", ">=17", "21", STATUS_PASS, NULL },
+	/* .nvmrc, as nvm reads it */
+	{ "node", REQ_NVMRC, ".nvmrc", "20", "v20.11.1", STATUS_PASS,
+	  "v20.11.1 (matches v20.x from .nvmrc)" },
+	{ "node", REQ_NVMRC, ".nvmrc", "20", "v21.0.0", STATUS_FAIL,
+	  "v21.0.0 does not match v20.x from .nvmrc" },
+	{ "node", REQ_NVMRC, ".nvmrc", "2", "v20.0.0", STATUS_FAIL, NULL },
+	{ "node", REQ_NVMRC, ".nvmrc", "20.11", "v20.11.9", STATUS_PASS, NULL },
+	{ "node", REQ_NVMRC, ".nvmrc", "20.11", "v20.1.0", STATUS_FAIL, NULL },
+	{ "node", REQ_NVMRC, ".nvmrc", "v20.11.1", "v20.11.1", STATUS_PASS, NULL },
+	{ "node", REQ_NVMRC, ".nvmrc", "lts/iron", "v20.1.0", STATUS_PASS, "lts/iron" },
+	{ "node", REQ_NVMRC, ".nvmrc", "lts/iron", "v22.1.0", STATUS_FAIL, NULL },
+	{ "node", REQ_NVMRC, ".nvmrc", "lts/*", "v21.0.0", STATUS_FAIL, NULL },
+	{ "node", REQ_NVMRC, ".nvmrc", "lts/*", "v22.0.0", STATUS_PASS, NULL },
+	{ "node", REQ_NVMRC, ".nvmrc", "node", "v23.1.0", STATUS_PASS, NULL },
+	{ "node", REQ_NVMRC, ".nvmrc", "system", "v18.0.0", STATUS_PASS, NULL },
+	{ "node", REQ_NVMRC, ".nvmrc", "default", "v22.0.0", STATUS_WARN, "nvm alias" },
+	{ "node", REQ_NVMRC, ".nvmrc", "lts/foo", "v22.0.0", STATUS_FAIL,
+	  "unknown LTS codename" },
+	{ "node", REQ_NVMRC, ".nvmrc", "^20", "v20.0.0", STATUS_FAIL, "no range syntax" },
+	{ "node", REQ_NVMRC, ".nvmrc", "\"20\"", "v20.0.0", STATUS_FAIL, "quotes" },
+	/* PEP 440 */
+	{ "python", REQ_PEP440, "pyproject.toml", ">=3.10,<3.13", "3.11.7", STATUS_PASS,
+	  "3.11.7 (satisfies >=3.10,<3.13 from pyproject.toml)" },
+	{ "python", REQ_PEP440, "pyproject.toml", ">=3.10,<3.13", "3.13.0", STATUS_FAIL,
+	  "3.13.0 does not satisfy >=3.10,<3.13 from pyproject.toml" },
+	{ "python", REQ_PEP440, "pyproject.toml", "~=3.11", "3.12.1", STATUS_PASS, NULL },
+	{ "python", REQ_PEP440, "pyproject.toml", "~=3.11.4", "3.12.1", STATUS_FAIL, NULL },
+	{ "python", REQ_PEP440, "pyproject.toml", "==3.11.*", "3.11.0", STATUS_PASS, NULL },
+	{ "python", REQ_PEP440, "pyproject.toml", "!=3.11.2", "3.11.2", STATUS_FAIL, NULL },
+	{ "python", REQ_PEP440, "pyproject.toml", ">=3.10", "3.13.0rc1", STATUS_PASS, NULL },
+	{ "python", REQ_PEP440, "pyproject.toml", "^3.10", "3.11.0", STATUS_FAIL,
+	  "invalid specifier '^3.10' in pyproject.toml:1" },
+	/* pyenv's prefix rule */
+	{ "python", REQ_PYENV, ".python-version", "3.11", "3.11.7", STATUS_PASS,
+	  "3.11.7 (matches 3.11 from .python-version)" },
+	{ "python", REQ_PYENV, ".python-version", "3.11", "3.12.0", STATUS_FAIL, NULL },
+	{ "python", REQ_PYENV, ".python-version", "3.1", "3.11.0", STATUS_FAIL, NULL },
+	{ "python", REQ_PYENV, ".python-version", "3.11.7", "3.11.7", STATUS_PASS, NULL },
+	{ "python", REQ_PYENV, ".python-version", "system", "3.9.1", STATUS_PASS, NULL },
+	{ "python", REQ_PYENV, ".python-version", "pypy3.10-7.3.12", "3.10.1", STATUS_WARN,
+	  "not checked" },
+	/* packageManager and volta: exact */
+	{ "pnpm", REQ_EXACT, "package.json", "pnpm@9.1.0+sha512.abcdef", "9.1.0",
+	  STATUS_PASS, "9.1.0 (exactly 9.1.0 from package.json packageManager)" },
+	{ "pnpm", REQ_EXACT, "package.json", "pnpm@9.1.0", "8.15.4", STATUS_FAIL,
+	  "8.15.4, but package.json packageManager pins exactly 9.1.0" },
+	{ "pnpm", REQ_EXACT, "package.json", "pnpm@^9", "9.1.0", STATUS_FAIL,
+	  "packageManager 'pnpm@^9'" },
+	{ "pnpm", REQ_EXACT, "package.json", "pnpm", "9.1.0", STATUS_FAIL,
+	  "expected name@version" },
+	{ "node", REQ_EXACT, "package.json", "20.11.1", "v20.11.1", STATUS_PASS, "volta" },
+	{ "node", REQ_EXACT, "package.json", "20.11.1", "v20.11.2", STATUS_FAIL, NULL },
+	{ "node", REQ_EXACT, "package.json", "20", "v20.0.0", STATUS_FAIL,
+	  "invalid version '20' in package.json:1" },
+	/* go.mod */
+	{ "go", REQ_GO_MIN, "go.mod", "1.22", "1.22.3", STATUS_PASS,
+	  "go1.22.3 (at least 1.22 from go.mod)" },
+	{ "go", REQ_GO_MIN, "go.mod", "1.22", "1.21.9", STATUS_FAIL,
+	  "go1.21.9 is older than 1.22 required by go.mod" },
+	{ "go", REQ_GO_MIN, "go.mod", "1.21", "1.21rc1", STATUS_PASS, NULL },
+	{ "go", REQ_GO_MIN, "go.mod", "go1.22.3", "1.22.1", STATUS_WARN, "toolchain" },
+	{ "go", REQ_GO_MIN, "go.mod", "go1.22.3", "1.23.0", STATUS_PASS, NULL },
+	/* .tool-versions */
+	{ "node", REQ_ASDF, ".tool-versions", "20.11.1", "v20.11.1", STATUS_PASS, NULL },
+	{ "node", REQ_ASDF, ".tool-versions", "20.11.1", "v20.11.10", STATUS_FAIL, NULL },
+	{ "node", REQ_ASDF, ".tool-versions", "20", "v20.3.0", STATUS_PASS, NULL },
+	{ "node", REQ_ASDF, ".tool-versions", "20", "v2.0.0", STATUS_FAIL, NULL },
+	{ "java", REQ_ASDF, ".tool-versions", "temurin-21.0.2+13.0.LTS", "21.0.2",
+	  STATUS_PASS, NULL },
+	{ "python", REQ_ASDF, ".tool-versions", "3.13.0rc1", "3.13.0rc1", STATUS_PASS, NULL },
+	{ "python", REQ_ASDF, ".tool-versions", "3.13.0rc1", "3.13.0rc10", STATUS_FAIL, NULL },
+	{ "python", REQ_ASDF, ".tool-versions", "3.13.0rc1", "3.13.0", STATUS_FAIL, NULL },
+	{ "python", REQ_ASDF, ".tool-versions", "3.13.0", "3.13.0rc1", STATUS_FAIL, NULL },
+	{ "node", REQ_ASDF, ".tool-versions", "banana", "v20.0.0", STATUS_WARN, "not checked" },
+	/* presence only */
+	{ "node", REQ_ANY, "preflight.yaml", "", "v1.0.0", STATUS_PASS, "any version" },
+	{ "node", REQ_ANY, ".tool-versions", "system", "v1.0.0", STATUS_PASS, "system" },
+	{ "node", REQ_ANY, ".tool-versions", "latest", "v1.0.0", STATUS_PASS,
+	  "presence only" },
+};
+
+/* One requirement, asked with `echo FOUND` (through preflight.yaml's
+ * command and version_regex, so no shortcut or cache takes part). */
+static void eval_one(const char *dir, const struct eval_row *w, size_t i)
+{
+	struct origin o;
+	struct runtime_req *r;
+	struct result *res;
+	struct spec spec;
+	struct errbuf err;
+	size_t n;
+
+	if (spec_load_any(dir, &spec, &err) < 0) {
+		CHECK(0, "load: %s", err.msg);
+		return;
+	}
+	o.file = spec_add_file(&spec, w->file);
+	o.line = 1;
+	o.col = 1;
+	r = spec_add_runtime(&spec, w->name, w->spec, w->kind, o);
+	r->command = xcalloc(3, sizeof(*r->command));
+	r->command[0] = xstrdup("echo");
+	r->command[1] = xstrdup(w->found);
+	r->version_regex = xstrdup("^v?([0-9][^ ]*)");
+	res = run_probe(&spec, &probe_runtimes, &n, 5000);
+	CHECK_INT(n, 1, "row %zu: one check", i);
+	if (n == 1) {
+		CHECK(res[0].status == w->want, "row %zu (%s %s vs %s): %s, want %s: %s",
+		      i, w->name, w->spec, w->found, status_name(res[0].status),
+		      status_name(w->want), res[0].message);
+		if (w->msg)
+			CHECK(has(res[0].message, w->msg), "row %zu: '%s' lacks '%s'", i,
+			      res[0].message, w->msg);
+		CHECK(res[0].data != NULL, "row %zu: data", i);
+		CHECK_STR(data_str(&res[0], "runtime"), w->name, "row %zu: data.runtime", i);
+		CHECK_STR(data_str(&res[0], "required"), w->spec, "row %zu: data.required", i);
+	}
+	results_free(res, n);
+	spec_release(&spec);
+}
+
+static void test_eval(void)
+{
+	char *dir = tmpdir("eval");
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(eval_rows); i++)
+		eval_one(dir, &eval_rows[i], i);
+	free(dir);
+}
+
+/* ---- what a binary prints ---- */
+
+struct output_row {
+	const char *name;	/* runtime, also the script's name */
+	const char *script;
+	enum status want;
+	const char *msg;
+	const char *found;	/* data.found, or NULL */
+};
+
+static void test_outputs(void)
+{
+	static const struct output_row rows[] = {
+		{ "node", "#!/bin/sh\necho v22.11.0\n", STATUS_PASS, "v22.11.0", "22.11.0" },
+		{ "node", "#!/bin/sh\necho 'warning: x' >&2\necho v22.1.0\n", STATUS_PASS,
+		  "v22.1.0", "22.1.0" },
+		{ "node", "#!/bin/sh\nexit 0\n", STATUS_ERROR, "printed nothing", NULL },
+		{ "node", "#!/bin/sh\necho\necho '  '\n", STATUS_ERROR, "printed nothing", NULL },
+		{ "node", "#!/bin/sh\nexit 4\n", STATUS_ERROR,
+		  "printed nothing and exited with status 4", NULL },
+		{ "node", "#!/bin/sh\nprintf 'v22\\000.1.0'\n", STATUS_ERROR,
+		  "printed binary output", NULL },
+		{ "node", "#!/bin/sh\nprintf '\\377\\033[31mv22.0.0'\n", STATUS_ERROR,
+		  "printed binary output", NULL },
+		{ "node", "#!/bin/sh\necho 'Segmentation fault' >&2\nexit 139\n", STATUS_ERROR,
+		  "exited with status 139: 'Segmentation fault'", NULL },
+		{ "node", "#!/bin/sh\necho 'hello world'\n", STATUS_ERROR,
+		  "printed no version: 'hello world'", NULL },
+		{ "node", "#!/bin/sh\necho 'v22'\n", STATUS_ERROR, "printed no version", NULL },
+		{ "node", "#!/bin/sh\nkill -KILL $$\n", STATUS_ERROR, "killed by signal 9", NULL },
+		{ "python", "#!/bin/sh\necho 'Python 3.12.1'\n", STATUS_PASS, "3.12.1", "3.12.1" },
+		{ "python", "#!/bin/sh\necho 'Python 3.13.0rc1+'\n", STATUS_PASS, "3.13.0rc1",
+		  "3.13.0rc1" },
+		{ "python", "#!/bin/sh\necho 'Python three'\n", STATUS_ERROR, "no version", NULL },
+		{ "go", "#!/bin/sh\necho 'go version go1.22.3 linux/amd64'\n", STATUS_PASS,
+		  "go1.22.3", "1.22.3" },
+		{ "go", "#!/bin/sh\necho 'go version devel go1.23-abc'\n", STATUS_ERROR,
+		  "no version", NULL },
+		{ "java", "#!/bin/sh\necho 'openjdk version \"21.0.2\" 2024-01-16' >&2\n",
+		  STATUS_PASS, "21.0.2", "21.0.2" },
+		{ "ruby", "#!/bin/sh\necho 'ruby 3.3.0 (2023-12-25 revision 5124f9ac75) "
+		  "[x86_64-linux]'\n", STATUS_PASS, "3.3.0", "3.3.0" },
+		{ "unknowntool", "#!/bin/sh\necho \"unknowntool $1 4.5.6-linux\"\n",
+		  STATUS_PASS, "4.5.6", "4.5.6" },
+	};
+	char *home = tmpdir("outputs-home");
+	const char *old_path = getenv("PATH");
+	char *saved = old_path ? xstrdup(old_path) : NULL;
+	size_t i;
+
+	no_managers(home);
+	setenv("XDG_CACHE_HOME", "/dev/null/nocache", 1);
+	for (i = 0; i < ARRAY_SIZE(rows); i++) {
+		const struct output_row *w = &rows[i];
+		struct buf bin = BUF_INIT, path = BUF_INIT;
+		char *dir = tmpdir("outputs");
+		char *repo = path_join(dir, "repo");
+		struct origin o = { NULL, 1, 1 };
+		struct result *res;
+		struct spec spec;
+		struct errbuf err;
+		size_t n;
+
+		/* a bin dir per row: a fresh path for every binary */
+		buf_printf(&bin, "%s/bin%zu", dir, i);
+		write_exec(bin.s, w->name, w->script);
+		if (!strcmp(w->name, "python"))
+			write_exec(bin.s, "python3", w->script);
+		test_write_str(repo, "x", "");
+		buf_printf(&path, "%s:/usr/bin:/bin", bin.s);
+		setenv("PATH", path.s, 1);
+		if (spec_load_any(repo, &spec, &err) == 0) {
+			o.file = spec_add_file(&spec, "preflight.yaml");
+			spec_add_runtime(&spec, w->name, "", REQ_ANY, o);
+			res = run_probe(&spec, &probe_runtimes, &n, 5000);
+			CHECK(n == 1 && res[0].status == w->want, "row %zu (%s): %s: %s", i,
+			      w->name, n ? status_name(res[0].status) : "-",
+			      n ? res[0].message : "");
+			CHECK(n == 1 && has(res[0].message, w->msg), "row %zu: '%s' lacks '%s'",
+			      i, n ? res[0].message : "", w->msg);
+			CHECK_STR(n ? data_str(&res[0], "found") : NULL, w->found, "row %zu", i);
+			if (w->want == STATUS_PASS)
+				CHECK_STR(n ? data_str(&res[0], "method") : NULL, "exec",
+					  "row %zu: method", i);
+			results_free(res, n);
+			spec_release(&spec);
+		} else {
+			CHECK(0, "load: %s", err.msg);
+		}
+		buf_release(&bin);
+		buf_release(&path);
+		free(repo);
+		free(dir);
+	}
+	if (saved)
+		setenv("PATH", saved, 1);
+	free(saved);
+	unsetenv("XDG_CACHE_HOME");
+	free(home);
+}
+
+/* A runtime that hangs: an error naming it, well inside the deadline, and
+ * the check does not pass. */
+static void test_hang(void)
+{
+	char *dir = tmpdir("hang");
+	char *bin = path_join(dir, "bin");
+	char *repo = path_join(dir, "repo");
+	const char *old_path = getenv("PATH");
+	char *saved = old_path ? xstrdup(old_path) : NULL;
+	struct origin o = { NULL, 1, 1 };
+	struct buf path = BUF_INIT;
+	struct result *res;
+	struct spec spec;
+	struct errbuf err;
+	double t0;
+	size_t n;
+
+	write_exec(bin, "node", "#!/bin/sh\nsleep 30 &\nsleep 30\n");
+	test_write_str(repo, "x", "");
+	buf_printf(&path, "%s:/usr/bin:/bin", bin);
+	setenv("PATH", path.s, 1);
+	setenv("XDG_CACHE_HOME", "/dev/null/nocache", 1);
+	CHECK(spec_load_any(repo, &spec, &err) == 0, "load: %s", err.msg);
+	o.file = spec_add_file(&spec, "package.json");
+	spec_add_runtime(&spec, "node", ">=20", REQ_SEMVER, o);
+	t0 = clock_ms();
+	res = run_probe(&spec, &probe_runtimes, &n, 400);
+	CHECK(clock_ms() - t0 < 2000, "took %.0f ms", clock_ms() - t0);
+	CHECK(n == 1 && res[0].status == STATUS_ERROR, "hung: %s",
+	      n ? res[0].message : "");
+	CHECK(n == 1 && has(res[0].message, "did not answer before the deadline"),
+	      "message: %s", n ? res[0].message : "");
+	results_free(res, n);
+	spec_release(&spec);
+	if (saved)
+		setenv("PATH", saved, 1);
+	free(saved);
+	unsetenv("XDG_CACHE_HOME");
+	buf_release(&path);
+	free(bin);
+	free(repo);
+	free(dir);
+}
+
+/* Many requirements of one runtime: one exec (run_once). */
+static void test_once(void)
+{
+	char *dir = tmpdir("once");
+	char *bin = path_join(dir, "bin");
+	char *repo = path_join(dir, "repo");
+	char *count = path_join(dir, "count");
+	const char *old_path = getenv("PATH");
+	char *saved = old_path ? xstrdup(old_path) : NULL;
+	struct buf path = BUF_INIT, script = BUF_INIT;
+	struct result *res;
+	struct spec spec;
+	struct errbuf err;
+	struct blob b = { NULL, 0 };
+	size_t n, i;
+
+	buf_printf(&script, "#!/bin/sh\necho run >>'%s'\nsleep 0.05\necho v20.5.0\n", count);
+	write_exec(bin, "node", script.s);
+	test_write_str(repo, "package.json", "{\"engines\": {\"node\": \">=20\"}, "
+		       "\"volta\": {\"node\": \"20.5.0\"}}");
+	test_write_str(repo, ".nvmrc", "20\n");
+	test_write_str(repo, ".node-version", "v20.5\n");
+	test_write_str(repo, ".tool-versions", "nodejs 20.5.0\n");
+	test_write_str(repo, "preflight.yaml", "version: 1\nruntimes:\n  node: \"^20\"\n");
+	buf_printf(&path, "%s:/usr/bin:/bin", bin);
+	setenv("PATH", path.s, 1);
+	setenv("XDG_CACHE_HOME", "/dev/null/nocache", 1);
+	CHECK(spec_load(repo, &spec, &err) == 0, "load: %s", err.msg);
+	res = run_probe(&spec, &probe_runtimes, &n, 5000);
+	CHECK_INT(n, 6, "six requirements");
+	for (i = 0; i < n; i++)
+		CHECK(res[i].status == STATUS_PASS, "%s: %s", res[i].id, res[i].message);
+	CHECK(file_read(count, 4096, &b) == 0, "count file");
+	CHECK_STR(b.data, "run\n", "node ran once");
+	blob_release(&b);
+	results_free(res, n);
+	spec_release(&spec);
+	if (saved)
+		setenv("PATH", saved, 1);
+	free(saved);
+	unsetenv("XDG_CACHE_HOME");
+	buf_release(&path);
+	buf_release(&script);
+	free(count);
+	free(bin);
+	free(repo);
+	free(dir);
+}
+
+/* A node inside the repository is never run, whichever way PATH names
+ * it; the message says why nothing was found. */
+static void test_repo_binary(void)
+{
+	char *dir = tmpdir("inside");
+	char *repo = path_join(dir, "repo");
+	char *marker = path_join(repo, "EXECUTED");
+	char *rbin = path_join(repo, "bin");
+	char *empty = path_join(dir, "empty");
+	const char *old_path = getenv("PATH");
+	char *saved = old_path ? xstrdup(old_path) : NULL;
+	struct buf path = BUF_INIT;
+	struct result *res;
+	struct spec spec;
+	struct errbuf err;
+	struct stat st;
+	size_t n;
+
+	write_exec(rbin, "node", "#!/bin/sh\ntouch \"$(dirname \"$0\")/../EXECUTED\"\n"
+		   "echo v22.0.0\n");
+	write_exec(rbin, "make", "#!/bin/sh\ntouch \"$(dirname \"$0\")/../EXECUTED\"\n");
+	test_write_str(empty, "x", "");
+	test_write_str(repo, "package.json", "{\"engines\": {\"node\": \">=20\"}}");
+	test_write_str(repo, "preflight.yaml", "version: 1\ntools: [make]\n");
+	buf_printf(&path, "%s:bin:./bin::%s", rbin, empty);
+	setenv("PATH", path.s, 1);
+	CHECK(spec_load(repo, &spec, &err) == 0, "load: %s", err.msg);
+	res = run_probe(&spec, &probe_runtimes, &n, 5000);
+	CHECK(n == 1 && res[0].status == STATUS_FAIL, "node: %s", n ? res[0].message : "");
+	CHECK(n == 1 && has(res[0].message, "bin/node' skipped: inside the audited repository"),
+	      "message: %s", n ? res[0].message : "");
+	CHECK(n == 1 && has(res[0].message, "'./bin/node' skipped: relative PATH entry"),
+	      "message: %s", n ? res[0].message : "");
+	CHECK(n == 1 && has(data_str(&res[0], "skipped_path_entries"), "inside"),
+	      "data.skipped_path_entries");
+	results_free(res, n);
+	res = run_probe(&spec, &probe_tools, &n, 5000);
+	CHECK(n == 1 && res[0].status == STATUS_FAIL, "make: %s", n ? res[0].message : "");
+	CHECK(n == 1 && has(res[0].message, "inside the audited repository"),
+	      "tool message: %s", n ? res[0].message : "");
+	results_free(res, n);
+	CHECK(stat(marker, &st) < 0, "the repository's own binaries never ran");
+	spec_release(&spec);
+	if (saved)
+		setenv("PATH", saved, 1);
+	free(saved);
+	buf_release(&path);
+	free(marker);
+	free(rbin);
+	free(empty);
+	free(repo);
+	free(dir);
+}
+
+/* ---- hints ---- */
+
+struct hint_row {
+	const char *manager_dir;	/* below $HOME, or NULL */
+	const char *file;		/* the requirement's source */
+	const char *name;
+	enum req_kind kind;
+	const char *spec;
+	const char *hint;		/* a part of it */
+};
+
+static void test_hints(void)
+{
+	static const struct hint_row rows[] = {
+		{ NULL, "package.json", "node", REQ_SEMVER, ">=20 <23",
+		  "install Node.js 22 (https://nodejs.org/" },
+		{ ".nvm", "package.json", "node", REQ_SEMVER, ">=20 <23", "nvm install 22" },
+		{ ".nvm", ".nvmrc", "node", REQ_NVMRC, "lts/iron", "nvm install (it reads .nvmrc)" },
+		{ ".nvm", ".node-version", "node", REQ_NVMRC, "lts/iron", "nvm install lts/iron" },
+		{ ".nvm", ".node-version", "node", REQ_NVMRC, "lts/*", "nvm install --lts" },
+		{ ".volta", "package.json", "node", REQ_EXACT, "20.11.1",
+		  "volta install node@20.11.1" },
+		{ ".asdf", ".tool-versions", "node", REQ_ASDF, "20.11.1",
+		  "asdf install (it reads .tool-versions)" },
+		{ ".asdf", "package.json", "node", REQ_SEMVER, "^20", "asdf install nodejs latest:20" },
+		{ ".local/share/mise", "package.json", "node", REQ_SEMVER, "^18",
+		  "mise use node@18" },
+		{ ".pyenv", ".python-version", "python", REQ_PYENV, "3.11",
+		  "pyenv install (it reads .python-version)" },
+		{ ".pyenv", "pyproject.toml", "python", REQ_PEP440, ">=3.10,<3.13",
+		  "pyenv install 3.12" },
+		{ NULL, "pyproject.toml", "python", REQ_PEP440, "~=3.9.2", "install Python 3.9" },
+		{ NULL, "package.json", "pnpm", REQ_EXACT, "pnpm@9.1.0",
+		  "corepack enable: corepack then runs pnpm 9.1.0" },
+		{ NULL, "package.json", "npm", REQ_SEMVER, ">=9", "npm install -g npm" },
+		{ NULL, "package.json", "npm", REQ_SEMVER, "^9.1", "npm install -g npm@9" },
+		{ NULL, "go.mod", "go", REQ_GO_MIN, "1.22", "install Go 1.22 or later" },
+		/* repository text never reaches a hint */
+		{ NULL, "package.json", "node", REQ_SEMVER, ">=20 <<23; rm -rf",
+		  "fix the requirement" },
+	};
+	const char *old_path = getenv("PATH");
+	char *saved = old_path ? xstrdup(old_path) : NULL;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(rows); i++) {
+		const struct hint_row *w = &rows[i];
+		char *dir, *home, *repo, *empty;
+		struct origin o = { NULL, 1, 1 };
+		struct result *res;
+		struct spec spec;
+		struct errbuf err;
+		char name[32];
+		size_t n;
+
+		/* test_tmpdir runs rm from PATH: give the usual one back */
+		if (saved)
+			setenv("PATH", saved, 1);
+		snprintf(name, sizeof(name), "hints-%zu", i);
+		dir = tmpdir(name);
+		home = path_join(dir, "home");
+		repo = path_join(dir, "repo");
+		empty = path_join(dir, "empty");
+		test_write_str(home, "x", "");
+		if (w->manager_dir) {
+			char *m = path_join(home, w->manager_dir);
+
+			test_write_str(m, "x", "");
+			free(m);
+		}
+		test_write_str(repo, "x", "");
+		test_write_str(empty, "x", "");
+		no_managers(home);
+		setenv("PATH", empty, 1);	/* nothing is found */
+		if (spec_load_any(repo, &spec, &err) == 0) {
+			o.file = spec_add_file(&spec, w->file);
+			spec_add_runtime(&spec, w->name, w->spec, w->kind, o);
+			res = run_probe(&spec, &probe_runtimes, &n, 5000);
+			CHECK(n == 1 && res[0].status == STATUS_FAIL, "row %zu: %s", i,
+			      n ? res[0].message : "");
+			CHECK(n == 1 && has(res[0].hint, w->hint), "row %zu: hint '%s', "
+			      "want '%s'", i, n && res[0].hint ? res[0].hint : "(none)",
+			      w->hint);
+			CHECK(n == 1 && !has(res[0].hint, "rm -rf"), "row %zu: raw text "
+			      "in hint", i);
+			results_free(res, n);
+			spec_release(&spec);
+		} else {
+			CHECK(0, "load: %s", err.msg);
+		}
+		free(home);
+		free(repo);
+		free(empty);
+		free(dir);
+	}
+	if (saved)
+		setenv("PATH", saved, 1);
+	free(saved);
+}
+
+/* ---- docker over a real unix socket ---- */
+
+struct fake_daemon {
+	int lfd;
+	const char *reply;
+	pthread_t thread;
+};
+
+static void *fake_daemon_main(void *arg)
+{
+	struct fake_daemon *d = arg;
+	struct pollfd pf = { .fd = d->lfd, .events = POLLIN };
+	char req[2048];
+	size_t len = 0;
+	int c;
+
+	if (poll(&pf, 1, 5000) <= 0)
+		return NULL;
+	c = accept(d->lfd, NULL, NULL);
+	if (c < 0)
+		return NULL;
+	pf.fd = c;
+	while (len < sizeof(req) - 1 && poll(&pf, 1, 5000) > 0) {
+		ssize_t r = recv(c, req + len, sizeof(req) - 1 - len, 0);
+
+		if (r <= 0)
+			break;
+		len += (size_t)r;
+		req[len] = '\0';
+		if (strstr(req, "\r\n\r\n"))
+			break;
+	}
+	if (send(c, d->reply, strlen(d->reply), MSG_NOSIGNAL) < 0)
+		d->reply = NULL;
+	close(c);
+	return NULL;
+}
+
+/* A bound unix socket at path; listening when listen_too. */
+static int unix_socket(const char *path, int listen_too)
+{
+	struct sockaddr_un sa;
+	int fd;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sun_family = AF_UNIX;
+	unlink(path);
+	if (strlen(path) >= sizeof(sa.sun_path))
+		return -1;
+	memcpy(sa.sun_path, path, strlen(path) + 1);
+	fd = socket(AF_UNIX, SOCK_STREAM, 0);
+	if (fd < 0)
+		return -1;
+	if (bind(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0 ||
+	    (listen_too && listen(fd, 4) < 0)) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+struct docker_row {
+	const char *how;	/* "serve", "none", "down", "tcp" */
+	const char *range;
+	enum status want;
+	const char *msg;
+	const char *state;	/* data.docker.state */
+};
+
+static void test_docker(void)
+{
+	static const struct docker_row rows[] = {
+		{ "serve", ">=24", STATUS_PASS, "24.0.7 (satisfies >=24 from preflight.yaml)", "ok" },
+		{ "serve", ">=25", STATUS_FAIL, "24.0.7 does not satisfy >=25", "ok" },
+		{ "none", ">=24", STATUS_FAIL, "not installed: no socket at", "no-socket" },
+		{ "down", ">=24", STATUS_FAIL, "daemon not running", "down" },
+		{ "tcp", ">=24", STATUS_WARN, "not a unix:// socket", "unsupported-host" },
+		{ "junk", ">=24", STATUS_ERROR, "unexpected reply", "bad-reply" },
+		{ "serve", ">=24 <<25", STATUS_FAIL, "invalid range", NULL },
+	};
+	static const char *const body = "{\"Version\":\"24.0.7\",\"ApiVersion\":\"1.43\"}";
+	char *dir = tmpdir("docker");
+	char *sock = path_join(dir, "d.sock");
+	char *repo = path_join(dir, "repo");
+	struct buf reply = BUF_INIT, host = BUF_INIT;
+	size_t i;
+
+	test_write_str(repo, "x", "");
+	buf_printf(&reply, "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n"
+		   "Content-Length: %zu\r\n\r\n%s", strlen(body), body);
+	buf_printf(&host, "unix://%s", sock);
+	for (i = 0; i < ARRAY_SIZE(rows); i++) {
+		const struct docker_row *w = &rows[i];
+		struct fake_daemon d = { -1, reply.s, 0 };
+		struct origin o = { NULL, 3, 11 };
+		struct result *res;
+		struct spec spec;
+		struct errbuf err;
+		int served = 0;
+		size_t n;
+
+		unlink(sock);
+		setenv("DOCKER_HOST", host.s, 1);
+		if (!strcmp(w->how, "serve") || !strcmp(w->how, "junk")) {
+			if (!strcmp(w->how, "junk"))
+				d.reply = "SSH-2.0-OpenSSH\r\n";
+			d.lfd = unix_socket(sock, 1);
+			served = d.lfd >= 0 &&
+				 pthread_create(&d.thread, NULL, fake_daemon_main, &d) == 0;
+			CHECK(served, "row %zu: fake daemon", i);
+		} else if (!strcmp(w->how, "down")) {
+			d.lfd = unix_socket(sock, 0);
+			CHECK(d.lfd >= 0, "row %zu: socket", i);
+		} else if (!strcmp(w->how, "tcp")) {
+			setenv("DOCKER_HOST", "tcp://127.0.0.1:2375", 1);
+		}
+		if (spec_load_any(repo, &spec, &err) == 0) {
+			o.file = spec_add_file(&spec, "preflight.yaml");
+			spec_add_runtime(&spec, "docker", w->range, REQ_SEMVER, o);
+			res = run_probe(&spec, &probe_runtimes, &n, 3000);
+			CHECK(n == 1 && res[0].status == w->want, "row %zu (%s): %s: %s", i,
+			      w->how, n ? status_name(res[0].status) : "-",
+			      n ? res[0].message : "");
+			CHECK(n == 1 && has(res[0].message, w->msg), "row %zu: '%s' lacks '%s'",
+			      i, n ? res[0].message : "", w->msg);
+			if (n == 1 && w->state) {
+				const cJSON *dk = cJSON_GetObjectItem(res[0].data, "docker");
+				const cJSON *st = cJSON_GetObjectItem(dk, "state");
+
+				CHECK(cJSON_IsString(st) && !strcmp(st->valuestring, w->state),
+				      "row %zu: docker.state", i);
+				CHECK_STR(data_str(&res[0], "method"), "socket", "row %zu", i);
+			}
+			if (n == 1 && w->want == STATUS_FAIL && strcmp(w->how, "serve"))
+				CHECK(res[0].hint != NULL, "row %zu: a hint", i);
+			results_free(res, n);
+			spec_release(&spec);
+		} else {
+			CHECK(0, "load: %s", err.msg);
+		}
+		if (served) {
+			/* a query that never came must not keep the thread */
+			if (!strcmp(w->range, ">=24 <<25"))
+				shutdown(d.lfd, SHUT_RDWR);
+			pthread_join(d.thread, NULL);
+		}
+		if (d.lfd >= 0)
+			close(d.lfd);
+	}
+	unsetenv("DOCKER_HOST");
+	unlink(sock);
+	buf_release(&reply);
+	buf_release(&host);
+	free(sock);
+	free(repo);
+	free(dir);
+}
+
+/* ---- tools ---- */
+
+static void test_tools(void)
+{
+	char *dir = tmpdir("tools");
+	char *bin = path_join(dir, "bin");
+	char *repo = path_join(dir, "repo");
+	const char *old_path = getenv("PATH");
+	char *saved = old_path ? xstrdup(old_path) : NULL;
+	struct buf path = BUF_INIT;
+	struct result *res;
+	struct spec spec;
+	struct errbuf err;
+	size_t n;
+
+	write_exec(bin, "mytool", "#!/bin/sh\nexit 1\n");
+	test_write_str(bin, "notexec", "");
+	test_write_str(repo, "preflight.yaml", "version: 1\n"
+		       "tools: [mytool, nosuchtool-xyz, notexec, mytool]\n");
+	buf_printf(&path, "%s", bin);
+	setenv("PATH", path.s, 1);
+	CHECK(spec_load(repo, &spec, &err) == 0, "load: %s", err.msg);
+	res = run_probe(&spec, &probe_tools, &n, 5000);
+	CHECK_INT(n, 3, "a name listed twice is one check");
+	if (n == 3) {
+		CHECK_STR(res[0].id, "tool.mytool", "id");
+		CHECK_STR(res[0].title, "Tool mytool", "title");
+		CHECK(res[0].status == STATUS_PASS, "mytool: %s", res[0].message);
+		CHECK(has(res[0].message, "/bin/mytool"), "path: %s", res[0].message);
+		CHECK_INT(res[0].nnotes, 1, "the second listing is a note");
+		CHECK(res[1].status == STATUS_FAIL, "missing: %s", res[1].message);
+		CHECK_STR(res[1].message, "not found on PATH", "missing message");
+		CHECK(has(res[1].hint, "install nosuchtool-xyz"), "hint");
+		CHECK(res[2].status == STATUS_FAIL, "notexec: %s", res[2].message);
+		CHECK(has(res[2].message, "not executable"), "notexec: %s", res[2].message);
+		CHECK(cJSON_IsFalse(cJSON_GetObjectItem(res[2].data, "found")), "data.found");
+	}
+	results_free(res, n);
+	spec_release(&spec);
+	if (saved)
+		setenv("PATH", saved, 1);
+	free(saved);
+	buf_release(&path);
+	free(bin);
+	free(repo);
+	free(dir);
+}
+
+void test_main(void)
+{
+	test_loaders();
+	test_loader_symlink();
+	test_ids();
+	test_eval();
+	test_outputs();
+	test_hang();
+	test_once();
+	test_repo_binary();
+	test_hints();
+	test_docker();
+	test_tools();
+}
