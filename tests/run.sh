@@ -11,7 +11,15 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 case $bin in /*) ;; *) bin=$top/$bin ;; esac
 case $build in /*) ;; *) build=$top/$build ;; esac
 export EP_BIN="$bin"
-export TEST_SHARED="${TEST_SHARED:-$top/../shared}"
+# the conformance vectors: shared/ beside the checkout, else our copy
+if [ -z "${TEST_SHARED:-}" ]; then
+	if [ -d "$top/../shared/conformance" ]; then
+		TEST_SHARED=$top/../shared
+	else
+		TEST_SHARED=$top/tests
+	fi
+fi
+export TEST_SHARED
 export TEST_TMPDIR="${TMPDIR:-/tmp}/envpreflight-tests.$$"
 mkdir -p "$TEST_TMPDIR"
 trap 'rm -rf "$TEST_TMPDIR"' EXIT INT TERM
