@@ -24,10 +24,6 @@ struct render_opts {
 	int explain;		/* provenance lines */
 };
 
-struct summary {
-	size_t total, count[STATUS_COUNT];
-};
-void report_summarize(const struct report *rep, struct summary *s);
 /* 1 when the run as a whole failed: a fail or error, or a warning under strict */
 int report_failed(const struct report *rep);
 

@@ -59,13 +59,19 @@ char *spawn_which_why(const char *name, const char *path_env,
  * fill *out, which the caller releases with spawn_result_release().
  * Returns 0 when the program ran (EXITED, SIGNALED or TIMED_OUT) and -1
  * with errno set when it could not start (SPAWN_FAILED).  On return no
- * process of the child's group is left running. */
+ * process of the child's group is left running, and when no other
+ * spawn_run is in flight neither is any descendant that left the group
+ * (setsid, setpgid): the first spawn makes the process a child subreaper
+ * (PR_SET_CHILD_SUBREAPER), so such orphans come to us to be killed and
+ * reaped.  Hence the program must have no children of its own while a
+ * spawn may be in flight: they would be taken for such orphans. */
 int spawn_run(const char *path, char *const argv[], const char *cwd,
 	      char *const envp[], double deadline_ms, struct spawn_result *out);
 void spawn_result_release(struct spawn_result *r);
 
 /* SIGKILL every process group spawned here that is still live, then reap
- * the direct children, so that nothing survives the caller's return.  A
+ * the direct children and kill and reap every orphan that left its
+ * group, so that nothing survives the caller's return.  A
  * spawn_run blocked in another thread then returns SPAWN_TIMED_OUT.  Call
  * it once the overall deadline has passed: spawn_run checks its deadline
  * under the same lock, so a caller past that deadline cannot start a new

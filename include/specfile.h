@@ -41,4 +41,30 @@ void spec_error(struct errbuf *err, const char *file, unsigned line,
 /* 1 when s is a name dotenv accepts as a key ([A-Za-z0-9_.-]+) */
 int env_key_valid(const char *s);
 
+/* 1 when s may name a runtime or a tool: [A-Za-z0-9_.+-]+, not starting
+ * with '-' or '.', so that it is never an option and fits a check id. */
+int spec_name_valid(const char *s);
+
+/* ---- the YAML sources (preflight.yaml, compose files) ---- */
+
+struct ynode;
+
+/* A YAML spec file being loaded; the loader owns it.  file is the
+ * spec-owned name, set by yload_read. */
+struct yload {
+	struct spec *spec;
+	const char *file;
+	struct errbuf *err;
+};
+
+/* Read root/name as spec_read does and parse it: 1 with *root (the
+ * caller frees it with ynode_free; NULL for an empty document), 0 when
+ * the file does not exist, -1 with y->err filled. */
+int yload_read(struct yload *y, const char *name, struct ynode **root);
+
+/* y->err = "file:line:col: message" at node n (1:1 when n is NULL).
+ * Returns -1, so that a check can `return yload_error(...)`. */
+int yload_error(const struct yload *y, const struct ynode *n, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
 #endif

@@ -61,11 +61,22 @@ void blob_release(struct blob *b);
  * something that is not a regular file). */
 int file_read(const char *path, size_t cap, struct blob *out);
 
+/* Why file_read(..., SPEC_FILE_CAP, ...) failed with errno e, for a
+ * message: the size limit for EFBIG, else strerror(e). */
+const char *file_read_strerror(int e);
+
 /* Check that buf is text: no NUL byte and valid UTF-8.  Returns 0, or -1
  * with *line and *col (1-based, col counted in bytes) of the first bad byte
  * and a static description in *what. */
 int text_check(const char *buf, size_t len, unsigned *line, unsigned *col,
 	       const char **what);
+
+/* The 1-based line and column of byte offset off in buf[0..len) (an
+ * offset past len is taken as len).  Unlike text_check's, the column
+ * counts characters: every byte but a UTF-8 continuation byte, as libyaml
+ * counts the columns of its marks. */
+void text_pos(const char *buf, size_t len, size_t off, unsigned *line,
+	      unsigned *col);
 
 /* Append s to b with every control character, DEL, ESC sequence opener and
  * invalid UTF-8 byte replaced by '?', so that text from a hostile repository

@@ -58,6 +58,17 @@ int versions_next_line(const char *buf, size_t len, size_t *pos,
 /* ASCII whitespace as shell `read` and sed's [[:space:]] see it. */
 int versions_isspace(int c);
 
+/* What separates the words of a line in .tool-versions, .python-version
+ * and go.mod: space and tab, and the CR of a CRLF line. */
+int versions_isblank(int c);
+
+/* The next word of *pp[0..end): leaves *pp on its first byte and returns
+ * its length, 0 at the end of the line. */
+size_t versions_next_word(const char **pp, const char *end);
+
+/* 1 when s[0..len) starts with prefix. */
+int versions_starts(const char *s, size_t len, const char *prefix);
+
 /* Trim leading and trailing whitespace of *s / *len in place. */
 void versions_trim(const char **s, size_t *len);
 

@@ -40,6 +40,9 @@ void ynode_free(struct ynode *n);
  * When a key appears twice, the first wins (loaders that care about
  * duplicates check the keys they know). */
 const struct ynode *ynode_get(const struct ynode *map, const char *key);
+/* 1 when n is NULL or a plain scalar that YAML's core schema reads as
+ * null: "", ~, null, Null, NULL ("key:" with nothing after it). */
+int ynode_is_null(const struct ynode *n);
 /* Number of pairs in a MAP (items / 2), of items in a SEQ, else 0. */
 size_t ynode_count(const struct ynode *n);
 const char *ynode_kind_name(enum ynode_kind k);

@@ -100,8 +100,7 @@ int config_load(struct config *c, struct errbuf *err)
 			free(path);
 			return 0;
 		}
-		err_set(err, "%s: %s", path, e == EFBIG ? "larger than the 1024 KiB limit" :
-			strerror(e));
+		err_set(err, "%s: %s", path, file_read_strerror(e));
 		free(path);
 		return -1;
 	}

@@ -106,13 +106,6 @@ static int gover_cmp(const struct gover *a, const struct gover *b)
 	return cmp_int(a->pre, b->pre);
 }
 
-static int starts(const char *s, size_t len, const char *prefix)
-{
-	size_t n = strlen(prefix);
-
-	return len >= n && memcmp(s, prefix, n) == 0;
-}
-
 /* Find the version in `go version` output, a toolchain name or a bare
  * version, and parse it. */
 static int gover_find(const char *s, struct gover *v)
@@ -123,15 +116,15 @@ static int gover_find(const char *s, struct gover *v)
 		return -1;
 	len = strlen(s);
 	versions_trim(&s, &len);
-	if (starts(s, len, "go version ")) {
+	if (versions_starts(s, len, "go version ")) {
 		s += 11, len -= 11;
 		versions_trim(&s, &len);
 	}
-	if (starts(s, len, "devel ")) {	/* "devel go1.23-abcdef Tue ..." */
+	if (versions_starts(s, len, "devel ")) {	/* "devel go1.23-abcdef Tue ..." */
 		s += 6, len -= 6;
 		versions_trim(&s, &len);
 	}
-	if (starts(s, len, "go"))
+	if (versions_starts(s, len, "go"))
 		s += 2, len -= 2;
 	/* gover.FromToolchain: a suffix after '-', '+' or a blank goes */
 	for (n = 0; n < len; n++)
@@ -174,27 +167,18 @@ static void cut_comment(struct versions_line *ln)
 	}
 }
 
-static int gomod_blank(char c)
-{
-	return c == ' ' || c == '\t' || c == '\r';
-}
-
 /* Split a line into at most 3 words; returns how many (3 means "more"). */
 static unsigned split_words(const struct versions_line *ln, struct span w[3])
 {
 	const char *p = ln->s, *end = ln->s + ln->len;
 	unsigned n = 0;
+	size_t len;
 
-	while (n < 3) {
-		while (p < end && gomod_blank(*p))
-			p++;
-		if (p == end)
-			break;
+	while (n < 3 && (len = versions_next_word(&p, end))) {
 		w[n].s = p;
-		while (p < end && !gomod_blank(*p))
-			p++;
-		w[n].n = (size_t)(p - w[n].s);
+		w[n].n = len;
 		n++;
+		p += len;
 	}
 	return n;
 }
@@ -230,7 +214,7 @@ static int toolchain_ok(struct span v)
 {
 	if (v.n == 7 && memcmp(v.s, "default", 7) == 0)
 		return 1;
-	return starts(v.s, v.n, "go1") && (v.n == 3 || v.s[3] == '.');
+	return versions_starts(v.s, v.n, "go1") && (v.n == 3 || v.s[3] == '.');
 }
 
 struct directive {

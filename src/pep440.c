@@ -772,12 +772,6 @@ static enum pyenv_kind pyenv_classify(const char *s, size_t len)
 	return PYENV_OTHER;
 }
 
-/* pyenv reads lines with bash's `read`, splitting on IFS plus '\r'. */
-static int ifs_space(char c)
-{
-	return c == ' ' || c == '\t' || c == '\r';
-}
-
 int pyenv_parse(const char *buf, size_t len, struct pyenv_file *out,
 		char *err, size_t errlen, unsigned *err_line, unsigned *err_col)
 {
@@ -788,22 +782,19 @@ int pyenv_parse(const char *buf, size_t len, struct pyenv_file *out,
 	if (versions_text(buf, len, err, errlen, err_line, err_col) < 0)
 		return -1;
 	while (versions_next_line(buf, len, &pos, &ln)) {
-		const char *p = ln.s, *end = ln.s + ln.len, *w;
+		/* pyenv reads lines with bash's `read`: IFS plus '\r' */
+		const char *w = ln.s;
+		size_t n = versions_next_word(&w, ln.s + ln.len);
 		struct pyenv_entry *e;
 
-		while (p < end && ifs_space(*p))
-			p++;
-		w = p;
-		while (p < end && !ifs_space(*p))
-			p++;
-		if (p == w || *w == '#')
+		if (!n || *w == '#')
 			continue;
 		grow(&out->v, sizeof(*out->v), &out->cap, out->n + 1);
 		e = &out->v[out->n++];
-		e->name = xstrndup(w, (size_t)(p - w));
+		e->name = xstrndup(w, n);
 		e->line = ln.no;
 		e->col = (unsigned)(w - ln.s) + 1;
-		e->kind = pyenv_classify(w, (size_t)(p - w));
+		e->kind = pyenv_classify(w, n);
 	}
 	return 0;
 }

@@ -240,8 +240,7 @@ static void run_parity(const struct run_ctx *ctx, const struct check *c,
 
 	if (e->env_errno && e->env_errno != ENOENT) {
 		result_set(r, STATUS_ERROR, "cannot read %s: %s", env_name(e),
-			   e->env_errno == EFBIG ? "larger than the 1024 KiB limit" :
-			   strerror(e->env_errno));
+			   file_read_strerror(e->env_errno));
 		return;
 	}
 	memset(&p, 0, sizeof(p));

@@ -101,14 +101,32 @@ static const struct known known[] = {
 
 /* Forced on every child whatever our environment says: a version check
  * must never download code the repository names (corepack's pinned
- * package manager, a go.mod toolchain), edit the repository (corepack
- * auto-pins packageManager into package.json) or phone home. */
+ * package manager, pnpm's own switch to the pnpm packageManager names -
+ * spelt for pnpm 9.7 to 10 and for pnpm 11 -, a go.mod toolchain, a
+ * missing tool that mise, rustup or tfenv would install), run a file the
+ * repository names (yarnPath: yarn is not run at all then, this is a
+ * second fence; npm 6's onload-script from a project .npmrc, which the
+ * environment outranks), edit the repository (corepack auto-pins
+ * packageManager into package.json) or phone home. */
 static const char *const forced_env[] = {
 	"COREPACK_ENABLE_NETWORK=0", "COREPACK_ENABLE_DOWNLOAD_PROMPT=0",
 	"COREPACK_ENABLE_AUTO_PIN=0", "GOTOOLCHAIN=local", "CHECKPOINT_DISABLE=1",
 	"DENO_NO_UPDATE_CHECK=1", "NO_UPDATE_NOTIFIER=1",
 	"DOTNET_CLI_TELEMETRY_OPTOUT=1", "DOTNET_NOLOGO=1",
 	"DOTNET_SKIP_FIRST_TIME_EXPERIENCE=1",
+	"npm_config_manage_package_manager_versions=false",
+	"pnpm_config_manage_package_manager_versions=false",
+	"npm_config_pm_on_fail=ignore", "pnpm_config_pm_on_fail=ignore",
+	"npm_config_onload_script=", "YARN_IGNORE_PATH=1",
+	"MISE_AUTO_INSTALL=0", "MISE_EXEC_AUTO_INSTALL=0",
+	"MISE_NOT_FOUND_AUTO_INSTALL=0", "RUSTUP_AUTO_INSTALL=0",
+	"TFENV_AUTO_INSTALL=false",
+};
+
+/* Never passed on, though spawn_env_for_repo's MISE_ prefix would: they
+ * make mise trust (and so run) a repository's mise.toml unasked. */
+static const char *const dropped_env[] = {
+	"MISE_YES", "MISE_TRUSTED_CONFIG_PATHS",
 };
 
 static const struct known *known_find(const char *name)
@@ -482,7 +500,7 @@ static void prepared_release(struct prepared *p)
 
 /* ---- asking for the version ---- */
 
-enum answer_state { ANS_FOUND, ANS_MISSING, ANS_ERROR, ANS_DOCKER };
+enum answer_state { ANS_FOUND, ANS_MISSING, ANS_ERROR, ANS_DOCKER, ANS_REFUSED };
 
 /* What run_once shares between every check of one runtime.  Read-only
  * once made; freed by answer_free when the run is over. */
@@ -495,7 +513,11 @@ struct answer {
 	char *command;		/* "/usr/bin/node --version" as run */
 	char *skipped;		/* PATH entries skipped, or NULL */
 	char *tried;		/* "python3, python" */
-	char *error;		/* ANS_ERROR: what went wrong */
+	char *error;		/* ANS_ERROR: what went wrong; ANS_REFUSED:
+				 * why the binary was not run */
+	int refused;		/* ANS_REFUSED: the check's status */
+	char *note;		/* FOUND without running it because running
+				 * it would run repository code: why */
 	int timed_out;		/* ANS_ERROR: killed at the deadline */
 	int no_version;		/* ANS_ERROR: it ran, but printed no version */
 	struct docker_info docker;	/* ANS_DOCKER, and FOUND by socket */
@@ -515,6 +537,7 @@ static void answer_free(void *v)
 	free(a->skipped);
 	free(a->tried);
 	free(a->error);
+	free(a->note);
 	if (a->asked_docker)
 		docker_info_release(&a->docker);
 	free(a);
@@ -530,10 +553,17 @@ static int forced_name(const char *entry)
 		if (!strncmp(entry, forced_env[i], n))
 			return 1;
 	}
+	for (i = 0; i < ARRAY_SIZE(dropped_env); i++) {
+		size_t n = strlen(dropped_env[i]);
+
+		if (!strncmp(entry, dropped_env[i], n) && entry[n] == '=')
+			return 1;
+	}
 	return 0;
 }
 
-/* The child's environment: spawn_env_for_repo, plus forced_env. */
+/* The child's environment: spawn_env_for_repo, less dropped_env, plus
+ * forced_env. */
 static char **child_env(const char *root)
 {
 	char **env = spawn_env_for_repo(environ, root);
@@ -686,7 +716,8 @@ static void ask_init(struct ask *q, const struct spec *spec, const char *name)
 }
 
 /* An absolute command from preflight.yaml: never one inside the
- * repository, and it must be an executable file. */
+ * repository, and it must be an executable file.  Returns its canonical
+ * path (a new string), or NULL with a note in skipped. */
 static char *absolute_binary(const char *path, const char *root, struct buf *skipped)
 {
 	char *real = realpath(path, NULL);
@@ -701,9 +732,12 @@ static char *absolute_binary(const char *path, const char *root, struct buf *ski
 		why = "not a regular file";
 	else if (access(real, X_OK) < 0)
 		why = "not executable";
-	free(real);
+	/* the canonical path is what was judged, so it is what runs: a path
+	 * through /proc/self/cwd or a symlink would be read again by the
+	 * child, from the repository it runs in */
 	if (!why)
-		return xstrdup(path);
+		return real;
+	free(real);
 	buf_puts(skipped, "'");
 	buf_add_clean(skipped, path);
 	buf_printf(skipped, "' skipped: %s", why);
@@ -759,6 +793,105 @@ static char *command_text(const char *path, char *const *argv)
 	return buf_detach(&b);
 }
 
+/* ---- what preflight.yaml's command may run ---- */
+
+/* A repository chooses both the program and the arguments of its
+ * command, so only version queries run: PROGRAM --version for any
+ * program, the other usual forms only for a program that is not a shell,
+ * an interpreter, a package manager, a task runner or a tool that acts
+ * on files or processes - to those "-v" or "version" can mean "run this"
+ * (rake -v runs the Rakefile, java version a class in the repository,
+ * bash version a script of that name, pkill -v kills). */
+static const char *const cmd_shapes[][3] = {
+	{ "--version" }, { "-version" }, { "-v" }, { "-V" }, { "-vV" },
+	{ "version" }, { "version", "--short" }, { "version", "--client" },
+	{ "-dumpversion" }, { "-dumpfullversion" }, { "--numeric-version" },
+};
+
+static const char *const cmd_risky[] = {
+	/* shells and wrappers that run their arguments */
+	"sh", "bash", "dash", "zsh", "ksh", "mksh", "yash", "fish", "csh", "tcsh",
+	"busybox", "toybox", "env", "nice", "nohup", "timeout", "stdbuf", "xargs",
+	"sudo", "doas", "su", "runuser", "setsid", "chroot", "unshare", "nsenter",
+	"flock", "script", "expect", "watch", "time", "strace", "ltrace", "gdb",
+	"valgrind", "exec", "eval", "command", "systemd-run",
+	/* interpreters and compilers that run a file or class named so */
+	"python", "pypy", "node", "nodejs", "deno", "bun", "perl", "ruby", "irb",
+	"php", "lua", "luajit", "tclsh", "wish", "Rscript", "R", "julia", "java",
+	"javaw", "jshell", "groovy", "scala", "kotlin", "clojure", "elixir",
+	"iex", "erl", "escript", "guile", "racket", "sbcl", "runghc", "ghci",
+	"swift", "dotnet", "awk", "gawk", "mawk", "nawk", "sed", "ed", "ex", "vi",
+	"vim", "nvim", "emacs", "osascript", "pwsh",
+	/* package managers and task runners that run the repository's scripts */
+	"npm", "npx", "pnpm", "pnpx", "yarn", "yarnpkg", "corepack", "bunx",
+	"cargo", "pip", "pipx", "uv", "uvx", "poetry", "pdm", "hatch", "tox",
+	"nox", "gem", "bundle", "bundler", "rake", "make", "gmake", "bmake",
+	"ninja", "just", "task", "cmake", "meson", "scons", "ant", "mvn", "mvnd",
+	"gradle", "sbt", "lein", "mix", "bazel", "bazelisk", "buck", "pants",
+	"grunt", "gulp", "jake", "nx", "turbo", "lerna", "composer",
+	/* tools that act on files or processes */
+	"kill", "pkill", "killall", "skill", "snice", "rm", "rmdir", "shred",
+	"unlink", "mv", "cp", "dd", "truncate", "chmod", "chown", "ln", "install",
+	"tee", "touch", "mkdir", "xdg-open", "open",
+};
+
+/* prog's file name without a trailing version ("python3.11" is python). */
+static int cmd_is_risky(const char *prog)
+{
+	const char *base = strrchr(prog, '/');
+	size_t n, i;
+
+	base = base ? base + 1 : prog;
+	n = strlen(base);
+	while (n > 1 && strchr("0123456789.-", base[n - 1]))
+		n--;
+	for (i = 0; i < ARRAY_SIZE(cmd_risky); i++)
+		if (strlen(cmd_risky[i]) == n && !strncmp(base, cmd_risky[i], n))
+			return 1;
+	return 0;
+}
+
+/* 1 when the command, whose program was found at path, is a version
+ * query envpreflight runs. */
+static int cmd_allowed(char *const *command, const char *path)
+{
+	char *real = realpath(path, NULL);
+	int risky = cmd_is_risky(command[0]) || cmd_is_risky(path) ||
+		    (real && cmd_is_risky(real));
+	size_t i, j;
+
+	free(real);
+	for (i = 0; i < (risky ? 1 : ARRAY_SIZE(cmd_shapes)); i++) {
+		for (j = 0; j < 3 && cmd_shapes[i][j] && command[j + 1] &&
+		     !strcmp(cmd_shapes[i][j], command[j + 1]); j++)
+			;
+		if ((j == 3 || !cmd_shapes[i][j]) && !command[j + 1])
+			return 1;
+	}
+	return 0;
+}
+
+static void refuse_command(struct answer *a, const struct ask *q)
+{
+	struct buf b = BUF_INIT;
+	size_t i;
+
+	for (i = 0; q->command[i] && b.len < QUOTE_RANGE; i++) {
+		if (i)
+			buf_putc(&b, ' ');
+		buf_add_clean(&b, q->command[i]);
+	}
+	answer_error(a, "not run: '%.*s' (the command preflight.yaml gives %s) is "
+		     "not a version query envpreflight runs: a repository chooses "
+		     "that command, so only PROGRAM --version runs, and -version, -v, "
+		     "-V or version [--short|--client] for a program that is not a "
+		     "shell, an interpreter, a package manager or a task runner",
+		     QUOTE_RANGE, buf_str(&b), q->name);
+	a->state = ANS_REFUSED;
+	a->refused = STATUS_ERROR;
+	buf_release(&b);
+}
+
 /* The deadline of one exec: a little before the run's, when there is
  * time for it. */
 static double exec_deadline(const struct run_ctx *ctx)
@@ -777,6 +910,7 @@ static void ask_exec(const struct run_ctx *ctx, struct answer *a, const struct a
 	const char *argv[66];
 	const char *run_path;
 	char **env = child_env(root);
+	struct vguard guard;
 	struct spawn_result res;
 	char v[VERSION_MAX];
 	enum vmethod method;
@@ -820,6 +954,32 @@ static void ask_exec(const struct run_ctx *ctx, struct answer *a, const struct a
 		}
 	}
 	run_path = a->resolved ? a->resolved : a->path;
+	if (q->command && !cmd_allowed(q->command, a->path)) {
+		refuse_command(a, q);
+		spawn_env_free(env);
+		return;
+	}
+	/* repository config that would make the binary (or the shim's
+	 * target) run code the repository ships: never run it then */
+	if (vguard_check(q->name, a->path, root, env, &guard) ||
+	    (a->resolved && vguard_check(q->name, a->resolved, root, env, &guard))) {
+		if (guard.version[0] && version_ok(guard.version) && !q->command &&
+		    !q->regex) {
+			a->state = ANS_FOUND;
+			a->version = xstrdup(guard.version);
+			a->method = VMETHOD_PATH;
+			a->note = guard.why;
+		} else {
+			a->state = ANS_REFUSED;
+			a->refused = STATUS_WARN;
+			a->error = guard.why;
+		}
+		guard.why = NULL;
+		vguard_release(&guard);
+		spawn_env_free(env);
+		return;
+	}
+	vguard_release(&guard);
 	a->command = command_text(run_path, (char *const *)argv);
 	if (!q->command && !q->regex &&
 	    vcache_get(q->name, run_path, v, sizeof(v)) == 1 && version_ok(v)) {
@@ -1359,6 +1519,9 @@ static void data_answer(cJSON *d, const struct answer *a)
 	add_str(d, "resolved_path", a ? a->resolved : NULL);
 	add_str(d, "command", a ? a->command : NULL);
 	add_str(d, "skipped_path_entries", a ? a->skipped : NULL);
+	/* only when set, so that older documents keep their shape */
+	if (a && (a->note || a->state == ANS_REFUSED))
+		cJSON_AddStringToObject(d, "not_run", a->note ? a->note : a->error);
 	if (a && a->asked_docker) {
 		cJSON *o = cJSON_AddObjectToObject(d, "docker");
 
@@ -1385,6 +1548,8 @@ static void explain(struct result *res, const struct answer *a)
 			    vmethod_name(a->method));
 		break;
 	}
+	if (a->note)
+		result_note(res, "%s", a->note);
 	if (a->skipped)
 		result_note(res, "%s", a->skipped);
 }
@@ -1437,6 +1602,19 @@ static void runtimes_run(const struct run_ctx *ctx, const struct check *c,
 			result_hint(res, "if it prints its version some other way, give "
 				    "runtimes.%s a command and a version_regex in "
 				    "preflight.yaml", r->name);
+		if (a->skipped)
+			result_note(res, "%s", a->skipped);
+		break;
+	case ANS_REFUSED:
+		result_set(res, a->refused, "%s%s", a->refused == STATUS_WARN ?
+			   "not checked: " : "", a->error);
+		if (a->refused == STATUS_WARN)
+			result_hint(res, "envpreflight never runs code a repository "
+				    "ships; check this one by hand if you trust the "
+				    "repository");
+		else if (hint_safe(r->name))
+			result_hint(res, "give runtimes.%s a command such as [%s, "
+				    "--version] and a version_regex", r->name, r->name);
 		if (a->skipped)
 			result_note(res, "%s", a->skipped);
 		break;

@@ -26,7 +26,11 @@ int format_parse(const char *s, enum format *out)
 	return -1;
 }
 
-void report_summarize(const struct report *rep, struct summary *s)
+struct summary {
+	size_t total, count[STATUS_COUNT];
+};
+
+static void report_summarize(const struct report *rep, struct summary *s)
 {
 	size_t i;
 
@@ -181,6 +185,19 @@ void render_human(FILE *out, const struct report *rep, const struct render_opts 
 
 /* -------- JSON -------- */
 
+/* Replace the cJSON-owned string *sp by its cleaned form. */
+static void clean_in_place(char **sp)
+{
+	char *s = text_clean(*sp);
+
+	if (strcmp(s, *sp)) {
+		free(*sp);
+		*sp = s;
+	} else {
+		free(s);
+	}
+}
+
 /* Replace every string in a cJSON tree by its cleaned form. */
 static void json_clean(cJSON *j)
 {
@@ -188,27 +205,11 @@ static void json_clean(cJSON *j)
 
 	if (!j)
 		return;
-	if (cJSON_IsString(j) && j->valuestring) {
-		char *s = text_clean(j->valuestring);
-
-		if (strcmp(s, j->valuestring)) {
-			free(j->valuestring);
-			j->valuestring = s;
-		} else {
-			free(s);
-		}
-	}
+	if (cJSON_IsString(j) && j->valuestring)
+		clean_in_place(&j->valuestring);
 	for (c = j->child; c; c = c->next) {
-		if (c->string && !(c->type & cJSON_StringIsConst)) {
-			char *s = text_clean(c->string);
-
-			if (strcmp(s, c->string)) {
-				free(c->string);
-				c->string = s;
-			} else {
-				free(s);
-			}
-		}
+		if (c->string && !(c->type & cJSON_StringIsConst))
+			clean_in_place(&c->string);
 		json_clean(c);
 	}
 }
@@ -285,10 +286,6 @@ static void json_put_indented(FILE *out, const char *s)
 
 void render_json(FILE *out, const struct report *rep, const struct render_opts *o)
 {
-	static const char *const keys[STATUS_COUNT] = {
-		[STATUS_PASS] = "pass", [STATUS_WARN] = "warn", [STATUS_FAIL] = "fail",
-		[STATUS_SKIP] = "skip", [STATUS_ERROR] = "error",
-	};
 	cJSON *doc = cJSON_CreateObject(), *sum, *checks;
 	struct summary s;
 	char *text;
@@ -302,7 +299,8 @@ void render_json(FILE *out, const struct report *rep, const struct render_opts *
 	sum = cJSON_AddObjectToObject(doc, "summary");
 	cJSON_AddNumberToObject(sum, "total", (double)s.total);
 	for (i = 0; i < STATUS_COUNT; i++)
-		cJSON_AddNumberToObject(sum, keys[i], (double)s.count[i]);
+		cJSON_AddNumberToObject(sum, status_name((enum status)i),
+					(double)s.count[i]);
 	checks = cJSON_AddArrayToObject(doc, "checks");
 	for (i = 0; i < rep->n; i++)
 		cJSON_AddItemToArray(checks, json_check(&rep->results[i]));

@@ -795,6 +795,55 @@ static void strip_build(const char *s, size_t n, struct buf *out)
 	}
 }
 
+/* The comparators node-semver's replacements write, one shape each, so
+ * that caret, tilde, x-range and hyphen ranges say them the same way. */
+
+enum part { PART_MAJOR, PART_MINOR, PART_PATCH, PART_NONE };
+
+/* "M.m.p" with the parts before k as written, part k plus one when bump
+ * is set, and the parts after it 0. */
+static void put_parts(struct buf *out, const struct xp *x, enum part k, int bump)
+{
+	const struct str *v[3] = { &x->M, &x->m, &x->p };
+	unsigned i;
+
+	for (i = 0; i < 3; i++) {
+		if (i)
+			buf_putc(out, '.');
+		if (i < (unsigned)k)
+			add(out, *v[i]);
+		else if (i == (unsigned)k && bump)
+			add_plus1(out, *v[i]);
+		else
+			buf_putc(out, '0');
+	}
+}
+
+/* ">=M.0.0<z>" for M.x, ">=M.m.0<z>" for M.m.x, ">=M.m.p[-pr]" for a
+ * whole version (z is "-0" under includePrerelease, else ""). */
+static void put_from(struct buf *out, const struct xp *x, const char *z)
+{
+	enum part k = is_x(x->m) ? PART_MINOR : is_x(x->p) ? PART_PATCH : PART_NONE;
+
+	buf_puts(out, ">=");
+	put_parts(out, x, k, 0);
+	if (k != PART_NONE) {
+		buf_puts(out, z);
+	} else if (x->pr.p) {
+		buf_putc(out, '-');
+		add(out, x->pr);
+	}
+}
+
+/* Below the next release of part k: "<(M+1).0.0-0", "<M.(m+1).0-0" or
+ * "<M.m.(p+1)-0". */
+static void put_below(struct buf *out, const struct xp *x, enum part k)
+{
+	buf_putc(out, '<');
+	put_parts(out, x, k, 1);
+	buf_puts(out, "-0");
+}
+
 /* The HYPHENRANGE replacement: "A - B" with exactly one space either side
  * of the "-" (after whitespace collapsing), the whole string. */
 static void hyphen_text(const char *s, const struct xp *f, const struct xp *t,
@@ -808,18 +857,8 @@ static void hyphen_text(const char *s, const struct xp *f, const struct xp *t,
 
 	if (is_x(f->M)) {
 		;
-	} else if (is_x(f->m)) {
-		buf_puts(&b, ">=");
-		add(&b, f->M);
-		buf_puts(&b, ".0.0");
-		buf_puts(&b, z);
-	} else if (is_x(f->p)) {
-		buf_puts(&b, ">=");
-		add(&b, f->M);
-		buf_putc(&b, '.');
-		add(&b, f->m);
-		buf_puts(&b, ".0");
-		buf_puts(&b, z);
+	} else if (is_x(f->m) || is_x(f->p)) {
+		put_from(&b, f, z);
 	} else {
 		buf_puts(&b, ">=");
 		add(&b, from);
@@ -830,32 +869,16 @@ static void hyphen_text(const char *s, const struct xp *f, const struct xp *t,
 	if (is_x(t->M)) {
 		;
 	} else if (is_x(t->m)) {
-		buf_putc(&b, '<');
-		add_plus1(&b, t->M);
-		buf_puts(&b, ".0.0-0");
+		put_below(&b, t, PART_MAJOR);
 	} else if (is_x(t->p)) {
-		buf_putc(&b, '<');
-		add(&b, t->M);
-		buf_putc(&b, '.');
-		add_plus1(&b, t->m);
-		buf_puts(&b, ".0-0");
+		put_below(&b, t, PART_MINOR);
 	} else if (t->pr.p) {
 		buf_puts(&b, "<=");
-		add(&b, t->M);
-		buf_putc(&b, '.');
-		add(&b, t->m);
-		buf_putc(&b, '.');
-		add(&b, t->p);
+		put_parts(&b, t, PART_NONE, 0);
 		buf_putc(&b, '-');
 		add(&b, t->pr);
 	} else if (c->incpr) {
-		buf_putc(&b, '<');
-		add(&b, t->M);
-		buf_putc(&b, '.');
-		add(&b, t->m);
-		buf_putc(&b, '.');
-		add_plus1(&b, t->p);
-		buf_puts(&b, "-0");
+		put_below(&b, t, PART_PATCH);
 	} else {
 		buf_puts(&b, "<=");
 		add(&b, to);
@@ -1012,56 +1035,15 @@ static void caret_one(const char *t, size_t n, const struct rctx *c,
 	}
 	if (is_x(x.M))
 		return;
-	buf_puts(out, ">=");
-	add(out, x.M);
-	if (is_x(x.m)) {
-		buf_puts(out, ".0.0");
-		buf_puts(out, z);
-		buf_puts(out, " <");
-		add_plus1(out, x.M);
-		buf_puts(out, ".0.0-0");
-		return;
-	}
-	buf_putc(out, '.');
-	add(out, x.m);
-	if (is_x(x.p)) {
-		buf_puts(out, ".0");
-		buf_puts(out, z);
-		buf_puts(out, " <");
-		if (is_zero(x.M)) {
-			add(out, x.M);
-			buf_putc(out, '.');
-			add_plus1(out, x.m);
-			buf_puts(out, ".0-0");
-		} else {
-			add_plus1(out, x.M);
-			buf_puts(out, ".0.0-0");
-		}
-		return;
-	}
-	buf_putc(out, '.');
-	add(out, x.p);
-	if (x.pr.p) {
-		buf_putc(out, '-');
-		add(out, x.pr);
-	}
-	buf_puts(out, " <");
-	if (is_zero(x.M) && is_zero(x.m)) {
-		add(out, x.M);
-		buf_putc(out, '.');
-		add(out, x.m);
-		buf_putc(out, '.');
-		add_plus1(out, x.p);
-		buf_puts(out, "-0");
-	} else if (is_zero(x.M)) {
-		add(out, x.M);
-		buf_putc(out, '.');
-		add_plus1(out, x.m);
-		buf_puts(out, ".0-0");
-	} else {
-		add_plus1(out, x.M);
-		buf_puts(out, ".0.0-0");
-	}
+	put_from(out, &x, z);
+	buf_putc(out, ' ');
+	/* up to the next change of the left-most non-zero part */
+	if (is_x(x.m) || !is_zero(x.M))
+		put_below(out, &x, PART_MAJOR);
+	else if (is_x(x.p) || !is_zero(x.m))
+		put_below(out, &x, PART_MINOR);
+	else
+		put_below(out, &x, PART_PATCH);
 }
 
 /* replaceTilde() on one token: ~X.Y.Z, ~>X.Y.Z and partial forms. */
@@ -1080,34 +1062,12 @@ static void tilde_one(const char *t, size_t n, const struct rctx *c,
 	}
 	if (is_x(x.M))
 		return;
-	buf_puts(out, ">=");
-	add(out, x.M);
-	if (is_x(x.m)) {
-		buf_puts(out, ".0.0");
-		buf_puts(out, z);
-		buf_puts(out, " <");
-		add_plus1(out, x.M);
-		buf_puts(out, ".0.0-0");
-		return;
-	}
-	buf_putc(out, '.');
-	add(out, x.m);
-	if (is_x(x.p)) {
-		buf_puts(out, ".0");
-		buf_puts(out, z);
-	} else {
-		buf_putc(out, '.');
-		add(out, x.p);
-		if (x.pr.p) {
-			buf_putc(out, '-');
-			add(out, x.pr);
-		}
-	}
-	buf_puts(out, " <");
-	add(out, x.M);
-	buf_putc(out, '.');
-	add_plus1(out, x.m);
-	buf_puts(out, ".0-0");
+	put_from(out, &x, z);
+	buf_putc(out, ' ');
+	if (is_x(x.m))
+		put_below(out, &x, PART_MAJOR);
+	else
+		put_below(out, &x, PART_MINOR);
 }
 
 /* replaceXRange() on one token: x-ranges, partials and partial
@@ -1182,26 +1142,14 @@ static void xrange_one(const char *t, size_t n, const struct rctx *c,
 		buf_puts(out, pr);
 		buf_release(&M);
 		buf_release(&m);
-	} else if (xm) {
-		buf_puts(out, ">=");
-		add(out, x.M);
-		buf_puts(out, ".0.0");
-		buf_puts(out, pr);
-		buf_puts(out, " <");
-		add_plus1(out, x.M);
-		buf_puts(out, ".0.0-0");
 	} else if (xp) {
-		buf_puts(out, ">=");
-		add(out, x.M);
-		buf_putc(out, '.');
-		add(out, x.m);
-		buf_puts(out, ".0");
-		buf_puts(out, pr);
-		buf_puts(out, " <");
-		add(out, x.M);
-		buf_putc(out, '.');
-		add_plus1(out, x.m);
-		buf_puts(out, ".0-0");
+		/* M.x (xm) or M.m.x */
+		put_from(out, &x, pr);
+		buf_putc(out, ' ');
+		if (xm)
+			put_below(out, &x, PART_MAJOR);
+		else
+			put_below(out, &x, PART_MINOR);
 	} else {
 		buf_add(out, t, n);
 	}

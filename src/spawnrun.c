@@ -1,4 +1,4 @@
-/* spawnrun.c - see spawn.h
+/* spawnrun.c - see spawnrun.h
  *
  * The one piece of global state is the registry of live children, so that
  * spawn_kill_all() can reach a child whose spawn_run is blocked in another
@@ -10,23 +10,37 @@
  * program: nobody else waits for our children (no waitpid(-1), no
  * SIGCHLD set to SIG_IGN); should it be broken, the child is reported
  * as SPAWN_FAILED with ECHILD and its group is left alone.
+ *
+ * A descendant can leave the child's process group (setsid, setpgid) and
+ * so escape kill(-pgid).  The process therefore makes itself a child
+ * subreaper (PR_SET_CHILD_SUBREAPER) before its first spawn: an orphaned
+ * escapee is reparented to us instead of to init, and strays_hunt() kills
+ * and reaps every child of ours that no spawn_run owns, as soon as no
+ * spawn_run is in flight and again in spawn_kill_all.  That widens the
+ * rule above: while spawns may be in flight the program has no children
+ * of its own (envpreflight has none; the unit tests fork only between
+ * spawns).
  */
 #include "spawnrun.h"
 #include "util.h"
 
 #include <spawn.h>
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 extern char **environ;
@@ -297,6 +311,171 @@ static void reap(pid_t pid, int *wstatus)
 		;
 }
 
+/* ---- strays: descendants that left their child's process group ---- */
+
+#define STRAYS_MAX 256		/* killed per round */
+#define STRAYS_ROUNDS 32	/* each round reaches one generation deeper */
+#define STRAYS_REAP_MS 100	/* wait no longer for one to die */
+
+static pthread_once_t reaper_once = PTHREAD_ONCE_INIT;
+
+/* Orphans of our descendants come to us, not to init: see the top. */
+static void reaper_init(void)
+{
+	prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
+}
+
+/* 1 when a spawn_run owns an unreaped child.  Under live_lock. */
+static int live_busy(void)
+{
+	struct live *l;
+
+	for (l = live_head; l; l = l->next)
+		if (!l->reaped)
+			return 1;
+	return 0;
+}
+
+static void strays_add(pid_t *out, size_t *n, long pid)
+{
+	size_t i;
+
+	if (pid <= 0 || *n >= STRAYS_MAX)
+		return;
+	for (i = 0; i < *n; i++)
+		if (out[i] == (pid_t)pid)
+			return;
+	out[(*n)++] = (pid_t)pid;
+}
+
+/* Our children by /proc/self/task/TID/children (one file per thread,
+ * since a reparented orphan may belong to any of them).  -1 when the
+ * kernel has no such files. */
+static int strays_by_task(pid_t *out, size_t *n)
+{
+	DIR *d = opendir("/proc/self/task");
+	struct dirent *de;
+	int seen = 0;
+
+	if (!d)
+		return -1;
+	while ((de = readdir(d)) != NULL) {
+		char path[64];
+		FILE *f;
+		long pid;
+
+		if (de->d_name[0] < '0' || de->d_name[0] > '9')
+			continue;
+		snprintf(path, sizeof(path), "/proc/self/task/%.20s/children",
+			 de->d_name);
+		f = fopen(path, "re");
+		if (!f)
+			continue;
+		seen = 1;
+		while (fscanf(f, "%ld", &pid) == 1)
+			strays_add(out, n, pid);
+		fclose(f);
+	}
+	closedir(d);
+	return seen ? 0 : -1;
+}
+
+/* The same by every /proc/PID/stat whose parent is us (kernels built
+ * without CONFIG_PROC_CHILDREN). */
+static void strays_by_scan(pid_t *out, size_t *n)
+{
+	DIR *d = opendir("/proc");
+	struct dirent *de;
+	long self = (long)getpid();
+
+	while (d && (de = readdir(d)) != NULL) {
+		char path[64], line[512];
+		const char *close_paren;
+		long ppid;
+		FILE *f;
+
+		if (de->d_name[0] < '1' || de->d_name[0] > '9')
+			continue;
+		snprintf(path, sizeof(path), "/proc/%.20s/stat", de->d_name);
+		f = fopen(path, "re");
+		if (!f)
+			continue;	/* gone meanwhile */
+		if (fgets(line, sizeof(line), f) &&
+		    (close_paren = strrchr(line, ')')) != NULL &&
+		    sscanf(close_paren + 1, " %*c %ld", &ppid) == 1 && ppid == self)
+			strays_add(out, n, strtol(de->d_name, NULL, 10));
+		fclose(f);
+	}
+	if (d)
+		closedir(d);
+}
+
+/* Our children that no spawn_run owns.  Under live_lock, so that a
+ * child being started is either registered or not yet there. */
+static size_t strays_find(pid_t *out)
+{
+	struct live *l;
+	size_t n = 0, i, kept = 0;
+
+	if (strays_by_task(out, &n) < 0)
+		strays_by_scan(out, &n);
+	for (i = 0; i < n; i++) {
+		int owned = 0;
+
+		for (l = live_head; l && !owned; l = l->next)
+			owned = !l->reaped && l->pid == out[i];
+		if (!owned)
+			out[kept++] = out[i];
+	}
+	return kept;
+}
+
+/* Reap pid, a child of ours that was sent SIGKILL, waiting at most until
+ * until_ms (a process in uninterruptible sleep dies later, alone). */
+static void reap_soon(pid_t pid, double until_ms)
+{
+	const struct timespec ms = { 0, 1000000 };
+
+	for (;;) {
+		pid_t r = waitpid(pid, NULL, WNOHANG);
+
+		if (r != 0 && !(r < 0 && errno == EINTR))
+			return;		/* reaped, or not ours after all */
+		if (clock_ms() >= until_ms)
+			return;
+		nanosleep(&ms, NULL);
+	}
+}
+
+/* Kill and reap every stray, generation by generation (a stray's own
+ * orphans come to us once it is reaped), unless a spawn_run is in
+ * flight: its child's descendants are its own business until it ends,
+ * and the last spawn_run to end (or spawn_kill_all) hunts for all.
+ * An unreaped child's pid cannot be reused, so kill() never hits a
+ * stranger; -pid reaches the group a stray leads, when it leads one. */
+static void strays_hunt(void)
+{
+	pid_t pids[STRAYS_MAX];
+	size_t n, i;
+	int round;
+
+	for (round = 0; round < STRAYS_ROUNDS; round++) {
+		double until = clock_ms() + STRAYS_REAP_MS;
+
+		pthread_mutex_lock(&live_lock);
+		n = live_busy() ? 0 : strays_find(pids);
+		for (i = 0; i < n; i++) {
+			kill(-pids[i], SIGKILL);
+			kill(pids[i], SIGKILL);
+		}
+		pthread_mutex_unlock(&live_lock);
+		if (!n)
+			return;
+		for (i = 0; i < n; i++)
+			reap_soon(pids[i], until);
+	}
+}
+
 void spawn_kill_all(void)
 {
 	struct live *l;
@@ -313,6 +492,7 @@ void spawn_kill_all(void)
 		l->reaped = 1;
 	}
 	pthread_mutex_unlock(&live_lock);
+	strays_hunt();
 }
 
 /* ---- running one child ---- */
@@ -429,6 +609,7 @@ static int child_start(struct child *c, const char *path, char *const argv[],
 		posix_spawn_file_actions_destroy(&fa);
 		goto out_pipe;
 	}
+	pthread_once(&reaper_once, reaper_init);
 	/* The deadline check, the spawn and the registration are one step
 	 * under the lock: spawn_kill_all either sees this child or runs
 	 * before it, and then (past the deadline) this child never starts. */
@@ -650,6 +831,7 @@ int spawn_run(const char *path, char *const argv[], const char *cwd,
 		goto failed;
 	child_wait(&c, deadline_ms);
 	wstatus = child_finish(&c, &by_kill_all);
+	strays_hunt();
 	result_fill(out, &c, wstatus, by_kill_all);
 	out->ms = clock_ms() - t0;
 	if (out->status == SPAWN_FAILED) {

@@ -2,6 +2,7 @@
 #include "spec.h"
 #include "specfile.h"
 #include "gitignore.h"
+#include "ytree.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -15,11 +16,14 @@ static const struct spec_source *const sources[] = {
 #undef SOURCE
 };
 
-void spec_error(struct errbuf *err, const char *file, unsigned line,
-		unsigned col, const char *fmt, ...)
+static void spec_verror(struct errbuf *err, const char *file, unsigned line,
+			unsigned col, const char *fmt, va_list ap)
+	__attribute__((format(printf, 5, 0)));
+
+static void spec_verror(struct errbuf *err, const char *file, unsigned line,
+			unsigned col, const char *fmt, va_list ap)
 {
 	struct buf b = BUF_INIT;
-	va_list ap;
 
 	buf_add_clean(&b, file);
 	if (line)
@@ -27,11 +31,36 @@ void spec_error(struct errbuf *err, const char *file, unsigned line,
 	if (line && col)
 		buf_printf(&b, ":%u", col);
 	buf_puts(&b, ": ");
-	va_start(ap, fmt);
 	buf_vprintf(&b, fmt, ap);
-	va_end(ap);
 	err_set(err, "%s", buf_str(&b));
 	buf_release(&b);
+}
+
+void spec_error(struct errbuf *err, const char *file, unsigned line,
+		unsigned col, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	spec_verror(err, file, line, col, fmt, ap);
+	va_end(ap);
+}
+
+int yload_error(const struct yload *y, const struct ynode *n, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	spec_verror(y->err, y->file, n ? n->line : 1, n ? n->col : 1, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+/* [A-Za-z0-9_.-]: what both kinds of name are made of */
+static int name_char(char c)
+{
+	return c == '_' || c == '.' || c == '-' || (c >= 'a' && c <= 'z') ||
+	       (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
 }
 
 int env_key_valid(const char *s)
@@ -39,9 +68,17 @@ int env_key_valid(const char *s)
 	if (!*s)
 		return 0;
 	for (; *s; s++)
-		if (!(*s == '_' || *s == '.' || *s == '-' ||
-		      (*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
-		      (*s >= '0' && *s <= '9')))
+		if (!name_char(*s))
+			return 0;
+	return 1;
+}
+
+int spec_name_valid(const char *s)
+{
+	if (!*s || *s == '-' || *s == '.')
+		return 0;
+	for (; *s; s++)
+		if (!name_char(*s) && *s != '+')
 			return 0;
 	return 1;
 }
@@ -171,15 +208,12 @@ int spec_read(struct spec *spec, const char *name, struct blob *out,
 		int e = errno;
 
 		free(path);
-		if (e == EFBIG)
-			spec_error(err, name, 0, 0, "larger than the %d KiB limit",
-				   SPEC_FILE_CAP / 1024);
-		else if (e == EISDIR)
+		if (e == EISDIR)
 			spec_error(err, name, 0, 0, "is a directory, expected a file");
 		else if (e == EINVAL)
 			spec_error(err, name, 0, 0, "not a regular file");
 		else
-			spec_error(err, name, 0, 0, "%s", strerror(e));
+			spec_error(err, name, 0, 0, "%s", file_read_strerror(e));
 		return -1;
 	}
 	free(path);
@@ -193,6 +227,26 @@ int spec_read(struct spec *spec, const char *name, struct blob *out,
 		out->len -= 3;
 	}
 	spec_add_file(spec, name);
+	return 1;
+}
+
+int yload_read(struct yload *y, const char *name, struct ynode **root)
+{
+	struct ytree_error ye;
+	struct blob b;
+	int rc;
+
+	*root = NULL;
+	rc = spec_read(y->spec, name, &b, y->err);
+	if (rc <= 0)
+		return rc;
+	y->file = spec_add_file(y->spec, name);
+	rc = ytree_parse(b.data, b.len, YTREE_MAX_NODES, root, &ye);
+	blob_release(&b);
+	if (rc < 0) {
+		spec_error(y->err, y->file, ye.line, ye.col, "%s", ye.msg);
+		return -1;
+	}
 	return 1;
 }
 

@@ -38,39 +38,13 @@ static const char *const overrides[] = {
 #define SUBST_DEPTH 8		/* ${A:-${B:-${C}}} */
 
 struct cload {
-	struct spec *spec;
-	const char *file;	/* spec-owned name */
-	struct errbuf *err;
+	struct yload y;		/* the compose file being read */
 	size_t nports;		/* host ports added from compose files */
 	/* the .env beside the compose file, for ${VAR}; read on first use */
 	int env_state;		/* 0 not yet, 1 read, -1 none */
 	const struct dotenv *env;
 	struct dotenv own_env;	/* when spec_env did not read that file */
 };
-
-static int cerr(struct cload *c, const struct ynode *n, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static int cerr(struct cload *c, const struct ynode *n, const char *fmt, ...)
-{
-	struct buf b = BUF_INIT;
-	va_list ap;
-
-	va_start(ap, fmt);
-	buf_vprintf(&b, fmt, ap);
-	va_end(ap);
-	spec_error(c->err, c->file, n ? n->line : 1, n ? n->col : 1, "%s",
-		   buf_str(&b));
-	buf_release(&b);
-	return -1;
-}
-
-static int is_null(const struct ynode *n)
-{
-	return !n || (n->kind == YNODE_SCALAR && n->plain &&
-		      (!n->len || !strcmp(n->text, "~") || !strcmp(n->text, "null") ||
-		       !strcmp(n->text, "Null") || !strcmp(n->text, "NULL")));
-}
 
 /*
  * The value of key in map, following YAML merge keys as compose does:
@@ -104,15 +78,16 @@ static const struct ynode *get_merged(const struct ynode *map, const char *key,
 
 static const struct dotenv *compose_env(struct cload *c)
 {
-	const struct env_spec *e = &c->spec->env;
+	const struct env_spec *e = &c->y.spec->env;
 	char *path;
 	struct blob b;
 
 	if (c->env_state)
 		return c->env_state > 0 ? c->env : NULL;
 	c->env_state = -1;
-	path = path_join(c->spec->root, ".env");
-	/* the env loader may have read this very file already */
+	path = path_join(c->y.spec->root, ".env");
+	/* the env loader has read this very file, unless env.file names
+	 * another one */
 	if (e->file_abs && !strcmp(e->file_abs, path)) {
 		free(path);
 		if (e->env_errno)
@@ -127,6 +102,7 @@ static const struct dotenv *compose_env(struct cload *c)
 	}
 	free(path);
 	dotenv_parse(b.data, b.len, &c->own_env);
+	explicit_bzero(b.data, b.len);
 	blob_release(&b);
 	c->env = &c->own_env;
 	c->env_state = 1;
@@ -282,14 +258,12 @@ static int scalar_text(struct cload *c, const struct ynode *n, const char *where
 		if (b.s)
 			explicit_bzero(b.s, b.len);
 		buf_release(&b);
-		cerr(c, n, "'%s': cannot substitute the variables of '%s' "
-		     "(unset ${VAR:?...}, or bad ${...} syntax)", where, raw);
+		yload_error(&c->y, n, "'%s': cannot substitute the variables of '%s' "
+			    "(unset ${VAR:?...}, or bad ${...} syntax)", where, raw);
 		free(raw);
 		return -1;
 	}
 	*out = buf_detach(&b);
-	if (!*out)
-		*out = xstrdup("");
 	return 0;
 }
 
@@ -319,7 +293,7 @@ static enum port_proto proto_of(const char *s)
 static int add_hostports(struct cload *c, const struct ynode *n,
 			 const char *service, const struct hostports *h)
 {
-	struct origin o = { c->file, n->line, n->col };
+	struct origin o = { c->y.file, n->line, n->col };
 	unsigned p;
 
 	if (!h->lo)
@@ -329,7 +303,7 @@ static int add_hostports(struct cload *c, const struct ynode *n,
 
 		if (++c->nports > MAX_HOST_PORTS)
 			goto many;
-		r = spec_add_port(c->spec, h->lo, PORT_FREE, o, service);
+		r = spec_add_port(c->y.spec, h->lo, PORT_FREE, o, service);
 		r->port_last = h->hi;
 		r->proto = h->proto;
 		return 0;
@@ -337,11 +311,12 @@ static int add_hostports(struct cload *c, const struct ynode *n,
 	for (p = h->lo; p <= h->hi; p++) {
 		if (++c->nports > MAX_HOST_PORTS)
 			goto many;
-		spec_add_port(c->spec, p, PORT_FREE, o, service)->proto = h->proto;
+		spec_add_port(c->y.spec, p, PORT_FREE, o, service)->proto = h->proto;
 	}
 	return 0;
 many:
-	return cerr(c, n, "more than %d host ports in compose files", MAX_HOST_PORTS);
+	return yload_error(&c->y, n, "more than %d host ports in compose files",
+			   MAX_HOST_PORTS);
 }
 
 /* "5433:5432", "127.0.0.1:8080:80/tcp", 3000 */
@@ -361,10 +336,10 @@ static int short_entry(struct cload *c, const struct ynode *n, const char *where
 		char *raw;
 
 		if (!used)
-			return cerr(c, n, "'%s': %s", where, msg);
+			return yload_error(&c->y, n, "'%s': %s", where, msg);
 		raw = text_clean(n->text);
-		cerr(c, n, "'%s': '%s' is not a valid port entry once its "
-		     "variables are substituted", where, raw);
+		yload_error(&c->y, n, "'%s': '%s' is not a valid port entry once its "
+			    "variables are substituted", where, raw);
 		free(raw);
 		return -1;
 	}
@@ -383,11 +358,11 @@ static int long_range(struct cload *c, const struct ynode *v, const char *where,
 	int used;
 
 	*lo = *hi = 0;
-	if (is_null(v))
+	if (ynode_is_null(v))
 		return 0;
 	if (v->kind != YNODE_SCALAR)
-		return cerr(c, v, "'%s' expects a port number or range, found %s",
-			    where, ynode_kind_name(v->kind));
+		return yload_error(&c->y, v, "'%s' expects a port number or range, "
+				   "found %s", where, ynode_kind_name(v->kind));
 	if (scalar_text(c, v, where, &text, &used) < 0)
 		return -1;
 	if (!*text || portspec_range(text, lo, hi) == 0) {
@@ -396,8 +371,9 @@ static int long_range(struct cload *c, const struct ynode *v, const char *where,
 	}
 	text_free(text, used);
 	raw = text_clean(v->text);
-	cerr(c, v, "'%s': '%s' is not a port number or range (1-65535)%s", where,
-	     raw, used ? " once its variables are substituted" : "");
+	yload_error(&c->y, v, "'%s': '%s' is not a port number or range "
+		    "(1-65535)%s", where, raw,
+		    used ? " once its variables are substituted" : "");
 	free(raw);
 	return -1;
 }
@@ -423,14 +399,14 @@ static int long_entry(struct cload *c, const struct ynode *n, const char *where,
 	if (long_range(c, target, w.s, &tlo, &thi) < 0)
 		goto out;
 	h.pick_one = h.hi > h.lo && tlo && tlo == thi;
-	if (proto && !is_null(proto)) {
+	if (proto && !ynode_is_null(proto)) {
 		char *text;
 		int used;
 
 		buf_release(&w);
 		buf_printf(&w, "%s.protocol", where);
 		if (proto->kind != YNODE_SCALAR) {
-			cerr(c, proto, "'%s' expects tcp, udp or sctp", w.s);
+			yload_error(&c->y, proto, "'%s' expects tcp, udp or sctp", w.s);
 			goto out;
 		}
 		if (scalar_text(c, proto, w.s, &text, &used) < 0)
@@ -439,8 +415,8 @@ static int long_entry(struct cload *c, const struct ynode *n, const char *where,
 		if (h.proto == PORT_TCP && strcmp(text, "tcp")) {
 			char *raw = text_clean(proto->text);
 
-			cerr(c, proto, "'%s': unknown protocol '%s' (tcp, udp or sctp)",
-			     w.s, raw);
+			yload_error(&c->y, proto, "'%s': unknown protocol '%s' "
+				    "(tcp, udp or sctp)", w.s, raw);
 			free(raw);
 			text_free(text, used);
 			goto out;
@@ -466,40 +442,41 @@ static int load_service(struct cload *c, const struct ynode *key,
 	int rc = -1;
 
 	buf_printf(&where, "services.%s", name);
-	if (is_null(svc)) {
+	if (ynode_is_null(svc)) {
 		rc = 0;
 		goto out;
 	}
 	if (svc->kind != YNODE_MAP) {
-		cerr(c, svc, "'%s' expects a mapping, found %s", where.s,
-		     ynode_kind_name(svc->kind));
+		yload_error(&c->y, svc, "'%s' expects a mapping, found %s", where.s,
+			    ynode_kind_name(svc->kind));
 		goto out;
 	}
 	profiles = get_merged(svc, "profiles", 0);
 	ports = get_merged(svc, "ports", 0);
-	if (is_null(ports) || (!is_null(profiles) &&
-				(profiles->kind != YNODE_SEQ || profiles->n))) {
+	if (ynode_is_null(ports) || (!ynode_is_null(profiles) &&
+				     (profiles->kind != YNODE_SEQ || profiles->n))) {
 		rc = 0;
 		goto out;
 	}
 	buf_puts(&where, ".ports");
 	if (ports->kind != YNODE_SEQ) {
-		cerr(c, ports, "'%s' expects a list, found %s", where.s,
-		     ynode_kind_name(ports->kind));
+		yload_error(&c->y, ports, "'%s' expects a list, found %s", where.s,
+			    ynode_kind_name(ports->kind));
 		goto out;
 	}
 	buf_printf(&service, "compose service %s", name);
 	for (i = 0; i < ports->n; i++) {
 		const struct ynode *e = ports->items[i];
 
-		if (e->kind == YNODE_SCALAR && !is_null(e))
+		if (e->kind == YNODE_SCALAR && !ynode_is_null(e))
 			rc = short_entry(c, e, where.s, service.s);
 		else if (e->kind == YNODE_MAP)
 			rc = long_entry(c, e, where.s, service.s);
 		else
-			rc = cerr(c, e, "'%s' expects port strings or mappings, "
-				  "found %s", where.s, is_null(e) ? "null" :
-				  ynode_kind_name(e->kind));
+			rc = yload_error(&c->y, e, "'%s' expects port strings or "
+					 "mappings, found %s", where.s,
+					 ynode_is_null(e) ? "null" :
+					 ynode_kind_name(e->kind));
 		if (rc < 0)
 			goto out;
 	}
@@ -519,19 +496,20 @@ static int load_doc(struct cload *c, const struct ynode *root)
 	if (!root)
 		return 0;	/* an empty file starts nothing */
 	if (root->kind != YNODE_MAP)
-		return cerr(c, root, "the document expects a mapping, found %s",
-			    ynode_kind_name(root->kind));
+		return yload_error(&c->y, root, "the document expects a mapping, "
+				   "found %s", ynode_kind_name(root->kind));
 	services = ynode_get(root, "services");
-	if (is_null(services))
+	if (ynode_is_null(services))
 		return 0;
 	if (services->kind != YNODE_MAP)
-		return cerr(c, services, "'services' expects a mapping, found %s",
-			    ynode_kind_name(services->kind));
+		return yload_error(&c->y, services, "'services' expects a mapping, "
+				   "found %s", ynode_kind_name(services->kind));
 	for (i = 0; i < services->n; i += 2) {
 		const struct ynode *k = services->items[i];
 
 		if (k->kind != YNODE_SCALAR)
-			return cerr(c, k, "'services' expects service names as keys");
+			return yload_error(&c->y, k, "'services' expects service "
+					   "names as keys");
 		if (!strcmp(k->text, "<<"))
 			continue;	/* not a service */
 		if (load_service(c, k, services->items[i + 1]) < 0)
@@ -543,21 +521,12 @@ static int load_doc(struct cload *c, const struct ynode *root)
 /* Read and load one compose file; 0 also when it does not exist. */
 static int load_file(struct cload *c, const char *name)
 {
-	struct ytree_error ye;
 	struct ynode *root;
-	struct blob b;
 	int rc;
 
-	rc = spec_read(c->spec, name, &b, c->err);
+	rc = yload_read(&c->y, name, &root);
 	if (rc <= 0)
 		return rc;
-	c->file = spec_add_file(c->spec, name);
-	rc = ytree_parse(b.data, b.len, YTREE_MAX_NODES, &root, &ye);
-	blob_release(&b);
-	if (rc < 0) {
-		spec_error(c->err, name, ye.line, ye.col, "%s", ye.msg);
-		return -1;
-	}
 	rc = load_doc(c, root);
 	ynode_free(root);
 	return rc;
@@ -572,8 +541,8 @@ static int compose_load(struct spec *spec, struct errbuf *err)
 	if (!name)
 		return 0;
 	memset(&c, 0, sizeof(c));
-	c.spec = spec;
-	c.err = err;
+	c.y.spec = spec;
+	c.y.err = err;
 	rc = load_file(&c, name);
 	if (rc == 0 && (name = spec_first_existing(spec, overrides)))
 		rc = load_file(&c, name);

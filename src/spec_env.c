@@ -6,6 +6,9 @@
  * file: it may live anywhere, and whatever is wrong with it is reported by
  * the env probe as a failed check, not as a usage error.  Values stay in
  * memory only; nothing here ever formats one into a message.
+ *
+ * The .env is read here once for every loader after this one (compose's
+ * ${VAR}, the .env URLs), also when the env probe has nothing to compare.
  */
 #include "specfile.h"
 #include "gitignore.h"
@@ -75,6 +78,7 @@ static void load_dotenv(struct spec *spec)
 		e->env_bad_what = NULL;
 	}
 	dotenv_parse(b.data, b.len, &e->env_doc);
+	explicit_bzero(b.data, b.len);
 	blob_release(&b);
 }
 
@@ -246,10 +250,9 @@ static int env_load(struct spec *spec, struct errbuf *err)
 		return -1;
 	if (e->nrequired || e->noptional)
 		spec->has_env = 1;
-	if (!spec->has_env)
-		return 0;
 	load_dotenv(spec);
-	load_git(spec);
+	if (spec->has_env)
+		load_git(spec);
 	return 0;
 }
 

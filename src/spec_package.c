@@ -97,33 +97,10 @@ static struct origin locate(const char *file, const struct blob *b,
 {
 	struct origin o = { file, 0, 0 };
 	long off = json_locate(b->data, b->len, path, depth);
-	long i;
 
-	if (off < 0)
-		return o;
-	o.line = 1;
-	o.col = 1;
-	for (i = 0; i < off; i++) {
-		if (b->data[i] == '\n')
-			o.line++, o.col = 1;
-		else if (((unsigned char)b->data[i] & 0xc0) != 0x80)
-			o.col++;
-	}
+	if (off >= 0)
+		text_pos(b->data, b->len, (size_t)off, &o.line, &o.col);
 	return o;
-}
-
-static void offset_to_pos(const struct blob *b, size_t off, unsigned *line, unsigned *col)
-{
-	size_t i;
-
-	*line = 1;
-	*col = 1;
-	for (i = 0; i < off && i < b->len; i++) {
-		if (b->data[i] == '\n')
-			(*line)++, *col = 1;
-		else if (((unsigned char)b->data[i] & 0xc0) != 0x80)
-			(*col)++;
-	}
 }
 
 static int load_engines(struct spec *spec, const char *file, const struct blob *b,
@@ -235,7 +212,7 @@ static int package_load(struct spec *spec, struct errbuf *err)
 			end = cJSON_GetErrorPtr();
 		if (end && end >= b.data && end <= b.data + b.len)
 			off = (size_t)(end - b.data);
-		offset_to_pos(&b, off, &line, &col);
+		text_pos(b.data, b.len, off, &line, &col);
 		spec_error(err, file, line, col, "malformed JSON (expected a JSON object)");
 		blob_release(&b);
 		return -1;

@@ -15,40 +15,11 @@ static const char *const files[] = { "preflight.yaml", ".preflight.yaml", NULL }
 
 #define MAX_ENTRIES 1024	/* per list or map: keeps duplicate checks cheap */
 
-struct yload {
-	struct spec *spec;
-	const char *file;	/* spec-owned name */
-	struct errbuf *err;
-};
-
-static int yerr(struct yload *y, const struct ynode *n, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static int yerr(struct yload *y, const struct ynode *n, const char *fmt, ...)
-{
-	struct buf b = BUF_INIT;
-	va_list ap;
-
-	va_start(ap, fmt);
-	buf_vprintf(&b, fmt, ap);
-	va_end(ap);
-	spec_error(y->err, y->file, n ? n->line : 1, n ? n->col : 1, "%s", buf_str(&b));
-	buf_release(&b);
-	return -1;
-}
-
 static struct origin at(const struct yload *y, const struct ynode *n)
 {
 	struct origin o = { y->file, n->line, n->col };
 
 	return o;
-}
-
-static int is_null(const struct ynode *n)
-{
-	return !n || (n->kind == YNODE_SCALAR && n->plain &&
-		      (!n->len || !strcmp(n->text, "~") || !strcmp(n->text, "null") ||
-		       !strcmp(n->text, "Null") || !strcmp(n->text, "NULL")));
 }
 
 /* Every key of map must be a scalar, listed in known, and appear once. */
@@ -58,18 +29,18 @@ static int check_keys(struct yload *y, const struct ynode *map, const char *wher
 	size_t i, j;
 
 	if (ynode_count(map) > MAX_ENTRIES)
-		return yerr(y, map, "'%s' has more than %d entries", where, MAX_ENTRIES);
+		return yload_error(y, map, "'%s' has more than %d entries", where, MAX_ENTRIES);
 	for (i = 0; i < map->n; i += 2) {
 		const struct ynode *k = map->items[i];
 		const char *const *kn;
 		struct buf list = BUF_INIT;
 
 		if (k->kind != YNODE_SCALAR)
-			return yerr(y, k, "'%s' expects plain keys", where);
+			return yload_error(y, k, "'%s' expects plain keys", where);
 		for (j = 0; j < i; j += 2)
 			if (!strcmp(map->items[j]->text, k->text))
-				return yerr(y, k, "duplicate key '%s' (first at line %u)",
-					    k->text, map->items[j]->line);
+				return yload_error(y, k, "duplicate key '%s' (first at "
+						   "line %u)", k->text, map->items[j]->line);
 		if (!known)
 			continue;
 		for (kn = known; *kn; kn++)
@@ -82,8 +53,8 @@ static int check_keys(struct yload *y, const struct ynode *map, const char *wher
 		{
 			char *name = text_clean(k->text);
 
-			yerr(y, k, "unknown key '%s' in %s (expected one of: %s)",
-			     name, where, buf_str(&list));
+			yload_error(y, k, "unknown key '%s' in %s (expected one of: %s)",
+				    name, where, buf_str(&list));
 			free(name);
 		}
 		buf_release(&list);
@@ -95,16 +66,16 @@ static int check_keys(struct yload *y, const struct ynode *map, const char *wher
 static int want_map(struct yload *y, const struct ynode *n, const char *where)
 {
 	if (n->kind != YNODE_MAP)
-		return yerr(y, n, "'%s' expects a mapping, found %s", where,
-			    ynode_kind_name(n->kind));
+		return yload_error(y, n, "'%s' expects a mapping, found %s", where,
+				   ynode_kind_name(n->kind));
 	return 0;
 }
 
 static int get_string(struct yload *y, const struct ynode *n, const char *where,
 		      const char **out)
 {
-	if (n->kind != YNODE_SCALAR || is_null(n))
-		return yerr(y, n, "'%s' expects a string", where);
+	if (n->kind != YNODE_SCALAR || ynode_is_null(n))
+		return yload_error(y, n, "'%s' expects a string", where);
 	*out = n->text;
 	return 0;
 }
@@ -123,15 +94,15 @@ static int get_bool(struct yload *y, const struct ynode *n, const char *where, i
 				return *out = 0, 0;
 		}
 	}
-	return yerr(y, n, "'%s' expects true or false", where);
+	return yload_error(y, n, "'%s' expects true or false", where);
 }
 
 static int get_long(struct yload *y, const struct ynode *n, const char *where,
 		    long min, long max, long *out)
 {
 	if (n->kind != YNODE_SCALAR || parse_long(n->text, min, max, out) < 0)
-		return yerr(y, n, "'%s' expects a whole number from %ld to %ld",
-			    where, min, max);
+		return yload_error(y, n, "'%s' expects a whole number from %ld to %ld",
+				   where, min, max);
 	return 0;
 }
 
@@ -142,14 +113,14 @@ static int each_item(struct yload *y, const struct ynode *n, const char *where,
 {
 	size_t i;
 
-	if (is_null(n))
+	if (ynode_is_null(n))
 		return 0;
 	if (n->kind == YNODE_SCALAR)
 		return fn(y, n, where, arg);
 	if (n->kind != YNODE_SEQ)
-		return yerr(y, n, "'%s' expects a list", where);
+		return yload_error(y, n, "'%s' expects a list", where);
 	if (n->n > MAX_ENTRIES)
-		return yerr(y, n, "'%s' has more than %d entries", where, MAX_ENTRIES);
+		return yload_error(y, n, "'%s' has more than %d entries", where, MAX_ENTRIES);
 	for (i = 0; i < n->n; i++)
 		if (fn(y, n->items[i], where, arg) < 0)
 			return -1;
@@ -164,13 +135,13 @@ static int add_env_key(struct yload *y, const struct ynode *n, const char *where
 	struct env_key **v = optional ? &e->optional : &e->required;
 	size_t *count = optional ? &e->noptional : &e->nrequired;
 
-	if (n->kind != YNODE_SCALAR || is_null(n))
-		return yerr(y, n, "'%s' expects a list of key names", where);
+	if (n->kind != YNODE_SCALAR || ynode_is_null(n))
+		return yload_error(y, n, "'%s' expects a list of key names", where);
 	if (!env_key_valid(n->text)) {
 		char *name = text_clean(n->text);
 
-		yerr(y, n, "'%s': '%s' is not a valid key name (letters, digits, _ . -)",
-		     where, name);
+		yload_error(y, n, "'%s': '%s' is not a valid key name (letters, digits, _ . -)",
+			    where, name);
 		free(name);
 		return -1;
 	}
@@ -191,7 +162,7 @@ static int load_env(struct yload *y, const struct ynode *n)
 	const char *s = NULL;
 
 	y->spec->has_env = 1;
-	if (is_null(n))
+	if (ynode_is_null(n))
 		return 0;
 	if (want_map(y, n, "env") < 0 || check_keys(y, n, "'env'", known) < 0)
 		return -1;
@@ -205,7 +176,8 @@ static int load_env(struct yload *y, const struct ynode *n)
 		if (get_string(y, v, "env.example", &s) < 0)
 			return -1;
 		if (s[0] == '/')
-			return yerr(y, v, "'env.example' must be a path inside the repository");
+			return yload_error(y, v, "'env.example' must be a path "
+					   "inside the repository");
 		e->example = xstrdup(s);
 		e->example_origin = at(y, v);
 	}
@@ -237,8 +209,8 @@ static int add_port(struct yload *y, const struct ynode *n, const char *where,
 		if (p->port != (unsigned)port)
 			continue;
 		if (p->expect != expect)
-			return yerr(y, n, "port %ld is in both 'ports.free' and "
-				    "'ports.listening' (line %u)", port, p->origin.line);
+			return yload_error(y, n, "port %ld is in both 'ports.free' and "
+					   "'ports.listening' (line %u)", port, p->origin.line);
 		return 0;	/* listed twice: once is enough */
 	}
 	spec_add_port(spec, (unsigned)port, expect, at(y, n), NULL);
@@ -250,7 +222,7 @@ static int load_ports(struct yload *y, const struct ynode *n)
 	static const char *const known[] = { "free", "listening", NULL };
 	const struct ynode *v;
 
-	if (is_null(n))
+	if (ynode_is_null(n))
 		return 0;
 	if (want_map(y, n, "ports") < 0 || check_keys(y, n, "'ports'", known) < 0)
 		return -1;
@@ -263,38 +235,28 @@ static int load_ports(struct yload *y, const struct ynode *n)
 	return 0;
 }
 
-static int name_valid(const char *s)
-{
-	if (!*s || *s == '-' || *s == '.')
-		return 0;
-	for (; *s; s++)
-		if (!(*s == '_' || *s == '.' || *s == '-' || *s == '+' ||
-		      (*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
-		      (*s >= '0' && *s <= '9')))
-			return 0;
-	return 1;
-}
-
 static int load_command(struct yload *y, const struct ynode *n, struct runtime_req *r)
 {
 	size_t i;
 
 	if (n->kind != YNODE_SEQ || !n->n)
-		return yerr(y, n, "'runtimes.%s.command' expects a non-empty list "
-			    "(an argv, never a shell line)", r->name);
+		return yload_error(y, n, "'runtimes.%s.command' expects a non-empty list "
+				   "(an argv, never a shell line)", r->name);
 	if (n->n > 64)
-		return yerr(y, n, "'runtimes.%s.command' has more than 64 arguments", r->name);
+		return yload_error(y, n, "'runtimes.%s.command' has more than "
+				   "64 arguments", r->name);
 	r->command = xcalloc(n->n + 1, sizeof(*r->command));
 	for (i = 0; i < n->n; i++) {
 		const struct ynode *a = n->items[i];
 
-		if (a->kind != YNODE_SCALAR || is_null(a))
-			return yerr(y, a, "'runtimes.%s.command' expects strings", r->name);
+		if (a->kind != YNODE_SCALAR || ynode_is_null(a))
+			return yload_error(y, a, "'runtimes.%s.command' expects "
+					   "strings", r->name);
 		r->command[i] = xstrdup(a->text);
 	}
 	if (strchr(r->command[0], '/') && r->command[0][0] != '/')
-		return yerr(y, n->items[0], "'runtimes.%s.command' must start with a "
-			    "command name or an absolute path", r->name);
+		return yload_error(y, n->items[0], "'runtimes.%s.command' must start with a "
+				   "command name or an absolute path", r->name);
 	return 0;
 }
 
@@ -306,10 +268,10 @@ static int load_runtime(struct yload *y, const struct ynode *key, const struct y
 	struct runtime_req *r;
 	enum req_kind kind;
 
-	if (!name_valid(name)) {
+	if (!spec_name_valid(name)) {
 		char *clean = text_clean(name);
 
-		yerr(y, key, "'%s' is not a valid runtime name", clean);
+		yload_error(y, key, "'%s' is not a valid runtime name", clean);
 		free(clean);
 		return -1;
 	}
@@ -320,16 +282,17 @@ static int load_runtime(struct yload *y, const struct ynode *key, const struct y
 		cmd = ynode_get(v, "command");
 		rx = ynode_get(v, "version_regex");
 	}
-	if (rn && !is_null(rn)) {
+	if (rn && !ynode_is_null(rn)) {
 		if (rn->kind != YNODE_SCALAR)
-			return yerr(y, rn, "'runtimes.%s' expects a version range", name);
+			return yload_error(y, rn, "'runtimes.%s' expects a version "
+					   "range", name);
 		range = rn->text;
-	} else if (v->kind != YNODE_MAP && !is_null(v)) {
-		return yerr(y, v, "'runtimes.%s' expects a version range", name);
+	} else if (v->kind != YNODE_MAP && !ynode_is_null(v)) {
+		return yload_error(y, v, "'runtimes.%s' expects a version range", name);
 	}
 	kind = !range ? REQ_ANY : !strcmp(name, "python") ? REQ_PEP440 : REQ_SEMVER;
 	r = spec_add_runtime(y->spec, name, range ? range : "", kind,
-			     at(y, rn && !is_null(rn) ? rn : key));
+			     at(y, rn && !ynode_is_null(rn) ? rn : key));
 	if (cmd && load_command(y, cmd, r) < 0)
 		return -1;
 	if (rx) {
@@ -339,8 +302,8 @@ static int load_runtime(struct yload *y, const struct ynode *key, const struct y
 		if (get_string(y, rx, "version_regex", &s) < 0)
 			return -1;
 		if (regcomp(&re, s, REG_EXTENDED) != 0)
-			return yerr(y, rx, "'runtimes.%s.version_regex' is not a valid "
-				    "extended regular expression", name);
+			return yload_error(y, rx, "'runtimes.%s.version_regex' is not a valid "
+					   "extended regular expression", name);
 		regfree(&re);
 		r->version_regex = xstrdup(s);
 	}
@@ -351,7 +314,7 @@ static int load_runtimes(struct yload *y, const struct ynode *n)
 {
 	size_t i;
 
-	if (is_null(n))
+	if (ynode_is_null(n))
 		return 0;
 	if (want_map(y, n, "runtimes") < 0 || check_keys(y, n, "'runtimes'", NULL) < 0)
 		return -1;
@@ -363,8 +326,8 @@ static int load_runtimes(struct yload *y, const struct ynode *n)
 
 static int add_tool(struct yload *y, const struct ynode *n, const char *where, void *arg)
 {
-	if (n->kind != YNODE_SCALAR || is_null(n) || !name_valid(n->text))
-		return yerr(y, n, "'%s' expects a list of command names", where);
+	if (n->kind != YNODE_SCALAR || ynode_is_null(n) || !spec_name_valid(n->text))
+		return yload_error(y, n, "'%s' expects a list of command names", where);
 	spec_add_tool(y->spec, n->text, at(y, n));
 	return 0;
 }
@@ -378,15 +341,15 @@ static int load_root(struct yload *y, const struct ynode *root)
 	long n;
 
 	if (!root)
-		return yerr(y, NULL, "empty file (expected at least 'version: 1')");
+		return yload_error(y, NULL, "empty file (expected at least 'version: 1')");
 	if (want_map(y, root, "the document") < 0 ||
 	    check_keys(y, root, "the top level", known) < 0)
 		return -1;
 	v = ynode_get(root, "version");
 	if (!v)
-		return yerr(y, root, "missing 'version: 1'");
+		return yload_error(y, root, "missing 'version: 1'");
 	if (v->kind != YNODE_SCALAR || parse_long(v->text, 0, 1000000, &n) < 0 || n != 1)
-		return yerr(y, v, "unsupported version (expected 1)");
+		return yload_error(y, v, "unsupported version (expected 1)");
 	if ((v = ynode_get(root, "env")) && load_env(y, v) < 0)
 		return -1;
 	if ((v = ynode_get(root, "ports")) && load_ports(y, v) < 0)
@@ -407,26 +370,15 @@ static int load_root(struct yload *y, const struct ynode *root)
 static int preflight_load(struct spec *spec, struct errbuf *err)
 {
 	const char *name = spec_first_existing(spec, files);
-	struct ytree_error yerr_;
+	struct yload y = { spec, NULL, err };
 	struct ynode *root;
-	struct blob b;
-	struct yload y;
 	int rc;
 
 	if (!name)
 		return 0;
-	rc = spec_read(spec, name, &b, err);
+	rc = yload_read(&y, name, &root);
 	if (rc <= 0)
 		return rc;
-	y.spec = spec;
-	y.file = spec_add_file(spec, name);
-	y.err = err;
-	rc = ytree_parse(b.data, b.len, YTREE_MAX_NODES, &root, &yerr_);
-	blob_release(&b);
-	if (rc < 0) {
-		spec_error(err, name, yerr_.line, yerr_.col, "%s", yerr_.msg);
-		return -1;
-	}
 	rc = load_root(&y, root);
 	ynode_free(root);
 	return rc;

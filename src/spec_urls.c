@@ -6,16 +6,16 @@
  * PORT_LISTENING requirement: the service must be up.  The winning
  * assignment of each key is used, as dotenv would.
  *
- * The .env is the user's secrets file: its values are parsed here and
- * nothing of them is kept.  A requirement carries the key name (service)
- * and the key's line; its file is interned, not recorded as a spec file,
- * so a .env alone never makes a repository auditable.  Whatever is wrong
- * with the .env is the env probe's to report: this loader never fails.
+ * The .env is the user's secrets file: the env loader has parsed it, and
+ * nothing of its values is kept here.  A requirement carries the key name
+ * (service) and the key's line; its file is interned, not recorded as a
+ * spec file, so a .env alone never makes a repository auditable.  Whatever
+ * is wrong with the .env is the env probe's to report: this loader never
+ * fails.
  */
 #include "specfile.h"
 #include "portspec.h"
 
-#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
@@ -56,30 +56,10 @@ static void add_urls(struct spec *spec, const struct dotenv *d, const char *name
 static int urls_load(struct spec *spec, struct errbuf *err)
 {
 	const struct env_spec *e = &spec->env;
-	const char *name = e->file ? e->file : ".env";
-	struct dotenv own;
-	struct blob b;
-	char *path;
 
 	(void)err;
-	/* read already when the env probe has something to compare */
-	if (e->file_abs) {
-		if (!e->env_errno)
-			add_urls(spec, &e->env_doc, name);
-		return 0;
-	}
-	path = path_join(spec->root, name);
-	if (file_read(path, SPEC_FILE_CAP, &b) < 0) {
-		free(path);
-		return 0;
-	}
-	free(path);
-	/* as load_dotenv does: text that is not clean UTF-8 is still parsed */
-	dotenv_parse(b.data, b.len, &own);
-	explicit_bzero(b.data, b.len);
-	blob_release(&b);
-	add_urls(spec, &own, name);
-	dotenv_release(&own);
+	if (!e->env_errno)
+		add_urls(spec, &e->env_doc, e->file);
 	return 0;
 }
 

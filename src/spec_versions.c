@@ -53,6 +53,12 @@ static struct origin at(const char *file, unsigned line, unsigned col)
 	return o;
 }
 
+/* One version file's reader: add what buf[0..len) requires to spec (origins
+ * name file), or return -1 with msg (size MSG_MAX), *line and *col, which
+ * load_one turns into "file:line:col: msg" (0 for what is unknown). */
+typedef int vfile_fn(struct spec *spec, const char *file, const char *buf,
+		     size_t len, char *msg, unsigned *line, unsigned *col);
+
 /* ---- .nvmrc, .node-version ---- */
 
 /* nvmrc_parse failed on line `no`: when that line alone (comment cut,
@@ -88,62 +94,42 @@ static char *nvmrc_bad_value(const char *buf, size_t len, unsigned no,
 	return NULL;
 }
 
-static int load_nvmrc(struct spec *spec, const char *name, struct errbuf *err)
+static int take_nvmrc(struct spec *spec, const char *file, const char *buf,
+		      size_t len, char *msg, unsigned *line, unsigned *col)
 {
-	char msg[MSG_MAX];
-	unsigned line = 0;
 	struct nvmrc n;
-	struct blob b;
-	const char *file;
 	char *bad;
-	int rc = spec_read(spec, name, &b, err);
 
-	if (rc <= 0)
-		return rc;
-	file = spec_add_file(spec, name);
-	if (nvmrc_parse(b.data, b.len, &n, msg, sizeof(msg), &line) == 0) {
+	if (nvmrc_parse(buf, len, &n, msg, MSG_MAX, line) == 0) {
 		spec_add_runtime(spec, "node", n.spec, REQ_NVMRC,
-				 at(file, n.line, first_col(b.data, b.len, n.line)));
+				 at(file, n.line, first_col(buf, len, n.line)));
 		nvmrc_release(&n);
-		rc = 0;
-	} else if (line && (bad = nvmrc_bad_value(b.data, b.len, line, msg))) {
+		return 0;
+	}
+	if (*line && (bad = nvmrc_bad_value(buf, len, *line, msg))) {
 		/* kept as written: the probe re-parses it and fails the check */
 		spec_add_runtime(spec, "node", bad, REQ_NVMRC,
-				 at(file, line, first_col(b.data, b.len, line)));
+				 at(file, *line, first_col(buf, len, *line)));
 		free(bad);
-		rc = 0;
-	} else {
-		spec_error(err, file, line, line ? first_col(b.data, b.len, line) : 0,
-			   "%s", msg);
-		rc = -1;
+		return 0;
 	}
-	blob_release(&b);
-	return rc;
+	*col = *line ? first_col(buf, len, *line) : 0;
+	return -1;
 }
 
 /* ---- .python-version ---- */
 
 /* The first name pyenv would use is the requirement: `python` runs it.
  * Further names only add pythonX.Y commands and are not checked. */
-static int load_python_version(struct spec *spec, struct errbuf *err)
+static int take_python_version(struct spec *spec, const char *file,
+			       const char *buf, size_t len, char *msg,
+			       unsigned *line, unsigned *col)
 {
-	const char *name = ".python-version";
-	char msg[MSG_MAX];
-	unsigned line = 0, col = 0;
 	struct pyenv_file f;
-	struct blob b;
-	const char *file;
 	size_t i;
-	int rc = spec_read(spec, name, &b, err);
 
-	if (rc <= 0)
-		return rc;
-	file = spec_add_file(spec, name);
-	if (pyenv_parse(b.data, b.len, &f, msg, sizeof(msg), &line, &col) < 0) {
-		spec_error(err, file, line, col, "%s", msg);
-		blob_release(&b);
+	if (pyenv_parse(buf, len, &f, msg, MSG_MAX, line, col) < 0)
 		return -1;
-	}
 	for (i = 0; i < f.n; i++) {
 		const struct pyenv_entry *e = &f.v[i];
 
@@ -154,7 +140,6 @@ static int load_python_version(struct spec *spec, struct errbuf *err)
 		break;
 	}
 	pyenv_release(&f);
-	blob_release(&b);
 	return 0;
 }
 
@@ -363,25 +348,14 @@ static int pyproject_find(const char *buf, size_t len, struct pyreq *req,
 	return req->value != NULL;
 }
 
-static int load_pyproject(struct spec *spec, struct errbuf *err)
+static int take_pyproject(struct spec *spec, const char *file, const char *buf,
+			  size_t len, char *msg, unsigned *line, unsigned *col)
 {
-	const char *name = "pyproject.toml";
-	char msg[MSG_MAX];
-	unsigned line = 0, col = 0;
 	struct pyreq req;
-	struct blob b;
-	const char *file;
-	int rc = spec_read(spec, name, &b, err);
+	int rc = pyproject_find(buf, len, &req, msg, MSG_MAX, line, col);
 
-	if (rc <= 0)
-		return rc;
-	file = spec_add_file(spec, name);
-	rc = pyproject_find(b.data, b.len, &req, msg, sizeof(msg), &line, &col);
-	blob_release(&b);
-	if (rc < 0) {
-		spec_error(err, file, line, col, "%s", msg);
+	if (rc < 0)
 		return -1;
-	}
 	if (rc > 0) {
 		spec_add_runtime(spec, "python", req.value, REQ_PEP440,
 				 at(file, req.line, req.col));
@@ -394,7 +368,7 @@ static int load_pyproject(struct spec *spec, struct errbuf *err)
 
 struct cfg_lines {
 	char *text;		/* the [options] lines, every other line blank */
-	unsigned key_line, key_col;	/* of the first python_requires */
+	unsigned key_line;	/* of the first python_requires (column 1) */
 	unsigned dup_line;	/* of a second one, or 0 */
 	unsigned long_line;	/* an [options] line libinih cannot take */
 };
@@ -443,12 +417,10 @@ static void cfg_options_only(const char *buf, size_t len, struct cfg_lines *c)
 			versions_trim(&nm, &nl);
 			in_options = close && nl == 7 && !memcmp(nm, "options", 7);
 		} else if (in_options && !skip && is_key(s, l)) {
-			if (!c->key_line) {
+			if (!c->key_line)
 				c->key_line = ln.no;
-				c->key_col = 1;
-			} else if (!c->dup_line) {
+			else if (!c->dup_line)
 				c->dup_line = ln.no;
-			}
 		}
 		keep = in_options || (skip < l && s[skip] == '[');
 		if (keep && l >= 190) {
@@ -461,8 +433,6 @@ static void cfg_options_only(const char *buf, size_t len, struct cfg_lines *c)
 		buf_putc(&out, '\n');
 	}
 	c->text = buf_detach(&out);
-	if (!c->text)
-		c->text = xstrdup("");
 }
 
 /* libinih calls this for every name = value, and again for every
@@ -484,38 +454,39 @@ static int cfg_handler(void *user, const char *section, const char *name,
 	return 1;
 }
 
-static int load_setup_cfg(struct spec *spec, struct errbuf *err)
+static int take_setup_cfg(struct spec *spec, const char *file, const char *buf,
+			  size_t len, char *msg, unsigned *line, unsigned *col)
 {
-	const char *name = "setup.cfg";
 	struct cfg_value v = { BUF_INIT, 0 };
 	struct cfg_lines c;
-	struct blob b;
-	const char *file;
-	int rc = spec_read(spec, name, &b, err);
+	int rc;
 
-	if (rc <= 0)
-		return rc;
-	file = spec_add_file(spec, name);
-	cfg_options_only(b.data, b.len, &c);
-	blob_release(&b);
+	cfg_options_only(buf, len, &c);
 	if (c.dup_line) {
-		spec_error(err, file, c.dup_line, 1, "duplicate key 'python_requires' "
-			   "in [options] (first at line %u)", c.key_line);
+		versions_err(msg, MSG_MAX, "duplicate key 'python_requires' in "
+			     "[options] (first at line %u)", c.key_line);
+		*line = c.dup_line;
+		*col = 1;
 		rc = -1;
 	} else if (c.long_line && c.long_line == c.key_line) {
-		spec_error(err, file, c.long_line, 1, "'python_requires' line is "
-			   "longer than 190 bytes");
+		versions_err(msg, MSG_MAX, "'python_requires' line is longer "
+			     "than 190 bytes");
+		*line = c.long_line;
+		*col = 1;
 		rc = -1;
 	} else if ((rc = ini_parse_string(c.text, cfg_handler, &v)) != 0) {
-		if (rc > 0)
-			spec_error(err, file, (unsigned)rc, 1, "malformed INI in "
-				   "[options] (expected 'name = value' or '[section]')");
-		else
-			spec_error(err, file, 0, 0, "cannot be parsed as INI");
+		if (rc > 0) {
+			versions_err(msg, MSG_MAX, "malformed INI in [options] "
+				     "(expected 'name = value' or '[section]')");
+			*line = (unsigned)rc;
+			*col = 1;
+		} else {
+			versions_err(msg, MSG_MAX, "cannot be parsed as INI");
+		}
 		rc = -1;
 	} else if (v.seen && v.value.len) {
 		spec_add_runtime(spec, "python", buf_str(&v.value), REQ_PEP440,
-				 at(file, c.key_line, c.key_col));
+				 at(file, c.key_line, 1));
 	}
 	free(c.text);
 	buf_release(&v.value);
@@ -524,45 +495,21 @@ static int load_setup_cfg(struct spec *spec, struct errbuf *err)
 
 /* ---- .tool-versions ---- */
 
-/* A plugin name we may use as a runtime name (and in an id). */
-static int plugin_name_ok(const char *s)
+static int take_tool_versions(struct spec *spec, const char *file,
+			      const char *buf, size_t len, char *msg,
+			      unsigned *line, unsigned *col)
 {
-	if (!*s || *s == '-' || *s == '.')
-		return 0;
-	for (; *s; s++)
-		if (!(*s == '_' || *s == '.' || *s == '-' || *s == '+' ||
-		      (*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
-		      (*s >= '0' && *s <= '9')))
-			return 0;
-	return 1;
-}
-
-static int load_tool_versions(struct spec *spec, struct errbuf *err)
-{
-	const char *name = ".tool-versions";
-	char msg[MSG_MAX];
-	unsigned line = 0, col = 0;
 	struct toolversions t;
-	struct blob b;
-	const char *file;
 	size_t i;
-	int rc = spec_read(spec, name, &b, err);
 
-	if (rc <= 0)
-		return rc;
-	file = spec_add_file(spec, name);
-	rc = toolversions_parse(b.data, b.len, &t, msg, sizeof(msg), &line, &col);
-	blob_release(&b);
-	if (rc < 0) {
-		spec_error(err, file, line, col, "%s", msg);
+	if (toolversions_parse(buf, len, &t, msg, MSG_MAX, line, col) < 0)
 		return -1;
-	}
 	for (i = 0; i < t.n; i++) {
 		const struct toolversions_entry *e = &t.v[i];
 		const char *rt = e->runtime ? e->runtime : e->tool;
 
 		/* "ubi:owner/repo" and friends name no command we could ask */
-		if (!plugin_name_ok(rt))
+		if (!spec_name_valid(rt))
 			continue;
 		/* "system", "latest", "ref:..", "path:..": presence only; the
 		 * probe says the version could not be compared */
@@ -576,25 +523,13 @@ static int load_tool_versions(struct spec *spec, struct errbuf *err)
 
 /* ---- go.mod ---- */
 
-static int load_go_mod(struct spec *spec, struct errbuf *err)
+static int take_go_mod(struct spec *spec, const char *file, const char *buf,
+		       size_t len, char *msg, unsigned *line, unsigned *col)
 {
-	const char *name = "go.mod";
-	char msg[MSG_MAX];
-	unsigned line = 0, col = 0;
 	struct gomod m;
-	struct blob b;
-	const char *file;
-	int rc = spec_read(spec, name, &b, err);
 
-	if (rc <= 0)
-		return rc;
-	file = spec_add_file(spec, name);
-	rc = gomod_parse(b.data, b.len, &m, msg, sizeof(msg), &line, &col);
-	blob_release(&b);
-	if (rc < 0) {
-		spec_error(err, file, line, col, "%s", msg);
+	if (gomod_parse(buf, len, &m, msg, MSG_MAX, line, col) < 0)
 		return -1;
-	}
 	if (m.go)
 		spec_add_runtime(spec, "go", m.go, REQ_GO_MIN,
 				 at(file, m.go_line, m.go_col));
@@ -607,16 +542,52 @@ static int load_go_mod(struct spec *spec, struct errbuf *err)
 	return 0;
 }
 
+/* Read root/name when it exists and hand it to fn. */
+static int load_one(struct spec *spec, const char *name, vfile_fn *fn,
+		    struct errbuf *err)
+{
+	char msg[MSG_MAX];
+	unsigned line = 0, col = 0;
+	struct blob b;
+	const char *file;
+	int rc = spec_read(spec, name, &b, err);
+
+	if (rc <= 0)
+		return rc;
+	file = spec_add_file(spec, name);
+	rc = fn(spec, file, b.data, b.len, msg, &line, &col);
+	blob_release(&b);
+	if (rc < 0) {
+		spec_error(err, file, line, col, "%s", msg);
+		return -1;
+	}
+	return 0;
+}
+
+/* files[] with each one's reader, in that order: requirements are added
+ * in it */
+static const struct {
+	const char *name;
+	vfile_fn *fn;
+} readers[] = {
+	{ ".nvmrc", take_nvmrc },
+	{ ".node-version", take_nvmrc },
+	{ ".python-version", take_python_version },
+	{ "pyproject.toml", take_pyproject },
+	{ "setup.cfg", take_setup_cfg },
+	{ ".tool-versions", take_tool_versions },
+	{ "go.mod", take_go_mod },
+};
+
 static int versions_load(struct spec *spec, struct errbuf *err)
 {
-	if (load_nvmrc(spec, ".nvmrc", err) < 0 ||
-	    load_nvmrc(spec, ".node-version", err) < 0 ||
-	    load_python_version(spec, err) < 0 ||
-	    load_pyproject(spec, err) < 0 ||
-	    load_setup_cfg(spec, err) < 0 ||
-	    load_tool_versions(spec, err) < 0 ||
-	    load_go_mod(spec, err) < 0)
-		return -1;
+	size_t i;
+
+	_Static_assert(ARRAY_SIZE(readers) == ARRAY_SIZE(files) - 1,
+		       "a reader for every file");
+	for (i = 0; i < ARRAY_SIZE(readers); i++)
+		if (load_one(spec, readers[i].name, readers[i].fn, err) < 0)
+			return -1;
 	return 0;
 }
 

@@ -47,46 +47,18 @@ const char *toolversions_runtime(const char *plugin, size_t len)
 	return NULL;
 }
 
-static int starts(const char *s, size_t len, const char *prefix)
-{
-	size_t n = strlen(prefix);
-
-	return len >= n && memcmp(s, prefix, n) == 0;
-}
-
 static enum toolversions_kind classify(const char *s, size_t len)
 {
 	if (len == 6 && memcmp(s, "system", 6) == 0)
 		return TOOLVERSIONS_SYSTEM;
-	if (starts(s, len, "ref:"))
+	if (versions_starts(s, len, "ref:"))
 		return TOOLVERSIONS_REF;
-	if (starts(s, len, "path:"))
+	if (versions_starts(s, len, "path:"))
 		return TOOLVERSIONS_PATH;
 	if ((len == 6 && memcmp(s, "latest", 6) == 0) ||
 	    (len == 3 && memcmp(s, "lts", 3) == 0) || memchr(s, ':', len))
 		return TOOLVERSIONS_OTHER;
 	return TOOLVERSIONS_VERSION;
-}
-
-/* asdf splits on [[:blank:]]; a CR of a CRLF line is blank to us too. */
-static int blank(char c)
-{
-	return c == ' ' || c == '\t' || c == '\r';
-}
-
-/* The next word of p[0..end) at or after *pp; returns its length (0 at
- * the end of the line) and leaves *pp on its first byte. */
-static size_t next_word(const char **pp, const char *end)
-{
-	const char *p = *pp, *w;
-
-	while (p < end && blank(*p))
-		p++;
-	w = p;
-	while (p < end && !blank(*p))
-		p++;
-	*pp = w;
-	return (size_t)(p - w);
 }
 
 static struct toolversions_entry *find_tool(struct toolversions *t,
@@ -107,15 +79,16 @@ static int parse_line(struct toolversions *out, const struct versions_line *ln,
 		      char *err, size_t errlen, unsigned *err_col)
 {
 	const char *end = ln->s + ln->len, *tool = ln->s, *ver, *p;
-	size_t tlen, vlen;
+	size_t tlen, vlen, n;
 	struct toolversions_entry *e;
 	unsigned nver = 0;
 
-	tlen = next_word(&tool, end);
+	/* asdf splits on [[:blank:]]; a CR of a CRLF line is blank to us too */
+	tlen = versions_next_word(&tool, end);
 	if (!tlen)
 		return 0;
 	ver = tool + tlen;
-	vlen = next_word(&ver, end);
+	vlen = versions_next_word(&ver, end);
 	if (!vlen) {
 		char q[VERSIONS_QUOTE_MAX];
 
@@ -124,9 +97,8 @@ static int parse_line(struct toolversions *out, const struct versions_line *ln,
 		*err_col = (unsigned)(tool - ln->s) + 1;
 		return -1;
 	}
-	for (p = ver; next_word(&p, end); nver++)
-		while (p < end && !blank(*p))
-			p++;
+	for (p = ver; (n = versions_next_word(&p, end)); nver++)
+		p += n;
 	e = find_tool(out, tool, tlen);
 	if (e) {
 		if (!e->dup_line)

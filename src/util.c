@@ -217,6 +217,13 @@ fail:
 	return -1;
 }
 
+const char *file_read_strerror(int e)
+{
+	_Static_assert(SPEC_FILE_CAP == 1024 * 1024, "the message names the limit");
+
+	return e == EFBIG ? "larger than the 1024 KiB limit" : strerror(e);
+}
+
 /* Length of the valid UTF-8 sequence at s (at most n bytes), or 0. */
 static size_t utf8_len(const unsigned char *s, size_t n)
 {
@@ -284,6 +291,21 @@ bad:
 	*line = l;
 	*col = c;
 	return -1;
+}
+
+void text_pos(const char *buf, size_t len, size_t off, unsigned *line,
+	      unsigned *col)
+{
+	size_t i;
+
+	*line = 1;
+	*col = 1;
+	for (i = 0; i < off && i < len; i++) {
+		if (buf[i] == '\n')
+			(*line)++, *col = 1;
+		else if (((unsigned char)buf[i] & 0xc0) != 0x80)
+			(*col)++;
+	}
 }
 
 void buf_add_clean(struct buf *b, const char *str)

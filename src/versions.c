@@ -79,6 +79,31 @@ int versions_isspace(int c)
 	       c == '\v' || c == '\f';
 }
 
+int versions_isblank(int c)
+{
+	return c == ' ' || c == '\t' || c == '\r';
+}
+
+size_t versions_next_word(const char **pp, const char *end)
+{
+	const char *p = *pp, *w;
+
+	while (p < end && versions_isblank((unsigned char)*p))
+		p++;
+	w = p;
+	while (p < end && !versions_isblank((unsigned char)*p))
+		p++;
+	*pp = w;
+	return (size_t)(p - w);
+}
+
+int versions_starts(const char *s, size_t len, const char *prefix)
+{
+	size_t n = strlen(prefix);
+
+	return len >= n && memcmp(s, prefix, n) == 0;
+}
+
 void versions_trim(const char **s, size_t *len)
 {
 	while (*len && versions_isspace((unsigned char)(*s)[0]))

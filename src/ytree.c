@@ -126,15 +126,12 @@ static int next_event(struct builder *b, yaml_event_t *ev)
 		return 0;
 	if (b->parser.error == YAML_READER_ERROR) {
 		/* the reader reports a byte offset, not a mark */
+		unsigned line, col;
 		yaml_mark_t m = { 0, 0, 0 };
-		size_t i;
 
-		for (i = 0; i < b->parser.problem_offset && i < b->len; i++) {
-			if (b->buf[i] == '\n')
-				m.line++, m.column = 0;
-			else if (((unsigned char)b->buf[i] & 0xc0) != 0x80)
-				m.column++;
-		}
+		text_pos(b->buf, b->len, b->parser.problem_offset, &line, &col);
+		m.line = line - 1;
+		m.column = col - 1;
 		set_err(b, &m, "%s", b->parser.problem ? b->parser.problem :
 			"unreadable YAML");
 		return -1;
@@ -305,6 +302,13 @@ const struct ynode *ynode_get(const struct ynode *map, const char *key)
 			return map->items[i + 1];
 	}
 	return NULL;
+}
+
+int ynode_is_null(const struct ynode *n)
+{
+	return !n || (n->kind == YNODE_SCALAR && n->plain &&
+		      (!n->len || !strcmp(n->text, "~") || !strcmp(n->text, "null") ||
+		       !strcmp(n->text, "Null") || !strcmp(n->text, "NULL")));
 }
 
 size_t ynode_count(const struct ynode *n)

@@ -55,6 +55,61 @@ check "inside: the message says why" \
 check "inside: relative entries named" \
 	sh -c 'printf "%s\n" "$1" | grep -q "'"'"'./node_modules/.bin/node'"'"' skipped: relative PATH entry"' _ "$out"
 
+# ---- a grandchild that leaves the process group is killed too ----
+repo=$TEST_TMPDIR/escape
+mkdir -p "$repo"
+printf '{"engines": {"node": ">=20"}}\n' >"$repo/package.json"
+out=$(EP_ENV="PATH=$fx/escape:/usr/bin:/bin $nocache" ep "$repo")
+check "escapee: the check passes (exit $?): $out" \
+	sh -c 'printf "%s\n" "$1" | grep -q "v22.11.0 (satisfies"' _ "$out"
+if command -v setsid >/dev/null && alive 41.7321; then
+	not_ok "escapee: the setsid grandchild survived envpreflight"
+else
+	ok
+fi
+# ... and one left by a runtime that hangs until the deadline
+bin=$TEST_TMPDIR/escapebin
+mkdir -p "$bin"
+printf '#!/bin/sh\nsetsid sleep 41.7322 >/dev/null 2>&1 &\nexec sleep 41.7323\n' >"$bin/node"
+chmod 755 "$bin/node"
+t0=$(date +%s)
+out=$(EP_ENV="PATH=$bin:/usr/bin:/bin $nocache" ep --timeout=500 "$repo")
+t1=$(date +%s)
+check "escapee at the deadline: the audit kept it ($((t1 - t0)) s)" [ $((t1 - t0)) -le 3 ]
+if alive 41.7322 || alive 41.7323; then
+	not_ok "escapee at the deadline: a process survived"
+else
+	ok
+fi
+
+# ---- code the repository ships never runs: yarnPath, command ----
+repo=$TEST_TMPDIR/yarnpath
+mkdir -p "$repo/.yarn/releases"
+printf '{"engines": {"yarn": ">=4"}}\n' >"$repo/package.json"
+printf 'yarnPath: .yarn/releases/yarn-4.1.0.cjs\n' >"$repo/.yarnrc.yml"
+printf 'touch "%s/EXECUTED"\necho 4.1.0\n' "$repo" >"$repo/.yarn/releases/yarn-4.1.0.cjs"
+out=$(EP_ENV="PATH=$fx/yarn:/usr/bin:/bin $nocache" ep --explain "$repo")
+st=$?
+check "yarnPath: passes by the file name (exit $st): $out" \
+	sh -c 'printf "%s\n" "$1" | grep -q "Yarn: 4.1.0 (satisfies >=4"' _ "$out"
+check "yarnPath: the note says why" \
+	sh -c 'printf "%s\n" "$1" | grep -q "running yarn would execute that file"' _ "$out"
+check "yarnPath: the repository's yarn never ran" [ ! -e "$repo/EXECUTED" ]
+mv "$repo/.yarn/releases/yarn-4.1.0.cjs" "$repo/.yarn/releases/mine.cjs"
+printf 'yarnPath: .yarn/releases/mine.cjs\n' >"$repo/.yarnrc.yml"
+out=$(EP_ENV="PATH=$fx/yarn:/usr/bin:/bin $nocache" ep --json "$repo")
+check "yarnPath without a version: a warning, exit 0 ($?)" \
+	sh -c 'printf "%s\n" "$1" | grep -q "\"status\": *\"warn\""' _ "$out"
+check "yarnPath without a version: never ran" [ ! -e "$repo/EXECUTED" ]
+repo=$TEST_TMPDIR/command
+mkdir -p "$repo"
+printf 'version: 1\nruntimes:\n  mytool:\n    version: ">=1"\n    command: [sh, -c, "touch %s/EXECUTED; echo 1.0.0"]\n' \
+	"$repo" >"$repo/preflight.yaml"
+out=$(EP_ENV="$nocache" ep "$repo")
+check "command: a shell line is refused (exit $?): $out" \
+	sh -c 'printf "%s\n" "$1" | grep -q "is not a version query envpreflight runs"' _ "$out"
+check "command: the shell never ran" [ ! -e "$repo/EXECUTED" ]
+
 # ---- every runtime at once, in the repository, with the forced env ----
 bin=$TEST_TMPDIR/slowbin
 repo=$TEST_TMPDIR/slow

@@ -428,10 +428,13 @@ static const struct eval_row eval_rows[] = {
 	  "presence only" },
 };
 
-/* One requirement, asked with `echo FOUND` (through preflight.yaml's
- * command and version_regex, so no shortcut or cache takes part). */
-static void eval_one(const char *dir, const struct eval_row *w, size_t i)
+/* One requirement, asked with `/abs/fake --version`, a script that prints
+ * FOUND (through preflight.yaml's command and version_regex, so no
+ * shortcut or cache takes part). */
+static void eval_one(const char *dir, const char *bin, const struct eval_row *w,
+		     size_t i)
 {
+	struct buf name = BUF_INIT, script = BUF_INIT;
 	struct origin o;
 	struct runtime_req *r;
 	struct result *res;
@@ -443,13 +446,18 @@ static void eval_one(const char *dir, const struct eval_row *w, size_t i)
 		CHECK(0, "load: %s", err.msg);
 		return;
 	}
+	buf_printf(&name, "fake%zu", i);
+	buf_printf(&script, "#!/bin/sh\n[ \"$1\" = --version ] && echo '%s'\n", w->found);
+	write_exec(bin, name.s, script.s);
 	o.file = spec_add_file(&spec, w->file);
 	o.line = 1;
 	o.col = 1;
 	r = spec_add_runtime(&spec, w->name, w->spec, w->kind, o);
 	r->command = xcalloc(3, sizeof(*r->command));
-	r->command[0] = xstrdup("echo");
-	r->command[1] = xstrdup(w->found);
+	r->command[0] = path_join(bin, name.s);
+	r->command[1] = xstrdup("--version");
+	buf_release(&name);
+	buf_release(&script);
 	r->version_regex = xstrdup("^v?([0-9][^ ]*)");
 	res = run_probe(&spec, &probe_runtimes, &n, 5000);
 	CHECK_INT(n, 1, "row %zu: one check", i);
@@ -471,10 +479,15 @@ static void eval_one(const char *dir, const struct eval_row *w, size_t i)
 static void test_eval(void)
 {
 	char *dir = tmpdir("eval");
+	char *repo = path_join(dir, "repo");
+	char *bin = path_join(dir, "bin");
 	size_t i;
 
+	test_write_str(repo, "x", "");
 	for (i = 0; i < ARRAY_SIZE(eval_rows); i++)
-		eval_one(dir, &eval_rows[i], i);
+		eval_one(repo, bin, &eval_rows[i], i);
+	free(bin);
+	free(repo);
 	free(dir);
 }
 
@@ -1032,6 +1045,353 @@ static void test_tools(void)
 	free(dir);
 }
 
+/* ---- nothing the repository ships runs ---- */
+
+/* Run the runtimes probe on repo with PATH=bin:/usr/bin:/bin; *n results. */
+static struct result *run_in(const char *repo, const char *bin, size_t *n,
+			     struct spec *spec)
+{
+	struct buf path = BUF_INIT;
+	struct errbuf err;
+	struct result *res = NULL;
+
+	buf_printf(&path, "%s:/usr/bin:/bin", bin);
+	setenv("PATH", path.s, 1);
+	buf_release(&path);
+	*n = 0;
+	if (spec_load(repo, spec, &err) < 0) {
+		CHECK(0, "load %s: %s", repo, err.msg);
+		return NULL;
+	}
+	res = run_probe(spec, &probe_runtimes, n, 5000);
+	return res;
+}
+
+static int exists(const char *p)
+{
+	struct stat st;
+
+	return lstat(p, &st) == 0;
+}
+
+/* yarn runs the file yarnPath names for every command: a fake yarn that
+ * does the same, and a yarnPath file that leaves a marker.  The version
+ * comes from the file name, and the marker never appears. */
+static void test_yarn_path(void)
+{
+	static const struct {
+		const char *yml, *rc;	/* .yarnrc.yml and .yarnrc, or NULL */
+		enum status want;
+		const char *found, *msg;
+	} rows[] = {
+		{ "yarnPath: .yarn/releases/yarn-4.1.0.cjs\n", NULL, STATUS_PASS,
+		  "4.1.0", "4.1.0 (satisfies >=4 from package.json)" },
+		{ "yarnPath: .yarn/releases/yarn-3.6.4.cjs\n", NULL, STATUS_FAIL,
+		  "3.6.4", "3.6.4 does not satisfy >=4" },
+		{ "yarnPath: .yarn/releases/custom.cjs\n", NULL, STATUS_WARN, NULL,
+		  "not checked: yarnPath in .yarnrc.yml:1 names '.yarn/releases/custom.cjs'" },
+		{ NULL, "yarn-path \".yarn/releases/yarn-4.0.2.cjs\"\n", STATUS_PASS,
+		  "4.0.2", NULL },
+		{ "plugins:\n  - .yarn/releases/custom.cjs\n", NULL, STATUS_WARN, NULL,
+		  "not checked: 'plugins' in .yarnrc.yml:1" },
+		/* nothing configured: the fake yarn runs, as any yarn would */
+		{ "nodeLinker: node-modules\n", NULL, STATUS_FAIL, "1.22.19", NULL },
+	};
+	char *dir = tmpdir("yarnpath");
+	char *bin = path_join(dir, "bin");
+	const char *old_path = getenv("PATH");
+	char *saved = old_path ? xstrdup(old_path) : NULL;
+	size_t i;
+
+	/* like yarn: the file yarnPath names runs, else its own version */
+	write_exec(bin, "yarn", "#!/bin/sh\n"
+		   "p=$(sed -n 's/^yarnPath: *//p' .yarnrc.yml 2>/dev/null)\n"
+		   "[ -z \"$p\" ] && p=$(sed -n 's/^yarn-path \"\\(.*\\)\"/\\1/p' .yarnrc 2>/dev/null)\n"
+		   "[ -n \"$p\" ] && exec sh \"$p\" \"$@\"\n"
+		   "echo 1.22.19\n");
+	setenv("XDG_CACHE_HOME", "/dev/null/nocache", 1);
+	for (i = 0; i < ARRAY_SIZE(rows); i++) {
+		struct buf repo = BUF_INIT, script = BUF_INIT;
+		char *marker;
+		struct result *res;
+		struct spec spec;
+		size_t n;
+
+		buf_printf(&repo, "%s/repo%zu", dir, i);
+		marker = path_join(repo.s, "EXECUTED");
+		buf_printf(&script, "touch '%s'\necho 9.9.9\n", marker);
+		test_write_str(repo.s, "package.json", "{\"engines\": {\"yarn\": \">=4\"}}");
+		if (rows[i].yml)
+			test_write_str(repo.s, ".yarnrc.yml", rows[i].yml);
+		if (rows[i].rc)
+			test_write_str(repo.s, ".yarnrc", rows[i].rc);
+		test_write_str(repo.s, ".yarn/releases/yarn-4.1.0.cjs", script.s);
+		test_write_str(repo.s, ".yarn/releases/yarn-3.6.4.cjs", script.s);
+		test_write_str(repo.s, ".yarn/releases/yarn-4.0.2.cjs", script.s);
+		test_write_str(repo.s, ".yarn/releases/custom.cjs", script.s);
+		res = run_in(repo.s, bin, &n, &spec);
+		CHECK(n == 1 && res[0].status == rows[i].want, "row %zu: %s: %s", i,
+		      n ? status_name(res[0].status) : "-", n ? res[0].message : "");
+		if (n == 1 && rows[i].msg)
+			CHECK(has(res[0].message, rows[i].msg), "row %zu: '%s' lacks '%s'",
+			      i, res[0].message, rows[i].msg);
+		CHECK_STR(n ? data_str(&res[0], "found") : NULL, rows[i].found,
+			  "row %zu: found", i);
+		if (i + 1 < ARRAY_SIZE(rows)) {
+			CHECK(!exists(marker), "row %zu: the repository's yarn ran", i);
+			CHECK(n && data_str(&res[0], "not_run"), "row %zu: data.not_run", i);
+			CHECK(n && !data_str(&res[0], "command"), "row %zu: no command", i);
+			if (rows[i].found)
+				CHECK_STR(n ? data_str(&res[0], "method") : NULL, "path",
+					  "row %zu: method", i);
+		} else {
+			CHECK(n && !data_str(&res[0], "not_run"), "row %zu: not_run", i);
+		}
+		if (res)
+			results_free(res, n);
+		spec_release(&spec);
+		buf_release(&repo);
+		buf_release(&script);
+		free(marker);
+	}
+	if (saved)
+		setenv("PATH", saved, 1);
+	free(saved);
+	unsetenv("XDG_CACHE_HOME");
+	free(bin);
+	free(dir);
+}
+
+/* preflight.yaml's command: only version queries run.  Every fake
+ * program here leaves the marker when it runs with anything but
+ * --version; the real sh is never started. */
+static void test_command_policy(void)
+{
+	static const struct {
+		const char *yaml;	/* the command line, YAML flow */
+		enum status want;
+		int runs;		/* 1: the program was run */
+	} rows[] = {
+		{ "[mytool, --version]", STATUS_PASS, 1 },
+		{ "[mytool, -version]", STATUS_PASS, 1 },
+		{ "[mytool, -v]", STATUS_PASS, 1 },
+		{ "[mytool, -V]", STATUS_PASS, 1 },
+		{ "[mytool, version]", STATUS_PASS, 1 },
+		{ "[mytool, version, --short]", STATUS_PASS, 1 },
+		{ "[mytool, version, --client]", STATUS_PASS, 1 },
+		{ "[mytool, -dumpversion]", STATUS_PASS, 1 },
+		{ "[mytool]", STATUS_ERROR, 0 },
+		{ "[mytool, --version, extra]", STATUS_ERROR, 0 },
+		{ "[mytool, --short]", STATUS_ERROR, 0 },
+		{ "[mytool, -c, 'touch x']", STATUS_ERROR, 0 },
+		{ "[sh, -c, 'touch EXECUTED; echo 1.0.0']", STATUS_ERROR, 0 },
+		{ "[sh, --version]", STATUS_ERROR, 1 },	/* dash: no version */
+		{ "[rake, -v]", STATUS_ERROR, 0 },
+		{ "[rake, --version]", STATUS_PASS, 1 },
+		{ "[python3.11, version]", STATUS_ERROR, 0 },
+		{ "[pkill, -v, version]", STATUS_ERROR, 0 },
+		{ "[pkill, version]", STATUS_ERROR, 0 },
+		{ "[pkill, --version]", STATUS_PASS, 1 },
+		{ "[alias-to-make, -v]", STATUS_ERROR, 0 },
+	};
+	char *dir = tmpdir("cmdpolicy");
+	char *bin = path_join(dir, "bin");
+	char *real = path_join(bin, "make");
+	char *alias = path_join(bin, "alias-to-make");
+	const char *old_path = getenv("PATH");
+	char *saved = old_path ? xstrdup(old_path) : NULL;
+	static const char *const fakes[] = { "mytool", "rake", "python3.11", "pkill",
+					     "make" };
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(fakes); i++)
+		write_exec(bin, fakes[i], "#!/bin/sh\necho ran >>RAN\n"
+			   "case \"$*\" in --version|-version|-v|-V|version*|-dumpversion)\n"
+			   "  [ \"$0\" != \"${0%rake}\" ] && [ \"$1\" = -v ] && touch EXECUTED\n"
+			   "  echo 'mytool 1.2.3'; exit 0;;\nesac\ntouch EXECUTED\n");
+	CHECK(symlink(real, alias) == 0, "symlink: %s", strerror(errno));
+	setenv("XDG_CACHE_HOME", "/dev/null/nocache", 1);
+	for (i = 0; i < ARRAY_SIZE(rows); i++) {
+		struct buf repo = BUF_INIT, yaml = BUF_INIT;
+		char *marker, *ran;
+		struct result *res;
+		struct spec spec;
+		size_t n;
+
+		buf_printf(&repo, "%s/repo%zu", dir, i);
+		buf_printf(&yaml, "version: 1\nruntimes:\n  mytool:\n    version: \">=1\"\n"
+			   "    command: %s\n    version_regex: '([0-9]+[.][0-9.]+)'\n",
+			   rows[i].yaml);
+		test_write_str(repo.s, "preflight.yaml", yaml.s);
+		marker = path_join(repo.s, "EXECUTED");
+		ran = path_join(repo.s, "RAN");
+		res = run_in(repo.s, bin, &n, &spec);
+		CHECK(n == 1 && res[0].status == rows[i].want, "row %zu %s: %s: %s", i,
+		      rows[i].yaml, n ? status_name(res[0].status) : "-",
+		      n ? res[0].message : "");
+		if (n == 1 && !rows[i].runs) {
+			CHECK(has(res[0].message, "is not a version query envpreflight runs"),
+			      "row %zu: %s", i, res[0].message);
+			CHECK(data_str(&res[0], "not_run") != NULL, "row %zu: not_run", i);
+		}
+		CHECK(!exists(marker), "row %zu %s: the marker appeared", i, rows[i].yaml);
+		if (strncmp(rows[i].yaml, "[sh", 3))
+			CHECK_INT(exists(ran), rows[i].runs, "row %zu %s: ran", i,
+				  rows[i].yaml);
+		if (res)
+			results_free(res, n);
+		spec_release(&spec);
+		buf_release(&repo);
+		buf_release(&yaml);
+		free(marker);
+		free(ran);
+	}
+	if (saved)
+		setenv("PATH", saved, 1);
+	free(saved);
+	unsetenv("XDG_CACHE_HOME");
+	free(alias);
+	free(real);
+	free(bin);
+	free(dir);
+}
+
+/* An absolute command is judged by its canonical path and run by it: a
+ * path through /proc/self/cwd is our working directory when judged, but
+ * would be the repository's when the child reads it. */
+static void test_command_canonical(void)
+{
+	char *dir = tmpdir("cmdcanon");
+	char *here = path_join(dir, "here");
+	char *repo = path_join(dir, "repo");
+	char *marker = path_join(repo, "EXECUTED");
+	char cwd[4096];
+	struct result *res;
+	struct spec spec;
+	size_t n;
+
+	write_exec(here, "bin/tool", "#!/bin/sh\necho 'tool 2.0.0'\n");
+	write_exec(repo, "bin/tool", "#!/bin/sh\ntouch EXECUTED\necho 'tool 2.0.0'\n");
+	test_write_str(repo, "preflight.yaml", "version: 1\nruntimes:\n  tool:\n"
+		       "    version: \">=2\"\n    command: [/proc/self/cwd/bin/tool, --version]\n");
+	CHECK(getcwd(cwd, sizeof(cwd)) != NULL, "getcwd");
+	CHECK(chdir(here) == 0, "chdir");
+	setenv("XDG_CACHE_HOME", "/dev/null/nocache", 1);
+	res = run_in(repo, "/nonexistent", &n, &spec);
+	CHECK(chdir(cwd) == 0, "chdir back");
+	CHECK(n == 1 && res[0].status == STATUS_PASS, "tool: %s", n ? res[0].message : "");
+	CHECK(!exists(marker), "the repository's tool ran through /proc/self/cwd");
+	{
+		const char *p = n == 1 ? data_str(&res[0], "path") : NULL;
+
+		CHECK(has(p, "/here/bin/tool"), "path: %s", p ? p : "(null)");
+	}
+	if (res)
+		results_free(res, n);
+	spec_release(&spec);
+	unsetenv("XDG_CACHE_HOME");
+	free(marker);
+	free(repo);
+	free(here);
+	free(dir);
+}
+
+/* The forced environment reaches the child, and what makes mise trust a
+ * repository unasked does not. */
+static void test_forced_env(void)
+{
+	char *dir = tmpdir("forcedenv");
+	char *bin = path_join(dir, "bin");
+	char *repo = path_join(dir, "repo");
+	const char *old_path = getenv("PATH");
+	char *saved = old_path ? xstrdup(old_path) : NULL;
+	struct result *res;
+	struct spec spec;
+	size_t n, i;
+
+	write_exec(bin, "pnpm", "#!/bin/sh\n"
+		   "[ \"$npm_config_manage_package_manager_versions\" = false ] || exit 3\n"
+		   "[ \"$pnpm_config_manage_package_manager_versions\" = false ] || exit 4\n"
+		   "[ \"$pnpm_config_pm_on_fail\" = ignore ] || exit 5\n"
+		   "[ \"$npm_config_pm_on_fail\" = ignore ] || exit 6\n"
+		   "[ \"${npm_config_onload_script-unset}\" = '' ] || exit 7\n"
+		   "[ \"$COREPACK_ENABLE_AUTO_PIN\" = 0 ] || exit 8\n"
+		   "[ \"$COREPACK_ENABLE_NETWORK\" = 0 ] || exit 9\n"
+		   "[ \"$YARN_IGNORE_PATH\" = 1 ] || exit 10\n"
+		   "[ \"$MISE_AUTO_INSTALL\" = 0 ] || exit 11\n"
+		   "[ -z \"${MISE_YES+x}\" ] || exit 12\n"
+		   "[ -z \"${MISE_TRUSTED_CONFIG_PATHS+x}\" ] || exit 13\n"
+		   "[ \"$MISE_DATA_DIR\" = /tmp/m ] || exit 14\n"
+		   "[ \"$RUSTUP_AUTO_INSTALL\" = 0 ] || exit 15\n"
+		   "echo 9.1.0\n");
+	test_write_str(repo, "package.json", "{\"engines\": {\"pnpm\": \"^9\"}, "
+		       "\"packageManager\": \"pnpm@9.1.0\"}");
+	setenv("XDG_CACHE_HOME", "/dev/null/nocache", 1);
+	setenv("npm_config_manage_package_manager_versions", "true", 1);
+	setenv("MISE_YES", "1", 1);
+	setenv("MISE_TRUSTED_CONFIG_PATHS", "/", 1);
+	setenv("MISE_AUTO_INSTALL", "1", 1);
+	setenv("MISE_DATA_DIR", "/tmp/m", 1);
+	res = run_in(repo, bin, &n, &spec);
+	CHECK_INT(n, 2, "two checks");
+	for (i = 0; i < n; i++)
+		CHECK(res[i].status == STATUS_PASS, "%s: %s", res[i].id, res[i].message);
+	if (res)
+		results_free(res, n);
+	spec_release(&spec);
+	unsetenv("npm_config_manage_package_manager_versions");
+	unsetenv("MISE_YES");
+	unsetenv("MISE_TRUSTED_CONFIG_PATHS");
+	unsetenv("MISE_AUTO_INSTALL");
+	unsetenv("MISE_DATA_DIR");
+	unsetenv("XDG_CACHE_HOME");
+	if (saved)
+		setenv("PATH", saved, 1);
+	free(saved);
+	free(repo);
+	free(bin);
+	free(dir);
+}
+
+/* A shim whose version file names a path: not run, a warning. */
+static void test_shim_path(void)
+{
+	char *dir = tmpdir("shimpath");
+	char *bin = path_join(dir, "home/.pyenv/shims");
+	char *repo = path_join(dir, "repo");
+	char *marker = path_join(repo, "EXECUTED");
+	const char *old_path = getenv("PATH");
+	char *saved = old_path ? xstrdup(old_path) : NULL;
+	struct result *res;
+	struct spec spec;
+	size_t n;
+
+	/* an old pyenv: joins the version to versions/ and runs what is there */
+	write_exec(bin, "python3", "#!/bin/sh\nv=$(head -n 1 .python-version)\n"
+		   "exec \"$(dirname \"$0\")/../versions/$v/bin/python3\" \"$@\"\n");
+	write_exec(bin, "python", "#!/bin/sh\nexit 1\n");
+	write_exec(repo, "evil/bin/python3", "#!/bin/sh\ntouch EXECUTED\necho Python 3.12.1\n");
+	test_write_str(repo, ".python-version", "../../../repo/evil\n");
+	test_write_str(repo, "pyproject.toml", "[project]\nrequires-python = \">=3\"\n");
+	setenv("XDG_CACHE_HOME", "/dev/null/nocache", 1);
+	res = run_in(repo, bin, &n, &spec);
+	CHECK(n == 1 && res[0].status == STATUS_WARN, "python: %s", n ? res[0].message : "");
+	CHECK(n == 1 && has(res[0].message, "names a path as a version"), "message: %s",
+	      n ? res[0].message : "");
+	CHECK(!exists(marker), "the repository's python ran through the shim");
+	if (res)
+		results_free(res, n);
+	spec_release(&spec);
+	unsetenv("XDG_CACHE_HOME");
+	if (saved)
+		setenv("PATH", saved, 1);
+	free(saved);
+	free(marker);
+	free(repo);
+	free(bin);
+	free(dir);
+}
+
 void test_main(void)
 {
 	test_loaders();
@@ -1042,6 +1402,11 @@ void test_main(void)
 	test_hang();
 	test_once();
 	test_repo_binary();
+	test_yarn_path();
+	test_command_policy();
+	test_command_canonical();
+	test_forced_env();
+	test_shim_path();
 	test_hints();
 	test_docker();
 	test_tools();

@@ -722,6 +722,109 @@ static void test_kill_all(void)
 	spawn_result_release(&r);
 }
 
+/* ---- descendants that leave the child's process group ---- */
+
+/* How many live (not zombie) processes have cmdline containing mark.  */
+static int marked_alive(const char *mark)
+{
+	DIR *d = opendir("/proc");
+	struct dirent *de;
+	int n = 0;
+
+	while (d && (de = readdir(d)) != NULL) {
+		char path[64], buf[512], state = 0, stat[512];
+		ssize_t len;
+		int fd;
+		const char *paren;
+
+		if (de->d_name[0] < '1' || de->d_name[0] > '9')
+			continue;
+		snprintf(path, sizeof(path), "/proc/%.20s/cmdline", de->d_name);
+		fd = open(path, O_RDONLY);
+		if (fd < 0)
+			continue;
+		len = read(fd, buf, sizeof(buf) - 1);
+		close(fd);
+		if (len <= 0)
+			continue;
+		for (ssize_t i = 0; i < len; i++)
+			if (!buf[i])
+				buf[i] = ' ';
+		buf[len] = '\0';
+		if (!strstr(buf, mark))
+			continue;
+		snprintf(path, sizeof(path), "/proc/%.20s/stat", de->d_name);
+		fd = open(path, O_RDONLY);
+		if (fd < 0)
+			continue;
+		len = read(fd, stat, sizeof(stat) - 1);
+		close(fd);
+		stat[len > 0 ? len : 0] = '\0';
+		paren = strrchr(stat, ')');
+		if (paren && sscanf(paren + 1, " %c", &state) == 1 && state != 'Z')
+			n++;
+	}
+	if (d)
+		closedir(d);
+	return n;
+}
+
+/* A child that exits at once but leaves descendants in a session of
+ * their own (setsid), one of them two generations down: none survives
+ * spawn_run, whether the child exits or hangs until the deadline. */
+static void test_escapees(void)
+{
+	static const struct {
+		const char *script;
+		double budget_ms;
+		int status;
+	} rows[] = {
+		{ "setsid sleep 37.1111 >/dev/null 2>&1 &\nsleep 0.1\necho ok\n", 5000,
+		  SPAWN_EXITED },
+		{ "(setsid sh -c 'sleep 37.2222 & sleep 37.2223' >/dev/null 2>&1 &)\n"
+		  "sleep 0.1\necho ok\n", 5000, SPAWN_EXITED },
+		{ "setsid sh -c 'sleep 37.3333 & exec sleep 37.3334' >/dev/null 2>&1 &\n"
+		  "sleep 0.1\necho ok\nexec sleep 37.3335\n", 400, SPAWN_TIMED_OUT },
+	};
+	static const char *const marks[] = { "37.1111", "37.222", "37.333" };
+	size_t i;
+
+	if (access("/usr/bin/setsid", X_OK) < 0 && access("/bin/setsid", X_OK) < 0) {
+		printf("note: no setsid(1): the escapee cases are skipped\n");
+		return;
+	}
+	for (i = 0; i < ARRAY_SIZE(rows); i++) {
+		char *argv[] = { "/bin/sh", "-c", (char *)rows[i].script, NULL };
+		struct spawn_result r;
+		double t0 = clock_ms();
+
+		spawn_run("/bin/sh", argv, NULL, NULL, clock_ms() + rows[i].budget_ms, &r);
+		CHECK(r.status == rows[i].status, "row %zu: %s", i, status_name(r.status));
+		CHECK(clock_ms() - t0 < rows[i].budget_ms + 1000, "row %zu: %.0f ms", i,
+		      clock_ms() - t0);
+		CHECK_INT(marked_alive(marks[i]), 0, "row %zu: an escapee survived", i);
+		spawn_result_release(&r);
+	}
+}
+
+static void test_escapees_kill_all(void)
+{
+	char *argv[] = { "/bin/sh", "-c",
+			 "setsid sleep 37.4444 >/dev/null 2>&1 &\nexec sleep 37.4445\n", NULL };
+	struct spawn_result r;
+
+	if (access("/usr/bin/setsid", X_OK) < 0 && access("/bin/setsid", X_OK) < 0)
+		return;
+	/* a stray of an earlier, finished spawn, while another is in flight,
+	 * is left for the last one (or spawn_kill_all) to take */
+	spawn_run("/bin/sh", argv, NULL, NULL, clock_ms() + 200, &r);
+	CHECK(r.status == SPAWN_TIMED_OUT, "timed out: %s", status_name(r.status));
+	CHECK_INT(marked_alive("37.444"), 0, "escapee after the deadline");
+	spawn_result_release(&r);
+	spawn_kill_all();
+	CHECK_INT(marked_alive("37.444"), 0, "after spawn_kill_all");
+}
+
 void test_main(void)
 {
 	char *real = realpath(test_tmpdir("spawn"), NULL);
@@ -742,4 +845,6 @@ void test_main(void)
 	test_signals();
 	test_threads();
 	test_kill_all();
+	test_escapees();
+	test_escapees_kill_all();
 }

@@ -1186,6 +1186,253 @@ static void test_misc(void)
 			       out, sizeof(out), NULL, NULL), 1, "NULL method and real");
 }
 
+/* ---- guards: repository config that makes a version query run code ---- */
+
+struct guard_row {
+	const char *name;		/* the runtime asked for */
+	const char *bin;		/* the binary, below the row's directory */
+	const char *link;		/* a symlink to bin found on PATH, or NULL */
+	int hard;			/* link is a hard link */
+	const char *files[2][2];	/* {path below the row's dir, content} */
+	const char *env;		/* one NAME=VALUE for the child, or NULL */
+	int want;
+	const char *version;		/* g.version */
+	const char *why;		/* a part of g.why */
+};
+
+static const struct guard_row guard_rows[] = {
+	/* yarn: yarnPath in .yarnrc.yml, the version from the file name */
+	{ "yarn", "bin/yarn", NULL, 0, { { "repo/.yarnrc.yml",
+	  "yarnPath: .yarn/releases/yarn-4.1.0.cjs\n" } }, NULL, 1, "4.1.0",
+	  "file name '.yarn/releases/yarn-4.1.0.cjs' (yarnPath in .yarnrc.yml:1)" },
+	{ "yarn", "bin/yarn", NULL, 0, { { "repo/.yarnrc.yml",
+	  "enableTelemetry: false\nyarnPath: '.yarn/releases/yarn-4.0.0-rc.42.cjs'\n" } },
+	  NULL, 1, "4.0.0-rc.42", ".yarnrc.yml:2" },
+	{ "yarn", "bin/yarn", NULL, 0, { { "repo/.yarnrc.yml",
+	  "yarnPath: .yarn/releases/custom.cjs\n" } }, NULL, 1, "",
+	  "and its name gives no version" },
+	{ "yarn", "bin/yarn", NULL, 0, { { "repo/.yarnrc.yml",
+	  "yarnPath: .yarn/releases/yarn-latest.cjs\n" } }, NULL, 1, "", "no version" },
+	{ "yarn", "bin/yarn", NULL, 0, { { "repo/.yarnrc.yml",
+	  "nodeLinker: node-modules\n" } }, NULL, 0, "", NULL },
+	/* keys spelt any way yarn reads them, escapes and flow style too */
+	{ "yarn", "bin/yarn", NULL, 0, { { "repo/.yarnrc.yml",
+	  "\"yarn\\x50ath\": x/yarn-3.0.0.cjs\n" } }, NULL, 1, "3.0.0", NULL },
+	{ "yarn", "bin/yarn", NULL, 0, { { "repo/.yarnrc.yml",
+	  "{yarn_path: a/yarn-2.4.3.cjs}\n" } }, NULL, 1, "2.4.3", NULL },
+	{ "yarn", "bin/yarn", NULL, 0, { { "repo/.yarnrc.yml",
+	  "yarnPath: [unclosed\n" } }, NULL, 1, "", "is not YAML envpreflight can read" },
+	/* plugins run on every command */
+	{ "yarn", "bin/yarn", NULL, 0, { { "repo/.yarnrc.yml",
+	  "plugins:\n  - path: .yarn/plugins/p.cjs\n" } }, NULL, 1, "",
+	  "'plugins' in .yarnrc.yml:1" },
+	{ "yarn", "bin/yarn", NULL, 0, { { "repo/.yarnrc.yml",
+	  "plugins:\n" } }, NULL, 0, "", NULL },
+	/* classic .yarnrc */
+	{ "yarn", "bin/yarn", NULL, 0, { { "repo/.yarnrc",
+	  "yarn-path \"./vendor/yarn-1.22.19.js\"\n" } }, NULL, 1, "1.22.19",
+	  "yarnPath in .yarnrc:1" },
+	{ "yarn", "bin/yarn", NULL, 0, { { "repo/.yarnrc",
+	  "# pinned\n--install.frozen-lockfile true\nyarn-path ./x.js\n" } }, NULL, 1, "",
+	  ".yarnrc:3 names './x.js'" },
+	{ "yarn", "bin/yarn", NULL, 0, { { "repo/.yarnrc",
+	  "\"yarn\\u002dpath\" \"x.js\"\n" } }, NULL, 1, "", ".yarnrc:1 has an escaped string" },
+	{ "yarn", "bin/yarn", NULL, 0, { { "repo/.yarnrc",
+	  "registry \"https://registry.example\"\n" } }, NULL, 0, "", NULL },
+	/* above the repository: still not run, the file named absolutely */
+	{ "yarn", "bin/yarn", NULL, 0, { { ".yarnrc.yml",
+	  "yarnPath: yarn-4.2.0.cjs\n" } }, NULL, 1, "4.2.0", "/.yarnrc.yml:1)" },
+	/* ... but not from $HOME or above ("@" is the row's directory) */
+	{ "yarn", "bin/yarn", NULL, 0, { { ".yarnrc.yml",
+	  "yarnPath: yarn-4.2.0.cjs\n" } }, "HOME=@", 0, "", NULL },
+	{ "node", "h/.asdf/shims/node", NULL, 0, { { ".tool-versions",
+	  "nodejs path:/home/me/src/node\n" } }, "HOME=@", 0, "", NULL },
+	{ "node", "h/.asdf/shims/node", NULL, 0, { { "repo/.tool-versions",
+	  "nodejs path:.\n" } }, "HOME=@", 1, "", NULL },
+	/* the nearest wins */
+	{ "yarnpkg", "bin/yarnpkg", NULL, 0, { { "repo/.yarnrc.yml",
+	  "yarnPath: r/yarn-4.1.1.cjs\n" }, { ".yarnrc.yml", "yarnPath: r/yarn-3.0.0.cjs\n" } },
+	  NULL, 1, "4.1.1", NULL },
+	/* found as "yarn" whatever the runtime is called */
+	{ "mytool", "bin/yarn", NULL, 0, { { "repo/.yarnrc.yml",
+	  "yarnPath: yarn-4.1.0.cjs\n" } }, NULL, 1, "4.1.0", NULL },
+	{ "node", "bin/node", NULL, 0, { { "repo/.yarnrc.yml",
+	  "yarnPath: yarn-4.1.0.cjs\n" } }, NULL, 0, "", NULL },
+	/* pnpm's own version switch, set in pnpm-workspace.yaml */
+	{ "pnpm", "bin/pnpm", NULL, 0, { { "repo/pnpm-workspace.yaml",
+	  "packages: [a]\nmanagePackageManagerVersions: true\n" } }, NULL, 1, "",
+	  "'managePackageManagerVersions' in pnpm-workspace.yaml:2" },
+	{ "pnpm", "bin/pnpm", NULL, 0, { { "repo/pnpm-workspace.yaml",
+	  "pmOnFail: download\n" } }, NULL, 1, "", "pnpm may download and run" },
+	{ "pnpm", "bin/pnpm", NULL, 0, { { "repo/pnpm-workspace.yaml",
+	  "packages:\n  - a\n" } }, NULL, 0, "", NULL },
+	{ "pnpm", "bin/pnpm", NULL, 0, { { "repo/pnpm-workspace.yaml",
+	  "packages: [\n" } }, NULL, 1, "", "not YAML" },
+	/* a shim and a version that is a path (pyenv CVE-2022-35861, asdf path:) */
+	{ "python", "h/.pyenv/shims/python", NULL, 0, { { "repo/.python-version",
+	  "../../../evil\n" } }, NULL, 1, "", "'../../../evil' in .python-version:1 names a path" },
+	{ "python", "h/.pyenv/shims/python", NULL, 0, { { "repo/.python-version",
+	  "# c\n3.12.1 3.11\n" } }, NULL, 0, "", NULL },
+	{ "python", "h/.pyenv/shims/python", NULL, 0, { { "repo/.python-version",
+	  "3.12.1\n..\n" } }, NULL, 1, "", ".python-version:2" },
+	{ "python", "usr/bin/python", NULL, 0, { { "repo/.python-version",
+	  "../x\n" } }, NULL, 0, "", NULL },
+	{ "node", "h/.asdf/shims/node", NULL, 0, { { "repo/.tool-versions",
+	  "nodejs path:./vendor/node\n" } }, NULL, 1, "", "'path:./vendor/node' in .tool-versions:1" },
+	{ "node", "h/.asdf/shims/node", NULL, 0, { { "repo/.tool-versions",
+	  "nodejs 20.11.1 path:.\n" } }, NULL, 1, "", NULL },
+	{ "node", "h/.asdf/shims/node", NULL, 0, { { "repo/.tool-versions",
+	  "ubi:owner/repo 1.0 # c/d\nnodejs 20.11.1\n" } }, NULL, 0, "", NULL },
+	{ "ruby", "h/.rbenv/shims/ruby", NULL, 0, { { ".ruby-version",
+	  "/opt/evil\n" } }, NULL, 1, "", "/.ruby-version:1" },
+	/* mise: its shims are symlinks to mise */
+	{ "node", "h/mise", "h/shimdir/node", 0, { { "repo/mise.toml",
+	  "[tools]\nnode = \"path:./n\"\n" } }, NULL, 1, "", "mise.toml:2" },
+	{ "node", "h/mise", "h/shimdir/node", 0, { { "repo/.mise.toml",
+	  "[tools]\nnode = \"\\u0070ath:./n\"\n" } }, NULL, 1, "", ".mise.toml:2" },
+	{ "node", "h/mise", "h/shimdir/node", 0, { { "repo/mise.toml",
+	  "[tools]\nnode = \"20\"\n" } }, NULL, 0, "", NULL },
+	{ "node", "h/mise", "h/shimdir/node", 0, { { "repo/.tool-versions",
+	  "node path:/x\n" } }, NULL, 1, "", NULL },
+	/* rustup's proxies and path toolchains */
+	{ "rust", "h/.cargo/bin/rustup", "h/.cargo/bin/rustc", 0, { { "repo/rust-toolchain.toml",
+	  "[toolchain]\npath = \"./tc\"\n" } }, NULL, 1, "", "rust-toolchain.toml:2" },
+	{ "rust", "h/.cargo/bin/rustup", "h/.cargo/bin/rustc", 1, { { "repo/rust-toolchain.toml",
+	  "[toolchain]\npath = \"./tc\"\n" } }, NULL, 1, "", "rustup would run" },
+	{ "rust", "h/.cargo/bin/rustup", "h/.cargo/bin/rustc", 0, { { "repo/rust-toolchain.toml",
+	  "[toolchain]\npath = \"./tc\"\n" } }, "RUSTUP_TOOLCHAIN=stable", 0, "", NULL },
+	{ "rust", "h/.cargo/bin/rustup", "h/.cargo/bin/rustc", 0, { { "repo/rust-toolchain.toml",
+	  "[toolchain]\nchannel = \"1.77\"\n" } }, NULL, 0, "", NULL },
+	{ "rust", "h/.cargo/bin/rustup", "h/.cargo/bin/rustc", 0, { { "repo/rust-toolchain",
+	  "/opt/tc\n" } }, NULL, 1, "", NULL },
+	{ "rust", "usr/bin/rustc", NULL, 0, { { "repo/rust-toolchain.toml",
+	  "[toolchain]\npath = \"./tc\"\n" } }, NULL, 0, "", NULL },
+	/* global.json SDK paths */
+	{ "dotnet", "usr/bin/dotnet", NULL, 0, { { "repo/global.json",
+	  "{\"sdk\": {\"version\": \"10.0.100\",\n \"paths\": [\".dotnet\", \"$host$\"]}}\n" } },
+	  NULL, 1, "", "global.json:2" },
+	{ "dotnet", "usr/bin/dotnet", NULL, 0, { { "repo/global.json",
+	  "{\"sdk\": {\"version\": \"8.0.100\"}}\n" } }, NULL, 0, "", NULL },
+	/* tools that read project files that load code */
+	{ "mvn", "usr/bin/mvn", NULL, 0, { { "repo/.mvn/jvm.config",
+	  "-javaagent:evil.jar\n" } }, NULL, 1, "", ".mvn: Maven reads" },
+	{ "maven", "usr/bin/mvn", NULL, 0, { { "repo/pom.xml", "<project/>\n" } }, NULL, 0,
+	  "", NULL },
+	{ "sbt", "usr/bin/sbt", NULL, 0, { { "repo/.jvmopts", "-javaagent:x.jar\n" } },
+	  NULL, 1, "", ".jvmopts" },
+	{ "bazel", "usr/bin/bazel", NULL, 0, { { "repo/.bazeliskrc",
+	  "BAZELISK_BASE_URL=https://example.invalid\n" } }, NULL, 1, "", ".bazeliskrc" },
+};
+
+static void guard_one(const struct guard_row *w, size_t i)
+{
+	char dir[64], rel[128];
+	char *const none[] = { NULL };
+	char envbuf[4500];
+	char *one[2] = { (char *)w->env, NULL };
+	const char *path;
+	struct vguard g;
+	size_t f;
+	int got;
+
+	snprintf(dir, sizeof(dir), "guard%zu", i);
+	snprintf(rel, sizeof(rel), "%s/%s", dir, w->bin);
+	put_str(rel, "#!/bin/sh\nexit 0\n", 0755);
+	path = at(rel);
+	if (w->link) {
+		char target[4400];
+
+		snprintf(target, sizeof(target), "%s", path);
+		snprintf(rel, sizeof(rel), "%s/%s", dir, w->link);
+		path = at(rel);
+		{
+			char parent[4400];
+
+			snprintf(parent, sizeof(parent), "%s", path);
+			*strrchr(parent, '/') = '\0';
+			mkdir_p(parent);
+		}
+		unlink(path);
+		CHECK((w->hard ? link(target, path) : symlink(target, path)) == 0,
+		      "row %zu: link: %s", i, strerror(errno));
+	}
+	snprintf(rel, sizeof(rel), "%s/repo/x", dir);
+	put_str(rel, "", 0644);
+	for (f = 0; f < 2 && w->files[f][0]; f++) {
+		snprintf(rel, sizeof(rel), "%s/%s", dir, w->files[f][0]);
+		put_str(rel, w->files[f][1], 0644);
+	}
+	if (w->env && !strcmp(w->env, "HOME=@")) {
+		snprintf(envbuf, sizeof(envbuf), "HOME=%s", at(dir));
+		one[0] = envbuf;
+	}
+	snprintf(rel, sizeof(rel), "%s/repo", dir);
+	got = vguard_check(w->name, path, at(rel), w->env ? one : none, &g);
+	CHECK_INT(got, w->want, "row %zu (%s %s): %s", i, w->name, w->bin,
+		  g.why ? g.why : "(no reason)");
+	CHECK_STR(g.version, w->version, "row %zu: version", i);
+	CHECK(w->want ? g.why != NULL : g.why == NULL, "row %zu: why", i);
+	if (w->why)
+		CHECK(g.why && strstr(g.why, w->why), "row %zu: '%s' lacks '%s'", i,
+		      g.why ? g.why : "", w->why);
+	vguard_release(&g);
+}
+
+/* The spec rules for the files read: a symlink out of the repository and
+ * a file past the size cap are refused, not followed or half read. */
+static void test_guard_files(void)
+{
+	char *const none[] = { NULL };
+	struct vguard g;
+	char *big;
+
+	put_str("guardf/out/.yarnrc.yml", "nodeLinker: pnp\n", 0644);
+	put_str("guardf/bin/yarn", "#!/bin/sh\n", 0755);
+	put_str("guardf/repo/x", "", 0644);
+	unlink(at("guardf/repo/.yarnrc.yml"));
+	CHECK(symlink(at("guardf/out/.yarnrc.yml"), at("guardf/repo/.yarnrc.yml")) == 0,
+	      "symlink: %s", strerror(errno));
+	CHECK_INT(vguard_check("yarn", at("guardf/bin/yarn"), at("guardf/repo"), none, &g),
+		  1, "symlink out");
+	CHECK(g.why && strstr(g.why, ".yarnrc.yml is a symlink resolving outside the "
+			      "repository"), "why: %s", g.why ? g.why : "");
+	vguard_release(&g);
+	/* a symlink inside the repository is read */
+	unlink(at("guardf/repo/.yarnrc.yml"));
+	put_str("guardf/repo/conf/yarn.yml", "yarnPath: yarn-4.3.0.cjs\n", 0644);
+	CHECK(symlink("conf/yarn.yml", at("guardf/repo/.yarnrc.yml")) == 0, "symlink in");
+	CHECK_INT(vguard_check("yarn", at("guardf/bin/yarn"), at("guardf/repo"), none, &g),
+		  1, "symlink in");
+	CHECK_STR(g.version, "4.3.0", "through an inside symlink");
+	vguard_release(&g);
+	unlink(at("guardf/repo/.yarnrc.yml"));
+	big = xmalloc(SPEC_FILE_CAP + 2);
+	memset(big, '#', SPEC_FILE_CAP + 1);
+	big[SPEC_FILE_CAP + 1] = '\0';
+	put_str("guardf/repo/.yarnrc.yml", big, 0644);
+	free(big);
+	CHECK_INT(vguard_check("yarn", at("guardf/bin/yarn"), at("guardf/repo"), none, &g),
+		  1, "too large");
+	CHECK(g.why && strstr(g.why, "could not be read"), "why: %s", g.why ? g.why : "");
+	vguard_release(&g);
+	put_file("guardf/repo/.yarnrc.yml", "a: 1\n\0yarnPath: x\n", 18, 0644);
+	CHECK_INT(vguard_check("yarn", at("guardf/bin/yarn"), at("guardf/repo"), none, &g),
+		  1, "NUL byte");
+	vguard_release(&g);
+	CHECK_INT(vguard_check("yarn", at("guardf/bin/yarn"), at("guardf/nowhere"), none, &g),
+		  0, "no repository");
+	vguard_release(&g);
+}
+
+static void test_guards(void)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(guard_rows); i++)
+		guard_one(&guard_rows[i], i);
+	test_guard_files();
+}
+
 void test_main(void)
 {
 	char *b = realpath(test_tmpdir("vfast"), NULL);
@@ -1196,6 +1443,7 @@ void test_main(void)
 	test_manifest();
 	test_pyenv();
 	test_misc();
+	test_guards();
 	test_cache_basic();
 	test_cache_key();
 	test_cache_hostile();
