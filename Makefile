@@ -65,6 +65,7 @@ deps:
 	else echo "deps: missing packages; run: sudo apt-get install$$missing"; exit 1; fi
 
 run: deps envpreflight
+	@[ -f examples/webapp/.env ] || cp examples/webapp/.env.dev examples/webapp/.env
 	./envpreflight examples/webapp; st=$$?; [ $$st -le 1 ]
 
 check: deps

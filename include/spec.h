@@ -50,6 +50,8 @@ struct env_spec {
 	char *env_gitpath;	/* .env relative to git_root; NULL: outside it */
 	struct gitignore *ignore;	/* info/exclude and the .gitignore files */
 	struct gitignore *ignore_global;	/* the user's global excludes file */
+	char *global_excludes;	/* its path */
+	int env_tracked;	/* .env is in git's index: 1, 0, or -1 unknown */
 };
 
 enum port_expect { PORT_FREE, PORT_LISTENING };

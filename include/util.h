@@ -88,6 +88,10 @@ char *text_clean(const char *s);
 /* path_join returns a new string "a/b" (or b alone when b is absolute). */
 char *path_join(const char *a, const char *b);
 
+/* 1 when p is relative and has no ".." component: lexically it cannot
+ * leave the directory it is joined to (symlinks are checked elsewhere). */
+int path_is_relative_inside(const char *p);
+
 /* 1 when the absolute, canonical path p is root itself or lies below it. */
 int path_is_inside(const char *p, const char *root);
 

@@ -5,6 +5,7 @@
 #include <ini.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 struct ini_ctx {
 	struct config *c;
@@ -96,7 +97,11 @@ int config_load(struct config *c, struct errbuf *err)
 	if (file_read(path, SPEC_FILE_CAP, &b) < 0) {
 		int e = errno;
 
-		if (e == ENOENT || e == ENOTDIR) {
+		struct stat st;
+
+		/* optional: absent, or behind a directory we may not enter
+		 * (a HOME of another user), is the same as no file */
+		if (e == ENOENT || e == ENOTDIR || (e == EACCES && stat(path, &st) < 0)) {
 			free(path);
 			return 0;
 		}

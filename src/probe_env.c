@@ -7,6 +7,7 @@
 #include "gitignore.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -93,18 +94,34 @@ static void scan_required(const struct env_spec *e, struct parity *p, int have_e
 	}
 }
 
+/* Key names from the .env are shown, values never.  A "key" that looks
+ * like data rather than a variable name (a line of a pasted private key:
+ * long, no underscore) could itself be secret, so it is shown by its
+ * line number only. */
+static const char *shown_key(const char *name, unsigned line, char *buf, size_t size)
+{
+	size_t len = strlen(name);
+
+	if (len <= 64 && (len <= 24 || strchr(name, '_')))
+		return name;
+	snprintf(buf, size, "(a %zu-character name on line %u)", len, line);
+	return buf;
+}
+
 static void scan_env(const struct env_spec *e, struct parity *p)
 {
+	char alias[64];
 	const struct dotenv *d = &e->env_doc;
 	size_t i;
 
 	for (i = 0; i < d->n; i++) {
 		const char *name = d->entries[i].key;
+		const char *shown = shown_key(name, d->entries[i].line, alias, sizeof(alias));
 
 		if (dotenv_is_shadowed(d, i)) {
 			cJSON *dup = cJSON_CreateObject();
 
-			cJSON_AddStringToObject(dup, "key", name);
+			cJSON_AddStringToObject(dup, "key", shown);
 			cJSON_AddNumberToObject(dup, "line", d->entries[i].line);
 			cJSON_AddNumberToObject(dup, "overridden_at", dotenv_get(d, name)->line);
 			cJSON_AddItemToArray(p->duplicates, dup);
@@ -117,8 +134,8 @@ static void scan_env(const struct env_spec *e, struct parity *p)
 		    in_keys(e->required, e->nrequired, name) ||
 		    in_keys(e->optional, e->noptional, name))
 			continue;
-		cJSON_AddItemToArray(p->extra, cJSON_CreateString(name));
-		list_add(&p->why_extra, ++p->nextra, name);
+		cJSON_AddItemToArray(p->extra, cJSON_CreateString(shown));
+		list_add(&p->why_extra, ++p->nextra, shown);
 	}
 	for (i = 0; i < d->nissues; i++) {
 		cJSON *s = cJSON_CreateObject();
@@ -181,15 +198,15 @@ static void parity_message(const struct env_spec *e, struct parity *p,
 			   e->env_bad_col, e->env_bad_what);
 		st = STATUS_FAIL;
 	}
-	if (st == STATUS_PASS) {
+	if (st == STATUS_PASS)
 		buf_printf(&m, "%zu/%zu keys matched to %s", p->matched, p->required,
 			   against(e));
-		if (p->nextra) {
-			list_end(&p->why_extra, p->nextra);
-			buf_printf(&m, "; %zu extra key%s (%s) not in %s", p->nextra,
-				   p->nextra == 1 ? "" : "s", buf_str(&p->why_extra), against(e));
+	if (p->nextra) {
+		list_end(&p->why_extra, p->nextra);
+		buf_printf(&m, "; %zu extra key%s (%s) not in %s", p->nextra,
+			   p->nextra == 1 ? "" : "s", buf_str(&p->why_extra), against(e));
+		if (st == STATUS_PASS)
 			st = STATUS_WARN;
-		}
 	}
 	result_set(r, st, "%s", buf_str(&m));
 	buf_release(&m);
@@ -294,11 +311,26 @@ static void run_gitignore(const struct run_ctx *ctx, const struct check *c,
 	}
 	r->data = cJSON_CreateObject();
 	cJSON_AddStringToObject(r->data, "path", e->env_gitpath);
+	if (e->env_tracked < 0)
+		cJSON_AddNullToObject(r->data, "tracked");
+	else
+		cJSON_AddBoolToObject(r->data, "tracked", e->env_tracked);
+	result_note(r, "read .git/info/exclude, every .gitignore from %s down, "
+		    "and the index (is the file tracked?)", e->git_root);
+	if (e->env_tracked == 1) {
+		/* ignore rules do not apply to a tracked file: it is in the
+		 * next commit whatever .gitignore says */
+		cJSON_AddBoolToObject(r->data, "ignored", 0);
+		result_set(r, STATUS_WARN, "%s is tracked by git: it is committed or "
+			   "staged, whatever .gitignore says", env);
+		result_hint(r, "git rm --cached %s, ignore it, and rotate any secret "
+			    "it held", e->env_gitpath);
+		return;
+	}
 	if (gitignore_match(e->ignore, e->env_gitpath, 0, &m)) {
 		cJSON_AddBoolToObject(r->data, "ignored", 1);
 		result_set(r, STATUS_PASS, "ignored by git (%s:%u)", m.source, m.line);
 		r->source.file = NULL;
-		result_note(r, "rule %s:%u decides it", m.source, m.line);
 		return;
 	}
 	cJSON_AddBoolToObject(r->data, "ignored", 0);
@@ -321,14 +353,8 @@ static void run_gitignore(const struct run_ctx *ctx, const struct check *c,
 		else
 			result_set(r, STATUS_WARN, "%s is not ignored by git: it could be "
 				   "committed", env);
-		if (e->file[0] != '/' && strncmp(e->file, "../", 3))
-			result_hint(r, "add '/%s' to the .gitignore of %s", e->file,
-				    ctx->spec->root);
-		else
-			result_hint(r, "add '/%s' to .gitignore", e->env_gitpath);
+		result_hint(r, "add '/%s' to .gitignore", e->file);
 	}
-	result_note(r, "read .git/info/exclude and every .gitignore from %s down; "
-		    "a .env already tracked by git is not detected", e->git_root);
 }
 
 static void env_plan(const struct spec *spec, struct plan *plan)

@@ -144,7 +144,7 @@ static void human_summary(FILE *out, const struct report *rep, const struct rend
 			s.count[STATUS_ERROR] : s.count[STATUS_WARN], s.total,
 			s.total == 1 ? "" : "s");
 		fputs(bad ? "failed" : s.count[STATUS_ERROR] ? "could not run" :
-		      "warned (--strict)", out);
+		      "warned (strict mode)", out);
 		sep = ", ";
 		if (bad && s.count[STATUS_ERROR])
 			fprintf(out, "%s%zu could not run", sep, s.count[STATUS_ERROR]);

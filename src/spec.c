@@ -191,18 +191,24 @@ int spec_read(struct spec *spec, const char *name, struct blob *out,
 		spec_error(err, name, 0, 0, "%s", strerror(e));
 		return -1;
 	}
-	if (S_ISLNK(st.st_mode)) {
-		if (!realpath(path, real)) {
-			free(path);
+	/* the canonical path, so that neither a symlink (of the file or of a
+	 * directory on the way) nor a "../" in a configured name leaves the
+	 * repository */
+	if (!realpath(path, real)) {
+		int e = errno;
+
+		free(path);
+		if (S_ISLNK(st.st_mode))
 			spec_error(err, name, 0, 0, "dangling symlink");
-			return -1;
-		}
-		if (!path_is_inside(real, spec->root)) {
-			free(path);
-			spec_error(err, name, 0, 0,
-				   "symlink resolving outside the repository refused");
-			return -1;
-		}
+		else
+			spec_error(err, name, 0, 0, "%s", strerror(e));
+		return -1;
+	}
+	if (!path_is_inside(real, spec->root)) {
+		free(path);
+		spec_error(err, name, 0, 0, "%s outside the repository refused",
+			   S_ISLNK(st.st_mode) ? "symlink resolving" : "a path");
+		return -1;
 	}
 	if (file_read(path, SPEC_FILE_CAP, out) < 0) {
 		int e = errno;
@@ -271,6 +277,7 @@ static void env_release(struct env_spec *e)
 		gitignore_free(e->ignore);
 	if (e->ignore_global)
 		gitignore_free(e->ignore_global);
+	free(e->global_excludes);
 }
 
 void spec_release(struct spec *spec)

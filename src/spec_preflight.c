@@ -169,14 +169,20 @@ static int load_env(struct yload *y, const struct ynode *n)
 	if ((v = ynode_get(n, "file"))) {
 		if (get_string(y, v, "env.file", &s) < 0)
 			return -1;
+		/* the repository names a file, so it must be its own: a hostile
+		 * repo must not point the parser at ~/.ssh (a .env that is a
+		 * symlink the user made may still lead anywhere) */
+		if (!path_is_relative_inside(s))
+			return yload_error(y, v, "'env.file' must be a relative path inside "
+					   "the repository");
 		e->file = xstrdup(s);
 		e->file_origin = at(y, v);
 	}
 	if ((v = ynode_get(n, "example"))) {
 		if (get_string(y, v, "env.example", &s) < 0)
 			return -1;
-		if (s[0] == '/')
-			return yload_error(y, v, "'env.example' must be a path "
+		if (!path_is_relative_inside(s))
+			return yload_error(y, v, "'env.example' must be a relative path "
 					   "inside the repository");
 		e->example = xstrdup(s);
 		e->example_origin = at(y, v);

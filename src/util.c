@@ -357,6 +357,23 @@ char *path_join(const char *a, const char *b)
 	return buf_detach(&out);
 }
 
+int path_is_relative_inside(const char *p)
+{
+	const char *c = p;
+
+	if (!*p || *p == '/')
+		return 0;
+	while (*c) {
+		size_t n = strcspn(c, "/");
+
+		if (n == 2 && c[0] == '.' && c[1] == '.')
+			return 0;
+		c += n;
+		c += *c == '/';
+	}
+	return 1;
+}
+
 int path_is_inside(const char *p, const char *root)
 {
 	size_t n = strlen(root);

@@ -11,29 +11,38 @@
 #                    source tree as <TOP>, and timings masked
 #   expected.status  the exit status
 #   expected.err     stderr, masked the same way (optional: checked when present)
-# UPDATE=1 sh tests/golden.sh rewrites the expectations from the current binary.
+# UPDATE=1 sh tests/golden.sh rewrites the expectations from the current binary;
+# CASES='env-*' limits a run (or an update) to some cases.
 . "$(dirname "$0")/lib.sh"
 top=$(cd "$(dirname "$0")/.." && pwd)
 
-for dir in "$top"/tests/cases/*/; do
+# The cases run from a copy outside the source tree, so that what git
+# knows of this checkout (ignore rules, the index) cannot change their
+# output: env.gitignore is tested in real work trees by integration/cli.sh.
+cases=$TEST_TMPDIR/cases
+rm -rf "$cases"
+cp -a "$top/tests/cases" "$cases"
+
+for dir in "$top"/tests/cases/${CASES:-*}/; do
 	name=$(basename "$dir")
+	run_dir=$cases/$name
 	[ -f "$dir/expected.status" ] || [ "${UPDATE:-}" = 1 ] || continue
 	set --
 	if [ -f "$dir/args" ]; then
 		while IFS= read -r a; do set -- "$@" "$a"; done <"$dir/args"
 	fi
 	envs=
-	[ -f "$dir/env" ] && envs=$(sed "s#<TOP>#$top#g" "$dir/env")
-	root="$dir/repo"
-	[ -d "$root" ] || root="$dir"
+	[ -f "$dir/env" ] && envs=$(sed -e "s#<TOP>/tests/cases#$cases#g" -e "s#<TOP>#$top#g" "$dir/env")
+	root="$run_dir/repo"
+	[ -d "$root" ] || root="$run_dir"
 	root=$(cd "$root" && pwd -P)
 	out=$TEST_TMPDIR/$name.out
 	err=$TEST_TMPDIR/$name.err
 	(cd "$root" && EP_ENV="$envs" ep "$@") >"$out.raw" 2>"$err.raw"
 	status=$?
 	# then the rest of the tree (fixture binaries a case puts on PATH)
-	mask "$top/tests/cases" <"$out.raw" | sed "s#$top#<TOP>#g" >"$out"
-	mask "$top/tests/cases" <"$err.raw" | sed "s#$top#<TOP>#g" >"$err"
+	mask "$cases" <"$out.raw" | sed "s#$top#<TOP>#g" >"$out"
+	mask "$cases" <"$err.raw" | sed "s#$top#<TOP>#g" >"$err"
 	if [ "${UPDATE:-}" = 1 ]; then
 		cp "$out" "$dir/expected.out"
 		echo "$status" >"$dir/expected.status"

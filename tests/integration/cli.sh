@@ -140,6 +140,24 @@ if command -v git >/dev/null 2>&1; then
 	run "$g"
 	check "git: global excludes only" grep -q 'ignored only by your global excludes file' "$out"
 	rm -f "$TEST_TMPDIR/xdg/git/ignore"
+	# core.excludesFile in ~/.gitconfig replaces the default location
+	printf '[core]\n\texcludesFile = ~/my-ignore\n' >"$TEST_TMPDIR/home/.gitconfig"
+	printf '/.env\n' >"$TEST_TMPDIR/home/my-ignore"
+	run "$g"
+	check "git: core.excludesFile" grep -q "global excludes file ($TEST_TMPDIR/home/my-ignore:1)" "$out"
+	rm -f "$TEST_TMPDIR/home/.gitconfig" "$TEST_TMPDIR/home/my-ignore"
+	# an audited subdirectory names rule files relative to itself
+	mkdir -p "$g/app"
+	printf 'A=\n' >"$g/app/.env.example"
+	printf 'A=1\n' >"$g/app/.env"
+	printf '.env\n' >"$g/app/.gitignore"
+	run "$g/app"
+	check "git: rule path relative to DIR" grep -q 'ignored by git (.gitignore:1)' "$out"
+	printf '/app/.env\n' >"$g/.gitignore"
+	rm -f "$g/app/.gitignore"
+	run "$g/app"
+	check "git: rule above DIR shown in full" grep -q "ignored by git ($g/.gitignore:1)" "$out"
+	rm -f "$g/.gitignore"
 	printf '.env\n' >"$TEST_TMPDIR/elsewhere.gitignore"
 	ln -s "$TEST_TMPDIR/elsewhere.gitignore" "$g/.gitignore"
 	run "$g"
@@ -153,6 +171,11 @@ if command -v git >/dev/null 2>&1; then
 	rm -f "$g/.gitignore"
 	run "$g"
 	check "git: info/exclude" grep -q 'ignored by git (.git/info/exclude:1)' "$out"
+	# a tracked .env is in every commit, whatever the ignore rules say
+	git -C "$g" add -f .env
+	run --json "$g"
+	check "git: tracked .env warns" grep -q 'is tracked by git' "$out"
+	check "git: tracked in JSON" grep -q '"tracked": true' "$out"
 else
 	echo "note: git is not installed; the work-tree checks were skipped"
 fi

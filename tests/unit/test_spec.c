@@ -43,7 +43,7 @@ static const struct row rows[] = {
 	{ "preflight.yaml", "version: 1\nenv:\n  required: [\"BAD KEY\"]\n", "preflight.yaml:3:14: 'env.required': 'BAD KEY' is not a valid key name" },
 	{ "preflight.yaml", "version: 1\nenv:\n  required: {A: 1}\n", "preflight.yaml:3:13: 'env.required' expects a list" },
 	{ "preflight.yaml", "version: 1\nenv:\n  file: [a]\n", "preflight.yaml:3:9: 'env.file' expects a string" },
-	{ "preflight.yaml", "version: 1\nenv:\n  example: /etc/passwd\n", "preflight.yaml:3:12: 'env.example' must be a path inside the repository" },
+	{ "preflight.yaml", "version: 1\nenv:\n  example: /etc/passwd\n", "preflight.yaml:3:12: 'env.example' must be a relative path inside the repository" },
 	{ "preflight.yaml", "version: 1\nenv:\n  example: nope.example\n", "preflight.yaml:3:12: 'env.example': no file named 'nope.example'" },
 	{ "preflight.yaml", "version: 1\nruntimes:\n  node: [20]\n", "preflight.yaml:3:9: 'runtimes.node' expects a version range" },
 	{ "preflight.yaml", "version: 1\nruntimes:\n  x:\n    command: []\n", "preflight.yaml:4:14: 'runtimes.x.command' expects a non-empty list" },
