@@ -14,7 +14,9 @@
 
 enum docker_state {
 	DOCKER_OK,
-	DOCKER_NO_SOCKET,	/* not installed: no socket file at the path */
+	DOCKER_NO_SOCKET,	/* no socket file at the path: no daemon, or
+				 * one listening elsewhere (the CLI may well
+				 * be installed) */
 	DOCKER_DOWN,		/* the socket exists, nobody listens */
 	DOCKER_DENIED,		/* EACCES: not in the docker group */
 	DOCKER_BAD_REPLY,	/* not HTTP, not 200, not the expected JSON */

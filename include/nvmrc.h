@@ -14,7 +14,8 @@ enum nvmrc_kind {
 	NVMRC_VERSION,		/* "20", "v20.11", "20.11.1": a prefix or exact */
 	NVMRC_NODE,		/* "node", "stable": the newest release */
 	NVMRC_SYSTEM,		/* "system": the node on PATH outside nvm */
-	NVMRC_LTS_ANY,		/* "lts/" "*": any LTS line */
+	NVMRC_LTS_ANY,		/* "lts/" "*": the newest LTS line (of the
+				 * built-in table, as nvm resolves it) */
 	NVMRC_LTS,		/* "lts/iron", "lts/-1": one LTS major */
 	NVMRC_IOJS,		/* "iojs", "iojs-v3": io.js, v1 to v3 */
 	NVMRC_UNSTABLE,		/* "unstable": the old v0.11 line */
@@ -26,8 +27,8 @@ struct nvmrc {
 	unsigned line;		/* where it is, 1-based */
 	enum nvmrc_kind kind;
 	unsigned nparts;	/* VERSION, IOJS: how many of these are given */
-	unsigned long major, minor, patch;	/* VERSION, IOJS; LTS: major */
-	const char *codename;	/* LTS: lowercase, static */
+	unsigned long major, minor, patch;	/* VERSION, IOJS; LTS, LTS_ANY: major */
+	const char *codename;	/* LTS, LTS_ANY: lowercase, static */
 };
 
 /* Parse buf[0..len) into *out (released with nvmrc_release).  Returns 0, or
@@ -41,11 +42,14 @@ int nvmrc_parse(const char *buf, size_t len, struct nvmrc *out,
 /* Does node_version ("v22.11.0", as `node --version` prints it) satisfy n?
  * 1 or 0; -1 when the version cannot be parsed, or when n is a user alias
  * (NVMRC_ALIAS), which cannot be resolved without nvm's own files.
- * "node", "stable" and "system" accept any version; "lts/" "*" any major of
- * the built-in LTS table. */
+ * "node", "stable" and "system" accept any version (nvm's "node" is the
+ * newest release, which cannot be known offline); "lts/" "*" only the
+ * newest LTS major of the built-in table, as nvm resolves it to the newest
+ * release of the newest codename. */
 int nvmrc_matches(const struct nvmrc *n, const char *node_version);
 
-/* A short human description into buf: "v20.x", "lts/iron (v20.x)". */
+/* A short human description into buf: "v20.x", "lts/iron (v20.x)",
+ * "lts/" "* = lts/krypton (v24.x)". */
 void nvmrc_describe(const struct nvmrc *n, char *buf, size_t len);
 
 /* The codename of an LTS major (lowercase, static), or NULL. */

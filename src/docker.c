@@ -391,8 +391,10 @@ static int connect_failed(struct docker_info *out, int err)
 	switch (err) {
 	case ENOENT:
 	case ENOTDIR:
-		return info_fail(out, DOCKER_NO_SOCKET, "no docker socket "
-				 "at %s (is docker installed?)", p);
+		/* whether the CLI is installed is the caller's to say: a
+		 * missing socket alone does not tell */
+		return info_fail(out, DOCKER_NO_SOCKET, "no Docker daemon "
+				 "socket at %s", p);
 	case EACCES:
 	case EPERM:
 		return info_fail(out, DOCKER_DENIED, "permission denied on %s "

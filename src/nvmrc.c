@@ -136,7 +136,10 @@ static int resolve_lts(struct nvmrc *n, const char *name, size_t len,
 
 	versions_quote(q, sizeof(q), n->spec, strlen(n->spec));
 	if (str_is(name, len, "*")) {
+		/* nvm: the newest release of the newest codename */
 		n->kind = NVMRC_LTS_ANY;
+		n->major = LTS_NEWEST->major;
+		n->codename = LTS_NEWEST->codename;
 		return 0;
 	}
 	if (len >= 2 && name[0] == '-' && name[1] >= '1' && name[1] <= '9') {
@@ -414,7 +417,6 @@ int nvmrc_matches(const struct nvmrc *n, const char *node_version)
 	case NVMRC_SYSTEM:
 		return 1;
 	case NVMRC_LTS_ANY:
-		return nvmrc_lts_codename(v[0]) != NULL;
 	case NVMRC_LTS:
 		return v[0] == n->major;
 	case NVMRC_IOJS:
@@ -456,8 +458,7 @@ void nvmrc_describe(const struct nvmrc *n, char *buf, size_t len)
 		snprintf(buf, len, "%s (any version)", q);
 		break;
 	case NVMRC_LTS_ANY:
-		snprintf(buf, len, "lts/* (any LTS line, lts/%s to lts/%s)",
-			 lts_lines[0].codename, LTS_NEWEST->codename);
+		snprintf(buf, len, "lts/* = lts/%s (v%lu.x)", n->codename, n->major);
 		break;
 	case NVMRC_LTS:
 		if (strcmp(n->spec + 4, n->codename) == 0)

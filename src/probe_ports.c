@@ -13,23 +13,36 @@
  * The socket tables and the /proc scan are read once per run for every
  * port (run_once), whatever the number of checks.  Nothing here signals or
  * kills a process.
+ *
+ * The requirements of one port are found through an index sorted by port
+ * (O(n log n) to build, once to plan and once per run), never by a scan
+ * of the model per requirement: a .env of a thousand *_URL keys plans and
+ * runs in milliseconds.
+ *
+ * A holder's command line may hold a .env value (redis-server
+ * --requirepass S3CRET): every token that holds one is shown as "***"
+ * (struct secrets), in the JSON and wherever else the command line goes.
  */
 #include "probe.h"
 #include "procnet.h"
 
 #include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define GROUPS_IN_MESSAGE 3	/* holder groups named before "and N more" */
 #define PIDS_IN_GROUP 4
+#define NOTES_MAX 16		/* notes on the other requirements of a port */
 
 /* ---- which requirement is checked -------------------------------- */
 
-static int same_key(const struct port_req *a, const struct port_req *b)
+/* Port 0 is no port: spec_urls.c's mark for a *_URL key whose port is
+ * not valid (port_last 0), or for the keys past its cap (port_last: how
+ * many).  Each is a skipped check of its own. */
+static int not_a_port(const struct port_req *r)
 {
-	return a->port == b->port && a->port_last == b->port_last &&
-	       a->proto == b->proto;
+	return r->port == 0;
 }
 
 /* Lower wins: preflight.yaml (no service), then listening, then free. */
@@ -38,17 +51,104 @@ static int rank(const struct port_req *r)
 	return !r->service ? 0 : r->expect == PORT_LISTENING ? 1 : 2;
 }
 
-/* The index of the requirement checked for spec->ports[i]'s port. */
-static size_t winner(const struct spec *spec, size_t i)
-{
-	size_t j, w = i;
+/* One requirement in the index: what makes two of them the same port,
+ * then its place in the model. */
+struct pkey {
+	unsigned port, last;
+	int proto;
+	size_t i;
+};
 
-	for (j = 0; j < spec->nports; j++)
-		if (same_key(&spec->ports[j], &spec->ports[i]) &&
-		    (rank(&spec->ports[j]) < rank(&spec->ports[w]) ||
-		     (rank(&spec->ports[j]) == rank(&spec->ports[w]) && j < w)))
-			w = j;
-	return w;
+struct port_index {
+	struct pkey *k;		/* sorted by port, last, proto, then i */
+	size_t n;
+};
+
+static int cmp_u(unsigned long long a, unsigned long long b)
+{
+	return a < b ? -1 : a > b;
+}
+
+static int pkey_cmp_port(const struct pkey *x, const struct pkey *y)
+{
+	int c = cmp_u(x->port, y->port);
+
+	if (!c)
+		c = cmp_u(x->last, y->last);
+	if (!c)
+		c = cmp_u((unsigned)x->proto, (unsigned)y->proto);
+	return c;
+}
+
+static int pkey_cmp(const void *a, const void *b)
+{
+	const struct pkey *x = a, *y = b;
+	int c = pkey_cmp_port(x, y);
+
+	return c ? c : cmp_u(x->i, y->i);
+}
+
+static void index_build(const struct spec *spec, struct port_index *ix)
+{
+	size_t i;
+
+	ix->k = xcalloc(spec->nports ? spec->nports : 1, sizeof(*ix->k));
+	ix->n = 0;
+	for (i = 0; i < spec->nports; i++) {
+		const struct port_req *r = &spec->ports[i];
+		struct pkey *k = &ix->k[ix->n];
+
+		if (not_a_port(r))
+			continue;
+		k->port = r->port;
+		k->last = r->port_last;
+		k->proto = (int)r->proto;
+		k->i = i;
+		ix->n++;
+	}
+	if (ix->n)
+		qsort(ix->k, ix->n, sizeof(*ix->k), pkey_cmp);
+}
+
+/* The run [*lo, *hi) of ix holding requirement i (which must be in it):
+ * every requirement of its port, in model order. */
+static void index_group(const struct port_index *ix, const struct spec *spec,
+			size_t i, size_t *lo, size_t *hi)
+{
+	const struct port_req *r = &spec->ports[i];
+	struct pkey want = { r->port, r->port_last, (int)r->proto, i };
+	const struct pkey *at = bsearch(&want, ix->k, ix->n, sizeof(*ix->k),
+					pkey_cmp);
+	size_t a, b;
+
+	if (!at) {
+		*lo = *hi = 0;
+		return;
+	}
+	a = b = (size_t)(at - ix->k);
+	while (a > 0 && !pkey_cmp_port(&ix->k[a - 1], at))
+		a--;
+	while (b < ix->n && !pkey_cmp_port(&ix->k[b], at))
+		b++;
+	*lo = a;
+	*hi = b;
+}
+
+static void *index_make(const struct run_ctx *ctx, const void *arg)
+{
+	struct port_index *ix = xcalloc(1, sizeof(*ix));
+
+	(void)arg;
+	index_build(ctx->spec, ix);
+	return ix;
+}
+
+static void index_free(void *v)
+{
+	struct port_index *ix = v;
+
+	free(ix->k);
+	free(ix);
 }
 
 static const char *proto_name(enum port_proto p)
@@ -61,21 +161,31 @@ static const char *expect_name(enum port_expect e)
 	return e == PORT_LISTENING ? "listening" : "free";
 }
 
-static void ports_plan(const struct spec *spec, struct plan *plan)
+/* One check to plan: the port's first requirement in the model, and the
+ * one checked. */
+struct planned {
+	size_t first, winner;
+};
+
+static int planned_cmp(const void *a, const void *b)
 {
+	return cmp_u(((const struct planned *)a)->first,
+		     ((const struct planned *)b)->first);
+}
+
+static void plan_one(const struct spec *spec, struct plan *plan, size_t w)
+{
+	const struct port_req *r = &spec->ports[w];
 	struct buf id = BUF_INIT, title = BUF_INIT;
-	size_t i;
 
-	/* in the order ports first appear in the model, whichever
-	 * requirement is checked for them */
-	for (i = 0; i < spec->nports; i++) {
-		size_t w = winner(spec, i), j;
-		const struct port_req *r = &spec->ports[w];
-
-		for (j = 0; j < i && !same_key(&spec->ports[j], r); j++)
-			;
-		if (j < i)
-			continue;
+	if (not_a_port(r) && r->port_last) {
+		buf_puts(&id, "ports.urls");
+		buf_puts(&title, ".env URL ports");
+	} else if (not_a_port(r)) {
+		/* a dotenv key is [A-Za-z0-9_.-]+: fit for an id */
+		buf_printf(&id, "ports.url.%s", r->service);
+		buf_printf(&title, "Port of %s", r->service);
+	} else {
 		buf_printf(&id, "ports.%s.%u", proto_name(r->proto), r->port);
 		buf_printf(&title, "Port%s %u", r->port_last ? "s" : "", r->port);
 		if (r->port_last) {
@@ -84,10 +194,45 @@ static void ports_plan(const struct spec *spec, struct plan *plan)
 		}
 		if (r->proto != PORT_TCP)
 			buf_printf(&title, "/%s", proto_name(r->proto));
-		plan_add(plan, &probe_ports, id.s, title.s, r->origin, r, w);
-		buf_release(&id);
-		buf_release(&title);
 	}
+	plan_add(plan, &probe_ports, id.s, title.s, r->origin, r, w);
+	buf_release(&id);
+	buf_release(&title);
+}
+
+/* One check a port, in the order ports first appear in the model,
+ * whichever requirement is checked for them. */
+static void ports_plan(const struct spec *spec, struct plan *plan)
+{
+	struct port_index ix;
+	struct planned *todo = xcalloc(spec->nports ? spec->nports : 1,
+				       sizeof(*todo));
+	size_t i, j, n = 0;
+
+	index_build(spec, &ix);
+	for (i = 0; i < ix.n; i = j) {
+		size_t w = ix.k[i].i;
+
+		/* within a run the model order ascends: the first of the
+		 * best rank wins */
+		for (j = i + 1; j < ix.n && !pkey_cmp_port(&ix.k[j], &ix.k[i]); j++)
+			if (rank(&spec->ports[ix.k[j].i]) < rank(&spec->ports[w]))
+				w = ix.k[j].i;
+		todo[n].first = ix.k[i].i;
+		todo[n++].winner = w;
+	}
+	for (i = 0; i < spec->nports; i++) {
+		if (not_a_port(&spec->ports[i])) {
+			todo[n].first = todo[n].winner = i;
+			n++;
+		}
+	}
+	if (n)
+		qsort(todo, n, sizeof(*todo), planned_cmp);
+	for (i = 0; i < n; i++)
+		plan_one(spec, plan, todo[i].winner);
+	free(todo);
+	free(ix.k);
 }
 
 /* ---- one look at the machine for every port ---------------------- */
@@ -106,6 +251,274 @@ static int uint_cmp(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/* ---- .env values out of command lines ---------------------------- */
+
+#define SECRET_MIN 4		/* shorter values are too common to hide */
+#define SECRET_SCAN 256		/* longer values never fit a whole command
+				 * line (procnet cuts it at 120 bytes) */
+#define CUT_SCAN_MAX 1024	/* values compared with a cut-off last token;
+				 * past that the token is hidden unlooked */
+#define HASH_BASE 1099511628211ULL
+
+/*
+ * The .env's values as a command line shows them (cleaned as procnet
+ * cleans it, trimmed), found in a command line by one rolling hash per
+ * distinct value length: the work per command line is its length times
+ * the number of distinct lengths (at most SECRET_SCAN), whatever the
+ * number of values.  The copies are wiped when freed.
+ */
+struct secret {
+	char *s;
+	size_t len;
+	uint64_t h;
+};
+
+struct secrets {
+	struct secret *v;
+	size_t n, cap;
+	size_t *slots;		/* index + 1 of the values that fit SECRET_SCAN,
+				 * by hash; 0 free */
+	size_t mask;
+	size_t lens[SECRET_SCAN + 1];	/* distinct lengths, ascending */
+	size_t nlens;
+};
+
+static uint64_t hash_mem(const char *s, size_t n)
+{
+	uint64_t h = 0;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		h = h * HASH_BASE + (unsigned char)s[i];
+	return h;
+}
+
+static size_t slot_of(const struct secrets *x, uint64_t h, size_t len)
+{
+	return (size_t)((h ^ (h >> 29) ^ (len * 0x9e3779b97f4a7c15ULL)) & x->mask);
+}
+
+static void secrets_add(struct secrets *x, const char *value)
+{
+	char *c = text_clean(value);
+	const char *s = c;
+	size_t n = strlen(c);
+
+	while (n && s[0] == ' ')
+		s++, n--;
+	while (n && s[n - 1] == ' ')
+		n--;
+	if (n < SECRET_MIN) {
+		memset(c, 0, strlen(c));
+		free(c);
+		return;
+	}
+	memmove(c, s, n);
+	memset(c + n, 0, strlen(c + n));
+	grow(&x->v, sizeof(*x->v), &x->cap, x->n + 1);
+	x->v[x->n].s = c;
+	x->v[x->n].len = n;
+	x->v[x->n].h = hash_mem(c, n);
+	x->n++;
+}
+
+/* 0 when a and b are the same text. */
+static int secret_differs(const struct secret *a, const struct secret *b)
+{
+	return a->len != b->len || a->h != b->h || memcmp(a->s, b->s, a->len);
+}
+
+static void secrets_init(struct secrets *x, const struct spec *spec)
+{
+	const struct dotenv *d = &spec->env.env_doc;
+	unsigned char seen[SECRET_SCAN + 1] = { 0 };
+	size_t i, size = 16;
+
+	memset(x, 0, sizeof(*x));
+	if (spec->env.env_errno)
+		return;
+	for (i = 0; i < d->n; i++) {
+		const struct dotenv_entry *e = &d->entries[i];
+		size_t off = 0;
+
+		/* argv has no NUL: each NUL-separated part on its own */
+		while (off < e->value_len) {
+			secrets_add(x, e->value + off);
+			off += strlen(e->value + off) + 1;
+		}
+	}
+	while (size < 2 * x->n)
+		size *= 2;
+	x->slots = xcalloc(size, sizeof(*x->slots));
+	x->mask = size - 1;
+	for (i = 0; i < x->n; i++) {
+		size_t len = x->v[i].len, k;
+
+		if (len > SECRET_SCAN)
+			continue;
+		seen[len] = 1;
+		/* a value met before is in already: keep the chains short */
+		for (k = slot_of(x, x->v[i].h, len); x->slots[k]; k = (k + 1) & x->mask)
+			if (!secret_differs(&x->v[x->slots[k] - 1], &x->v[i]))
+				break;
+		if (!x->slots[k])
+			x->slots[k] = i + 1;
+	}
+	for (i = SECRET_MIN; i <= SECRET_SCAN; i++)
+		if (seen[i])
+			x->lens[x->nlens++] = i;
+}
+
+static void secrets_release(struct secrets *x)
+{
+	size_t i;
+
+	for (i = 0; i < x->n; i++) {
+		memset(x->v[i].s, 0, x->v[i].len);
+		free(x->v[i].s);
+	}
+	free(x->v);
+	free(x->slots);
+}
+
+/* Whether s[0..len), of hash h, is one of the values. */
+static int secrets_has(const struct secrets *x, const char *s, size_t len,
+		       uint64_t h)
+{
+	size_t k;
+
+	for (k = slot_of(x, h, len); x->slots[k]; k = (k + 1) & x->mask) {
+		const struct secret *v = &x->v[x->slots[k] - 1];
+
+		if (v->len == len && v->h == h && !memcmp(v->s, s, len))
+			return 1;
+	}
+	return 0;
+}
+
+/* Mark in hit every byte of cmd[0..n) inside an occurrence of a value. */
+static int mark_values(const struct secrets *x, const char *cmd, size_t n,
+		       unsigned char *hit)
+{
+	size_t k, p;
+	int any = 0;
+
+	for (k = 0; k < x->nlens && x->lens[k] <= n; k++) {
+		size_t len = x->lens[k];
+		uint64_t h = hash_mem(cmd, len), top = 1;
+
+		for (p = 0; p < len; p++)
+			top *= HASH_BASE;
+		for (p = 0;; p++) {
+			if (secrets_has(x, cmd + p, len, h)) {
+				memset(hit + p, 1, len);
+				any = 1;
+			}
+			if (p + len >= n)
+				break;
+			h = h * HASH_BASE + (unsigned char)cmd[p + len] -
+			    (unsigned char)cmd[p] * top;
+		}
+	}
+	return any;
+}
+
+/* Whether the cut token tok[0..m) ends with the first bytes (at least
+ * SECRET_MIN of them) of a value; past CUT_SCAN_MAX values, assume so. */
+static int cut_holds_value(const struct secrets *x, const char *tok, size_t m)
+{
+	const char *end = tok + m;
+	size_t i;
+
+	if (x->n > CUT_SCAN_MAX)
+		return 1;
+	for (i = 0; i < x->n; i++) {
+		const struct secret *v = &x->v[i];
+		const char *q = tok;
+
+		while ((q = memchr(q, v->s[0], (size_t)(end - q)))) {
+			size_t k = (size_t)(end - q);
+
+			if (k < SECRET_MIN)
+				break;
+			if (k < v->len && !memcmp(q, v->s, k))
+				return 1;
+			q++;
+		}
+	}
+	return 0;
+}
+
+/* procnet cuts a long command line and ends it with "...": the cut last
+ * token may end with the first bytes of a value.  Mark it then. */
+static int mark_cut(const struct secrets *x, const char *cmd, size_t n,
+		    unsigned char *hit)
+{
+	size_t t;
+
+	if (n < 3 || memcmp(cmd + n - 3, "...", 3))
+		return 0;
+	n -= 3;
+	for (t = n; t > 0 && cmd[t - 1] != ' '; t--)
+		;
+	if (n - t < SECRET_MIN || !cut_holds_value(x, cmd + t, n - t))
+		return 0;
+	memset(hit + t, 1, n - t);
+	return 1;
+}
+
+/* cmd with every space-separated token that holds a value replaced by
+ * "***": a new string, or NULL when nothing is to hide. */
+static char *secrets_redact(const struct secrets *x, const char *cmd)
+{
+	size_t n = strlen(cmd), a, b;
+	unsigned char *hit;
+	struct buf out = BUF_INIT;
+	int any;
+
+	if (!x->n || !n)
+		return NULL;
+	hit = xcalloc(n, 1);
+	any = mark_values(x, cmd, n, hit);
+	any |= mark_cut(x, cmd, n, hit);
+	for (a = 0; any && a <= n; a = b + 1) {
+		b = a + strcspn(cmd + a, " ");
+		if (memchr(hit + a, 1, b - a))
+			buf_puts(&out, "***");
+		else
+			buf_add(&out, cmd + a, b - a);
+		if (b < n)
+			buf_putc(&out, ' ');
+	}
+	free(hit);
+	return any ? buf_detach(&out) : NULL;
+}
+
+/* Hide the .env's values in every holder's command line. */
+static void scan_redact(const struct spec *spec, struct ports_scan *s)
+{
+	struct secrets x;
+	size_t i, j, nh = 0;
+
+	for (i = 0; i < s->n; i++)
+		nh += s->st[i].nh;
+	if (!nh)
+		return;		/* no command line to look at */
+	secrets_init(&x, spec);
+	for (i = 0; x.n && i < s->n; i++) {
+		for (j = 0; j < s->st[i].nh; j++) {
+			struct port_holder *h = &s->st[i].holders[j];
+			char *r = secrets_redact(&x, h->cmdline);
+
+			if (r) {
+				free(h->cmdline);
+				h->cmdline = r;
+			}
+		}
+	}
+	secrets_release(&x);
+}
+
 /* Every TCP port of the model (ranges expanded), looked up at once. */
 static void *scan_make(const struct run_ctx *ctx, const void *arg)
 {
@@ -118,7 +531,7 @@ static void *scan_make(const struct run_ctx *ctx, const void *arg)
 		const struct port_req *r = &spec->ports[i];
 		unsigned p, last = r->port_last ? r->port_last : r->port;
 
-		if (r->proto != PORT_TCP)
+		if (r->proto != PORT_TCP || not_a_port(r))
 			continue;
 		for (p = r->port; p <= last; p++) {
 			grow(&s->ports, sizeof(*s->ports), &cap, s->n + 1);
@@ -134,6 +547,8 @@ static void *scan_make(const struct run_ctx *ctx, const void *arg)
 	s->st = xcalloc(s->n ? s->n : 1, sizeof(*s->st));
 	s->rc = ports_lookup(s->ports, s->n, spec->root, s->st);
 	s->err = s->rc < 0 ? errno : 0;
+	if (s->rc == 0)
+		scan_redact(spec, s);
 	return s;
 }
 
@@ -292,22 +707,25 @@ static void collision_hint(struct result *r, const struct port_req *req,
 	}
 }
 
-/* The first free-expecting compose requirement behind checked one i. */
-static const struct port_req *compose_sibling(const struct spec *spec, size_t i)
+/* The first compose requirement behind checked one i. */
+static const struct port_req *compose_sibling(const struct run_ctx *ctx, size_t i)
 {
-	size_t j;
+	const struct spec *spec = ctx->spec;
+	const struct port_index *ix = run_once(ctx, "ports.index", index_make,
+					       NULL, index_free);
+	size_t lo, hi, j;
 
-	for (j = 0; j < spec->nports; j++)
-		if (j != i && same_key(&spec->ports[j], &spec->ports[i]) &&
-		    from_compose(&spec->ports[j]))
-			return &spec->ports[j];
+	index_group(ix, spec, i, &lo, &hi);
+	for (j = lo; j < hi; j++)
+		if (ix->k[j].i != i && from_compose(&spec->ports[ix->k[j].i]))
+			return &spec->ports[ix->k[j].i];
 	return NULL;
 }
 
-static void silent_hint(struct result *r, const struct spec *spec, size_t i)
+static void silent_hint(struct result *r, const struct run_ctx *ctx, size_t i)
 {
-	const struct port_req *req = &spec->ports[i];
-	const struct port_req *stack = compose_sibling(spec, i);
+	const struct port_req *req = &ctx->spec->ports[i];
+	const struct port_req *stack = compose_sibling(ctx, i);
 
 	if (stack)
 		result_hint(r, "start the stack: docker compose up -d %s (%s "
@@ -320,18 +738,29 @@ static void silent_hint(struct result *r, const struct spec *spec, size_t i)
 			    req->port);
 }
 
-/* --explain lines for the requirements of the same port not checked. */
-static void sibling_notes(struct result *r, const struct spec *spec, size_t i)
+/* --explain lines for the requirements of the same port not checked,
+ * the first NOTES_MAX of them. */
+static void sibling_notes(struct result *r, const struct run_ctx *ctx, size_t i)
 {
+	const struct spec *spec = ctx->spec;
 	const struct port_req *w = &spec->ports[i];
-	size_t j;
+	const struct port_index *ix = run_once(ctx, "ports.index", index_make,
+					       NULL, index_free);
+	size_t lo, hi, j, shown = 0;
 
-	for (j = 0; j < spec->nports; j++) {
-		const struct port_req *o = &spec->ports[j];
+	index_group(ix, spec, i, &lo, &hi);
+	for (j = lo; j < hi; j++) {
+		const struct port_req *o = &spec->ports[ix->k[j].i];
 		struct buf where = BUF_INIT;
 
-		if (j == i || !same_key(o, w))
+		if (ix->k[j].i == i)
 			continue;
+		if (shown++ == NOTES_MAX) {
+			/* the rest of the run, less i if it is still ahead */
+			result_note(r, "and %zu more requirements of this port",
+				    hi - j - (ix->k[j].i < i));
+			break;
+		}
 		buf_printf(&where, "%s:%u", o->origin.file ? o->origin.file : "?",
 			   o->origin.line);
 		if (o->origin.col)
@@ -393,8 +822,11 @@ static cJSON *data_new(const struct port_req *req)
 {
 	cJSON *d = cJSON_CreateObject();
 
-	cJSON_AddNumberToObject(d, "port", req->port);
-	if (req->port_last)
+	if (not_a_port(req))
+		cJSON_AddNullToObject(d, "port");
+	else
+		cJSON_AddNumberToObject(d, "port", req->port);
+	if (req->port_last && !not_a_port(req))
 		cJSON_AddNumberToObject(d, "port_last", req->port_last);
 	cJSON_AddStringToObject(d, "protocol", proto_name(req->proto));
 	cJSON_AddStringToObject(d, "expect", expect_name(req->expect));
@@ -444,7 +876,7 @@ static void run_single(const struct run_ctx *ctx, size_t i, struct result *r,
 				   req->service);
 		else
 			result_set(r, STATUS_FAIL, "nothing listening");
-		silent_hint(r, ctx->spec, i);
+		silent_hint(r, ctx, i);
 	}
 	if (s->hidden)
 		result_note(r, "a listener on port %u belongs to uid %u: %s", s->port,
@@ -482,6 +914,36 @@ static void run_range(const struct ports_scan *scan, const struct port_req *req,
 		    "the compose file");
 }
 
+/* A *_URL key that names no port to check (spec_urls.c): its port is
+ * not valid, or it is past the cap.  The value is never shown. */
+static void run_not_a_port(const struct spec *spec, const struct port_req *req,
+			   struct result *r)
+{
+	cJSON_AddItemToObject(r->data, "holders", cJSON_CreateArray());
+	cJSON_AddItemToObject(r->data, "hidden", cJSON_CreateNull());
+	if (req->port_last) {
+		size_t j, taken = 0;
+
+		/* the cap is what was taken from that file before it */
+		for (j = 0; j < spec->nports; j++)
+			taken += spec->ports[j].origin.file == req->origin.file &&
+				 &spec->ports[j] != req;
+		cJSON_AddNumberToObject(r->data, "keys_not_checked", req->port_last);
+		result_set(r, STATUS_SKIP, "not checked: %u more *_URL key%s of %s "
+			   "name a local port (from %s on); only the first %zu "
+			   "are taken", req->port_last,
+			   req->port_last > 1 ? "s" : "", req->origin.file,
+			   req->service, taken);
+		result_hint(r, "list the ports that matter under ports.listening "
+			    "in preflight.yaml");
+		return;
+	}
+	result_set(r, STATUS_SKIP, "not checked: the port in %s is not a valid "
+		   "port (1-65535)", req->service);
+	result_hint(r, "fix the port of %s in %s:%u", req->service,
+		    req->origin.file, req->origin.line);
+}
+
 static void ports_run(const struct run_ctx *ctx, const struct check *c,
 		      struct result *r)
 {
@@ -490,12 +952,16 @@ static void ports_run(const struct run_ctx *ctx, const struct check *c,
 	const struct port_status *s;
 
 	r->data = data_new(req);
+	if (not_a_port(req)) {
+		run_not_a_port(ctx->spec, req, r);
+		return;
+	}
 	if (req->proto != PORT_TCP) {
 		cJSON_AddItemToObject(r->data, "holders", cJSON_CreateArray());
 		cJSON_AddItemToObject(r->data, "hidden", cJSON_CreateNull());
 		result_set(r, STATUS_SKIP, "not checked: %s is out of scope (TCP "
 			   "only)", req->proto == PORT_UDP ? "UDP" : "SCTP");
-		sibling_notes(r, ctx->spec, c->index);
+		sibling_notes(r, ctx, c->index);
 		return;
 	}
 	scan = run_once(ctx, "ports.lookup", scan_make, NULL, scan_release);
@@ -504,7 +970,7 @@ static void ports_run(const struct run_ctx *ctx, const struct check *c,
 			   "(%s/net/tcp): %s", proc_root(), strerror(scan->err));
 		return;
 	}
-	sibling_notes(r, ctx->spec, c->index);
+	sibling_notes(r, ctx, c->index);
 	if (req->port_last) {
 		run_range(scan, req, r);
 		return;

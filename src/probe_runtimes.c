@@ -337,16 +337,118 @@ static const char *asdf_core(const char *s, size_t *len)
 	return s;
 }
 
-static void suggest_newest_lts(struct prepared *p)
-{
-	unsigned long m;
+/* One bound of a comparator set: the version and whether it is strict. */
+struct bound {
+	struct semver v;
+	int set, strict;
+};
 
-	for (m = 40; m-- > 0;) {
-		if (nvmrc_lts_codename(m)) {
-			snprintf(p->num, sizeof(p->num), "%lu", m);
-			return;
-		}
+/* Tighten b to v when v is the tighter bound (sign 1: a lower bound, the
+ * higher wins; -1: an upper bound, the lower wins).  Takes v. */
+static void bound_tighten(struct bound *b, struct semver *v, int strict, int sign)
+{
+	int c = b->set ? semver_compare(v, &b->v) * sign : 1;
+
+	if (c > 0 || (c == 0 && strict)) {
+		if (b->set)
+			semver_release(&b->v);
+		b->v = *v;
+		b->set = 1;
+		b->strict = strict;
+	} else {
+		semver_release(v);
 	}
+}
+
+/* 1 when no version satisfies the comparators of one set, [s, s+n) of
+ * validRange's canonical text (">=20.0.0-0 <18.0.0-0"): its lower bound
+ * is above its upper bound, or meets it with a strict side.  0 when some
+ * version may, or the text is not understood. */
+static int set_empty(const char *s, size_t n)
+{
+	struct bound lo = { SEMVER_INIT, 0, 0 }, hi = { SEMVER_INIT, 0, 0 };
+	size_t i = 0;
+	int empty = 0, ok = 1;
+
+	while (ok && i < n) {
+		size_t len = strcspn(s + i, " |"), op = 0;
+		struct semver v = SEMVER_INIT;
+
+		if (len > n - i)
+			len = n - i;
+		while (op < len && op < 2 && strchr("<>=", s[i + op]))
+			op++;
+		if (!len) {
+			i++;
+			continue;
+		}
+		if (semver_parse_mem(s + i + op, len - op, 0, &v) < 0) {
+			ok = 0;
+			break;
+		}
+		if (s[i] == '>') {
+			bound_tighten(&lo, &v, op == 1, 1);
+		} else if (s[i] == '<') {
+			bound_tighten(&hi, &v, op == 1, -1);
+		} else {
+			/* an exact version is a bound on both sides */
+			struct semver w = SEMVER_INIT;
+			char text[SEMVER_TEXT_MAX];
+
+			semver_format(&v, text, sizeof(text));
+			if (semver_parse(text, 0, &w) < 0) {
+				semver_release(&v);
+				ok = 0;
+				break;
+			}
+			bound_tighten(&lo, &v, 0, 1);
+			bound_tighten(&hi, &w, 0, -1);
+		}
+		i += len;
+	}
+	if (ok && lo.set && hi.set) {
+		int c = semver_compare(&lo.v, &hi.v);
+
+		empty = c > 0 || (c == 0 && (lo.strict || hi.strict));
+	}
+	/* nothing sorts below 0.0.0-0, the least version there is */
+	if (ok && !empty && hi.set && hi.strict) {
+		char text[SEMVER_TEXT_MAX];
+
+		empty = !strcmp(semver_format(&hi.v, text, sizeof(text)), "0.0.0-0");
+	}
+	if (lo.set)
+		semver_release(&lo.v);
+	if (hi.set)
+		semver_release(&hi.v);
+	return ok && empty;
+}
+
+/* 1 when no version can satisfy r: every comparator set is empty.  A
+ * cheap, certain test, not node-semver's intersects(): a set it cannot
+ * judge counts as satisfiable. */
+static int range_never_satisfied(const struct semver_range *r)
+{
+	char *text = semver_range_format(r);
+	const char *s = text;
+	int never = 1;
+
+	if (!text)
+		return 0;
+	for (;;) {
+		const char *bar = strstr(s, "||");
+		size_t n = bar ? (size_t)(bar - s) : strlen(s);
+
+		if (!set_empty(s, n)) {
+			never = 0;
+			break;
+		}
+		if (!bar)
+			break;
+		s = bar + 2;
+	}
+	free(text);
+	return never;
 }
 
 static void prepare_semver(struct prepared *p)
@@ -356,6 +458,14 @@ static void prepare_semver(struct prepared *p)
 		p->bad = 1;
 		buf_printf(&p->problem, "invalid range '%s' in ", p->want);
 		where(&p->problem, p->r);
+		return;
+	}
+	if (range_never_satisfied(p->range)) {
+		p->bad = 1;
+		buf_printf(&p->problem, "the range '%s' in ", p->want);
+		where(&p->problem, p->r);
+		buf_puts(&p->problem, " can never be satisfied: no version is in "
+			 "all of its bounds");
 		return;
 	}
 	suggest_major(p, !strcmp(p->r->name, "node"));
@@ -385,11 +495,9 @@ static void prepare_nvmrc(struct prepared *p)
 	else if (n->kind == NVMRC_LTS && n->codename)
 		snprintf(p->nvm, sizeof(p->nvm), "lts/%s", n->codename);
 	else if (n->kind == NVMRC_LTS_ANY)
-		snprintf(p->nvm, sizeof(p->nvm), "--lts");
-	if (n->kind == NVMRC_LTS)
+		snprintf(p->nvm, sizeof(p->nvm), "lts/*");
+	if (n->kind == NVMRC_LTS || n->kind == NVMRC_LTS_ANY)
 		snprintf(p->num, sizeof(p->num), "%lu", n->major);
-	else if (n->kind == NVMRC_LTS_ANY)
-		suggest_newest_lts(p);
 }
 
 static void prepare_exact(struct prepared *p)
@@ -522,6 +630,8 @@ struct answer {
 	int no_version;		/* ANS_ERROR: it ran, but printed no version */
 	struct docker_info docker;	/* ANS_DOCKER, and FOUND by socket */
 	int asked_docker;
+	char *docker_cli;	/* no socket: the docker CLI on PATH (looked
+				 * up, never run), or NULL */
 };
 
 static void answer_free(void *v)
@@ -538,6 +648,7 @@ static void answer_free(void *v)
 	free(a->tried);
 	free(a->error);
 	free(a->note);
+	free(a->docker_cli);
 	if (a->asked_docker)
 		docker_info_release(&a->docker);
 	free(a);
@@ -640,6 +751,33 @@ static void answer_error(struct answer *a, const char *fmt, ...)
 	a->error = buf_detach(&b);
 }
 
+/* The version in python's output: the first line that holds one, since a
+ * shim (pyenv's, asdf's) may print a warning first.  Past the first line
+ * only "Python X.Y.Z" counts, so that a number in a warning is never
+ * taken for the version. */
+static int python_output(const char *out, size_t len, char *buf, size_t buflen)
+{
+	size_t i = 0;
+	int first = 1;
+
+	while (i < len) {
+		const char *nl = memchr(out + i, '\n', len - i);
+		size_t n = nl ? (size_t)(nl - out) - i : len - i;
+		const char *s = out + i;
+		size_t k = n;
+
+		versions_trim(&s, &k);
+		i += n + 1;
+		if (!k)
+			continue;
+		if ((first || (k > 7 && !memcmp(s, "Python ", 7))) &&
+		    pep440_python_output(s, k, buf, buflen) == 0)
+			return 0;
+		first = 0;
+	}
+	return -1;
+}
+
 /* Turn what the child printed into a->version, or a->error. */
 static void read_output(struct answer *a, const struct spawn_result *res,
 			const char *rx)
@@ -671,8 +809,8 @@ static void read_output(struct answer *a, const struct spawn_result *res,
 		return;
 	}
 	if (rx)
-		v = extract(rx, res->out);
-	else if (pep440_python_output(res->out, res->out_len, pv, sizeof(pv)) == 0)
+		v = extract(rx, res->out);	/* REG_NEWLINE: any line */
+	else if (python_output(res->out, res->out_len, pv, sizeof(pv)) == 0)
 		v = xstrdup(pv);
 	if (!v || !version_ok(v)) {
 		answer_error(a, "'%s' printed no version: '%s'", a->command,
@@ -1021,6 +1159,15 @@ static void ask_docker(const struct run_ctx *ctx, struct answer *a)
 	} else {
 		a->state = ANS_DOCKER;
 	}
+	/* no socket: "not installed" only when there is no CLI either */
+	if (a->docker.state == DOCKER_NO_SOCKET) {
+		char *cli = spawn_which("docker", getenv("PATH"), ctx->spec->root);
+
+		if (cli) {
+			a->docker_cli = text_clean(cli);
+			free(cli);
+		}
+	}
 }
 
 /* run_once's maker: arg is the runtime name. */
@@ -1156,8 +1303,13 @@ static void judge(const struct prepared *p, const struct known *k, const char *f
 				   "that only nvm can resolve)", p->want, from(r));
 			return;
 		}
-		buf_printf(&v->msg, m ? " (matches %s from %s)" :
-			   " does not match %s from %s", desc, from(r));
+		if (m == 0 && p->nvmrc.kind == NVMRC_LTS_ANY)
+			buf_printf(&v->msg, " does not match lts/* from %s: lts/* is "
+				   "v%lu.x (%s), the newest LTS line", from(r),
+				   p->nvmrc.major, p->nvmrc.codename);
+		else
+			buf_printf(&v->msg, m ? " (matches %s from %s)" :
+				   " does not match %s from %s", desc, from(r));
 		break;
 	case REQ_PEP440:
 		m = pep440_check(r->spec, found, err, sizeof(err));
@@ -1373,7 +1525,8 @@ static void hint_install(struct result *res, const struct prepared *p,
 		hint_generic(res, name, num, k ? k->display : name);
 		return;
 	}
-	cJSON_AddStringToObject(res->data, "version_manager", m->name);
+	cJSON_ReplaceItemInObjectCaseSensitive(res->data, "version_manager",
+					       cJSON_CreateString(m->name));
 	switch (m->bit) {
 	case MGR_NVM:
 		if (is_file(r, ".nvmrc"))
@@ -1434,9 +1587,20 @@ static void report_docker(struct result *res, const struct answer *a)
 
 	switch (d->state) {
 	case DOCKER_NO_SOCKET:
-		result_set(res, STATUS_FAIL, "not installed: no socket at %s", sock);
-		result_hint(res, "install Docker Engine (https://docs.docker.com/engine/"
-			    "install/), or point DOCKER_HOST at a running daemon");
+		if (a->docker_cli) {
+			result_set(res, STATUS_FAIL, "no Docker daemon socket at %s "
+				   "(the docker CLI is at %s)", sock, a->docker_cli);
+			result_hint(res, "start the daemon (sudo systemctl start "
+				    "docker, or Docker Desktop); if it listens "
+				    "elsewhere (rootless, Colima, Podman), set "
+				    "DOCKER_HOST=unix:///path/to/docker.sock");
+		} else {
+			result_set(res, STATUS_FAIL, "not installed: no socket at %s "
+				   "and no docker on PATH", sock);
+			result_hint(res, "install Docker Engine (https://docs.docker."
+				    "com/engine/install/), or point DOCKER_HOST at "
+				    "a running daemon");
+		}
 		break;
 	case DOCKER_DOWN:
 		result_set(res, STATUS_FAIL, "daemon not running: nothing listens on %s",
@@ -1519,16 +1683,22 @@ static void data_answer(cJSON *d, const struct answer *a)
 	add_str(d, "resolved_path", a ? a->resolved : NULL);
 	add_str(d, "command", a ? a->command : NULL);
 	add_str(d, "skipped_path_entries", a ? a->skipped : NULL);
-	/* only when set, so that older documents keep their shape */
-	if (a && (a->note || a->state == ANS_REFUSED))
-		cJSON_AddStringToObject(d, "not_run", a->note ? a->note : a->error);
+	/* every runtime check carries every key, null where it does not
+	 * apply, so that a consumer needs no per-runtime schema */
+	add_str(d, "not_run", a && (a->note || a->state == ANS_REFUSED) ?
+		(a->note ? a->note : a->error) : NULL);
 	if (a && a->asked_docker) {
 		cJSON *o = cJSON_AddObjectToObject(d, "docker");
 
 		cJSON_AddStringToObject(o, "state", docker_state_name(a->docker.state));
 		add_str(o, "socket", a->docker.socket_path);
 		add_str(o, "api_version", a->docker.api_version);
+		add_str(o, "cli", a->docker_cli);
+	} else {
+		cJSON_AddNullToObject(d, "docker");
 	}
+	/* hint_install names the manager it picked */
+	cJSON_AddNullToObject(d, "version_manager");
 }
 
 static void explain(struct result *res, const struct answer *a)
@@ -1550,8 +1720,24 @@ static void explain(struct result *res, const struct answer *a)
 	}
 	if (a->note)
 		result_note(res, "%s", a->note);
-	if (a->skipped)
-		result_note(res, "%s", a->skipped);
+	/* a->skipped is in the message already */
+}
+
+/* What an nvm alias was taken to mean, for --explain. */
+static void nvmrc_notes(struct result *res, const struct prepared *p)
+{
+	const struct nvmrc *n = &p->nvmrc;
+
+	if (!p->have_nvmrc)
+		return;
+	if (n->kind == NVMRC_NODE)
+		result_note(res, "'%s' is the newest Node.js release to nvm; with no "
+			    "release list offline, any version is accepted",
+			    n->spec);
+	else if (n->kind == NVMRC_LTS_ANY)
+		result_note(res, "lts/* is the newest LTS line of the built-in "
+			    "table: lts/%s (v%lu.x); a later LTS line needs a newer "
+			    "envpreflight", n->codename, n->major);
 }
 
 static void runtimes_run(const struct run_ctx *ctx, const struct check *c,
@@ -1623,11 +1809,17 @@ static void runtimes_run(const struct run_ctx *ctx, const struct check *c,
 		break;
 	case ANS_FOUND:
 		judge(&p, k, a->version, &v);
+		/* a binary PATH offered first (.venv/bin/python3 inside the
+		 * repository) was passed over: say which one answered */
+		if (a->skipped && a->path)
+			buf_printf(&v.msg, "; checked %s instead: %s", a->path,
+				   a->skipped);
 		result_set(res, v.status, "%s", buf_str(&v.msg));
 		if (v.status == STATUS_FAIL || (v.status == STATUS_WARN &&
 						r->kind == REQ_GO_MIN))
 			hint_install(res, &p, k, a->path);
 		explain(res, a);
+		nvmrc_notes(res, &p);
 		buf_release(&v.msg);
 		break;
 	}

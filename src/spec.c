@@ -111,6 +111,8 @@ const char *spec_intern(struct spec *spec, const char *s)
 	return spec->strings[spec->nstrings++];
 }
 
+/* port 0 is no port: spec_urls.c marks with it a *_URL key whose port is
+ * not valid, and the keys past its cap; the ports probe skips them. */
 struct port_req *spec_add_port(struct spec *spec, unsigned port,
 			       enum port_expect expect, struct origin origin,
 			       const char *service)

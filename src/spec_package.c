@@ -92,6 +92,23 @@ static long json_locate(const char *s, size_t len, const char *const *path, size
 	return -1;
 }
 
+/* How many arrays and objects are open just before s[off] (strings
+ * skipped), for telling cJSON's depth limit from a syntax error. */
+static size_t json_depth_at(const char *s, size_t len, size_t off)
+{
+	size_t i, depth = 0;
+
+	for (i = 0; i < off && i < len; i++) {
+		if (s[i] == '"')
+			i = skip_string(s, len, i) - 1;
+		else if (s[i] == '{' || s[i] == '[')
+			depth++;
+		else if ((s[i] == '}' || s[i] == ']') && depth)
+			depth--;
+	}
+	return depth;
+}
+
 static struct origin locate(const char *file, const struct blob *b,
 			    const char *const *path, size_t depth)
 {
@@ -213,7 +230,15 @@ static int package_load(struct spec *spec, struct errbuf *err)
 		if (end && end >= b.data && end <= b.data + b.len)
 			off = (size_t)(end - b.data);
 		text_pos(b.data, b.len, off, &line, &col);
-		spec_error(err, file, line, col, "malformed JSON (expected a JSON object)");
+		/* cJSON stops at the array or object one level too deep */
+		if (off < b.len && (b.data[off] == '[' || b.data[off] == '{') &&
+		    json_depth_at(b.data, b.len, off) >= CJSON_NESTING_LIMIT)
+			spec_error(err, file, line, col, "nested too deeply (more "
+				   "than %d levels of arrays and objects)",
+				   CJSON_NESTING_LIMIT);
+		else
+			spec_error(err, file, line, col, "malformed JSON (expected "
+				   "a JSON object)");
 		blob_release(&b);
 		return -1;
 	}

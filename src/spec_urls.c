@@ -12,12 +12,24 @@
  * spec file, so a .env alone never makes a repository auditable.  Whatever
  * is wrong with the .env is the env probe's to report: this loader never
  * fails.
+ *
+ * Two kinds of requirement carry port 0, which no real port has, and are
+ * reported by the ports probe as skipped checks, not looked up:
+ *   - port_last 0: the URL names this machine but its port is not a valid
+ *     port ("http://localhost:99999"), service the key;
+ *   - port_last N: past URLS_MAX requirements, N more keys named a local
+ *     port and were not taken; service is the first of them.
+ * URLS_MAX keeps a .env of many thousand keys from becoming as many
+ * checks: every planned port costs a check and a line of output.
  */
 #include "specfile.h"
 #include "portspec.h"
 
+#include <stdint.h>
 #include <string.h>
 #include <strings.h>
+
+#define URLS_MAX 1024	/* requirements from one .env, as compose's cap */
 
 static const char *const none[] = { NULL };
 
@@ -30,26 +42,86 @@ static int url_key(const char *key)
 			 !strcasecmp(key + n - 4, "_URI"));
 }
 
+/*
+ * 1 when value is a URL that would name a service on this machine but
+ * for its explicit port, which is not one of 1-65535 ("localhost:99999",
+ * "localhost:http").  The authority is found as portspec_local_url finds
+ * it, and the port replaced by "1" in a copy: if the copy is local, the
+ * port was what was wrong.  The copy holds the value, so it is wiped.
+ */
+static int url_bad_port(const char *value, size_t len)
+{
+	const char *auth = strstr(value, "://"), *aend, *host, *hend, *q, *pend;
+	struct buf b = BUF_INIT;
+	unsigned port;
+	int bad;
+
+	if (!auth)
+		return 0;
+	auth += 3;
+	aend = auth + strcspn(auth, "/?#");
+	host = auth;
+	for (q = auth; q < aend; q++)
+		if (*q == '@')
+			host = q + 1;
+	if (*host == '[') {
+		hend = memchr(host, ']', (size_t)(aend - host));
+		if (!hend)
+			return 0;
+		hend++;
+	} else {
+		for (hend = host; hend < aend && *hend != ':' && *hend != ','; hend++)
+			;
+	}
+	if (hend >= aend || *hend != ':')
+		return 0;
+	for (pend = hend + 1; pend < aend && *pend != ','; pend++)
+		;
+	if (pend == hend + 1)
+		return 0;	/* "localhost:": the scheme's default port */
+	buf_add(&b, value, (size_t)(hend + 1 - value));
+	buf_putc(&b, '1');
+	buf_add(&b, pend, len - (size_t)(pend - value));
+	bad = portspec_local_url(buf_str(&b), &port, NULL) == 1;
+	if (b.s)
+		memset(b.s, 0, b.cap);
+	buf_release(&b);
+	return bad;
+}
+
 static void add_urls(struct spec *spec, const struct dotenv *d, const char *name)
 {
 	const char *file = NULL;
-	size_t i;
+	size_t i, taken = 0, more = SIZE_MAX;	/* more: the mark's index */
 
 	for (i = 0; i < d->n; i++) {
 		const struct dotenv_entry *e = &d->entries[i];
 		struct origin o;
-		unsigned port;
+		unsigned port = 0;
 
 		if (!url_key(e->key) || dotenv_is_shadowed(d, i) || !e->value_len ||
-		    memchr(e->value, '\0', e->value_len) ||
-		    portspec_local_url(e->value, &port, NULL) != 1)
+		    memchr(e->value, '\0', e->value_len))
 			continue;
+		if (portspec_local_url(e->value, &port, NULL) != 1) {
+			if (!url_bad_port(e->value, e->value_len))
+				continue;
+			port = 0;
+		}
 		if (!file)
 			file = spec_intern(spec, name);
 		o.file = file;
 		o.line = e->line;
 		o.col = e->col;
-		spec_add_port(spec, port, PORT_LISTENING, o, e->key);
+		if (more != SIZE_MAX) {
+			spec->ports[more].port_last++;
+		} else if (taken == URLS_MAX) {
+			more = spec->nports;
+			spec_add_port(spec, 0, PORT_LISTENING, o, e->key)->port_last = 1;
+		} else {
+			/* port 0: a local URL whose port is not valid */
+			spec_add_port(spec, port, PORT_LISTENING, o, e->key);
+			taken++;
+		}
 	}
 }
 

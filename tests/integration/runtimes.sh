@@ -246,9 +246,20 @@ else
 	echo "note: neither python3 nor node: the fake docker daemon is skipped"
 fi
 rm -f "$sock"
-out=$(EP_ENV="DOCKER_HOST=unix://$sock" ep "$repo")
+# no socket: "not installed" only when no docker CLI is on PATH either
+# (the fake CLI would leave a mark if it were ever run)
+mkdir -p "$TEST_TMPDIR/nodocker" "$TEST_TMPDIR/dockercli"
+printf '#!/bin/sh\ntouch "%s/CLI-RAN"\n' "$TEST_TMPDIR" >"$TEST_TMPDIR/dockercli/docker"
+chmod +x "$TEST_TMPDIR/dockercli/docker"
+out=$(EP_ENV="DOCKER_HOST=unix://$sock PATH=$TEST_TMPDIR/nodocker" ep "$repo")
 check "docker not installed (exit $?): $out" \
-	sh -c 'printf "%s\n" "$1" | grep -q "not installed: no socket at"' _ "$out"
+	sh -c 'printf "%s\n" "$1" | grep -q "not installed: no socket at .* and no docker on PATH"' _ "$out"
+out=$(EP_ENV="DOCKER_HOST=unix://$sock PATH=$TEST_TMPDIR/dockercli" ep "$repo")
+check "docker CLI but no socket (exit $?): $out" \
+	sh -c 'printf "%s\n" "$1" | grep -q "no Docker daemon socket at $2 (the docker CLI is at"' _ "$out" "$sock"
+check "docker CLI but no socket: DOCKER_HOST in the hint" \
+	sh -c 'printf "%s\n" "$1" | grep -q "hint: .*DOCKER_HOST"' _ "$out"
+check "the docker CLI never ran" [ ! -e "$TEST_TMPDIR/CLI-RAN" ]
 out=$(EP_ENV="DOCKER_HOST=tcp://127.0.0.1:2375" ep "$repo")
 check "docker over tcp: not checked, a warning (exit $?)" \
 	sh -c 'printf "%s\n" "$1" | grep -q "⚠ Docker daemon: not checked"' _ "$out"

@@ -343,6 +343,19 @@ static const struct url_row {
 	  "2222 listening DATABASE_URL 2:1" },
 	{ "quoted, export", "export DATABASE_URL=\"postgres://localhost:5434/db\"\n",
 	  "5434 listening DATABASE_URL 1:8" },
+	/* a local URL whose port is not valid: port 0, a skipped check */
+	{ "port out of range", "BAD_URL=http://localhost:99999\n",
+	  "0 listening BAD_URL 1:1" },
+	{ "port not a number", "BAD_URL=postgres://u:s3cr3t@localhost:pg/db\n",
+	  "0 listening BAD_URL 1:1" },
+	{ "port 0", "X_URL=redis://127.0.0.1:0\n", "0 listening X_URL 1:1" },
+	{ "IPv6, port out of range", "X_URL=http://[::1]:70000/\n",
+	  "0 listening X_URL 1:1" },
+	{ "remote host, bad port", "X_URL=http://example.com:99999/\n", "" },
+	{ "no port after the colon: the default", "REDIS_URL=redis://localhost:/0\n",
+	  "6379 listening REDIS_URL 1:1" },
+	{ "bad and good, in order", "A_URL=http://localhost:65536\nB_URL=http://localhost:65535\n",
+	  "0 listening A_URL 1:1; 65535 listening B_URL 2:1" },
 };
 
 /* Every string the model holds must be free of marker. */
@@ -422,6 +435,36 @@ static void test_urls_configured(void)
 	}
 	free(line);
 	spec_release(&spec);
+}
+
+/* Past 1024 *_URL requirements, one mark says how many more there were. */
+static void test_urls_cap(void)
+{
+	struct file files[] = {
+		{ "compose.yaml", "services: {}\n" },
+		{ ".env", NULL },
+		{ NULL, NULL },
+	};
+	struct buf env = BUF_INIT;
+	struct spec spec;
+	struct errbuf err;
+	size_t i;
+
+	for (i = 0; i < 1030; i++)
+		buf_printf(&env, "K%zu_URL=http://localhost:%zu/\n", i, 2000 + i % 3);
+	files[1].text = env.s;
+	CHECK(load_files("urls-cap", files, &spec, &err) == 0, "%s", err.msg);
+	CHECK_INT(spec.nports, 1025, "1024 requirements and the mark");
+	if (spec.nports == 1025) {
+		const struct port_req *m = &spec.ports[1024];
+
+		CHECK_INT(spec.ports[1023].port, 2000 + 1023 % 3, "the last taken");
+		CHECK(m->port == 0 && m->port_last == 6 && m->service &&
+		      !strcmp(m->service, "K1024_URL") && m->origin.line == 1025,
+		      "the mark: %u %u %s", m->port, m->port_last, m->service);
+	}
+	spec_release(&spec);
+	buf_release(&env);
 }
 
 /* ---- the holder scan's early stop -------------------------------- */
@@ -608,6 +651,128 @@ static void test_probe(void)
 	spec_release(&spec);
 }
 
+/* The probe over many requirements: one check a port in first-seen
+ * order, the notes of a crowded port capped, the URL marks as skips. */
+static void test_probe_many(void)
+{
+	struct file files[] = {
+		{ "preflight.yaml", "version: 1\nports:\n  free: [7100]\n" },
+		{ "compose.yaml", "services:\n  a:\n    ports: [\"7101:1\", \"7100:2\"]\n" },
+		{ ".env", NULL },
+		{ NULL, NULL },
+	};
+	struct plan plan = { NULL, 0, 0 };
+	struct buf env = BUF_INIT;
+	struct result *res;
+	const struct result *r;
+	struct spec spec;
+	struct errbuf err;
+	size_t i;
+
+	/* 1200 keys: 1024 taken (3 bad ports among them), 176 past the cap */
+	for (i = 0; i < 1200; i++) {
+		if (i == 5 || i == 6 || i == 700)
+			buf_printf(&env, "BAD%zu_URL=http://localhost:99999\n", i);
+		else
+			buf_printf(&env, "K%zu_URL=redis://u:s3cr3t@localhost:%zu\n", i,
+				   i < 20 ? 7101 : 7200 + i);
+	}
+	files[2].text = env.s;
+	CHECK(load_files("probe-many", files, &spec, &err) == 0, "%s", err.msg);
+	probe_ports.plan(&spec, &plan);
+	/* of the 1024 taken, 18 share 7101 with compose, 3 are bad ports
+	 * and 1003 have a port of their own: 7100, 7101, the 3 bad, the
+	 * 1003, and the mark */
+	CHECK_INT(plan.n, 2 + 3 + 1003 + 1, "checks planned");
+	if (plan.n > 4) {
+		CHECK_STR(plan.checks[0].id, "ports.tcp.7100", "first seen first");
+		CHECK_STR(plan.checks[1].id, "ports.tcp.7101", "compose");
+		CHECK_STR(plan.checks[2].id, "ports.url.BAD5_URL", "a bad port, in place");
+		CHECK_STR(plan.checks[3].id, "ports.url.BAD6_URL", "another");
+		CHECK_STR(plan.checks[plan.n - 1].id, "ports.urls", "the mark, last");
+	}
+	res = xcalloc(plan.n + 1, sizeof(*res));
+	runner_run(&spec, &plan, clock_ms() + 5000, 0, res);
+	r = find(res, plan.n, "ports.tcp.7101");
+	/* 18 others: 16 notes and one for the last 2 */
+	CHECK(r && r->nnotes == 17 && has_note(r, "and 2 more requirements of this "
+					      "port"), "7101: %zu notes", r ? r->nnotes : 0);
+	CHECK(r && r->status == STATUS_FAIL && !strcmp(r->message, "nothing listening "
+	      "(wanted by K0_URL in .env)"), "7101: %s", r ? r->message : "");
+	r = find(res, plan.n, "ports.url.BAD700_URL");
+	CHECK(r && r->status == STATUS_SKIP && !strcmp(r->message, "not checked: the "
+	      "port in BAD700_URL is not a valid port (1-65535)") &&
+	      r->hint && !strcmp(r->hint, "fix the port of BAD700_URL in .env:701"),
+	      "bad port: %s", r ? r->message : "");
+	if (r)
+		CHECK(cJSON_IsNull(cJSON_GetObjectItem(r->data, "port")), "no port in JSON");
+	r = find(res, plan.n, "ports.urls");
+	CHECK(r && r->status == STATUS_SKIP && !strcmp(r->message, "not checked: 176 "
+	      "more *_URL keys of .env name a local port (from K1024_URL on); only "
+	      "the first 1024 are taken"), "cap: %s", r ? r->message : "");
+	for (i = 0; i < plan.n; i++) {
+		char *json = cJSON_PrintUnformatted(res[i].data);
+
+		CHECK(!strstr(json, "s3cr3t") && !strstr(res[i].message, "s3cr3t") &&
+		      !strstr(res[i].message, "99999"), "%s: no .env value", res[i].id);
+		free(json);
+		result_release(&res[i]);
+	}
+	free(res);
+	plan_release(&plan);
+	spec_release(&spec);
+	buf_release(&env);
+}
+
+/* .env values in a holder's command line are hidden token by token. */
+static void test_probe_redact(void)
+{
+	static const struct file files[] = {
+		{ "preflight.yaml", "version: 1\nports:\n  free: [5432, 8080]\n" },
+		{ ".env", "ENTRY=server.js\nDATA_DIR=/var/lib/postgresql/16/main\n"
+		  "SHORT=abc\nSPACED=\"  walwriter \"\n" },
+		{ NULL, NULL },
+	};
+	static const char *const want[][2] = {
+		{ "100", "postgres -D ***" },
+		{ "101", "postgres: checkpointer" },
+		{ "102", "postgres: ***" },
+		{ "400", "node *** --password=***" },
+	};
+	struct plan plan = { NULL, 0, 0 };
+	struct spec spec;
+	struct errbuf err;
+	struct result *res;
+	size_t i, k, seen = 0;
+
+	CHECK(load_files("probe-redact", files, &spec, &err) == 0, "%s", err.msg);
+	probe_ports.plan(&spec, &plan);
+	res = xcalloc(plan.n + 1, sizeof(*res));
+	runner_run(&spec, &plan, clock_ms() + 5000, 0, res);
+	for (i = 0; i < plan.n; i++) {
+		const cJSON *h;
+
+		cJSON_ArrayForEach(h, cJSON_GetObjectItem(res[i].data, "holders")) {
+			char pid[16];
+
+			snprintf(pid, sizeof(pid), "%d",
+				 (int)cJSON_GetObjectItem(h, "pid")->valuedouble);
+			for (k = 0; k < ARRAY_SIZE(want); k++) {
+				if (strcmp(pid, want[k][0]))
+					continue;
+				CHECK_STR(cJSON_GetObjectItem(h, "cmdline")->valuestring,
+					  want[k][1], "pid %s", pid);
+				seen++;
+			}
+		}
+		result_release(&res[i]);
+	}
+	CHECK_INT(seen, ARRAY_SIZE(want), "every holder looked at");
+	free(res);
+	plan_release(&plan);
+	spec_release(&spec);
+}
+
 void test_main(void)
 {
 	/* read once per process: before anything asks for it */
@@ -617,6 +782,9 @@ void test_main(void)
 	test_compose_spec_file();
 	test_url_rows();
 	test_urls_configured();
+	test_urls_cap();
 	test_early_stop();
 	test_probe();
+	test_probe_many();
+	test_probe_redact();
 }

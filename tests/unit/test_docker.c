@@ -477,8 +477,7 @@ static void test_unanswered(const char *dir)
 	buf_release(&h);
 	check_state("unix:///nonexistent-dir/docker.sock", 2000,
 		    DOCKER_NO_SOCKET, "/nonexistent-dir/docker.sock",
-		    "no docker socket at /nonexistent-dir/docker.sock "
-		    "(is docker installed?)");
+		    "no Docker daemon socket at /nonexistent-dir/docker.sock");
 
 	test_write_str(dir, "plain-file", "not a socket");
 	buf_printf(&h, "unix://%s", plain);

@@ -128,6 +128,17 @@ static const struct {
 	{ "hydrogen", 18 }, { "iron", 20 }, { "jod", 22 }, { "krypton", 24 },
 };
 
+/* "lts/" "*" resolves to the last row of the table when it is parsed. */
+static void test_lts_newest(void)
+{
+	struct nvmrc n;
+
+	CHECK_INT(nvmrc_parse("lts/*\n", 6, &n, NULL, 0, NULL), 0, "lts/*");
+	CHECK(n.kind == NVMRC_LTS_ANY && n.major == 24 && n.codename &&
+	      !strcmp(n.codename, "krypton"), "lts/*: major %lu", n.major);
+	nvmrc_release(&n);
+}
+
 static void test_lts_table(void)
 {
 	size_t i, nrows = ARRAY_SIZE(lts_rows);
@@ -186,11 +197,19 @@ static const struct {
 	{ "node", "v23.1.0", 1 },
 	{ "stable", "v16.20.2", 1 },
 	{ "system", "v18.20.4", 1 },
-	{ "lts/*", "v22.3.0", 1 },
-	{ "lts/*", "v20.18.0", 1 },
+	/* "lts/" "*" is the newest LTS line (krypton in the table), not any LTS
+	 * line: nvm resolves it to the newest release of the newest codename */
+	{ "lts/*", "v24.0.0", 1 },
+	{ "lts/*", "v24.11.1", 1 },
+	{ "lts/*", "v24.0.0-rc.1", 1 },
+	{ "lts/*", "v22.3.0", 0 },
+	{ "lts/*", "v20.18.0", 0 },
+	{ "lts/*", "v20.20.2", 0 },
 	{ "lts/*", "v23.1.0", 0 },
+	{ "lts/*", "v25.0.0", 0 },
 	{ "lts/*", "v26.0.0", 0 },
 	{ "lts/*", "v2.0.0", 0 },
+	{ "lts/*", "garbage", -1 },
 	{ "lts/iron", "v20.18.0", 1 },
 	{ "lts/iron", "v22.3.0", 0 },
 	{ "lts/-1", "v22.3.0", 1 },
@@ -252,7 +271,7 @@ static const struct {
 	{ "20.11.1", "v20.11.1" },
 	{ "lts/iron", "lts/iron (v20.x)" },
 	{ "lts/-1", "lts/-1 = lts/jod (v22.x)" },
-	{ "lts/*", "lts/* (any LTS line, lts/argon to lts/krypton)" },
+	{ "lts/*", "lts/* = lts/krypton (v24.x)" },
 	{ "node", "node (any version)" },
 	{ "system", "system (any version)" },
 	{ "iojs", "iojs (io.js v1 to v3)" },
@@ -289,6 +308,7 @@ void test_main(void)
 {
 	test_parse();
 	test_lts_table();
+	test_lts_newest();
 	test_matches();
 	test_describe();
 }

@@ -345,6 +345,28 @@ static const struct eval_row eval_rows[] = {
 	  "invalid range '>=20 <<23' in package.json:1" },
 	{ "node", REQ_SEMVER, "package.json", "lts/*", "v22.0.0", STATUS_FAIL,
 	  "invalid range" },
+	/* a range no version can satisfy is the requirement's fault */
+	{ "node", REQ_SEMVER, "package.json", ">=20 <18", "v22.0.0", STATUS_FAIL,
+	  "the range '>=20 <18' in package.json:1 can never be satisfied" },
+	{ "node", REQ_SEMVER, "package.json", ">=20 <18 || >22.0.0 <=22.0.0", "v22.0.0",
+	  STATUS_FAIL, "can never be satisfied" },
+	{ "node", REQ_SEMVER, "package.json", ">=1.0.0 <1.0.0", "v1.0.0", STATUS_FAIL,
+	  "can never be satisfied" },
+	{ "node", REQ_SEMVER, "package.json", "1.2.3 2.0.0", "v1.2.3", STATUS_FAIL,
+	  "can never be satisfied" },
+	{ "node", REQ_SEMVER, "package.json", "=1.2.3 >1.2.3", "v1.2.3", STATUS_FAIL,
+	  "can never be satisfied" },
+	{ "node", REQ_SEMVER, "package.json", "<0.0.0-0", "v0.0.0", STATUS_FAIL,
+	  "can never be satisfied" },
+	{ "node", REQ_SEMVER, "package.json", "^20 <20", "v20.0.0", STATUS_FAIL,
+	  "can never be satisfied" },
+	/* ... and only such a range */
+	{ "node", REQ_SEMVER, "package.json", ">=1.0.0 <=1.0.0", "v1.0.0", STATUS_PASS, NULL },
+	{ "node", REQ_SEMVER, "package.json", ">=20 <18 || 22", "v22.1.0", STATUS_PASS, NULL },
+	{ "node", REQ_SEMVER, "package.json", "=1.2.3 >=1.2.3", "v1.2.3", STATUS_PASS, NULL },
+	{ "node", REQ_SEMVER, "package.json", "<0.0.0", "v0.0.0-rc.1", STATUS_PASS, NULL },
+	{ "node", REQ_SEMVER, "package.json", ">=20 <20.0.1", "v20.0.0", STATUS_PASS, NULL },
+	{ "node", REQ_SEMVER, "package.json", "*", "v1.0.0", STATUS_PASS, NULL },
 	{ "go", REQ_SEMVER, "preflight.yaml", ">=1.20", "1.22", STATUS_PASS, NULL },
 	{ "java", REQ_SEMVER, "preflight.yaml", ">=17", "21", STATUS_PASS, NULL },
 	/* .nvmrc, as nvm reads it */
@@ -359,7 +381,13 @@ static const struct eval_row eval_rows[] = {
 	{ "node", REQ_NVMRC, ".nvmrc", "lts/iron", "v20.1.0", STATUS_PASS, "lts/iron" },
 	{ "node", REQ_NVMRC, ".nvmrc", "lts/iron", "v22.1.0", STATUS_FAIL, NULL },
 	{ "node", REQ_NVMRC, ".nvmrc", "lts/*", "v21.0.0", STATUS_FAIL, NULL },
-	{ "node", REQ_NVMRC, ".nvmrc", "lts/*", "v22.0.0", STATUS_PASS, NULL },
+	/* "lts/" "*" is the newest LTS line only (nvm), not any LTS line */
+	{ "node", REQ_NVMRC, ".nvmrc", "lts/*", "v22.0.0", STATUS_FAIL,
+	  "v22.0.0 does not match lts/* from .nvmrc: lts/* is v24.x (krypton)" },
+	{ "node", REQ_NVMRC, ".nvmrc", "lts/*", "v20.20.2", STATUS_FAIL,
+	  "lts/* is v24.x (krypton)" },
+	{ "node", REQ_NVMRC, ".nvmrc", "lts/*", "v24.1.0", STATUS_PASS,
+	  "v24.1.0 (matches lts/* = lts/krypton (v24.x) from .nvmrc)" },
 	{ "node", REQ_NVMRC, ".nvmrc", "node", "v23.1.0", STATUS_PASS, NULL },
 	{ "node", REQ_NVMRC, ".nvmrc", "system", "v18.0.0", STATUS_PASS, NULL },
 	{ "node", REQ_NVMRC, ".nvmrc", "default", "v22.0.0", STATUS_WARN, "nvm alias" },
@@ -525,6 +553,18 @@ static void test_outputs(void)
 		{ "python", "#!/bin/sh\necho 'Python 3.13.0rc1+'\n", STATUS_PASS, "3.13.0rc1",
 		  "3.13.0rc1" },
 		{ "python", "#!/bin/sh\necho 'Python three'\n", STATUS_ERROR, "no version", NULL },
+		/* a shim's warning before the version: the first line that
+		 * holds one */
+		{ "python", "#!/bin/sh\necho 'pyenv: cannot rehash: 2 shims locked' >&2\n"
+		  "echo 'Python 3.12.1'\n", STATUS_PASS, "3.12.1", "3.12.1" },
+		{ "python", "#!/bin/sh\necho\necho 'WARNING: python3.11 is deprecated'\n"
+		  "echo '  Python 3.11.9  '\n", STATUS_PASS, "3.11.9", "3.11.9" },
+		/* past the first line, a bare number is not taken */
+		{ "python", "#!/bin/sh\necho 'warning: x'\necho '3.12'\n", STATUS_ERROR,
+		  "printed no version: 'warning: x'", NULL },
+		{ "python", "#!/bin/sh\necho '3.12.4'\n", STATUS_PASS, "3.12.4", "3.12.4" },
+		{ "node", "#!/bin/sh\necho 'npm warn config x 1.2'\necho v22.1.0\n",
+		  STATUS_PASS, "v22.1.0", "22.1.0" },
 		{ "go", "#!/bin/sh\necho 'go version go1.22.3 linux/amd64'\n", STATUS_PASS,
 		  "go1.22.3", "1.22.3" },
 		{ "go", "#!/bin/sh\necho 'go version devel go1.23-abc'\n", STATUS_ERROR,
@@ -739,6 +779,230 @@ static void test_repo_binary(void)
 	free(dir);
 }
 
+/* A .venv/bin/python3 inside the repository comes first on PATH: it is
+ * skipped, never run, and the message names the python that answered. */
+static void test_venv_skipped(void)
+{
+	char *dir = tmpdir("venv");
+	char *repo = path_join(dir, "repo");
+	char *venv = path_join(repo, ".venv/bin");
+	char *bin = path_join(dir, "bin");
+	char *marker = path_join(repo, "EXECUTED");
+	const char *old_path = getenv("PATH");
+	char *saved = old_path ? xstrdup(old_path) : NULL;
+	struct buf path = BUF_INIT, want = BUF_INIT;
+	struct result *res;
+	struct spec spec;
+	struct errbuf err;
+	struct stat st;
+	size_t n;
+
+	write_exec(venv, "python3", "#!/bin/sh\ntouch \"$(dirname \"$0\")/../../EXECUTED\"\n"
+		   "echo 'Python 3.9.0'\n");
+	write_exec(bin, "python3", "#!/bin/sh\necho 'Python 3.12.1'\n");
+	test_write_str(repo, "pyproject.toml", "[project]\nrequires-python = \">=3.10\"\n");
+	buf_printf(&path, "%s:%s:/usr/bin:/bin", venv, bin);
+	setenv("PATH", path.s, 1);
+	setenv("XDG_CACHE_HOME", "/dev/null/nocache", 1);
+	CHECK(spec_load(repo, &spec, &err) == 0, "load: %s", err.msg);
+	res = run_probe(&spec, &probe_runtimes, &n, 5000);
+	CHECK(n == 1 && res[0].status == STATUS_PASS, "python: %s",
+	      n ? res[0].message : "");
+	buf_printf(&want, "3.12.1 (satisfies >=3.10 from pyproject.toml); checked "
+		   "%s/python3 instead: '%s/.venv/bin/python3' skipped: inside the "
+		   "audited repository", bin, spec.root);
+	CHECK_STR(n ? res[0].message : NULL, want.s, "the message names both");
+	CHECK(n == 1 && has(data_str(&res[0], "skipped_path_entries"), ".venv/bin/python3"),
+	      "data.skipped_path_entries");
+	CHECK(stat(marker, &st) < 0, "the repository's python never ran");
+	results_free(res, n);
+	spec_release(&spec);
+	if (saved)
+		setenv("PATH", saved, 1);
+	free(saved);
+	unsetenv("XDG_CACHE_HOME");
+	buf_release(&path);
+	buf_release(&want);
+	free(marker);
+	free(bin);
+	free(venv);
+	free(repo);
+	free(dir);
+}
+
+/* nvm's "node" and lts/ "*" say in a note what they were taken to mean. */
+static void test_nvmrc_notes(void)
+{
+	static const struct {
+		const char *spec, *note;
+	} rows[] = {
+		{ "node", "'node' is the newest Node.js release to nvm; with no "
+		  "release list offline, any version is accepted" },
+		{ "stable", "'stable' is the newest Node.js release to nvm" },
+		{ "lts/*", "lts/* is the newest LTS line of the built-in table: "
+		  "lts/krypton (v24.x)" },
+	};
+	char *dir = tmpdir("nvmrc-notes");
+	char *repo = path_join(dir, "repo");
+	char *bin = path_join(dir, "bin");
+	size_t i;
+
+	test_write_str(repo, "x", "");
+	write_exec(bin, "node", "#!/bin/sh\necho v20.20.2\n");
+	for (i = 0; i < ARRAY_SIZE(rows); i++) {
+		struct origin o = { NULL, 1, 1 };
+		struct runtime_req *r;
+		struct result *res;
+		struct spec spec;
+		struct errbuf err;
+		size_t n, k;
+		int found = 0;
+
+		if (spec_load_any(repo, &spec, &err) < 0) {
+			CHECK(0, "load: %s", err.msg);
+			continue;
+		}
+		o.file = spec_add_file(&spec, ".nvmrc");
+		r = spec_add_runtime(&spec, "node", rows[i].spec, REQ_NVMRC, o);
+		r->command = xcalloc(3, sizeof(*r->command));
+		r->command[0] = path_join(bin, "node");
+		r->command[1] = xstrdup("--version");
+		res = run_probe(&spec, &probe_runtimes, &n, 5000);
+		for (k = 0; n == 1 && k < res[0].nnotes; k++)
+			found |= has(res[0].notes[k], rows[i].note);
+		CHECK(found, "row %zu (%s): note '%s' missing", i, rows[i].spec,
+		      rows[i].note);
+		if (n == 1 && !strcmp(rows[i].spec, "lts/*"))
+			CHECK(res[0].status == STATUS_FAIL &&
+			      has(res[0].message, "v20.20.2 does not match lts/* from "
+				  ".nvmrc: lts/* is v24.x (krypton)"),
+			      "lts/* against v20.20.2: %s", res[0].message);
+		else if (n == 1)
+			CHECK(res[0].status == STATUS_PASS, "row %zu: %s", i,
+			      res[0].message);
+		results_free(res, n);
+		spec_release(&spec);
+	}
+	free(bin);
+	free(repo);
+	free(dir);
+}
+
+/* Every runtime check's JSON data has the same keys, in the same order,
+ * whatever happened: found, missing, a bad requirement, a skip, docker. */
+static void test_data_keys(void)
+{
+	static const char *const want[] = {
+		"runtime", "required", "kind", "source", "source_key", "found", "path",
+		"method", "resolved_path", "command", "skipped_path_entries",
+		"not_run", "docker", "version_manager",
+	};
+	char *dir = tmpdir("data-keys");
+	char *repo = path_join(dir, "repo");
+	char *bin = path_join(dir, "bin");
+	char *home = path_join(dir, "home");
+	const char *old_path = getenv("PATH");
+	char *saved = old_path ? xstrdup(old_path) : NULL;
+	struct buf host = BUF_INIT;
+	struct result *res;
+	struct spec spec;
+	struct errbuf err;
+	size_t n, i, k;
+
+	test_write_str(home, ".nvm/x", "");
+	no_managers(home);
+	write_exec(bin, "node", "#!/bin/sh\necho v18.0.0\n");
+	test_write_str(repo, "package.json", "{\"engines\": {\"node\": \">=20\", "
+		       "\"npm\": \">=20 <18\"}}");
+	test_write_str(repo, ".tool-versions", "erlang 26.2\n");
+	test_write_str(repo, "preflight.yaml", "version: 1\nruntimes:\n  docker: "
+		       "\">=24\"\n  python: \">=3.10\"\n");
+	buf_printf(&host, "unix://%s/no.sock", dir);
+	setenv("DOCKER_HOST", host.s, 1);
+	setenv("PATH", bin, 1);
+	setenv("XDG_CACHE_HOME", "/dev/null/nocache", 1);
+	CHECK(spec_load(repo, &spec, &err) == 0, "load: %s", err.msg);
+	res = run_probe(&spec, &probe_runtimes, &n, 5000);
+	CHECK_INT(n, 5, "docker, python, node, npm, erlang");
+	for (i = 0; i < n; i++) {
+		const cJSON *item = res[i].data ? res[i].data->child : NULL;
+
+		for (k = 0; k < ARRAY_SIZE(want); k++, item = item ? item->next : NULL)
+			CHECK(item && !strcmp(item->string, want[k]), "%s: key %zu is "
+			      "'%s', want '%s'", res[i].id, k, item ? item->string : "(none)",
+			      want[k]);
+		CHECK(item == NULL, "%s: no more keys", res[i].id);
+	}
+	for (i = 0; i < n; i++) {
+		const cJSON *vm = cJSON_GetObjectItem(res[i].data, "version_manager");
+		const cJSON *dk = cJSON_GetObjectItem(res[i].data, "docker");
+
+		if (!strcmp(res[i].id, "runtime.node"))
+			CHECK(cJSON_IsString(vm) && !strcmp(vm->valuestring, "nvm"),
+			      "node: the manager of its hint");
+		else
+			CHECK(cJSON_IsNull(vm), "%s: version_manager null", res[i].id);
+		CHECK(!strcmp(res[i].id, "runtime.docker") ? cJSON_IsObject(dk) :
+		      cJSON_IsNull(dk), "%s: docker", res[i].id);
+	}
+	results_free(res, n);
+	spec_release(&spec);
+	unsetenv("DOCKER_HOST");
+	unsetenv("XDG_CACHE_HOME");
+	if (saved)
+		setenv("PATH", saved, 1);
+	free(saved);
+	buf_release(&host);
+	free(home);
+	free(bin);
+	free(repo);
+	free(dir);
+}
+
+/* package.json deeper than cJSON goes: said so, where it stops. */
+static void test_package_depth(void)
+{
+	static const struct {
+		size_t depth;	/* of the "x" array, inside the top object */
+		const char *err;	/* NULL: loads */
+	} rows[] = {
+		{ 999, NULL },
+		{ 1000, "package.json:1:1006: nested too deeply (more than 1000 "
+		  "levels of arrays and objects)" },
+		{ 5000, "package.json:1:1006: nested too deeply" },
+	};
+	size_t i, d;
+
+	for (i = 0; i < ARRAY_SIZE(rows); i++) {
+		char *dir = tmpdir("package-depth");
+		struct buf json = BUF_INIT;
+		struct spec spec;
+		struct errbuf err;
+		int rc;
+
+		buf_puts(&json, "{\"x\": ");
+		for (d = 0; d < rows[i].depth; d++)
+			buf_putc(&json, '[');
+		for (d = 0; d < rows[i].depth; d++)
+			buf_putc(&json, ']');
+		buf_puts(&json, ", \"engines\": {\"node\": \">=20\"}}");
+		test_write_str(dir, "package.json", json.s);
+		err.msg[0] = '\0';
+		rc = spec_load(dir, &spec, &err);
+		if (!rows[i].err) {
+			CHECK(rc == 0 && spec.nruntimes == 1, "depth %zu: %s",
+			      rows[i].depth, err.msg);
+		} else {
+			CHECK(rc < 0 && has(err.msg, rows[i].err), "depth %zu: '%s'",
+			      rows[i].depth, err.msg);
+		}
+		if (rc == 0)
+			spec_release(&spec);
+		buf_release(&json);
+		free(dir);
+	}
+}
+
 /* ---- hints ---- */
 
 struct hint_row {
@@ -758,7 +1022,8 @@ static void test_hints(void)
 		{ ".nvm", "package.json", "node", REQ_SEMVER, ">=20 <23", "nvm install 22" },
 		{ ".nvm", ".nvmrc", "node", REQ_NVMRC, "lts/iron", "nvm install (it reads .nvmrc)" },
 		{ ".nvm", ".node-version", "node", REQ_NVMRC, "lts/iron", "nvm install lts/iron" },
-		{ ".nvm", ".node-version", "node", REQ_NVMRC, "lts/*", "nvm install --lts" },
+		{ ".nvm", ".node-version", "node", REQ_NVMRC, "lts/*", "nvm install lts/*" },
+		{ NULL, ".nvmrc", "node", REQ_NVMRC, "lts/*", "install Node.js 24 (" },
 		{ ".volta", "package.json", "node", REQ_EXACT, "20.11.1",
 		  "volta install node@20.11.1" },
 		{ ".asdf", ".tool-versions", "node", REQ_ASDF, "20.11.1",
@@ -776,6 +1041,9 @@ static void test_hints(void)
 		{ NULL, "package.json", "npm", REQ_SEMVER, ">=9", "npm install -g npm" },
 		{ NULL, "package.json", "npm", REQ_SEMVER, "^9.1", "npm install -g npm@9" },
 		{ NULL, "go.mod", "go", REQ_GO_MIN, "1.22", "install Go 1.22 or later" },
+		/* a range no version satisfies: no install would help */
+		{ NULL, "package.json", "node", REQ_SEMVER, ">=20 <18",
+		  "fix the requirement where it is written" },
 		/* repository text never reaches a hint */
 		{ NULL, "package.json", "node", REQ_SEMVER, ">=20 <<23; rm -rf",
 		  "fix the requirement" },
@@ -914,6 +1182,9 @@ static void test_docker(void)
 		{ "serve", ">=24", STATUS_PASS, "24.0.7 (satisfies >=24 from preflight.yaml)", "ok" },
 		{ "serve", ">=25", STATUS_FAIL, "24.0.7 does not satisfy >=25", "ok" },
 		{ "none", ">=24", STATUS_FAIL, "not installed: no socket at", "no-socket" },
+		/* the CLI on PATH but no socket: a daemon that is not running
+		 * (or elsewhere), not a missing install; the CLI never runs */
+		{ "cli", ">=24", STATUS_FAIL, "no Docker daemon socket at", "no-socket" },
 		{ "down", ">=24", STATUS_FAIL, "daemon not running", "down" },
 		{ "tcp", ">=24", STATUS_WARN, "not a unix:// socket", "unsupported-host" },
 		{ "junk", ">=24", STATUS_ERROR, "unexpected reply", "bad-reply" },
@@ -923,10 +1194,20 @@ static void test_docker(void)
 	char *dir = tmpdir("docker");
 	char *sock = path_join(dir, "d.sock");
 	char *repo = path_join(dir, "repo");
-	struct buf reply = BUF_INIT, host = BUF_INIT;
+	char *clidir = path_join(dir, "cli");
+	char *nocli = path_join(dir, "nocli");
+	char *marker = path_join(dir, "CLI-RAN");
+	const char *old_path = getenv("PATH");
+	char *saved = old_path ? xstrdup(old_path) : NULL;
+	struct buf reply = BUF_INIT, host = BUF_INIT, script = BUF_INIT;
+	struct stat ran;
 	size_t i;
 
 	test_write_str(repo, "x", "");
+	test_write_str(nocli, "x", "");
+	buf_printf(&script, "#!/bin/sh\ntouch '%s'\n", marker);
+	write_exec(clidir, "docker", script.s);
+	buf_release(&script);
 	buf_printf(&reply, "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n"
 		   "Content-Length: %zu\r\n\r\n%s", strlen(body), body);
 	buf_printf(&host, "unix://%s", sock);
@@ -942,6 +1223,7 @@ static void test_docker(void)
 
 		unlink(sock);
 		setenv("DOCKER_HOST", host.s, 1);
+		setenv("PATH", !strcmp(w->how, "cli") ? clidir : nocli, 1);
 		if (!strcmp(w->how, "serve") || !strcmp(w->how, "junk")) {
 			if (!strcmp(w->how, "junk"))
 				d.reply = "SSH-2.0-OpenSSH\r\n";
@@ -974,6 +1256,20 @@ static void test_docker(void)
 			}
 			if (n == 1 && w->want == STATUS_FAIL && strcmp(w->how, "serve"))
 				CHECK(res[0].hint != NULL, "row %zu: a hint", i);
+			if (n == 1 && !strcmp(w->how, "cli")) {
+				const cJSON *dk = cJSON_GetObjectItem(res[0].data, "docker");
+
+				CHECK(has(res[0].message, "(the docker CLI is at ") &&
+				      !has(res[0].message, "not installed"),
+				      "row %zu: %s", i, res[0].message);
+				CHECK(has(res[0].hint, "DOCKER_HOST"), "row %zu: hint %s",
+				      i, res[0].hint ? res[0].hint : "(none)");
+				CHECK(cJSON_IsString(cJSON_GetObjectItem(dk, "cli")),
+				      "row %zu: docker.cli", i);
+			} else if (n == 1 && !strcmp(w->how, "none")) {
+				CHECK(has(res[0].message, "and no docker on PATH"),
+				      "row %zu: %s", i, res[0].message);
+			}
 			results_free(res, n);
 			spec_release(&spec);
 		} else {
@@ -989,9 +1285,16 @@ static void test_docker(void)
 			close(d.lfd);
 	}
 	unsetenv("DOCKER_HOST");
+	if (saved)
+		setenv("PATH", saved, 1);
+	free(saved);
+	CHECK(stat(marker, &ran) < 0, "the docker CLI was looked up, never run");
 	unlink(sock);
 	buf_release(&reply);
 	buf_release(&host);
+	free(marker);
+	free(nocli);
+	free(clidir);
 	free(sock);
 	free(repo);
 	free(dir);
@@ -1402,6 +1705,10 @@ void test_main(void)
 	test_hang();
 	test_once();
 	test_repo_binary();
+	test_venv_skipped();
+	test_nvmrc_notes();
+	test_data_keys();
+	test_package_depth();
 	test_yarn_path();
 	test_command_policy();
 	test_command_canonical();

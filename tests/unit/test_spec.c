@@ -76,6 +76,9 @@ static const struct row rows[] = {
 	{ "package.json", "{\"volta\": []}", "package.json:1:2: 'volta' expects an object" },
 	{ "package.json", "{\"volta\": {\"node\": 20}}", "package.json:1:12: 'volta.node' expects a version string" },
 	{ "package.json", "{\"name\": \"a\0b\"}", "package.json:1:12: NUL byte", 15 },
+	/* brackets in strings are no nesting: a plain syntax error */
+	{ "package.json", "{\"a\": \"[[{\\\"\", \"b\": [}", "package.json:1:22: malformed JSON" },
+	{ "package.json", "{\"a\": [[[{\"b\": ]]]}", "package.json:1:16: malformed JSON" },
 	/* the example */
 	{ ".env.example", "A=\nB=2\n", NULL },
 	{ ".env.sample", "A=\n", NULL },
