@@ -185,9 +185,16 @@ static void timed_out(struct result *r, const struct check *c, int started,
 		      double budget_ms)
 {
 	result_start(r, c);
+	/* the deadline counts from the program's start: loading a large spec
+	 * may use it all before the runner gets a turn */
+	if (budget_ms < 0)
+		budget_ms = 0;
 	r->duration_ms = started ? budget_ms : 0;
-	result_set(r, STATUS_ERROR, "timed out after %.0f ms%s", budget_ms,
-		   started ? "" : " (never started)");
+	if (started)
+		result_set(r, STATUS_ERROR, "timed out after %.0f ms", budget_ms);
+	else
+		result_set(r, STATUS_ERROR, "not run: the deadline passed before it "
+			   "could start");
 	result_hint(r, "raise the deadline with --timeout=MS");
 }
 
