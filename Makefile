@@ -15,7 +15,7 @@ BUILD   ?= build
 
 # Debian packages: to build, and (the second list) to run the tests.
 DEPS_BUILD := pkg-config libcjson-dev libinih-dev libyaml-dev
-DEPS_TEST  := libxml2-utils iproute2 lsof valgrind man-db
+DEPS_TEST  := libxml2-utils iproute2 lsof valgrind man-db git nodejs python3
 
 WARN    := -Wall -Wextra -Werror -Wshadow -Wformat=2 -Wstrict-prototypes \
            -Wmissing-prototypes -Wvla -Wpointer-arith -Wno-unused-parameter
