@@ -17,9 +17,9 @@
 #include <stddef.h>
 
 struct dotenv_entry {
-	char *key;		/* owned; [A-Za-z0-9_.-]+ */
-	char *value;		/* owned, NUL-terminated, may hold NUL bytes.
-				 * SECRET: never put it in a message */
+	char *key;		/* owned; [A-Za-z0-9_.-]+; one block with value */
+	char *value;		/* in key's block, NUL-terminated, may hold NUL
+				 * bytes.  SECRET: never put it in a message */
 	size_t value_len;
 	unsigned line, col;	/* 1-based position of the key; col in bytes */
 };

@@ -495,14 +495,18 @@ static void entry_add(struct scan *sc, const struct match *m)
 	const unsigned char *s = sc->s;
 	struct dotenv *out = sc->out;
 	struct dotenv_entry *e;
-	size_t a = m->vbeg, b = m->vend, w, len;
-	char *v;
+	size_t a = m->vbeg, b = m->vend, w, len, klen = m->keyend - m->key;
+	char *key, *v;
 
 	while (a < b && (w = ws_at(s, b, a)))
 		a += w;
 	while (b > a && (w = ws_before(s, a, b)))
 		b -= w;
-	v = xmalloc(b - a + 1);
+	/* one block: the key, then the value (freed through the key) */
+	key = xmalloc(klen + 1 + (b - a) + 1);
+	memcpy(key, s + m->key, klen);
+	key[klen] = '\0';
+	v = key + klen + 1;
 	len = strip_quotes(s + a, b - a, v);
 	if (a < b && s[a] == '"')
 		len = expand_escapes(v, len);
@@ -511,7 +515,7 @@ static void entry_add(struct scan *sc, const struct match *m)
 	grow(&out->entries, sizeof(*out->entries), &sc->cap_entries,
 	     out->n + 1);
 	e = &out->entries[out->n++];
-	e->key = xstrndup((const char *)s + m->key, m->keyend - m->key);
+	e->key = key;
 	e->value = v;
 	e->value_len = len;
 	locate(sc, m->key, &e->line, &e->col);
@@ -677,9 +681,8 @@ void dotenv_release(struct dotenv *d)
 	size_t i;
 
 	for (i = 0; i < d->n; i++) {
-		free(d->entries[i].key);
 		explicit_bzero(d->entries[i].value, d->entries[i].value_len);
-		free(d->entries[i].value);
+		free(d->entries[i].key);	/* the value lives in the same block */
 	}
 	for (i = 0; i < d->nissues; i++)
 		free(d->issues[i].message);
