@@ -59,14 +59,28 @@ enum port_expect { PORT_FREE, PORT_LISTENING };
  * say it was not checked. */
 enum port_proto { PORT_TCP, PORT_UDP, PORT_SCTP };
 
+/* What a port requirement names.  Most name a port to look up; two kinds
+ * from spec_urls.c name none, and the ports probe reports each as a
+ * skipped check of its own. */
+enum port_req_kind {
+	PORT_REQ_PORT,		/* port (..port_last), proto: look it up */
+	PORT_REQ_BAD_URL,	/* a *_URL key names this machine with a port
+				 * that is not 1-65535; service is the key */
+	PORT_REQ_URLS_CAPPED,	/* past the cap on *_URL requirements,
+				 * capped more keys named a local port;
+				 * service is the first of them */
+};
+
 /* Every source's port requirement is kept, also when several name the same
  * port: the ports probe decides which one is checked (preflight.yaml over
  * what is discovered, listening over free) and notes the others. */
 struct port_req {
-	unsigned port;
+	enum port_req_kind kind;
+	unsigned port;		/* PORT_REQ_PORT: 1-65535; else unused */
 	unsigned port_last;	/* > port: any one free port of port..port_last
 				 * will do (a compose host range for one
 				 * container port); else 0 */
+	unsigned capped;	/* PORT_REQ_URLS_CAPPED: keys not taken */
 	enum port_expect expect;
 	enum port_proto proto;
 	struct origin origin;
@@ -139,6 +153,11 @@ const char *spec_intern(struct spec *spec, const char *s);
 struct port_req *spec_add_port(struct spec *spec, unsigned port,
 			       enum port_expect expect, struct origin origin,
 			       const char *service);
+/* A *_URL requirement that names no port to look up: kind is
+ * PORT_REQ_BAD_URL or PORT_REQ_URLS_CAPPED (the caller counts capped).
+ * It wants a listener, as every URL requirement does. */
+struct port_req *spec_add_url_mark(struct spec *spec, enum port_req_kind kind,
+				   struct origin origin, const char *service);
 struct runtime_req *spec_add_runtime(struct spec *spec, const char *name,
 				     const char *text, enum req_kind kind,
 				     struct origin origin);

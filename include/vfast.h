@@ -4,11 +4,20 @@
  * The physical limit of a version check is zero processes.  The runtimes
  * probe asks vfast_lookup first, then vcache_get, and only then spawns the
  * binary (and calls vcache_put with what it printed).
+ *
+ * vfast.c takes the question to one of three shortcuts: vfast_path.c
+ * (the install path names the version), vfast_js.c (an npm package's
+ * manifest) and vfast_py.c (a pyenv shim resolved as pyenv would); what
+ * they share is in vfast_int.h.  The cache is vcache.c.
  */
 #ifndef EP_VFAST_H
 #define EP_VFAST_H
 
 #include <stddef.h>
+
+/* Whoever asks for a version without running the binary also asks
+ * whether running it would be safe (vguard.h): one include gives both. */
+#include "vguard.h"
 
 /* How a version was learnt: the JSON "method" field. */
 enum vmethod {
@@ -31,27 +40,6 @@ const char *vmethod_name(enum vmethod m);	/* "exec", "cache", ... */
 int vfast_lookup(const char *name, const char *path, const char *repo_root,
 		 char *const env[], char *out, size_t outlen,
 		 enum vmethod *method, char **real);
-
-/* Configuration in the repository (or a directory above it) that would
- * make asking the binary at path for runtime name's version run code the
- * repository ships, or download code it names: yarn's yarnPath and
- * plugins, pnpm's own version switching, a version file that names a path
- * to a version manager's shim, rustup's path toolchains, global.json SDK
- * paths, Maven's .mvn, sbt's .jvmopts, bazelisk's .bazeliskrc.  Files are
- * read with the spec rules (size cap, no NUL, a symlink in the repository
- * that resolves outside it is refused).  env is the child's environment.
- * Returns 0 when nothing stands in the way; 1 when the binary must not be
- * run, with g->why set (a new string naming file:line) and, where a
- * version could be read without running anything (yarnPath's
- * "yarn-4.1.0.cjs"), g->version set ("" otherwise).  The caller releases
- * *g with vguard_release whatever the return. */
-struct vguard {
-	char *why;
-	char version[64];
-};
-int vguard_check(const char *name, const char *path, const char *repo_root,
-		 char *const env[], struct vguard *g);
-void vguard_release(struct vguard *g);
 
 /* The cache: $XDG_CACHE_HOME/envpreflight/ (or ~/.cache/envpreflight/),
  * keyed on the binary's canonical path, device, inode, size and mtime.

@@ -37,12 +37,12 @@
 
 /* ---- which requirement is checked -------------------------------- */
 
-/* Port 0 is no port: spec_urls.c's mark for a *_URL key whose port is
- * not valid (port_last 0), or for the keys past its cap (port_last: how
- * many).  Each is a skipped check of its own. */
+/* spec_urls.c's marks (a *_URL key whose port is not valid, the keys
+ * past its cap) name no port: each is a skipped check of its own, kept
+ * out of the index and the lookup. */
 static int not_a_port(const struct port_req *r)
 {
-	return r->port == 0;
+	return r->kind != PORT_REQ_PORT;
 }
 
 /* Lower wins: preflight.yaml (no service), then listening, then free. */
@@ -178,14 +178,17 @@ static void plan_one(const struct spec *spec, struct plan *plan, size_t w)
 	const struct port_req *r = &spec->ports[w];
 	struct buf id = BUF_INIT, title = BUF_INIT;
 
-	if (not_a_port(r) && r->port_last) {
+	switch (r->kind) {
+	case PORT_REQ_URLS_CAPPED:
 		buf_puts(&id, "ports.urls");
 		buf_puts(&title, ".env URL ports");
-	} else if (not_a_port(r)) {
+		break;
+	case PORT_REQ_BAD_URL:
 		/* a dotenv key is [A-Za-z0-9_.-]+: fit for an id */
 		buf_printf(&id, "ports.url.%s", r->service);
 		buf_printf(&title, "Port of %s", r->service);
-	} else {
+		break;
+	case PORT_REQ_PORT:
 		buf_printf(&id, "ports.%s.%u", proto_name(r->proto), r->port);
 		buf_printf(&title, "Port%s %u", r->port_last ? "s" : "", r->port);
 		if (r->port_last) {
@@ -194,6 +197,7 @@ static void plan_one(const struct spec *spec, struct plan *plan, size_t w)
 		}
 		if (r->proto != PORT_TCP)
 			buf_printf(&title, "/%s", proto_name(r->proto));
+		break;
 	}
 	plan_add(plan, &probe_ports, id.s, title.s, r->origin, r, w);
 	buf_release(&id);
@@ -826,7 +830,7 @@ static cJSON *data_new(const struct port_req *req)
 		cJSON_AddNullToObject(d, "port");
 	else
 		cJSON_AddNumberToObject(d, "port", req->port);
-	if (req->port_last && !not_a_port(req))
+	if (req->port_last)
 		cJSON_AddNumberToObject(d, "port_last", req->port_last);
 	cJSON_AddStringToObject(d, "protocol", proto_name(req->proto));
 	cJSON_AddStringToObject(d, "expect", expect_name(req->expect));
@@ -914,34 +918,45 @@ static void run_range(const struct ports_scan *scan, const struct port_req *req,
 		    "the compose file");
 }
 
-/* A *_URL key that names no port to check (spec_urls.c): its port is
- * not valid, or it is past the cap.  The value is never shown. */
+/* The *_URL keys past spec_urls.c's cap: how many, and how many were
+ * taken.  The values are never shown. */
+static void run_urls_capped(const struct spec *spec, const struct port_req *req,
+			    struct result *r)
+{
+	size_t j, taken = 0;
+
+	/* the cap is what was taken from that file before it */
+	for (j = 0; j < spec->nports; j++)
+		taken += spec->ports[j].origin.file == req->origin.file &&
+			 &spec->ports[j] != req;
+	cJSON_AddNumberToObject(r->data, "keys_not_checked", req->capped);
+	result_set(r, STATUS_SKIP, "not checked: %u more *_URL key%s of %s "
+		   "name a local port (from %s on); only the first %zu "
+		   "are taken", req->capped, req->capped > 1 ? "s" : "",
+		   req->origin.file, req->service, taken);
+	result_hint(r, "list the ports that matter under ports.listening "
+		    "in preflight.yaml");
+}
+
+/* A *_URL key whose port is not valid: the value is never shown. */
+static void run_bad_url(const struct port_req *req, struct result *r)
+{
+	result_set(r, STATUS_SKIP, "not checked: the port in %s is not a valid "
+		   "port (1-65535)", req->service);
+	result_hint(r, "fix the port of %s in %s:%u", req->service,
+		    req->origin.file, req->origin.line);
+}
+
+/* A requirement that names no port to check (spec_urls.c). */
 static void run_not_a_port(const struct spec *spec, const struct port_req *req,
 			   struct result *r)
 {
 	cJSON_AddItemToObject(r->data, "holders", cJSON_CreateArray());
 	cJSON_AddItemToObject(r->data, "hidden", cJSON_CreateNull());
-	if (req->port_last) {
-		size_t j, taken = 0;
-
-		/* the cap is what was taken from that file before it */
-		for (j = 0; j < spec->nports; j++)
-			taken += spec->ports[j].origin.file == req->origin.file &&
-				 &spec->ports[j] != req;
-		cJSON_AddNumberToObject(r->data, "keys_not_checked", req->port_last);
-		result_set(r, STATUS_SKIP, "not checked: %u more *_URL key%s of %s "
-			   "name a local port (from %s on); only the first %zu "
-			   "are taken", req->port_last,
-			   req->port_last > 1 ? "s" : "", req->origin.file,
-			   req->service, taken);
-		result_hint(r, "list the ports that matter under ports.listening "
-			    "in preflight.yaml");
-		return;
-	}
-	result_set(r, STATUS_SKIP, "not checked: the port in %s is not a valid "
-		   "port (1-65535)", req->service);
-	result_hint(r, "fix the port of %s in %s:%u", req->service,
-		    req->origin.file, req->origin.line);
+	if (req->kind == PORT_REQ_URLS_CAPPED)
+		run_urls_capped(spec, req, r);
+	else
+		run_bad_url(req, r);
 }
 
 static void ports_run(const struct run_ctx *ctx, const struct check *c,

@@ -111,22 +111,39 @@ const char *spec_intern(struct spec *spec, const char *s)
 	return spec->strings[spec->nstrings++];
 }
 
-/* port 0 is no port: spec_urls.c marks with it a *_URL key whose port is
- * not valid, and the keys past its cap; the ports probe skips them. */
-struct port_req *spec_add_port(struct spec *spec, unsigned port,
-			       enum port_expect expect, struct origin origin,
-			       const char *service)
+/* A new requirement of the given kind, everything else zero (port_last,
+ * capped, proto TCP).  The pointer lasts until the next one is added. */
+static struct port_req *port_req_new(struct spec *spec, enum port_req_kind kind,
+				     enum port_expect expect, struct origin origin,
+				     const char *service)
 {
 	struct port_req *p;
 
 	grow(&spec->ports, sizeof(*spec->ports), &spec->ports_cap, spec->nports + 1);
 	p = &spec->ports[spec->nports++];
-	memset(p, 0, sizeof(*p));	/* port_last, proto: one TCP port */
-	p->port = port;
+	memset(p, 0, sizeof(*p));
+	p->kind = kind;
 	p->expect = expect;
 	p->origin = origin;
 	p->service = service ? xstrdup(service) : NULL;
 	return p;
+}
+
+struct port_req *spec_add_port(struct spec *spec, unsigned port,
+			       enum port_expect expect, struct origin origin,
+			       const char *service)
+{
+	struct port_req *p = port_req_new(spec, PORT_REQ_PORT, expect, origin,
+					  service);
+
+	p->port = port;
+	return p;
+}
+
+struct port_req *spec_add_url_mark(struct spec *spec, enum port_req_kind kind,
+				   struct origin origin, const char *service)
+{
+	return port_req_new(spec, kind, PORT_LISTENING, origin, service);
 }
 
 struct runtime_req *spec_add_runtime(struct spec *spec, const char *name,

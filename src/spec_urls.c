@@ -13,12 +13,12 @@
  * is wrong with the .env is the env probe's to report: this loader never
  * fails.
  *
- * Two kinds of requirement carry port 0, which no real port has, and are
- * reported by the ports probe as skipped checks, not looked up:
- *   - port_last 0: the URL names this machine but its port is not a valid
- *     port ("http://localhost:99999"), service the key;
- *   - port_last N: past URLS_MAX requirements, N more keys named a local
- *     port and were not taken; service is the first of them.
+ * Two kinds of requirement name no port, and the ports probe reports each
+ * as a skipped check, not looked up (enum port_req_kind):
+ *   - PORT_REQ_BAD_URL: the URL names this machine but its port is not a
+ *     valid port ("http://localhost:99999"), service the key;
+ *   - PORT_REQ_URLS_CAPPED: past URLS_MAX requirements, capped more keys
+ *     named a local port and were not taken; service is the first of them.
  * URLS_MAX keeps a .env of many thousand keys from becoming as many
  * checks: every planned port costs a check and a line of output.
  */
@@ -89,37 +89,49 @@ static int url_bad_port(const char *value, size_t len)
 	return bad;
 }
 
+/* What entry i of d asks for: 1 a local port (*port set), 0 a local URL
+ * whose port is not valid, -1 nothing (not a URL key, not local, or not
+ * the winning assignment). */
+static int url_entry(const struct dotenv *d, size_t i, unsigned *port)
+{
+	const struct dotenv_entry *e = &d->entries[i];
+
+	if (!url_key(e->key) || dotenv_is_shadowed(d, i) || !e->value_len ||
+	    memchr(e->value, '\0', e->value_len))
+		return -1;
+	if (portspec_local_url(e->value, port, NULL) == 1)
+		return 1;
+	return url_bad_port(e->value, e->value_len) ? 0 : -1;
+}
+
 static void add_urls(struct spec *spec, const struct dotenv *d, const char *name)
 {
 	const char *file = NULL;
-	size_t i, taken = 0, more = SIZE_MAX;	/* more: the mark's index */
+	size_t i, taken = 0, mark = SIZE_MAX;	/* the capped mark's index */
 
 	for (i = 0; i < d->n; i++) {
 		const struct dotenv_entry *e = &d->entries[i];
 		struct origin o;
 		unsigned port = 0;
+		int got = url_entry(d, i, &port);
 
-		if (!url_key(e->key) || dotenv_is_shadowed(d, i) || !e->value_len ||
-		    memchr(e->value, '\0', e->value_len))
+		if (got < 0)
 			continue;
-		if (portspec_local_url(e->value, &port, NULL) != 1) {
-			if (!url_bad_port(e->value, e->value_len))
-				continue;
-			port = 0;
-		}
 		if (!file)
 			file = spec_intern(spec, name);
 		o.file = file;
 		o.line = e->line;
 		o.col = e->col;
-		if (more != SIZE_MAX) {
-			spec->ports[more].port_last++;
+		if (mark != SIZE_MAX) {
+			spec->ports[mark].capped++;
 		} else if (taken == URLS_MAX) {
-			more = spec->nports;
-			spec_add_port(spec, 0, PORT_LISTENING, o, e->key)->port_last = 1;
+			mark = spec->nports;
+			spec_add_url_mark(spec, PORT_REQ_URLS_CAPPED, o, e->key)->capped = 1;
 		} else {
-			/* port 0: a local URL whose port is not valid */
-			spec_add_port(spec, port, PORT_LISTENING, o, e->key);
+			if (got)
+				spec_add_port(spec, port, PORT_LISTENING, o, e->key);
+			else
+				spec_add_url_mark(spec, PORT_REQ_BAD_URL, o, e->key);
 			taken++;
 		}
 	}

@@ -16,7 +16,8 @@
 #define PROC_FIX "tests/fixtures/proc"
 
 /* The model's ports as one line: "PORT[-LAST][/PROTO] EXPECT WHO L:C; ...",
- * WHO being the compose service name, the URL key, or "-". */
+ * WHO being the compose service name, the URL key, or "-"; a requirement
+ * that names no port (a URL whose port is not valid) shows as port 0. */
 static char *ports_line(const struct spec *spec)
 {
 	struct buf b = BUF_INIT;
@@ -28,7 +29,8 @@ static char *ports_line(const struct spec *spec)
 
 		if (!strncmp(who, "compose service ", 16))
 			who += 16;
-		buf_printf(&b, "%s%u", i ? "; " : "", r->port);
+		buf_printf(&b, "%s%u", i ? "; " : "",
+			   r->kind == PORT_REQ_PORT ? r->port : 0);
 		if (r->port_last)
 			buf_printf(&b, "-%u", r->port_last);
 		if (r->proto != PORT_TCP)
@@ -343,7 +345,7 @@ static const struct url_row {
 	  "2222 listening DATABASE_URL 2:1" },
 	{ "quoted, export", "export DATABASE_URL=\"postgres://localhost:5434/db\"\n",
 	  "5434 listening DATABASE_URL 1:8" },
-	/* a local URL whose port is not valid: port 0, a skipped check */
+	/* a local URL whose port is not valid: PORT_REQ_BAD_URL, a skipped check */
 	{ "port out of range", "BAD_URL=http://localhost:99999\n",
 	  "0 listening BAD_URL 1:1" },
 	{ "port not a number", "BAD_URL=postgres://u:s3cr3t@localhost:pg/db\n",
@@ -459,9 +461,9 @@ static void test_urls_cap(void)
 		const struct port_req *m = &spec.ports[1024];
 
 		CHECK_INT(spec.ports[1023].port, 2000 + 1023 % 3, "the last taken");
-		CHECK(m->port == 0 && m->port_last == 6 && m->service &&
+		CHECK(m->kind == PORT_REQ_URLS_CAPPED && m->capped == 6 && m->service &&
 		      !strcmp(m->service, "K1024_URL") && m->origin.line == 1025,
-		      "the mark: %u %u %s", m->port, m->port_last, m->service);
+		      "the mark: %d %u %s", (int)m->kind, m->capped, m->service);
 	}
 	spec_release(&spec);
 	buf_release(&env);

@@ -1,0 +1,54 @@
+/* runtime_ask.h - asking the machine for a runtime's version, once a run
+ * however many checks name the runtime (runtime_ask.c), and which
+ * commands preflight.yaml may have run for that (runtime_cmd.c).
+ *
+ * Asking means, in order: the exec-free shortcuts of vfast_lookup, the
+ * version cache, and only then one spawn of the binary found on PATH.
+ * The docker daemon is asked over its socket instead.
+ */
+#ifndef EP_RUNTIME_ASK_H
+#define EP_RUNTIME_ASK_H
+
+#include "docker.h"
+#include "probe.h"
+#include "vfast.h"
+
+enum answer_state { ANS_FOUND, ANS_MISSING, ANS_ERROR, ANS_DOCKER, ANS_REFUSED };
+
+/* What every check of one runtime shares.  Read-only once made; owned by
+ * the run (run_once), freed when the run is over. */
+struct runtime_answer {
+	enum answer_state state;
+	char *version;		/* ANS_FOUND: bare, validated ("20.11.1") */
+	enum vmethod method;
+	char *path;		/* the binary found on PATH, or the socket */
+	char *resolved;		/* a shim's real binary (vfast), or NULL */
+	char *command;		/* "/usr/bin/node --version" as run */
+	char *skipped;		/* PATH entries skipped, or NULL */
+	char *tried;		/* "python3, python" */
+	char *error;		/* ANS_ERROR: what went wrong; ANS_REFUSED:
+				 * why the binary was not run */
+	enum status refused;	/* ANS_REFUSED: the check's status */
+	char *note;		/* FOUND without running it because running
+				 * it would run repository code: why */
+	int timed_out;		/* ANS_ERROR: killed at the deadline */
+	int no_version;		/* ANS_ERROR: it ran, but printed no version */
+	struct docker_info docker;	/* ANS_DOCKER, and FOUND by socket */
+	int asked_docker;
+	char *docker_cli;	/* no socket: the docker CLI on PATH (looked
+				 * up, never run), or NULL */
+};
+
+/* The answer for runtime name, asked at most once a run. */
+const struct runtime_answer *runtime_ask(const struct run_ctx *ctx,
+					 const char *name);
+
+/* 1 when envpreflight knows how to ask name: the table has it, or
+ * preflight.yaml gives a command for it. */
+int runtime_askable(const struct spec *spec, const char *name);
+
+/* 1 when command (preflight.yaml's, its program found at path) is a
+ * version query envpreflight runs. */
+int runtime_cmd_allowed(char *const *command, const char *path);
+
+#endif

@@ -1,0 +1,207 @@
+/* runtime_hint.c - how to get a version that satisfies a requirement,
+ * fit for the version manager in use (volta, nvm, asdf, mise, pyenv), or
+ * generic advice by runtime.
+ *
+ * Hints name a command only with values runtime_req.c validated (a
+ * version that parsed, a codename from the built-in table), never text as
+ * the repository wrote it.
+ */
+#include "runtimes.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+int runtime_hint_safe(const char *s)
+{
+	size_t n = strlen(s);
+
+	if (!n || n >= 40)
+		return 0;
+	return strspn(s, "0123456789abcdefghijklmnopqrstuvwxyz"
+		      "ABCDEFGHIJKLMNOPQRSTUVWXYZ.+-_") == n;
+}
+
+enum {
+	MGR_VOLTA = 1 << 0, MGR_NVM = 1 << 1, MGR_ASDF = 1 << 2,
+	MGR_MISE = 1 << 3, MGR_PYENV = 1 << 4,
+};
+
+/* A version manager is in use when its variable is set or its home
+ * directory exists; it is the one that installed a binary whose path
+ * goes through its directory. */
+static const struct manager {
+	unsigned bit;
+	const char *name;
+	const char *env[2];
+	const char *home;	/* below $HOME */
+	const char *in_path;
+} managers[] = {
+	{ MGR_VOLTA, "volta", { "VOLTA_HOME", NULL }, ".volta", "/.volta/" },
+	{ MGR_NVM, "nvm", { "NVM_DIR", NULL }, ".nvm", "/.nvm/" },
+	{ MGR_ASDF, "asdf", { "ASDF_DIR", "ASDF_DATA_DIR" }, ".asdf", "/.asdf/" },
+	{ MGR_MISE, "mise", { "MISE_DATA_DIR", "MISE_SHELL" }, ".local/share/mise",
+	  "/mise/" },
+	{ MGR_PYENV, "pyenv", { "PYENV_ROOT", NULL }, ".pyenv", "/.pyenv/" },
+};
+
+static int manager_present(const struct manager *m)
+{
+	const char *home = getenv("HOME");
+	struct stat st;
+	char *dir;
+	int yes;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(m->env); i++) {
+		const char *v = m->env[i] ? getenv(m->env[i]) : NULL;
+
+		if (v && *v)
+			return 1;
+	}
+	if (!home || home[0] != '/')
+		return 0;
+	dir = path_join(home, m->home);
+	yes = stat(dir, &st) == 0 && S_ISDIR(st.st_mode);
+	free(dir);
+	return yes;
+}
+
+/* Which manager should install r's runtime (one bit of wanted), or NULL:
+ * the one the binary found came from, then the one that reads r's file,
+ * then the first in use. */
+static const struct manager *manager_pick(const struct runtime_req *r, unsigned wanted,
+					  const char *path)
+{
+	unsigned prefer = 0;
+	size_t i;
+
+	for (i = 0; path && i < ARRAY_SIZE(managers); i++)
+		if ((managers[i].bit & wanted) && strstr(path, managers[i].in_path))
+			return &managers[i];
+	if (runtime_req_is_file(r, ".nvmrc"))
+		prefer = MGR_NVM;
+	else if (runtime_req_is_file(r, ".python-version"))
+		prefer = MGR_PYENV;
+	else if (runtime_req_is_file(r, ".tool-versions"))
+		prefer = MGR_ASDF | MGR_MISE;
+	else if (r->kind == REQ_EXACT && !runtime_req_is_package_manager(r))
+		prefer = MGR_VOLTA;
+	for (i = 0; i < ARRAY_SIZE(managers); i++)
+		if ((managers[i].bit & wanted & prefer) && manager_present(&managers[i]))
+			return &managers[i];
+	for (i = 0; i < ARRAY_SIZE(managers); i++)
+		if ((managers[i].bit & wanted) && manager_present(&managers[i]))
+			return &managers[i];
+	return NULL;
+}
+
+static unsigned managers_for(const char *name)
+{
+	if (!strcmp(name, "node"))
+		return MGR_VOLTA | MGR_NVM | MGR_ASDF | MGR_MISE;
+	if (!strcmp(name, "python"))
+		return MGR_PYENV | MGR_ASDF | MGR_MISE;
+	if (!strcmp(name, "npm") || !strcmp(name, "pnpm") || !strcmp(name, "yarn"))
+		return MGR_VOLTA;
+	return MGR_ASDF | MGR_MISE;
+}
+
+static const char *asdf_plugin(const char *name)
+{
+	return !strcmp(name, "node") ? "nodejs" : !strcmp(name, "go") ? "golang" : name;
+}
+
+/* Generic advice, by runtime, with v a validated version or "". */
+static void hint_generic(struct result *res, const char *name, const char *v,
+			 const char *display)
+{
+	const char *sp = *v ? " " : "";
+
+	if (!strcmp(name, "node"))
+		result_hint(res, "install Node.js%s%s (https://nodejs.org/ or your "
+			    "package manager)", sp, v);
+	else if (!strcmp(name, "python"))
+		result_hint(res, "install Python%s%s (https://www.python.org/downloads/ "
+			    "or your package manager)", sp, v);
+	else if (!strcmp(name, "go"))
+		result_hint(res, "install Go%s%s%s (https://go.dev/dl/)", sp, v,
+			    *v ? " or later" : "");
+	else if (!strcmp(name, "npm"))
+		result_hint(res, "npm install -g npm%s%s", *v ? "@" : "", v);
+	else if (!strcmp(name, "pnpm") || !strcmp(name, "yarn"))
+		result_hint(res, "corepack enable, or npm install -g %s%s%s", name,
+			    *v ? "@" : "", v);
+	else if (runtime_hint_safe(name))
+		result_hint(res, "install %s%s%s, or add the directory that holds it "
+			    "to PATH", display, sp, v);
+}
+
+/* The install command of version manager m for p. */
+static void hint_manager(struct result *res, const struct runtime_prep *p,
+			 const struct manager *m)
+{
+	const struct runtime_req *r = p->r;
+	const char *name = r->name, *num = p->num;
+	const char *sep = *num ? "@" : "";
+
+	switch (m->bit) {
+	case MGR_NVM:
+		if (runtime_req_is_file(r, ".nvmrc"))
+			result_hint(res, "nvm install (it reads .nvmrc)");
+		else if (*p->nvm || *num)
+			result_hint(res, "nvm install %s", *p->nvm ? p->nvm : num);
+		else
+			result_hint(res, "nvm ls-remote, then nvm install a version "
+				    "the requirement admits");
+		break;
+	case MGR_VOLTA:
+		result_hint(res, "volta install %s%s%s", name, sep, num);
+		break;
+	case MGR_ASDF:
+		if (runtime_req_is_file(r, ".tool-versions"))
+			result_hint(res, "asdf install (it reads .tool-versions)");
+		else
+			result_hint(res, "asdf install %s latest%s%s", asdf_plugin(name),
+				    *num ? ":" : "", num);
+		break;
+	case MGR_MISE:
+		if (runtime_req_is_file(r, ".tool-versions"))
+			result_hint(res, "mise install (it reads .tool-versions)");
+		else
+			result_hint(res, "mise use %s%s%s", name, sep, num);
+		break;
+	case MGR_PYENV:
+		if (runtime_req_is_file(r, ".python-version"))
+			result_hint(res, "pyenv install (it reads .python-version)");
+		else if (*num)
+			result_hint(res, "pyenv install %s", num);
+		else
+			result_hint(res, "pyenv install --list, then pyenv install a "
+				    "version the requirement admits");
+		break;
+	}
+}
+
+void runtime_hint_install(struct result *res, const struct runtime_prep *p,
+			  const struct known_runtime *k, const char *path)
+{
+	const struct runtime_req *r = p->r;
+	const struct manager *m;
+
+	if (p->bad || !runtime_hint_safe(r->name))
+		return;
+	if (runtime_req_is_package_manager(r)) {
+		result_hint(res, "corepack enable: corepack then runs %s %s, as "
+			    "packageManager asks", p->pm.name, p->num);
+		return;
+	}
+	m = manager_pick(r, managers_for(r->name), path);
+	if (!m) {
+		hint_generic(res, r->name, p->num, k ? k->display : r->name);
+		return;
+	}
+	cJSON_ReplaceItemInObjectCaseSensitive(res->data, "version_manager",
+					       cJSON_CreateString(m->name));
+	hint_manager(res, p, m);
+}
