@@ -17,9 +17,10 @@
 #include <stddef.h>
 
 struct dotenv_entry {
-	char *key;		/* owned; [A-Za-z0-9_.-]+; one block with value */
-	char *value;		/* in key's block, NUL-terminated, may hold NUL
-				 * bytes.  SECRET: never put it in a message */
+	char *key;		/* [A-Za-z0-9_.-]+; in one block with every key
+				 * and value of the file, owned by struct dotenv */
+	char *value;		/* NUL-terminated, may hold NUL bytes.
+				 * SECRET: never put it in a message */
 	size_t value_len;
 	unsigned line, col;	/* 1-based position of the key; col in bytes */
 };
@@ -52,7 +53,7 @@ struct dotenv {
 void dotenv_parse(const char *buf, size_t len, struct dotenv *out);
 
 /* The entry that wins for key (the last assignment, as in dotenv), or NULL.
- * O(log n).  The pointer is valid until dotenv_release(). */
+ * O(1) (a hash table).  The pointer is valid until dotenv_release(). */
 const struct dotenv_entry *dotenv_get(const struct dotenv *d, const char *key);
 
 /* 1 when entries[i] is overridden by a later entry with the same key. */

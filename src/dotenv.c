@@ -67,6 +67,8 @@ struct scan {
 	size_t n;
 	size_t *lines;		/* offset of the start of each line */
 	size_t nlines;
+	size_t cursor;		/* locate()'s last line: positions mostly rise */
+	size_t textlen;		/* the bytes that every key and value need */
 	struct {		/* see unescaped_quote() */
 		size_t lo, hi;
 	} qcache[3];
@@ -89,17 +91,36 @@ struct match {
 
 static const char quotes[] = "'\"`";
 
+/* The index of c in quotes[], or -1; a switch, since strip_quotes() asks
+ * for every byte of every value. */
 static int quote_index(unsigned char c)
 {
-	const char *q = c ? strchr(quotes, c) : NULL;
-
-	return q ? (int)(q - quotes) : -1;
+	switch (c) {
+	case '\'':
+		return 0;
+	case '"':
+		return 1;
+	case '`':
+		return 2;
+	}
+	return -1;
 }
+
+/* [\w.-]: A-Z, a-z, 0-9, '_', '.' and '-' (bytes from 0x80 are not). */
+static const unsigned char key_chars[256] = {
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,	/* 0x00 */
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,	/* 0x10 */
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 0,	/* 0x20 */
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0,	/* 0x30 */
+	0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,	/* 0x40 */
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 1,	/* 0x50 */
+	0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,	/* 0x60 */
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0,	/* 0x70 */
+};
 
 static int is_key_char(unsigned char c)
 {
-	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-	       (c >= '0' && c <= '9') || c == '_' || c == '.' || c == '-';
+	return key_chars[c];
 }
 
 /* Width in bytes of the \s character at s[i] (note 5), or 0; i < n. */
@@ -327,6 +348,61 @@ static int attempt(struct scan *sc, size_t k, struct match *m)
 	return rest_match(sc, k, m);
 }
 
+/* tail_match() for the commonest case first: a line break followed by the
+ * next line's key ends the match at the break (nothing after it is
+ * whitespace, a comment or the end). */
+static void tail_end(const struct scan *sc, size_t x, size_t *end)
+{
+	if (x < sc->n && sc->s[x] == '\n' && x + 1 < sc->n &&
+	    is_key_char(sc->s[x + 1]))
+		*end = x;
+	else
+		tail_match(sc, x, end);	/* cannot fail after a value */
+}
+
+/* attempt() for the shapes nearly every line has, KEY=value and KEY=,
+ * without its general machinery: 1 when *m is what attempt() gives, 0 when
+ * only attempt() can tell.  The key must reach the '=' directly, so the
+ * "export " branch cannot apply (the byte after "export" would be a key
+ * character or the '=', never a space).  Then value_match():
+ * - a first value byte that is printable ASCII, not a space, quote or '#'
+ *   is no \s and opens no quote, so the value is [^#\n]+ from there;
+ * - at the end, or at a line break followed by the end or by a key
+ *   character (no \s, quote or '#'), \s* cannot reach a quote and the
+ *   value is empty.  Any other empty one may still come from a later line
+ *   (A= then "x" on the next line gives x) and is left to attempt(). */
+static int attempt_fast(const struct scan *sc, size_t k, struct match *m)
+{
+	const unsigned char *s = sc->s;
+	size_t n = sc->n, i = k, r, x;
+
+	while (i < n && is_key_char(s[i]))
+		i++;
+	if (i == k || i == n || s[i] != '=')
+		return 0;
+	r = i + 1;
+	if (r < n && s[r] > ' ' && s[r] < 0x7f && s[r] != '#' &&
+	    quote_index(s[r]) < 0) {
+		for (x = r + 1; x < n && s[x] != '#' && s[x] != '\n'; x++)
+			;
+		m->vbeg = m->from = r;
+		m->vend = x;
+		tail_end(sc, x, &m->end);
+	} else if (r == n || (s[r] == '\n' &&
+			      (r + 1 == n || is_key_char(s[r + 1])))) {
+		m->vbeg = m->vend = r;
+		m->from = NONE;
+		tail_end(sc, r, &m->end);
+	} else {
+		return 0;
+	}
+	m->key = k;
+	m->keyend = m->sep = i;
+	m->badquote = NONE;
+	m->closable = 0;
+	return 1;
+}
+
 static void issue_add(struct scan *sc, size_t pos, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
@@ -448,11 +524,21 @@ static size_t expand_escapes(char *v, size_t len)
 	return o;
 }
 
-static void locate(const struct scan *sc, size_t pos, unsigned *line,
+/* Line and column of pos.  Entries, then issues, come in rising order, so
+ * the line after the last answer is tried before a binary search. */
+static void locate(struct scan *sc, size_t pos, unsigned *line,
 		   unsigned *col)
 {
 	size_t lo = 0, hi = sc->nlines;	/* lines[lo] <= pos < lines[hi] */
+	size_t c = sc->cursor;
 
+	if (sc->lines[c] <= pos) {
+		if (c + 1 == hi || pos < sc->lines[c + 1])
+			hi = c + 1;
+		else if (c + 2 == hi || pos < sc->lines[c + 2])
+			hi = c + 2;
+		lo = hi == sc->nlines ? c : hi - 1;
+	}
 	while (hi - lo > 1) {
 		size_t mid = lo + (hi - lo) / 2;
 
@@ -461,79 +547,121 @@ static void locate(const struct scan *sc, size_t pos, unsigned *line,
 		else
 			hi = mid;
 	}
+	sc->cursor = lo;
 	*line = lo + 1 < UINT_MAX ? (unsigned)(lo + 1) : UINT_MAX;
 	pos -= sc->lines[lo];
 	*col = pos + 1 < UINT_MAX ? (unsigned)(pos + 1) : UINT_MAX;
 }
 
-/* What dotenv does here that the file does not seem to say. */
-static void entry_issues(struct scan *sc, const struct match *m,
-			 const char *key)
+/* What dotenv does here that the file does not seem to say.  The key is
+ * copied only for a message: entries are built after the scan. */
+static void entry_issues(struct scan *sc, const struct match *m)
 {
+	size_t klen = m->keyend - m->key;
+	char *key;
+
 	if (m->badquote != NONE && m->badquote < m->vend)
 		issue_add(sc, m->badquote, m->closable ?
 			  "text after the closing quote: dotenv does not treat the value as quoted" :
 			  "unterminated quote: dotenv does not treat the value as quoted");
-	if (has_lt(sc, m->keyend, m->sep))
+	if (has_lt(sc, m->keyend, m->sep)) {
+		key = xstrndup((const char *)sc->s + m->key, klen);
 		issue_add(sc, m->sep, "the '=' of key '%s' is on a later line",
 			  key);
-	if (m->from != NONE && has_lt(sc, m->sep, m->from))
+		free(key);
+	}
+	if (m->from != NONE && has_lt(sc, m->sep, m->from)) {
+		key = xstrndup((const char *)sc->s + m->key, klen);
 		issue_add(sc, m->key,
 			  "key '%s' has no value on its line: dotenv reads it from a later line",
 			  key);
+		free(key);
+	}
 	/* dotenv stores into a plain object, where this key sets the
 	 * prototype instead: the key is lost.  We keep the entry, so that a
 	 * comparison with an example file still sees it, and say so. */
-	if (!strcmp(key, "__proto__"))
+	if (klen == 9 && !memcmp(sc->s + m->key, "__proto__", 9))
 		issue_add(sc, m->key,
 			  "key '__proto__' is dropped by dotenv (a JavaScript object quirk)");
 }
 
-/* Trim group 2, strip its quotes, expand escapes, and add the entry. */
+/* Trim group 2 and add the entry.  Until entries_build(), its key and
+ * value point into the scanned text, unterminated and unstripped. */
 static void entry_add(struct scan *sc, const struct match *m)
 {
 	const unsigned char *s = sc->s;
 	struct dotenv *out = sc->out;
 	struct dotenv_entry *e;
-	size_t a = m->vbeg, b = m->vend, w, len, klen = m->keyend - m->key;
-	char *key, *v;
+	size_t a = m->vbeg, b = m->vend, w;
 
 	while (a < b && (w = ws_at(s, b, a)))
 		a += w;
 	while (b > a && (w = ws_before(s, a, b)))
 		b -= w;
-	/* one block: the key, then the value (freed through the key) */
-	key = xmalloc(klen + 1 + (b - a) + 1);
-	memcpy(key, s + m->key, klen);
-	key[klen] = '\0';
-	v = key + klen + 1;
-	len = strip_quotes(s + a, b - a, v);
-	if (a < b && s[a] == '"')
-		len = expand_escapes(v, len);
-	v[len] = '\0';
-
-	grow(&out->entries, sizeof(*out->entries), &sc->cap_entries,
-	     out->n + 1);
+	if (out->n == sc->cap_entries)
+		grow(&out->entries, sizeof(*out->entries), &sc->cap_entries,
+		     out->n + 1);
 	e = &out->entries[out->n++];
-	e->key = key;
-	e->value = v;
-	e->value_len = len;
+	e->key = (char *)sc->s + m->key;
+	e->value = (char *)sc->s + a;
+	e->value_len = b - a;
 	locate(sc, m->key, &e->line, &e->col);
-	entry_issues(sc, m, e->key);
+	/* no overflow: keys and values lie apart in s, each match has a
+	 * separator besides, so this stays below n + n / 2 + 2 */
+	sc->textlen += (m->keyend - m->key) + 1 + (b - a) + 1;
+	entry_issues(sc, m);
 }
 
+/* Copy every key and value into one block, the first key at its start (so
+ * dotenv_release() frees it through entries[0].key): one allocation per
+ * file instead of one per entry.  Strip the quotes, expand escapes.  A key
+ * runs to the first non-key character, as the scan found it. */
+static void entries_build(struct scan *sc)
+{
+	struct dotenv *out = sc->out;
+	char *p;
+	size_t i;
+
+	if (!out->n)
+		return;
+	p = xmalloc(sc->textlen);
+	for (i = 0; i < out->n; i++) {
+		struct dotenv_entry *e = &out->entries[i];
+		const unsigned char *v = (const unsigned char *)e->value;
+		size_t klen = 0, len;
+
+		while (is_key_char((unsigned char)e->key[klen]))
+			klen++;
+		memcpy(p, e->key, klen);
+		p[klen] = '\0';
+		e->key = p;
+		e->value = p + klen + 1;
+		len = strip_quotes(v, e->value_len, e->value);
+		if (e->value_len && v[0] == '"')
+			len = expand_escapes(e->value, len);
+		e->value[len] = '\0';
+		e->value_len = len;
+		p = e->value + len + 1;
+	}
+}
+
+/* Copy buf with CRLF and CR turned into LF; memchr() finds the CRs, since
+ * most files have none. */
 static unsigned char *normalize(const char *buf, size_t len, size_t *n)
 {
 	unsigned char *s = xmalloc(len + 1);
-	size_t i, o = 0;
+	size_t i = 0, o = 0;
 
-	for (i = 0; i < len; i++) {
-		if (buf[i] == '\r') {
+	while (i < len) {
+		const char *cr = memchr(buf + i, '\r', len - i);
+		size_t run = (cr ? (size_t)(cr - buf) : len) - i;
+
+		memcpy(s + o, buf + i, run);
+		o += run;
+		i += run;
+		if (i < len) {
 			s[o++] = '\n';
-			if (i + 1 < len && buf[i + 1] == '\n')
-				i++;
-		} else {
-			s[o++] = (unsigned char)buf[i];
+			i += i + 1 < len && buf[i + 1] == '\n' ? 2 : 1;
 		}
 	}
 	s[o] = '\0';
@@ -543,15 +671,17 @@ static unsigned char *normalize(const char *buf, size_t len, size_t *n)
 
 static void lines_build(struct scan *sc)
 {
-	size_t cap = 0, i;
+	const unsigned char *lf;
+	size_t cap = 0, i = 0;
 
 	grow(&sc->lines, sizeof(*sc->lines), &cap, 1);
 	sc->lines[sc->nlines++] = 0;
-	for (i = 0; i < sc->n; i++) {
-		if (sc->s[i] != '\n')
-			continue;
-		grow(&sc->lines, sizeof(*sc->lines), &cap, sc->nlines + 1);
-		sc->lines[sc->nlines++] = i + 1;
+	while (i < sc->n && (lf = memchr(sc->s + i, '\n', sc->n - i))) {
+		i = (size_t)(lf - sc->s) + 1;
+		if (sc->nlines == cap)
+			grow(&sc->lines, sizeof(*sc->lines), &cap,
+			     sc->nlines + 1);
+		sc->lines[sc->nlines++] = i;
 	}
 }
 
@@ -638,7 +768,7 @@ void dotenv_parse(const char *buf, size_t len, struct dotenv *out)
 		k = ws_end(&sc, p);
 		if (k == sc.n)
 			break;
-		if (!attempt(&sc, k, &m)) {
+		if (!attempt_fast(&sc, k, &m) && !attempt(&sc, k, &m)) {
 			p = next_line(sc.s, sc.n, k);
 			continue;
 		}
@@ -647,6 +777,8 @@ void dotenv_parse(const char *buf, size_t len, struct dotenv *out)
 		p = done = m.end;
 	}
 	region_check(&sc, done, sc.n);
+	entries_build(&sc);
+	sc.cursor = 0;
 	issues_finish(&sc);
 	index_build(out);
 
@@ -680,10 +812,10 @@ void dotenv_release(struct dotenv *d)
 {
 	size_t i;
 
-	for (i = 0; i < d->n; i++) {
+	for (i = 0; i < d->n; i++)
 		explicit_bzero(d->entries[i].value, d->entries[i].value_len);
-		free(d->entries[i].key);	/* the value lives in the same block */
-	}
+	if (d->n)	/* every key and value live in this one block */
+		free(d->entries[0].key);
 	for (i = 0; i < d->nissues; i++)
 		free(d->issues[i].message);
 	free(d->entries);
