@@ -350,7 +350,7 @@ int portspec_local_url(const char *value, unsigned *port,
 		for (i = 1; hend + i < aend && hend[i] != ','; i++)
 			;
 		if (port_digits(hend + 1, i - 1, port) != 1)
-			return 0;
+			return -1;	/* this machine, but no valid port */
 	} else if (hend < aend && *hend != ':' && *hend != ',') {
 		return 0;	/* "[::1]x" */
 	} else if (sc) {

@@ -42,53 +42,6 @@ static int url_key(const char *key)
 			 !strcasecmp(key + n - 4, "_URI"));
 }
 
-/*
- * 1 when value is a URL that would name a service on this machine but
- * for its explicit port, which is not one of 1-65535 ("localhost:99999",
- * "localhost:http").  The authority is found as portspec_local_url finds
- * it, and the port replaced by "1" in a copy: if the copy is local, the
- * port was what was wrong.  The copy holds the value, so it is wiped.
- */
-static int url_bad_port(const char *value, size_t len)
-{
-	const char *auth = strstr(value, "://"), *aend, *host, *hend, *q, *pend;
-	struct buf b = BUF_INIT;
-	unsigned port;
-	int bad;
-
-	if (!auth)
-		return 0;
-	auth += 3;
-	aend = auth + strcspn(auth, "/?#");
-	host = auth;
-	for (q = auth; q < aend; q++)
-		if (*q == '@')
-			host = q + 1;
-	if (*host == '[') {
-		hend = memchr(host, ']', (size_t)(aend - host));
-		if (!hend)
-			return 0;
-		hend++;
-	} else {
-		for (hend = host; hend < aend && *hend != ':' && *hend != ','; hend++)
-			;
-	}
-	if (hend >= aend || *hend != ':')
-		return 0;
-	for (pend = hend + 1; pend < aend && *pend != ','; pend++)
-		;
-	if (pend == hend + 1)
-		return 0;	/* "localhost:": the scheme's default port */
-	buf_add(&b, value, (size_t)(hend + 1 - value));
-	buf_putc(&b, '1');
-	buf_add(&b, pend, len - (size_t)(pend - value));
-	bad = portspec_local_url(buf_str(&b), &port, NULL) == 1;
-	if (b.s)
-		memset(b.s, 0, b.cap);
-	buf_release(&b);
-	return bad;
-}
-
 /* What entry i of d asks for: 1 a local port (*port set), 0 a local URL
  * whose port is not valid, -1 nothing (not a URL key, not local, or not
  * the winning assignment). */
@@ -99,9 +52,14 @@ static int url_entry(const struct dotenv *d, size_t i, unsigned *port)
 	if (!url_key(e->key) || dotenv_is_shadowed(d, i) || !e->value_len ||
 	    memchr(e->value, '\0', e->value_len))
 		return -1;
-	if (portspec_local_url(e->value, port, NULL) == 1)
+	switch (portspec_local_url(e->value, port, NULL)) {
+	case 1:
 		return 1;
-	return url_bad_port(e->value, e->value_len) ? 0 : -1;
+	case -1:
+		return 0;
+	default:
+		return -1;
+	}
 }
 
 static void add_urls(struct spec *spec, const struct dotenv *d, const char *name)

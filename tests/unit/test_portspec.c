@@ -198,9 +198,10 @@ static const struct url_row {
 	{ "mongodb+srv://u:p@localhost/db", 0, 0, NULL },
 	{ "postgres:///db", 0, 0, NULL },
 	{ "postgres://u@/db", 0, 0, NULL },
-	{ "http://localhost:99999", 0, 0, NULL },
-	{ "http://localhost:0", 0, 0, NULL },
-	{ "http://localhost:8o", 0, 0, NULL },
+	/* this machine, but the explicit port is not valid: -1 */
+	{ "http://localhost:99999", -1, 0, NULL },
+	{ "http://localhost:0", -1, 0, NULL },
+	{ "http://localhost:8o", -1, 0, NULL },
 	{ "http://[::1", 0, 0, NULL },
 	{ "http://[::1]x:80", 0, 0, NULL },
 	{ "http://::1:80", 0, 0, NULL },
