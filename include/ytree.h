@@ -2,8 +2,9 @@
  * line and column, built with libyaml's event parser.
  *
  * Aliases are expanded by copying, under a budget on the total number of
- * nodes, so a "billion laughs" file fails with an error instead of
- * exhausting memory.  Only the first document of a stream is read.
+ * nodes and on the bytes of scalar text, so a "billion laughs" file (or
+ * one large anchored scalar aliased many times) fails with an error
+ * instead of exhausting memory.  Only the first document of a stream is read.
  */
 #ifndef EP_YTREE_H
 #define EP_YTREE_H
@@ -24,6 +25,7 @@ struct ynode {
 };
 
 #define YTREE_MAX_NODES 100000
+#define YTREE_MAX_TEXT (8 * 1024 * 1024)	/* bytes of scalar text, copies included */
 
 struct ytree_error {
 	unsigned line, col;

@@ -37,6 +37,25 @@ static int varint(const unsigned char **p, const unsigned char *end, size_t *out
 	return 0;
 }
 
+/* After the entries come extensions (4-byte signature, 4-byte size), then
+ * the checksum.  With a split index ("link") most entries live in another
+ * file, and a sparse index ("sdir") folds whole directories into one
+ * entry: then "not found" means nothing, so the caller hears "unknown". */
+static int extensions_complete(const unsigned char *p, const unsigned char *end,
+			       size_t hash_len)
+{
+	while ((size_t)(end - p) >= 8 + hash_len) {
+		uint32_t size = be32(p + 4);
+
+		if (!memcmp(p, "link", 4) || !memcmp(p, "sdir", 4))
+			return 0;
+		if (size > (size_t)(end - p) - 8)
+			break;
+		p += 8 + size;
+	}
+	return 1;
+}
+
 int gitindex_tracked(const char *buf, size_t len, size_t hash_len, const char *path)
 {
 	const unsigned char *p = (const unsigned char *)buf, *end = p + len;
@@ -95,5 +114,5 @@ int gitindex_tracked(const char *buf, size_t len, size_t hash_len, const char *p
 		if (name_len == want && !memcmp(name, path, want))
 			return 1;
 	}
-	return 0;
+	return extensions_complete(p, end, hash_len) ? 0 : -1;
 }

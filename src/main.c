@@ -241,6 +241,16 @@ static void render(const struct report *rep, enum format f, const struct render_
 	}
 }
 
+/* Messages may quote text from the repository (a key, a file name): the
+ * terminal gets it with control characters and escapes replaced. */
+static void print_error(const struct errbuf *err)
+{
+	char *clean = text_clean(err->msg);
+
+	fprintf(stderr, "envpreflight: %s\n", clean);
+	free(clean);
+}
+
 int main(int argc, char **argv)
 {
 	struct options o;
@@ -256,22 +266,23 @@ int main(int argc, char **argv)
 	size_t i, abandoned;
 	int rc;
 
+	/* the options first, so that --help and --version work whatever the
+	 * user's config says; the config then fills in what they left open */
 	memset(&o, 0, sizeof(o));
+	rc = parse_options(argc, argv, &o);
+	if (rc >= 0)
+		return rc;
 	if (config_load(&cfg, &err) < 0) {
-		fprintf(stderr, "envpreflight: %s\n", err.msg);
+		print_error(&err);
 		return EXIT_USAGE;
 	}
-	o.format = cfg.format;
-	o.strict = cfg.strict;
-	rc = parse_options(argc, argv, &o);
-	if (rc >= 0) {
-		config_release(&cfg);
-		return rc;
-	}
+	if (!o.format_set)
+		o.format = cfg.format;
+	o.strict |= cfg.strict;
 	if (!o.dir)
 		o.dir = ".";
 	if (spec_load(o.dir, &spec, &err) < 0) {
-		fprintf(stderr, "envpreflight: %s\n", err.msg);
+		print_error(&err);
 		config_release(&cfg);
 		return EXIT_USAGE;
 	}
@@ -282,10 +293,11 @@ int main(int argc, char **argv)
 	for (i = 0; probe_table[i]; i++)
 		if (probe_selected(&o, probe_table[i]))
 			probe_table[i]->plan(&spec, &plan);
+	/* setlocale is not thread-safe: settle it before any worker starts */
+	render_opts_init(&ro, &o, &cfg);
 	results = xcalloc(plan.n ? plan.n : 1, sizeof(*results));
 	abandoned = runner_run(&spec, &plan, start + (double)timeout, 0, results);
 
-	render_opts_init(&ro, &o, &cfg);
 	rep.root = spec.root;
 	rep.display_dir = o.dir;
 	rep.results = results;

@@ -191,7 +191,7 @@ static void timed_out(struct result *r, const struct check *c, int started,
 		budget_ms = 0;
 	r->duration_ms = started ? budget_ms : 0;
 	if (started)
-		result_set(r, STATUS_ERROR, "timed out after %.0f ms", budget_ms);
+		result_set(r, STATUS_ERROR, "timed out: still running at the deadline");
 	else
 		result_set(r, STATUS_ERROR, "not run: the deadline passed before it "
 			   "could start");

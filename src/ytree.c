@@ -17,6 +17,7 @@ struct builder {
 	const char *buf;	/* the input, for reader errors' offsets */
 	size_t len;
 	size_t nodes, max_nodes;
+	size_t bytes;		/* scalar text held, copies included */
 	struct anchor *anchors;
 	size_t nanchors, anchors_cap;
 	struct ytree_error *err;
@@ -37,6 +38,19 @@ static void set_err(struct builder *b, const yaml_mark_t *m, const char *fmt, ..
 	va_start(ap, fmt);
 	vsnprintf(b->err->msg, sizeof(b->err->msg), fmt, ap);
 	va_end(ap);
+}
+
+/* Scalar text counts too: one large anchored scalar copied by many
+ * aliases must not grow past what a spec could reasonably hold. */
+static int text_budget(struct builder *b, size_t len, const yaml_mark_t *m)
+{
+	if (len > YTREE_MAX_TEXT - b->bytes) {
+		set_err(b, m, "aliases expand to more than %d MiB of text",
+			YTREE_MAX_TEXT / (1024 * 1024));
+		return -1;
+	}
+	b->bytes += len;
+	return 0;
 }
 
 static struct ynode *node_new(struct builder *b, enum ynode_kind kind,
@@ -81,6 +95,10 @@ static struct ynode *node_copy(struct builder *b, const struct ynode *src,
 	n->line = src->line;
 	n->col = src->col;
 	n->plain = src->plain;
+	if (src->text && text_budget(b, src->len, m) < 0) {
+		ynode_free(n);
+		return NULL;
+	}
 	if (src->text) {
 		n->text = xstrndup(src->text, src->len);
 		n->len = src->len;
@@ -183,6 +201,8 @@ static struct ynode *build_node(struct builder *b, yaml_event_t *ev)
 
 	switch (ev->type) {
 	case YAML_SCALAR_EVENT:
+		if (text_budget(b, ev->data.scalar.length, &ev->start_mark) < 0)
+			return NULL;
 		n = node_new(b, YNODE_SCALAR, &ev->start_mark);
 		if (!n)
 			return NULL;

@@ -81,6 +81,19 @@ rm -rf "$bad"; mkdir -p "$bad"
 	done
 } >"$bad/preflight.yaml"
 expect_usage "billion laughs" "too many nodes" "$bad"
+# repository text in an error message reaches the terminal cleaned
+rm -rf "$bad"; mkdir -p "$bad"
+printf 'version: 1\nruntimes:\n  "\\e[31mRED": ">=1"\n  "\\e[31mRED": ">=1"\n' >"$bad/preflight.yaml"
+expect_usage "escape in a duplicate key" "duplicate key '?\[31mRED'" "$bad"
+check "no escape on stderr" sh -c "! grep -q \"$(printf '\033')\" '$err'"
+# a broken user config does not stop --help or --version
+mkdir -p "$TEST_TMPDIR/xdg/envpreflight"
+printf 'nonsense\n' >"$TEST_TMPDIR/xdg/envpreflight/config.ini"
+run --version
+check "--version despite a bad config" [ "$st" = 0 ]
+run --help
+check "--help despite a bad config" [ "$st" = 0 ]
+rm -f "$TEST_TMPDIR/xdg/envpreflight/config.ini"
 
 # user config: defaults, overridden by the command line; errors exit 2
 mkdir -p "$TEST_TMPDIR/xdg/envpreflight"

@@ -113,4 +113,26 @@ void test_main(void)
 	check_repo("gi-v3", NULL, "3");
 	check_repo("gi-v4", NULL, "4");
 	check_repo("gi-sha256", "sha256", "2");
+	{
+		/* a split index keeps most entries elsewhere: "unknown" */
+		const char *dir = test_tmpdir("gi-split");
+		const char *init[] = { "init", "-q", NULL };
+		const char *add[] = { "add", "-f", "a.txt", NULL };
+		const char *split[] = { "update-index", "--split-index", NULL };
+		char path[4096];
+		struct blob b;
+
+		git(dir, init);
+		test_write_str(dir, "a.txt", "x\n");
+		test_write_str(dir, ".env", "A=1\n");
+		git(dir, add);
+		if (git(dir, split) == 0) {
+			snprintf(path, sizeof(path), "%s/.git/index", dir);
+			if (file_read(path, 1 << 20, &b) == 0) {
+				CHECK_INT(gitindex_tracked(b.data, b.len, 20, ".env"), -1,
+					  "split index: unknown");
+				blob_release(&b);
+			}
+		}
+	}
 }

@@ -211,6 +211,20 @@ static void test_limits(void)
 	rc = spec_load(dir, &spec, &err);
 	CHECK(rc < 0 && strstr(err.msg, "too many nodes"), "laughs: %s", err.msg);
 
+	/* one large anchored scalar, aliased many times: text is budgeted too */
+	dir = test_tmpdir("bigalias");
+	buf_puts(&b, "version: 1\nx: &a ");
+	for (i = 0; i < 600000; i++)
+		buf_putc(&b, 'x');
+	buf_puts(&b, "\ny: [");
+	for (i = 0; i < 40; i++)
+		buf_puts(&b, i ? ", *a" : "*a");
+	buf_puts(&b, "]\n");
+	test_write(dir, "preflight.yaml", b.s, b.len);
+	buf_release(&b);
+	rc = spec_load(dir, &spec, &err);
+	CHECK(rc < 0 && strstr(err.msg, "more than 8 MiB of text"), "big alias: %s", err.msg);
+
 	/* deep nesting */
 	dir = test_tmpdir("deep");
 	for (i = 0; i < 5000; i++)
