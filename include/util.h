@@ -33,6 +33,8 @@ void buf_puts(struct buf *b, const char *s);
 void buf_putc(struct buf *b, char c);
 void buf_printf(struct buf *b, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/* A new string formatted from fmt; the caller frees it. */
+char *xvformat(const char *fmt, va_list ap) __attribute__((format(printf, 1, 0)));
 void buf_vprintf(struct buf *b, const char *fmt, va_list ap)
 	__attribute__((format(printf, 2, 0)));
 const char *buf_str(const struct buf *b);	/* "" when empty, never NULL */

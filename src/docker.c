@@ -246,14 +246,12 @@ static int info_fail(struct docker_info *d, int state, const char *fmt, ...)
 
 static int info_fail(struct docker_info *d, int state, const char *fmt, ...)
 {
-	struct buf b = BUF_INIT;
 	va_list ap;
 
-	va_start(ap, fmt);
-	buf_vprintf(&b, fmt, ap);
-	va_end(ap);
 	free(d->detail);
-	d->detail = buf_detach(&b);
+	va_start(ap, fmt);
+	d->detail = xvformat(fmt, ap);
+	va_end(ap);
 	d->state = state;
 	return state;
 }

@@ -408,19 +408,17 @@ static void issue_add(struct scan *sc, size_t pos, const char *fmt, ...)
 
 static void issue_add(struct scan *sc, size_t pos, const char *fmt, ...)
 {
-	struct buf b = BUF_INIT;
 	struct pending_issue *pi;
 	va_list ap;
 
-	va_start(ap, fmt);
-	buf_vprintf(&b, fmt, ap);
-	va_end(ap);
 	grow(&sc->pending, sizeof(*sc->pending), &sc->cap_pending,
 	     sc->npending + 1);
 	pi = &sc->pending[sc->npending];
 	pi->pos = pos;
 	pi->seq = sc->npending++;
-	pi->message = buf_detach(&b);
+	va_start(ap, fmt);
+	pi->message = xvformat(fmt, ap);
+	va_end(ap);
 }
 
 static int has_lt(const struct scan *sc, size_t a, size_t b)

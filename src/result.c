@@ -15,16 +15,6 @@ const char *status_name(enum status s)
 	return (unsigned)s < STATUS_COUNT ? names[s] : "error";
 }
 
-static char *vformat(const char *fmt, va_list ap) __attribute__((format(printf, 1, 0)));
-
-static char *vformat(const char *fmt, va_list ap)
-{
-	struct buf b = BUF_INIT;
-
-	buf_vprintf(&b, fmt, ap);
-	return buf_detach(&b);
-}
-
 void result_set(struct result *r, enum status s, const char *fmt, ...)
 {
 	va_list ap;
@@ -32,7 +22,7 @@ void result_set(struct result *r, enum status s, const char *fmt, ...)
 	r->status = s;
 	free(r->message);
 	va_start(ap, fmt);
-	r->message = vformat(fmt, ap);
+	r->message = xvformat(fmt, ap);
 	va_end(ap);
 }
 
@@ -42,7 +32,7 @@ void result_hint(struct result *r, const char *fmt, ...)
 
 	free(r->hint);
 	va_start(ap, fmt);
-	r->hint = vformat(fmt, ap);
+	r->hint = xvformat(fmt, ap);
 	va_end(ap);
 }
 
@@ -52,7 +42,7 @@ void result_note(struct result *r, const char *fmt, ...)
 
 	r->notes = xrealloc(r->notes, (r->nnotes + 1) * sizeof(*r->notes));
 	va_start(ap, fmt);
-	r->notes[r->nnotes++] = vformat(fmt, ap);
+	r->notes[r->nnotes++] = xvformat(fmt, ap);
 	va_end(ap);
 }
 

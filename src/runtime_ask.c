@@ -154,15 +154,13 @@ static void answer_error(struct runtime_answer *a, const char *fmt, ...)
 
 static void answer_error(struct runtime_answer *a, const char *fmt, ...)
 {
-	struct buf b = BUF_INIT;
 	va_list ap;
 
-	va_start(ap, fmt);
-	buf_vprintf(&b, fmt, ap);
-	va_end(ap);
 	a->state = ANS_ERROR;
 	free(a->error);
-	a->error = buf_detach(&b);
+	va_start(ap, fmt);
+	a->error = xvformat(fmt, ap);
+	va_end(ap);
 }
 
 static void answer_found(struct runtime_answer *a, const char *v,

@@ -109,6 +109,14 @@ void buf_printf(struct buf *b, const char *fmt, ...)
 	va_end(ap);
 }
 
+char *xvformat(const char *fmt, va_list ap)
+{
+	struct buf b = BUF_INIT;
+
+	buf_vprintf(&b, fmt, ap);
+	return buf_detach(&b);
+}
+
 const char *buf_str(const struct buf *b)
 {
 	return b->s ? b->s : "";

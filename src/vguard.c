@@ -51,14 +51,12 @@ static void guard_why(struct vguard *g, const char *fmt, ...)
 
 static void guard_why(struct vguard *g, const char *fmt, ...)
 {
-	struct buf b = BUF_INIT;
 	va_list ap;
 
-	va_start(ap, fmt);
-	buf_vprintf(&b, fmt, ap);
-	va_end(ap);
 	free(g->why);
-	g->why = buf_detach(&b);
+	va_start(ap, fmt);
+	g->why = xvformat(fmt, ap);
+	va_end(ap);
 }
 
 /* Read dir/name.  1 read (c filled), 0 absent, -1 refused (g->why set):
