@@ -82,12 +82,16 @@ int gitindex_tracked(const char *buf, size_t len, size_t hash_len, const char *p
 			if (version < 3)
 				return -1;
 			fixed += 2;
+			/* the widening needs its own check: the entry may end
+			 * right after the first fixed part */
+			if ((size_t)(end - p) < fixed)
+				return -1;
 		}
 		p += fixed;
 		if (version == 4) {
 			size_t strip;
 
-			if (varint(&p, end, &strip) < 0 || strip > prev_len)
+			if (varint(&p, end, &strip) < 0 || strip > prev_len || p >= end)
 				return -1;
 			nul = memchr(p, '\0', (size_t)(end - p));
 			if (!nul || (prev_len - strip) + (size_t)(nul - p) >= sizeof(prev))

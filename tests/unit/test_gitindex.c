@@ -87,6 +87,40 @@ static void check_repo(const char *name, const char *format, const char *version
 	blob_release(&b);
 }
 
+/* Regression (fuzzing): a v3/v4 entry with the extended flag whose bytes
+ * end right after the first fixed part.  The 2 extra flag bytes used to
+ * move the cursor past the end, and memchr then read with a length near
+ * SIZE_MAX.  The buffer is malloc'd to its exact size so ASan sees any
+ * over-read; every length up to the whole is tried. */
+static void check_extended_flag_at_end(void)
+{
+	unsigned version;
+
+	for (version = 3; version <= 4; version++) {
+		unsigned char whole[12 + 40 + 20 + 2 + 2 + 8] = "DIRC";
+		size_t fixed_end = 12 + 40 + 20 + 2, cut;
+
+		whole[7] = (unsigned char)version;
+		whole[11] = 1;				/* one entry */
+		whole[fixed_end - 2] = 0x40;		/* FLAG_EXTENDED */
+		whole[fixed_end - 1] = 4;		/* name length */
+		memcpy(whole + fixed_end + 2 + (version == 4), ".env", 4);
+		for (cut = fixed_end; cut <= sizeof(whole); cut++) {
+			char *copy = malloc(cut);
+			int got;
+
+			if (!copy)
+				return;
+			memcpy(copy, whole, cut);
+			got = gitindex_tracked(copy, cut, 20, ".env");
+			CHECK(got == -1 || got == 1, "v%u cut at %zu: %d", version, cut, got);
+			if (cut <= fixed_end + 2)
+				CHECK_INT(got, -1, "v%u: the extended flag bytes are missing", version);
+			free(copy);
+		}
+	}
+}
+
 void test_main(void)
 {
 	static const struct {
@@ -104,6 +138,7 @@ void test_main(void)
 	for (i = 0; i < ARRAY_SIZE(bad); i++)
 		CHECK_INT(gitindex_tracked(bad[i].buf, bad[i].len, 20, ".env"), -1, "bad %zu", i);
 	CHECK_INT(gitindex_tracked("DIRC\0\0\0\2\0\0\0\0", 12, 20, ".env"), 0, "empty index");
+	check_extended_flag_at_end();
 
 	if (git("/", (const char *[]){ "--version", NULL }) != 0) {
 		printf("note: git is not installed; real-index rows skipped\n");
