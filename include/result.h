@@ -38,5 +38,12 @@ void result_hint(struct result *r, const char *fmt, ...)
 void result_note(struct result *r, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void result_release(struct result *r);
+/* Name a child process the check started that could not be reaped
+ * (killed, but stopped in the kernel): appended to the message, and to
+ * data's "unreaped" list when data is an object. */
+void result_unreaped(struct result *r, int pid, const char *program,
+		     double ran_ms);
+/* A deep copy of r into *dst (which is overwritten, not released). */
+void result_copy(struct result *dst, const struct result *r);
 
 #endif
