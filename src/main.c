@@ -4,6 +4,8 @@
 #include "probe.h"
 #include "render.h"
 #include "runner.h"
+#include "signals.h"
+#include "spawnrun.h"
 #include "spec.h"
 
 #include <getopt.h>
@@ -17,6 +19,9 @@
 
 #define EP_VERSION "0.1.0"
 #define DEFAULT_TIMEOUT_MS 3000
+/* How long, past the checks, the children get to die: the report is out
+ * by the deadline plus this and the rendering. */
+#define KILL_GRACE_MS 50
 
 enum exit_status { EXIT_OK = 0, EXIT_FAIL = 1, EXIT_USAGE = 2 };
 
@@ -251,6 +256,33 @@ static void print_error(const struct errbuf *err)
 	free(clean);
 }
 
+/* End every child the checks started (the runner has returned: no check
+ * starts one any more), waiting until KILL_GRACE_MS past the deadline at
+ * the latest, and name each one that could not be reaped in the result of
+ * the check that started it. */
+static void children_end(const struct plan *plan, struct result *results,
+			 double deadline_ms)
+{
+	double now = clock_ms();
+	struct spawn_stuck *stuck;
+	size_t n, i;
+
+	spawn_close();
+	n = spawn_kill_all((now < deadline_ms ? now : deadline_ms) + KILL_GRACE_MS,
+			   &stuck);
+	for (i = 0; i < n; i++) {
+		const struct check *c = stuck[i].owner;
+
+		if (c >= plan->checks && c < plan->checks + plan->n)
+			result_unreaped(&results[c - plan->checks], stuck[i].pid,
+					stuck[i].path, stuck[i].ran_ms);
+		else
+			fprintf(stderr, "envpreflight: pid %d could not be reaped\n",
+				stuck[i].pid);
+	}
+	spawn_stuck_free(stuck, n);
+}
+
 int main(int argc, char **argv)
 {
 	struct options o;
@@ -264,7 +296,7 @@ int main(int argc, char **argv)
 	double start = clock_ms();
 	long timeout;
 	size_t i, abandoned;
-	int rc;
+	int rc, threads_ok;
 
 	/* the options first, so that --help and --version work whatever the
 	 * user's config says; the config then fills in what they left open */
@@ -296,7 +328,13 @@ int main(int argc, char **argv)
 	/* setlocale is not thread-safe: settle it before any worker starts */
 	render_opts_init(&ro, &o, &cfg);
 	results = xcalloc(plan.n ? plan.n : 1, sizeof(*results));
+	/* before the first worker, so that none of them takes the signals */
+	threads_ok = signals_guard() == 0;
 	abandoned = runner_run(&spec, &plan, start + (double)timeout, 0, results);
+	children_end(&plan, results, start + (double)timeout);
+	if (!threads_ok)
+		signals_act_pending();
+	signals_gate();
 
 	rep.root = spec.root;
 	rep.display_dir = o.dir;
@@ -311,12 +349,12 @@ int main(int argc, char **argv)
 		rc = EXIT_USAGE;
 	}
 	if (abandoned)
-		return rc;	/* a stuck worker may still read the model */
+		signals_exit(rc);	/* a stuck worker may still read the model */
 	for (i = 0; i < plan.n; i++)
 		result_release(&results[i]);
 	free(results);
 	plan_release(&plan);
 	spec_release(&spec);
 	config_release(&cfg);
-	return rc;
+	signals_exit(rc);
 }
