@@ -135,14 +135,21 @@ static void report_missing(struct result *res, const struct runtime_prep *p,
 			   const struct runtime_answer *a)
 {
 	const char *comma = strstr(a->tried, ", ");
-	struct buf m = BUF_INIT;
+	struct buf m = BUF_INIT, where = BUF_INIT;
 
+	if (a->default_path)
+		buf_printf(&where, "the default search path %s (PATH is not set)",
+			   a->default_path);
+	else
+		buf_puts(&where, "PATH");
 	/* "python3, python": the table tries two names */
 	if (comma && !strstr(comma + 2, ", "))
-		buf_printf(&m, "neither %.*s nor %s found on PATH",
-			   (int)(comma - a->tried), a->tried, comma + 2);
+		buf_printf(&m, "neither %.*s nor %s found on %s",
+			   (int)(comma - a->tried), a->tried, comma + 2,
+			   buf_str(&where));
 	else
-		buf_printf(&m, "%s not found on PATH", a->tried);
+		buf_printf(&m, "%s not found on %s", a->tried, buf_str(&where));
+	buf_release(&where);
 	if (*p->r->spec)
 		buf_printf(&m, " (needs %s from %s)", p->want, runtime_req_from(p->r));
 	else
@@ -202,6 +209,13 @@ static void data_answer(cJSON *d, const struct runtime_answer *a)
 	}
 	/* runtime_hint_install names the manager it picked */
 	cJSON_AddNullToObject(d, "version_manager");
+	add_str(d, "default_path", a ? a->default_path : NULL);
+	if (a && a->timed_out)
+		cJSON_AddNumberToObject(d, "timed_out_ms", (double)(long)a->budget_ms);
+	else
+		cJSON_AddNullToObject(d, "timed_out_ms");
+	/* main fills it in when a child could not be reaped */
+	cJSON_AddNullToObject(d, "unreaped");
 }
 
 static void explain(struct result *res, const struct runtime_answer *a)
@@ -311,6 +325,59 @@ static void report_found(struct result *res, const struct runtime_prep *p,
 	buf_release(&v.msg);
 }
 
+/* What a, final or pending, says about requirement p: status, message,
+ * hint, notes and the answer's data keys. */
+static void report_answer(struct result *res, const struct runtime_prep *p,
+			  const struct known_runtime *k,
+			  const struct runtime_answer *a)
+{
+	data_answer(res->data, a);
+	switch (a->state) {
+	case ANS_MISSING:
+		report_missing(res, p, a);
+		runtime_hint_install(res, p, k, NULL);
+		break;
+	case ANS_ERROR:
+		report_error(res, p->r, a);
+		break;
+	case ANS_PENDING:	/* as it will be, should it not answer */
+		if (a->asked_docker)
+			report_docker(res, a);
+		else
+			report_error(res, p->r, a);
+		break;
+	case ANS_REFUSED:
+		report_refused(res, p->r, a);
+		break;
+	case ANS_DOCKER:
+		report_docker(res, a);
+		break;
+	case ANS_FOUND:
+		report_found(res, p, k, a);
+		break;
+	}
+	if (a->default_path)
+		result_note(res, "PATH is not set: looked on the system's default "
+			    "search path %s (confstr _CS_PATH), as sh and execvp do",
+			    a->default_path);
+}
+
+/* Before the program runs (or the daemon is asked): publish what this
+ * check says should the run's deadline cut it off meanwhile, the same as
+ * it would say once the program is killed at its own deadline. */
+static void publish_pending(const struct run_ctx *ctx, const struct result *res,
+			    const struct runtime_prep *p,
+			    const struct known_runtime *k,
+			    const struct runtime_answer *a)
+{
+	struct result cut;
+
+	result_copy(&cut, res);
+	report_answer(&cut, p, k, a);
+	run_publish(ctx, &cut);
+	result_release(&cut);
+}
+
 static void runtimes_run(const struct run_ctx *ctx, const struct check *c,
 			 struct result *res)
 {
@@ -332,26 +399,12 @@ static void runtimes_run(const struct run_ctx *ctx, const struct check *c,
 		report_unaskable(res, r);
 		goto out;
 	}
-	a = runtime_ask(ctx, r->name);
-	data_answer(res->data, a);
-	switch (a->state) {
-	case ANS_MISSING:
-		report_missing(res, &p, a);
-		runtime_hint_install(res, &p, k, NULL);
-		break;
-	case ANS_ERROR:
-		report_error(res, r, a);
-		break;
-	case ANS_REFUSED:
-		report_refused(res, r, a);
-		break;
-	case ANS_DOCKER:
-		report_docker(res, a);
-		break;
-	case ANS_FOUND:
-		report_found(res, &p, k, a);
-		break;
+	a = runtime_prepare(ctx, r->name);
+	if (a->state == ANS_PENDING) {
+		publish_pending(ctx, res, &p, k, a);
+		a = runtime_ask(ctx, r->name);
 	}
+	report_answer(res, &p, k, a);
 out:
 	runtime_prep_release(&p);
 }

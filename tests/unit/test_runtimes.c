@@ -15,6 +15,7 @@
 #include "test.h"
 #include "probe.h"
 #include "runner.h"
+#include "spawnrun.h"
 #include "spec.h"
 #include "util.h"
 
@@ -51,7 +52,12 @@ static struct result *run_probe(const struct spec *spec, const struct probe *p,
 
 	p->plan(spec, &plan);
 	res = xcalloc(plan.n + 1, sizeof(*res));
-	runner_run(spec, &plan, clock_ms() + budget_ms, 0, res);
+	if (runner_run(spec, &plan, clock_ms() + budget_ms, 0, res)) {
+		/* cut off: end its child, then wait for its worker, which
+		 * still reads spec and plan */
+		spawn_kill_all(clock_ms() + 1000, NULL);
+		runner_drain();
+	}
 	*n = plan.n;
 	plan_release(&plan);
 	return res;
@@ -662,8 +668,19 @@ static void test_hang(void)
 	CHECK(clock_ms() - t0 < 2000, "took %.0f ms", clock_ms() - t0);
 	CHECK(n == 1 && res[0].status == STATUS_ERROR, "hung: %s",
 	      n ? res[0].message : "");
-	CHECK(n == 1 && has(res[0].message, "did not answer before the deadline"),
+	CHECK(n == 1 && has(res[0].message, "node --version' did not answer within"),
 	      "message: %s", n ? res[0].message : "");
+	CHECK(n == 1 && has(res[0].message, "ms and was killed"),
+	      "message: %s", n ? res[0].message : "");
+	/* the data a consumer reads: what ran, for how long, nothing found */
+	CHECK(n == 1 && has(data_str(&res[0], "command"), "node --version"),
+	      "command: %s", n ? data_str(&res[0], "command") : "");
+	CHECK(n == 1 && cJSON_IsNumber(cJSON_GetObjectItem(res[0].data, "timed_out_ms")),
+	      "timed_out_ms");
+	CHECK(n == 1 && cJSON_IsNull(cJSON_GetObjectItem(res[0].data, "found")),
+	      "found is null");
+	CHECK(n == 1 && cJSON_IsNull(cJSON_GetObjectItem(res[0].data, "unreaped")),
+	      "reaped");
 	results_free(res, n);
 	spec_release(&spec);
 	if (saved)
@@ -895,7 +912,8 @@ static void test_data_keys(void)
 	static const char *const want[] = {
 		"runtime", "required", "kind", "source", "source_key", "found", "path",
 		"method", "resolved_path", "command", "skipped_path_entries",
-		"not_run", "docker", "version_manager",
+		"not_run", "docker", "version_manager", "default_path",
+		"timed_out_ms", "unreaped",
 	};
 	char *dir = tmpdir("data-keys");
 	char *repo = path_join(dir, "repo");
