@@ -294,6 +294,40 @@ static void run_parity(const struct run_ctx *ctx, const struct check *c,
 			    "(env.process_env)");
 }
 
+/* Where to ignore the .env.  When DIR is the top of the work tree, its
+ * .gitignore.  When DIR is below it, DIR's own .gitignore or the top
+ * level's, each with its own pattern: a leading '/' anchors a pattern to
+ * the directory of the file that holds it (gitignore(5)).  Files are
+ * named as the report names rule files: relative to DIR when in it, in
+ * full above it. */
+static void gitignore_hint(struct result *r, const struct env_spec *e,
+			   const char *root)
+{
+	const char *top = e->git_root, *rel, *in_dir;
+	size_t tn = strlen(top), rn;
+
+	if (!strcmp(root, top)) {
+		result_hint(r, "add '/%s' to .gitignore", e->env_gitpath);
+		return;
+	}
+	if (!strcmp(top, "/"))
+		rel = root + 1;
+	else if (!strncmp(root, top, tn) && root[tn] == '/')
+		rel = root + tn + 1;
+	else			/* cannot be: the top is found from DIR up */
+		rel = "";
+	rn = strlen(rel);
+	in_dir = rn && !strncmp(e->env_gitpath, rel, rn) &&
+		 e->env_gitpath[rn] == '/' ? e->env_gitpath + rn + 1 : NULL;
+	if (in_dir)
+		result_hint(r, "add '/%s' to this directory's .gitignore, or '/%s' "
+			    "to %s%s.gitignore", in_dir, e->env_gitpath, top,
+			    strcmp(top, "/") ? "/" : "");
+	else
+		result_hint(r, "add '/%s' to %s%s.gitignore", e->env_gitpath, top,
+			    strcmp(top, "/") ? "/" : "");
+}
+
 static void run_gitignore(const struct run_ctx *ctx, const struct check *c,
 			  struct result *r)
 {
@@ -353,7 +387,7 @@ static void run_gitignore(const struct run_ctx *ctx, const struct check *c,
 		else
 			result_set(r, STATUS_WARN, "%s is not ignored by git: it could be "
 				   "committed", env);
-		result_hint(r, "add '/%s' to .gitignore", e->file);
+		gitignore_hint(r, e, ctx->spec->root);
 	}
 }
 

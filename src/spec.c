@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 static const struct spec_source *const sources[] = {
 #define SOURCE(name) &source_##name,
@@ -345,6 +346,13 @@ static int load(const char *dir, struct spec *spec, struct errbuf *err, int any)
 	}
 	if (!S_ISDIR(st.st_mode)) {
 		err_set(err, "%s: not a directory", dir);
+		return -1;
+	}
+	/* every file is looked up by name in it: without search permission
+	 * each would fail with EACCES, and the first one would take the
+	 * blame (package.json: Permission denied) */
+	if (access(real, X_OK) < 0) {
+		err_set(err, "%s: cannot read the directory: %s", dir, strerror(errno));
 		return -1;
 	}
 	spec->root = xstrdup(real);
