@@ -34,6 +34,34 @@ mask() {
 	    -e 's/([0-9.]* ms)/(T ms)/g'
 }
 
+# survivors MARK...: how many processes whose command line holds one of
+# the marks are still alive (zombies do not count: they run nothing),
+# after up to 5 s for a killed one to end.  A killed process ends once the
+# kernel schedules it, which on a busy machine takes a while; one that was
+# not killed lives on for its marked sleep of 40-odd seconds.
+survivors() {
+	n=0
+	i=0
+	while [ $i -lt 100 ]; do
+		n=0
+		for f in /proc/[0-9]*/cmdline; do
+			c=$( (tr '\0' ' ' <"$f") 2>/dev/null) || continue
+			for m in "$@"; do
+				case $c in
+				*"$m"*)
+					st=$( (sed 's/.*) \(.\).*/\1/' "${f%cmdline}stat") 2>/dev/null)
+					[ "$st" = Z ] || [ -z "$st" ] || n=$((n + 1))
+					;;
+				esac
+			done
+		done
+		[ "$n" = 0 ] && break
+		sleep 0.05
+		i=$((i + 1))
+	done
+	echo "$n"
+}
+
 finish() {
 	echo "$T_NAME: $T_PASSED passed, $T_FAILED failed"
 	[ "$T_FAILED" = 0 ]
