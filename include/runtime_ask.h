@@ -41,6 +41,7 @@ struct runtime_answer {
 	char *default_path;	/* PATH unset: the default searched
 				 * (spawn_search_path), else NULL */
 	int no_version;		/* ANS_ERROR: it ran, but printed no version */
+	int no_process;		/* ANS_ERROR: EAGAIN: no process to run it */
 	struct docker_info docker;	/* ANS_DOCKER, and FOUND by socket */
 	int asked_docker;
 	char *docker_cli;	/* no socket: the docker CLI on PATH (looked

@@ -281,6 +281,9 @@ static void report_error(struct result *res, const struct runtime_req *r,
 	if (a->timed_out)
 		result_hint(res, "if it is only slow, raise the deadline with "
 			    "--timeout=MS");
+	else if (a->no_process)
+		result_hint(res, "no process could be started: the limit on "
+			    "processes is reached (ulimit -u, the cgroup's pids.max)");
 	else if (a->no_version && runtime_hint_safe(r->name))
 		result_hint(res, "if it prints its version some other way, give "
 			    "runtimes.%s a command and a version_regex in "

@@ -523,6 +523,7 @@ static void ask_spawn(const struct run_ctx *ctx, struct runtime_answer *a,
 	if (spawn_run_for(ctx->check, run_path, (char *const *)argv,
 			  ctx->spec->root, env, exec_deadline(ctx), &res) < 0) {
 		a->timed_out = 0;
+		a->no_process = res.err == EAGAIN;
 		answer_error(a, "could not run '%s': %s", a->command, strerror(res.err));
 	} else if (res.status == SPAWN_TIMED_OUT) {
 		a->state = ANS_ERROR;	/* what answer_pending said holds */

@@ -38,26 +38,17 @@ mask() {
 # the marks are still alive (zombies do not count: they run nothing),
 # after up to 5 s for a killed one to end.  A killed process ends once the
 # kernel schedules it, which on a busy machine takes a while; one that was
-# not killed lives on for its marked sleep of 40-odd seconds.
+# not killed lives on for its marked sleep, which must be much longer.
 survivors() {
-	n=0
-	i=0
-	while [ $i -lt 100 ]; do
+	until=$(($(date +%s) + 5))
+	while :; do
 		n=0
-		for f in /proc/[0-9]*/cmdline; do
-			c=$( (tr '\0' ' ' <"$f") 2>/dev/null) || continue
-			for m in "$@"; do
-				case $c in
-				*"$m"*)
-					st=$( (sed 's/.*) \(.\).*/\1/' "${f%cmdline}stat") 2>/dev/null)
-					[ "$st" = Z ] || [ -z "$st" ] || n=$((n + 1))
-					;;
-				esac
-			done
+		for f in $(grep -Fls $(printf -- '-e %s ' "$@") /proc/[0-9]*/cmdline 2>/dev/null); do
+			st=$(sed -n 's/.*) \(.\).*/\1/p' "${f%cmdline}stat" 2>/dev/null)
+			[ -z "$st" ] || [ "$st" = Z ] || n=$((n + 1))
 		done
-		[ "$n" = 0 ] && break
+		[ "$n" = 0 ] || [ "$(date +%s)" -ge "$until" ] && break
 		sleep 0.05
-		i=$((i + 1))
 	done
 	echo "$n"
 }
