@@ -14,8 +14,6 @@
 #include "dotenv.h"
 #include "util.h"
 
-struct gitignore;
-
 struct origin {
 	const char *file;	/* repository-relative name, owned by the spec; NULL: none */
 	unsigned line, col;	/* 1-based; 0 when unknown */
@@ -39,19 +37,12 @@ struct env_spec {
 	size_t noptional;
 
 	struct dotenv example_doc;	/* parsed example (valid when example) */
-	int env_errno;		/* 0: .env read; ENOENT: missing; else unreadable */
+	int env_errno;		/* 0: .env read; ENOENT: missing; else why not
+				 * (saferead.h's codes: EINVAL not a regular file) */
 	struct dotenv env_doc;		/* parsed .env (valid when !env_errno) */
 	/* .env is not text: where and what (what NULL when it is fine) */
 	const char *env_bad_what;
 	unsigned env_bad_line, env_bad_col;
-
-	/* git: which rules decide whether the .env would be committed */
-	char *git_root;		/* NULL: not inside a git work tree */
-	char *env_gitpath;	/* .env relative to git_root; NULL: outside it */
-	struct gitignore *ignore;	/* info/exclude and the .gitignore files */
-	struct gitignore *ignore_global;	/* the user's global excludes file */
-	char *global_excludes;	/* its path */
-	int env_tracked;	/* .env is in git's index: 1, 0, or -1 unknown */
 };
 
 enum port_expect { PORT_FREE, PORT_LISTENING };

@@ -8,6 +8,7 @@
  * readlink() of /proc/PID/fd/N, which reads "socket:[INODE]".
  */
 #include "procnet.h"
+#include "saferead.h"
 #include "util.h"
 
 #include <arpa/inet.h>
@@ -244,7 +245,7 @@ static int table_read(const char *proc, const char *name, int family,
 	int rc;
 
 	path = path_join(proc, name);
-	rc = file_read(path, NET_TCP_CAP, &b);
+	rc = saferead_path(path, NET_TCP_CAP, &b);
 	free(path);
 	if (rc < 0)
 		return -1;

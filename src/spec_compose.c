@@ -18,6 +18,7 @@
  */
 #include "specfile.h"
 #include "portspec.h"
+#include "saferead.h"
 #include "ytree.h"
 
 #include <stdlib.h>
@@ -96,7 +97,7 @@ static const struct dotenv *compose_env(struct cload *c)
 		c->env_state = 1;
 		return c->env;
 	}
-	if (file_read(path, SPEC_FILE_CAP, &b) < 0) {
+	if (saferead_path(path, SPEC_FILE_CAP, &b) < 0) {
 		free(path);
 		return NULL;	/* compose, too, goes on without it */
 	}
