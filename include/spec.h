@@ -118,6 +118,10 @@ struct spec {
 	size_t nports, ports_cap;
 	struct runtime_req *runtimes;
 	size_t nruntimes, runtimes_cap;
+	/* past SPEC_RUNTIMES_MAX: how many requirements were not taken, and
+	 * where the first of them was (the runtimes probe reports it) */
+	size_t runtimes_capped;
+	struct origin runtimes_capped_origin;
 	struct tool_req *tools;
 	size_t ntools, tools_cap;
 
@@ -149,6 +153,12 @@ struct port_req *spec_add_port(struct spec *spec, unsigned port,
  * It wants a listener, as every URL requirement does. */
 struct port_req *spec_add_url_mark(struct spec *spec, enum port_req_kind kind,
 				   struct origin origin, const char *service);
+/* At most SPEC_RUNTIMES_MAX runtime requirements a repository (as
+ * spec_urls.c caps the *_URL ports): every one is a check, and a file of
+ * 100,000 tools must neither take minutes nor print as many lines.  Past
+ * the cap nothing is added, the requirement is counted in
+ * spec->runtimes_capped, and NULL is returned. */
+#define SPEC_RUNTIMES_MAX 1024
 struct runtime_req *spec_add_runtime(struct spec *spec, const char *name,
 				     const char *text, enum req_kind kind,
 				     struct origin origin);

@@ -152,6 +152,11 @@ struct runtime_req *spec_add_runtime(struct spec *spec, const char *name,
 {
 	struct runtime_req *r;
 
+	if (spec->nruntimes >= SPEC_RUNTIMES_MAX) {
+		if (!spec->runtimes_capped++)
+			spec->runtimes_capped_origin = origin;
+		return NULL;
+	}
 	grow(&spec->runtimes, sizeof(*spec->runtimes), &spec->runtimes_cap,
 	     spec->nruntimes + 1);
 	r = &spec->runtimes[spec->nruntimes++];
