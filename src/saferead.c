@@ -18,6 +18,9 @@ const struct saferead_policy saferead_spec = {
 
 /* The test switches (saferead_test_setup); set before any thread runs. */
 static int use_openat2 = 1, use_proc_fd = 1;
+/* Set once openat2 said ENOSYS or EPERM (an old kernel, a seccomp filter,
+ * valgrind): not asked again.  Any thread may set it. */
+static _Atomic int no_openat2;
 static void (*test_between)(void *);
 static void *test_arg;
 
@@ -49,7 +52,7 @@ static int open_path(const struct saferead_policy *p, int dfd, const char *name,
 	if (p->where == SAFEREAD_BENEATH_NOFOLLOW)
 		flags |= O_NOFOLLOW;
 	*kernel_beneath = 0;
-	if (p->where != SAFEREAD_ANYWHERE && use_openat2) {
+	if (p->where != SAFEREAD_ANYWHERE && use_openat2 && !no_openat2) {
 		struct open_how how;
 		int tries;
 		long fd;
@@ -68,6 +71,8 @@ static int open_path(const struct saferead_policy *p, int dfd, const char *name,
 			if (errno != EAGAIN)
 				break;
 		}
+		if (errno == ENOSYS || errno == EPERM)
+			no_openat2 = 1;
 		/* Any refusal falls through to the plain open, whose result
 		 * is judged by where the file is: ENOSYS or EPERM (no
 		 * openat2, or a seccomp filter), and EXDEV, which
