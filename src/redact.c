@@ -339,7 +339,10 @@ static void add_arg(struct buf *b, const char *s, struct shape_state *st)
 	a.s = s;
 	a.n = strlen(s);
 	if (st->hide_next) {
-		st->hide_next = 0;
+		/* hidden whole; if it is itself an option named like a
+		 * secret ("--token --password X"), what follows is too */
+		st->hide_next = s[0] == '-' && !memchr(s, '=', a.n) &&
+				secret_name(s, a.n);
 		buf_puts(b, REDACT_MASK);
 		return;
 	}
