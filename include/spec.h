@@ -153,15 +153,18 @@ struct port_req *spec_add_port(struct spec *spec, unsigned port,
  * It wants a listener, as every URL requirement does. */
 struct port_req *spec_add_url_mark(struct spec *spec, enum port_req_kind kind,
 				   struct origin origin, const char *service);
-/* At most SPEC_RUNTIMES_MAX runtime requirements a repository (as
- * spec_urls.c caps the *_URL ports): every one is a check, and a file of
- * 100,000 tools must neither take minutes nor print as many lines.  Past
- * the cap nothing is added, the requirement is counted in
- * spec->runtimes_capped, and NULL is returned. */
-#define SPEC_RUNTIMES_MAX 1024
 struct runtime_req *spec_add_runtime(struct spec *spec, const char *name,
 				     const char *text, enum req_kind kind,
 				     struct origin origin);
+/* At most SPEC_RUNTIMES_MAX runtime requirements a repository (as
+ * spec_urls.c caps the *_URL ports): every one is a check, and a file of
+ * 100,000 tools must neither take minutes nor print as many lines.  A
+ * loader whose file can name any number of runtimes (.tool-versions; the
+ * others are bounded by their format or by MAX_ENTRIES) asks before each:
+ * 1 there is room, 0 not (the requirement at origin is counted in
+ * spec->runtimes_capped, and the runtimes probe reports them). */
+#define SPEC_RUNTIMES_MAX 1024
+int spec_runtime_room(struct spec *spec, struct origin origin);
 struct tool_req *spec_add_tool(struct spec *spec, const char *name,
 			       struct origin origin);
 

@@ -152,11 +152,6 @@ struct runtime_req *spec_add_runtime(struct spec *spec, const char *name,
 {
 	struct runtime_req *r;
 
-	if (spec->nruntimes >= SPEC_RUNTIMES_MAX) {
-		if (!spec->runtimes_capped++)
-			spec->runtimes_capped_origin = origin;
-		return NULL;
-	}
 	grow(&spec->runtimes, sizeof(*spec->runtimes), &spec->runtimes_cap,
 	     spec->nruntimes + 1);
 	r = &spec->runtimes[spec->nruntimes++];
@@ -166,6 +161,15 @@ struct runtime_req *spec_add_runtime(struct spec *spec, const char *name,
 	r->kind = kind;
 	r->origin = origin;
 	return r;
+}
+
+int spec_runtime_room(struct spec *spec, struct origin origin)
+{
+	if (spec->nruntimes < SPEC_RUNTIMES_MAX)
+		return 1;
+	if (!spec->runtimes_capped++)
+		spec->runtimes_capped_origin = origin;
+	return 0;
 }
 
 struct tool_req *spec_add_tool(struct spec *spec, const char *name,

@@ -299,8 +299,6 @@ static int load_runtime(struct yload *y, const struct ynode *key, const struct y
 	kind = !range ? REQ_ANY : !strcmp(name, "python") ? REQ_PEP440 : REQ_SEMVER;
 	r = spec_add_runtime(y->spec, name, range ? range : "", kind,
 			     at(y, rn && !ynode_is_null(rn) ? rn : key));
-	if (!r)
-		return 0;	/* past the cap: counted, reported by the probe */
 	if (cmd && load_command(y, cmd, r) < 0)
 		return -1;
 	if (rx) {
