@@ -31,8 +31,7 @@
  * whose output pep440_python_output reads. */
 struct known_runtime {
 	const char *name;		/* the runtime name in the model */
-	const char *display;		/* "Node.js" */
-	const char *title;		/* of its first check */
+	const char *display;		/* "Node.js": titles, messages */
 	const char *bins[3];		/* tried in order on PATH */
 	const char *args[3];
 	const char *regex;
@@ -50,11 +49,6 @@ const struct known_runtime *runtime_table_find(const char *name);
 
 /* The file r came from, for messages: "preflight.yaml" when none. */
 const char *runtime_req_from(const struct runtime_req *r);
-int runtime_req_is_file(const struct runtime_req *r, const char *name);
-/* package.json's packageManager (not volta's pin) */
-int runtime_req_is_package_manager(const struct runtime_req *r);
-/* go.mod's toolchain line (not its go line) */
-int runtime_req_is_toolchain(const struct runtime_req *r);
 
 /* A requirement read for one check: runtime_prep_init parses r->spec by
  * r->kind; runtime_prep_release frees what it made.  r is borrowed from
@@ -82,11 +76,6 @@ void runtime_prep_release(struct runtime_prep *p);
 
 /* ---- runtime_eval.c ---- */
 
-/* The dotted numbers a .tool-versions version starts with, after an
- * optional flavour ("temurin-21.0.2+13" gives "21.0.2"): a pointer into
- * s, with their length in *len (0: none). */
-const char *runtime_asdf_core(const char *s, size_t *len);
-
 /* The status and message of one check; the caller releases msg. */
 struct runtime_verdict {
 	enum status status;
@@ -98,10 +87,6 @@ void runtime_judge(const struct runtime_prep *p, const struct known_runtime *k,
 		   const char *found, struct runtime_verdict *v);
 
 /* ---- runtime_hint.c ---- */
-
-/* 1 when s is made of the characters a version may hold: safe to put in
- * a hint. */
-int runtime_hint_safe(const char *s);
 
 /* A hint on how to get a version that satisfies p, fit for the version
  * manager in use (named in res->data's "version_manager").  path: the

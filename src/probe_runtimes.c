@@ -17,43 +17,6 @@
 
 /* ---- what a requirement is called: ids, titles, JSON ---- */
 
-/* The id suffix and the title label of a requirement that is not the
- * first for its runtime. */
-static void source_tag(const struct runtime_req *r, const char **tag,
-		       const char **label)
-{
-	static const struct { const char *file, *tag; } files[] = {
-		{ ".nvmrc", "nvmrc" }, { ".node-version", "node-version" },
-		{ ".python-version", "python-version" },
-		{ "pyproject.toml", "pyproject" }, { "setup.cfg", "setup-cfg" },
-		{ ".tool-versions", "tool-versions" },
-		{ "preflight.yaml", "preflight" }, { ".preflight.yaml", "preflight" },
-	};
-	size_t i;
-
-	*tag = "other";
-	*label = runtime_req_from(r);
-	if (runtime_req_is_file(r, "package.json")) {
-		if (runtime_req_is_package_manager(r))
-			*tag = "packageManager", *label = "packageManager";
-		else if (r->kind == REQ_EXACT)
-			*tag = "volta", *label = "volta";
-		else
-			*tag = "engines", *label = "package.json engines";
-		return;
-	}
-	if (runtime_req_is_file(r, "go.mod")) {
-		if (runtime_req_is_toolchain(r))
-			*tag = "toolchain", *label = "go.mod toolchain";
-		else
-			*tag = "go-mod";
-		return;
-	}
-	for (i = 0; i < ARRAY_SIZE(files); i++)
-		if (runtime_req_is_file(r, files[i].file))
-			*tag = files[i].tag;
-}
-
 static const char *kind_name(enum req_kind k)
 {
 	static const char *const names[] = {
@@ -166,14 +129,12 @@ static void add_str(cJSON *o, const char *key, const char *v)
 static cJSON *data_new(const struct runtime_req *r)
 {
 	cJSON *d = cJSON_CreateObject();
-	const char *tag, *label;
 
-	source_tag(r, &tag, &label);
 	cJSON_AddStringToObject(d, "runtime", r->name);
 	cJSON_AddStringToObject(d, "required", r->spec);
 	cJSON_AddStringToObject(d, "kind", kind_name(r->kind));
 	cJSON_AddStringToObject(d, "source", runtime_req_from(r));
-	cJSON_AddStringToObject(d, "source_key", tag);
+	cJSON_AddStringToObject(d, "source_key", req_source_key(r->src));
 	return d;
 }
 
@@ -267,7 +228,7 @@ static void report_error(struct result *res, const struct runtime_req *r,
 	if (a->timed_out)
 		result_hint(res, "if it is only slow, raise the deadline with "
 			    "--timeout=MS");
-	else if (a->no_version && runtime_hint_safe(r->name))
+	else if (a->no_version && versions_token_safe(r->name))
 		result_hint(res, "if it prints its version some other way, give "
 			    "runtimes.%s a command and a version_regex in "
 			    "preflight.yaml", r->name);
@@ -284,7 +245,7 @@ static void report_refused(struct result *res, const struct runtime_req *r,
 		result_hint(res, "envpreflight never runs code a repository "
 			    "ships; check this one by hand if you trust the "
 			    "repository");
-	else if (runtime_hint_safe(r->name))
+	else if (versions_token_safe(r->name))
 		result_hint(res, "give runtimes.%s a command such as [%s, "
 			    "--version] and a version_regex", r->name, r->name);
 	if (a->skipped)
@@ -327,7 +288,7 @@ static void runtimes_run(const struct run_ctx *ctx, const struct check *c,
 		goto out;
 	}
 	if (!runtime_askable(ctx->spec, r->name) &&
-	    runtime_req_is_file(r, ".tool-versions")) {
+	    r->src == SRC_TOOL_VERSIONS) {
 		data_answer(res->data, NULL);
 		report_unaskable(res, r);
 		goto out;
@@ -368,41 +329,29 @@ static int id_taken(const struct plan *plan, const char *id)
 	return 0;
 }
 
-/* Ids: runtime.NAME for the first requirement of a runtime in source
- * order (preflight.yaml, package.json, the version files), then
- * runtime.NAME.TAG for each further one (engines, packageManager, volta,
- * nvmrc, node-version, python-version, pyproject, setup-cfg,
- * tool-versions, go-mod, toolchain), with ".2", ".3" added should one
- * repeat. */
+/* Ids: runtime.NAME.SOURCE (runtime.node.engines, runtime.node.nvmrc,
+ * runtime.python.preflight): they depend on the requirement's own source
+ * only, so that one source added or removed never renames another's
+ * check (a harness keys its allowlists on them).  ".2", ".3" follow should
+ * one source name a runtime twice.  Titles likewise: "Node.js (.nvmrc)". */
 static void runtimes_plan(const struct spec *spec, struct plan *plan)
 {
 	struct buf id = BUF_INIT, title = BUF_INIT;
-	size_t i, j, base;
+	size_t i, base;
 	unsigned n;
 
 	for (i = 0; i < spec->nruntimes; i++) {
 		const struct runtime_req *r = &spec->runtimes[i];
 		const struct known_runtime *k = runtime_table_find(r->name);
-		const char *tag, *label;
-		int first = 1;
 
-		for (j = 0; j < i && first; j++)
-			first = strcmp(spec->runtimes[j].name, r->name) != 0;
-		source_tag(r, &tag, &label);
-		buf_printf(&id, "runtime.%s", r->name);
-		if (!first)
-			buf_printf(&id, ".%s", tag);
+		buf_printf(&id, "runtime.%s.%s", r->name, req_source_key(r->src));
 		base = id.len;
 		for (n = 2; id_taken(plan, buf_str(&id)); n++) {
 			id.len = base;
 			buf_printf(&id, ".%u", n);
 		}
-		if (first && k)
-			buf_puts(&title, k->title);
-		else if (first)
-			buf_printf(&title, "%s runtime", r->name);
-		else
-			buf_printf(&title, "%s (%s)", k ? k->display : r->name, label);
+		buf_printf(&title, "%s (%s)", k ? k->display : r->name,
+			   req_source_label(r->src));
 		plan_add(plan, &probe_runtimes, buf_str(&id), buf_str(&title),
 			 r->origin, r, i);
 		buf_release(&id);

@@ -863,10 +863,11 @@ static int is_container_helper(const char *comm)
 {
 	/* comm is cut at 15 bytes: "containerd-shim-runc-v2" reads
 	 * "containerd-shim"; passt installs "pasta.avx2"; podman's rootless
-	 * port forwarder is "rootlessport" */
+	 * port forwarder is "rootlessport"; rootful podman keeps the
+	 * published ports' sockets open in "conmon" */
 	static const char *const exact[] = {
 		"docker-proxy", "rootlesskit", "rootlessport", "slirp4netns",
-		"pasta",
+		"pasta", "conmon",
 	};
 	size_t i;
 

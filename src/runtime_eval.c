@@ -9,29 +9,12 @@
  */
 #include "runtimes.h"
 #include "gomod.h"
+#include "toolversions.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-const char *runtime_asdf_core(const char *s, size_t *len)
-{
-	const char *dash = strchr(s, '-');
-	size_t n;
-
-	if (dash && dash[1] >= '0' && dash[1] <= '9' &&
-	    strcspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ") <
-	    (size_t)(dash - s))
-		s = dash + 1;
-	if (*s == 'v')
-		s++;
-	n = strspn(s, "0123456789.");
-	while (n && s[n - 1] == '.')
-		n--;
-	*len = s[0] >= '0' && s[0] <= '9' ? n : 0;
-	return s;
-}
 
 /* "1.22", "21", "1.8.0_392" as a semver: the numbers, missing ones 0. */
 static int found_semver(const char *found, struct semver *v)
@@ -72,8 +55,8 @@ static int found_semver(const char *found, struct semver *v)
 static int asdf_matches(const char *want, const char *found)
 {
 	size_t wn, fn, i = 0, j = 0;
-	const char *w = runtime_asdf_core(want, &wn);
-	const char *f = runtime_asdf_core(found, &fn);
+	const char *w = toolversions_core(want, &wn);
+	const char *f = toolversions_core(found, &fn);
 	const char *wrest, *frest;
 
 	if (!wn)
@@ -194,7 +177,7 @@ static int judge_exact(const struct runtime_prep *p, const char *found,
 		       struct runtime_verdict *v)
 {
 	const struct runtime_req *r = p->r;
-	const char *pin = runtime_req_is_package_manager(r) ? "packageManager" :
+	const char *pin = r->src == SRC_PACKAGE_MANAGER ? "packageManager" :
 			  "volta";
 	struct semver sv = SEMVER_INIT;
 	char desc[160];
@@ -220,7 +203,7 @@ static int judge_go(const struct runtime_prep *p, const char *found,
 	const struct runtime_req *r = p->r;
 	int m = goversion_at_least(found, r->spec);
 
-	if (m == 0 && runtime_req_is_toolchain(r)) {
+	if (m == 0 && r->src == SRC_GO_TOOLCHAIN) {
 		v->status = STATUS_WARN;
 		buf_printf(&v->msg, " is older than the toolchain %s preferred "
 			   "by go.mod (its go line allows it)", p->want);

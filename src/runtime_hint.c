@@ -12,16 +12,6 @@
 #include <string.h>
 #include <sys/stat.h>
 
-int runtime_hint_safe(const char *s)
-{
-	size_t n = strlen(s);
-
-	if (!n || n >= 40)
-		return 0;
-	return strspn(s, "0123456789abcdefghijklmnopqrstuvwxyz"
-		      "ABCDEFGHIJKLMNOPQRSTUVWXYZ.+-_") == n;
-}
-
 enum {
 	MGR_VOLTA = 1 << 0, MGR_NVM = 1 << 1, MGR_ASDF = 1 << 2,
 	MGR_MISE = 1 << 3, MGR_PYENV = 1 << 4,
@@ -79,13 +69,13 @@ static const struct manager *manager_pick(const struct runtime_req *r, unsigned 
 	for (i = 0; path && i < ARRAY_SIZE(managers); i++)
 		if ((managers[i].bit & wanted) && strstr(path, managers[i].in_path))
 			return &managers[i];
-	if (runtime_req_is_file(r, ".nvmrc"))
+	if (r->src == SRC_NVMRC)
 		prefer = MGR_NVM;
-	else if (runtime_req_is_file(r, ".python-version"))
+	else if (r->src == SRC_PYTHON_VERSION)
 		prefer = MGR_PYENV;
-	else if (runtime_req_is_file(r, ".tool-versions"))
+	else if (r->src == SRC_TOOL_VERSIONS)
 		prefer = MGR_ASDF | MGR_MISE;
-	else if (r->kind == REQ_EXACT && !runtime_req_is_package_manager(r))
+	else if (r->src == SRC_VOLTA)
 		prefer = MGR_VOLTA;
 	for (i = 0; i < ARRAY_SIZE(managers); i++)
 		if ((managers[i].bit & wanted & prefer) && manager_present(&managers[i]))
@@ -132,7 +122,7 @@ static void hint_generic(struct result *res, const char *name, const char *v,
 	else if (!strcmp(name, "pnpm") || !strcmp(name, "yarn"))
 		result_hint(res, "corepack enable, or npm install -g %s%s%s", name,
 			    *v ? "@" : "", v);
-	else if (runtime_hint_safe(name))
+	else if (versions_token_safe(name))
 		result_hint(res, "install %s%s%s, or add the directory that holds it "
 			    "to PATH", display, sp, v);
 }
@@ -147,7 +137,7 @@ static void hint_manager(struct result *res, const struct runtime_prep *p,
 
 	switch (m->bit) {
 	case MGR_NVM:
-		if (runtime_req_is_file(r, ".nvmrc"))
+		if (r->src == SRC_NVMRC)
 			result_hint(res, "nvm install (it reads .nvmrc)");
 		else if (*p->nvm || *num)
 			result_hint(res, "nvm install %s", *p->nvm ? p->nvm : num);
@@ -159,20 +149,20 @@ static void hint_manager(struct result *res, const struct runtime_prep *p,
 		result_hint(res, "volta install %s%s%s", name, sep, num);
 		break;
 	case MGR_ASDF:
-		if (runtime_req_is_file(r, ".tool-versions"))
+		if (r->src == SRC_TOOL_VERSIONS)
 			result_hint(res, "asdf install (it reads .tool-versions)");
 		else
 			result_hint(res, "asdf install %s latest%s%s", asdf_plugin(name),
 				    *num ? ":" : "", num);
 		break;
 	case MGR_MISE:
-		if (runtime_req_is_file(r, ".tool-versions"))
+		if (r->src == SRC_TOOL_VERSIONS)
 			result_hint(res, "mise install (it reads .tool-versions)");
 		else
 			result_hint(res, "mise use %s%s%s", name, sep, num);
 		break;
 	case MGR_PYENV:
-		if (runtime_req_is_file(r, ".python-version"))
+		if (r->src == SRC_PYTHON_VERSION)
 			result_hint(res, "pyenv install (it reads .python-version)");
 		else if (*num)
 			result_hint(res, "pyenv install %s", num);
@@ -189,9 +179,9 @@ void runtime_hint_install(struct result *res, const struct runtime_prep *p,
 	const struct runtime_req *r = p->r;
 	const struct manager *m;
 
-	if (p->bad || !runtime_hint_safe(r->name))
+	if (p->bad || !versions_token_safe(r->name))
 		return;
-	if (runtime_req_is_package_manager(r)) {
+	if (r->src == SRC_PACKAGE_MANAGER) {
 		result_hint(res, "corepack enable: corepack then runs %s %s, as "
 			    "packageManager asks", p->pm.name, p->num);
 		return;

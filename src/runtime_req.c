@@ -8,6 +8,7 @@
  */
 #include "runtimes.h"
 #include "gomod.h"
+#include "toolversions.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -22,28 +23,6 @@
 const char *runtime_req_from(const struct runtime_req *r)
 {
 	return r->origin.file ? r->origin.file : "preflight.yaml";
-}
-
-int runtime_req_is_file(const struct runtime_req *r, const char *name)
-{
-	return r->origin.file && !strcmp(r->origin.file, name);
-}
-
-/* packageManager keeps its value as written, starting with the name;
- * volta's value is a bare version. */
-int runtime_req_is_package_manager(const struct runtime_req *r)
-{
-	size_t n = strlen(r->name);
-
-	return r->kind == REQ_EXACT && runtime_req_is_file(r, "package.json") &&
-	       !strncmp(r->spec, r->name, n) && (r->spec[n] == '@' || !r->spec[n]);
-}
-
-/* go.mod's toolchain line is kept as "go1.22.3"; its go line as "1.22". */
-int runtime_req_is_toolchain(const struct runtime_req *r)
-{
-	return r->kind == REQ_GO_MIN && runtime_req_is_file(r, "go.mod") &&
-	       !strncmp(r->spec, "go", 2);
 }
 
 static void where(struct buf *b, const struct runtime_req *r)
@@ -345,7 +324,7 @@ static void prepare_pyenv(struct runtime_prep *p)
 		buf_puts(&p->problem, " is not a pyenv version name");
 		return;
 	}
-	if (p->pyenv.v[0].kind == PYENV_CPYTHON && runtime_hint_safe(spec))
+	if (p->pyenv.v[0].kind == PYENV_CPYTHON && versions_token_safe(spec))
 		snprintf(p->num, sizeof(p->num), "%.40s", spec);
 }
 
@@ -355,7 +334,9 @@ static void prepare_exact(struct runtime_prep *p)
 	char err[256], v[SEMVER_TEXT_MAX];
 	const char *version = r->spec;
 
-	if (runtime_req_is_package_manager(r)) {
+	/* packageManager keeps its value as written, starting with the
+	 * name; volta's value is a bare version */
+	if (r->src == SRC_PACKAGE_MANAGER) {
 		if (pkgmanager_parse(r->spec, strlen(r->spec), &p->pm, err,
 				     sizeof(err)) < 0) {
 			prep_fail(p, "packageManager %s", err);
@@ -370,7 +351,7 @@ static void prepare_exact(struct runtime_prep *p)
 	}
 	p->have_exact = 1;
 	semver_format(&p->exact, v, sizeof(v));
-	if (runtime_hint_safe(v))
+	if (versions_token_safe(v))
 		snprintf(p->num, sizeof(p->num), "%.40s", v);
 }
 
@@ -382,15 +363,15 @@ static void prepare_go(struct runtime_prep *p)
 		prep_fail(p, "invalid Go version '%s'", p->want);
 		return;
 	}
-	if (runtime_hint_safe(r->spec))
+	if (versions_token_safe(r->spec))
 		snprintf(p->num, sizeof(p->num), "%.40s",
-			 r->spec + (runtime_req_is_toolchain(r) ? 2 : 0));
+			 r->spec + (r->src == SRC_GO_TOOLCHAIN ? 2 : 0));
 }
 
 static void prepare_asdf(struct runtime_prep *p)
 {
 	size_t n;
-	const char *core = runtime_asdf_core(p->r->spec, &n);
+	const char *core = toolversions_core(p->r->spec, &n);
 
 	if (n && n < sizeof(p->num))
 		snprintf(p->num, sizeof(p->num), "%.*s", (int)n, core);

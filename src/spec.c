@@ -10,6 +10,39 @@
 #include <string.h>
 #include <sys/stat.h>
 
+/* The names of enum req_source.  key is the last part of a runtime
+ * check's id and JSON's source_key: part of envpreflight/1. */
+static const struct {
+	const char *key, *label;
+} source_names[SRC_COUNT] = {
+	[SRC_PREFLIGHT] = { "preflight", "preflight.yaml" },
+	[SRC_ENGINES] = { "engines", "package.json engines" },
+	[SRC_DEV_ENGINES] = { "devEngines", "package.json devEngines" },
+	[SRC_PACKAGE_MANAGER] = { "packageManager", "packageManager" },
+	[SRC_VOLTA] = { "volta", "volta" },
+	[SRC_NVMRC] = { "nvmrc", ".nvmrc" },
+	[SRC_NODE_VERSION] = { "node-version", ".node-version" },
+	[SRC_PYTHON_VERSION] = { "python-version", ".python-version" },
+	[SRC_PYPROJECT] = { "pyproject", "pyproject.toml" },
+	[SRC_SETUP_CFG] = { "setup-cfg", "setup.cfg" },
+	[SRC_TOOL_VERSIONS] = { "tool-versions", ".tool-versions" },
+	[SRC_GO_MOD] = { "go-mod", "go.mod" },
+	[SRC_GO_TOOLCHAIN] = { "toolchain", "go.mod toolchain" },
+	[SRC_COMPOSE] = { "compose", "compose service" },
+	[SRC_ENV_URL] = { "env-url", ".env URL" },
+	[SRC_ENV_PORT] = { "env-port", ".env port key" },
+};
+
+const char *req_source_key(enum req_source s)
+{
+	return (unsigned)s < SRC_COUNT ? source_names[s].key : "other";
+}
+
+const char *req_source_label(enum req_source s)
+{
+	return (unsigned)s < SRC_COUNT ? source_names[s].label : "?";
+}
+
 static const struct spec_source *const sources[] = {
 #define SOURCE(name) &source_##name,
 #include "sources.def"
@@ -114,8 +147,8 @@ const char *spec_intern(struct spec *spec, const char *s)
 /* A new requirement of the given kind, everything else zero (port_last,
  * capped, proto TCP).  The pointer lasts until the next one is added. */
 static struct port_req *port_req_new(struct spec *spec, enum port_req_kind kind,
-				     enum port_expect expect, struct origin origin,
-				     const char *service)
+				     enum req_source src, enum port_expect expect,
+				     struct origin origin, const char *service)
 {
 	struct port_req *p;
 
@@ -123,18 +156,19 @@ static struct port_req *port_req_new(struct spec *spec, enum port_req_kind kind,
 	p = &spec->ports[spec->nports++];
 	memset(p, 0, sizeof(*p));
 	p->kind = kind;
+	p->src = src;
 	p->expect = expect;
 	p->origin = origin;
 	p->service = service ? xstrdup(service) : NULL;
 	return p;
 }
 
-struct port_req *spec_add_port(struct spec *spec, unsigned port,
-			       enum port_expect expect, struct origin origin,
-			       const char *service)
+struct port_req *spec_add_port(struct spec *spec, enum req_source src,
+			       unsigned port, enum port_expect expect,
+			       struct origin origin, const char *service)
 {
-	struct port_req *p = port_req_new(spec, PORT_REQ_PORT, expect, origin,
-					  service);
+	struct port_req *p = port_req_new(spec, PORT_REQ_PORT, src, expect,
+					  origin, service);
 
 	p->port = port;
 	return p;
@@ -143,12 +177,13 @@ struct port_req *spec_add_port(struct spec *spec, unsigned port,
 struct port_req *spec_add_url_mark(struct spec *spec, enum port_req_kind kind,
 				   struct origin origin, const char *service)
 {
-	return port_req_new(spec, kind, PORT_LISTENING, origin, service);
+	return port_req_new(spec, kind, SRC_ENV_URL, PORT_LISTENING, origin,
+			    service);
 }
 
-struct runtime_req *spec_add_runtime(struct spec *spec, const char *name,
-				     const char *text, enum req_kind kind,
-				     struct origin origin)
+struct runtime_req *spec_add_runtime(struct spec *spec, enum req_source src,
+				     const char *name, const char *text,
+				     enum req_kind kind, struct origin origin)
 {
 	struct runtime_req *r;
 
@@ -159,6 +194,7 @@ struct runtime_req *spec_add_runtime(struct spec *spec, const char *name,
 	r->name = xstrdup(name);
 	r->spec = xstrdup(text);
 	r->kind = kind;
+	r->src = src;
 	r->origin = origin;
 	return r;
 }
@@ -304,9 +340,14 @@ void spec_release(struct spec *spec)
 	size_t i;
 
 	env_release(&spec->env);
-	for (i = 0; i < spec->nports; i++)
+	for (i = 0; i < spec->nports; i++) {
 		free(spec->ports[i].service);
+		free(spec->ports[i].scheme);
+	}
 	free(spec->ports);
+	for (i = 0; i < spec->nport_records; i++)
+		free(spec->port_records[i].reqs);
+	free(spec->port_records);
 	for (i = 0; i < spec->nruntimes; i++) {
 		struct runtime_req *r = &spec->runtimes[i];
 		char **a;
@@ -355,6 +396,7 @@ static int load(const char *dir, struct spec *spec, struct errbuf *err, int any)
 			return -1;
 		}
 	}
+	spec_resolve_ports(spec);
 	if (!any && !spec->nfiles) {
 		struct buf b = BUF_INIT;
 		const char *const *n;

@@ -145,7 +145,7 @@ static int load_engines(struct spec *spec, const char *file, const struct blob *
 				   "'engines.%s' expects a version range string", *name);
 			return -1;
 		}
-		spec_add_runtime(spec, *name, v->valuestring, REQ_SEMVER, o);
+		spec_add_runtime(spec, SRC_ENGINES, *name, v->valuestring, REQ_SEMVER, o);
 	}
 	return 0;
 }
@@ -167,7 +167,7 @@ static int load_package_manager(struct spec *spec, const char *file,
 	at = strchr(pm->valuestring, '@');
 	name = xstrndup(pm->valuestring, at && at != pm->valuestring ?
 			(size_t)(at - pm->valuestring) : strlen(pm->valuestring));
-	spec_add_runtime(spec, name, pm->valuestring, REQ_EXACT, o);
+	spec_add_runtime(spec, SRC_PACKAGE_MANAGER, name, pm->valuestring, REQ_EXACT, o);
 	free(name);
 	return 0;
 }
@@ -200,7 +200,7 @@ static int load_volta(struct spec *spec, const char *file, const struct blob *b,
 				   "'volta.%s' expects a version string", *name);
 			return -1;
 		}
-		spec_add_runtime(spec, *name, v->valuestring, REQ_EXACT, o);
+		spec_add_runtime(spec, SRC_VOLTA, *name, v->valuestring, REQ_EXACT, o);
 	}
 	return 0;
 }

@@ -100,15 +100,18 @@ static int take_nvmrc(struct spec *spec, const char *file, const char *buf,
 	struct nvmrc n;
 	char *bad;
 
+	enum req_source src = strcmp(file, ".node-version") ? SRC_NVMRC :
+			      SRC_NODE_VERSION;
+
 	if (nvmrc_parse(buf, len, &n, msg, MSG_MAX, line) == 0) {
-		spec_add_runtime(spec, "node", n.spec, REQ_NVMRC,
+		spec_add_runtime(spec, src, "node", n.spec, REQ_NVMRC,
 				 at(file, n.line, first_col(buf, len, n.line)));
 		nvmrc_release(&n);
 		return 0;
 	}
 	if (*line && (bad = nvmrc_bad_value(buf, len, *line, msg))) {
 		/* kept as written: the probe re-parses it and fails the check */
-		spec_add_runtime(spec, "node", bad, REQ_NVMRC,
+		spec_add_runtime(spec, src, "node", bad, REQ_NVMRC,
 				 at(file, *line, first_col(buf, len, *line)));
 		free(bad);
 		return 0;
@@ -135,7 +138,7 @@ static int take_python_version(struct spec *spec, const char *file,
 
 		if (e->kind == PYENV_IGNORED)
 			continue;
-		spec_add_runtime(spec, "python", e->name, REQ_PYENV,
+		spec_add_runtime(spec, SRC_PYTHON_VERSION, "python", e->name, REQ_PYENV,
 				 at(file, e->line, e->col));
 		break;
 	}
@@ -357,7 +360,7 @@ static int take_pyproject(struct spec *spec, const char *file, const char *buf,
 	if (rc < 0)
 		return -1;
 	if (rc > 0) {
-		spec_add_runtime(spec, "python", req.value, REQ_PEP440,
+		spec_add_runtime(spec, SRC_PYPROJECT, "python", req.value, REQ_PEP440,
 				 at(file, req.line, req.col));
 		free(req.value);
 	}
@@ -485,7 +488,7 @@ static int take_setup_cfg(struct spec *spec, const char *file, const char *buf,
 		}
 		rc = -1;
 	} else if (v.seen && v.value.len) {
-		spec_add_runtime(spec, "python", buf_str(&v.value), REQ_PEP440,
+		spec_add_runtime(spec, SRC_SETUP_CFG, "python", buf_str(&v.value), REQ_PEP440,
 				 at(file, c.key_line, 1));
 	}
 	free(c.text);
@@ -513,7 +516,7 @@ static int take_tool_versions(struct spec *spec, const char *file,
 			continue;
 		/* "system", "latest", "ref:..", "path:..": presence only; the
 		 * probe says the version could not be compared */
-		spec_add_runtime(spec, rt, e->version,
+		spec_add_runtime(spec, SRC_TOOL_VERSIONS, rt, e->version,
 				 e->kind == TOOLVERSIONS_VERSION ? REQ_ASDF : REQ_ANY,
 				 at(file, e->line, e->version_col));
 	}
@@ -531,12 +534,11 @@ static int take_go_mod(struct spec *spec, const char *file, const char *buf,
 	if (gomod_parse(buf, len, &m, msg, MSG_MAX, line, col) < 0)
 		return -1;
 	if (m.go)
-		spec_add_runtime(spec, "go", m.go, REQ_GO_MIN,
+		spec_add_runtime(spec, SRC_GO_MOD, "go", m.go, REQ_GO_MIN,
 				 at(file, m.go_line, m.go_col));
-	/* "toolchain go1.22.3" is kept with its "go" prefix: that is how the
-	 * probe tells it from the go line (a preference, not a minimum) */
+	/* "toolchain go1.22.3" is kept as written, "go" prefix and all */
 	if (m.toolchain && strcmp(m.toolchain, "default"))
-		spec_add_runtime(spec, "go", m.toolchain, REQ_GO_MIN,
+		spec_add_runtime(spec, SRC_GO_TOOLCHAIN, "go", m.toolchain, REQ_GO_MIN,
 				 at(file, m.toolchain_line, m.toolchain_col));
 	gomod_release(&m);
 	return 0;

@@ -28,6 +28,36 @@
 
 /* ---- helpers ---- */
 
+
+/* The source the loader of file would give a requirement (the rows name
+ * a file; the model wants the typed source). */
+static enum req_source src_for(const char *file, enum req_kind kind,
+			       const char *name, const char *spec)
+{
+	static const struct { const char *file; enum req_source src; } files[] = {
+		{ ".nvmrc", SRC_NVMRC }, { ".node-version", SRC_NODE_VERSION },
+		{ ".python-version", SRC_PYTHON_VERSION },
+		{ "pyproject.toml", SRC_PYPROJECT }, { "setup.cfg", SRC_SETUP_CFG },
+		{ ".tool-versions", SRC_TOOL_VERSIONS },
+	};
+	size_t i, n = strlen(name);
+
+	if (!file)
+		return SRC_PREFLIGHT;
+	if (!strcmp(file, "package.json")) {
+		if (kind == REQ_SEMVER)
+			return SRC_ENGINES;
+		return !strncmp(spec, name, n) && (spec[n] == '@' || !spec[n]) ?
+		       SRC_PACKAGE_MANAGER : SRC_VOLTA;
+	}
+	if (!strcmp(file, "go.mod"))
+		return !strncmp(spec, "go", 2) ? SRC_GO_TOOLCHAIN : SRC_GO_MOD;
+	for (i = 0; i < ARRAY_SIZE(files); i++)
+		if (!strcmp(file, files[i].file))
+			return files[i].src;
+	return SRC_PREFLIGHT;
+}
+
 static char *tmpdir(const char *name)
 {
 	return xstrdup(test_tmpdir(name));
@@ -267,10 +297,10 @@ static void test_loader_symlink(void)
 static void test_ids(void)
 {
 	static const char *const want[][2] = {
-		{ "runtime.node", "Node.js runtime" },
-		{ "runtime.python", "Python runtime" },
+		{ "runtime.node.preflight", "Node.js (preflight.yaml)" },
+		{ "runtime.python.preflight", "Python (preflight.yaml)" },
 		{ "runtime.node.engines", "Node.js (package.json engines)" },
-		{ "runtime.pnpm", "pnpm" },
+		{ "runtime.pnpm.engines", "pnpm (package.json engines)" },
 		{ "runtime.pnpm.packageManager", "pnpm (packageManager)" },
 		{ "runtime.node.volta", "Node.js (volta)" },
 		{ "runtime.node.nvmrc", "Node.js (.nvmrc)" },
@@ -280,10 +310,10 @@ static void test_ids(void)
 		{ "runtime.python.setup-cfg", "Python (setup.cfg)" },
 		{ "runtime.node.tool-versions", "Node.js (.tool-versions)" },
 		{ "runtime.node.tool-versions.2", "Node.js (.tool-versions)" },
-		{ "runtime.go", "Go toolchain" },
+		{ "runtime.go.tool-versions", "Go (.tool-versions)" },
 		{ "runtime.go.go-mod", "Go (go.mod)" },
 		{ "runtime.go.toolchain", "Go (go.mod toolchain)" },
-		{ "runtime.mytool", "mytool runtime" },
+		{ "runtime.mytool.preflight", "mytool (preflight.yaml)" },
 	};
 	char *dir = tmpdir("ids");
 	struct plan plan = { NULL, 0, 0 };
@@ -305,7 +335,7 @@ static void test_ids(void)
 	test_write_str(dir, "go.mod", "module x\ngo 1.22\ntoolchain go1.22.3\n");
 	CHECK(spec_load(dir, &spec, &err) == 0, "load: %s", err.msg);
 	/* mytool only in the model: a name without a table entry */
-	spec_add_runtime(&spec, "mytool", "", REQ_ANY, spec.runtimes[0].origin);
+	spec_add_runtime(&spec, SRC_PREFLIGHT, "mytool", "", REQ_ANY, spec.runtimes[0].origin);
 	probe_runtimes.plan(&spec, &plan);
 	CHECK_INT(plan.n, ARRAY_SIZE(want), "checks planned");
 	for (i = 0; i < plan.n && i < ARRAY_SIZE(want); i++) {
@@ -480,7 +510,8 @@ static void eval_one(const char *dir, const char *bin, const struct eval_row *w,
 	o.file = spec_add_file(&spec, w->file);
 	o.line = 1;
 	o.col = 1;
-	r = spec_add_runtime(&spec, w->name, w->spec, w->kind, o);
+	r = spec_add_runtime(&spec, src_for(w->file, w->kind, w->name, w->spec),
+			     w->name, w->spec, w->kind, o);
 	r->command = xcalloc(3, sizeof(*r->command));
 	r->command[0] = path_join(bin, name.s);
 	r->command[1] = xstrdup("--version");
@@ -604,7 +635,7 @@ static void test_outputs(void)
 		setenv("PATH", path.s, 1);
 		if (spec_load_any(repo, &spec, &err) == 0) {
 			o.file = spec_add_file(&spec, "preflight.yaml");
-			spec_add_runtime(&spec, w->name, "", REQ_ANY, o);
+			spec_add_runtime(&spec, SRC_PREFLIGHT, w->name, "", REQ_ANY, o);
 			res = run_probe(&spec, &probe_runtimes, &n, 5000);
 			CHECK(n == 1 && res[0].status == w->want, "row %zu (%s): %s: %s", i,
 			      w->name, n ? status_name(res[0].status) : "-",
@@ -656,7 +687,7 @@ static void test_hang(void)
 	setenv("XDG_CACHE_HOME", "/dev/null/nocache", 1);
 	CHECK(spec_load_any(repo, &spec, &err) == 0, "load: %s", err.msg);
 	o.file = spec_add_file(&spec, "package.json");
-	spec_add_runtime(&spec, "node", ">=20", REQ_SEMVER, o);
+	spec_add_runtime(&spec, SRC_ENGINES, "node", ">=20", REQ_SEMVER, o);
 	t0 = clock_ms();
 	res = run_probe(&spec, &probe_runtimes, &n, 400);
 	CHECK(clock_ms() - t0 < 2000, "took %.0f ms", clock_ms() - t0);
@@ -863,7 +894,7 @@ static void test_nvmrc_notes(void)
 			continue;
 		}
 		o.file = spec_add_file(&spec, ".nvmrc");
-		r = spec_add_runtime(&spec, "node", rows[i].spec, REQ_NVMRC, o);
+		r = spec_add_runtime(&spec, SRC_NVMRC, "node", rows[i].spec, REQ_NVMRC, o);
 		r->command = xcalloc(3, sizeof(*r->command));
 		r->command[0] = path_join(bin, "node");
 		r->command[1] = xstrdup("--version");
@@ -937,12 +968,12 @@ static void test_data_keys(void)
 		const cJSON *vm = cJSON_GetObjectItem(res[i].data, "version_manager");
 		const cJSON *dk = cJSON_GetObjectItem(res[i].data, "docker");
 
-		if (!strcmp(res[i].id, "runtime.node"))
+		if (!strcmp(res[i].id, "runtime.node.engines"))
 			CHECK(cJSON_IsString(vm) && !strcmp(vm->valuestring, "nvm"),
 			      "node: the manager of its hint");
 		else
 			CHECK(cJSON_IsNull(vm), "%s: version_manager null", res[i].id);
-		CHECK(!strcmp(res[i].id, "runtime.docker") ? cJSON_IsObject(dk) :
+		CHECK(!strcmp(res[i].id, "runtime.docker.preflight") ? cJSON_IsObject(dk) :
 		      cJSON_IsNull(dk), "%s: docker", res[i].id);
 	}
 	results_free(res, n);
@@ -1083,7 +1114,8 @@ static void test_hints(void)
 		setenv("PATH", empty, 1);	/* nothing is found */
 		if (spec_load_any(repo, &spec, &err) == 0) {
 			o.file = spec_add_file(&spec, w->file);
-			spec_add_runtime(&spec, w->name, w->spec, w->kind, o);
+			spec_add_runtime(&spec, src_for(w->file, w->kind, w->name, w->spec),
+					 w->name, w->spec, w->kind, o);
 			res = run_probe(&spec, &probe_runtimes, &n, 5000);
 			CHECK(n == 1 && res[0].status == STATUS_FAIL, "row %zu: %s", i,
 			      n ? res[0].message : "");
@@ -1239,7 +1271,7 @@ static void test_docker(void)
 		}
 		if (spec_load_any(repo, &spec, &err) == 0) {
 			o.file = spec_add_file(&spec, "preflight.yaml");
-			spec_add_runtime(&spec, "docker", w->range, REQ_SEMVER, o);
+			spec_add_runtime(&spec, SRC_PREFLIGHT, "docker", w->range, REQ_SEMVER, o);
 			res = run_probe(&spec, &probe_runtimes, &n, 3000);
 			CHECK(n == 1 && res[0].status == w->want, "row %zu (%s): %s: %s", i,
 			      w->how, n ? status_name(res[0].status) : "-",
