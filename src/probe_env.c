@@ -390,9 +390,16 @@ static void env_run(const struct run_ctx *ctx, const struct check *c, struct res
 		run_gitignore(ctx, c, r);
 }
 
+static const char *const env_ids[] = {
+	"env.parity",
+	"env.gitignore",
+	NULL
+};
+
 const struct probe probe_env = {
 	.name = "env",
 	.summary = ".env keys against .env.example (values never shown), and .gitignore",
 	.plan = env_plan,
 	.run = env_run,
+	.ids = env_ids,
 };

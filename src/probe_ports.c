@@ -992,6 +992,16 @@ static void ports_run(const struct run_ctx *ctx, const struct check *c,
 	run_single(r, rec, s);
 }
 
+static const char *const ports_ids[] = {
+	"ports.tcp.PORT",
+	"ports.tcp.PORT-LAST",
+	"ports.udp.PORT",
+	"ports.sctp.PORT",
+	"ports.url.KEY",
+	"ports.urls",
+	NULL
+};
+
 const struct probe probe_ports = {
 	.name = "ports",
 	.summary = "TCP ports that must be free or listening (preflight.yaml, "
@@ -999,4 +1009,5 @@ const struct probe probe_ports = {
 	.plan = ports_plan,
 	.run = ports_run,
 	.volatile_state = 1,
+	.ids = ports_ids,
 };

@@ -359,10 +359,17 @@ static void runtimes_plan(const struct spec *spec, struct plan *plan)
 	}
 }
 
+static const char *const runtimes_ids[] = {
+	"runtime.NAME.SOURCE",
+	"runtime.NAME.SOURCE.N",
+	NULL
+};
+
 const struct probe probe_runtimes = {
 	.name = "runtimes",
 	.summary = "node, python, go, docker, ... versions against every declared "
 		   "requirement",
 	.plan = runtimes_plan,
 	.run = runtimes_run,
+	.ids = runtimes_ids,
 };

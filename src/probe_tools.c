@@ -74,9 +74,15 @@ static void tools_plan(const struct spec *spec, struct plan *plan)
 	}
 }
 
+static const char *const tools_ids[] = {
+	"tool.NAME",
+	NULL
+};
+
 const struct probe probe_tools = {
 	.name = "tools",
 	.summary = "commands preflight.yaml names under tools: are on PATH",
 	.plan = tools_plan,
 	.run = tools_run,
+	.ids = tools_ids,
 };

@@ -41,8 +41,8 @@ for dir in "$top"/tests/cases/${CASES:-*}/; do
 	(cd "$root" && EP_ENV="$envs" ep "$@") >"$out.raw" 2>"$err.raw"
 	status=$?
 	# then the rest of the tree (fixture binaries a case puts on PATH)
-	mask "$cases" <"$out.raw" | sed "s#$top#<TOP>#g" >"$out"
-	mask "$cases" <"$err.raw" | sed "s#$top#<TOP>#g" >"$err"
+	mask "$cases" <"$out.raw" | sed -e "s#$top#<TOP>#g" -e "s#$TEST_TMPDIR#<TMP>#g" >"$out"
+	mask "$cases" <"$err.raw" | sed -e "s#$top#<TOP>#g" -e "s#$TEST_TMPDIR#<TMP>#g" >"$err"
 	if [ "${UPDATE:-}" = 1 ]; then
 		cp "$out" "$dir/expected.out"
 		echo "$status" >"$dir/expected.status"
