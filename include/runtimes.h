@@ -56,6 +56,7 @@ const char *runtime_req_from(const struct runtime_req *r);
 struct runtime_prep {
 	const struct runtime_req *r;
 	int bad;			/* the requirement itself is at fault */
+	int never;			/* and no version can satisfy it */
 	struct buf problem;		/* then: why, naming file:line */
 	struct semver_range *range;	/* REQ_SEMVER */
 	struct nvmrc nvmrc;		/* REQ_NVMRC */

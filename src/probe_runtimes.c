@@ -49,6 +49,15 @@ static void report_docker(struct result *res, const struct runtime_answer *a)
 	const struct docker_info *d = &a->docker;
 	const char *sock = d->socket_path ? d->socket_path : "the docker socket";
 
+	static const enum reason why[] = {
+		[DOCKER_NO_SOCKET] = REASON_NOT_FOUND, [DOCKER_DOWN] = REASON_DAEMON_DOWN,
+		[DOCKER_DENIED] = REASON_PERMISSION_DENIED,
+		[DOCKER_TIMEOUT] = REASON_TIMEOUT,
+		[DOCKER_UNSUPPORTED_HOST] = REASON_OUT_OF_SCOPE,
+	};
+
+	res->reason = d->state >= 0 && (size_t)d->state < ARRAY_SIZE(why) &&
+		      why[d->state] ? why[d->state] : REASON_EXEC_FAILED;
 	switch (d->state) {
 	case DOCKER_NO_SOCKET:
 		if (a->docker_cli) {
@@ -113,6 +122,7 @@ static void report_missing(struct result *res, const struct runtime_prep *p,
 	if (a->skipped)
 		buf_printf(&m, "; %s", a->skipped);
 	result_set(res, STATUS_FAIL, "%s", buf_str(&m));
+	res->reason = REASON_NOT_FOUND;
 	buf_release(&m);
 }
 
@@ -211,12 +221,15 @@ static void report_bad(struct result *res, const struct runtime_prep *p)
 {
 	result_set(res, STATUS_FAIL, "%s", buf_str(&p->problem));
 	result_hint(res, "fix the requirement where it is written");
+	res->reason = p->never ? REASON_UNSATISFIABLE : REASON_INVALID_REQUIREMENT;
+	result_fix_edit(res, runtime_req_from(p->r), p->r->origin.line);
 }
 
 static void report_unaskable(struct result *res, const struct runtime_req *r)
 {
 	result_set(res, STATUS_SKIP, "not checked: envpreflight does not know "
 		   "how to ask '%s' for its version", r->name);
+	res->reason = REASON_UNKNOWN;
 	result_hint(res, "to check it, declare it under runtimes: in "
 		    "preflight.yaml with a command and a version_regex");
 }
@@ -225,6 +238,7 @@ static void report_error(struct result *res, const struct runtime_req *r,
 			 const struct runtime_answer *a)
 {
 	result_set(res, STATUS_ERROR, "%s", a->error);
+	res->reason = a->timed_out ? REASON_TIMEOUT : REASON_EXEC_FAILED;
 	if (a->timed_out)
 		result_hint(res, "if it is only slow, raise the deadline with "
 			    "--timeout=MS");
@@ -241,6 +255,7 @@ static void report_refused(struct result *res, const struct runtime_req *r,
 {
 	result_set(res, a->refused, "%s%s", a->refused == STATUS_WARN ?
 		   "not checked: " : "", a->error);
+	res->reason = REASON_REFUSED;
 	if (a->refused == STATUS_WARN)
 		result_hint(res, "envpreflight never runs code a repository "
 			    "ships; check this one by hand if you trust the "
@@ -264,6 +279,13 @@ static void report_found(struct result *res, const struct runtime_prep *p,
 	if (a->skipped && a->path)
 		buf_printf(&v.msg, "; checked %s instead: %s", a->path, a->skipped);
 	result_set(res, v.status, "%s", buf_str(&v.msg));
+	/* a warning is a version that could not be compared, or go.mod's
+	 * toolchain preferred over the go found */
+	if (v.status == STATUS_FAIL || (v.status == STATUS_WARN &&
+					p->r->src == SRC_GO_TOOLCHAIN))
+		res->reason = REASON_VERSION_MISMATCH;
+	else if (v.status != STATUS_PASS)
+		res->reason = REASON_CANNOT_COMPARE;
 	if (v.status == STATUS_FAIL || (v.status == STATUS_WARN &&
 					p->r->kind == REQ_GO_MIN))
 		runtime_hint_install(res, p, k, a->path);

@@ -39,6 +39,7 @@ static void tools_run(const struct run_ctx *ctx, const struct check *c,
 	} else {
 		result_set(r, STATUS_FAIL, "not found on PATH%s%s", why ? "; " : "",
 			   why ? why : "");
+		r->reason = REASON_NOT_FOUND;
 		/* the name passed preflight.yaml's command-name check */
 		result_hint(r, "install %s, or add the directory that holds it to PATH",
 			    t->name);

@@ -247,6 +247,47 @@ static double round3(double ms)
 	return round(ms * 1000) / 1000;
 }
 
+/* {"who", "argv", "cwd", "needs", "edit"}: every key, null where it does
+ * not apply.  The words were checked by result_fix_argv already. */
+static cJSON *json_fix(const struct fix *f)
+{
+	static const struct { unsigned bit; const char *name; } needs[] = {
+		{ FIX_NEEDS_NETWORK, "network" }, { FIX_NEEDS_DOCKER, "docker" },
+	};
+	cJSON *o, *arr;
+	size_t i;
+
+	if (!f)
+		return cJSON_CreateNull();
+	o = cJSON_CreateObject();
+	cJSON_AddStringToObject(o, "who", f->who == FIX_AGENT ? "agent" : "human");
+	if (f->argv) {
+		arr = cJSON_AddArrayToObject(o, "argv");
+		for (i = 0; f->argv[i]; i++)
+			cJSON_AddItemToArray(arr, json_str(f->argv[i]));
+		cJSON_AddStringToObject(o, "cwd", ".");
+	} else {
+		cJSON_AddNullToObject(o, "argv");
+		cJSON_AddNullToObject(o, "cwd");
+	}
+	arr = cJSON_AddArrayToObject(o, "needs");
+	for (i = 0; i < ARRAY_SIZE(needs); i++)
+		if (f->needs & needs[i].bit)
+			cJSON_AddItemToArray(arr, cJSON_CreateString(needs[i].name));
+	if (f->edit.file) {
+		cJSON *e = cJSON_AddObjectToObject(o, "edit");
+
+		cJSON_AddItemToObject(e, "file", json_str(f->edit.file));
+		if (f->edit.line)
+			cJSON_AddNumberToObject(e, "line", f->edit.line);
+		else
+			cJSON_AddNullToObject(e, "line");
+	} else {
+		cJSON_AddNullToObject(o, "edit");
+	}
+	return o;
+}
+
 static cJSON *json_check(const struct result *r)
 {
 	cJSON *c = cJSON_CreateObject(), *notes, *data;
@@ -255,6 +296,7 @@ static cJSON *json_check(const struct result *r)
 	cJSON_AddItemToObject(c, "id", json_str(r->id));
 	cJSON_AddItemToObject(c, "probe", json_str(r->probe));
 	cJSON_AddStringToObject(c, "status", status_name(r->status));
+	cJSON_AddItemToObject(c, "reason", json_str(reason_name(r->reason)));
 	cJSON_AddItemToObject(c, "title", json_str(r->title));
 	cJSON_AddItemToObject(c, "message", json_str(r->message));
 	if (r->source.file) {
@@ -270,6 +312,7 @@ static cJSON *json_check(const struct result *r)
 		cJSON_AddNullToObject(c, "source");
 	}
 	cJSON_AddItemToObject(c, "hint", json_str(r->hint));
+	cJSON_AddItemToObject(c, "fix", json_fix(r->fix));
 	notes = cJSON_AddArrayToObject(c, "notes");
 	for (i = 0; i < r->nnotes; i++)
 		cJSON_AddItemToArray(notes, json_str(r->notes[i]));

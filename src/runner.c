@@ -142,6 +142,8 @@ static void run_one(struct pool *p, struct job *job)
 	job->check->probe->run(&p->ctx, job->check, &r);
 	if (!r.message)
 		result_set(&r, STATUS_ERROR, "the probe reported nothing");
+	if (r.status != STATUS_PASS && r.reason == REASON_NONE)
+		r.reason = REASON_PROBE_ERROR;	/* tests assert this never shows */
 	r.duration_ms = clock_ms() - t0;
 
 	pthread_mutex_lock(&p->lock);
@@ -195,6 +197,7 @@ static void timed_out(struct result *r, const struct check *c, int started,
 	else
 		result_set(r, STATUS_ERROR, "not run: the deadline passed before it "
 			   "could start");
+	r->reason = started ? REASON_TIMEOUT : REASON_NOT_RUN;
 	result_hint(r, "raise the deadline with --timeout=MS");
 }
 

@@ -117,8 +117,15 @@ static void hint_generic(struct result *res, const char *name, const char *v,
 	else if (!strcmp(name, "go"))
 		result_hint(res, "install Go%s%s%s (https://go.dev/dl/)", sp, v,
 			    *v ? " or later" : "");
-	else if (!strcmp(name, "npm"))
-		result_hint(res, "npm install -g npm%s%s", *v ? "@" : "", v);
+	else if (!strcmp(name, "npm")) {
+		struct buf pkg = BUF_INIT;
+
+		buf_printf(&pkg, "npm%s%s", *v ? "@" : "", v);
+		result_hint(res, "npm install -g %s", pkg.s);
+		result_fix_argv(res, FIX_AGENT, FIX_NEEDS_NETWORK, "npm", "install",
+				"-g", pkg.s, NULL);
+		buf_release(&pkg);
+	}
 	else if (!strcmp(name, "pnpm") || !strcmp(name, "yarn"))
 		result_hint(res, "corepack enable, or npm install -g %s%s%s", name,
 			    *v ? "@" : "", v);
@@ -135,42 +142,72 @@ static void hint_manager(struct result *res, const struct runtime_prep *p,
 	const char *name = r->name, *num = p->num;
 	const char *sep = *num ? "@" : "";
 
+	struct buf arg = BUF_INIT;
+
+	/* every fix below runs the manager as its hint says, with words
+	 * that passed versions_token_safe (num, p->nvm, name); nvm is a
+	 * shell function, which a harness runs in a shell that loaded it */
 	switch (m->bit) {
 	case MGR_NVM:
-		if (r->src == SRC_NVMRC)
+		if (r->src == SRC_NVMRC) {
 			result_hint(res, "nvm install (it reads .nvmrc)");
-		else if (*p->nvm || *num)
+			result_fix_argv(res, FIX_AGENT, FIX_NEEDS_NETWORK, "nvm",
+					"install", NULL);
+		} else if (*p->nvm || *num) {
 			result_hint(res, "nvm install %s", *p->nvm ? p->nvm : num);
-		else
+			result_fix_argv(res, FIX_AGENT, FIX_NEEDS_NETWORK, "nvm",
+					"install", *p->nvm ? p->nvm : num, NULL);
+		} else {
 			result_hint(res, "nvm ls-remote, then nvm install a version "
 				    "the requirement admits");
+		}
 		break;
 	case MGR_VOLTA:
-		result_hint(res, "volta install %s%s%s", name, sep, num);
+		buf_printf(&arg, "%s%s%s", name, sep, num);
+		result_hint(res, "volta install %s", arg.s);
+		result_fix_argv(res, FIX_AGENT, FIX_NEEDS_NETWORK, "volta", "install",
+				arg.s, NULL);
 		break;
 	case MGR_ASDF:
-		if (r->src == SRC_TOOL_VERSIONS)
+		if (r->src == SRC_TOOL_VERSIONS) {
 			result_hint(res, "asdf install (it reads .tool-versions)");
-		else
-			result_hint(res, "asdf install %s latest%s%s", asdf_plugin(name),
-				    *num ? ":" : "", num);
+			result_fix_argv(res, FIX_AGENT, FIX_NEEDS_NETWORK, "asdf",
+					"install", NULL);
+		} else {
+			buf_printf(&arg, "latest%s%s", *num ? ":" : "", num);
+			result_hint(res, "asdf install %s %s", asdf_plugin(name), arg.s);
+			result_fix_argv(res, FIX_AGENT, FIX_NEEDS_NETWORK, "asdf",
+					"install", asdf_plugin(name), arg.s, NULL);
+		}
 		break;
 	case MGR_MISE:
-		if (r->src == SRC_TOOL_VERSIONS)
+		if (r->src == SRC_TOOL_VERSIONS) {
 			result_hint(res, "mise install (it reads .tool-versions)");
-		else
-			result_hint(res, "mise use %s%s%s", name, sep, num);
+			result_fix_argv(res, FIX_AGENT, FIX_NEEDS_NETWORK, "mise",
+					"install", NULL);
+		} else {
+			buf_printf(&arg, "%s%s%s", name, sep, num);
+			result_hint(res, "mise use %s", arg.s);
+			result_fix_argv(res, FIX_AGENT, FIX_NEEDS_NETWORK, "mise", "use",
+					arg.s, NULL);
+		}
 		break;
 	case MGR_PYENV:
-		if (r->src == SRC_PYTHON_VERSION)
+		if (r->src == SRC_PYTHON_VERSION) {
 			result_hint(res, "pyenv install (it reads .python-version)");
-		else if (*num)
+			result_fix_argv(res, FIX_AGENT, FIX_NEEDS_NETWORK, "pyenv",
+					"install", NULL);
+		} else if (*num) {
 			result_hint(res, "pyenv install %s", num);
-		else
+			result_fix_argv(res, FIX_AGENT, FIX_NEEDS_NETWORK, "pyenv",
+					"install", num, NULL);
+		} else {
 			result_hint(res, "pyenv install --list, then pyenv install a "
 				    "version the requirement admits");
+		}
 		break;
 	}
+	buf_release(&arg);
 }
 
 void runtime_hint_install(struct result *res, const struct runtime_prep *p,
@@ -184,6 +221,8 @@ void runtime_hint_install(struct result *res, const struct runtime_prep *p,
 	if (r->src == SRC_PACKAGE_MANAGER) {
 		result_hint(res, "corepack enable: corepack then runs %s %s, as "
 			    "packageManager asks", p->pm.name, p->num);
+		result_fix_argv(res, FIX_AGENT, FIX_NEEDS_NETWORK, "corepack",
+				"enable", NULL);
 		return;
 	}
 	m = manager_pick(r, managers_for(r->name), path);

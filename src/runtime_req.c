@@ -265,6 +265,7 @@ static void prepare_semver(struct runtime_prep *p)
 		return;
 	}
 	if (range_never_satisfied(p->range)) {
+		p->never = 1;
 		prep_fail(p, "the range '%s'", p->want);
 		buf_puts(&p->problem, " can never be satisfied: no version is in "
 			 "all of its bounds");

@@ -123,6 +123,52 @@ check "a failed check: ok false, outcome failed" \
 	sh -c "grep -q '\"ok\": false' '$out' && grep -q '\"outcome\": \"failed\"' '$out'"
 printf 'A=1\n' >"$repo/.env"
 
+# fix as data: argv words are only ever validated values; hostile text
+# from the repository (a compose service name, a version) never reaches
+# an argv, and the checks whose remedy is known carry one
+hostile=$TEST_TMPDIR/hostile
+mkdir -p "$hostile"
+cat >"$hostile/compose.yaml" <<'EOF2'
+services:
+  "db;touch /tmp/PWNED":
+    ports: ["7419:5432"]
+  "-rm":
+    ports: ["7420:5432"]
+  cache:
+    ports: ["7421:6379"]
+EOF2
+printf 'A_URL=postgres://localhost:7419/x\nB_URL=postgres://localhost:7420/x\nC_URL=redis://localhost:7421\n' >"$hostile/.env"
+printf '{"engines": {"node": "$(touch /tmp/PWNED) || >=20"}}\n' >"$hostile/package.json"
+printf 'v20; rm -rf ~\n' >"$hostile/.nvmrc"
+printf 'K=\n' >"$hostile/.env.example"
+run --json --only=ports,runtimes,env "$hostile"
+/usr/bin/python3 - "$out" >"$TEST_TMPDIR/argv.txt" <<'EOF2'
+import json, re, sys
+doc = json.load(open(sys.argv[1]))
+for c in doc["checks"]:
+    f = c["fix"]
+    if f and f["argv"]:
+        print(c["id"], " ".join(f["argv"]))
+        for w in f["argv"]:
+            assert re.fullmatch(r"[A-Za-z0-9._/@:=+,-]{1,200}", w), w
+            assert "PWNED" not in w and "rm" != w, w
+EOF2
+check "hostile: every argv word is a validated value" [ $? = 0 ]
+check "hostile: the safe service gets docker compose up" \
+	grep -q '^ports.tcp.7421 docker compose up -d cache$' "$TEST_TMPDIR/argv.txt"
+check "hostile: no argv for a service named with a shell character" \
+	sh -c "! grep -q '^ports.tcp.7419 ' '$TEST_TMPDIR/argv.txt'"
+check "hostile: no argv for a service named like an option" \
+	sh -c "! grep -q '^ports.tcp.7420 ' '$TEST_TMPDIR/argv.txt'"
+check "hostile: a bad range is a human edit" /usr/bin/python3 -c "
+import json, sys
+d = json.load(open(sys.argv[1]))
+c = [c for c in d['checks'] if c['id'] == 'runtime.node.engines'][0]
+assert c['reason'] == 'invalid-requirement', c['reason']
+assert c['fix']['who'] == 'human' and c['fix']['edit']['file'] == 'package.json', c['fix']
+" "$out"
+check "hostile: nothing was run" [ ! -e /tmp/PWNED ]
+
 # --list-probes --format=json, --schema
 run --list-probes --format=json
 check "--list-probes json: schema" json_has '"schema": "envpreflight-probes/1"'
