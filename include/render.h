@@ -47,6 +47,10 @@ void render_json(FILE *out, const struct report *rep, const struct render_opts *
 void render_junit(FILE *out, const struct report *rep, const struct render_opts *o);
 void render_github(FILE *out, const struct report *rep, const struct render_opts *o);
 
+/* The envpreflight/1 document of rep, as render_json prints it; the
+ * caller frees it with cJSON_Delete. */
+cJSON *report_json(const struct report *rep);
+
 /* Any JSON document as the JSON report prints it (two-space indent). */
 void render_json_value(FILE *out, const cJSON *doc);
 

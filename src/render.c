@@ -363,7 +363,7 @@ static void json_put_indented(FILE *out, const char *s)
 	fputc('\n', out);
 }
 
-void render_json(FILE *out, const struct report *rep, const struct render_opts *o)
+cJSON *report_json(const struct report *rep)
 {
 	cJSON *doc = cJSON_CreateObject(), *sum, *checks;
 	struct summary s;
@@ -396,6 +396,13 @@ void render_json(FILE *out, const struct report *rep, const struct render_opts *
 	} else {
 		cJSON_AddNullToObject(doc, "run");
 	}
+	return doc;
+}
+
+void render_json(FILE *out, const struct report *rep, const struct render_opts *o)
+{
+	cJSON *doc = report_json(rep);
+
 	render_json_value(out, doc);
 	cJSON_Delete(doc);
 }
