@@ -69,6 +69,8 @@ struct runtime_prep {
 					 * "3.12", "9.1.0"), or "" */
 	char nvm[48];			/* what nvm takes instead ("lts/iron",
 					 * "--lts"), or "" */
+	long today;			/* yyyymmdd: what lts/ names depends on it */
+	int nvm_dir_seen;		/* nvm is installed (its answer was asked) */
 };
 
 void runtime_prep_init(struct runtime_prep *p, const struct runtime_req *r);

@@ -12,6 +12,7 @@
 #include "probe.h"
 #include "runtime_ask.h"
 #include "runtimes.h"
+#include "nodelts.h"
 
 #include <string.h>
 
@@ -187,10 +188,34 @@ static void explain(struct result *res, const struct runtime_answer *a)
 	/* a->skipped is in the message already */
 }
 
+/* How an lts/ spec was resolved, for JSON: "lts" (null for every other
+ * requirement). */
+static void data_lts(cJSON *d, const struct runtime_prep *p)
+{
+	const struct nvmrc *n = &p->nvmrc;
+	char t[16];
+	cJSON *o;
+
+	if (!p->have_nvmrc || !n->resolved ||
+	    (n->kind != NVMRC_LTS_ANY && n->kind != NVMRC_LTS)) {
+		cJSON_AddNullToObject(d, "lts");
+		return;
+	}
+	o = cJSON_AddObjectToObject(d, "lts");
+	cJSON_AddStringToObject(o, "codename", n->codename);
+	cJSON_AddNumberToObject(o, "major", (double)n->major);
+	add_str(o, "release", n->nvm_version[0] ? n->nvm_version : NULL);
+	cJSON_AddStringToObject(o, "resolved_by", n->from_nvm ? "nvm" : "schedule");
+	add_str(o, "nvm_alias_file", n->from_nvm ? n->nvm_file : NULL);
+	cJSON_AddStringToObject(o, "schedule_date", NODELTS_TABLE_DATE);
+	cJSON_AddStringToObject(o, "today", nodelts_date_format(p->today, t, sizeof(t)));
+}
+
 /* What an nvm alias was taken to mean, for --explain. */
 static void nvmrc_notes(struct result *res, const struct runtime_prep *p)
 {
 	const struct nvmrc *n = &p->nvmrc;
+	char d[16], t[16];
 
 	if (!p->have_nvmrc)
 		return;
@@ -198,10 +223,33 @@ static void nvmrc_notes(struct result *res, const struct runtime_prep *p)
 		result_note(res, "'%s' is the newest Node.js release to nvm; with no "
 			    "release list offline, any version is accepted",
 			    n->spec);
-	else if (n->kind == NVMRC_LTS_ANY)
-		result_note(res, "lts/* is the newest LTS line of the built-in "
-			    "table: lts/%s (v%lu.x); a later LTS line needs a newer "
-			    "envpreflight", n->codename, n->major);
+	if ((n->kind != NVMRC_LTS_ANY && n->kind != NVMRC_LTS) || !n->resolved)
+		return;
+	if (n->from_nvm)
+		result_note(res, "%s resolved by nvm's own alias files: %s names "
+			    "%s (lts/%s); nvm uses exactly that release", n->spec,
+			    n->nvm_file, n->nvm_version, n->codename);
+	else if (n->kind == NVMRC_LTS && !n->back)
+		result_note(res, "lts/%s is v%lu.x, LTS since %s (the Node.js "
+			    "release schedule, envpreflight's table of %s)%s",
+			    n->codename, n->major,
+			    nodelts_date_format(n->lts_start, d, sizeof(d)),
+			    NODELTS_TABLE_DATE, p->nvm_dir_seen ? "; nvm has no "
+			    "alias for it yet ('nvm ls-remote' writes them)" : "");
+	else
+		result_note(res, "%s on %s is lts/%s (v%lu.x, LTS since %s): the "
+			    "newest LTS line%s of the Node.js release schedule "
+			    "(envpreflight's table of %s)%s", n->spec,
+			    nodelts_date_format(p->today, t, sizeof(t)),
+			    n->codename, n->major,
+			    nodelts_date_format(n->lts_start, d, sizeof(d)),
+			    n->back ? ", counted back," : "", NODELTS_TABLE_DATE,
+			    p->nvm_dir_seen ? "; nvm is installed but has no LTS "
+			    "aliases yet ('nvm ls-remote' writes them)" : "");
+	if (n->lts_end && n->lts_end <= p->today)
+		result_note(res, "Node.js %lu (%s) reached its end of life on %s",
+			    n->major, n->codename,
+			    nodelts_date_format(n->lts_end, d, sizeof(d)));
 }
 
 /* ---- one check ---- */
@@ -314,6 +362,7 @@ static void runtimes_run(const struct run_ctx *ctx, const struct check *c,
 		break;
 	}
 out:
+	data_lts(res->data, &p);
 	runtime_prep_release(&p);
 }
 

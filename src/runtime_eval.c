@@ -141,7 +141,11 @@ static int judge_nvmrc(const struct runtime_prep *p, const char *found,
 	if (m < 0 && p->nvmrc.kind == NVMRC_ALIAS)
 		return cannot_tell(p, v, "is an nvm alias that only nvm can "
 				   "resolve");
-	if (m == 0 && p->nvmrc.kind == NVMRC_LTS_ANY)
+	if (m == 0 && p->nvmrc.kind == NVMRC_LTS_ANY && p->nvmrc.from_nvm)
+		buf_printf(&v->msg, " does not match lts/* from %s: nvm resolves "
+			   "lts/* to %s (lts/%s)", from, p->nvmrc.nvm_version,
+			   p->nvmrc.codename);
+	else if (m == 0 && p->nvmrc.kind == NVMRC_LTS_ANY)
 		buf_printf(&v->msg, " does not match lts/* from %s: lts/* is "
 			   "v%lu.x (%s), the newest LTS line", from,
 			   p->nvmrc.major, p->nvmrc.codename);
