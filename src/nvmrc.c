@@ -338,8 +338,9 @@ static int resolve(struct nvmrc *n, char *err, size_t errlen)
 
 /* A "key=value" line: remember the key, refuse duplicates and "node". */
 struct seen_keys {
-	struct versions_line *v;
-	size_t n, cap;
+	struct versions_line *v;	/* the keys */
+	struct versions_line *line;	/* their whole lines, trimmed */
+	size_t n, cap, line_cap;
 };
 
 static int note_key(struct seen_keys *keys, const struct versions_line *ln,
@@ -366,8 +367,30 @@ static int note_key(struct seen_keys *keys, const struct versions_line *ln,
 		}
 	}
 	grow(&keys->v, sizeof(*keys->v), &keys->cap, keys->n + 1);
+	grow(&keys->line, sizeof(*keys->line), &keys->line_cap, keys->n + 1);
+	keys->line[keys->n] = *ln;
 	keys->v[keys->n++] = key;
 	return 0;
+}
+
+/* The first key=value line whose key is a range operator (">=18",
+ * "<=20", "=~1"): the whole trimmed line, its length and line number; or
+ * NULL. */
+static const char *range_key(const struct seen_keys *keys, size_t *len,
+			     unsigned *no)
+{
+	size_t i;
+
+	for (i = 0; i < keys->n; i++) {
+		const struct versions_line *k = &keys->v[i];
+
+		if (k->len && strspn(k->s, "<>!~^ \t") >= k->len) {
+			*len = keys->line[i].len;
+			*no = k->no;
+			return keys->line[i].s;
+		}
+	}
+	return NULL;
 }
 
 /* Find the one bare line of buf into *bare (bare->s NULL when none). */
@@ -375,7 +398,7 @@ static int find_bare_line(const char *buf, size_t len,
 			  struct versions_line *bare, char *err, size_t errlen,
 			  unsigned *err_line)
 {
-	struct seen_keys keys = { NULL, 0, 0 };
+	struct seen_keys keys = { NULL, NULL, 0, 0, 0 };
 	struct versions_line ln = { NULL, 0, 0 };
 	size_t pos = 0;
 	int rc = 0;
@@ -406,7 +429,19 @@ static int find_bare_line(const char *buf, size_t len,
 		if (rc)
 			*err_line = ln.no;
 	}
+	if (rc == 0 && !bare->s && (ln.s = range_key(&keys, &ln.len, &ln.no))) {
+		char q[VERSIONS_QUOTE_MAX];
+
+		/* ">=18.16.0": nvm reads key ">" = "18.16.0" */
+		versions_err(err, errlen, "'%s' holds '=', which nvm reads as a "
+			     "key=value line, so there is no version line: nvm "
+			     "has no range syntax (write a version such as 20 "
+			     "or 20.11.1)", versions_quote(q, sizeof(q), ln.s, ln.len));
+		*err_line = ln.no;
+		rc = -1;
+	}
 	free(keys.v);
+	free(keys.line);
 	if (rc == 0 && !bare->s) {
 		versions_err(err, errlen, "no version line (only comments, "
 			     "blank or key=value lines)");

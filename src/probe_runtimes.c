@@ -254,11 +254,65 @@ static void nvmrc_notes(struct result *res, const struct runtime_prep *p)
 
 /* ---- one check ---- */
 
-/* The requirement itself is at fault. */
+static enum status severity_status(enum req_severity s)
+{
+	return s == SEV_WARN ? STATUS_WARN : s == SEV_SKIP ? STATUS_SKIP :
+	       STATUS_FAIL;
+}
+
+/* The requirement itself is at fault (or, a warning, one envpreflight
+ * cannot read). */
 static void report_bad(struct result *res, const struct runtime_prep *p)
 {
+	const struct runtime_req *r = p->r;
+
+	if (r->problem && r->unmet == SEV_WARN) {
+		result_set(res, STATUS_WARN, "%s", buf_str(&p->problem));
+		result_hint(res, "check this requirement by hand");
+		return;
+	}
 	result_set(res, STATUS_FAIL, "%s", buf_str(&p->problem));
 	result_hint(res, "fix the requirement where it is written");
+}
+
+/* A not-met requirement whose own tool only warns or ignores it: the
+ * status its rule gives, and the rule said. */
+static void apply_unmet(struct result *res, const struct runtime_req *r,
+			enum req_severity sev)
+{
+	if (sev == SEV_FAIL || res->status != STATUS_FAIL)
+		return;
+	res->status = severity_status(sev);
+	if (r->unmet_rule)
+		result_note(res, "%s %s: %s", sev == SEV_WARN ? "a warning, not a "
+			    "failure" : "skipped", "as its own tool does",
+			    r->unmet_rule);
+}
+
+/* Of the requirements that name runtime r->name, the one whose check
+ * reports it missing (one failure, one hint): a packageManager pin
+ * first (its hint names what corepack runs), else the first that fails
+ * when the runtime is missing, else the first.  Devices of devEngines
+ * alternatives and requirements with a problem of their own take no part. */
+static const struct runtime_req *missing_lead(const struct spec *spec,
+					      const struct runtime_req *r)
+{
+	const struct runtime_req *first = NULL, *fails = NULL, *pin = NULL;
+	size_t i;
+
+	for (i = 0; i < spec->nruntimes; i++) {
+		const struct runtime_req *q = &spec->runtimes[i];
+
+		if (strcmp(q->name, r->name) || q->nalt != 1 || q->problem)
+			continue;
+		if (!first)
+			first = q;
+		if (!fails && q->missing == SEV_FAIL)
+			fails = q;
+		if (!pin && q->src == SRC_PACKAGE_MANAGER && q->missing == SEV_FAIL)
+			pin = q;
+	}
+	return pin ? pin : fails ? fails : first ? first : r;
 }
 
 static void report_unaskable(struct result *res, const struct runtime_req *r)
@@ -307,14 +361,21 @@ static void report_found(struct result *res, const struct runtime_prep *p,
 	struct runtime_verdict v = { STATUS_PASS, BUF_INIT };
 
 	runtime_judge(p, k, a->version, &v);
+	if (v.status == STATUS_FAIL && p->r->unmet != SEV_FAIL)
+		v.status = severity_status(p->r->unmet);
 	/* a binary PATH offered first (.venv/bin/python3 inside the
 	 * repository) was passed over: say which one answered */
 	if (a->skipped && a->path)
 		buf_printf(&v.msg, "; checked %s instead: %s", a->path, a->skipped);
 	result_set(res, v.status, "%s", buf_str(&v.msg));
 	if (v.status == STATUS_FAIL || (v.status == STATUS_WARN &&
-					p->r->kind == REQ_GO_MIN))
+					(p->r->kind == REQ_GO_MIN ||
+					 p->r->unmet == SEV_WARN)))
 		runtime_hint_install(res, p, k, a->path);
+	if (v.status != STATUS_PASS && p->r->unmet != SEV_FAIL && p->r->unmet_rule)
+		result_note(res, "%s, not a failure: %s",
+			    v.status == STATUS_WARN ? "a warning" : "skipped",
+			    p->r->unmet_rule);
 	explain(res, a);
 	nvmrc_notes(res, p);
 	buf_release(&v.msg);
@@ -326,6 +387,7 @@ static void runtimes_run(const struct run_ctx *ctx, const struct check *c,
 	const struct runtime_req *r = c->arg;
 	const struct known_runtime *k = runtime_table_find(r->name);
 	const struct runtime_answer *a;
+	const struct runtime_req *lead;
 	struct runtime_prep p;
 
 	runtime_prep_init(&p, r);
@@ -345,8 +407,19 @@ static void runtimes_run(const struct run_ctx *ctx, const struct check *c,
 	data_answer(res->data, a);
 	switch (a->state) {
 	case ANS_MISSING:
+		lead = missing_lead(ctx->spec, r);
+		if (lead != r) {
+			result_set(res, STATUS_SKIP, "not checked: %s is not on PATH, "
+				   "which the %s check reports (needs %s here)",
+				   r->name, req_source_label(lead->src),
+				   *r->spec ? p.want : "any version");
+			break;
+		}
 		report_missing(res, &p, a);
-		runtime_hint_install(res, &p, k, NULL);
+		if (r->missing != SEV_FAIL)
+			apply_unmet(res, r, r->missing);
+		else
+			runtime_hint_install(res, &p, k, NULL);
 		break;
 	case ANS_ERROR:
 		report_error(res, r, a);
@@ -393,6 +466,8 @@ static void runtimes_plan(const struct spec *spec, struct plan *plan)
 		const struct runtime_req *r = &spec->runtimes[i];
 		const struct known_runtime *k = runtime_table_find(r->name);
 
+		if (!r->nalt)
+			continue;	/* an alternative: its first's check */
 		buf_printf(&id, "runtime.%s.%s", r->name, req_source_key(r->src));
 		base = id.len;
 		for (n = 2; id_taken(plan, buf_str(&id)); n++) {

@@ -399,6 +399,11 @@ void runtime_prep_init(struct runtime_prep *p, const struct runtime_req *r)
 	p->r = r;
 	p->today = nodelts_today();
 	versions_quote(p->want, sizeof(p->want), r->spec, strlen(r->spec));
+	if (r->problem) {
+		/* the loader found the file's own tool would reject it */
+		prep_fail(p, "%s", r->problem);
+		return;
+	}
 	switch (r->kind) {
 	case REQ_SEMVER:
 		prepare_semver(p);

@@ -196,6 +196,7 @@ struct runtime_req *spec_add_runtime(struct spec *spec, enum req_source src,
 	r->kind = kind;
 	r->src = src;
 	r->origin = origin;
+	r->nalt = 1;
 	return r;
 }
 
@@ -354,6 +355,7 @@ void spec_release(struct spec *spec)
 
 		free(r->name);
 		free(r->spec);
+		free(r->problem);
 		for (a = r->command; a && *a; a++)
 			free(*a);
 		free(r->command);

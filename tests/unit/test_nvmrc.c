@@ -49,7 +49,9 @@ static const struct parse_row {
 	{ "20.x", 0, -1, NULL, 0, 1, "no range syntax" },
 	{ "^20", 0, -1, NULL, 0, 1, "no range syntax" },
 	/* nvm reads a line with '=' in it as key=value: ">" = "18" */
-	{ ">=18", 0, -1, NULL, 0, 0, "no version line" },
+	{ ">=18", 0, -1, NULL, 0, 1, "'>=18' holds '=', which nvm reads as a key=value" },
+	{ "# pin\n  >=18.16.0 \n", 0, -1, NULL, 0, 2, "nvm has no range syntax" },
+	{ "a=1\n", 0, -1, NULL, 0, 0, "no version line" },
 	{ ">=18\n20\n", 0, 0, "20", NVMRC_VERSION, 2, NULL },
 	{ "~20.1", 0, -1, NULL, 0, 1, "no range syntax" },
 	{ "20 || 22", 0, -1, NULL, 0, 1, "no range syntax" },
