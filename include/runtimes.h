@@ -37,6 +37,8 @@ struct known_runtime {
 	const char *regex;
 	const char *prefix;		/* shown before the bare version */
 	int socket;			/* docker: asked over its socket */
+	int noexec;			/* never run (erl would start a shell):
+					 * the exec-free shortcut or nothing */
 };
 
 /* For a name we do not know: NAME --version, the first dotted number. */

@@ -174,6 +174,12 @@ enum req_kind {
 	REQ_GO_MIN,		/* go.mod: at least */
 	REQ_ASDF,		/* .tool-versions: exact, or prefix */
 	REQ_ANY,		/* only needs to be present */
+	REQ_DEV_ENGINES,	/* devEngines runtime/packageManager, as npm's
+				 * checkDevEngines: a semver range (no
+				 * prereleases), else the exact text; "": any */
+	REQ_PLATFORM,		/* devEngines cpu/os/libc: name is "cpu", "os"
+				 * or "libc", spec the wanted value ("linux"),
+				 * platform_version os's version range or NULL */
 };
 
 /* What a requirement that is not met makes of its check: set by the
@@ -205,6 +211,7 @@ struct runtime_req {
 	 * alternatives of one key (one check: any one met passes); 0 for
 	 * those next ones, which have no check of their own; 1 otherwise */
 	unsigned nalt;
+	char *platform_version;	/* REQ_PLATFORM os: devEngines' version */
 
 	char **command;		/* argv to ask the version (NULL-terminated), or NULL */
 	char *version_regex;	/* or NULL */

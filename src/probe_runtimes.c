@@ -13,6 +13,7 @@
 #include "runtime_ask.h"
 #include "runtimes.h"
 #include "nodelts.h"
+#include "platform.h"
 
 #include <string.h>
 
@@ -25,6 +26,7 @@ static const char *kind_name(enum req_kind k)
 		[REQ_PEP440] = "pep440", [REQ_PYENV] = "pyenv",
 		[REQ_EXACT] = "exact", [REQ_GO_MIN] = "go-min",
 		[REQ_ASDF] = "asdf", [REQ_ANY] = "any",
+		[REQ_DEV_ENGINES] = "devEngines", [REQ_PLATFORM] = "platform",
 	};
 
 	return (unsigned)k < ARRAY_SIZE(names) ? names[k] : "any";
@@ -292,8 +294,9 @@ static void apply_unmet(struct result *res, const struct runtime_req *r,
 /* Of the requirements that name runtime r->name, the one whose check
  * reports it missing (one failure, one hint): a packageManager pin
  * first (its hint names what corepack runs), else the first that fails
- * when the runtime is missing, else the first.  Devices of devEngines
- * alternatives and requirements with a problem of their own take no part. */
+ * when the runtime is missing, else the first.  devEngines keys with more
+ * than one entry, and requirements with a problem of their own, take no
+ * part. */
 static const struct runtime_req *missing_lead(const struct spec *spec,
 					      const struct runtime_req *r)
 {
@@ -317,8 +320,10 @@ static const struct runtime_req *missing_lead(const struct spec *spec,
 
 static void report_unaskable(struct result *res, const struct runtime_req *r)
 {
-	result_set(res, STATUS_SKIP, "not checked: envpreflight does not know "
-		   "how to ask '%s' for its version", r->name);
+	result_set(res, STATUS_SKIP, "not checked: '%s' is an asdf or mise "
+		   "plugin envpreflight has no version query for (its table: "
+		   "node, python, go, ruby, java, rust, erlang, elixir, caddy, ...)",
+		   r->name);
 	result_hint(res, "to check it, declare it under runtimes: in "
 		    "preflight.yaml with a command and a version_regex");
 }
@@ -381,6 +386,133 @@ static void report_found(struct result *res, const struct runtime_prep *p,
 	buf_release(&v.msg);
 }
 
+/* ---- devEngines: cpu, os, libc, and alternatives ---- */
+
+/* One devEngines cpu/os/libc entry against this machine, as npm's
+ * checkDependency: 1 met, 0 not, -1 npm cannot tell; why in msg. */
+static int judge_platform(const struct runtime_req *r, const struct platform *pl,
+			  struct buf *msg)
+{
+	const char *cur = !strcmp(r->name, "os") ? pl->os :
+			  !strcmp(r->name, "cpu") ? pl->cpu : pl->libc;
+	struct semver_range *range;
+	char want[RUNTIME_QUOTE_MAX];
+	int m;
+
+	versions_quote(want, sizeof(want), r->spec, strlen(r->spec));
+	if (!cur || !*cur) {
+		buf_printf(msg, "cannot tell this machine's %s (npm stops: "
+			   "'Unable to determine \"name\" for \"%s\"')", r->name,
+			   r->name);
+		return -1;
+	}
+	if (strcmp(cur, r->spec)) {
+		buf_printf(msg, "%s is not %s", cur, want);
+		return 0;
+	}
+	if (!r->platform_version) {
+		buf_printf(msg, "%s", cur);
+		return 1;
+	}
+	versions_quote(want, sizeof(want), r->platform_version,
+		       strlen(r->platform_version));
+	range = semver_range_parse(r->platform_version, 0);
+	if (range) {
+		m = semver_satisfies_str(pl->os_version, r->platform_version, 0) == 1;
+		semver_range_free(range);
+	} else {
+		m = !strcmp(pl->os_version, r->platform_version);
+	}
+	buf_printf(msg, m ? "%s %s (version %s)" : "%s %s does not satisfy version "
+		   "%s (npm matches os.release() as semver, without prereleases)",
+		   cur, pl->os_version, want);
+	return m;
+}
+
+/* One alternative that names a runtime: its verdict into msg. */
+static int judge_alt_runtime(const struct run_ctx *ctx, const struct runtime_req *q,
+			     struct buf *msg, const struct runtime_answer **first)
+{
+	const struct known_runtime *k = runtime_table_find(q->name);
+	const struct runtime_answer *a;
+	struct runtime_prep p;
+	struct runtime_verdict v = { STATUS_PASS, BUF_INIT };
+	int m = -1;
+
+	runtime_prep_init(&p, q);
+	a = runtime_ask(ctx, q->name);
+	if (!*first)
+		*first = a;
+	if (a->state == ANS_FOUND) {
+		runtime_judge(&p, k, a->version, &v);
+		buf_puts(msg, buf_str(&v.msg));
+		m = v.status == STATUS_PASS ? 1 : v.status == STATUS_FAIL ? 0 : -1;
+		buf_release(&v.msg);
+	} else if (a->state == ANS_MISSING) {
+		buf_printf(msg, "%s not found on PATH", a->tried);
+		m = 0;
+	} else {
+		buf_printf(msg, "%s: %s", q->name, a->error ? a->error : "not asked");
+	}
+	runtime_prep_release(&p);
+	return m;
+}
+
+/* A devEngines key: every entry an alternative (npm: the key fails when
+ * every entry fails), judged in order; the first that is met passes.
+ * Otherwise the key's onFail (on r, the first) decides. */
+static void report_alternatives(const struct run_ctx *ctx,
+				const struct runtime_req *r, struct result *res)
+{
+	const struct runtime_answer *first = NULL;
+	struct platform pl;
+	struct buf msg = BUF_INIT, one = BUF_INIT;
+	unsigned i;
+	int unknown = 0;
+
+	if (r->kind == REQ_PLATFORM)
+		platform_current(&pl);
+	for (i = 0; i < r->nalt; i++) {
+		const struct runtime_req *q = r + i;
+		int m;
+
+		buf_release(&one);
+		m = q->kind == REQ_PLATFORM ? judge_platform(q, &pl, &one) :
+		    judge_alt_runtime(ctx, q, &one, &first);
+		if (m == 1) {
+			if (r->nalt > 1)
+				buf_printf(&one, " (entry %u of %u of package.json "
+					   "devEngines)", i + 1, r->nalt);
+			else if (q->kind == REQ_PLATFORM)
+				buf_puts(&one, " (package.json devEngines)");
+			data_answer(res->data, first);
+			result_set(res, STATUS_PASS, "%s", buf_str(&one));
+			goto out;
+		}
+		unknown |= m < 0;
+		buf_printf(&msg, "%s%s", i ? "; " : "", buf_str(&one));
+	}
+	data_answer(res->data, first);
+	if (r->nalt > 1)
+		buf_printf(&msg, " (none of the %u entries of package.json devEngines "
+			   "is met)", r->nalt);
+	else if (r->kind == REQ_PLATFORM)
+		buf_puts(&msg, " (package.json devEngines)");
+	result_set(res, unknown && r->kind == REQ_PLATFORM ? STATUS_ERROR :
+		   severity_status(r->unmet), "%s", buf_str(&msg));
+	if (res->status == STATUS_FAIL && r->kind == REQ_PLATFORM)
+		result_hint(res, "this machine cannot run the project as its "
+			    "package.json devEngines asks: use a machine (or a "
+			    "container) that matches");
+	else if (res->status != STATUS_PASS && r->unmet_rule)
+		result_note(res, "%s, not a failure: %s",
+			    res->status == STATUS_WARN ? "a warning" : "skipped",
+			    r->unmet_rule);
+out:
+	buf_release(&one);
+	buf_release(&msg);
+}
+
 static void runtimes_run(const struct run_ctx *ctx, const struct check *c,
 			 struct result *res)
 {
@@ -395,6 +527,10 @@ static void runtimes_run(const struct run_ctx *ctx, const struct check *c,
 	if (p.bad) {
 		data_answer(res->data, NULL);
 		report_bad(res, &p);
+		goto out;
+	}
+	if (r->nalt > 1 || r->kind == REQ_PLATFORM) {
+		report_alternatives(ctx, r, res);
 		goto out;
 	}
 	if (!runtime_askable(ctx->spec, r->name) &&

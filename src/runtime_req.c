@@ -384,6 +384,17 @@ static void prepare_go(struct runtime_prep *p)
 			 r->spec + (r->src == SRC_GO_TOOLCHAIN ? 2 : 0));
 }
 
+/* npm's checkDevEngines: a valid range is matched without prereleases,
+ * anything else as exact text (not an error); "" is any version. */
+static void prepare_dev(struct runtime_prep *p)
+{
+	if (!*p->r->spec)
+		return;
+	p->range = semver_range_parse(p->r->spec, 0);
+	if (p->range && !range_never_satisfied(p->range))
+		suggest_major(p, !strcmp(p->r->name, "node"));
+}
+
 static void prepare_asdf(struct runtime_prep *p)
 {
 	size_t n;
@@ -426,7 +437,11 @@ void runtime_prep_init(struct runtime_prep *p, const struct runtime_req *r)
 	case REQ_ASDF:
 		prepare_asdf(p);
 		break;
+	case REQ_DEV_ENGINES:
+		prepare_dev(p);
+		break;
 	case REQ_ANY:
+	case REQ_PLATFORM:
 		break;
 	}
 }

@@ -356,6 +356,7 @@ void spec_release(struct spec *spec)
 		free(r->name);
 		free(r->spec);
 		free(r->problem);
+		free(r->platform_version);
 		for (a = r->command; a && *a; a++)
 			free(*a);
 		free(r->command);
