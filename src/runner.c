@@ -140,10 +140,10 @@ static void run_one(struct pool *p, struct job *job)
 
 	result_start(&r, job->check);
 	job->check->probe->run(&p->ctx, job->check, &r);
-	if (!r.message)
+	if (!r.message) {
 		result_set(&r, STATUS_ERROR, "the probe reported nothing");
-	if (r.status != STATUS_PASS && r.reason == REASON_NONE)
-		r.reason = REASON_PROBE_ERROR;	/* tests assert this never shows */
+		r.reason = REASON_PROBE_ERROR;
+	}
 	r.duration_ms = clock_ms() - t0;
 
 	pthread_mutex_lock(&p->lock);

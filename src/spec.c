@@ -207,6 +207,7 @@ struct runtime_req *spec_add_runtime(struct spec *spec, enum req_source src,
 	r->kind = kind;
 	r->src = src;
 	r->origin = origin;
+	r->nalt = 1;
 	return r;
 }
 
@@ -379,6 +380,8 @@ void spec_release(struct spec *spec)
 
 		free(r->name);
 		free(r->spec);
+		free(r->problem);
+		free(r->platform_version);
 		for (a = r->command; a && *a; a++)
 			free(*a);
 		free(r->command);
