@@ -31,6 +31,9 @@ struct spec_source {
 int spec_read(struct spec *spec, const char *name, struct blob *out,
 	      struct errbuf *err);
 
+/* Once every source is loaded: one port_record per port (spec_ports.c). */
+void spec_resolve_ports(struct spec *spec);
+
 /* The first of names that exists under the root, or NULL. */
 const char *spec_first_existing(const struct spec *spec, const char *const *names);
 

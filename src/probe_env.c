@@ -157,6 +157,37 @@ static const char *against(const struct env_spec *e)
 	return e->example ? e->example : "preflight.yaml";
 }
 
+/* The reason of a parity result that did not pass (the first problem
+ * its message names), and the fix: copying the example is a program's
+ * job, a value only a person can give. */
+static void parity_reason(const struct env_spec *e, const struct parity *p,
+			  struct result *r, int have_env)
+{
+	const char *env = env_name(e);
+
+	if (r->status == STATUS_PASS)
+		return;
+	if (!have_env && p->nmissing)
+		r->reason = REASON_ENV_MISSING;
+	else if (p->nmissing)
+		r->reason = REASON_KEYS_MISSING;
+	else if (p->nempty)
+		r->reason = REASON_KEYS_EMPTY;
+	else if (p->nduplicates)
+		r->reason = REASON_KEYS_DUPLICATE;
+	else if (p->nsyntax || (have_env && e->env_bad_what))
+		r->reason = REASON_SYNTAX;
+	else
+		r->reason = REASON_KEYS_EXTRA;
+	if (r->reason == REASON_ENV_MISSING && e->example && env[0] != '-' &&
+	    e->example[0] != '-' &&
+	    result_fix_argv(r, FIX_AGENT, 0, "cp", e->example, env, NULL) == 0)
+		return;
+	if (r->reason != REASON_KEYS_EXTRA)
+		result_fix_edit(r, env, p->nsyntax ? e->env_doc.issues[0].line :
+				have_env && e->env_bad_what ? e->env_bad_line : 0);
+}
+
 static void parity_message(const struct env_spec *e, struct parity *p,
 			   struct result *r, int have_env)
 {
@@ -212,6 +243,7 @@ static void parity_message(const struct env_spec *e, struct parity *p,
 	}
 	result_set(r, st, "%s", buf_str(&m));
 	buf_release(&m);
+	parity_reason(e, p, r, have_env);
 
 	if (!have_env && p->nmissing && e->example)
 		result_hint(r, "cp %s %s, then fill in the values", e->example, env);
@@ -260,6 +292,7 @@ static void run_parity(const struct run_ctx *ctx, const struct check *c,
 	if (e->env_errno && e->env_errno != ENOENT) {
 		result_set(r, STATUS_ERROR, "cannot read %s: %s", env_name(e),
 			   saferead_strerror(e->env_errno));
+		r->reason = REASON_UNREADABLE;
 		return;
 	}
 	memset(&p, 0, sizeof(p));
@@ -311,6 +344,10 @@ static void gitignore_verdict(const struct env_spec *e, const struct gitrepo_fil
 			   "staged, whatever .gitignore says", env);
 		result_hint(r, "git rm --cached %s, ignore it, and rotate any secret "
 			    "it held", g->path);
+		r->reason = REASON_TRACKED;
+		if (g->path[0] != '-')
+			result_fix_argv(r, FIX_HUMAN, 0, "git", "rm", "--cached",
+					g->path, NULL);
 		return;
 	}
 	if (gitignore_match(g->ignore, g->path, 0, &m)) {
@@ -320,6 +357,7 @@ static void gitignore_verdict(const struct env_spec *e, const struct gitrepo_fil
 		return;
 	}
 	cJSON_AddBoolToObject(r->data, "ignored", 0);
+	r->reason = m.incomplete ? REASON_UNDECIDED : REASON_NOT_IGNORED;
 	if (m.incomplete) {
 		result_set(r, STATUS_WARN, "could not decide whether git ignores %s: "
 			   "a pattern is too costly to match", env);
@@ -328,6 +366,7 @@ static void gitignore_verdict(const struct env_spec *e, const struct gitrepo_fil
 			   env, m.source, m.line);
 		result_hint(r, "remove or narrow the rule '%s' at %s:%u",
 			    m.pattern ? m.pattern : "!", m.source, m.line);
+		result_fix_edit(r, m.source, m.line);
 	} else {
 		struct gitignore_match gm;
 
@@ -362,8 +401,10 @@ static void run_gitignore(const struct run_ctx *ctx, const struct check *c,
 	gitrepo_look(&q, &g);
 	if (!g.top) {
 		result_set(r, STATUS_SKIP, "not inside a git work tree");
+		r->reason = REASON_NOT_APPLICABLE;
 	} else if (!g.path) {
 		result_set(r, STATUS_SKIP, "%s lives outside the git work tree", env);
+		r->reason = REASON_NOT_APPLICABLE;
 	} else {
 		r->data = cJSON_CreateObject();
 		cJSON_AddStringToObject(r->data, "path", g.path);
@@ -411,9 +452,16 @@ static void env_run(const struct run_ctx *ctx, const struct check *c, struct res
 		run_gitignore(ctx, c, r);
 }
 
+static const char *const env_ids[] = {
+	"env.parity",
+	"env.gitignore",
+	NULL
+};
+
 const struct probe probe_env = {
 	.name = "env",
 	.summary = ".env keys against .env.example (values never shown), and .gitignore",
 	.plan = env_plan,
 	.run = env_run,
+	.ids = env_ids,
 };

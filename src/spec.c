@@ -6,9 +6,44 @@
 
 #include <errno.h>
 #include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+
+/* The names of enum req_source.  key is the last part of a runtime
+ * check's id and JSON's source_key: part of envpreflight/1. */
+static const struct {
+	const char *key, *label;
+} source_names[SRC_COUNT] = {
+	[SRC_PREFLIGHT] = { "preflight", "preflight.yaml" },
+	[SRC_ENGINES] = { "engines", "package.json engines" },
+	[SRC_DEV_ENGINES] = { "devEngines", "package.json devEngines" },
+	[SRC_PACKAGE_MANAGER] = { "packageManager", "packageManager" },
+	[SRC_VOLTA] = { "volta", "volta" },
+	[SRC_NVMRC] = { "nvmrc", ".nvmrc" },
+	[SRC_NODE_VERSION] = { "node-version", ".node-version" },
+	[SRC_PYTHON_VERSION] = { "python-version", ".python-version" },
+	[SRC_PYPROJECT] = { "pyproject", "pyproject.toml" },
+	[SRC_SETUP_CFG] = { "setup-cfg", "setup.cfg" },
+	[SRC_TOOL_VERSIONS] = { "tool-versions", ".tool-versions" },
+	[SRC_GO_MOD] = { "go-mod", "go.mod" },
+	[SRC_GO_TOOLCHAIN] = { "toolchain", "go.mod toolchain" },
+	[SRC_COMPOSE] = { "compose", "compose service" },
+	[SRC_ENV_URL] = { "env-url", ".env URL" },
+	[SRC_ENV_PORT] = { "env-port", ".env port key" },
+};
+
+const char *req_source_key(enum req_source s)
+{
+	return (unsigned)s < SRC_COUNT ? source_names[s].key : "other";
+}
+
+const char *req_source_label(enum req_source s)
+{
+	return (unsigned)s < SRC_COUNT ? source_names[s].label : "?";
+}
 
 static const struct spec_source *const sources[] = {
 #define SOURCE(name) &source_##name,
@@ -24,6 +59,7 @@ static void spec_verror(struct errbuf *err, const char *file, unsigned line,
 			unsigned col, const char *fmt, va_list ap)
 {
 	struct buf b = BUF_INIT;
+	size_t prefix;
 
 	buf_add_clean(&b, file);
 	if (line)
@@ -31,9 +67,17 @@ static void spec_verror(struct errbuf *err, const char *file, unsigned line,
 	if (line && col)
 		buf_printf(&b, ":%u", col);
 	buf_puts(&b, ": ");
+	prefix = b.len;
 	buf_vprintf(&b, fmt, ap);
 	err_set(err, "%s", buf_str(&b));
 	buf_release(&b);
+	/* a file at fault: by default what it says is wrong; a reader that
+	 * could not read it says so after the call (ERRK_UNREADABLE) */
+	err->kind = ERRK_INVALID;
+	snprintf(err->file, sizeof(err->file), "%s", file);
+	err->line = line;
+	err->col = line ? col : 0;
+	err->what = prefix < strlen(err->msg) ? prefix : 0;
 }
 
 void spec_error(struct errbuf *err, const char *file, unsigned line,
@@ -114,8 +158,8 @@ const char *spec_intern(struct spec *spec, const char *s)
 /* A new requirement of the given kind, everything else zero (port_last,
  * capped, proto TCP).  The pointer lasts until the next one is added. */
 static struct port_req *port_req_new(struct spec *spec, enum port_req_kind kind,
-				     enum port_expect expect, struct origin origin,
-				     const char *service)
+				     enum req_source src, enum port_expect expect,
+				     struct origin origin, const char *service)
 {
 	struct port_req *p;
 
@@ -123,18 +167,19 @@ static struct port_req *port_req_new(struct spec *spec, enum port_req_kind kind,
 	p = &spec->ports[spec->nports++];
 	memset(p, 0, sizeof(*p));
 	p->kind = kind;
+	p->src = src;
 	p->expect = expect;
 	p->origin = origin;
 	p->service = service ? xstrdup(service) : NULL;
 	return p;
 }
 
-struct port_req *spec_add_port(struct spec *spec, unsigned port,
-			       enum port_expect expect, struct origin origin,
-			       const char *service)
+struct port_req *spec_add_port(struct spec *spec, enum req_source src,
+			       unsigned port, enum port_expect expect,
+			       struct origin origin, const char *service)
 {
-	struct port_req *p = port_req_new(spec, PORT_REQ_PORT, expect, origin,
-					  service);
+	struct port_req *p = port_req_new(spec, PORT_REQ_PORT, src, expect,
+					  origin, service);
 
 	p->port = port;
 	return p;
@@ -143,12 +188,13 @@ struct port_req *spec_add_port(struct spec *spec, unsigned port,
 struct port_req *spec_add_url_mark(struct spec *spec, enum port_req_kind kind,
 				   struct origin origin, const char *service)
 {
-	return port_req_new(spec, kind, PORT_LISTENING, origin, service);
+	return port_req_new(spec, kind, SRC_ENV_URL, PORT_LISTENING, origin,
+			    service);
 }
 
-struct runtime_req *spec_add_runtime(struct spec *spec, const char *name,
-				     const char *text, enum req_kind kind,
-				     struct origin origin)
+struct runtime_req *spec_add_runtime(struct spec *spec, enum req_source src,
+				     const char *name, const char *text,
+				     enum req_kind kind, struct origin origin)
 {
 	struct runtime_req *r;
 
@@ -159,7 +205,9 @@ struct runtime_req *spec_add_runtime(struct spec *spec, const char *name,
 	r->name = xstrdup(name);
 	r->spec = xstrdup(text);
 	r->kind = kind;
+	r->src = src;
 	r->origin = origin;
+	r->nalt = 1;
 	return r;
 }
 
@@ -199,6 +247,20 @@ const char *spec_first_existing(const struct spec *spec, const char *const *name
 	return NULL;
 }
 
+/* spec_read could not read name (rather than found it malformed). */
+static void read_error(struct errbuf *err, const char *name, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void read_error(struct errbuf *err, const char *name, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	spec_verror(err, name, 0, 0, fmt, ap);
+	va_end(ap);
+	err->kind = ERRK_UNREADABLE;
+}
+
 int spec_read(struct spec *spec, const char *name, struct blob *out,
 	      struct errbuf *err)
 {
@@ -213,13 +275,13 @@ int spec_read(struct spec *spec, const char *name, struct blob *out,
 	case ENOTDIR:
 		if (!why.symlink)
 			return 0;
-		spec_error(err, name, 0, 0, "dangling symlink");
+		read_error(err, name, "dangling symlink");
 		break;
 	case EXDEV:
 		/* neither a symlink (of the file or of a directory on the
 		 * way) nor a "../" in a configured name leaves the
 		 * repository */
-		spec_error(err, name, 0, 0, "%s outside the repository refused",
+		read_error(err, name, "%s outside the repository refused",
 			   why.symlink ? "symlink resolving" : "a path");
 		break;
 	case EILSEQ:
@@ -227,7 +289,7 @@ int spec_read(struct spec *spec, const char *name, struct blob *out,
 			   why.what);
 		break;
 	default:
-		spec_error(err, name, 0, 0, "%s", saferead_strerror(why.code));
+		read_error(err, name, "%s", saferead_strerror(why.code));
 		break;
 	}
 	return -1;
@@ -275,15 +337,22 @@ void spec_release(struct spec *spec)
 	size_t i;
 
 	env_release(&spec->env);
-	for (i = 0; i < spec->nports; i++)
+	for (i = 0; i < spec->nports; i++) {
 		free(spec->ports[i].service);
+		free(spec->ports[i].scheme);
+	}
 	free(spec->ports);
+	for (i = 0; i < spec->nport_records; i++)
+		free(spec->port_records[i].reqs);
+	free(spec->port_records);
 	for (i = 0; i < spec->nruntimes; i++) {
 		struct runtime_req *r = &spec->runtimes[i];
 		char **a;
 
 		free(r->name);
 		free(r->spec);
+		free(r->problem);
+		free(r->platform_version);
 		for (a = r->command; a && *a; a++)
 			free(*a);
 		free(r->command);
@@ -312,10 +381,12 @@ static int load(const char *dir, struct spec *spec, struct errbuf *err, int any)
 	memset(spec, 0, sizeof(*spec));
 	if (!realpath(dir, real) || stat(real, &st) < 0) {
 		err_set(err, "%s: %s", dir, strerror(errno));
+		err->kind = ERRK_DIR;
 		return -1;
 	}
 	if (!S_ISDIR(st.st_mode)) {
 		err_set(err, "%s: not a directory", dir);
+		err->kind = ERRK_DIR;
 		return -1;
 	}
 	spec->root = xstrdup(real);
@@ -326,6 +397,7 @@ static int load(const char *dir, struct spec *spec, struct errbuf *err, int any)
 			return -1;
 		}
 	}
+	spec_resolve_ports(spec);
 	if (!any && !spec->nfiles) {
 		struct buf b = BUF_INIT;
 		const char *const *n;
@@ -334,6 +406,7 @@ static int load(const char *dir, struct spec *spec, struct errbuf *err, int any)
 			for (n = sources[i]->files; *n; n++)
 				buf_printf(&b, "%s%s", b.len ? ", " : "", *n);
 		err_set(err, "nothing to audit in %s: looked for %s", dir, buf_str(&b));
+		err->kind = ERRK_NOTHING;
 		buf_release(&b);
 		spec_release(spec);
 		return -1;

@@ -304,7 +304,8 @@ static int add_hostports(struct cload *c, const struct ynode *n,
 
 		if (++c->nports > MAX_HOST_PORTS)
 			goto many;
-		r = spec_add_port(c->y.spec, h->lo, PORT_FREE, o, service);
+		r = spec_add_port(c->y.spec, SRC_COMPOSE, h->lo, PORT_FREE, o,
+				  service);
 		r->port_last = h->hi;
 		r->proto = h->proto;
 		return 0;
@@ -312,7 +313,8 @@ static int add_hostports(struct cload *c, const struct ynode *n,
 	for (p = h->lo; p <= h->hi; p++) {
 		if (++c->nports > MAX_HOST_PORTS)
 			goto many;
-		spec_add_port(c->y.spec, p, PORT_FREE, o, service)->proto = h->proto;
+		spec_add_port(c->y.spec, SRC_COMPOSE, p, PORT_FREE, o,
+			      service)->proto = h->proto;
 	}
 	return 0;
 many:
@@ -438,7 +440,7 @@ static int load_service(struct cload *c, const struct ynode *key,
 {
 	const struct ynode *ports, *profiles;
 	char *name = text_clean(key->text);
-	struct buf where = BUF_INIT, service = BUF_INIT;
+	struct buf where = BUF_INIT;
 	size_t i;
 	int rc = -1;
 
@@ -465,14 +467,13 @@ static int load_service(struct cload *c, const struct ynode *key,
 			    ynode_kind_name(ports->kind));
 		goto out;
 	}
-	buf_printf(&service, "compose service %s", name);
 	for (i = 0; i < ports->n; i++) {
 		const struct ynode *e = ports->items[i];
 
 		if (e->kind == YNODE_SCALAR && !ynode_is_null(e))
-			rc = short_entry(c, e, where.s, service.s);
+			rc = short_entry(c, e, where.s, name);
 		else if (e->kind == YNODE_MAP)
-			rc = long_entry(c, e, where.s, service.s);
+			rc = long_entry(c, e, where.s, name);
 		else
 			rc = yload_error(&c->y, e, "'%s' expects port strings or "
 					 "mappings, found %s", where.s,
@@ -485,7 +486,6 @@ static int load_service(struct cload *c, const struct ynode *key,
 out:
 	free(name);
 	buf_release(&where);
-	buf_release(&service);
 	return rc;
 }
 

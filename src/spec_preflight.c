@@ -219,7 +219,7 @@ static int add_port(struct yload *y, const struct ynode *n, const char *where,
 					   "'ports.listening' (line %u)", port, p->origin.line);
 		return 0;	/* listed twice: once is enough */
 	}
-	spec_add_port(spec, (unsigned)port, expect, at(y, n), NULL);
+	spec_add_port(spec, SRC_PREFLIGHT, (unsigned)port, expect, at(y, n), NULL);
 	return 0;
 }
 
@@ -297,7 +297,7 @@ static int load_runtime(struct yload *y, const struct ynode *key, const struct y
 		return yload_error(y, v, "'runtimes.%s' expects a version range", name);
 	}
 	kind = !range ? REQ_ANY : !strcmp(name, "python") ? REQ_PEP440 : REQ_SEMVER;
-	r = spec_add_runtime(y->spec, name, range ? range : "", kind,
+	r = spec_add_runtime(y->spec, SRC_PREFLIGHT, name, range ? range : "", kind,
 			     at(y, rn && !ynode_is_null(rn) ? rn : key));
 	if (cmd && load_command(y, cmd, r) < 0)
 		return -1;

@@ -170,3 +170,21 @@ void toolversions_release(struct toolversions *t)
 	free(t->v);
 	memset(t, 0, sizeof(*t));
 }
+
+const char *toolversions_core(const char *s, size_t *len)
+{
+	const char *dash = strchr(s, '-');
+	size_t n;
+
+	if (dash && dash[1] >= '0' && dash[1] <= '9' &&
+	    strcspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ") <
+	    (size_t)(dash - s))
+		s = dash + 1;
+	if (*s == 'v')
+		s++;
+	n = strspn(s, "0123456789.");
+	while (n && s[n - 1] == '.')
+		n--;
+	*len = s[0] >= '0' && s[0] <= '9' ? n : 0;
+	return s;
+}

@@ -27,8 +27,6 @@ static char *ports_line(const struct spec *spec)
 		const struct port_req *r = &spec->ports[i];
 		const char *who = r->service ? r->service : "-";
 
-		if (!strncmp(who, "compose service ", 16))
-			who += 16;
 		buf_printf(&b, "%s%u", i ? "; " : "",
 			   r->kind == PORT_REQ_PORT ? r->port : 0);
 		if (r->port_last)
@@ -36,7 +34,7 @@ static char *ports_line(const struct spec *spec)
 		if (r->proto != PORT_TCP)
 			buf_puts(&b, r->proto == PORT_UDP ? "/udp" : "/sctp");
 		buf_printf(&b, " %s %s %u:%u",
-			   r->expect == PORT_FREE ? "free" : "listening", who,
+			   r->app ? "app" : r->expect == PORT_FREE ? "free" : "listening", who,
 			   r->origin.line, r->origin.col);
 	}
 	if (!b.s)
@@ -147,7 +145,7 @@ static const struct compose_row {
 	{ "default", "services:\n  w:\n    ports: [\"${WEB_PORT:-3000}:3000\"]\n", NULL,
 	  "3000 free w 3:13", 0 },
 	{ "from the .env", "services:\n  w:\n    ports: [\"${WEB_PORT:-3000}:3000\"]\n",
-	  "WEB_PORT=4000\n", "4000 free w 3:13", 0 },
+	  "WEB_PORT=4000\n", "4000 free w 3:13; 4000 app WEB_PORT 1:1", 0 },
 	{ "$VAR and nested default", "services:\n  w:\n    ports:\n      - \"$HOST_IP:${A:-${B:-5000}}:80\"\n",
 	  "HOST_IP=127.0.0.1\n", "5000 free w 4:9", 0 },
 	{ "unset: no host port", "services:\n  w:\n    ports: [\"${NOPE}:80\"]\n", NULL,
@@ -326,8 +324,27 @@ static const struct url_row {
 	{ "default port", "REDIS_URL=redis://127.0.0.1\n", "6379 listening REDIS_URL 1:1" },
 	{ "_URI", "MONGODB_URI=mongodb://[::1]:27018/x\n",
 	  "27018 listening MONGODB_URI 1:1" },
-	{ "lowercase key", "api_url=http://localhost:3000/v1\n",
-	  "3000 listening api_url 1:1" },
+	{ "lowercase key, http: the app's own", "api_url=http://localhost:3000/v1\n",
+	  "3000 app api_url 1:1" },
+	/* issue 7: http, https, ws, wss are the repository's own apps; every
+	 * other scheme is a service that must listen */
+	{ "https default port", "NEXT_PUBLIC_WEBAPP_URL=https://localhost\n",
+	  "443 app NEXT_PUBLIC_WEBAPP_URL 1:1" },
+	{ "ws and wss", "WS_URL=ws://localhost:3001\nWSS_URL=wss://127.0.0.1:3002/x\n",
+	  "3001 app WS_URL 1:1; 3002 app WSS_URL 2:1" },
+	{ "service schemes listen", "MYSQL_URL=mysql://localhost:3307\n"
+	  "AMQP_URL=amqp://localhost\nNATS_URL=nats://localhost:4223\n"
+	  "CH_URL=clickhouse://localhost:9001\nKAFKA_URL=kafka://localhost:9093\n",
+	  "3307 listening MYSQL_URL 1:1; 5672 listening AMQP_URL 2:1; 4223 listening "
+	  "NATS_URL 3:1; 9001 listening CH_URL 4:1; 9093 listening KAFKA_URL 5:1" },
+	/* PORT-style keys: the app's own port */
+	{ "PORT", "PORT=3000\n", "3000 app PORT 1:1" },
+	{ "app port keys", "APP_PORT=8000\nVITE_PORT=5173\nSERVER_PORT=9090\n",
+	  "8000 app APP_PORT 1:1; 5173 app VITE_PORT 2:1; 9090 app SERVER_PORT 3:1" },
+	{ "service port keys are not read", "DB_PORT=5432\nREDIS_PORT=6379\n"
+	  "POSTGRES_PORT=5432\nPORTAL=1\nMY_PORT=1\n", "" },
+	{ "a PORT that is not a number", "PORT=${APP}\nAPP_PORT=auto\nWEB_PORT=70000\n"
+	  "HTTP_PORT=\n", "" },
 	{ "several, in order", "A=1\nDATABASE_URL=postgres://localhost/db\n"
 	  "  CACHE_URL=memcached://0.0.0.0:11212\n",
 	  "5432 listening DATABASE_URL 2:1; 11212 listening CACHE_URL 3:3" },
@@ -357,7 +374,7 @@ static const struct url_row {
 	{ "no port after the colon: the default", "REDIS_URL=redis://localhost:/0\n",
 	  "6379 listening REDIS_URL 1:1" },
 	{ "bad and good, in order", "A_URL=http://localhost:65536\nB_URL=http://localhost:65535\n",
-	  "0 listening A_URL 1:1; 65535 listening B_URL 2:1" },
+	  "0 listening A_URL 1:1; 65535 app B_URL 2:1" },
 };
 
 /* Every string the model holds must be free of marker. */
@@ -588,8 +605,10 @@ static void test_probe(void)
 	if (r) {
 		CHECK_STR(r->message, "COLLISION (PIDs 100, 101, 102: postgres, user 4242)",
 			  "grouped holders");
-		CHECK_STR(r->hint, "another PostgreSQL is running (PID 100, user 4242); "
-			  "stop it or use another port", "hint");
+		CHECK_STR(r->hint, "another PostgreSQL runs on the host (PID 100, user "
+			  "4242): docker compose up will fail with \"port is already "
+			  "allocated\"; stop it, or publish service web on another "
+			  "port", "hint");
 		CHECK_STR(r->source.file, "preflight.yaml", "preflight.yaml wins");
 		CHECK(has_note(r, "docker-compose.yml:7:24 (compose service web) wants it "
 			       "free; preflight.yaml overrides"), "dropped provenance noted");
@@ -613,12 +632,16 @@ static void test_probe(void)
 	      "7000 silent");
 	r = find(res, plan.n, "ports.tcp.5433");
 	CHECK(r && r->status == STATUS_PASS && r->source.file &&
-	      !strcmp(r->source.file, ".env"), "5433: the URL's check passes");
+	      !strcmp(r->source.file, "docker-compose.yml"),
+	      "5433: the stack publishes it, a container holds it");
 	if (r) {
-		CHECK_STR(r->message, "listening for DATABASE_URL (PID 200: docker-proxy, "
-			  "user root)", "the stack is up");
-		CHECK(has_note(r, "the stack in docker-compose.yml provides it (compose "
-			       "service db, docker-compose.yml:4:9)"), "stack note");
+		CHECK_STR(r->message, "published by a container (PID 200: docker-proxy, "
+			  "user root): the stack is up (compose service db)",
+			  "the stack is up");
+		CHECK(has_note(r, ".env:1:1 (DATABASE_URL) points at it: compose "
+			       "service db publishes it"), "URL note");
+		CHECK_STR(cJSON_GetObjectItem(r->data, "expect")->valuestring,
+			  "stack-up", "JSON expect");
 	}
 	r = find(res, plan.n, "ports.udp.53");
 	CHECK(r && r->status == STATUS_SKIP, "udp skipped");
@@ -699,11 +722,14 @@ static void test_probe_many(void)
 	/* 18 others: 16 notes and one for the last 2 */
 	CHECK(r && r->nnotes == 17 && has_note(r, "and 2 more requirements of this "
 					      "port"), "7101: %zu notes", r ? r->nnotes : 0);
-	CHECK(r && r->status == STATUS_FAIL && !strcmp(r->message, "nothing listening "
-	      "(wanted by K0_URL in .env)"), "7101: %s", r ? r->message : "");
+	CHECK(r && r->status == STATUS_FAIL && !strcmp(r->message, "nothing listening: "
+	      "compose service a publishes it and K0_URL needs it (the stack is "
+	      "down)") && r->hint && !strcmp(r->hint, "start the stack: docker "
+	      "compose up -d a (compose.yaml provides it)"), "7101: %s",
+	      r ? r->message : "");
 	r = find(res, plan.n, "ports.url.BAD700_URL");
-	CHECK(r && r->status == STATUS_SKIP && !strcmp(r->message, "not checked: the "
-	      "port in BAD700_URL is not a valid port (1-65535)") &&
+	CHECK(r && r->status == STATUS_FAIL && !strcmp(r->message, "the port in "
+	      "BAD700_URL is not a valid port (1-65535): the app cannot connect") &&
 	      r->hint && !strcmp(r->hint, "fix the port of BAD700_URL in .env:701"),
 	      "bad port: %s", r ? r->message : "");
 	if (r)
