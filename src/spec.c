@@ -340,6 +340,7 @@ void spec_release(struct spec *spec)
 	size_t i;
 
 	env_release(&spec->env);
+	spec_compose_release(spec);
 	for (i = 0; i < spec->nports; i++) {
 		free(spec->ports[i].service);
 		free(spec->ports[i].scheme);
