@@ -59,6 +59,24 @@ static void add_origin(cJSON *obj, const struct origin *o)
 	cJSON_AddNumberToObject(obj, "line", o->line);
 }
 
+/* "debug, tools" as a JSON list (profile names hold no comma) */
+static cJSON *profile_list(const char *joined)
+{
+	cJSON *a = cJSON_CreateArray();
+	const char *p = joined;
+
+	while (*p) {
+		size_t n = strcspn(p, ",");
+		char *one = xstrndup(p, n);
+
+		cJSON_AddItemToArray(a, cJSON_CreateString(one));
+		free(one);
+		p += n;
+		p += strspn(p, ", ");
+	}
+	return a;
+}
+
 static void set_data(struct result *r, const struct compose_spec *cs)
 {
 	cJSON *files, *profiles, *skipped, *problems;
@@ -81,7 +99,8 @@ static void set_data(struct result *r, const struct compose_spec *cs)
 		cJSON *s = cJSON_CreateObject();
 
 		cJSON_AddStringToObject(s, "service", cs->skipped[i].service);
-		cJSON_AddStringToObject(s, "profiles", cs->skipped[i].profiles);
+		cJSON_AddItemToObject(s, "profiles",
+				      profile_list(cs->skipped[i].profiles));
 		add_origin(s, &cs->skipped[i].origin);
 		cJSON_AddItemToArray(skipped, s);
 	}

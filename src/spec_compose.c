@@ -1373,25 +1373,24 @@ static void take_file(struct cload *c, const char *entry, struct origin o,
 	char *rel, *shown = show ? text_clean(entry) : NULL;
 	struct buf b = BUF_INIT;
 
+	/* "COMPOSE_FILE names 'x.yml'" or, for a .env value, "COMPOSE_FILE
+	 * in .env: entry 2 of 2 names" */
 	if (show)
-		buf_printf(&b, "'%s'", shown);
+		buf_printf(&b, "%s names '%s'", what, shown);
 	else
-		buf_printf(&b, "entry %zu of %zu (not shown: it is a .env value)",
-			   k + 1, n);
+		buf_printf(&b, "%s: entry %zu of %zu names", what, k + 1, n);
 	if (!*entry) {
-		problem_add(c, COMPOSE_FILE_MISSING, NULL, o, "%s has an empty entry "
-			    "(entry %zu of %zu): docker compose cannot read it",
-			    what, k + 1, n);
+		problem_add(c, COMPOSE_FILE_MISSING, NULL, o, "%s: entry %zu of %zu "
+			    "is empty: docker compose cannot read it", what, k + 1, n);
 	} else if (is_remote(entry) || !strcmp(entry, "-")) {
-		note_add(c->cs, "%s: %s is remote or stdin: not read", what,
-			 buf_str(&b));
+		note_add(c->cs, "%s a remote file or stdin: not read", buf_str(&b));
 	} else if (!(rel = rel_path(c->y.spec->root, "", entry))) {
-		problem_add(c, COMPOSE_OUTSIDE, shown, o, "%s names %s, which is "
-			    "outside the repository: refused, not read", what,
-			    buf_str(&b));
+		problem_add(c, COMPOSE_OUTSIDE, shown, o, "%s a file outside the "
+			    "repository: refused, not read%s", buf_str(&b),
+			    show ? "" : " (not shown: a .env value)");
 	} else if (rel_stat(c->y.spec, rel) != 0) {
-		problem_add(c, COMPOSE_FILE_MISSING, shown, o, "%s names %s: no "
-			    "such file", what, buf_str(&b));
+		problem_add(c, COMPOSE_FILE_MISSING, shown, o, "%s no file%s",
+			    buf_str(&b), show ? "" : " (not shown: a .env value)");
 		free(rel);
 	} else {
 		*out = xrealloc(*out, (*nout + 1) * sizeof(**out));
