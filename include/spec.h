@@ -219,6 +219,8 @@ enum compose_problem_kind {
 				 * or one that is not defined */
 	COMPOSE_INVALID,	/* another shape compose rejects
 				 * ("services" not a mapping, ...) */
+	COMPOSE_ENV_FILE_MISSING,	/* a started service's required
+					 * env_file does not exist */
 };
 
 struct compose_problem {

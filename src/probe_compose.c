@@ -13,6 +13,7 @@
 #include <string.h>
 
 #define LIST_MAX 4		/* names in a message before "and N more" */
+#define NOTES_MAX 16		/* skipped services noted one by one */
 
 static const char *from_key(enum compose_from f)
 {
@@ -35,6 +36,7 @@ static const char *kind_key(enum compose_problem_kind k)
 		[COMPOSE_BAD_PORT] = "bad-port",
 		[COMPOSE_BAD_DEPENDENCY] = "bad-dependency",
 		[COMPOSE_INVALID] = "invalid",
+		[COMPOSE_ENV_FILE_MISSING] = "env-file-missing",
 	};
 
 	return (unsigned)k < ARRAY_SIZE(keys) ? keys[k] : "invalid";
@@ -151,6 +153,11 @@ static void hint_for(struct result *r, const struct compose_problem *p)
 		result_hint(r, "activate the dependency's profile (COMPOSE_PROFILES), "
 			    "or give the dependency required: false");
 		break;
+	case COMPOSE_ENV_FILE_MISSING:
+		result_hint(r, "create %s (from its example, if the repository has "
+			    "one), or give the env_file entry required: false",
+			    p->name);
+		break;
 	case COMPOSE_INVALID:
 		result_hint(r, "docker compose config shows compose's own message");
 		break;
@@ -244,7 +251,7 @@ static void explain(struct result *r, const struct compose_spec *cs)
 		result_note(r, "%zu more active profile%s from .env, named by no "
 			    "service (not shown: a .env value)", cs->profiles_unnamed,
 			    cs->profiles_unnamed > 1 ? "s" : "");
-	for (i = 0; i < cs->nskipped; i++) {
+	for (i = 0; i < cs->nskipped && i < NOTES_MAX; i++) {
 		const struct compose_skip *s = &cs->skipped[i];
 
 		put_where(&b, &s->origin);
@@ -253,6 +260,10 @@ static void explain(struct result *r, const struct compose_spec *cs)
 			    "one of the profiles" : "the profile", s->profiles);
 		buf_release(&b);
 	}
+	if (cs->nskipped > NOTES_MAX)
+		result_note(r, "and %zu more services left out by their profiles "
+			    "(JSON data.skipped lists them all)",
+			    cs->nskipped - NOTES_MAX);
 	for (i = 0; i < cs->nnotes; i++)
 		result_note(r, "%s", cs->notes[i]);
 }

@@ -94,6 +94,16 @@ struct cdep {
 	struct origin origin;
 };
 
+/* An env_file of a service: compose refuses to start the service when a
+ * required one does not exist (types/project.go loadEnvFile). */
+struct cenvfile {
+	char *rel;		/* repository-relative path */
+	char *shown;		/* as written (or substituted without a
+				 * variable): repository text */
+	int required;
+	struct origin origin;
+};
+
 /* A service as the files read so far define it, merged. */
 struct csvc {
 	char *name;
@@ -105,6 +115,8 @@ struct csvc {
 	size_t nprofiles, profiles_cap;
 	struct cdep *deps;
 	size_t ndeps, deps_cap;
+	struct cenvfile *envfiles;
+	size_t nenvfiles, envfiles_cap;
 };
 
 struct cload {
@@ -611,6 +623,16 @@ static void scan_vars(struct cload *c, const struct ynode *n)
 
 /* ---- services, merged across files --------------------------------- */
 
+static void envfiles_clear(struct csvc *s)
+{
+	while (s->nenvfiles) {
+		struct cenvfile *e = &s->envfiles[--s->nenvfiles];
+
+		free(e->rel);
+		free(e->shown);
+	}
+}
+
 static void svc_clear(struct csvc *s)
 {
 	size_t i;
@@ -619,6 +641,7 @@ static void svc_clear(struct csvc *s)
 		free(s->profiles[i]);
 	for (i = 0; i < s->ndeps; i++)
 		free(s->deps[i].name);
+	envfiles_clear(s);
 	s->nports = s->nprofiles = s->ndeps = 0;
 }
 
@@ -629,6 +652,7 @@ static void svc_release(struct csvc *s)
 	free(s->ports);
 	free(s->profiles);
 	free(s->deps);
+	free(s->envfiles);
 }
 
 static struct csvc *svc_find(struct cload *c, const char *name)
@@ -960,6 +984,58 @@ static void load_deps(struct cload *c, struct csvc *s, const struct ynode *v,
 	}
 }
 
+/* One env_file entry: "path" or {path, required, format}; relative to
+ * the project directory of the file that names it (loader/paths.go).
+ * One outside the repository is not looked at. */
+static void envfile_push(struct cload *c, struct csvc *s, const struct ynode *e,
+			 const char *where)
+{
+	const struct ynode *p = e->kind == YNODE_MAP ? ynode_get(e, "path") : e;
+	struct cenvfile *f;
+	char *text, *rel;
+	int used, required = 1;
+
+	if (!p || p->kind != YNODE_SCALAR || ynode_is_null(p)) {
+		invalid(c, e, where, "paths or {path, required}");
+		return;
+	}
+	if (e->kind == YNODE_MAP)
+		required = dep_required(c, e);
+	if (scalar_text(c, p, &text, &used) < 0)
+		return;
+	rel = rel_path(c->y.spec->root, c->pdir, text);
+	if (!rel) {
+		char *q = quote(p->text, p->len);
+
+		note_add(c->cs, "%s:%u: env_file '%s' of service %s is outside the "
+			 "repository: not checked", c->y.file, p->line, q, s->name);
+		free(q);
+		text_free(text, used);
+		return;
+	}
+	grow(&s->envfiles, sizeof(*s->envfiles), &s->envfiles_cap,
+	     s->nenvfiles + 1);
+	f = &s->envfiles[s->nenvfiles++];
+	f->rel = rel;
+	f->shown = used ? quote(p->text, p->len) : quote(text, strlen(text));
+	f->required = required;
+	f->origin = origin_at(c, p);
+	text_free(text, used);
+}
+
+static void load_envfiles(struct cload *c, struct csvc *s, const struct ynode *v,
+			  const char *where)
+{
+	size_t i;
+
+	if (v->kind != YNODE_SEQ) {
+		envfile_push(c, s, v, where);
+		return;
+	}
+	for (i = 0; i < v->n; i++)
+		envfile_push(c, s, v->items[i], where);
+}
+
 /* One attribute of a service from a later file: !reset drops what earlier
  * files said, !override replaces it, anything else merges. */
 static void load_attr(struct cload *c, struct csvc *s, const struct ynode *svc,
@@ -977,6 +1053,8 @@ static void load_attr(struct cload *c, struct csvc *s, const struct ynode *svc,
 		else if (!strcmp(key, "profiles")) {
 			while (s->nprofiles)
 				free(s->profiles[--s->nprofiles]);
+		} else if (!strcmp(key, "env_file")) {
+			envfiles_clear(s);
 		} else {
 			while (s->ndeps)
 				free(s->deps[--s->ndeps].name);
@@ -989,6 +1067,8 @@ static void load_attr(struct cload *c, struct csvc *s, const struct ynode *svc,
 		load_ports(c, s, v, where.s);
 	else if (!strcmp(key, "profiles"))
 		load_profiles(c, s, v, where.s);
+	else if (!strcmp(key, "env_file"))
+		load_envfiles(c, s, v, where.s);
 	else
 		load_deps(c, s, v, where.s);
 	buf_release(&where);
@@ -1030,6 +1110,7 @@ static void load_service(struct cload *c, const struct ynode *key,
 	load_attr(c, s, svc, "profiles", name);
 	load_attr(c, s, svc, "ports", name);
 	load_attr(c, s, svc, "depends_on", name);
+	load_attr(c, s, svc, "env_file", name);
 out:
 	buf_release(&where);
 	free(name);
@@ -1610,6 +1691,58 @@ static void check_deps(struct cload *c, const struct csvc *s)
 	}
 }
 
+/* A started service's required env_file must exist; a file several
+ * services name is one problem. */
+static void check_envfiles(struct cload *c)
+{
+	size_t i, j, k, l;
+
+	for (i = 0; i < c->nsvcs; i++) {
+		const struct csvc *s = &c->svcs[i];
+
+		if (!s->defined || !svc_enabled(c->cs, s))
+			continue;
+		for (j = 0; j < s->nenvfiles; j++) {
+			const struct cenvfile *f = &s->envfiles[j];
+			size_t others = 0;
+			int seen = 0;
+
+			if (!f->required || rel_stat(c->y.spec, f->rel) == 0)
+				continue;
+			/* reported with an earlier service already? */
+			for (k = 0; k < i && !seen; k++)
+				for (l = 0; l < c->svcs[k].nenvfiles && !seen; l++)
+					seen = c->svcs[k].defined &&
+					       svc_enabled(c->cs, &c->svcs[k]) &&
+					       c->svcs[k].envfiles[l].required &&
+					       !strcmp(c->svcs[k].envfiles[l].rel, f->rel);
+			if (seen)
+				continue;
+			for (k = i + 1; k < c->nsvcs; k++)
+				for (l = 0; l < c->svcs[k].nenvfiles; l++)
+					if (c->svcs[k].defined &&
+					    svc_enabled(c->cs, &c->svcs[k]) &&
+					    c->svcs[k].envfiles[l].required &&
+					    !strcmp(c->svcs[k].envfiles[l].rel, f->rel)) {
+						others++;
+						break;
+					}
+			if (others)
+				problem_add(c, COMPOSE_ENV_FILE_MISSING, f->shown,
+					    f->origin, "env_file '%s' of service %s "
+					    "and %zu more service%s does not exist: "
+					    "docker compose up stops (env file not "
+					    "found)", f->shown, s->name, others,
+					    others > 1 ? "s" : "");
+			else
+				problem_add(c, COMPOSE_ENV_FILE_MISSING, f->shown,
+					    f->origin, "env_file '%s' of service %s "
+					    "does not exist: docker compose up stops "
+					    "(env file not found)", f->shown, s->name);
+		}
+	}
+}
+
 /* The services' verdicts into the model: host ports of the started ones,
  * the skipped ones, dependencies on services left out. */
 static void finish(struct cload *c)
@@ -1729,6 +1862,7 @@ static int compose_load(struct spec *spec, struct errbuf *err)
 	if (rc == 0) {
 		top_profiles(&c);
 		finish(&c);
+		check_envfiles(&c);
 	}
 	for (i = 0; i < ntops; i++)
 		free(tops[i]);

@@ -142,6 +142,24 @@ static const struct prow {
 	  { { "compose.yaml", "services:\n  dbg:\n    profiles: [debug]\n"
 	      "    depends_on: [nothing]\n" } },
 	  { NULL }, "compose.yaml", "", "dbg(debug)", "", "", NULL },
+	/* env_file of a started service (types/project.go loadEnvFile) */
+	{ "env_file missing: one problem for every service naming it",
+	  { { "compose.yaml", "services:\n  api:\n    env_file: .env\n"
+	      "  worker:\n    env_file: [.env, {path: ./local.env, required: false}]\n"
+	      "  dbg:\n    profiles: [debug]\n    env_file: debug.env\n" },
+	    { ".env.example", "A=1\n" } },
+	  { NULL }, "compose.yaml", "", "dbg(debug)", "",
+	  "env-file-missing .env compose.yaml:3", NULL },
+	{ "env_file present, or dropped by !reset",
+	  { { "compose.yaml", "services:\n  api:\n    env_file: [.env, apps/api/.env]\n" },
+	    { "compose.override.yaml", "services:\n  api:\n    env_file: !reset []\n" },
+	    { ".env", "A=1\n" } },
+	  { NULL }, "compose.yaml + compose.override.yaml", "", "", "", "", NULL },
+	{ "env_file relative to the included project",
+	  { { "compose.yaml", "include: [infra/compose.yaml]\n" },
+	    { "infra/compose.yaml", "services:\n  db:\n    env_file: db.env\n" },
+	    { "infra/db.env", "A=1\n" } },
+	  { NULL }, "compose.yaml + infra/compose.yaml", "", "", "", "", NULL },
 	/* include (loader/include.go) */
 	{ "include, short form: the included project's services",
 	  { { "compose.yaml", "include:\n  - infra/compose.yaml\nservices:\n"
@@ -340,6 +358,7 @@ static const char *kind_name(enum compose_problem_kind k)
 	static const char *const names[] = {
 		"variable-unset", "variable-syntax", "file-missing", "include-cycle",
 		"outside-repository", "bad-port", "bad-dependency", "invalid",
+		"env-file-missing",
 	};
 
 	return (unsigned)k < ARRAY_SIZE(names) ? names[k] : "?";
