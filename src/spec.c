@@ -398,7 +398,9 @@ static int load(const char *dir, struct spec *spec, struct errbuf *err, int any)
 		}
 	}
 	spec_resolve_ports(spec);
-	if (!any && !spec->nfiles) {
+	/* a compose file named (COMPOSE_FILE, compose.files) but not read
+	 * is a failed compose.config check, not nothing to audit */
+	if (!any && !spec->nfiles && !spec->compose.used) {
 		struct buf b = BUF_INIT;
 		const char *const *n;
 

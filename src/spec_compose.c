@@ -45,6 +45,7 @@
  * came from a .env value is not shown.
  */
 #include "specfile.h"
+#include "composevar.h"
 #include "portspec.h"
 #include "ytree.h"
 
@@ -66,7 +67,6 @@ static const char *const overrides[] = {
 
 #define MAX_HOST_PORTS 1024	/* per repository: each one is a check */
 #define MERGE_DEPTH 8		/* <<: *a inside *a inside ... */
-#define SUBST_DEPTH 8		/* ${A:-${B:-${C}}} */
 #define MAX_PROBLEMS 64		/* then only counted */
 #define MAX_FILES 64		/* compose files read, included ones too */
 #define MAX_INCLUDE_DEPTH 16
@@ -138,11 +138,7 @@ struct cload {
 	struct csvc *svcs;
 	size_t nsvcs, svcs_cap;
 	size_t nhostports;
-	/* the first reason a substitution failed (for scan_vars) */
-	int serr;		/* 0, COMPOSE_VAR_UNSET or COMPOSE_VAR_SYNTAX + 1 */
-	char *serr_name;
-	const char *serr_msg;
-	size_t serr_msg_len;
+	struct composevar_error serr;	/* why a substitution failed */
 };
 
 const char *compose_from_label(enum compose_from from, int profiles)
@@ -369,142 +365,17 @@ static const char *var_get(struct cload *c, const char *name, size_t n)
 	return v;
 }
 
-static int var_char(char ch, int first)
+/* composevar_lookup over the variables of the file being read */
+static const char *var_lookup(void *ctx, const char *name, size_t n)
 {
-	return ch == '_' || (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
-	       (!first && ch >= '0' && ch <= '9');
+	return var_get(ctx, name, n);
 }
 
-/* The '}' that closes the "${" before s, nested braces counted, or NULL. */
-static const char *brace_end(const char *s)
+/* Substitute [s, s+n) with the current file's variables into out; -1
+ * with c->serr (its pointers into s) when compose would refuse it. */
+static int subst(struct cload *c, const char *s, size_t n, struct buf *out)
 {
-	unsigned depth = 1;
-
-	for (; *s; s++) {
-		if (s[0] == '$' && s[1] == '{') {
-			depth++;
-			s++;
-		} else if (*s == '}' && --depth == 0) {
-			return s;
-		}
-	}
-	return NULL;
-}
-
-/* Remember the first reason a substitution failed (scan_vars reports it). */
-static int subst_fail(struct cload *c, int kind, const char *name, size_t n,
-		      const char *msg, size_t msg_len)
-{
-	if (!c->serr) {
-		c->serr = kind + 1;
-		c->serr_name = name ? xstrndup(name, n) : NULL;
-		c->serr_msg = msg;
-		c->serr_msg_len = msg_len;
-	}
-	return -1;
-}
-
-static int subst(struct cload *c, const char *s, size_t n, struct buf *out,
-		 unsigned depth);
-
-/* One "${...}" body [s, s+n) into out.  -1 on a syntax error or an unset
- * ${VAR:?message} (template/template.go: withRequired, the :- :+ forms). */
-static int subst_braced(struct cload *c, const char *s, size_t n,
-			struct buf *out, unsigned depth)
-{
-	size_t k = 0;
-	const char *v, *op;
-	int colon, set;
-
-	while (k < n && var_char(s[k], k == 0))
-		k++;
-	if (k == 0)
-		return subst_fail(c, COMPOSE_VAR_SYNTAX, NULL, 0, NULL, 0);
-	v = var_get(c, s, k);
-	if (k == n) {
-		buf_puts(out, v ? v : "");
-		return 0;
-	}
-	op = s + k;
-	colon = *op == ':';
-	op += colon;
-	if (op >= s + n || !strchr("-?+", *op))
-		return subst_fail(c, COMPOSE_VAR_SYNTAX, NULL, 0, NULL, 0);
-	set = v && (!colon || *v);
-	switch (*op) {
-	case '-':
-		if (set) {
-			buf_puts(out, v);
-			return 0;
-		}
-		break;
-	case '+':
-		if (!set)
-			return 0;
-		break;
-	case '?':
-		if (!set)
-			return subst_fail(c, COMPOSE_VAR_UNSET, s, k, op + 1,
-					  (size_t)(s + n - op - 1));
-		buf_puts(out, v);
-		return 0;
-	}
-	op++;
-	return subst(c, op, (size_t)(s + n - op), out, depth + 1);
-}
-
-/* Substitute compose variables in [s, s+n) into out: $$, $VAR, ${VAR},
- * ${VAR:-default}, ${VAR-default}, ${VAR:?err}, ${VAR?err}, ${VAR:+alt},
- * ${VAR+alt}, defaults nested.  Returns 0, or -1 when the text cannot be
- * substituted (c->serr says why). */
-static int subst(struct cload *c, const char *s, size_t n, struct buf *out,
-		 unsigned depth)
-{
-	const char *p = s, *end = s + n;
-
-	if (depth > SUBST_DEPTH)
-		return subst_fail(c, COMPOSE_VAR_SYNTAX, NULL, 0, NULL, 0);
-	while (p < end) {
-		const char *dollar = memchr(p, '$', (size_t)(end - p));
-
-		if (!dollar) {
-			buf_add(out, p, (size_t)(end - p));
-			break;
-		}
-		buf_add(out, p, (size_t)(dollar - p));
-		p = dollar + 1;
-		if (p < end && *p == '$') {
-			buf_putc(out, '$');
-			p++;
-		} else if (p < end && *p == '{') {
-			const char *close = brace_end(p + 1);
-
-			if (!close || close >= end)
-				return subst_fail(c, COMPOSE_VAR_SYNTAX, NULL, 0,
-						  NULL, 0);
-			if (subst_braced(c, p + 1, (size_t)(close - p - 1), out,
-					 depth) < 0)
-				return -1;
-			p = close + 1;
-		} else if (p < end && var_char(*p, 1)) {
-			const char *name = p, *v;
-
-			while (p < end && var_char(*p, 0))
-				p++;
-			v = var_get(c, name, (size_t)(p - name));
-			buf_puts(out, v ? v : "");
-		} else {
-			return subst_fail(c, COMPOSE_VAR_SYNTAX, NULL, 0, NULL, 0);
-		}
-	}
-	return 0;
-}
-
-static void serr_clear(struct cload *c)
-{
-	free(c->serr_name);
-	c->serr_name = NULL;
-	c->serr = 0;
+	return composevar_subst(s, n, var_lookup, c, out, &c->serr);
 }
 
 /* The text of scalar n with variables substituted, as a new string in
@@ -520,11 +391,10 @@ static int scalar_text(struct cload *c, const struct ynode *n, char **out,
 		*out = xstrdup(n->text);
 		return 0;
 	}
-	if (subst(c, n->text, strlen(n->text), &b, 0) < 0) {
+	if (subst(c, n->text, n->len, &b) < 0) {
 		if (b.s)
 			explicit_bzero(b.s, b.len);
 		buf_release(&b);
-		serr_clear(c);
 		return -1;
 	}
 	*out = b.s ? buf_detach(&b) : xstrdup("");
@@ -547,11 +417,16 @@ static int tagged(const struct ynode *n, const char *tag)
 /* Repository text [s, s+n) for a message: cleaned, cut at MSG_QUOTE. */
 static char *quote(const char *s, size_t n)
 {
-	char *raw = xstrndup(s, n < MSG_QUOTE ? n : MSG_QUOTE);
-	char *q = text_clean(raw);
+	size_t cut = n < MSG_QUOTE ? n : MSG_QUOTE;
+	char *raw, *q;
 
+	/* never in the middle of a UTF-8 sequence */
+	while (cut < n && cut && ((unsigned char)s[cut] & 0xC0) == 0x80)
+		cut--;
+	raw = xstrndup(s, cut);
+	q = text_clean(raw);
 	free(raw);
-	if (n > MSG_QUOTE) {
+	if (n > cut) {
 		struct buf b = BUF_INIT;
 
 		buf_printf(&b, "%s...", q);
@@ -565,10 +440,11 @@ static char *quote(const char *s, size_t n)
 static void scan_report(struct cload *c, const struct ynode *n)
 {
 	const struct compose_spec *cs = c->cs;
-	char *q;
+	const struct composevar_error *e = &c->serr;
+	char *q, *name;
 	size_t i;
 
-	if (c->serr != COMPOSE_VAR_UNSET + 1) {
+	if (e->status != COMPOSEVAR_UNSET) {
 		q = quote(n->text, n->len);
 		problem_add(c, COMPOSE_VAR_SYNTAX, NULL, origin_at(c, n),
 			    "invalid interpolation format in '%s' (a literal $ "
@@ -576,17 +452,21 @@ static void scan_report(struct cload *c, const struct ynode *n)
 		free(q);
 		return;
 	}
+	name = xstrndup(e->name, e->name_len);
 	for (i = 0; i < cs->nproblems; i++)
 		if (cs->problems[i].kind == COMPOSE_VAR_UNSET &&
-		    !strcmp(cs->problems[i].name, c->serr_name))
-			return;	/* once a variable */
-	/* the message as written: it may name other variables, never
-	 * their values */
-	q = c->serr_msg_len ? quote(c->serr_msg, c->serr_msg_len) : NULL;
-	problem_add(c, COMPOSE_VAR_UNSET, c->serr_name, origin_at(c, n),
-		    "required variable %s is missing a value%s%s", c->serr_name,
-		    q ? ": " : "", q ? q : "");
-	free(q);
+		    !strcmp(cs->problems[i].name, name))
+			break;	/* once a variable */
+	if (i == cs->nproblems) {
+		/* the message as written: it may name other variables,
+		 * never their values */
+		q = e->msg_len ? quote(e->msg, e->msg_len) : NULL;
+		problem_add(c, COMPOSE_VAR_UNSET, name, origin_at(c, n),
+			    "required variable %s is missing a value%s%s", name,
+			    q ? ": " : "", q ? q : "");
+		free(q);
+	}
+	free(name);
 }
 
 /* Every value of the file is interpolated before compose reads anything
@@ -612,12 +492,11 @@ static void scan_vars(struct cload *c, const struct ynode *n)
 	if (memchr(n->text, '$', n->len)) {
 		struct buf b = BUF_INIT;
 
-		if (subst(c, n->text, strlen(n->text), &b, 0) < 0)
+		if (subst(c, n->text, n->len, &b) < 0)
 			scan_report(c, n);
 		if (b.s)
 			explicit_bzero(b.s, b.len);
 		buf_release(&b);
-		serr_clear(c);
 	}
 }
 
@@ -1809,7 +1688,6 @@ static void cload_release(struct cload *c)
 	free(c->envs);
 	free(c->top.docs);
 	free(c->chain);
-	free(c->serr_name);
 }
 
 static int compose_load(struct spec *spec, struct errbuf *err)

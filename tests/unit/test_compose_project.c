@@ -7,6 +7,7 @@
  */
 #include "test.h"
 
+#include "composevar.h"
 #include "spec.h"
 #include "util.h"
 
@@ -491,6 +492,26 @@ static void test_messages(void)
 		CHECK_STR(spec.compose.problems[0].message,
 			  "required variable TAG is missing a value: tag the ${X} image",
 			  "the message as written");
+	}
+	spec_release(&spec);
+
+	/* a long message is cut on a character boundary */
+	test_write_str(dir, "compose.yaml", "x-a: ${V:?"
+		       "ééééééééééééééééééééééééééééééééééééééééééééééééé}\n");
+	CHECK(spec_load_any(dir, &spec, &err) == 0, "%s", err.msg);
+	if (spec.compose.nproblems == 1)
+		CHECK_STR(spec.compose.problems[0].message, "required variable V "
+			  "is missing a value: éééééééééééééééééééééééééééééééééééééééé...",
+			  "cut on a character");
+	spec_release(&spec);
+
+	test_write_str(dir, "compose.yaml", "services:\n  a:\n"
+		       "    ports: [\"${P}:80\"]\n    image: ${TAG:?tag the ${X} image}\n");
+	CHECK(spec_load_any(dir, &spec, &err) == 0, "%s", err.msg);
+	if (spec.compose.nproblems == 2) {
+		CHECK_STR(spec.compose.problems[0].message,
+			  "required variable TAG is missing a value: tag the ${X} image",
+			  "the message as written");
 		CHECK_STR(spec.compose.problems[1].message,
 			  "'services.a.ports': '${P}:80' is not a valid port entry once "
 			  "its variables are substituted", "the entry as written");
@@ -534,8 +555,87 @@ static void test_unused_and_errors(void)
 	      strstr(err.msg, "is not a profile name"), "profile name: %s", err.msg);
 }
 
+/* ---- composevar: the interpolation alone (template/template.go) ---- */
+
+static const char *row_lookup(void *ctx, const char *name, size_t n)
+{
+	/* ctx: "A=1\nB=\n": a variable is set when it has a line */
+	static char value[64];
+	const char *p = ctx;
+
+	while (p && *p) {
+		const char *eq = strchr(p, '='), *nl = strchr(p, '\n');
+
+		if (eq && (size_t)(eq - p) == n && !strncmp(p, name, n)) {
+			size_t len = nl ? (size_t)(nl - eq - 1) : strlen(eq + 1);
+
+			snprintf(value, sizeof(value), "%.*s", (int)len, eq + 1);
+			return value;
+		}
+		p = nl ? nl + 1 : NULL;
+	}
+	return NULL;
+}
+
+static const struct var_row {
+	const char *text, *vars;
+	const char *want;	/* the output, or "UNSET name: msg" / "SYNTAX" */
+} var_rows[] = {
+	{ "plain", "", "plain" },
+	{ "$$A and $${A}", "A=1\n", "$A and ${A}" },
+	{ "$A-${A}-${B}", "A=1\nB=\n", "1-1-" },
+	{ "${UNSET}x", "", "x" },
+	{ "${A:-d} ${A-d}", "A=\n", "d " },
+	{ "${U:-d} ${U-d}", "", "d d" },
+	{ "${A:+alt}|${A+alt}|${U+alt}", "A=\n", "|alt|" },
+	{ "${A:-${B:-${C:-deep}}}", "", "deep" },
+	{ "${A:?need A}", "A=1\n", "1" },
+	{ "${A?need A}", "A=\n", "" },
+	{ "x ${A:?need A} y", "A=\n", "UNSET A: need A" },
+	{ "${A?}", "", "UNSET A: " },
+	{ "${A:?a ${B} b}", "", "UNSET A: a ${B} b" },
+	{ "${B:-${A:?inner}}", "", "UNSET A: inner" },
+	{ "$", "", "SYNTAX" },
+	{ "$ x", "", "SYNTAX" },
+	{ "${", "", "SYNTAX" },
+	{ "${A", "A=1\n", "SYNTAX" },
+	{ "${}", "", "SYNTAX" },
+	{ "${1A}", "", "SYNTAX" },
+	{ "${A:x}", "", "SYNTAX" },
+	{ "$1", "", "SYNTAX" },
+	{ "${a_b9}", "a_b9=lower\n", "lower" },
+	{ "${A:-${A:-${A:-${A:-${A:-${A:-${A:-${A:-${A:-${A:-x}}}}}}}}}}", "",
+	  "SYNTAX" },
+};
+
+static void test_composevar(void)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(var_rows); i++) {
+		const struct var_row *r = &var_rows[i];
+		struct buf out = BUF_INIT, got = BUF_INIT;
+		struct composevar_error e;
+		int rc = composevar_subst(r->text, strlen(r->text), row_lookup,
+					  (void *)r->vars, &out, &e);
+
+		if (rc == 0)
+			buf_puts(&got, buf_str(&out));
+		else if (e.status == COMPOSEVAR_UNSET)
+			buf_printf(&got, "UNSET %.*s: %.*s", (int)e.name_len, e.name,
+				   (int)e.msg_len, e.msg ? e.msg : "");
+		else
+			buf_puts(&got, "SYNTAX");
+		CHECK_STR(buf_str(&got), r->want, "'%s'", r->text);
+		CHECK_INT(rc == 0, e.status == COMPOSEVAR_OK, "'%s': status", r->text);
+		buf_release(&out);
+		buf_release(&got);
+	}
+}
+
 void test_main(void)
 {
+	test_composevar();
 	test_rows();
 	test_messages();
 	test_unused_and_errors();
