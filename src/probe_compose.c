@@ -124,8 +124,36 @@ static void set_data(struct result *r, const struct compose_spec *cs)
 				(double)cs->problems_more);
 }
 
+/* The reason of a problem, and what a person edits to fix it (none of
+ * these is a program's to fix: a value, a file to write, a stack to
+ * reshape). */
+static void reason_for(struct result *r, const struct compose_problem *p)
+{
+	static const enum reason why[] = {
+		[COMPOSE_VAR_UNSET] = REASON_VARIABLE_UNSET,
+		[COMPOSE_VAR_SYNTAX] = REASON_SYNTAX,
+		[COMPOSE_FILE_MISSING] = REASON_NOT_FOUND,
+		[COMPOSE_INCLUDE_CYCLE] = REASON_INVALID_REQUIREMENT,
+		[COMPOSE_OUTSIDE] = REASON_REFUSED,
+		[COMPOSE_BAD_PORT] = REASON_INVALID_REQUIREMENT,
+		[COMPOSE_BAD_DEPENDENCY] = REASON_INVALID_REQUIREMENT,
+		[COMPOSE_ENV_FILE_MISSING] = REASON_ENV_MISSING,
+		[COMPOSE_INVALID] = REASON_INVALID_REQUIREMENT,
+	};
+
+	r->reason = (size_t)p->kind < ARRAY_SIZE(why) && why[p->kind] ?
+		    why[p->kind] : REASON_INVALID_REQUIREMENT;
+	if (p->kind == COMPOSE_VAR_UNSET)
+		result_fix_edit(r, ".env", 0);
+	else if (p->kind == COMPOSE_ENV_FILE_MISSING && p->name)
+		result_fix_edit(r, p->name, 0);
+	else if (p->origin.file)
+		result_fix_edit(r, p->origin.file, p->origin.line);
+}
+
 static void hint_for(struct result *r, const struct compose_problem *p)
 {
+	reason_for(r, p);
 	switch (p->kind) {
 	case COMPOSE_VAR_UNSET:
 		result_hint(r, "set %s in the environment or in .env: docker compose "
@@ -296,10 +324,16 @@ static void compose_plan(const struct spec *spec, struct plan *plan)
 	plan_add(plan, &probe_compose, "compose.config", "Compose file", src, cs, 0);
 }
 
+static const char *const compose_ids[] = {
+	"compose.config",
+	NULL
+};
+
 const struct probe probe_compose = {
 	.name = "compose",
 	.summary = "the compose files docker compose up would read: variables, "
 		   "includes, profiles",
 	.plan = compose_plan,
 	.run = compose_run,
+	.ids = compose_ids,
 };
