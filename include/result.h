@@ -51,7 +51,8 @@ const char *status_name(enum status s);
 	X(NOT_RUN, "not-run")			/* the deadline came first */ \
 	X(OUT_OF_SCOPE, "out-of-scope")		/* UDP, a cap */ \
 	X(NOT_APPLICABLE, "not-applicable")	/* nothing to check here */ \
-	X(PROBE_ERROR, "probe-error")		/* the probe itself failed */
+	X(PROBE_ERROR, "probe-error")		/* the probe itself failed */ \
+	X(VARIABLE_UNSET, "variable-unset")	/* a ${VAR:?} with no value */
 
 enum reason {
 #define REASON_ENUM(name, text) REASON_##name,

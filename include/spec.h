@@ -213,6 +213,96 @@ struct tool_req {
 	struct origin origin;
 };
 
+/* ---- compose: what `docker compose up` would read and start ----------
+ * spec_compose.c fills struct compose_spec (spec_preflight.c only the
+ * pf_ lists); the compose probe (check compose.config) only reads it. */
+
+/* Who chose the compose files, or the active profiles.  In this order of
+ * precedence (see the man page, FILES): */
+enum compose_from {
+	COMPOSE_FROM_ENV,	/* COMPOSE_FILE / COMPOSE_PROFILES exported */
+	COMPOSE_FROM_PREFLIGHT,	/* preflight.yaml compose.files / .profiles */
+	COMPOSE_FROM_DOTENV,	/* COMPOSE_FILE / COMPOSE_PROFILES in the .env */
+	COMPOSE_FROM_DEFAULT,	/* compose.yaml, ... in the root; no profile */
+};
+
+/* What `docker compose up` would refuse; each fails compose.config. */
+enum compose_problem_kind {
+	COMPOSE_VAR_UNSET,	/* ${VAR:?msg} or ${VAR?msg} with VAR unset
+				 * (:? also empty); name is VAR */
+	COMPOSE_VAR_SYNTAX,	/* a "$" compose cannot interpolate */
+	COMPOSE_FILE_MISSING,	/* COMPOSE_FILE, compose.files or an include
+				 * names no file */
+	COMPOSE_INCLUDE_CYCLE,	/* an include that includes itself again */
+	COMPOSE_OUTSIDE,	/* an include or COMPOSE_FILE entry that leaves
+				 * the repository: refused, never read */
+	COMPOSE_BAD_PORT,	/* a ports entry compose rejects */
+	COMPOSE_BAD_DEPENDENCY,	/* depends_on a service a profile disables,
+				 * or one that is not defined */
+	COMPOSE_INVALID,	/* another shape compose rejects
+				 * ("services" not a mapping, ...) */
+	COMPOSE_ENV_FILE_MISSING,	/* a started service's required
+					 * env_file does not exist */
+};
+
+struct compose_problem {
+	enum compose_problem_kind kind;
+	char *name;		/* the variable, file or service: repository
+				 * text or a file name we read, never a .env
+				 * value; NULL when it cannot be shown */
+	char *message;		/* one line; never holds a .env value */
+	struct origin origin;
+};
+
+/* A service that `docker compose up` leaves out: no active profile. */
+struct compose_skip {
+	char *service;
+	char *profiles;		/* "debug, tools": any of them starts it */
+	struct origin origin;	/* where the service is defined */
+};
+
+struct compose_name {
+	char *name;
+	struct origin origin;
+};
+
+struct compose_spec {
+	int used;		/* a compose file was found or named: the
+				 * compose probe has a check */
+	const char **files;	/* spec-owned names of the files read, in load
+				 * order, included files too */
+	size_t nfiles, files_cap;
+	enum compose_from files_from;
+	struct origin files_origin;	/* the COMPOSE_FILE line of the .env, or
+					 * compose.files; file NULL otherwise */
+	char **profiles;	/* the active profiles, in order, once each */
+	size_t nprofiles, profiles_cap;
+	enum compose_from profiles_from;
+	struct origin profiles_origin;
+	struct compose_skip *skipped;	/* in definition order */
+	size_t nskipped, skipped_cap;
+	struct compose_problem *problems;	/* in the order found */
+	size_t nproblems, problems_cap;
+	size_t problems_more;	/* found past the first 64, not kept */
+	size_t profiles_unnamed;	/* active profiles from the .env that no
+					 * service names: not kept, never shown */
+	char **notes;		/* for --explain: what was not read and why
+				 * (a remote include, a COMPOSE_FILE that
+				 * lost to compose.files) */
+	size_t nnotes, notes_cap;
+
+	/* preflight.yaml compose: (set by spec_preflight.c) */
+	struct compose_name *pf_files;
+	size_t npf_files;
+	struct compose_name *pf_profiles;
+	size_t npf_profiles;
+	int pf_has_files, pf_has_profiles;
+	struct origin pf_profiles_at;	/* the profiles: value */
+};
+
+/* "COMPOSE_FILE", ...: for messages (static) */
+const char *compose_from_label(enum compose_from from, int profiles);
+
 struct spec {
 	char *root;		/* canonical absolute path of the audited repository */
 	char **files;		/* repo-relative names of the spec files read */
@@ -235,6 +325,8 @@ struct spec {
 	struct origin runtimes_capped_origin;
 	struct tool_req *tools;
 	size_t ntools, tools_cap;
+
+	struct compose_spec compose;
 
 	long timeout_ms;	/* 0: not set by the repository */
 	struct origin timeout_origin;

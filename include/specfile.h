@@ -34,6 +34,9 @@ int spec_read(struct spec *spec, const char *name, struct blob *out,
 /* Once every source is loaded: one port_record per port (spec_ports.c). */
 void spec_resolve_ports(struct spec *spec);
 
+/* Free spec->compose (spec_compose.c). */
+void spec_compose_release(struct spec *spec);
+
 /* The first of names that exists under the root, or NULL. */
 const char *spec_first_existing(const struct spec *spec, const char *const *names);
 

@@ -19,6 +19,8 @@ struct ynode {
 	enum ynode_kind kind;
 	unsigned line, col;	/* 1-based position of the node's first character */
 	int plain;		/* scalar written without quotes (3000, not "3000") */
+	char *tag;		/* an explicit local tag ("!reset", "!override"), or
+				 * NULL: compose's override files use them */
 	char *text;		/* scalar text, NUL-terminated (SCALAR only) */
 	size_t len;
 	/* SEQ: items[0..n); MAP: items[2i] is a key, items[2i+1] its value */

@@ -337,6 +337,7 @@ void spec_release(struct spec *spec)
 	size_t i;
 
 	env_release(&spec->env);
+	spec_compose_release(spec);
 	for (i = 0; i < spec->nports; i++) {
 		free(spec->ports[i].service);
 		free(spec->ports[i].scheme);
@@ -398,7 +399,9 @@ static int load(const char *dir, struct spec *spec, struct errbuf *err, int any)
 		}
 	}
 	spec_resolve_ports(spec);
-	if (!any && !spec->nfiles) {
+	/* a compose file named (COMPOSE_FILE, compose.files) but not read
+	 * is a failed compose.config check, not nothing to audit */
+	if (!any && !spec->nfiles && !spec->compose.used) {
 		struct buf b = BUF_INIT;
 		const char *const *n;
 

@@ -83,6 +83,7 @@ void ynode_free(struct ynode *n)
 		ynode_free(n->items[i]);
 	free(n->items);
 	free(n->text);
+	free(n->tag);
 	free(n);
 }
 
@@ -98,10 +99,13 @@ static struct ynode *node_copy(struct builder *b, const struct ynode *src,
 	n->line = src->line;
 	n->col = src->col;
 	n->plain = src->plain;
-	if (src->text && text_budget(b, src->len, m) < 0) {
+	/* a long tag aliased many times counts like scalar text */
+	if ((src->text && text_budget(b, src->len, m) < 0) ||
+	    (src->tag && text_budget(b, strlen(src->tag), m) < 0)) {
 		ynode_free(n);
 		return NULL;
 	}
+	n->tag = src->tag ? xstrdup(src->tag) : NULL;
 	if (src->text) {
 		n->text = xstrndup(src->text, src->len);
 		n->len = src->len;
@@ -169,6 +173,14 @@ static int next_event(struct builder *b, yaml_event_t *ev)
 
 static struct ynode *build_node(struct builder *b, yaml_event_t *ev);
 
+/* Keep a local tag ("!reset"); the standard "tag:yaml.org,2002:" ones
+ * (!!str, ...) say nothing a loader here needs. */
+static void set_tag(struct ynode *n, const yaml_char_t *tag)
+{
+	if (tag && tag[0] == '!')
+		n->tag = xstrdup((const char *)tag);
+}
+
 /* Read children until the matching end event. */
 static int build_children(struct builder *b, struct ynode *parent,
 			  yaml_event_type_t end)
@@ -216,6 +228,7 @@ static struct ynode *build_node(struct builder *b, yaml_event_t *ev)
 				   ev->data.scalar.length);
 		n->len = ev->data.scalar.length;
 		n->plain = ev->data.scalar.style == YAML_PLAIN_SCALAR_STYLE;
+		set_tag(n, ev->data.scalar.tag);
 		add_anchor(b, ev->data.scalar.anchor, n);
 		return n;
 	case YAML_SEQUENCE_START_EVENT:
@@ -224,6 +237,8 @@ static struct ynode *build_node(struct builder *b, yaml_event_t *ev)
 				YNODE_SEQ : YNODE_MAP, &ev->start_mark);
 		if (!n)
 			return NULL;
+		set_tag(n, ev->type == YAML_SEQUENCE_START_EVENT ?
+			ev->data.sequence_start.tag : ev->data.mapping_start.tag);
 		if (build_children(b, n, ev->type == YAML_SEQUENCE_START_EVENT ?
 				   YAML_SEQUENCE_END_EVENT : YAML_MAPPING_END_EVENT) < 0) {
 			ynode_free(n);
