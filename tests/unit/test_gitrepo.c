@@ -18,10 +18,10 @@ static char base[PATH_MAX];
 
 static const char *at(const char *rel)
 {
-	static char p[4][PATH_MAX + 64];
+	static char p[8][PATH_MAX + 64];
 	static int k;
 
-	k = (k + 1) % 4;
+	k = (k + 1) % 8;	/* more than any one call takes */
 	snprintf(p[k], sizeof(p[k]), "%s/%s", base, rel);
 	return p[k];
 }
