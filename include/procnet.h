@@ -72,7 +72,7 @@ const char *holder_class_name(int klass);
 struct port_holder {
 	int pid;
 	char *command;		/* /proc/PID/comm, or "?" */
-	char *cmdline;		/* args joined by spaces, secrets "***",
+	char *cmdline;		/* args joined by spaces, secrets "***" (redact.h),
 				 * at most 120 bytes; "" for none */
 	char *user;		/* user name, or the uid in decimal */
 	unsigned uid;		/* real uid (status), else dir owner */

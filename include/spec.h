@@ -14,8 +14,6 @@
 #include "dotenv.h"
 #include "util.h"
 
-struct gitignore;
-
 struct origin {
 	const char *file;	/* repository-relative name, owned by the spec; NULL: none */
 	unsigned line, col;	/* 1-based; 0 when unknown */
@@ -71,19 +69,12 @@ struct env_spec {
 	size_t noptional;
 
 	struct dotenv example_doc;	/* parsed example (valid when example) */
-	int env_errno;		/* 0: .env read; ENOENT: missing; else unreadable */
+	int env_errno;		/* 0: .env read; ENOENT: missing; else why not
+				 * (saferead.h's codes: EINVAL not a regular file) */
 	struct dotenv env_doc;		/* parsed .env (valid when !env_errno) */
 	/* .env is not text: where and what (what NULL when it is fine) */
 	const char *env_bad_what;
 	unsigned env_bad_line, env_bad_col;
-
-	/* git: which rules decide whether the .env would be committed */
-	char *git_root;		/* NULL: not inside a git work tree */
-	char *env_gitpath;	/* .env relative to git_root; NULL: outside it */
-	struct gitignore *ignore;	/* info/exclude and the .gitignore files */
-	struct gitignore *ignore_global;	/* the user's global excludes file */
-	char *global_excludes;	/* its path */
-	int env_tracked;	/* .env is in git's index: 1, 0, or -1 unknown */
 };
 
 /* What one source wants of a port. */
@@ -328,6 +319,10 @@ struct spec {
 	size_t nport_records;
 	struct runtime_req *runtimes;
 	size_t nruntimes, runtimes_cap;
+	/* past SPEC_RUNTIMES_MAX: how many requirements were not taken, and
+	 * where the first of them was (the runtimes probe reports it) */
+	size_t runtimes_capped;
+	struct origin runtimes_capped_origin;
 	struct tool_req *tools;
 	size_t ntools, tools_cap;
 
@@ -363,6 +358,15 @@ struct port_req *spec_add_url_mark(struct spec *spec, enum port_req_kind kind,
 struct runtime_req *spec_add_runtime(struct spec *spec, enum req_source src,
 				     const char *name, const char *text,
 				     enum req_kind kind, struct origin origin);
+/* At most SPEC_RUNTIMES_MAX runtime requirements a repository (as
+ * spec_urls.c caps the *_URL ports): every one is a check, and a file of
+ * 100,000 tools must neither take minutes nor print as many lines.  A
+ * loader whose file can name any number of runtimes (.tool-versions; the
+ * others are bounded by their format or by MAX_ENTRIES) asks before each:
+ * 1 there is room, 0 not (the requirement at origin is counted in
+ * spec->runtimes_capped, and the runtimes probe reports them). */
+#define SPEC_RUNTIMES_MAX 1024
+int spec_runtime_room(struct spec *spec, struct origin origin);
 struct tool_req *spec_add_tool(struct spec *spec, const char *name,
 			       struct origin origin);
 

@@ -23,10 +23,11 @@ struct spec_source {
 #include "sources.def"
 #undef SOURCE
 
-/* Read root/name as a spec file: size cap, symlinks must resolve inside
- * the root, text must be UTF-8 without NUL (a UTF-8 BOM is dropped).
- * Returns 1 and fills out (and records the file in spec->files), 0 when
- * the file does not exist, -1 with err filled. */
+/* Read root/name as a spec file, with saferead.h's spec policy: a
+ * regular file under the size cap, opened before it is judged, symlinks
+ * only while they stay inside the root, UTF-8 without NUL (a UTF-8 BOM is
+ * dropped).  Returns 1 and fills out (and records the file in
+ * spec->files), 0 when the file does not exist, -1 with err filled. */
 int spec_read(struct spec *spec, const char *name, struct blob *out,
 	      struct errbuf *err);
 

@@ -1,4 +1,4 @@
-/* util.h - allocation, growable strings, bounded file reads, text hygiene.
+/* util.h - allocation, growable strings, text hygiene, paths.
  *
  * Allocation failure is fatal (the x* functions abort with a message): a
  * pre-flight check that runs out of memory has nothing useful left to say.
@@ -73,16 +73,8 @@ struct blob {
 };
 void blob_release(struct blob *b);
 
+/* The size cap of a spec file (and of most files read: saferead.h). */
 #define SPEC_FILE_CAP (1024 * 1024)
-
-/* Read the regular file at path into out, refusing files larger than cap.
- * Returns 0, or -1 with errno set (EFBIG past the cap, EISDIR/EINVAL for
- * something that is not a regular file). */
-int file_read(const char *path, size_t cap, struct blob *out);
-
-/* Why file_read(..., SPEC_FILE_CAP, ...) failed with errno e, for a
- * message: the size limit for EFBIG, else strerror(e). */
-const char *file_read_strerror(int e);
 
 /* Check that buf is text: no NUL byte and valid UTF-8.  Returns 0, or -1
  * with *line and *col (1-based, col counted in bytes) of the first bad byte

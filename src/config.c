@@ -1,5 +1,6 @@
 /* config.c - user defaults, via libinih */
 #include "config.h"
+#include "saferead.h"
 
 #include <errno.h>
 #include <ini.h>
@@ -110,6 +111,12 @@ static char *config_path(void)
 
 int config_load(struct config *c, struct errbuf *err)
 {
+	/* the user's own file: wherever a symlink leads, but text, capped,
+	 * and never a FIFO */
+	static const struct saferead_policy policy = {
+		SAFEREAD_ANYWHERE, SAFEREAD_NO_NUL, SPEC_FILE_CAP
+	};
+	struct saferead_error why;
 	struct ini_ctx x;
 	struct blob b;
 	char *path;
@@ -121,10 +128,9 @@ int config_load(struct config *c, struct errbuf *err)
 	path = config_path();
 	if (!path)
 		return 0;
-	if (file_read(path, SPEC_FILE_CAP, &b) < 0) {
-		int e = errno;
-
+	if (saferead_file(&policy, NULL, path, &b, &why) < 0) {
 		struct stat st;
+		int e = why.code;
 
 		/* optional: absent, or behind a directory we may not enter
 		 * (a HOME of another user), is the same as no file */
@@ -132,17 +138,16 @@ int config_load(struct config *c, struct errbuf *err)
 			free(path);
 			return 0;
 		}
-		err_set(err, "%s: %s", path, file_read_strerror(e));
-		err->kind = ERRK_UNREADABLE;
+		if (e == EILSEQ) {
+			err_set(err, "%s: NUL byte (expected text)", path);
+			err->kind = ERRK_INVALID;
+		} else {
+			err_set(err, "%s: %s", path, saferead_strerror(e));
+			err->kind = ERRK_UNREADABLE;
+		}
 		snprintf(err->file, sizeof(err->file), "%s", path);
 		free(path);
 		return -1;
-	}
-	if (memchr(b.data, '\0', b.len)) {
-		err_set(err, "%s: NUL byte (expected text)", path);
-		err->kind = ERRK_INVALID;
-		snprintf(err->file, sizeof(err->file), "%s", path);
-		goto fail;
 	}
 	memset(&x, 0, sizeof(x));
 	x.c = c;

@@ -7,6 +7,7 @@
  * Lithium).  A new LTS line is one new row; rows are oldest first.
  */
 #include "nodelts.h"
+#include "saferead.h"
 #include "util.h"
 
 #include <dirent.h>
@@ -168,7 +169,7 @@ static int alias_read(const char *path, char *out, size_t outlen)
 	const char *p;
 	int rc = -1;
 
-	if (file_read(path, ALIAS_CAP, &b) < 0)
+	if (saferead_path(path, ALIAS_CAP, &b) < 0)
 		return 0;
 	for (p = b.data; p < b.data + b.len && rc < 0;) {
 		size_t n = strcspn(p, "\n"), k;

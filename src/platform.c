@@ -1,5 +1,6 @@
 /* platform.c - this machine as npm's devEngines sees it; see platform.h */
 #include "platform.h"
+#include "saferead.h"
 #include "util.h"
 
 #include <stdio.h>
@@ -54,7 +55,7 @@ void platform_current(struct platform *p)
 		snprintf(p->os_version, sizeof(p->os_version), "%s", u.release);
 		snprintf(p->cpu, sizeof(p->cpu), "%s", platform_cpu_name(u.machine));
 	}
-	if (file_read("/usr/bin/ldd", SPEC_FILE_CAP, &b) == 0) {
+	if (saferead_path("/usr/bin/ldd", SPEC_FILE_CAP, &b) == 0) {
 		p->libc = platform_libc_from_ldd(b.data, b.len);
 		blob_release(&b);
 	}

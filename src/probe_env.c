@@ -5,6 +5,8 @@
  */
 #include "probe.h"
 #include "gitignore.h"
+#include "gitrepo.h"
+#include "saferead.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -289,7 +291,7 @@ static void run_parity(const struct run_ctx *ctx, const struct check *c,
 
 	if (e->env_errno && e->env_errno != ENOENT) {
 		result_set(r, STATUS_ERROR, "cannot read %s: %s", env_name(e),
-			   file_read_strerror(e->env_errno));
+			   saferead_strerror(e->env_errno));
 		r->reason = REASON_UNREADABLE;
 		return;
 	}
@@ -327,46 +329,28 @@ static void run_parity(const struct run_ctx *ctx, const struct check *c,
 			    "(env.process_env)");
 }
 
-static void run_gitignore(const struct run_ctx *ctx, const struct check *c,
-			  struct result *r)
+/* The verdict from what git would do with the .env (g filled). */
+static void gitignore_verdict(const struct env_spec *e, const struct gitrepo_file *g,
+			      struct result *r)
 {
-	const struct env_spec *e = &ctx->spec->env;
 	struct gitignore_match m;
 	const char *env = env_name(e);
 
-	if (!e->git_root) {
-		result_set(r, STATUS_SKIP, "not inside a git work tree");
-		r->reason = REASON_NOT_APPLICABLE;
-		return;
-	}
-	if (!e->env_gitpath) {
-		result_set(r, STATUS_SKIP, "%s lives outside the git work tree", env);
-		r->reason = REASON_NOT_APPLICABLE;
-		return;
-	}
-	r->data = cJSON_CreateObject();
-	cJSON_AddStringToObject(r->data, "path", e->env_gitpath);
-	if (e->env_tracked < 0)
-		cJSON_AddNullToObject(r->data, "tracked");
-	else
-		cJSON_AddBoolToObject(r->data, "tracked", e->env_tracked);
-	result_note(r, "read .git/info/exclude, every .gitignore from %s down, "
-		    "and the index (is the file tracked?)", e->git_root);
-	if (e->env_tracked == 1) {
+	if (g->tracked == 1) {
 		/* ignore rules do not apply to a tracked file: it is in the
 		 * next commit whatever .gitignore says */
 		cJSON_AddBoolToObject(r->data, "ignored", 0);
 		result_set(r, STATUS_WARN, "%s is tracked by git: it is committed or "
 			   "staged, whatever .gitignore says", env);
 		result_hint(r, "git rm --cached %s, ignore it, and rotate any secret "
-			    "it held", e->env_gitpath);
+			    "it held", g->path);
 		r->reason = REASON_TRACKED;
-		if (e->env_gitpath[0] != '-')
+		if (g->path[0] != '-')
 			result_fix_argv(r, FIX_HUMAN, 0, "git", "rm", "--cached",
-					e->env_gitpath, NULL);
+					g->path, NULL);
 		return;
 	}
-	if (gitignore_match(e->ignore, e->env_gitpath, 0, &m)) {
+	if (gitignore_match(g->ignore, g->path, 0, &m)) {
 		cJSON_AddBoolToObject(r->data, "ignored", 1);
 		result_set(r, STATUS_PASS, "ignored by git (%s:%u)", m.source, m.line);
 		r->source.file = NULL;
@@ -384,18 +368,55 @@ static void run_gitignore(const struct run_ctx *ctx, const struct check *c,
 			    m.pattern ? m.pattern : "!", m.source, m.line);
 		result_fix_edit(r, m.source, m.line);
 	} else {
-		struct gitignore_match g;
+		struct gitignore_match gm;
 
-		if (e->ignore_global &&
-		    gitignore_match(e->ignore_global, e->env_gitpath, 0, &g))
+		if (g->ignore_global &&
+		    gitignore_match(g->ignore_global, g->path, 0, &gm))
 			result_set(r, STATUS_WARN, "%s is ignored only by your global excludes "
 				   "file (%s:%u): other clones could commit it", env,
-				   g.source, g.line);
+				   gm.source, gm.line);
 		else
 			result_set(r, STATUS_WARN, "%s is not ignored by git: it could be "
 				   "committed", env);
 		result_hint(r, "add '/%s' to .gitignore", e->file);
 	}
+}
+
+/* Runs on a worker thread, under the deadline: the work tree, its rules
+ * and its index are read here (gitrepo.h), not by the spec loader. */
+static void run_gitignore(const struct run_ctx *ctx, const struct check *c,
+			  struct result *r)
+{
+	const struct spec *spec = ctx->spec;
+	const struct env_spec *e = &spec->env;
+	const char *env = env_name(e);
+	struct gitrepo_query q;
+	struct gitrepo_file g;
+
+	q.start = spec->root;
+	q.file = e->file_abs;
+	q.shown_root = spec->root;
+	q.home = getenv("HOME");
+	q.xdg_config_home = getenv("XDG_CONFIG_HOME");
+	gitrepo_look(&q, &g);
+	if (!g.top) {
+		result_set(r, STATUS_SKIP, "not inside a git work tree");
+		r->reason = REASON_NOT_APPLICABLE;
+	} else if (!g.path) {
+		result_set(r, STATUS_SKIP, "%s lives outside the git work tree", env);
+		r->reason = REASON_NOT_APPLICABLE;
+	} else {
+		r->data = cJSON_CreateObject();
+		cJSON_AddStringToObject(r->data, "path", g.path);
+		if (g.tracked < 0)
+			cJSON_AddNullToObject(r->data, "tracked");
+		else
+			cJSON_AddBoolToObject(r->data, "tracked", g.tracked);
+		result_note(r, "read .git/info/exclude, every .gitignore from %s down, "
+			    "and the index (is the file tracked?)", g.top);
+		gitignore_verdict(e, &g, r);
+	}
+	gitrepo_release(&g);
 }
 
 static void env_plan(const struct spec *spec, struct plan *plan)

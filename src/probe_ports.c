@@ -11,10 +11,12 @@
  *
  * A holder's command line may hold a .env value (redis-server
  * --requirepass S3CRET): every token that holds one is shown as "***"
- * (struct secrets), in the JSON and wherever else the command line goes.
+ * (redact.h, by value), in the JSON and wherever else the command line
+ * goes; procnet has already hidden the secrets it knows by shape.
  */
 #include "probe.h"
 #include "procnet.h"
+#include "redact.h"
 
 #include <errno.h>
 #include <stdint.h>
@@ -114,262 +116,24 @@ static int uint_cmp(const void *a, const void *b)
 
 /* ---- .env values out of command lines ---------------------------- */
 
-#define SECRET_MIN 4		/* shorter values are too common to hide */
-#define SECRET_SCAN 256		/* longer values never fit a whole command
-				 * line (procnet cuts it at 120 bytes) */
-#define CUT_SCAN_MAX 1024	/* values compared with a cut-off last token;
-				 * past that the token is hidden unlooked */
-#define HASH_BASE 1099511628211ULL
-
-/*
- * The .env's values as a command line shows them (cleaned as procnet
- * cleans it, trimmed), found in a command line by one rolling hash per
- * distinct value length: the work per command line is its length times
- * the number of distinct lengths (at most SECRET_SCAN), whatever the
- * number of values.  The copies are wiped when freed.
- */
-struct secret {
-	char *s;
-	size_t len;
-	uint64_t h;
-};
-
-struct secrets {
-	struct secret *v;
-	size_t n, cap;
-	size_t *slots;		/* index + 1 of the values that fit SECRET_SCAN,
-				 * by hash; 0 free */
-	size_t mask;
-	size_t lens[SECRET_SCAN + 1];	/* distinct lengths, ascending */
-	size_t nlens;
-};
-
-static uint64_t hash_mem(const char *s, size_t n)
-{
-	uint64_t h = 0;
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		h = h * HASH_BASE + (unsigned char)s[i];
-	return h;
-}
-
-static size_t slot_of(const struct secrets *x, uint64_t h, size_t len)
-{
-	return (size_t)((h ^ (h >> 29) ^ (len * 0x9e3779b97f4a7c15ULL)) & x->mask);
-}
-
-static void secrets_add(struct secrets *x, const char *value)
-{
-	char *c = text_clean(value);
-	const char *s = c;
-	size_t n = strlen(c);
-
-	while (n && s[0] == ' ')
-		s++, n--;
-	while (n && s[n - 1] == ' ')
-		n--;
-	if (n < SECRET_MIN) {
-		memset(c, 0, strlen(c));
-		free(c);
-		return;
-	}
-	memmove(c, s, n);
-	memset(c + n, 0, strlen(c + n));
-	grow(&x->v, sizeof(*x->v), &x->cap, x->n + 1);
-	x->v[x->n].s = c;
-	x->v[x->n].len = n;
-	x->v[x->n].h = hash_mem(c, n);
-	x->n++;
-}
-
-/* 0 when a and b are the same text. */
-static int secret_differs(const struct secret *a, const struct secret *b)
-{
-	return a->len != b->len || a->h != b->h || memcmp(a->s, b->s, a->len);
-}
-
-static void secrets_init(struct secrets *x, const struct spec *spec)
-{
-	const struct dotenv *d = &spec->env.env_doc;
-	unsigned char seen[SECRET_SCAN + 1] = { 0 };
-	size_t i, size = 16;
-
-	memset(x, 0, sizeof(*x));
-	if (spec->env.env_errno)
-		return;
-	for (i = 0; i < d->n; i++) {
-		const struct dotenv_entry *e = &d->entries[i];
-		size_t off = 0;
-
-		/* argv has no NUL: each NUL-separated part on its own */
-		while (off < e->value_len) {
-			secrets_add(x, e->value + off);
-			off += strlen(e->value + off) + 1;
-		}
-	}
-	while (size < 2 * x->n)
-		size *= 2;
-	x->slots = xcalloc(size, sizeof(*x->slots));
-	x->mask = size - 1;
-	for (i = 0; i < x->n; i++) {
-		size_t len = x->v[i].len, k;
-
-		if (len > SECRET_SCAN)
-			continue;
-		seen[len] = 1;
-		/* a value met before is in already: keep the chains short */
-		for (k = slot_of(x, x->v[i].h, len); x->slots[k]; k = (k + 1) & x->mask)
-			if (!secret_differs(&x->v[x->slots[k] - 1], &x->v[i]))
-				break;
-		if (!x->slots[k])
-			x->slots[k] = i + 1;
-	}
-	for (i = SECRET_MIN; i <= SECRET_SCAN; i++)
-		if (seen[i])
-			x->lens[x->nlens++] = i;
-}
-
-static void secrets_release(struct secrets *x)
-{
-	size_t i;
-
-	for (i = 0; i < x->n; i++) {
-		memset(x->v[i].s, 0, x->v[i].len);
-		free(x->v[i].s);
-	}
-	free(x->v);
-	free(x->slots);
-}
-
-/* Whether s[0..len), of hash h, is one of the values. */
-static int secrets_has(const struct secrets *x, const char *s, size_t len,
-		       uint64_t h)
-{
-	size_t k;
-
-	for (k = slot_of(x, h, len); x->slots[k]; k = (k + 1) & x->mask) {
-		const struct secret *v = &x->v[x->slots[k] - 1];
-
-		if (v->len == len && v->h == h && !memcmp(v->s, s, len))
-			return 1;
-	}
-	return 0;
-}
-
-/* Mark in hit every byte of cmd[0..n) inside an occurrence of a value. */
-static int mark_values(const struct secrets *x, const char *cmd, size_t n,
-		       unsigned char *hit)
-{
-	size_t k, p;
-	int any = 0;
-
-	for (k = 0; k < x->nlens && x->lens[k] <= n; k++) {
-		size_t len = x->lens[k];
-		uint64_t h = hash_mem(cmd, len), top = 1;
-
-		for (p = 0; p < len; p++)
-			top *= HASH_BASE;
-		for (p = 0;; p++) {
-			if (secrets_has(x, cmd + p, len, h)) {
-				memset(hit + p, 1, len);
-				any = 1;
-			}
-			if (p + len >= n)
-				break;
-			h = h * HASH_BASE + (unsigned char)cmd[p + len] -
-			    (unsigned char)cmd[p] * top;
-		}
-	}
-	return any;
-}
-
-/* Whether the cut token tok[0..m) ends with the first bytes (at least
- * SECRET_MIN of them) of a value; past CUT_SCAN_MAX values, assume so. */
-static int cut_holds_value(const struct secrets *x, const char *tok, size_t m)
-{
-	const char *end = tok + m;
-	size_t i;
-
-	if (x->n > CUT_SCAN_MAX)
-		return 1;
-	for (i = 0; i < x->n; i++) {
-		const struct secret *v = &x->v[i];
-		const char *q = tok;
-
-		while ((q = memchr(q, v->s[0], (size_t)(end - q)))) {
-			size_t k = (size_t)(end - q);
-
-			if (k < SECRET_MIN)
-				break;
-			if (k < v->len && !memcmp(q, v->s, k))
-				return 1;
-			q++;
-		}
-	}
-	return 0;
-}
-
-/* procnet cuts a long command line and ends it with "...": the cut last
- * token may end with the first bytes of a value.  Mark it then. */
-static int mark_cut(const struct secrets *x, const char *cmd, size_t n,
-		    unsigned char *hit)
-{
-	size_t t;
-
-	if (n < 3 || memcmp(cmd + n - 3, "...", 3))
-		return 0;
-	n -= 3;
-	for (t = n; t > 0 && cmd[t - 1] != ' '; t--)
-		;
-	if (n - t < SECRET_MIN || !cut_holds_value(x, cmd + t, n - t))
-		return 0;
-	memset(hit + t, 1, n - t);
-	return 1;
-}
-
-/* cmd with every space-separated token that holds a value replaced by
- * "***": a new string, or NULL when nothing is to hide. */
-static char *secrets_redact(const struct secrets *x, const char *cmd)
-{
-	size_t n = strlen(cmd), a, b;
-	unsigned char *hit;
-	struct buf out = BUF_INIT;
-	int any;
-
-	if (!x->n || !n)
-		return NULL;
-	hit = xcalloc(n, 1);
-	any = mark_values(x, cmd, n, hit);
-	any |= mark_cut(x, cmd, n, hit);
-	for (a = 0; any && a <= n; a = b + 1) {
-		b = a + strcspn(cmd + a, " ");
-		if (memchr(hit + a, 1, b - a))
-			buf_puts(&out, "***");
-		else
-			buf_add(&out, cmd + a, b - a);
-		if (b < n)
-			buf_putc(&out, ' ');
-	}
-	free(hit);
-	return any ? buf_detach(&out) : NULL;
-}
-
-/* Hide the .env's values in every holder's command line. */
+/* Hide the .env's values in every holder's command line (redact.h). */
 static void scan_redact(const struct spec *spec, struct ports_scan *s)
 {
-	struct secrets x;
+	const struct dotenv *d = &spec->env.env_doc;
+	struct redact_values *x;
 	size_t i, j, nh = 0;
 
 	for (i = 0; i < s->n; i++)
 		nh += s->st[i].nh;
-	if (!nh)
-		return;		/* no command line to look at */
-	secrets_init(&x, spec);
-	for (i = 0; x.n && i < s->n; i++) {
+	if (!nh || spec->env.env_errno)
+		return;		/* no command line to look at, or no values */
+	x = redact_values_new();
+	for (i = 0; i < d->n; i++)
+		redact_values_add(x, d->entries[i].value, d->entries[i].value_len);
+	for (i = 0; redact_values_count(x) && i < s->n; i++) {
 		for (j = 0; j < s->st[i].nh; j++) {
 			struct port_holder *h = &s->st[i].holders[j];
-			char *r = secrets_redact(&x, h->cmdline);
+			char *r = redact_values_apply(x, h->cmdline);
 
 			if (r) {
 				free(h->cmdline);
@@ -377,7 +141,7 @@ static void scan_redact(const struct spec *spec, struct ports_scan *s)
 			}
 		}
 	}
-	secrets_release(&x);
+	redact_values_free(x);
 }
 
 /* Every TCP port of the model (ranges expanded), looked up at once. */

@@ -409,6 +409,25 @@ static void report_found(struct result *res, const struct runtime_prep *p,
 	buf_release(&v.msg);
 }
 
+/* The requirements past the cap (spec.h SPEC_RUNTIMES_MAX): how many,
+ * from where; nothing of them is checked. */
+static void report_capped(const struct spec *spec, struct result *res)
+{
+	const struct origin *o = &spec->runtimes_capped_origin;
+
+	res->data = cJSON_CreateObject();
+	cJSON_AddNumberToObject(res->data, "requirements_not_checked",
+				(double)spec->runtimes_capped);
+	cJSON_AddNumberToObject(res->data, "max", SPEC_RUNTIMES_MAX);
+	result_set(res, STATUS_SKIP, "not checked: %zu more runtime requirement%s "
+		   "(from %s:%u on); only the first %d are taken",
+		   spec->runtimes_capped, spec->runtimes_capped > 1 ? "s" : "",
+		   o->file ? o->file : "?", o->line, SPEC_RUNTIMES_MAX);
+	res->reason = REASON_OUT_OF_SCOPE;
+	result_hint(res, "keep %s to the tools this repository uses",
+		    o->file ? o->file : "the version files");
+}
+
 /* ---- devEngines: cpu, os, libc, and alternatives ---- */
 
 /* One devEngines cpu/os/libc entry against this machine, as npm's
@@ -541,11 +560,16 @@ static void runtimes_run(const struct run_ctx *ctx, const struct check *c,
 			 struct result *res)
 {
 	const struct runtime_req *r = c->arg;
-	const struct known_runtime *k = runtime_table_find(r->name);
+	const struct known_runtime *k;
 	const struct runtime_answer *a;
 	const struct runtime_req *lead;
 	struct runtime_prep p;
 
+	if (!r) {
+		report_capped(ctx->spec, res);
+		return;
+	}
+	k = runtime_table_find(r->name);
 	runtime_prep_init(&p, r);
 	res->data = data_new(r);
 	if (p.bad) {
@@ -616,7 +640,8 @@ static int id_taken(const struct plan *plan, const char *id)
  * runtime.python.preflight): they depend on the requirement's own source
  * only, so that one source added or removed never renames another's
  * check (a harness keys its allowlists on them).  ".2", ".3" follow should
- * one source name a runtime twice.  Titles likewise: "Node.js (.nvmrc)". */
+ * one source name a runtime twice.  Titles likewise: "Node.js (.nvmrc)".
+ * The requirements past the cap are one skipped check, runtimes.capped. */
 static void runtimes_plan(const struct spec *spec, struct plan *plan)
 {
 	struct buf id = BUF_INIT, title = BUF_INIT;
@@ -642,11 +667,16 @@ static void runtimes_plan(const struct spec *spec, struct plan *plan)
 		buf_release(&id);
 		buf_release(&title);
 	}
+	/* "runtimes.", not "runtime.": no runtime name can take this id */
+	if (spec->runtimes_capped)
+		plan_add(plan, &probe_runtimes, "runtimes.capped", "Runtime requirements",
+			 spec->runtimes_capped_origin, NULL, 0);
 }
 
 static const char *const runtimes_ids[] = {
 	"runtime.NAME.SOURCE",
 	"runtime.NAME.SOURCE.N",
+	"runtimes.capped",
 	NULL
 };
 

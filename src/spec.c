@@ -1,7 +1,7 @@
 /* spec.c - loading the model: run every source loader once, in order */
 #include "spec.h"
 #include "specfile.h"
-#include "gitignore.h"
+#include "saferead.h"
 #include "ytree.h"
 
 #include <errno.h>
@@ -211,6 +211,15 @@ struct runtime_req *spec_add_runtime(struct spec *spec, enum req_source src,
 	return r;
 }
 
+int spec_runtime_room(struct spec *spec, struct origin origin)
+{
+	if (spec->nruntimes < SPEC_RUNTIMES_MAX)
+		return 1;
+	if (!spec->runtimes_capped++)
+		spec->runtimes_capped_origin = origin;
+	return 0;
+}
+
 struct tool_req *spec_add_tool(struct spec *spec, const char *name,
 			       struct origin origin)
 {
@@ -255,66 +264,35 @@ static void read_error(struct errbuf *err, const char *name, const char *fmt, ..
 int spec_read(struct spec *spec, const char *name, struct blob *out,
 	      struct errbuf *err)
 {
-	char *path = path_join(spec->root, name);
-	char real[PATH_MAX];
-	struct stat st;
-	const char *what;
-	unsigned line, col;
+	struct saferead_error why;
 
-	out->data = NULL;
-	out->len = 0;
-	if (lstat(path, &st) < 0) {
-		int e = errno;
-
-		free(path);
-		if (e == ENOENT || e == ENOTDIR)
+	if (saferead_file(&saferead_spec, spec->root, name, out, &why) == 0) {
+		spec_add_file(spec, name);
+		return 1;
+	}
+	switch (why.code) {
+	case ENOENT:
+	case ENOTDIR:
+		if (!why.symlink)
 			return 0;
-		read_error(err, name, "%s", strerror(e));
-		return -1;
-	}
-	/* the canonical path, so that neither a symlink (of the file or of a
-	 * directory on the way) nor a "../" in a configured name leaves the
-	 * repository */
-	if (!realpath(path, real)) {
-		int e = errno;
-
-		free(path);
-		if (S_ISLNK(st.st_mode))
-			read_error(err, name, "dangling symlink");
-		else
-			read_error(err, name, "%s", strerror(e));
-		return -1;
-	}
-	if (!path_is_inside(real, spec->root)) {
-		free(path);
+		read_error(err, name, "dangling symlink");
+		break;
+	case EXDEV:
+		/* neither a symlink (of the file or of a directory on the
+		 * way) nor a "../" in a configured name leaves the
+		 * repository */
 		read_error(err, name, "%s outside the repository refused",
-			   S_ISLNK(st.st_mode) ? "symlink resolving" : "a path");
-		return -1;
+			   why.symlink ? "symlink resolving" : "a path");
+		break;
+	case EILSEQ:
+		spec_error(err, name, why.line, why.col, "%s (expected UTF-8 text)",
+			   why.what);
+		break;
+	default:
+		read_error(err, name, "%s", saferead_strerror(why.code));
+		break;
 	}
-	if (file_read(path, SPEC_FILE_CAP, out) < 0) {
-		int e = errno;
-
-		free(path);
-		if (e == EISDIR)
-			read_error(err, name, "is a directory, expected a file");
-		else if (e == EINVAL)
-			read_error(err, name, "not a regular file");
-		else
-			read_error(err, name, "%s", file_read_strerror(e));
-		return -1;
-	}
-	free(path);
-	if (text_check(out->data, out->len, &line, &col, &what) < 0) {
-		spec_error(err, name, line, col, "%s (expected UTF-8 text)", what);
-		blob_release(out);
-		return -1;
-	}
-	if (out->len >= 3 && !memcmp(out->data, "\xef\xbb\xbf", 3)) {
-		memmove(out->data, out->data + 3, out->len - 3 + 1);
-		out->len -= 3;
-	}
-	spec_add_file(spec, name);
-	return 1;
+	return -1;
 }
 
 int yload_read(struct yload *y, const char *name, struct ynode **root)
@@ -352,13 +330,6 @@ static void env_release(struct env_spec *e)
 	free(e->optional);
 	dotenv_release(&e->example_doc);
 	dotenv_release(&e->env_doc);
-	free(e->git_root);
-	free(e->env_gitpath);
-	if (e->ignore)
-		gitignore_free(e->ignore);
-	if (e->ignore_global)
-		gitignore_free(e->ignore_global);
-	free(e->global_excludes);
 }
 
 void spec_release(struct spec *spec)

@@ -47,6 +47,7 @@
 #include "specfile.h"
 #include "composevar.h"
 #include "portspec.h"
+#include "saferead.h"
 #include "ytree.h"
 
 #include <errno.h>
@@ -311,7 +312,7 @@ static const struct dotenv *dotenv_for(struct cload *c, const char *name)
 	}
 	/* a .env is the user's secrets file, not a spec file: it may be a
 	 * symlink that leads anywhere (as the env loader reads it) */
-	if (file_read(path, SPEC_FILE_CAP, &b) < 0) {
+	if (saferead_path(path, SPEC_FILE_CAP, &b) < 0) {
 		free(path);
 		return NULL;
 	}

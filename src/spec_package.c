@@ -6,6 +6,7 @@
  * of each key we take a requirement from.
  */
 #include "specfile.h"
+#include "saferead.h"
 #include "ytree.h"
 
 #include <cJSON.h>
@@ -209,19 +210,22 @@ static void pnpm_setting(struct pnpm_cfg *c, const char *k, size_t kn,
 	}
 }
 
+/* .npmrc and pnpm-workspace.yaml are read for a few settings only, and
+ * skipped when they cannot be: read as spec files are (inside the
+ * repository, a regular file under the cap), but any bytes. */
+static const struct saferead_policy repo_settings = {
+	SAFEREAD_BENEATH, SAFEREAD_BYTES, SPEC_FILE_CAP
+};
+
 /* .npmrc: "key = value" lines, ';' and '#' comments (npm's ini). */
 static void pnpm_npmrc(struct spec *spec, struct pnpm_cfg *c)
 {
-	char *path = path_join(spec->root, ".npmrc");
 	struct blob b;
 	const char *p;
 	unsigned line = 0;
 
-	if (file_read(path, SPEC_FILE_CAP, &b) < 0) {
-		free(path);
+	if (saferead_file(&repo_settings, spec->root, ".npmrc", &b, NULL) < 0)
 		return;
-	}
-	free(path);
 	for (p = b.data; p < b.data + b.len;) {
 		size_t n = strcspn(p, "\n"), kn, vn;
 		const char *eq = memchr(p, '=', n), *k = p, *v;
@@ -249,17 +253,14 @@ static void pnpm_npmrc(struct spec *spec, struct pnpm_cfg *c)
 /* pnpm-workspace.yaml's top-level settings (pnpm 10 and 11). */
 static void pnpm_workspace(struct spec *spec, struct pnpm_cfg *c)
 {
-	char *path = path_join(spec->root, "pnpm-workspace.yaml");
 	struct ynode *root = NULL;
 	struct ytree_error err;
 	struct blob b;
 	size_t i;
 
-	if (file_read(path, SPEC_FILE_CAP, &b) < 0) {
-		free(path);
+	if (saferead_file(&repo_settings, spec->root, "pnpm-workspace.yaml", &b,
+			  NULL) < 0)
 		return;
-	}
-	free(path);
 	if (ytree_parse(b.data, b.len, YTREE_MAX_NODES, &root, &err) == 0) {
 		for (i = 0; root && root->kind == YNODE_MAP && i + 1 < root->n; i += 2) {
 			const struct ynode *k = root->items[i], *v = root->items[i + 1];

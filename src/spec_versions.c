@@ -633,6 +633,8 @@ static int take_tool_versions(struct spec *spec, const char *file,
 		/* "ubi:owner/repo" and friends name no command we could ask */
 		if (!spec_name_valid(rt))
 			continue;
+		if (!spec_runtime_room(spec, at(file, e->line, e->version_col)))
+			continue;	/* counted: one skipped check says so */
 		/* "system", "latest", "ref:..", "path:..": presence only; the
 		 * probe says the version could not be compared */
 		spec_add_runtime(spec, SRC_TOOL_VERSIONS, rt, e->version,

@@ -37,6 +37,7 @@
  */
 #include "vfast.h"
 #include "vfast_int.h"
+#include "saferead.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -137,22 +138,18 @@ int vfast_put_out(char *out, size_t outlen, const char *v, size_t len)
 	return 1;
 }
 
-/* Read a small file as text without NUL bytes: 0, or -1 (missing,
- * unreadable, too large, binary).  *missing tells ENOENT apart. */
 int vfast_read_text(const char *path, size_t cap, struct blob *b, int *missing)
 {
+	struct saferead_policy p = { SAFEREAD_ANYWHERE, SAFEREAD_NO_NUL, cap };
+	struct saferead_error err;
+
 	if (missing)
 		*missing = 0;
-	if (file_read(path, cap, b) < 0) {
-		if (missing)
-			*missing = errno == ENOENT || errno == ENOTDIR;
-		return -1;
-	}
-	if (memchr(b->data, '\0', b->len)) {
-		blob_release(b);
-		return -1;
-	}
-	return 0;
+	if (saferead_file(&p, NULL, path, b, &err) == 0)
+		return 0;
+	if (missing)
+		*missing = err.code == ENOENT || err.code == ENOTDIR;
+	return -1;
 }
 
 /* ---- the entry point ---- */

@@ -247,6 +247,29 @@ for fmt in human json junit github; do
 	check "redact, $fmt: no .env value, whole or cut" sh -c "! grep -q ZQX '$dir/red.$fmt'"
 done
 
+# Secrets by shape (issue 8, finding 1.5), none of them in the .env: a
+# mysql-style glued -p, an Authorization header as one argument, a token
+# option, an env-style assignment and a URL password.  The helper runs as
+# "mysqld" so that the -p rule of the mysql family applies.
+shape=$dir/shape
+mkdir -p "$shape"
+ln -sf holder "$dir/mysqld"
+(cd "$dir" && exec ./mysqld s.out 0 127.0.0.1 -pZQXSHAPE1 "Authorization: Bearer ZQXSHAPE2" \
+	--token ZQXSHAPE3 PGPASSWORD=ZQXSHAPE4 https://u:ZQXSHAPE5@h/) &
+n=0
+while [ ! -f "$dir/s.out" ] && [ $n -lt 250 ]; do sleep 0.02; n=$((n + 1)); done
+pids="$pids $(sed -n 2p "$dir/s.out")"
+p_shape=$(sed -n 1p "$dir/s.out")
+printf 'version: 1\nports:\n  free: [%s]\n' "$p_shape" >"$shape/preflight.yaml"
+ep --json "$shape" >"$dir/shape.json"
+check "shapes: each secret is *** ($p_shape)" grep -qF \
+	'"cmdline": "./mysqld s.out 0 127.0.0.1 -p*** Authorization: *** --token *** PGPASSWORD=*** https://u:***@h/"' \
+	"$dir/shape.json"
+for fmt in human json junit github; do
+	ep --format=$fmt --explain "$shape" >"$dir/shape.$fmt" 2>&1
+	check "shapes, $fmt: no secret shown" sh -c "! grep -q ZQXSHAPE '$dir/shape.$fmt'"
+done
+
 # 20,000 *_URL keys: 1024 taken, the rest one skipped check, and the
 # plan is not quadratic (it took 0.6 s before the sorted index)
 big=$dir/big

@@ -2,6 +2,7 @@
  * (shared/conformance/dotenv-parse.json), then positions, duplicates,
  * issues, secrecy and hostile input, a row a case. */
 #include "test.h"
+#include "saferead.h"
 
 #include "dotenv.h"
 #include "util.h"
@@ -110,7 +111,7 @@ static void test_conformance(void)
 	cJSON *root, *row;
 	int rows = 0;
 
-	if (file_read(path, 16 * SPEC_FILE_CAP, &file) < 0) {
+	if (saferead_path(path, 16 * SPEC_FILE_CAP, &file) < 0) {
 		CHECK(0, "cannot read %s", path);
 		return;
 	}

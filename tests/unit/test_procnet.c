@@ -5,6 +5,7 @@
  * the kernel prints them there (x86, most ARM).
  */
 #include "test.h"
+#include "saferead.h"
 
 #include "procnet.h"
 #include "util.h"
@@ -676,7 +677,7 @@ static int hidepid(void)
 	struct blob b;
 	int found;
 
-	if (file_read("/proc/self/mounts", 1 << 20, &b) < 0)
+	if (saferead_path("/proc/self/mounts", 1 << 20, &b) < 0)
 		return 0;
 	found = strstr(b.data, "hidepid") != NULL;
 	blob_release(&b);

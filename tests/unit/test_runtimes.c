@@ -13,6 +13,7 @@
  *   - the tools probe.
  */
 #include "test.h"
+#include "saferead.h"
 #include "probe.h"
 #include "runner.h"
 #include "spec.h"
@@ -768,7 +769,7 @@ static void test_once(void)
 	CHECK_INT(n, 6, "six requirements");
 	for (i = 0; i < n; i++)
 		CHECK(res[i].status == STATUS_PASS, "%s: %s", res[i].id, res[i].message);
-	CHECK(file_read(count, 4096, &b) == 0, "count file");
+	CHECK(saferead_path(count, 4096, &b) == 0, "count file");
 	CHECK_STR(b.data, "run\n", "node ran once");
 	blob_release(&b);
 	results_free(res, n);
