@@ -607,8 +607,8 @@ static void entry_issues(struct scan *sc, const struct match *m, size_t idx)
 
 	if (m->badquote != NONE && m->badquote < m->vend) {
 		issue_add(sc, idx, m->badquote, m->closable ?
-			  "text after the closing quote: dotenv keeps the quotes in the value" :
-			  "unterminated quote: dotenv keeps the quote in the value")
+			  "text after the closing quote: the value keeps the quotes" :
+			  "unterminated quote: the value keeps the quote")
 			->badquote = 1;
 		in->badquote = 1;
 		/* a quote closed on a later line leaves the lines up to
@@ -617,13 +617,13 @@ static void entry_issues(struct scan *sc, const struct match *m, size_t idx)
 	}
 	if (has_lt(sc, m->keyend, m->sep)) {
 		issue_add(sc, idx, m->sep,
-			  "the '=' is on line %u, after the key's line: dotenv joins the lines",
+			  "the '=' is on line %u: the lines are joined",
 			  line_of(sc, m->sep));
 		in->broken = 1;
 	}
 	if (m->from != NONE && has_lt(sc, m->sep, m->from)) {
 		issue_add(sc, idx, m->key,
-			  "no value on the key's line: dotenv takes the value from line %u",
+			  "no value on the key's line: the value is taken from line %u",
 			  line_of(sc, m->from));
 		in->broken = 1;
 	}
@@ -632,7 +632,7 @@ static void entry_issues(struct scan *sc, const struct match *m, size_t idx)
 	 * comparison with an example file still sees it, and say so. */
 	if (klen == 9 && !memcmp(sc->s + m->key, "__proto__", 9))
 		issue_add(sc, idx, m->key,
-			  "dropped by dotenv: a JavaScript object does not keep the key __proto__");
+			  "dropped: a JavaScript object does not keep the key __proto__");
 }
 
 /* Does the value of m start like a PEM block ("-----BEGIN"), with no
@@ -800,8 +800,8 @@ static void places_mark(struct scan *sc)
 			lk[l] |= LK_INSIDE;
 		issue_add(sc, i, (size_t)(out->entries[i].key - (char *)sc->s),
 			  in->badquote ?
-			  "its quote does not close, and its value runs on to line %zu: dotenv keeps only the first line, quote included" :
-			  "its value runs on to line %zu without quotes: dotenv keeps only the first line",
+			  "its quote does not close, and its value runs on to line %zu: only the first line is read, quote included" :
+			  "its value runs on to line %zu without quotes: only the first line is read",
 			  end + 1);
 		sc->info[i].block = 1;
 	}
