@@ -339,8 +339,9 @@ static void parity_hint(const struct env_spec *e, const struct parity *p,
 		result_hint(r, "dotenv silently skips lines it cannot parse; fix or remove them");
 	} else if (p->nmisread || p->nstill) {
 		if (p->nmisread)
-			buf_printf(&h, "in %s, write a multi-line value inside quotes, "
-				   "with nothing after the closing quote", env);
+			buf_printf(&h, "fix what dotenv misreads in %s: put a multi-line "
+				   "value in quotes, close every quote, keep a value on "
+				   "its key's line", env);
 		if (p->nstill)
 			buf_printf(&h, "%sfill in the empty keys the app needs; in "
 				   "preflight.yaml, list keys that may stay empty under "

@@ -100,7 +100,10 @@ static enum url_got url_entry(const struct dotenv *d, size_t i,
 	long port;
 
 	memset(t, 0, sizeof(*t));
+	/* a key inside a multi-line value without quotes is a piece of
+	 * that value (dotenv.h), not a key of the .env */
 	if (dotenv_is_shadowed(d, i) || !e->value_len ||
+	    e->place == DOTENV_PLACE_INSIDE ||
 	    memchr(e->value, '\0', e->value_len))
 		return GOT_NOTHING;
 	if (app_port_key(e->key)) {
