@@ -70,8 +70,8 @@ struct pending_issue {
 /* What the scan learnt of an entry beyond struct dotenv_entry, for
  * places_mark(): where its text ends, and how it went. */
 struct entry_info {
-	size_t last;		/* offset of its last byte: the value's, or the
-				 * '=' or the key's when the value is empty */
+	unsigned last;		/* the line of its last byte: the value's, or
+				 * the '=''s when the value is empty */
 	unsigned char broken;	/* a value that may run on, misread: an
 				 * unterminated quote, the '=' or the value
 				 * on a later line */
@@ -660,7 +660,9 @@ static void entry_add(struct scan *sc, const struct match *m)
 	const unsigned char *s = sc->s;
 	struct dotenv *out = sc->out;
 	struct dotenv_entry *e;
-	size_t a = m->vbeg, b = m->vend, w;
+	struct entry_info *in;
+	size_t a = m->vbeg, b = m->vend, w, last;
+	unsigned col;
 
 	while (a < b && (w = ws_at(s, b, a)))
 		a += w;
@@ -678,11 +680,17 @@ static void entry_add(struct scan *sc, const struct match *m)
 	/* no overflow: keys and values lie apart in s, each match has a
 	 * separator besides, so this stays below n + n / 2 + 2 */
 	sc->textlen += (m->keyend - m->key) + 1 + (b - a) + 1;
-	if (out->n > sc->cap_info)
+	if (out->n > sc->cap_info)	/* U+2028 starts a match mid-line */
 		grow(&sc->info, sizeof(*sc->info), &sc->cap_info, out->n);
-	memset(&sc->info[out->n - 1], 0, sizeof(*sc->info));
-	sc->info[out->n - 1].last = b > a ? b - 1 : m->sep;
-	sc->info[out->n - 1].pem = pem_start(sc, m, a, b);
+	in = &sc->info[out->n - 1];
+	memset(in, 0, sizeof(*in));
+	last = b > a ? b - 1 : m->sep;
+	if (memchr(s + m->key, '\n', last - m->key))
+		locate(sc, last, &in->last, &col);	/* still rising */
+	else
+		in->last = e->line;
+	in->pem = a < b && (s[a] == '-' || quote_index(s[a]) >= 0) &&
+		  pem_start(sc, m, a, b);
 	entry_issues(sc, m, out->n - 1);
 }
 
@@ -782,7 +790,7 @@ static void places_mark(struct scan *sc)
 		if (sc->pending[i].kind == DOTENV_SKIPPED)
 			lk[line_of(sc, sc->pending[i].pos) - 1] |= LK_SKIPPED;
 	for (i = 0; i < out->n; i++) {
-		size_t last = line_of(sc, sc->info[i].last) - 1;
+		size_t last = sc->info[i].last - 1;
 
 		for (l = out->entries[i].line - 1; l <= last; l++)
 			lk[l] |= sc->info[i].broken ? LK_BROKEN : LK_ENTRY;
@@ -989,6 +997,11 @@ void dotenv_parse(const char *buf, size_t len, struct dotenv *out)
 	sc.out = out;
 	sc.s = normalize(buf, len, &sc.n);
 	lines_build(&sc);
+	/* a match starts at a line start: one entry a line, nearly always.
+	 * Sized once, so that it does not grow beside the entries (two
+	 * arrays growing in turn are copied on every realloc) */
+	sc.cap_info = sc.nlines;
+	sc.info = xmalloc(sc.cap_info * sizeof(*sc.info));
 	for (i = 0; i < ARRAY_SIZE(sc.qcache); i++)
 		sc.qcache[i].lo = sc.qcache[i].hi = NONE;
 
