@@ -37,6 +37,8 @@ struct known_runtime {
 	const char *regex;
 	const char *prefix;		/* shown before the bare version */
 	int socket;			/* docker: asked over its socket */
+	int noexec;			/* never run (erl would start a shell):
+					 * the exec-free shortcut or nothing */
 };
 
 /* For a name we do not know: NAME --version, the first dotted number. */
@@ -56,6 +58,7 @@ const char *runtime_req_from(const struct runtime_req *r);
 struct runtime_prep {
 	const struct runtime_req *r;
 	int bad;			/* the requirement itself is at fault */
+	int never;			/* and no version can satisfy it */
 	struct buf problem;		/* then: why, naming file:line */
 	struct semver_range *range;	/* REQ_SEMVER */
 	struct nvmrc nvmrc;		/* REQ_NVMRC */
@@ -69,6 +72,8 @@ struct runtime_prep {
 					 * "3.12", "9.1.0"), or "" */
 	char nvm[48];			/* what nvm takes instead ("lts/iron",
 					 * "--lts"), or "" */
+	long today;			/* yyyymmdd: what lts/ names depends on it */
+	int nvm_dir_seen;		/* nvm is installed (its answer was asked) */
 };
 
 void runtime_prep_init(struct runtime_prep *p, const struct runtime_req *r);

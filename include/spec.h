@@ -179,6 +179,21 @@ enum req_kind {
 	REQ_GO_MIN,		/* go.mod: at least */
 	REQ_ASDF,		/* .tool-versions: exact, or prefix */
 	REQ_ANY,		/* only needs to be present */
+	REQ_DEV_ENGINES,	/* devEngines runtime/packageManager, as npm's
+				 * checkDevEngines: a semver range (no
+				 * prereleases), else the exact text; "": any */
+	REQ_PLATFORM,		/* devEngines cpu/os/libc: name is "cpu", "os"
+				 * or "libc", spec the wanted value ("linux"),
+				 * platform_version os's version range or NULL */
+};
+
+/* What a requirement that is not met makes of its check: set by the
+ * loader from the source's own rule (npm's devEngines onFail, pnpm's
+ * package-manager-strict-version), so that the probe only reads it. */
+enum req_severity {
+	SEV_FAIL,		/* the default */
+	SEV_WARN,		/* the tool warns and goes on */
+	SEV_SKIP,		/* the tool ignores it (onFail "ignore") */
 };
 
 struct runtime_req {
@@ -187,6 +202,22 @@ struct runtime_req {
 	enum req_kind kind;
 	enum req_source src;
 	struct origin origin;
+	/* The file holds a requirement its own tool would reject (an .nvmrc
+	 * with no version line, a .tool-versions plugin without a version,
+	 * a go line go refuses): why, without the file name; the check fails
+	 * with it (or warns, with `unmet` SEV_WARN: one envpreflight cannot
+	 * read).  NULL: none. */
+	char *problem;
+	enum req_severity unmet;	/* a version found that does not satisfy it */
+	enum req_severity missing;	/* no binary at all */
+	const char *unmet_rule;	/* why unmet is not SEV_FAIL (spec-owned or
+				 * static), or NULL */
+	/* devEngines: this and the next nalt - 1 requirements are the
+	 * alternatives of one key (one check: any one met passes); 0 for
+	 * those next ones, which have no check of their own; 1 otherwise */
+	unsigned nalt;
+	char *platform_version;	/* REQ_PLATFORM os: devEngines' version */
+
 	char **command;		/* argv to ask the version (NULL-terminated), or NULL */
 	char *version_regex;	/* or NULL */
 };

@@ -41,10 +41,27 @@ const char *buf_str(const struct buf *b);	/* "" when empty, never NULL */
 char *buf_detach(struct buf *b);
 void buf_release(struct buf *b);
 
-/* A fixed-size error message: internal helpers return -1 and fill one. */
-struct errbuf {
-	char msg[512];
+/* What an error is about, for a caller that must say more than the
+ * message (JSON's error.kind). */
+enum err_kind {
+	ERRK_OTHER,		/* nothing more to say */
+	ERRK_INVALID,		/* a file says something malformed or wrong */
+	ERRK_UNREADABLE,	/* a file could not be read */
+	ERRK_NOTHING,		/* nothing to work on */
+	ERRK_DIR,		/* the directory to work in cannot be used */
 };
+
+/* A fixed-size error message: internal helpers return -1 and fill one.
+ * When a file is at fault, file/line/col say where (spec_error fills
+ * them) and what is the message without that prefix. */
+struct errbuf {
+	char msg[512];		/* the whole message: "file:line:col: what" */
+	enum err_kind kind;
+	char file[256];		/* "" when no file is at fault */
+	unsigned line, col;	/* 0 when unknown */
+	size_t what;		/* offset in msg past the file prefix */
+};
+/* err_set resets kind (ERRK_OTHER) and the place. */
 void err_set(struct errbuf *e, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 

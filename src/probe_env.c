@@ -247,6 +247,51 @@ static const char *against(const struct env_spec *e)
 	return e->example ? e->example : "preflight.yaml";
 }
 
+/* The reason of a parity result that did not pass (the first problem
+ * its message names), and the fix: copying the example is a program's
+ * job, a value only a person can give. */
+static void parity_reason(const struct env_spec *e, const struct parity *p,
+			  struct result *r, int have_env)
+{
+	const char *env = env_name(e);
+	unsigned line = 0;
+
+	if (r->status == STATUS_PASS)
+		return;
+	if (!have_env && p->nmissing)
+		r->reason = REASON_ENV_MISSING;
+	else if (p->nmissing)
+		r->reason = REASON_KEYS_MISSING;
+	else if (p->nempty)
+		r->reason = REASON_KEYS_EMPTY;
+	else if (p->nduplicates)
+		r->reason = REASON_KEYS_DUPLICATE;
+	else if (p->nsyntax || (have_env && e->env_bad_what))
+		r->reason = REASON_SYNTAX;
+	else if (p->nstill)
+		r->reason = REASON_KEYS_STILL_EMPTY;
+	else if (p->nmisread)
+		r->reason = REASON_MISREAD;
+	else
+		r->reason = REASON_KEYS_EXTRA;
+	if (r->reason == REASON_ENV_MISSING && e->example && env[0] != '-' &&
+	    e->example[0] != '-' &&
+	    result_fix_argv(r, FIX_AGENT, 0, "cp", e->example, env, NULL) == 0)
+		return;
+	if (r->reason == REASON_KEYS_EXTRA)
+		return;
+	/* the line to edit: the first line dotenv skips or misreads */
+	if (p->nsyntax)
+		line = (unsigned)cJSON_GetObjectItem(cJSON_GetArrayItem(p->syntax, 0),
+						     "line")->valueint;
+	else if (have_env && e->env_bad_what)
+		line = e->env_bad_line;
+	else if (r->reason == REASON_MISREAD)
+		line = (unsigned)cJSON_GetObjectItem(cJSON_GetArrayItem(p->misread, 0),
+						     "line")->valueint;
+	result_fix_edit(r, env, line);
+}
+
 /* The failures of the comparison, in the order a user fixes them. */
 static enum status parity_failures(const struct env_spec *e, struct parity *p,
 				   struct buf *m, int have_env)
@@ -370,6 +415,7 @@ static void parity_message(const struct env_spec *e, struct parity *p,
 	st = parity_warnings(e, p, &m, st);
 	result_set(r, st, "%s", buf_str(&m));
 	buf_release(&m);
+	parity_reason(e, p, r, have_env);
 	parity_hint(e, p, r, have_env);
 }
 
@@ -443,6 +489,7 @@ static void run_parity(const struct run_ctx *ctx, const struct check *c,
 	if (e->env_errno && e->env_errno != ENOENT) {
 		result_set(r, STATUS_ERROR, "cannot read %s: %s", env_name(e),
 			   file_read_strerror(e->env_errno));
+		r->reason = REASON_UNREADABLE;
 		return;
 	}
 	memset(&p, 0, sizeof(p));
@@ -489,10 +536,12 @@ static void run_gitignore(const struct run_ctx *ctx, const struct check *c,
 
 	if (!e->git_root) {
 		result_set(r, STATUS_SKIP, "not inside a git work tree");
+		r->reason = REASON_NOT_APPLICABLE;
 		return;
 	}
 	if (!e->env_gitpath) {
 		result_set(r, STATUS_SKIP, "%s lives outside the git work tree", env);
+		r->reason = REASON_NOT_APPLICABLE;
 		return;
 	}
 	r->data = cJSON_CreateObject();
@@ -511,6 +560,10 @@ static void run_gitignore(const struct run_ctx *ctx, const struct check *c,
 			   "staged, whatever .gitignore says", env);
 		result_hint(r, "git rm --cached %s, ignore it, and rotate any secret "
 			    "it held", e->env_gitpath);
+		r->reason = REASON_TRACKED;
+		if (e->env_gitpath[0] != '-')
+			result_fix_argv(r, FIX_HUMAN, 0, "git", "rm", "--cached",
+					e->env_gitpath, NULL);
 		return;
 	}
 	if (gitignore_match(e->ignore, e->env_gitpath, 0, &m)) {
@@ -520,6 +573,7 @@ static void run_gitignore(const struct run_ctx *ctx, const struct check *c,
 		return;
 	}
 	cJSON_AddBoolToObject(r->data, "ignored", 0);
+	r->reason = m.incomplete ? REASON_UNDECIDED : REASON_NOT_IGNORED;
 	if (m.incomplete) {
 		result_set(r, STATUS_WARN, "could not decide whether git ignores %s: "
 			   "a pattern is too costly to match", env);
@@ -528,6 +582,7 @@ static void run_gitignore(const struct run_ctx *ctx, const struct check *c,
 			   env, m.source, m.line);
 		result_hint(r, "remove or narrow the rule '%s' at %s:%u",
 			    m.pattern ? m.pattern : "!", m.source, m.line);
+		result_fix_edit(r, m.source, m.line);
 	} else {
 		struct gitignore_match g;
 
@@ -576,9 +631,16 @@ static void env_run(const struct run_ctx *ctx, const struct check *c, struct res
 		run_gitignore(ctx, c, r);
 }
 
+static const char *const env_ids[] = {
+	"env.parity",
+	"env.gitignore",
+	NULL
+};
+
 const struct probe probe_env = {
 	.name = "env",
 	.summary = ".env keys against .env.example (values never shown), and .gitignore",
 	.plan = env_plan,
 	.run = env_run,
+	.ids = env_ids,
 };

@@ -554,6 +554,9 @@ static void collision_hint(struct result *r, const struct port_record *rec,
 	const struct port_holder *h = main_holder(s);
 	const char *server;
 
+	/* the holders' pid, start time and boot id are in data.holders:
+	 * what a harness needs to be sure it stops the same process */
+	r->reason = REASON_HELD;
 	if (!h) {
 		if (s->hidden_denied)
 			result_hint(r, "in use by uid %u (process not visible: "
@@ -595,11 +598,26 @@ static void collision_hint(struct result *r, const struct port_record *rec,
 	}
 }
 
-/* How to bring up what should listen. */
+/* A compose service name as compose-spec allows it ([a-zA-Z0-9._-]+),
+ * not starting with '-' or '.': fit for a fix's argv. */
+static int service_name_ok(const char *s)
+{
+	return s && ((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
+		     (*s >= '0' && *s <= '9')) &&
+	       strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+		      "0123456789._-") == strlen(s);
+}
+
+/* How to bring up what should listen: the hint, and for a compose
+ * service the fix a harness can run. */
 static void silent_hint(struct result *r, const struct port_record *rec)
 {
 	const struct port_req *req = rec->req;
 
+	r->reason = REASON_NOT_LISTENING;
+	if (rec->stack && service_name_ok(rec->stack->service))
+		result_fix_argv(r, FIX_AGENT, FIX_NEEDS_DOCKER, "docker", "compose",
+				"up", "-d", rec->stack->service, NULL);
 	if (rec->stack)
 		result_hint(r, "start the stack: docker compose up -d %s (%s "
 			    "provides it)", rec->stack->service,
@@ -666,6 +684,14 @@ static void sibling_notes(struct result *r, const struct spec *spec,
 
 /* ---- JSON -------------------------------------------------------- */
 
+static void add_str(cJSON *o, const char *key, const char *v)
+{
+	if (v)
+		cJSON_AddStringToObject(o, key, v);
+	else
+		cJSON_AddNullToObject(o, key);
+}
+
 static void holders_json(cJSON *arr, const struct port_status *s, int with_port)
 {
 	size_t i;
@@ -684,6 +710,11 @@ static void holders_json(cJSON *arr, const struct port_status *s, int with_port)
 		cJSON_AddStringToObject(o, "address",
 					s->listeners[h->listener].addr_text);
 		cJSON_AddStringToObject(o, "class", holder_class_name(h->klass));
+		if (h->have_start)
+			cJSON_AddNumberToObject(o, "start_time", (double)h->start_time);
+		else
+			cJSON_AddNullToObject(o, "start_time");
+		add_str(o, "boot_id", proc_boot_id());
 		cJSON_AddItemToArray(arr, o);
 	}
 }
@@ -700,13 +731,6 @@ static cJSON *hidden_json(const struct port_status *s)
 	return o;
 }
 
-static void add_str(cJSON *o, const char *key, const char *v)
-{
-	if (v)
-		cJSON_AddStringToObject(o, key, v);
-	else
-		cJSON_AddNullToObject(o, key);
-}
 
 /* Every requirement of the record: what a harness needs to say why. */
 static cJSON *wanted_by_json(const struct spec *spec,
@@ -840,6 +864,7 @@ static void run_stack(struct result *r, const struct port_record *rec,
 			   "(%s): docker-proxy runs as root, so it may be the stack "
 			   "(compose service %s) or a host service", hidden_reason(s),
 			   svc);
+		r->reason = REASON_NOT_VISIBLE;
 		result_hint(r, "run docker compose ps: if service %s is not up, "
 			    "something else holds the port", svc);
 	} else {
@@ -904,6 +929,9 @@ static void run_range(const struct ports_scan *scan, const struct port_req *req,
 	}
 	result_set(r, STATUS_FAIL, "COLLISION: all %u ports are in use",
 		   req->port_last - req->port + 1);
+	r->reason = REASON_HELD;
+	if (req->origin.file)
+		result_fix_edit(r, req->origin.file, req->origin.line);
 	result_hint(r, "free one port of %u-%u, or widen the range in %s",
 		    req->port, req->port_last, req->origin.file ? req->origin.file :
 		    "the compose file");
@@ -925,6 +953,7 @@ static void run_urls_capped(const struct spec *spec, const struct port_req *req,
 		   "name a local port (from %s on); only the first %zu "
 		   "are taken", req->capped, req->capped > 1 ? "s" : "",
 		   req->origin.file, req->service, taken);
+	r->reason = REASON_OUT_OF_SCOPE;
 	result_hint(r, "list the ports that matter under ports.listening "
 		    "in preflight.yaml");
 }
@@ -936,6 +965,8 @@ static void run_bad_url(const struct port_req *req, struct result *r)
 {
 	result_set(r, STATUS_FAIL, "the port in %s is not a valid port "
 		   "(1-65535): the app cannot connect", req->service);
+	r->reason = REASON_INVALID_REQUIREMENT;
+	result_fix_edit(r, req->origin.file, req->origin.line);
 	result_hint(r, "fix the port of %s in %s:%u", req->service,
 		    req->origin.file, req->origin.line);
 }
@@ -970,6 +1001,7 @@ static void ports_run(const struct run_ctx *ctx, const struct check *c,
 		cJSON_AddItemToObject(r->data, "hidden", cJSON_CreateNull());
 		result_set(r, STATUS_SKIP, "not checked: %s is out of scope (TCP "
 			   "only)", req->proto == PORT_UDP ? "UDP" : "SCTP");
+		r->reason = REASON_OUT_OF_SCOPE;
 		sibling_notes(r, ctx->spec, rec);
 		return;
 	}
@@ -977,6 +1009,7 @@ static void ports_run(const struct run_ctx *ctx, const struct check *c,
 	if (scan->rc < 0) {
 		result_set(r, STATUS_ERROR, "cannot read the TCP socket tables "
 			   "(%s/net/tcp): %s", proc_root(), strerror(scan->err));
+		r->reason = REASON_UNREADABLE;
 		return;
 	}
 	sibling_notes(r, ctx->spec, rec);
@@ -987,10 +1020,21 @@ static void ports_run(const struct run_ctx *ctx, const struct check *c,
 	s = scan_find(scan, req->port);
 	if (!s) {
 		result_set(r, STATUS_ERROR, "port %u was not looked up", req->port);
+		r->reason = REASON_PROBE_ERROR;
 		return;
 	}
 	run_single(r, rec, s);
 }
+
+static const char *const ports_ids[] = {
+	"ports.tcp.PORT",
+	"ports.tcp.PORT-LAST",
+	"ports.udp.PORT",
+	"ports.sctp.PORT",
+	"ports.url.KEY",
+	"ports.urls",
+	NULL
+};
 
 const struct probe probe_ports = {
 	.name = "ports",
@@ -999,4 +1043,5 @@ const struct probe probe_ports = {
 	.plan = ports_plan,
 	.run = ports_run,
 	.volatile_state = 1,
+	.ids = ports_ids,
 };

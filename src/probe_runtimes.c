@@ -12,6 +12,8 @@
 #include "probe.h"
 #include "runtime_ask.h"
 #include "runtimes.h"
+#include "nodelts.h"
+#include "platform.h"
 
 #include <string.h>
 
@@ -24,6 +26,7 @@ static const char *kind_name(enum req_kind k)
 		[REQ_PEP440] = "pep440", [REQ_PYENV] = "pyenv",
 		[REQ_EXACT] = "exact", [REQ_GO_MIN] = "go-min",
 		[REQ_ASDF] = "asdf", [REQ_ANY] = "any",
+		[REQ_DEV_ENGINES] = "devEngines", [REQ_PLATFORM] = "platform",
 	};
 
 	return (unsigned)k < ARRAY_SIZE(names) ? names[k] : "any";
@@ -49,6 +52,15 @@ static void report_docker(struct result *res, const struct runtime_answer *a)
 	const struct docker_info *d = &a->docker;
 	const char *sock = d->socket_path ? d->socket_path : "the docker socket";
 
+	static const enum reason why[] = {
+		[DOCKER_NO_SOCKET] = REASON_NOT_FOUND, [DOCKER_DOWN] = REASON_DAEMON_DOWN,
+		[DOCKER_DENIED] = REASON_PERMISSION_DENIED,
+		[DOCKER_TIMEOUT] = REASON_TIMEOUT,
+		[DOCKER_UNSUPPORTED_HOST] = REASON_OUT_OF_SCOPE,
+	};
+
+	res->reason = d->state >= 0 && (size_t)d->state < ARRAY_SIZE(why) &&
+		      why[d->state] ? why[d->state] : REASON_EXEC_FAILED;
 	switch (d->state) {
 	case DOCKER_NO_SOCKET:
 		if (a->docker_cli) {
@@ -113,6 +125,7 @@ static void report_missing(struct result *res, const struct runtime_prep *p,
 	if (a->skipped)
 		buf_printf(&m, "; %s", a->skipped);
 	result_set(res, STATUS_FAIL, "%s", buf_str(&m));
+	res->reason = REASON_NOT_FOUND;
 	buf_release(&m);
 }
 
@@ -187,10 +200,34 @@ static void explain(struct result *res, const struct runtime_answer *a)
 	/* a->skipped is in the message already */
 }
 
+/* How an lts/ spec was resolved, for JSON: "lts" (null for every other
+ * requirement). */
+static void data_lts(cJSON *d, const struct runtime_prep *p)
+{
+	const struct nvmrc *n = &p->nvmrc;
+	char t[16];
+	cJSON *o;
+
+	if (!p->have_nvmrc || !n->resolved ||
+	    (n->kind != NVMRC_LTS_ANY && n->kind != NVMRC_LTS)) {
+		cJSON_AddNullToObject(d, "lts");
+		return;
+	}
+	o = cJSON_AddObjectToObject(d, "lts");
+	cJSON_AddStringToObject(o, "codename", n->codename);
+	cJSON_AddNumberToObject(o, "major", (double)n->major);
+	add_str(o, "release", n->nvm_version[0] ? n->nvm_version : NULL);
+	cJSON_AddStringToObject(o, "resolved_by", n->from_nvm ? "nvm" : "schedule");
+	add_str(o, "nvm_alias_file", n->from_nvm ? n->nvm_file : NULL);
+	cJSON_AddStringToObject(o, "schedule_date", NODELTS_TABLE_DATE);
+	cJSON_AddStringToObject(o, "today", nodelts_date_format(p->today, t, sizeof(t)));
+}
+
 /* What an nvm alias was taken to mean, for --explain. */
 static void nvmrc_notes(struct result *res, const struct runtime_prep *p)
 {
 	const struct nvmrc *n = &p->nvmrc;
+	char d[16], t[16];
 
 	if (!p->have_nvmrc)
 		return;
@@ -198,25 +235,109 @@ static void nvmrc_notes(struct result *res, const struct runtime_prep *p)
 		result_note(res, "'%s' is the newest Node.js release to nvm; with no "
 			    "release list offline, any version is accepted",
 			    n->spec);
-	else if (n->kind == NVMRC_LTS_ANY)
-		result_note(res, "lts/* is the newest LTS line of the built-in "
-			    "table: lts/%s (v%lu.x); a later LTS line needs a newer "
-			    "envpreflight", n->codename, n->major);
+	if ((n->kind != NVMRC_LTS_ANY && n->kind != NVMRC_LTS) || !n->resolved)
+		return;
+	if (n->from_nvm)
+		result_note(res, "%s resolved by nvm's own alias files: %s names "
+			    "%s (lts/%s); nvm uses exactly that release", n->spec,
+			    n->nvm_file, n->nvm_version, n->codename);
+	else if (n->kind == NVMRC_LTS && !n->back)
+		result_note(res, "lts/%s is v%lu.x, LTS since %s (the Node.js "
+			    "release schedule, envpreflight's table of %s)%s",
+			    n->codename, n->major,
+			    nodelts_date_format(n->lts_start, d, sizeof(d)),
+			    NODELTS_TABLE_DATE, p->nvm_dir_seen ? "; nvm has no "
+			    "alias for it yet ('nvm ls-remote' writes them)" : "");
+	else
+		result_note(res, "%s on %s is lts/%s (v%lu.x, LTS since %s): the "
+			    "newest LTS line%s of the Node.js release schedule "
+			    "(envpreflight's table of %s)%s", n->spec,
+			    nodelts_date_format(p->today, t, sizeof(t)),
+			    n->codename, n->major,
+			    nodelts_date_format(n->lts_start, d, sizeof(d)),
+			    n->back ? ", counted back," : "", NODELTS_TABLE_DATE,
+			    p->nvm_dir_seen ? "; nvm is installed but has no LTS "
+			    "aliases yet ('nvm ls-remote' writes them)" : "");
+	if (n->lts_end && n->lts_end <= p->today)
+		result_note(res, "Node.js %lu (%s) reached its end of life on %s",
+			    n->major, n->codename,
+			    nodelts_date_format(n->lts_end, d, sizeof(d)));
 }
 
 /* ---- one check ---- */
 
-/* The requirement itself is at fault. */
+static enum status severity_status(enum req_severity s)
+{
+	return s == SEV_WARN ? STATUS_WARN : s == SEV_SKIP ? STATUS_SKIP :
+	       STATUS_FAIL;
+}
+
+/* The requirement itself is at fault (or, a warning, one envpreflight
+ * cannot read). */
 static void report_bad(struct result *res, const struct runtime_prep *p)
 {
+	const struct runtime_req *r = p->r;
+
+	if (r->problem && r->unmet == SEV_WARN) {
+		result_set(res, STATUS_WARN, "%s", buf_str(&p->problem));
+		result_hint(res, "check this requirement by hand");
+		res->reason = REASON_CANNOT_COMPARE;
+		return;
+	}
 	result_set(res, STATUS_FAIL, "%s", buf_str(&p->problem));
 	result_hint(res, "fix the requirement where it is written");
+	res->reason = p->never ? REASON_UNSATISFIABLE : REASON_INVALID_REQUIREMENT;
+	result_fix_edit(res, runtime_req_from(p->r), p->r->origin.line);
+}
+
+/* A not-met requirement whose own tool only warns or ignores it: the
+ * status its rule gives, and the rule said. */
+static void apply_unmet(struct result *res, const struct runtime_req *r,
+			enum req_severity sev)
+{
+	if (sev == SEV_FAIL || res->status != STATUS_FAIL)
+		return;
+	res->status = severity_status(sev);
+	if (r->unmet_rule)
+		result_note(res, "%s %s: %s", sev == SEV_WARN ? "a warning, not a "
+			    "failure" : "skipped", "as its own tool does",
+			    r->unmet_rule);
+}
+
+/* Of the requirements that name runtime r->name, the one whose check
+ * reports it missing (one failure, one hint): a packageManager pin
+ * first (its hint names what corepack runs), else the first that fails
+ * when the runtime is missing, else the first.  devEngines keys with more
+ * than one entry, and requirements with a problem of their own, take no
+ * part. */
+static const struct runtime_req *missing_lead(const struct spec *spec,
+					      const struct runtime_req *r)
+{
+	const struct runtime_req *first = NULL, *fails = NULL, *pin = NULL;
+	size_t i;
+
+	for (i = 0; i < spec->nruntimes; i++) {
+		const struct runtime_req *q = &spec->runtimes[i];
+
+		if (strcmp(q->name, r->name) || q->nalt != 1 || q->problem)
+			continue;
+		if (!first)
+			first = q;
+		if (!fails && q->missing == SEV_FAIL)
+			fails = q;
+		if (!pin && q->src == SRC_PACKAGE_MANAGER && q->missing == SEV_FAIL)
+			pin = q;
+	}
+	return pin ? pin : fails ? fails : first ? first : r;
 }
 
 static void report_unaskable(struct result *res, const struct runtime_req *r)
 {
-	result_set(res, STATUS_SKIP, "not checked: envpreflight does not know "
-		   "how to ask '%s' for its version", r->name);
+	result_set(res, STATUS_SKIP, "not checked: '%s' is an asdf or mise "
+		   "plugin envpreflight has no version query for (its table: "
+		   "node, python, go, ruby, java, rust, erlang, elixir, caddy, ...)",
+		   r->name);
+	res->reason = REASON_UNKNOWN;
 	result_hint(res, "to check it, declare it under runtimes: in "
 		    "preflight.yaml with a command and a version_regex");
 }
@@ -225,6 +346,7 @@ static void report_error(struct result *res, const struct runtime_req *r,
 			 const struct runtime_answer *a)
 {
 	result_set(res, STATUS_ERROR, "%s", a->error);
+	res->reason = a->timed_out ? REASON_TIMEOUT : REASON_EXEC_FAILED;
 	if (a->timed_out)
 		result_hint(res, "if it is only slow, raise the deadline with "
 			    "--timeout=MS");
@@ -241,6 +363,7 @@ static void report_refused(struct result *res, const struct runtime_req *r,
 {
 	result_set(res, a->refused, "%s%s", a->refused == STATUS_WARN ?
 		   "not checked: " : "", a->error);
+	res->reason = REASON_REFUSED;
 	if (a->refused == STATUS_WARN)
 		result_hint(res, "envpreflight never runs code a repository "
 			    "ships; check this one by hand if you trust the "
@@ -259,17 +382,159 @@ static void report_found(struct result *res, const struct runtime_prep *p,
 	struct runtime_verdict v = { STATUS_PASS, BUF_INIT };
 
 	runtime_judge(p, k, a->version, &v);
+	if (v.status == STATUS_FAIL && p->r->unmet != SEV_FAIL)
+		v.status = severity_status(p->r->unmet);
 	/* a binary PATH offered first (.venv/bin/python3 inside the
 	 * repository) was passed over: say which one answered */
 	if (a->skipped && a->path)
 		buf_printf(&v.msg, "; checked %s instead: %s", a->path, a->skipped);
 	result_set(res, v.status, "%s", buf_str(&v.msg));
+	/* a warning is a version that could not be compared, or go.mod's
+	 * toolchain preferred over the go found */
 	if (v.status == STATUS_FAIL || (v.status == STATUS_WARN &&
-					p->r->kind == REQ_GO_MIN))
+					p->r->src == SRC_GO_TOOLCHAIN))
+		res->reason = REASON_VERSION_MISMATCH;
+	else if (v.status != STATUS_PASS)
+		res->reason = REASON_CANNOT_COMPARE;
+	if (v.status == STATUS_FAIL || (v.status == STATUS_WARN &&
+					(p->r->kind == REQ_GO_MIN ||
+					 p->r->unmet == SEV_WARN)))
 		runtime_hint_install(res, p, k, a->path);
+	if (v.status != STATUS_PASS && p->r->unmet != SEV_FAIL && p->r->unmet_rule)
+		result_note(res, "%s, not a failure: %s",
+			    v.status == STATUS_WARN ? "a warning" : "skipped",
+			    p->r->unmet_rule);
 	explain(res, a);
 	nvmrc_notes(res, p);
 	buf_release(&v.msg);
+}
+
+/* ---- devEngines: cpu, os, libc, and alternatives ---- */
+
+/* One devEngines cpu/os/libc entry against this machine, as npm's
+ * checkDependency: 1 met, 0 not, -1 npm cannot tell; why in msg. */
+static int judge_platform(const struct runtime_req *r, const struct platform *pl,
+			  struct buf *msg)
+{
+	const char *cur = !strcmp(r->name, "os") ? pl->os :
+			  !strcmp(r->name, "cpu") ? pl->cpu : pl->libc;
+	struct semver_range *range;
+	char want[RUNTIME_QUOTE_MAX];
+	int m;
+
+	versions_quote(want, sizeof(want), r->spec, strlen(r->spec));
+	if (!cur || !*cur) {
+		buf_printf(msg, "cannot tell this machine's %s (npm stops: "
+			   "'Unable to determine \"name\" for \"%s\"')", r->name,
+			   r->name);
+		return -1;
+	}
+	if (strcmp(cur, r->spec)) {
+		buf_printf(msg, "%s is not %s", cur, want);
+		return 0;
+	}
+	if (!r->platform_version) {
+		buf_printf(msg, "%s", cur);
+		return 1;
+	}
+	versions_quote(want, sizeof(want), r->platform_version,
+		       strlen(r->platform_version));
+	range = semver_range_parse(r->platform_version, 0);
+	if (range) {
+		m = semver_satisfies_str(pl->os_version, r->platform_version, 0) == 1;
+		semver_range_free(range);
+	} else {
+		m = !strcmp(pl->os_version, r->platform_version);
+	}
+	buf_printf(msg, m ? "%s %s (version %s)" : "%s %s does not satisfy version "
+		   "%s (npm matches os.release() as semver, without prereleases)",
+		   cur, pl->os_version, want);
+	return m;
+}
+
+/* One alternative that names a runtime: its verdict into msg. */
+static int judge_alt_runtime(const struct run_ctx *ctx, const struct runtime_req *q,
+			     struct buf *msg, const struct runtime_answer **first)
+{
+	const struct known_runtime *k = runtime_table_find(q->name);
+	const struct runtime_answer *a;
+	struct runtime_prep p;
+	struct runtime_verdict v = { STATUS_PASS, BUF_INIT };
+	int m = -1;
+
+	runtime_prep_init(&p, q);
+	a = runtime_ask(ctx, q->name);
+	if (!*first)
+		*first = a;
+	if (a->state == ANS_FOUND) {
+		runtime_judge(&p, k, a->version, &v);
+		buf_puts(msg, buf_str(&v.msg));
+		m = v.status == STATUS_PASS ? 1 : v.status == STATUS_FAIL ? 0 : -1;
+		buf_release(&v.msg);
+	} else if (a->state == ANS_MISSING) {
+		buf_printf(msg, "%s not found on PATH", a->tried);
+		m = 0;
+	} else {
+		buf_printf(msg, "%s: %s", q->name, a->error ? a->error : "not asked");
+	}
+	runtime_prep_release(&p);
+	return m;
+}
+
+/* A devEngines key: every entry an alternative (npm: the key fails when
+ * every entry fails), judged in order; the first that is met passes.
+ * Otherwise the key's onFail (on r, the first) decides. */
+static void report_alternatives(const struct run_ctx *ctx,
+				const struct runtime_req *r, struct result *res)
+{
+	const struct runtime_answer *first = NULL;
+	struct platform pl;
+	struct buf msg = BUF_INIT, one = BUF_INIT;
+	unsigned i;
+	int unknown = 0;
+
+	if (r->kind == REQ_PLATFORM)
+		platform_current(&pl);
+	for (i = 0; i < r->nalt; i++) {
+		const struct runtime_req *q = r + i;
+		int m;
+
+		buf_release(&one);
+		m = q->kind == REQ_PLATFORM ? judge_platform(q, &pl, &one) :
+		    judge_alt_runtime(ctx, q, &one, &first);
+		if (m == 1) {
+			if (r->nalt > 1)
+				buf_printf(&one, " (entry %u of %u of package.json "
+					   "devEngines)", i + 1, r->nalt);
+			else if (q->kind == REQ_PLATFORM)
+				buf_puts(&one, " (package.json devEngines)");
+			data_answer(res->data, first);
+			result_set(res, STATUS_PASS, "%s", buf_str(&one));
+			goto out;
+		}
+		unknown |= m < 0;
+		buf_printf(&msg, "%s%s", i ? "; " : "", buf_str(&one));
+	}
+	data_answer(res->data, first);
+	if (r->nalt > 1)
+		buf_printf(&msg, " (none of the %u entries of package.json devEngines "
+			   "is met)", r->nalt);
+	else if (r->kind == REQ_PLATFORM)
+		buf_puts(&msg, " (package.json devEngines)");
+	result_set(res, unknown && r->kind == REQ_PLATFORM ? STATUS_ERROR :
+		   severity_status(r->unmet), "%s", buf_str(&msg));
+	res->reason = unknown ? REASON_CANNOT_COMPARE : REASON_VERSION_MISMATCH;
+	if (res->status == STATUS_FAIL && r->kind == REQ_PLATFORM)
+		result_hint(res, "this machine cannot run the project as its "
+			    "package.json devEngines asks: use a machine (or a "
+			    "container) that matches");
+	else if (res->status != STATUS_PASS && r->unmet_rule)
+		result_note(res, "%s, not a failure: %s",
+			    res->status == STATUS_WARN ? "a warning" : "skipped",
+			    r->unmet_rule);
+out:
+	buf_release(&one);
+	buf_release(&msg);
 }
 
 static void runtimes_run(const struct run_ctx *ctx, const struct check *c,
@@ -278,6 +543,7 @@ static void runtimes_run(const struct run_ctx *ctx, const struct check *c,
 	const struct runtime_req *r = c->arg;
 	const struct known_runtime *k = runtime_table_find(r->name);
 	const struct runtime_answer *a;
+	const struct runtime_req *lead;
 	struct runtime_prep p;
 
 	runtime_prep_init(&p, r);
@@ -285,6 +551,10 @@ static void runtimes_run(const struct run_ctx *ctx, const struct check *c,
 	if (p.bad) {
 		data_answer(res->data, NULL);
 		report_bad(res, &p);
+		goto out;
+	}
+	if (r->nalt > 1 || r->kind == REQ_PLATFORM) {
+		report_alternatives(ctx, r, res);
 		goto out;
 	}
 	if (!runtime_askable(ctx->spec, r->name) &&
@@ -297,8 +567,20 @@ static void runtimes_run(const struct run_ctx *ctx, const struct check *c,
 	data_answer(res->data, a);
 	switch (a->state) {
 	case ANS_MISSING:
+		lead = missing_lead(ctx->spec, r);
+		if (lead != r) {
+			result_set(res, STATUS_SKIP, "not checked: %s is not on PATH, "
+				   "which the %s check reports (needs %s here)",
+				   r->name, req_source_label(lead->src),
+				   *r->spec ? p.want : "any version");
+			res->reason = REASON_NOT_FOUND;
+			break;
+		}
 		report_missing(res, &p, a);
-		runtime_hint_install(res, &p, k, NULL);
+		if (r->missing != SEV_FAIL)
+			apply_unmet(res, r, r->missing);
+		else
+			runtime_hint_install(res, &p, k, NULL);
 		break;
 	case ANS_ERROR:
 		report_error(res, r, a);
@@ -314,6 +596,7 @@ static void runtimes_run(const struct run_ctx *ctx, const struct check *c,
 		break;
 	}
 out:
+	data_lts(res->data, &p);
 	runtime_prep_release(&p);
 }
 
@@ -344,6 +627,8 @@ static void runtimes_plan(const struct spec *spec, struct plan *plan)
 		const struct runtime_req *r = &spec->runtimes[i];
 		const struct known_runtime *k = runtime_table_find(r->name);
 
+		if (!r->nalt)
+			continue;	/* an alternative: its first's check */
 		buf_printf(&id, "runtime.%s.%s", r->name, req_source_key(r->src));
 		base = id.len;
 		for (n = 2; id_taken(plan, buf_str(&id)); n++) {
@@ -359,10 +644,17 @@ static void runtimes_plan(const struct spec *spec, struct plan *plan)
 	}
 }
 
+static const char *const runtimes_ids[] = {
+	"runtime.NAME.SOURCE",
+	"runtime.NAME.SOURCE.N",
+	NULL
+};
+
 const struct probe probe_runtimes = {
 	.name = "runtimes",
 	.summary = "node, python, go, docker, ... versions against every declared "
 		   "requirement",
 	.plan = runtimes_plan,
 	.run = runtimes_run,
+	.ids = runtimes_ids,
 };

@@ -39,6 +39,7 @@ static void tools_run(const struct run_ctx *ctx, const struct check *c,
 	} else {
 		result_set(r, STATUS_FAIL, "not found on PATH%s%s", why ? "; " : "",
 			   why ? why : "");
+		r->reason = REASON_NOT_FOUND;
 		/* the name passed preflight.yaml's command-name check */
 		result_hint(r, "install %s, or add the directory that holds it to PATH",
 			    t->name);
@@ -74,9 +75,15 @@ static void tools_plan(const struct spec *spec, struct plan *plan)
 	}
 }
 
+static const char *const tools_ids[] = {
+	"tool.NAME",
+	NULL
+};
+
 const struct probe probe_tools = {
 	.name = "tools",
 	.summary = "commands preflight.yaml names under tools: are on PATH",
 	.plan = tools_plan,
 	.run = tools_run,
+	.ids = tools_ids,
 };

@@ -54,6 +54,64 @@ const char *proc_root(void)
 	return root_path;
 }
 
+static pthread_once_t boot_once = PTHREAD_ONCE_INIT;
+static char boot_id[40];
+
+static void boot_init(void)
+{
+	char path[4096], buf[64];
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/sys/kernel/random/boot_id", proc_root());
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+	if (fd < 0)
+		return;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n < 36)
+		return;
+	buf[36] = '\0';
+	/* a UUID: hex digits and dashes, or nothing */
+	if (strspn(buf, "0123456789abcdef-") == 36)
+		memcpy(boot_id, buf, 37);
+}
+
+const char *proc_boot_id(void)
+{
+	pthread_once(&boot_once, boot_init);
+	return boot_id[0] ? boot_id : NULL;
+}
+
+static int dec_parse(const char *s, size_t n, unsigned long long max,
+		     unsigned long long *out);
+
+int procnet_stat_starttime(const char *stat, unsigned long long *out)
+{
+	const char *p = strrchr(stat, ')');
+	int field;
+
+	/* "PID (COMM) S PPID ...": fields after the last ')' start at 3;
+	 * starttime is field 22 */
+	if (!p)
+		return -1;
+	p++;
+	for (field = 2; field < 22; field++) {
+		if (*p != ' ')
+			return -1;
+		p++;
+		if (field < 21)
+			p += strcspn(p, " ");
+	}
+	{
+		size_t n = strspn(p, "0123456789");
+
+		if (!n || (p[n] && p[n] != ' ' && p[n] != '\n'))
+			return -1;
+		return dec_parse(p, n, ULLONG_MAX, out);
+	}
+}
+
 /* ---- parsing ------------------------------------------------------- */
 
 static int is_space(char c)
@@ -903,6 +961,11 @@ static int holder_fill(int base, int pid, const char *repo,
 	snprintf(path, sizeof(path), "%d/cmdline", pid);
 	k = read_head(base, path, buf, sizeof(buf));
 	h->cmdline = cmdline_trim(buf, k > 0 ? (size_t)k : 0);
+
+	snprintf(path, sizeof(path), "%d/stat", pid);
+	if (read_head(base, path, buf, sizeof(buf)) >= 0 &&
+	    procnet_stat_starttime(buf, &h->start_time) == 0)
+		h->have_start = 1;
 
 	snprintf(path, sizeof(path), "%d/status", pid);
 	h->uid = (unsigned)st.st_uid;

@@ -140,8 +140,10 @@ static void run_one(struct pool *p, struct job *job)
 
 	result_start(&r, job->check);
 	job->check->probe->run(&p->ctx, job->check, &r);
-	if (!r.message)
+	if (!r.message) {
 		result_set(&r, STATUS_ERROR, "the probe reported nothing");
+		r.reason = REASON_PROBE_ERROR;
+	}
 	r.duration_ms = clock_ms() - t0;
 
 	pthread_mutex_lock(&p->lock);
@@ -195,6 +197,7 @@ static void timed_out(struct result *r, const struct check *c, int started,
 	else
 		result_set(r, STATUS_ERROR, "not run: the deadline passed before it "
 			   "could start");
+	r->reason = started ? REASON_TIMEOUT : REASON_NOT_RUN;
 	result_hint(r, "raise the deadline with --timeout=MS");
 }
 

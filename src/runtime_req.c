@@ -8,6 +8,7 @@
  */
 #include "runtimes.h"
 #include "gomod.h"
+#include "nodelts.h"
 #include "toolversions.h"
 
 #include <stdarg.h>
@@ -82,6 +83,7 @@ static int major_admitted(const struct semver_range *range, unsigned long m)
 static void suggest_major(struct runtime_prep *p, int node)
 {
 	struct semver far = SEMVER_INIT;
+	long today = nodelts_today();
 	unsigned long m;
 	int pass, open_ended;
 
@@ -93,7 +95,9 @@ static void suggest_major(struct runtime_prep *p, int node)
 		return;
 	for (pass = node ? 0 : 1; pass < 2; pass++) {
 		for (m = 40; m-- > 0;) {
-			if ((pass || nvmrc_lts_codename(m)) &&
+			const struct nodelts_line *l = nodelts_by_major(m);
+
+			if ((pass || (l && l->lts <= today)) &&
 			    major_admitted(p->range, m)) {
 				snprintf(p->num, sizeof(p->num), "%lu", m);
 				return;
@@ -265,6 +269,7 @@ static void prepare_semver(struct runtime_prep *p)
 		return;
 	}
 	if (range_never_satisfied(p->range)) {
+		p->never = 1;
 		prep_fail(p, "the range '%s'", p->want);
 		buf_puts(&p->problem, " can never be satisfied: no version is in "
 			 "all of its bounds");
@@ -279,12 +284,24 @@ static void prepare_nvmrc(struct runtime_prep *p)
 	char err[256];
 	unsigned line;
 
+	char *nvm_dir;
+	int rc;
+
 	if (nvmrc_parse(p->r->spec, strlen(p->r->spec), &p->nvmrc, err,
 			sizeof(err), &line) < 0) {
 		prep_fail(p, "%s", err);
 		return;
 	}
 	p->have_nvmrc = 1;
+	/* lts/ names a line by today's date, or by nvm's own alias files */
+	nvm_dir = nodelts_nvm_dir();
+	p->nvm_dir_seen = nvm_dir != NULL;
+	rc = nvmrc_resolve_lts(&p->nvmrc, p->today, nvm_dir, err, sizeof(err));
+	free(nvm_dir);
+	if (rc < 0) {
+		prep_fail(p, "%s", err);
+		return;
+	}
 	if (n->kind == NVMRC_VERSION && n->nparts == 1)
 		snprintf(p->num, sizeof(p->num), "%lu", n->major);
 	else if (n->kind == NVMRC_VERSION && n->nparts == 2)
@@ -292,7 +309,7 @@ static void prepare_nvmrc(struct runtime_prep *p)
 	else if (n->kind == NVMRC_VERSION)
 		snprintf(p->num, sizeof(p->num), "%lu.%lu.%lu", n->major,
 			 n->minor, n->patch);
-	else if (n->kind == NVMRC_LTS && n->codename)
+	else if (n->kind == NVMRC_LTS && versions_token_safe(n->codename))
 		snprintf(p->nvm, sizeof(p->nvm), "lts/%s", n->codename);
 	else if (n->kind == NVMRC_LTS_ANY)
 		snprintf(p->nvm, sizeof(p->nvm), "lts/*");
@@ -368,6 +385,17 @@ static void prepare_go(struct runtime_prep *p)
 			 r->spec + (r->src == SRC_GO_TOOLCHAIN ? 2 : 0));
 }
 
+/* npm's checkDevEngines: a valid range is matched without prereleases,
+ * anything else as exact text (not an error); "" is any version. */
+static void prepare_dev(struct runtime_prep *p)
+{
+	if (!*p->r->spec)
+		return;
+	p->range = semver_range_parse(p->r->spec, 0);
+	if (p->range && !range_never_satisfied(p->range))
+		suggest_major(p, !strcmp(p->r->name, "node"));
+}
+
 static void prepare_asdf(struct runtime_prep *p)
 {
 	size_t n;
@@ -381,7 +409,13 @@ void runtime_prep_init(struct runtime_prep *p, const struct runtime_req *r)
 {
 	memset(p, 0, sizeof(*p));
 	p->r = r;
+	p->today = nodelts_today();
 	versions_quote(p->want, sizeof(p->want), r->spec, strlen(r->spec));
+	if (r->problem) {
+		/* the loader found the file's own tool would reject it */
+		prep_fail(p, "%s", r->problem);
+		return;
+	}
 	switch (r->kind) {
 	case REQ_SEMVER:
 		prepare_semver(p);
@@ -404,7 +438,11 @@ void runtime_prep_init(struct runtime_prep *p, const struct runtime_req *r)
 	case REQ_ASDF:
 		prepare_asdf(p);
 		break;
+	case REQ_DEV_ENGINES:
+		prepare_dev(p);
+		break;
 	case REQ_ANY:
+	case REQ_PLATFORM:
 		break;
 	}
 }

@@ -6,6 +6,8 @@
 
 #include <errno.h>
 #include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -57,6 +59,7 @@ static void spec_verror(struct errbuf *err, const char *file, unsigned line,
 			unsigned col, const char *fmt, va_list ap)
 {
 	struct buf b = BUF_INIT;
+	size_t prefix;
 
 	buf_add_clean(&b, file);
 	if (line)
@@ -64,9 +67,17 @@ static void spec_verror(struct errbuf *err, const char *file, unsigned line,
 	if (line && col)
 		buf_printf(&b, ":%u", col);
 	buf_puts(&b, ": ");
+	prefix = b.len;
 	buf_vprintf(&b, fmt, ap);
 	err_set(err, "%s", buf_str(&b));
 	buf_release(&b);
+	/* a file at fault: by default what it says is wrong; a reader that
+	 * could not read it says so after the call (ERRK_UNREADABLE) */
+	err->kind = ERRK_INVALID;
+	snprintf(err->file, sizeof(err->file), "%s", file);
+	err->line = line;
+	err->col = line ? col : 0;
+	err->what = prefix < strlen(err->msg) ? prefix : 0;
 }
 
 void spec_error(struct errbuf *err, const char *file, unsigned line,
@@ -196,6 +207,7 @@ struct runtime_req *spec_add_runtime(struct spec *spec, enum req_source src,
 	r->kind = kind;
 	r->src = src;
 	r->origin = origin;
+	r->nalt = 1;
 	return r;
 }
 
@@ -226,6 +238,20 @@ const char *spec_first_existing(const struct spec *spec, const char *const *name
 	return NULL;
 }
 
+/* spec_read could not read name (rather than found it malformed). */
+static void read_error(struct errbuf *err, const char *name, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void read_error(struct errbuf *err, const char *name, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	spec_verror(err, name, 0, 0, fmt, ap);
+	va_end(ap);
+	err->kind = ERRK_UNREADABLE;
+}
+
 int spec_read(struct spec *spec, const char *name, struct blob *out,
 	      struct errbuf *err)
 {
@@ -243,7 +269,7 @@ int spec_read(struct spec *spec, const char *name, struct blob *out,
 		free(path);
 		if (e == ENOENT || e == ENOTDIR)
 			return 0;
-		spec_error(err, name, 0, 0, "%s", strerror(e));
+		read_error(err, name, "%s", strerror(e));
 		return -1;
 	}
 	/* the canonical path, so that neither a symlink (of the file or of a
@@ -254,14 +280,14 @@ int spec_read(struct spec *spec, const char *name, struct blob *out,
 
 		free(path);
 		if (S_ISLNK(st.st_mode))
-			spec_error(err, name, 0, 0, "dangling symlink");
+			read_error(err, name, "dangling symlink");
 		else
-			spec_error(err, name, 0, 0, "%s", strerror(e));
+			read_error(err, name, "%s", strerror(e));
 		return -1;
 	}
 	if (!path_is_inside(real, spec->root)) {
 		free(path);
-		spec_error(err, name, 0, 0, "%s outside the repository refused",
+		read_error(err, name, "%s outside the repository refused",
 			   S_ISLNK(st.st_mode) ? "symlink resolving" : "a path");
 		return -1;
 	}
@@ -270,11 +296,11 @@ int spec_read(struct spec *spec, const char *name, struct blob *out,
 
 		free(path);
 		if (e == EISDIR)
-			spec_error(err, name, 0, 0, "is a directory, expected a file");
+			read_error(err, name, "is a directory, expected a file");
 		else if (e == EINVAL)
-			spec_error(err, name, 0, 0, "not a regular file");
+			read_error(err, name, "not a regular file");
 		else
-			spec_error(err, name, 0, 0, "%s", file_read_strerror(e));
+			read_error(err, name, "%s", file_read_strerror(e));
 		return -1;
 	}
 	free(path);
@@ -355,6 +381,8 @@ void spec_release(struct spec *spec)
 
 		free(r->name);
 		free(r->spec);
+		free(r->problem);
+		free(r->platform_version);
 		for (a = r->command; a && *a; a++)
 			free(*a);
 		free(r->command);
@@ -383,10 +411,12 @@ static int load(const char *dir, struct spec *spec, struct errbuf *err, int any)
 	memset(spec, 0, sizeof(*spec));
 	if (!realpath(dir, real) || stat(real, &st) < 0) {
 		err_set(err, "%s: %s", dir, strerror(errno));
+		err->kind = ERRK_DIR;
 		return -1;
 	}
 	if (!S_ISDIR(st.st_mode)) {
 		err_set(err, "%s: not a directory", dir);
+		err->kind = ERRK_DIR;
 		return -1;
 	}
 	spec->root = xstrdup(real);
@@ -406,6 +436,7 @@ static int load(const char *dir, struct spec *spec, struct errbuf *err, int any)
 			for (n = sources[i]->files; *n; n++)
 				buf_printf(&b, "%s%s", b.len ? ", " : "", *n);
 		err_set(err, "nothing to audit in %s: looked for %s", dir, buf_str(&b));
+		err->kind = ERRK_NOTHING;
 		buf_release(&b);
 		spec_release(spec);
 		return -1;

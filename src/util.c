@@ -147,6 +147,10 @@ void err_set(struct errbuf *e, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(e->msg, sizeof(e->msg), fmt, ap);
 	va_end(ap);
+	e->kind = ERRK_OTHER;
+	e->file[0] = '\0';
+	e->line = e->col = 0;
+	e->what = 0;
 }
 
 void blob_release(struct blob *b)

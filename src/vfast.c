@@ -157,7 +157,10 @@ int vfast_read_text(const char *path, size_t cap, struct blob *b, int *missing)
 
 /* ---- the entry point ---- */
 
-enum shortcut { SHORTCUT_NONE, SHORTCUT_NODE, SHORTCUT_PYTHON, SHORTCUT_JS };
+enum shortcut {
+	SHORTCUT_NONE, SHORTCUT_NODE, SHORTCUT_PYTHON, SHORTCUT_JS,
+	SHORTCUT_ERLANG,
+};
 
 static enum shortcut shortcut_for(const char *name)
 {
@@ -166,6 +169,8 @@ static enum shortcut shortcut_for(const char *name)
 	if (!strncmp(name, "python", 6) &&
 	    strspn(name + 6, "0123456789.") == strlen(name + 6))
 		return SHORTCUT_PYTHON;
+	if (!strcmp(name, "erlang"))
+		return SHORTCUT_ERLANG;
 	return vfast_js_knows(name) ? SHORTCUT_JS : SHORTCUT_NONE;
 }
 
@@ -191,6 +196,8 @@ int vfast_lookup(const char *name, const char *path, const char *repo_root,
 	} else if (k == SHORTCUT_PYTHON) {
 		found = vfast_pyenv_lookup(path, c, repo_root, env, out, outlen,
 					   real);
+	} else if (k == SHORTCUT_ERLANG) {
+		found = vfast_erlang_lookup(c, out, outlen);
 	}
 	if (found < 0)		/* node, or a python that is no pyenv shim */
 		found = vfast_path_lookup(k == SHORTCUT_NODE ? VFAST_NODE :

@@ -329,8 +329,18 @@ static int yarn_verdict(const struct yarn_found *f, struct vguard *g)
 	struct buf q = BUF_INIT;
 
 	if (f->plugins_where) {
-		guard_why(g, "'plugins' in %s: yarn loads plugin code on every "
-			  "command, --version too", f->plugins_where);
+		/* never run, but a yarnPath named for its version still says
+		 * which yarn the repository runs (issue 7) */
+		if (f->path_value)
+			yarn_path_version(f->path_value, g);
+		if (g->version[0])
+			guard_why(g, "version read from the file name of yarnPath "
+				  "in %s; yarn itself is not run: 'plugins' in %s "
+				  "loads plugin code on every command, --version too",
+				  f->path_where, f->plugins_where);
+		else
+			guard_why(g, "'plugins' in %s: yarn loads plugin code on "
+				  "every command, --version too", f->plugins_where);
 		return 1;
 	}
 	if (!f->path_where)

@@ -133,12 +133,14 @@ struct load_row {
 	const char *name, *spec;	/* of the first */
 	enum req_kind kind;
 	unsigned line, col;
+	const char *problem;	/* a part of the first's problem, or NULL */
 };
 
 static void test_loaders(void)
 {
 	static const struct load_row rows[] = {
-		/* .nvmrc: nvm's cleanup, value errors kept, structure errors exit 2 */
+		/* .nvmrc: nvm's cleanup; what nvm rejects is a failed check, only
+		 * a file that is not text exits 2 */
 		{ ".nvmrc", "20\n", 0, NULL, 1, "node", "20", REQ_NVMRC, 1, 1 },
 		{ ".nvmrc", "# pin\n\n  lts/iron  # for the CI\n", 0, NULL, 1, "node",
 		  "lts/iron", REQ_NVMRC, 3, 3 },
@@ -147,15 +149,23 @@ static void test_loaders(void)
 		{ ".nvmrc", "lts/foo\n", 0, NULL, 1, "node", "lts/foo", REQ_NVMRC, 1, 1 },
 		{ ".nvmrc", "a=1\n ^20\n", 0, NULL, 1, "node", "^20", REQ_NVMRC, 2, 2 },
 		{ ".nvmrc", "\"20\"\n", 0, NULL, 1, "node", "\"20\"", REQ_NVMRC, 1, 1 },
-		{ ".nvmrc", "20\n22\n", 0, ".nvmrc:2:1: second version line", 0 },
-		{ ".nvmrc", "# only a comment\n", 0, ".nvmrc: no version line", 0 },
-		{ ".nvmrc", "", 0, ".nvmrc: no version line", 0 },
-		{ ".nvmrc", "a=1\na=2\n20\n", 0, ".nvmrc:2:1: duplicate key 'a'", 0 },
-		{ ".nvmrc", "node=20\n", 0, ".nvmrc:1:1: 'node' cannot be a key", 0 },
+		{ ".nvmrc", "20\n22\n", 0, NULL, 1, "node", "22", REQ_ANY, 2, 1,
+		  "second version line" },
+		{ ".nvmrc", "# only a comment\n", 0, NULL, 1, "node", "", REQ_ANY, 0, 0,
+		  "no version line" },
+		{ ".nvmrc", "", 0, NULL, 1, "node", "", REQ_ANY, 0, 0, "no version line" },
+		{ ".nvmrc", "a=1\na=2\n20\n", 0, NULL, 1, "node", "a=2", REQ_ANY, 2, 1,
+		  "duplicate key 'a'" },
+		{ ".nvmrc", "node=20\n", 0, NULL, 1, "node", "node=20", REQ_ANY, 1, 1,
+		  "'node' cannot be a key" },
+		/* issue 7: a range is a failed check with the reason, not exit 2 */
+		{ ".nvmrc", ">=18.16.0\n", 0, NULL, 1, "node", ">=18.16.0", REQ_ANY, 1, 1,
+		  "'>=18.16.0' holds '=', which nvm reads as a key=value line" },
 		{ ".nvmrc", "2\0000\n", 3, ".nvmrc:1:2: ", 0 },
 		{ ".nvmrc", "\xff\n", 0, ".nvmrc:1:1: ", 0 },
 		{ ".node-version", "v20.11.1\n", 0, NULL, 1, "node", "v20.11.1", REQ_NVMRC, 1, 1 },
-		{ ".node-version", "20\n21\n", 0, ".node-version:2:1: second", 0 },
+		{ ".node-version", "20\n21\n", 0, NULL, 1, "node", "21", REQ_ANY, 2, 1,
+		  "second version line" },
 		/* .python-version: the first name pyenv uses */
 		{ ".python-version", "3.11\n", 0, NULL, 1, "python", "3.11", REQ_PYENV, 1, 1 },
 		{ ".python-version", "# c\n../x\n3.12.1 3.11\n", 0, NULL, 1, "python",
@@ -179,14 +189,21 @@ static void test_loaders(void)
 		{ "pyproject.toml", "[project]\nname = \"x\"\n[tool.x]\nrequires-python = \"3\"\n",
 		  0, NULL, 0 },
 		{ "pyproject.toml", "[[project]]\nrequires-python = \"3\"\n", 0, NULL, 0 },
-		{ "pyproject.toml", "[project]\nrequires-python = 3.10\n", 0,
+		/* pip refuses a number: a failed check; not TOML: exit 2 */
+		{ "pyproject.toml", "[project]\nrequires-python = 3.10\n", 0, NULL, 1,
+		  "python", "requires-python = 3.10", REQ_ANY, 2, 19,
+		  "'requires-python' expects a string" },
+		{ "pyproject.toml", "[project]\nrequires-python = >=3.10\n", 0,
 		  "pyproject.toml:2:19: 'requires-python' expects a string", 0 },
 		{ "pyproject.toml", "[project]\nrequires-python = \">=3.10\n", 0,
 		  "pyproject.toml:2:19: unterminated string", 0 },
+		/* valid TOML envpreflight does not read: a warning */
 		{ "pyproject.toml", "[project]\nrequires-python = \"\"\">=3.10\"\"\"\n", 0,
-		  "pyproject.toml:2:19: multi-line strings are not supported", 0 },
+		  NULL, 1, "python", "requires-python = \"\"\">=3.10\"\"\"", REQ_ANY, 2, 19,
+		  "not checked: multi-line strings are not supported" },
 		{ "pyproject.toml", "[project]\nrequires-python = \">=3.1\\u0030\"\n", 0,
-		  "pyproject.toml:2:25: escape sequences", 0 },
+		  NULL, 1, "python", "requires-python = \">=3.1\\u0030\"", REQ_ANY, 2, 25,
+		  "not checked: escape sequences" },
 		{ "pyproject.toml", "[project]\nrequires-python = \">=3\" x\n", 0,
 		  "pyproject.toml:2:25: unexpected text", 0 },
 		{ "pyproject.toml", "[project]\nrequires-python = \"3\"\nrequires-python = \"4\"\n",
@@ -218,7 +235,10 @@ static void test_loaders(void)
 		{ ".tool-versions", "core:node 20\n", 0, NULL, 1, "node", "20", REQ_ASDF, 1, 11 },
 		{ ".tool-versions", "erlang 26.2\n", 0, NULL, 1, "erlang", "26.2", REQ_ASDF, 1, 8 },
 		{ ".tool-versions", "ubi:owner/repo 1.0\n", 0, NULL, 0 },
-		{ ".tool-versions", "nodejs\n", 0, ".tool-versions:1:", 0 },
+		{ ".tool-versions", "nodejs\n", 0, NULL, 1, "node", "", REQ_ANY, 1, 1,
+		  "'nodejs' has no version" },
+		{ ".tool-versions", "python 3.12\nnodejs\ngolang\n", 0, NULL, 3, "node", "",
+		  REQ_ANY, 2, 1, "'nodejs' has no version" },
 		{ ".tool-versions", "nodejs 20\0\n", 10, ".tool-versions:1:10: ", 0 },
 		/* go.mod: go is a minimum, toolchain kept with its "go" */
 		{ "go.mod", "module x\n\ngo 1.22\ntoolchain go1.22.3\n", 0, NULL, 2, "go",
@@ -226,8 +246,10 @@ static void test_loaders(void)
 		{ "go.mod", "module x\ntoolchain default\ngo 1.21\n", 0, NULL, 1, "go",
 		  "1.21", REQ_GO_MIN, 3, 4 },
 		{ "go.mod", "module x\n", 0, NULL, 0 },
-		{ "go.mod", "go 1.22\ngo 1.23\n", 0, "go.mod:2:", 0 },
-		{ "go.mod", "go banana\n", 0, "go.mod:1:", 0 },
+		{ "go.mod", "go 1.22\ngo 1.23\n", 0, NULL, 1, "go", "go 1.23", REQ_ANY, 2, 1,
+		  "repeated go statement (first on line 1)" },
+		{ "go.mod", "go banana\n", 0, NULL, 1, "go", "go banana", REQ_ANY, 1, 4,
+		  "invalid go version 'banana'" },
 	};
 	size_t i;
 
@@ -265,6 +287,9 @@ static void test_loaders(void)
 			CHECK_STR(r->origin.file, w->file, "row %zu: file", i);
 			CHECK_INT(r->origin.line, w->line, "row %zu: line", i);
 			CHECK_INT(r->origin.col, w->col, "row %zu: col", i);
+			CHECK(w->problem ? r->problem && has(r->problem, w->problem) :
+			      !r->problem, "row %zu: problem '%s'", i,
+			      r->problem ? r->problem : "(none)");
 		}
 		spec_release(&spec);
 		free(dir);
@@ -412,17 +437,21 @@ static const struct eval_row eval_rows[] = {
 	{ "node", REQ_NVMRC, ".nvmrc", "lts/iron", "v22.1.0", STATUS_FAIL, NULL },
 	{ "node", REQ_NVMRC, ".nvmrc", "lts/*", "v21.0.0", STATUS_FAIL, NULL },
 	/* "lts/" "*" is the newest LTS line only (nvm), not any LTS line */
-	{ "node", REQ_NVMRC, ".nvmrc", "lts/*", "v22.0.0", STATUS_FAIL,
-	  "v22.0.0 does not match lts/* from .nvmrc: lts/* is v24.x (krypton)" },
+	/* on 2026-11-30 (ENVPREFLIGHT_TODAY, set by test_main): lithium */
+	{ "node", REQ_NVMRC, ".nvmrc", "lts/*", "v24.11.1", STATUS_FAIL,
+	  "v24.11.1 does not match lts/* from .nvmrc: lts/* is v26.x (lithium)" },
 	{ "node", REQ_NVMRC, ".nvmrc", "lts/*", "v20.20.2", STATUS_FAIL,
-	  "lts/* is v24.x (krypton)" },
-	{ "node", REQ_NVMRC, ".nvmrc", "lts/*", "v24.1.0", STATUS_PASS,
-	  "v24.1.0 (matches lts/* = lts/krypton (v24.x) from .nvmrc)" },
+	  "lts/* is v26.x (lithium)" },
+	{ "node", REQ_NVMRC, ".nvmrc", "lts/*", "v26.1.0", STATUS_PASS,
+	  "v26.1.0 (matches lts/* = lts/lithium (v26.x) from .nvmrc)" },
+	{ "node", REQ_NVMRC, ".nvmrc", "lts/-1", "v24.1.0", STATUS_PASS,
+	  "v24.1.0 (matches lts/-1 = lts/krypton (v24.x) from .nvmrc)" },
+	{ "node", REQ_NVMRC, ".nvmrc", "lts/lithium", "v26.1.0", STATUS_PASS, NULL },
 	{ "node", REQ_NVMRC, ".nvmrc", "node", "v23.1.0", STATUS_PASS, NULL },
 	{ "node", REQ_NVMRC, ".nvmrc", "system", "v18.0.0", STATUS_PASS, NULL },
 	{ "node", REQ_NVMRC, ".nvmrc", "default", "v22.0.0", STATUS_WARN, "nvm alias" },
 	{ "node", REQ_NVMRC, ".nvmrc", "lts/foo", "v22.0.0", STATUS_FAIL,
-	  "unknown LTS codename" },
+	  "not an LTS codename envpreflight knows" },
 	{ "node", REQ_NVMRC, ".nvmrc", "^20", "v20.0.0", STATUS_FAIL, "no range syntax" },
 	{ "node", REQ_NVMRC, ".nvmrc", "\"20\"", "v20.0.0", STATUS_FAIL, "quotes" },
 	/* PEP 440 */
@@ -870,8 +899,8 @@ static void test_nvmrc_notes(void)
 		{ "node", "'node' is the newest Node.js release to nvm; with no "
 		  "release list offline, any version is accepted" },
 		{ "stable", "'stable' is the newest Node.js release to nvm" },
-		{ "lts/*", "lts/* is the newest LTS line of the built-in table: "
-		  "lts/krypton (v24.x)" },
+		{ "lts/*", "lts/* on 2026-11-30 is lts/lithium (v26.x, LTS since "
+		  "2026-10-28)" },
 	};
 	char *dir = tmpdir("nvmrc-notes");
 	char *repo = path_join(dir, "repo");
@@ -906,7 +935,7 @@ static void test_nvmrc_notes(void)
 		if (n == 1 && !strcmp(rows[i].spec, "lts/*"))
 			CHECK(res[0].status == STATUS_FAIL &&
 			      has(res[0].message, "v20.20.2 does not match lts/* from "
-				  ".nvmrc: lts/* is v24.x (krypton)"),
+				  ".nvmrc: lts/* is v26.x (lithium)"),
 			      "lts/* against v20.20.2: %s", res[0].message);
 		else if (n == 1)
 			CHECK(res[0].status == STATUS_PASS, "row %zu: %s", i,
@@ -926,7 +955,7 @@ static void test_data_keys(void)
 	static const char *const want[] = {
 		"runtime", "required", "kind", "source", "source_key", "found", "path",
 		"method", "resolved_path", "command", "skipped_path_entries",
-		"not_run", "docker", "version_manager",
+		"not_run", "docker", "version_manager", "lts",
 	};
 	char *dir = tmpdir("data-keys");
 	char *repo = path_join(dir, "repo");
@@ -1054,7 +1083,7 @@ static void test_hints(void)
 		{ ".nvm", ".nvmrc", "node", REQ_NVMRC, "lts/iron", "nvm install (it reads .nvmrc)" },
 		{ ".nvm", ".node-version", "node", REQ_NVMRC, "lts/iron", "nvm install lts/iron" },
 		{ ".nvm", ".node-version", "node", REQ_NVMRC, "lts/*", "nvm install lts/*" },
-		{ NULL, ".nvmrc", "node", REQ_NVMRC, "lts/*", "install Node.js 24 (" },
+		{ NULL, ".nvmrc", "node", REQ_NVMRC, "lts/*", "install Node.js 26 (" },
 		{ ".volta", "package.json", "node", REQ_EXACT, "20.11.1",
 		  "volta install node@20.11.1" },
 		{ ".asdf", ".tool-versions", "node", REQ_ASDF, "20.11.1",
@@ -1066,7 +1095,19 @@ static void test_hints(void)
 		  "pyenv install (it reads .python-version)" },
 		{ ".pyenv", "pyproject.toml", "python", REQ_PEP440, ">=3.10,<3.13",
 		  "pyenv install 3.12" },
+		/* an installed pyenv version that fits needs no install */
+		{ ".pyenv/versions/3.12.1", "pyproject.toml", "python", REQ_PEP440,
+		  ">=3.10,<3.13", "pyenv local 3.12.1 (installed already, it satisfies "
+		  ">=3.10,<3.13)" },
+		{ ".pyenv/versions/3.9.18", "pyproject.toml", "python", REQ_PEP440,
+		  ">=3.10,<3.13", "pyenv install 3.12" },
+		{ ".pyenv/versions/3.12.1", "setup.cfg", "python", REQ_PEP440, "~=3.12",
+		  "pyenv local 3.12.1" },
+		{ ".pyenv/versions/3.12.1", ".python-version", "python", REQ_PYENV, "3.12",
+		  "pyenv has 3.12.1 installed, which .python-version selects" },
 		{ NULL, "pyproject.toml", "python", REQ_PEP440, "~=3.9.2", "install Python 3.9" },
+		{ NULL, "package.json", "npm", REQ_EXACT, "npm@10.9.0",
+		  "corepack enable npm: corepack then runs npm 10.9.0" },
 		{ NULL, "package.json", "pnpm", REQ_EXACT, "pnpm@9.1.0",
 		  "corepack enable: corepack then runs pnpm 9.1.0" },
 		{ NULL, "package.json", "npm", REQ_SEMVER, ">=9", "npm install -g npm" },
@@ -1729,6 +1770,8 @@ static void test_shim_path(void)
 
 void test_main(void)
 {
+	/* lts/ depends on the date: the rows are of 2026-11-30 */
+	setenv("ENVPREFLIGHT_TODAY", "2026-11-30", 1);
 	test_loaders();
 	test_loader_symlink();
 	test_ids();
