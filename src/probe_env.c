@@ -182,19 +182,53 @@ static void scan_issues(const struct env_spec *e, struct parity *p)
 	buf_release(&alias);
 }
 
+static int str_cmp(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* The keys the example assigns more than once, sorted (an array the
+ * caller frees), for dup_as_example(). */
+static const char **example_dups(const struct env_spec *e, size_t *n)
+{
+	const struct dotenv *x = &e->example_doc;
+	const char **v = NULL;
+	size_t i, cap = 0;
+
+	*n = 0;
+	for (i = 0; e->example && i < x->n; i++) {
+		if (!dotenv_is_shadowed(x, i))
+			continue;
+		grow(&v, sizeof(*v), &cap, *n + 1);
+		v[(*n)++] = x->entries[i].key;
+	}
+	if (*n > 1)
+		qsort(v, *n, sizeof(*v), str_cmp);
+	return v;
+}
+
 static void scan_env(const struct env_spec *e, struct parity *p)
 {
 	struct buf alias = BUF_INIT;
 	const struct dotenv *d = &e->env_doc;
-	size_t i;
+	size_t i, ndups;
+	const char **dups = example_dups(e, &ndups);
 
 	for (i = 0; i < d->n; i++) {
 		const char *name = d->entries[i].key;
 		const char *shown = key_text(&d->entries[i], NULL, &alias);
 
+		/* a piece of a multi-line value: told by its first key */
+		if (d->entries[i].place == DOTENV_PLACE_INSIDE)
+			continue;
 		if (dotenv_is_shadowed(d, i)) {
-			cJSON *dup = cJSON_CreateObject();
+			cJSON *dup;
 
+			/* assigned twice in the example too: a copy of it
+			 * says what the example says */
+			if (ndups && bsearch(&name, dups, ndups, sizeof(*dups), str_cmp))
+				continue;
+			dup = cJSON_CreateObject();
 			cJSON_AddStringToObject(dup, "key", shown);
 			cJSON_AddNumberToObject(dup, "line", d->entries[i].line);
 			cJSON_AddNumberToObject(dup, "overridden_at", dotenv_get(d, name)->line);
@@ -204,12 +238,12 @@ static void scan_env(const struct env_spec *e, struct parity *p)
 		}
 		if (!e->example && !e->nrequired)
 			continue;	/* nothing to call them extra against */
-		/* a piece of a multi-line value: told by its first key */
-		if (d->entries[i].place == DOTENV_PLACE_INSIDE || known_key(e, name))
+		if (known_key(e, name))
 			continue;
 		cJSON_AddItemToArray(p->extra, cJSON_CreateString(shown));
 		list_add(&p->why_extra, ++p->nextra, shown);
 	}
+	free(dups);
 	buf_release(&alias);
 	scan_issues(e, p);
 }

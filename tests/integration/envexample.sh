@@ -89,6 +89,14 @@ printf 'A=1\nSENTRY_DSN=x\nDEBUG_PORT=9229\nOTHER=1\n' >"$repo/.env"
 run --only=env "$repo"
 check "commented-out keys are not extra" grep -q '1 extra key (OTHER) not in .env.example' "$out"
 
+# a key the example assigns twice may be assigned twice in its copy
+example 'A=1\nB=2\nA=3\n'
+run --only=env "$repo"
+check "a duplicate copied from the example passes (got $st)" grep -q 'parity: 2/2 keys matched' "$out"
+printf 'A=1\nB=2\nB=3\n' >"$repo/.env"
+run --only=env "$repo"
+check "a duplicate of its own fails (got $st)" grep -q 'duplicate key B (.env:3 overrides line 2)' "$out"
+
 # 11. the example's names, in order; the others named with --explain
 for name in .env.example .env.sample .env.template .env.dist example.env \
 	.env.local.example .env.development.example .env.dev.example; do
