@@ -52,7 +52,9 @@ const char *status_name(enum status s);
 	X(OUT_OF_SCOPE, "out-of-scope")		/* UDP, a cap */ \
 	X(NOT_APPLICABLE, "not-applicable")	/* nothing to check here */ \
 	X(PROBE_ERROR, "probe-error")		/* the probe itself failed */ \
-	X(VARIABLE_UNSET, "variable-unset")	/* a ${VAR:?} with no value */
+	X(VARIABLE_UNSET, "variable-unset")	/* a ${VAR:?} with no value */ \
+	X(KEYS_STILL_EMPTY, "keys-still-empty")	/* empty as in the example */ \
+	X(MISREAD, "misread")			/* dotenv reads it otherwise */
 
 enum reason {
 #define REASON_ENUM(name, text) REASON_##name,

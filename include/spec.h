@@ -57,11 +57,16 @@ struct env_key {
 };
 
 struct env_spec {
-	char *file;		/* the .env as configured (repo-relative or absolute) */
+	char *file;		/* the .env as configured (repo-relative or
+				 * absolute); by default .env, or the target
+				 * of a .env.NAME.example (spec_env.c) */
 	char *file_abs;		/* the same, joined to the root */
 	struct origin file_origin;	/* where env.file was set; file NULL: default */
 	char *example;		/* repo-relative example file, NULL: none found */
 	struct origin example_origin;
+	const char **other_examples;	/* the other example names that exist
+					 * (static strings); the list owned */
+	size_t nother_examples;
 	int process_env;	/* a key exported in our environment counts */
 	struct env_key *required;	/* beyond the example */
 	size_t nrequired;

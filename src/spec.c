@@ -322,6 +322,7 @@ static void env_release(struct env_spec *e)
 	free(e->file);
 	free(e->file_abs);
 	free(e->example);
+	free(e->other_examples);
 	for (i = 0; i < e->nrequired; i++)
 		free(e->required[i].name);
 	free(e->required);

@@ -17,11 +17,64 @@
 
 #include <errno.h>
 #include <pthread.h>
+#include <stdlib.h>
 #include <string.h>
 
+/* The example's names, in the order they are looked for (the man page,
+ * FILES): the common ones first, then those that name a target other than
+ * .env (.env.local.example is copied to .env.local). */
 static const char *const examples[] = {
-	".env.example", ".env.sample", ".env.template", NULL
+	".env.example", ".env.sample", ".env.template", ".env.dist",
+	"example.env", ".env.local.example", ".env.development.example",
+	".env.dev.example", NULL
 };
+
+/* The other example files beside the one in use, for --explain and JSON:
+ * a repository with two of them may mean the other one. */
+static void note_other_examples(struct spec *spec)
+{
+	struct env_spec *e = &spec->env;
+	const char *const *n;
+	size_t cap = 0;
+
+	for (n = examples; *n; n++) {
+		const char *one[2] = { *n, NULL };
+
+		if (e->example && !strcmp(*n, e->example))
+			continue;
+		if (!spec_first_existing(spec, one))
+			continue;
+		grow(&e->other_examples, sizeof(*e->other_examples), &cap,
+		     e->nother_examples + 1);
+		e->other_examples[e->nother_examples++] = *n;
+	}
+}
+
+/* The .env an example is copied to when env.file is not set: ".env",
+ * but ".env.local" for ".env.local.example" (and so on for the names
+ * ".env.NAME.example"), unless only .env exists. */
+static char *env_default(const struct spec *spec, const char *example)
+{
+	static const char suffix[] = ".example";
+	size_t n = example ? strlen(example) : 0, m = sizeof(suffix) - 1;
+	const char *plain[] = { ".env", NULL };
+	char *target;
+
+	if (n <= m + 5 || strncmp(example, ".env.", 5) ||
+	    strcmp(example + n - m, suffix))
+		return xstrdup(".env");
+	target = xstrndup(example, n - m);
+	{
+		const char *mine[] = { target, NULL };
+
+		if (!spec_first_existing(spec, mine) &&
+		    spec_first_existing(spec, plain)) {
+			free(target);
+			return xstrdup(".env");
+		}
+	}
+	return target;
+}
 
 /* The example's text, read under the spec rules; parsed by env_load. */
 static int read_example(struct spec *spec, struct blob *b, struct errbuf *err)
@@ -34,10 +87,12 @@ static int read_example(struct spec *spec, struct blob *b, struct errbuf *err)
 	b->len = 0;
 	if (!name) {
 		name = spec_first_existing(spec, examples);
-		if (!name)
-			return 0;
-		e->example = xstrdup(name);
+		if (name)
+			e->example = xstrdup(name);
 	}
+	note_other_examples(spec);
+	if (!name)
+		return 0;
 	rc = spec_read(spec, name, b, err);
 	if (rc == 0) {
 		/* named in preflight.yaml but absent */
@@ -70,7 +125,7 @@ static void load_dotenv(struct spec *spec)
 	struct blob b;
 
 	if (!e->file)
-		e->file = xstrdup(".env");
+		e->file = env_default(spec, e->example);
 	e->file_abs = path_join(spec->root, e->file);
 	/* anywhere (a symlink the user made may lead out), but never a FIFO
 	 * or a device: saferead judges the open descriptor */
@@ -99,6 +154,7 @@ static int env_load(struct spec *spec, struct errbuf *err)
 	struct blob example;
 	pthread_t thread;
 	int threaded = 0;
+	size_t i;
 
 	if (read_example(spec, &example, err) < 0)
 		return -1;
@@ -119,10 +175,18 @@ static int env_load(struct spec *spec, struct errbuf *err)
 	if (threaded)
 		pthread_join(thread, NULL);
 	blob_release(&example);
-	if (e->example_doc.nissues) {
-		const struct dotenv_issue *is = &e->example_doc.issues[0];
+	/* A line dotenv skips would leave a key of the example unread: the
+	 * example is a spec, so that stops the audit.  What dotenv parses,
+	 * if not as written (an unterminated quote, a value from the next
+	 * line, a multi-line value without quotes), is a note of the env
+	 * probe instead: the audit can go on. */
+	for (i = 0; i < e->example_doc.nissues; i++) {
+		const struct dotenv_issue *is = &e->example_doc.issues[i];
 
-		spec_error(err, e->example, is->line, is->col, "%s", is->message);
+		if (is->kind != DOTENV_SKIPPED)
+			continue;
+		spec_error(err, e->example, is->line, is->col,
+			   "%s (dotenv skips this line)", is->message);
 		return -1;
 	}
 	return 0;

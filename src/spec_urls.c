@@ -100,7 +100,11 @@ static enum url_got url_entry(const struct dotenv *d, size_t i,
 	long port;
 
 	memset(t, 0, sizeof(*t));
+	/* a key inside or right after text dotenv skipped or misread may be
+	 * a piece of a secret (dotenv.h): its name would be a check's id and
+	 * title, so it names no port; the env probe reports that text */
 	if (dotenv_is_shadowed(d, i) || !e->value_len ||
+	    e->place != DOTENV_PLACE_CLEAN ||
 	    memchr(e->value, '\0', e->value_len))
 		return GOT_NOTHING;
 	if (app_port_key(e->key)) {

@@ -117,7 +117,7 @@ check "outcome passed, ok true" sh -c "grep -q '\"ok\": true' '$out' && grep -q 
 run --json --only=tools "$repo"
 check "nothing to check: exit 0, outcome nothing-to-check" \
 	sh -c "[ $st = 0 ] && grep -q '\"outcome\": \"nothing-to-check\"' '$out'"
-printf 'A=\n' >"$repo/.env"
+printf 'OTHER=1\n' >"$repo/.env"	# A missing (an empty A, empty in the example too, only warns)
 run --json "$repo"
 check "a failed check: ok false, outcome failed" \
 	sh -c "grep -q '\"ok\": false' '$out' && grep -q '\"outcome\": \"failed\"' '$out'"
