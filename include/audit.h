@@ -46,7 +46,8 @@ struct audit {
 	struct errbuf err;		/* when the audit could not run */
 	struct report_error error;
 	struct report rep;		/* ready to render (rep.error set when it
-					 * could not run) */
+					 * could not run; rep.run only for
+					 * FORMAT_JSON) */
 };
 
 /*

@@ -241,7 +241,9 @@ int audit_run(struct audit *a, struct audit_opts *o, const struct config *cfg,
 	a->rep.results = a->results;
 	a->rep.n = a->plan.n;
 	a->rep.strict = o->strict;
-	a->rep.run = run_json(a, o, cfg, timeout_file, timeout_line);
+	/* only JSON shows it, and it reads the version cache once more */
+	if (o->format == FORMAT_JSON)
+		a->rep.run = run_json(a, o, cfg, timeout_file, timeout_line);
 	a->rep.duration_ms = clock_ms() - start;
 	return 0;
 }
