@@ -15,7 +15,8 @@ BUILD   ?= build
 
 # Debian packages: to build, and (the second list) to run the tests.
 DEPS_BUILD := pkg-config libcjson-dev libinih-dev libyaml-dev
-DEPS_TEST  := libxml2-utils iproute2 lsof valgrind man-db git nodejs python3
+DEPS_TEST  := libxml2-utils iproute2 lsof valgrind man-db git nodejs python3 \
+              python3-jsonschema
 
 WARN    := -Wall -Wextra -Werror -Wshadow -Wformat=2 -Wstrict-prototypes \
            -Wmissing-prototypes -Wvla -Wpointer-arith -Wno-unused-parameter
@@ -26,7 +27,8 @@ LDLIBS  = $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lpthread -lm
 ASAN    := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
 SRCS    := $(wildcard src/*.c)
-OBJS    := $(SRCS:src/%.c=$(BUILD)/%.o)
+SCHEMA  := src/schema/envpreflight-1.schema.json
+OBJS    := $(SRCS:src/%.c=$(BUILD)/%.o) $(BUILD)/schema.o
 LIBOBJS := $(filter-out $(BUILD)/main.o,$(OBJS))
 UNITS   := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,\
              $(filter-out tests/unit/test_main.c,$(wildcard tests/unit/test_*.c)))
@@ -41,6 +43,16 @@ $(BUILD)/envpreflight: $(OBJS)
 	$(CC) $(ALL_CFLAGS) -o $@ $(OBJS) $(LDLIBS)
 
 $(BUILD)/%.o: src/%.c $(HDRS) | $(BUILD)
+	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
+# the schema file as a C string: each line quoted, \ and " escaped
+$(BUILD)/schema.c: $(SCHEMA) | $(BUILD)
+	{ echo '/* generated from $(SCHEMA): do not edit */'; \
+	  echo '#include "schema.h"'; echo 'const char schema_text[] ='; \
+	  sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/"/' -e 's/$$/\\n"/' $(SCHEMA); \
+	  echo ';'; } >$@
+
+$(BUILD)/schema.o: $(BUILD)/schema.c include/schema.h
 	$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
 $(BUILD)/tests/test_main.o: tests/unit/test_main.c tests/unit/test.h | $(BUILD)

@@ -10,7 +10,7 @@
 #ifndef EP_CONFIG_H
 #define EP_CONFIG_H
 
-#include "render.h"
+#include "format.h"
 #include "util.h"
 
 enum color_mode { COLOR_AUTO, COLOR_ALWAYS, COLOR_NEVER };
@@ -21,6 +21,9 @@ struct config {
 	long timeout_ms;	/* 0: not set */
 	int strict;
 	char *path;		/* the file read, or NULL */
+	/* the line that set each value, 0 when the file did not: the run
+	 * block says where each effective option came from */
+	unsigned format_line, color_line, timeout_line, strict_line;
 };
 
 /* Fill c with defaults, then the file's settings if it exists.  Returns

@@ -14,9 +14,8 @@ enum nvmrc_kind {
 	NVMRC_VERSION,		/* "20", "v20.11", "20.11.1": a prefix or exact */
 	NVMRC_NODE,		/* "node", "stable": the newest release */
 	NVMRC_SYSTEM,		/* "system": the node on PATH outside nvm */
-	NVMRC_LTS_ANY,		/* "lts/" "*": the newest LTS line (of the
-				 * built-in table, as nvm resolves it) */
-	NVMRC_LTS,		/* "lts/iron", "lts/-1": one LTS major */
+	NVMRC_LTS_ANY,		/* "lts/" "*": the newest LTS line today */
+	NVMRC_LTS,		/* "lts/iron", "lts/-1": one LTS line */
 	NVMRC_IOJS,		/* "iojs", "iojs-v3": io.js, v1 to v3 */
 	NVMRC_UNSTABLE,		/* "unstable": the old v0.11 line */
 	NVMRC_ALIAS,		/* a user alias ("default"): only nvm knows it */
@@ -27,8 +26,17 @@ struct nvmrc {
 	unsigned line;		/* where it is, 1-based */
 	enum nvmrc_kind kind;
 	unsigned nparts;	/* VERSION, IOJS: how many of these are given */
-	unsigned long major, minor, patch;	/* VERSION, IOJS; LTS, LTS_ANY: major */
-	const char *codename;	/* LTS, LTS_ANY: lowercase, static */
+	unsigned long major, minor, patch;	/* VERSION, IOJS; LTS, LTS_ANY
+						 * (once resolved): the major */
+	unsigned long back;	/* LTS: N of "lts/-N", else 0 */
+	char codename[40];	/* LTS: as written ("" for lts/-N); once
+				 * resolved, the line's codename */
+	/* LTS, LTS_ANY: what nvmrc_resolve_lts found */
+	int resolved;
+	int from_nvm;		/* nvm's alias files answered, not the table */
+	char nvm_version[40];	/* from nvm: the exact release ("v26.1.0") */
+	char *nvm_file;		/* from nvm: the alias file read (owned) */
+	long lts_start, lts_end;	/* from the table: yyyymmdd, else 0 */
 };
 
 /* Parse buf[0..len) into *out (released with nvmrc_release).  Returns 0, or
@@ -39,21 +47,28 @@ struct nvmrc {
 int nvmrc_parse(const char *buf, size_t len, struct nvmrc *out,
 		char *err, size_t errlen, unsigned *err_line);
 
+/* Settle what an LTS spec (NVMRC_LTS, NVMRC_LTS_ANY) means today (a
+ * yyyymmdd date): nvm's own alias files under nvm_dir win when they
+ * answer (nvm_dir NULL: nvm is not installed), else the dated table of
+ * nodelts.h.  Other kinds need nothing.  0, or -1 with err when nvm would
+ * answer N/A (an unknown codename, a line not yet LTS, lts/-N past the
+ * oldest line). */
+int nvmrc_resolve_lts(struct nvmrc *n, long today, const char *nvm_dir,
+		      char *err, size_t errlen);
+
 /* Does node_version ("v22.11.0", as `node --version` prints it) satisfy n?
  * 1 or 0; -1 when the version cannot be parsed, or when n is a user alias
  * (NVMRC_ALIAS), which cannot be resolved without nvm's own files.
  * "node", "stable" and "system" accept any version (nvm's "node" is the
- * newest release, which cannot be known offline); "lts/" "*" only the
- * newest LTS major of the built-in table, as nvm resolves it to the newest
- * release of the newest codename. */
+ * newest release, which cannot be known offline); an LTS spec once
+ * resolved: the release nvm's aliases name, else any release of the line
+ * (unresolved: -1). */
 int nvmrc_matches(const struct nvmrc *n, const char *node_version);
 
 /* A short human description into buf: "v20.x", "lts/iron (v20.x)",
- * "lts/" "* = lts/krypton (v24.x)". */
+ * "lts/" "* = lts/lithium (v26.x)", "lts/" "* = lts/lithium (v26.1.0 per
+ * nvm)". */
 void nvmrc_describe(const struct nvmrc *n, char *buf, size_t len);
-
-/* The codename of an LTS major (lowercase, static), or NULL. */
-const char *nvmrc_lts_codename(unsigned long major);
 
 void nvmrc_release(struct nvmrc *n);
 

@@ -36,7 +36,8 @@ int portspec_range(const char *s, unsigned *lo, unsigned *hi);
  * 127.0.0.0/8, ::1, 0.0.0.0, ::), the scheme's default port when none is
  * given; -1 when it names this machine with an explicit port that is not
  * one of 1-65535 ("localhost:99999", "localhost:http"); 0 when it is not
- * local, not a URL, or its port is unknown.  The
+ * local, not a URL, or its port is unknown (no default for the scheme, or
+ * a variable or placeholder: "localhost:${DB_PORT}", "localhost:<port>").  The
  * value may hold a password: nothing of it is copied anywhere.  *scheme_out
  * (may be NULL) gets a static scheme name ("postgresql", "redis", ...) or
  * NULL for a scheme not in the table. */

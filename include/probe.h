@@ -59,6 +59,10 @@ struct probe {
 	/* Whether its results can change while we wait (ports: yes), for a
 	 * future --wait. */
 	int volatile_state;
+	/* The id patterns its checks can have, NULL-terminated, as the man
+	 * page's CHECK IDS grammar writes them ("ports.tcp.PORT[-LAST]"):
+	 * --list-probes --format=json lists them. */
+	const char *const *ids;
 };
 
 /* One planned check.  arg points into the read-only model, or is an

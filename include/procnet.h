@@ -15,6 +15,14 @@
  * thread-safe.  The string is static. */
 const char *proc_root(void);
 
+/* This boot's id (<proc>/sys/kernel/random/boot_id), or NULL when it
+ * cannot be read.  Static, thread-safe. */
+const char *proc_boot_id(void);
+
+/* The start time (field 22, clock ticks after boot) of a <pid>/stat
+ * line: 0, or -1 when the line does not parse.  Pure. */
+int procnet_stat_starttime(const char *stat, unsigned long long *out);
+
 /* One LISTEN socket. */
 struct tcp_listener {
 	unsigned port;
@@ -64,13 +72,17 @@ const char *holder_class_name(int klass);
 struct port_holder {
 	int pid;
 	char *command;		/* /proc/PID/comm, or "?" */
-	char *cmdline;		/* args joined by spaces, secrets "***",
+	char *cmdline;		/* args joined by spaces, secrets "***" (redact.h),
 				 * at most 120 bytes; "" for none */
 	char *user;		/* user name, or the uid in decimal */
 	unsigned uid;		/* real uid (status), else dir owner */
 	char *cwd;		/* NULL when it could not be read */
 	int klass;		/* enum holder_class */
 	size_t listener;	/* index in listeners[] of a socket it holds */
+	/* with proc_boot_id(), what tells this process from a later one
+	 * that got the same pid: a harness checks it before a signal */
+	unsigned long long start_time;	/* /proc/PID/stat field 22 */
+	int have_start;
 };
 
 /* How much of the processes a /proc shows, said when a listener's holder

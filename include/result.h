@@ -16,6 +16,74 @@ enum status { STATUS_PASS, STATUS_WARN, STATUS_FAIL, STATUS_SKIP, STATUS_ERROR }
 /* "pass", "warn", ... as in the JSON schema */
 const char *status_name(enum status s);
 
+/*
+ * Why a check did not pass: JSON "reason", one word from this fixed list
+ * (the man page's REASONS says when each is given), so that a harness can
+ * switch on it.  Every result but a pass has one; the X-macro keeps the
+ * enum and its names in one place.  Append, never rename.
+ */
+#define REASONS(X) \
+	X(NONE, NULL) \
+	X(ENV_MISSING, "env-missing")		/* no .env */ \
+	X(KEYS_MISSING, "keys-missing") \
+	X(KEYS_EMPTY, "keys-empty") \
+	X(KEYS_DUPLICATE, "keys-duplicate") \
+	X(KEYS_EXTRA, "keys-extra") \
+	X(SYNTAX, "syntax")			/* a line dotenv skips */ \
+	X(UNREADABLE, "unreadable")		/* a file we must read */ \
+	X(TRACKED, "tracked")			/* .env is committed */ \
+	X(NOT_IGNORED, "not-ignored") \
+	X(UNDECIDED, "undecided")		/* could not tell */ \
+	X(HELD, "held")				/* a port another process holds */ \
+	X(NOT_LISTENING, "not-listening") \
+	X(NOT_VISIBLE, "not-visible")		/* its process cannot be seen */ \
+	X(VERSION_MISMATCH, "version-mismatch") \
+	X(UNSATISFIABLE, "unsatisfiable")	/* no version can satisfy it */ \
+	X(INVALID_REQUIREMENT, "invalid-requirement") \
+	X(NOT_FOUND, "not-found")		/* not on PATH */ \
+	X(EXEC_FAILED, "exec-failed")		/* ran, gave no version */ \
+	X(REFUSED, "refused")			/* never run: see SECURITY */ \
+	X(UNKNOWN, "unknown")			/* no way to ask it */ \
+	X(DAEMON_DOWN, "daemon-down") \
+	X(PERMISSION_DENIED, "permission-denied") \
+	X(CANNOT_COMPARE, "cannot-compare") \
+	X(TIMEOUT, "timeout")			/* still running at the deadline */ \
+	X(NOT_RUN, "not-run")			/* the deadline came first */ \
+	X(OUT_OF_SCOPE, "out-of-scope")		/* UDP, a cap */ \
+	X(NOT_APPLICABLE, "not-applicable")	/* nothing to check here */ \
+	X(PROBE_ERROR, "probe-error")		/* the probe itself failed */ \
+	X(VARIABLE_UNSET, "variable-unset")	/* a ${VAR:?} with no value */ \
+	X(KEYS_STILL_EMPTY, "keys-still-empty")	/* empty as in the example */ \
+	X(MISREAD, "misread")			/* dotenv reads it otherwise */
+
+enum reason {
+#define REASON_ENUM(name, text) REASON_##name,
+	REASONS(REASON_ENUM)
+#undef REASON_ENUM
+};
+
+/* The JSON word for why (static), or NULL for REASON_NONE. */
+const char *reason_name(enum reason why);
+
+/*
+ * What would make a failing check pass, as data (JSON "fix"), never as a
+ * shell string.  envpreflight itself never runs a fix.  who is FIX_AGENT
+ * when a program can do it (argv), FIX_HUMAN when only a person can (a
+ * secret value, a requirement to correct: edit says where).
+ */
+enum fix_who { FIX_AGENT, FIX_HUMAN };
+enum fix_need {
+	FIX_NEEDS_NETWORK = 1 << 0,	/* downloads something */
+	FIX_NEEDS_DOCKER = 1 << 1,	/* a running docker daemon */
+};
+
+struct fix {
+	enum fix_who who;
+	char **argv;		/* NULL-terminated words, or NULL */
+	unsigned needs;		/* enum fix_need bits */
+	struct origin edit;	/* file NULL: nothing to edit */
+};
+
 struct result {
 	char *id;		/* stable, unique: "env.parity", "ports.tcp.5432" */
 	const char *probe;	/* the probe's name (static) */
@@ -28,6 +96,8 @@ struct result {
 	size_t nnotes;
 	cJSON *data;		/* probe-specific details for JSON, or NULL */
 	double duration_ms;
+	enum reason reason;	/* REASON_NONE for a pass */
+	struct fix *fix;	/* or NULL */
 };
 
 /* Setters take printf formats and own what they store. */
@@ -45,5 +115,20 @@ void result_unreaped(struct result *r, int pid, const char *program,
 		     double ran_ms);
 /* A deep copy of r into *dst (which is overwritten, not released). */
 void result_copy(struct result *dst, const struct result *r);
+
+/* A fix that runs argv0 and the words after it (NULL-terminated), with
+ * the repository as its working directory.  Every word must be
+ * fix_word_safe: a caller passes repository text only once validated (a
+ * version that parsed, a service name of [A-Za-z0-9][A-Za-z0-9._-]*).
+ * When a word is not, no fix is set and -1 is returned: hostile text
+ * never reaches an argv. */
+int result_fix_argv(struct result *r, enum fix_who who, unsigned needs,
+		    const char *argv0, ...) __attribute__((sentinel));
+/* A fix only a person can make: edit file (at line, 0: anywhere). */
+void result_fix_edit(struct result *r, const char *file, unsigned line);
+
+/* 1 when s may be a word of a fix's argv: 1 to 200 bytes of
+ * [A-Za-z0-9._/@:=+,-], so no space, quote, glob or shell character. */
+int fix_word_safe(const char *s);
 
 #endif

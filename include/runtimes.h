@@ -31,13 +31,14 @@
  * whose output pep440_python_output reads. */
 struct known_runtime {
 	const char *name;		/* the runtime name in the model */
-	const char *display;		/* "Node.js" */
-	const char *title;		/* of its first check */
+	const char *display;		/* "Node.js": titles, messages */
 	const char *bins[3];		/* tried in order on PATH */
 	const char *args[3];
 	const char *regex;
 	const char *prefix;		/* shown before the bare version */
 	int socket;			/* docker: asked over its socket */
+	int noexec;			/* never run (erl would start a shell):
+					 * the exec-free shortcut or nothing */
 };
 
 /* For a name we do not know: NAME --version, the first dotted number. */
@@ -50,11 +51,6 @@ const struct known_runtime *runtime_table_find(const char *name);
 
 /* The file r came from, for messages: "preflight.yaml" when none. */
 const char *runtime_req_from(const struct runtime_req *r);
-int runtime_req_is_file(const struct runtime_req *r, const char *name);
-/* package.json's packageManager (not volta's pin) */
-int runtime_req_is_package_manager(const struct runtime_req *r);
-/* go.mod's toolchain line (not its go line) */
-int runtime_req_is_toolchain(const struct runtime_req *r);
 
 /* A requirement read for one check: runtime_prep_init parses r->spec by
  * r->kind; runtime_prep_release frees what it made.  r is borrowed from
@@ -62,6 +58,7 @@ int runtime_req_is_toolchain(const struct runtime_req *r);
 struct runtime_prep {
 	const struct runtime_req *r;
 	int bad;			/* the requirement itself is at fault */
+	int never;			/* and no version can satisfy it */
 	struct buf problem;		/* then: why, naming file:line */
 	struct semver_range *range;	/* REQ_SEMVER */
 	struct nvmrc nvmrc;		/* REQ_NVMRC */
@@ -75,17 +72,14 @@ struct runtime_prep {
 					 * "3.12", "9.1.0"), or "" */
 	char nvm[48];			/* what nvm takes instead ("lts/iron",
 					 * "--lts"), or "" */
+	long today;			/* yyyymmdd: what lts/ names depends on it */
+	int nvm_dir_seen;		/* nvm is installed (its answer was asked) */
 };
 
 void runtime_prep_init(struct runtime_prep *p, const struct runtime_req *r);
 void runtime_prep_release(struct runtime_prep *p);
 
 /* ---- runtime_eval.c ---- */
-
-/* The dotted numbers a .tool-versions version starts with, after an
- * optional flavour ("temurin-21.0.2+13" gives "21.0.2"): a pointer into
- * s, with their length in *len (0: none). */
-const char *runtime_asdf_core(const char *s, size_t *len);
 
 /* The status and message of one check; the caller releases msg. */
 struct runtime_verdict {
@@ -98,10 +92,6 @@ void runtime_judge(const struct runtime_prep *p, const struct known_runtime *k,
 		   const char *found, struct runtime_verdict *v);
 
 /* ---- runtime_hint.c ---- */
-
-/* 1 when s is made of the characters a version may hold: safe to put in
- * a hint. */
-int runtime_hint_safe(const char *s);
 
 /* A hint on how to get a version that satisfies p, fit for the version
  * manager in use (named in res->data's "version_manager").  path: the

@@ -14,12 +14,42 @@
 #include "dotenv.h"
 #include "util.h"
 
-struct gitignore;
-
 struct origin {
 	const char *file;	/* repository-relative name, owned by the spec; NULL: none */
 	unsigned line, col;	/* 1-based; 0 when unknown */
 };
+
+/*
+ * Where a requirement comes from, set once by its loader.  Everything
+ * downstream (check ids, titles, hints, JSON "source_key") reads it and
+ * never re-derives it from a file name or from the requirement's text.
+ * The names are in spec_source.c's table; a check id's source part is
+ * req_source_key(): part of envpreflight/1, so never rename one.
+ */
+enum req_source {
+	SRC_PREFLIGHT,		/* preflight.yaml */
+	SRC_ENGINES,		/* package.json engines */
+	SRC_DEV_ENGINES,	/* package.json devEngines */
+	SRC_PACKAGE_MANAGER,	/* package.json packageManager */
+	SRC_VOLTA,		/* package.json volta */
+	SRC_NVMRC,		/* .nvmrc */
+	SRC_NODE_VERSION,	/* .node-version */
+	SRC_PYTHON_VERSION,	/* .python-version */
+	SRC_PYPROJECT,		/* pyproject.toml requires-python */
+	SRC_SETUP_CFG,		/* setup.cfg python_requires */
+	SRC_TOOL_VERSIONS,	/* .tool-versions (asdf, mise) */
+	SRC_GO_MOD,		/* go.mod's go line */
+	SRC_GO_TOOLCHAIN,	/* go.mod's toolchain line */
+	SRC_COMPOSE,		/* a port a compose service publishes */
+	SRC_ENV_URL,		/* a .env *_URL value naming this machine */
+	SRC_ENV_PORT,		/* a .env PORT-style key: the app's own port */
+};
+#define SRC_COUNT (SRC_ENV_PORT + 1)
+
+/* "engines", "nvmrc", ...: the id part and JSON source_key (static) */
+const char *req_source_key(enum req_source s);
+/* "package.json engines", ".nvmrc", ...: for titles and messages */
+const char *req_source_label(enum req_source s);
 
 struct env_key {
 	char *name;
@@ -27,11 +57,16 @@ struct env_key {
 };
 
 struct env_spec {
-	char *file;		/* the .env as configured (repo-relative or absolute) */
+	char *file;		/* the .env as configured (repo-relative or
+				 * absolute); by default .env, or the target
+				 * of a .env.NAME.example (spec_env.c) */
 	char *file_abs;		/* the same, joined to the root */
 	struct origin file_origin;	/* where env.file was set; file NULL: default */
 	char *example;		/* repo-relative example file, NULL: none found */
 	struct origin example_origin;
+	const char **other_examples;	/* the other example names that exist
+					 * (static strings); the list owned */
+	size_t nother_examples;
 	int process_env;	/* a key exported in our environment counts */
 	struct env_key *required;	/* beyond the example */
 	size_t nrequired;
@@ -39,22 +74,19 @@ struct env_spec {
 	size_t noptional;
 
 	struct dotenv example_doc;	/* parsed example (valid when example) */
-	int env_errno;		/* 0: .env read; ENOENT: missing; else unreadable */
+	int env_errno;		/* 0: .env read; ENOENT: missing; else why not
+				 * (saferead.h's codes: EINVAL not a regular file) */
 	struct dotenv env_doc;		/* parsed .env (valid when !env_errno) */
 	/* .env is not text: where and what (what NULL when it is fine) */
 	const char *env_bad_what;
 	unsigned env_bad_line, env_bad_col;
-
-	/* git: which rules decide whether the .env would be committed */
-	char *git_root;		/* NULL: not inside a git work tree */
-	char *env_gitpath;	/* .env relative to git_root; NULL: outside it */
-	struct gitignore *ignore;	/* info/exclude and the .gitignore files */
-	struct gitignore *ignore_global;	/* the user's global excludes file */
-	char *global_excludes;	/* its path */
-	int env_tracked;	/* .env is in git's index: 1, 0, or -1 unknown */
 };
 
-enum port_expect { PORT_FREE, PORT_LISTENING };
+/* What one source wants of a port. */
+enum port_expect {
+	PORT_FREE,		/* we will bind it: nothing else may */
+	PORT_LISTENING,		/* a service we depend on must be up */
+};
 /* Only TCP is checked; a UDP or SCTP entry is kept so that the report can
  * say it was not checked. */
 enum port_proto { PORT_TCP, PORT_UDP, PORT_SCTP };
@@ -76,15 +108,56 @@ enum port_req_kind {
  * what is discovered, listening over free) and notes the others. */
 struct port_req {
 	enum port_req_kind kind;
+	enum req_source src;	/* SRC_PREFLIGHT, SRC_COMPOSE, SRC_ENV_URL, SRC_ENV_PORT */
 	unsigned port;		/* PORT_REQ_PORT: 1-65535; else unused */
 	unsigned port_last;	/* > port: any one free port of port..port_last
 				 * will do (a compose host range for one
 				 * container port); else 0 */
 	unsigned capped;	/* PORT_REQ_URLS_CAPPED: keys not taken */
 	enum port_expect expect;
+	int app;		/* PORT_FREE for the repository's own app (an
+				 * http:// URL, a PORT key): another program
+				 * holding it is a warning, not a failure */
 	enum port_proto proto;
 	struct origin origin;
-	char *service;		/* what wants it: "compose service db", "DATABASE_URL"; or NULL */
+	char *service;		/* SRC_COMPOSE: the service ("db"); SRC_ENV_*:
+				 * the key ("DATABASE_URL"); else NULL */
+	char *scheme;		/* SRC_ENV_URL: the URL's scheme, lowercase */
+};
+
+/*
+ * What the ports probe checks for one port, resolved once at load time
+ * from every requirement that names it (spec_ports.c), so that the probe
+ * only reads it.  In order of precedence:
+ */
+enum port_rule {
+	PORT_RULE_FREE,		/* preflight.yaml ports.free: a holder fails */
+	PORT_RULE_LISTEN,	/* preflight.yaml ports.listening, or a service
+				 * URL (postgres://localhost:5432): must listen */
+	PORT_RULE_STACK,	/* the compose stack publishes it: free (the
+				 * stack is down) or held by a container (it is
+				 * up) pass; a host process is a collision */
+	PORT_RULE_STACK_UP,	/* the same, and a service URL depends on it:
+				 * free fails too (start the stack) */
+	PORT_RULE_APP,		/* only the repository's own app wants it (an
+				 * http:// URL, a PORT key): free passes, a
+				 * holder from this repository fails, another
+				 * holder warns */
+};
+
+/* One check of the ports probe: a port (or a compose range, or a *_URL
+ * mark that names no port) with every requirement behind it. */
+struct port_record {
+	const struct port_req *req;	/* the one that decides: its origin
+					 * is the check's source */
+	enum port_rule rule;
+	const struct port_req *stack;	/* the first compose service that
+					 * publishes it, or NULL */
+	const struct port_req *user;	/* a service URL that needs it up,
+					 * or NULL */
+	size_t *reqs;		/* spec->ports indices of every requirement of
+				 * this port, model order (req among them) */
+	size_t nreqs;
 };
 
 /* How a runtime requirement's text is to be read. */
@@ -97,13 +170,45 @@ enum req_kind {
 	REQ_GO_MIN,		/* go.mod: at least */
 	REQ_ASDF,		/* .tool-versions: exact, or prefix */
 	REQ_ANY,		/* only needs to be present */
+	REQ_DEV_ENGINES,	/* devEngines runtime/packageManager, as npm's
+				 * checkDevEngines: a semver range (no
+				 * prereleases), else the exact text; "": any */
+	REQ_PLATFORM,		/* devEngines cpu/os/libc: name is "cpu", "os"
+				 * or "libc", spec the wanted value ("linux"),
+				 * platform_version os's version range or NULL */
+};
+
+/* What a requirement that is not met makes of its check: set by the
+ * loader from the source's own rule (npm's devEngines onFail, pnpm's
+ * package-manager-strict-version), so that the probe only reads it. */
+enum req_severity {
+	SEV_FAIL,		/* the default */
+	SEV_WARN,		/* the tool warns and goes on */
+	SEV_SKIP,		/* the tool ignores it (onFail "ignore") */
 };
 
 struct runtime_req {
 	char *name;		/* "node", "python", "pnpm", or any tool */
 	char *spec;		/* the requirement as written */
 	enum req_kind kind;
+	enum req_source src;
 	struct origin origin;
+	/* The file holds a requirement its own tool would reject (an .nvmrc
+	 * with no version line, a .tool-versions plugin without a version,
+	 * a go line go refuses): why, without the file name; the check fails
+	 * with it (or warns, with `unmet` SEV_WARN: one envpreflight cannot
+	 * read).  NULL: none. */
+	char *problem;
+	enum req_severity unmet;	/* a version found that does not satisfy it */
+	enum req_severity missing;	/* no binary at all */
+	const char *unmet_rule;	/* why unmet is not SEV_FAIL (spec-owned or
+				 * static), or NULL */
+	/* devEngines: this and the next nalt - 1 requirements are the
+	 * alternatives of one key (one check: any one met passes); 0 for
+	 * those next ones, which have no check of their own; 1 otherwise */
+	unsigned nalt;
+	char *platform_version;	/* REQ_PLATFORM os: devEngines' version */
+
 	char **command;		/* argv to ask the version (NULL-terminated), or NULL */
 	char *version_regex;	/* or NULL */
 };
@@ -112,6 +217,96 @@ struct tool_req {
 	char *name;
 	struct origin origin;
 };
+
+/* ---- compose: what `docker compose up` would read and start ----------
+ * spec_compose.c fills struct compose_spec (spec_preflight.c only the
+ * pf_ lists); the compose probe (check compose.config) only reads it. */
+
+/* Who chose the compose files, or the active profiles.  In this order of
+ * precedence (see the man page, FILES): */
+enum compose_from {
+	COMPOSE_FROM_ENV,	/* COMPOSE_FILE / COMPOSE_PROFILES exported */
+	COMPOSE_FROM_PREFLIGHT,	/* preflight.yaml compose.files / .profiles */
+	COMPOSE_FROM_DOTENV,	/* COMPOSE_FILE / COMPOSE_PROFILES in the .env */
+	COMPOSE_FROM_DEFAULT,	/* compose.yaml, ... in the root; no profile */
+};
+
+/* What `docker compose up` would refuse; each fails compose.config. */
+enum compose_problem_kind {
+	COMPOSE_VAR_UNSET,	/* ${VAR:?msg} or ${VAR?msg} with VAR unset
+				 * (:? also empty); name is VAR */
+	COMPOSE_VAR_SYNTAX,	/* a "$" compose cannot interpolate */
+	COMPOSE_FILE_MISSING,	/* COMPOSE_FILE, compose.files or an include
+				 * names no file */
+	COMPOSE_INCLUDE_CYCLE,	/* an include that includes itself again */
+	COMPOSE_OUTSIDE,	/* an include or COMPOSE_FILE entry that leaves
+				 * the repository: refused, never read */
+	COMPOSE_BAD_PORT,	/* a ports entry compose rejects */
+	COMPOSE_BAD_DEPENDENCY,	/* depends_on a service a profile disables,
+				 * or one that is not defined */
+	COMPOSE_INVALID,	/* another shape compose rejects
+				 * ("services" not a mapping, ...) */
+	COMPOSE_ENV_FILE_MISSING,	/* a started service's required
+					 * env_file does not exist */
+};
+
+struct compose_problem {
+	enum compose_problem_kind kind;
+	char *name;		/* the variable, file or service: repository
+				 * text or a file name we read, never a .env
+				 * value; NULL when it cannot be shown */
+	char *message;		/* one line; never holds a .env value */
+	struct origin origin;
+};
+
+/* A service that `docker compose up` leaves out: no active profile. */
+struct compose_skip {
+	char *service;
+	char *profiles;		/* "debug, tools": any of them starts it */
+	struct origin origin;	/* where the service is defined */
+};
+
+struct compose_name {
+	char *name;
+	struct origin origin;
+};
+
+struct compose_spec {
+	int used;		/* a compose file was found or named: the
+				 * compose probe has a check */
+	const char **files;	/* spec-owned names of the files read, in load
+				 * order, included files too */
+	size_t nfiles, files_cap;
+	enum compose_from files_from;
+	struct origin files_origin;	/* the COMPOSE_FILE line of the .env, or
+					 * compose.files; file NULL otherwise */
+	char **profiles;	/* the active profiles, in order, once each */
+	size_t nprofiles, profiles_cap;
+	enum compose_from profiles_from;
+	struct origin profiles_origin;
+	struct compose_skip *skipped;	/* in definition order */
+	size_t nskipped, skipped_cap;
+	struct compose_problem *problems;	/* in the order found */
+	size_t nproblems, problems_cap;
+	size_t problems_more;	/* found past the first 64, not kept */
+	size_t profiles_unnamed;	/* active profiles from the .env that no
+					 * service names: not kept, never shown */
+	char **notes;		/* for --explain: what was not read and why
+				 * (a remote include, a COMPOSE_FILE that
+				 * lost to compose.files) */
+	size_t nnotes, notes_cap;
+
+	/* preflight.yaml compose: (set by spec_preflight.c) */
+	struct compose_name *pf_files;
+	size_t npf_files;
+	struct compose_name *pf_profiles;
+	size_t npf_profiles;
+	int pf_has_files, pf_has_profiles;
+	struct origin pf_profiles_at;	/* the profiles: value */
+};
+
+/* "COMPOSE_FILE", ...: for messages (static) */
+const char *compose_from_label(enum compose_from from, int profiles);
 
 struct spec {
 	char *root;		/* canonical absolute path of the audited repository */
@@ -125,10 +320,18 @@ struct spec {
 
 	struct port_req *ports;
 	size_t nports, ports_cap;
+	struct port_record *port_records;	/* in order of first mention */
+	size_t nport_records;
 	struct runtime_req *runtimes;
 	size_t nruntimes, runtimes_cap;
+	/* past SPEC_RUNTIMES_MAX: how many requirements were not taken, and
+	 * where the first of them was (the runtimes probe reports it) */
+	size_t runtimes_capped;
+	struct origin runtimes_capped_origin;
 	struct tool_req *tools;
 	size_t ntools, tools_cap;
+
+	struct compose_spec compose;
 
 	long timeout_ms;	/* 0: not set by the repository */
 	struct origin timeout_origin;
@@ -150,17 +353,25 @@ const char *spec_add_file(struct spec *spec, const char *name);
 /* A spec-owned copy of s for origins that name a file which is not a spec
  * file (the .env a URL came from); does not count as a spec file. */
 const char *spec_intern(struct spec *spec, const char *s);
-struct port_req *spec_add_port(struct spec *spec, unsigned port,
-			       enum port_expect expect, struct origin origin,
-			       const char *service);
+struct port_req *spec_add_port(struct spec *spec, enum req_source src,
+			       unsigned port, enum port_expect expect,
+			       struct origin origin, const char *service);
 /* A *_URL requirement that names no port to look up: kind is
- * PORT_REQ_BAD_URL or PORT_REQ_URLS_CAPPED (the caller counts capped).
- * It wants a listener, as every URL requirement does. */
+ * PORT_REQ_BAD_URL or PORT_REQ_URLS_CAPPED (the caller counts capped). */
 struct port_req *spec_add_url_mark(struct spec *spec, enum port_req_kind kind,
 				   struct origin origin, const char *service);
-struct runtime_req *spec_add_runtime(struct spec *spec, const char *name,
-				     const char *text, enum req_kind kind,
-				     struct origin origin);
+struct runtime_req *spec_add_runtime(struct spec *spec, enum req_source src,
+				     const char *name, const char *text,
+				     enum req_kind kind, struct origin origin);
+/* At most SPEC_RUNTIMES_MAX runtime requirements a repository (as
+ * spec_urls.c caps the *_URL ports): every one is a check, and a file of
+ * 100,000 tools must neither take minutes nor print as many lines.  A
+ * loader whose file can name any number of runtimes (.tool-versions; the
+ * others are bounded by their format or by MAX_ENTRIES) asks before each:
+ * 1 there is room, 0 not (the requirement at origin is counted in
+ * spec->runtimes_capped, and the runtimes probe reports them). */
+#define SPEC_RUNTIMES_MAX 1024
+int spec_runtime_room(struct spec *spec, struct origin origin);
 struct tool_req *spec_add_tool(struct spec *spec, const char *name,
 			       struct origin origin);
 

@@ -23,12 +23,19 @@ struct spec_source {
 #include "sources.def"
 #undef SOURCE
 
-/* Read root/name as a spec file: size cap, symlinks must resolve inside
- * the root, text must be UTF-8 without NUL (a UTF-8 BOM is dropped).
- * Returns 1 and fills out (and records the file in spec->files), 0 when
- * the file does not exist, -1 with err filled. */
+/* Read root/name as a spec file, with saferead.h's spec policy: a
+ * regular file under the size cap, opened before it is judged, symlinks
+ * only while they stay inside the root, UTF-8 without NUL (a UTF-8 BOM is
+ * dropped).  Returns 1 and fills out (and records the file in
+ * spec->files), 0 when the file does not exist, -1 with err filled. */
 int spec_read(struct spec *spec, const char *name, struct blob *out,
 	      struct errbuf *err);
+
+/* Once every source is loaded: one port_record per port (spec_ports.c). */
+void spec_resolve_ports(struct spec *spec);
+
+/* Free spec->compose (spec_compose.c). */
+void spec_compose_release(struct spec *spec);
 
 /* The first of names that exists under the root, or NULL. */
 const char *spec_first_existing(const struct spec *spec, const char *const *names);

@@ -50,4 +50,9 @@ const char *toolversions_runtime(const char *plugin, size_t len);
 
 void toolversions_release(struct toolversions *t);
 
+/* The dotted numbers a version starts with, after an optional flavour
+ * ("temurin-21.0.2+13" gives "21.0.2", "v20.1" gives "20.1"): a pointer
+ * into s, with their length in *len (0: none). */
+const char *toolversions_core(const char *s, size_t *len);
+
 #endif

@@ -1,4 +1,4 @@
-/* util.h - allocation, growable strings, bounded file reads, text hygiene.
+/* util.h - allocation, growable strings, text hygiene, paths.
  *
  * Allocation failure is fatal (the x* functions abort with a message): a
  * pre-flight check that runs out of memory has nothing useful left to say.
@@ -41,10 +41,27 @@ const char *buf_str(const struct buf *b);	/* "" when empty, never NULL */
 char *buf_detach(struct buf *b);
 void buf_release(struct buf *b);
 
-/* A fixed-size error message: internal helpers return -1 and fill one. */
-struct errbuf {
-	char msg[512];
+/* What an error is about, for a caller that must say more than the
+ * message (JSON's error.kind). */
+enum err_kind {
+	ERRK_OTHER,		/* nothing more to say */
+	ERRK_INVALID,		/* a file says something malformed or wrong */
+	ERRK_UNREADABLE,	/* a file could not be read */
+	ERRK_NOTHING,		/* nothing to work on */
+	ERRK_DIR,		/* the directory to work in cannot be used */
 };
+
+/* A fixed-size error message: internal helpers return -1 and fill one.
+ * When a file is at fault, file/line/col say where (spec_error fills
+ * them) and what is the message without that prefix. */
+struct errbuf {
+	char msg[512];		/* the whole message: "file:line:col: what" */
+	enum err_kind kind;
+	char file[256];		/* "" when no file is at fault */
+	unsigned line, col;	/* 0 when unknown */
+	size_t what;		/* offset in msg past the file prefix */
+};
+/* err_set resets kind (ERRK_OTHER) and the place. */
 void err_set(struct errbuf *e, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
@@ -56,16 +73,8 @@ struct blob {
 };
 void blob_release(struct blob *b);
 
+/* The size cap of a spec file (and of most files read: saferead.h). */
 #define SPEC_FILE_CAP (1024 * 1024)
-
-/* Read the regular file at path into out, refusing files larger than cap.
- * Returns 0, or -1 with errno set (EFBIG past the cap, EISDIR/EINVAL for
- * something that is not a regular file). */
-int file_read(const char *path, size_t cap, struct blob *out);
-
-/* Why file_read(..., SPEC_FILE_CAP, ...) failed with errno e, for a
- * message: the size limit for EFBIG, else strerror(e). */
-const char *file_read_strerror(int e);
 
 /* Check that buf is text: no NUL byte and valid UTF-8.  Returns 0, or -1
  * with *line and *col (1-based, col counted in bytes) of the first bad byte

@@ -76,4 +76,8 @@ void versions_trim(const char **s, size_t *len);
  * no overflow whatever their length): <0, 0, >0. */
 int versions_numcmp(const char *a, size_t alen, const char *b, size_t blen);
 
+/* 1 when s is 1 to 39 of the characters a version or a tool name may
+ * hold ([A-Za-z0-9.+_-]): safe to name in a hint or a command's argv. */
+int versions_token_safe(const char *s);
+
 #endif

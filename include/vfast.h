@@ -49,4 +49,19 @@ int vfast_lookup(const char *name, const char *path, const char *repo_root,
 int vcache_get(const char *name, const char *path, char *out, size_t outlen);
 void vcache_put(const char *name, const char *path, const char *version);
 
+/* What the cache is and did in this run, for the report's run block.
+ * dir is a new string (caller frees) or NULL when there is no HOME. */
+enum vcache_state {
+	VCACHE_READY,		/* a valid cache file of ours */
+	VCACHE_EMPTY,		/* none yet (made on the first store) */
+	VCACHE_UNAVAILABLE,	/* no HOME, or a directory we cannot trust */
+};
+struct vcache_info {
+	char *dir;
+	enum vcache_state state;
+	size_t entries;
+	unsigned hits, misses, stores;	/* during this process */
+};
+void vcache_describe(struct vcache_info *info);
+
 #endif

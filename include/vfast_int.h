@@ -44,6 +44,9 @@ int vfast_js_knows(const char *name);
 /* vfast_js.c: the package.json of the package whose bin c is. */
 int vfast_js_lookup(const char *name, const char *c, const char *repo_root,
 		    char *const env[], char *out, size_t outlen);
+/* vfast_erl.c: the OTP release beside the erl at c (an OTP install's
+ * releases/<N>/OTP_VERSION), 1 or 0; never -1. */
+int vfast_erlang_lookup(const char *c, char *out, size_t outlen);
 /* vfast_py.c: -1 when c is not a pyenv shim; else the shim at path
  * resolved as pyenv would (*real as vfast_lookup sets it). */
 int vfast_pyenv_lookup(const char *path, const char *c, const char *repo_root,

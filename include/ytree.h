@@ -4,7 +4,9 @@
  * Aliases are expanded by copying, under a budget on the total number of
  * nodes and on the bytes of scalar text, so a "billion laughs" file (or
  * one large anchored scalar aliased many times) fails with an error
- * instead of exhausting memory.  Only the first document of a stream is read.
+ * instead of exhausting memory.  Anchors are found through a hash index,
+ * so many aliases cost no more than many nodes.  Only the first document
+ * of a stream is read.
  */
 #ifndef EP_YTREE_H
 #define EP_YTREE_H
@@ -17,6 +19,8 @@ struct ynode {
 	enum ynode_kind kind;
 	unsigned line, col;	/* 1-based position of the node's first character */
 	int plain;		/* scalar written without quotes (3000, not "3000") */
+	char *tag;		/* an explicit local tag ("!reset", "!override"), or
+				 * NULL: compose's override files use them */
 	char *text;		/* scalar text, NUL-terminated (SCALAR only) */
 	size_t len;
 	/* SEQ: items[0..n); MAP: items[2i] is a key, items[2i+1] its value */
@@ -37,6 +41,16 @@ struct ytree_error {
 int ytree_parse(const char *buf, size_t len, size_t max_nodes,
 		struct ynode **root, struct ytree_error *err);
 void ynode_free(struct ynode *n);
+
+/* What a parse cost, for tests that hold it linear: anchors defined,
+ * aliases resolved, and the hash slots looked at for both. */
+struct ytree_stats {
+	size_t anchors, aliases, anchor_probes;
+};
+/* ytree_parse, also filling *stats (may be NULL). */
+int ytree_parse_stats(const char *buf, size_t len, size_t max_nodes,
+		      struct ynode **root, struct ytree_error *err,
+		      struct ytree_stats *stats);
 
 /* The value for key in a MAP node, or NULL (also when map is not a MAP).
  * When a key appears twice, the first wins (loaders that care about

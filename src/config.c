@@ -1,8 +1,10 @@
 /* config.c - user defaults, via libinih */
 #include "config.h"
+#include "saferead.h"
 
 #include <errno.h>
 #include <ini.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -10,7 +12,32 @@
 struct ini_ctx {
 	struct config *c;
 	char msg[256];		/* the first error, inih gives the line */
+	const char *text, *pos;	/* what the reader hands inih, line by line */
+	unsigned line;		/* of the line inih is on */
+	int at_bol;		/* the last piece ended a line */
 };
+
+/* An fgets for inih over the file's text, counting lines, so that the
+ * run block can say which line set each value. */
+static char *ini_read(char *str, int num, void *stream)
+{
+	struct ini_ctx *x = stream;
+	int n = 0;
+
+	if (!*x->pos || num < 2)
+		return NULL;
+	if (x->at_bol)
+		x->line++;
+	while (n < num - 1 && x->pos[n] && x->pos[n] != '\n')
+		n++;
+	if (n < num - 1 && x->pos[n] == '\n')
+		n++;
+	memcpy(str, x->pos, (size_t)n);
+	str[n] = '\0';
+	x->at_bol = str[n - 1] == '\n';
+	x->pos += n;
+	return str;
+}
 
 static int parse_bool(const char *v, int *out)
 {
@@ -36,9 +63,10 @@ static int on_value(void *user, const char *section, const char *name, const cha
 	}
 	if (!strcmp(name, "format")) {
 		if (format_parse(value, &c->format) == 0)
-			return 1;
+			return c->format_line = x->line, 1;
 		snprintf(x->msg, sizeof(x->msg), "'format' expects human, json, junit or github");
 	} else if (!strcmp(name, "color")) {
+		c->color_line = x->line;
 		if (!strcmp(value, "auto"))
 			return c->color = COLOR_AUTO, 1;
 		if (!strcmp(value, "always"))
@@ -48,11 +76,11 @@ static int on_value(void *user, const char *section, const char *name, const cha
 		snprintf(x->msg, sizeof(x->msg), "'color' expects auto, always or never");
 	} else if (!strcmp(name, "timeout")) {
 		if (parse_long(value, 1, 600000, &c->timeout_ms) == 0)
-			return 1;
+			return c->timeout_line = x->line, 1;
 		snprintf(x->msg, sizeof(x->msg), "'timeout' expects milliseconds from 1 to 600000");
 	} else if (!strcmp(name, "strict")) {
 		if (parse_bool(value, &c->strict) == 0)
-			return 1;
+			return c->strict_line = x->line, 1;
 		snprintf(x->msg, sizeof(x->msg), "'strict' expects true or false");
 	} else {
 		char *clean = text_clean(name);
@@ -83,6 +111,12 @@ static char *config_path(void)
 
 int config_load(struct config *c, struct errbuf *err)
 {
+	/* the user's own file: wherever a symlink leads, but text, capped,
+	 * and never a FIFO */
+	static const struct saferead_policy policy = {
+		SAFEREAD_ANYWHERE, SAFEREAD_NO_NUL, SPEC_FILE_CAP
+	};
+	struct saferead_error why;
 	struct ini_ctx x;
 	struct blob b;
 	char *path;
@@ -94,10 +128,9 @@ int config_load(struct config *c, struct errbuf *err)
 	path = config_path();
 	if (!path)
 		return 0;
-	if (file_read(path, SPEC_FILE_CAP, &b) < 0) {
-		int e = errno;
-
+	if (saferead_file(&policy, NULL, path, &b, &why) < 0) {
 		struct stat st;
+		int e = why.code;
 
 		/* optional: absent, or behind a directory we may not enter
 		 * (a HOME of another user), is the same as no file */
@@ -105,20 +138,31 @@ int config_load(struct config *c, struct errbuf *err)
 			free(path);
 			return 0;
 		}
-		err_set(err, "%s: %s", path, file_read_strerror(e));
+		if (e == EILSEQ) {
+			err_set(err, "%s: NUL byte (expected text)", path);
+			err->kind = ERRK_INVALID;
+		} else {
+			err_set(err, "%s: %s", path, saferead_strerror(e));
+			err->kind = ERRK_UNREADABLE;
+		}
+		snprintf(err->file, sizeof(err->file), "%s", path);
 		free(path);
 		return -1;
 	}
-	if (memchr(b.data, '\0', b.len)) {
-		err_set(err, "%s: NUL byte (expected text)", path);
-		goto fail;
-	}
 	memset(&x, 0, sizeof(x));
 	x.c = c;
-	line = ini_parse_string(b.data, on_value, &x);
+	x.text = x.pos = b.data;
+	x.at_bol = 1;
+	line = ini_parse_stream(ini_read, &x, on_value, &x);
 	if (line != 0) {
-		err_set(err, "%s:%d: %s", path, line > 0 ? line : 0,
-			x.msg[0] ? x.msg : "malformed line (expected name = value)");
+		const char *what = x.msg[0] ? x.msg :
+				   "malformed line (expected name = value)";
+
+		err_set(err, "%s:%d: %s", path, line > 0 ? line : 0, what);
+		err->kind = ERRK_INVALID;
+		snprintf(err->file, sizeof(err->file), "%s", path);
+		err->line = line > 0 ? (unsigned)line : 0;
+		err->what = strlen(err->msg) - strlen(what);
 		goto fail;
 	}
 	blob_release(&b);

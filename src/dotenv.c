@@ -59,7 +59,27 @@
 
 struct pending_issue {
 	size_t pos, seq;	/* offset in the scanned text; tie-break */
+	enum dotenv_issue_kind kind;
+	size_t entry;		/* DOTENV_MISREAD: the entry; else NONE */
+	unsigned char badquote;	/* the unterminated-quote or text-after-
+				 * the-quote issue of its entry */
+	unsigned char dropped;	/* told better by another issue */
 	char *message;
+};
+
+/* What the scan learnt of an entry beyond struct dotenv_entry, for
+ * places_mark(): where its text ends, and how it went. */
+struct entry_info {
+	unsigned last;		/* the line of its last byte: the value's, or
+				 * the '=''s when the value is empty */
+	unsigned char broken;	/* a value that may run on, misread: an
+				 * unterminated quote, the '=' or the value
+				 * on a later line */
+	unsigned char badquote;	/* a quote that dotenv did not treat as one */
+	unsigned char pem;	/* its value starts like a PEM block
+				 * (-----BEGIN), unquoted or with a quote that
+				 * did not close, and ends on the key's line */
+	unsigned char block;	/* ... and the lines after it hold the rest */
 };
 
 struct scan {
@@ -74,6 +94,8 @@ struct scan {
 	} qcache[3];
 	struct dotenv *out;
 	size_t cap_entries;
+	struct entry_info *info;	/* one per entry */
+	size_t cap_info;
 	struct pending_issue *pending;
 	size_t npending, cap_pending;
 };
@@ -403,10 +425,14 @@ static int attempt_fast(const struct scan *sc, size_t k, struct match *m)
 	return 1;
 }
 
-static void issue_add(struct scan *sc, size_t pos, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+/* Add an issue at offset pos: entry NONE for a line dotenv skips, else
+ * the entry dotenv misreads.  Returns it (valid until the next one). */
+static struct pending_issue *issue_add(struct scan *sc, size_t entry,
+				       size_t pos, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
 
-static void issue_add(struct scan *sc, size_t pos, const char *fmt, ...)
+static struct pending_issue *issue_add(struct scan *sc, size_t entry,
+				       size_t pos, const char *fmt, ...)
 {
 	struct pending_issue *pi;
 	va_list ap;
@@ -414,11 +440,31 @@ static void issue_add(struct scan *sc, size_t pos, const char *fmt, ...)
 	grow(&sc->pending, sizeof(*sc->pending), &sc->cap_pending,
 	     sc->npending + 1);
 	pi = &sc->pending[sc->npending];
+	memset(pi, 0, sizeof(*pi));
 	pi->pos = pos;
 	pi->seq = sc->npending++;
+	pi->entry = entry;
+	pi->kind = entry == NONE ? DOTENV_SKIPPED : DOTENV_MISREAD;
 	va_start(ap, fmt);
 	pi->message = xvformat(fmt, ap);
 	va_end(ap);
+	return pi;
+}
+
+/* The 1-based line of offset pos, without touching locate()'s cursor. */
+static unsigned line_of(const struct scan *sc, size_t pos)
+{
+	size_t lo = 0, hi = sc->nlines;
+
+	while (hi - lo > 1) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (sc->lines[mid] <= pos)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return lo + 1 < UINT_MAX ? (unsigned)(lo + 1) : UINT_MAX;
 }
 
 static int has_lt(const struct scan *sc, size_t a, size_t b)
@@ -443,20 +489,20 @@ static void line_diagnose(struct scan *sc, size_t k, size_t eol)
 	while (i < eol && is_key_char(s[i]))
 		i++;
 	if (i == k) {
-		issue_add(sc, k, s[k] == '=' ? "missing key name before '='"
-					     : "expected KEY=VALUE");
+		issue_add(sc, NONE, k, s[k] == '=' ? "missing key name before '='"
+						   : "expected KEY=VALUE");
 		return;
 	}
 	if (i < eol && s[i] == ':') {
-		issue_add(sc, i, "expected '=' or ': ' after the key name");
+		issue_add(sc, NONE, i, "expected '=' or ': ' after the key name");
 		return;
 	}
 	for (t = i; t < eol && ws_at(s, eol, t); t += ws_at(s, eol, t))
 		;
 	if (t == i && i < eol)
-		issue_add(sc, i, "invalid character in key name");
+		issue_add(sc, NONE, i, "invalid character in key name");
 	else
-		issue_add(sc, t, "expected '=' after the key name");
+		issue_add(sc, NONE, t, "expected '=' after the key name");
 }
 
 /* Report the lines of [a, b) that no match took: dotenv ignores them.  The
@@ -551,36 +597,60 @@ static void locate(struct scan *sc, size_t pos, unsigned *line,
 	*col = pos + 1 < UINT_MAX ? (unsigned)(pos + 1) : UINT_MAX;
 }
 
-/* What dotenv does here that the file does not seem to say.  The key is
- * copied only for a message: entries are built after the scan. */
-static void entry_issues(struct scan *sc, const struct match *m)
+/* What dotenv does here that the file does not seem to say, for entry
+ * idx, just added.  No message holds the key: it may be a piece of a
+ * secret, which only places_mark() can tell. */
+static void entry_issues(struct scan *sc, const struct match *m, size_t idx)
 {
+	struct entry_info *in = &sc->info[idx];
 	size_t klen = m->keyend - m->key;
-	char *key;
 
-	if (m->badquote != NONE && m->badquote < m->vend)
-		issue_add(sc, m->badquote, m->closable ?
-			  "text after the closing quote: dotenv does not treat the value as quoted" :
-			  "unterminated quote: dotenv does not treat the value as quoted");
+	if (m->badquote != NONE && m->badquote < m->vend) {
+		issue_add(sc, idx, m->badquote, m->closable ?
+			  "text after the closing quote: the value keeps the quotes" :
+			  "unterminated quote: the value keeps the quote")
+			->badquote = 1;
+		in->badquote = 1;
+		/* a quote closed on a later line leaves the lines up to
+		 * it skipped, which places_mark() sees anyway */
+		in->broken = !m->closable;
+	}
 	if (has_lt(sc, m->keyend, m->sep)) {
-		key = xstrndup((const char *)sc->s + m->key, klen);
-		issue_add(sc, m->sep, "the '=' of key '%s' is on a later line",
-			  key);
-		free(key);
+		issue_add(sc, idx, m->sep,
+			  "the '=' is on line %u: the lines are joined",
+			  line_of(sc, m->sep));
+		in->broken = 1;
 	}
 	if (m->from != NONE && has_lt(sc, m->sep, m->from)) {
-		key = xstrndup((const char *)sc->s + m->key, klen);
-		issue_add(sc, m->key,
-			  "key '%s' has no value on its line: dotenv reads it from a later line",
-			  key);
-		free(key);
+		issue_add(sc, idx, m->key,
+			  "no value on the key's line: the value is taken from line %u",
+			  line_of(sc, m->from));
+		in->broken = 1;
 	}
 	/* dotenv stores into a plain object, where this key sets the
 	 * prototype instead: the key is lost.  We keep the entry, so that a
 	 * comparison with an example file still sees it, and say so. */
 	if (klen == 9 && !memcmp(sc->s + m->key, "__proto__", 9))
-		issue_add(sc, m->key,
-			  "key '__proto__' is dropped by dotenv (a JavaScript object quirk)");
+		issue_add(sc, idx, m->key,
+			  "dropped: a JavaScript object does not keep the key __proto__");
+}
+
+/* Does the value of m start like a PEM block ("-----BEGIN"), with no
+ * quote around it that dotenv honours, and end on the key's line?  Then
+ * the lines after it are likely the rest of it (places_mark()). */
+static int pem_start(const struct scan *sc, const struct match *m, size_t a,
+		     size_t b)
+{
+	static const char begin[] = "-----BEGIN";
+	size_t n = sizeof(begin) - 1;
+
+	if (a < b && quote_index(sc->s[a]) >= 0) {
+		if (m->badquote == NONE)
+			return 0;	/* a quoted value, closed */
+		a++;
+	}
+	return b - a >= n && !memcmp(sc->s + a, begin, n) &&
+	       !has_lt(sc, m->key, b);
 }
 
 /* Trim group 2 and add the entry.  Until entries_build(), its key and
@@ -590,7 +660,9 @@ static void entry_add(struct scan *sc, const struct match *m)
 	const unsigned char *s = sc->s;
 	struct dotenv *out = sc->out;
 	struct dotenv_entry *e;
-	size_t a = m->vbeg, b = m->vend, w;
+	struct entry_info *in;
+	size_t a = m->vbeg, b = m->vend, w, last;
+	unsigned col;
 
 	while (a < b && (w = ws_at(s, b, a)))
 		a += w;
@@ -603,11 +675,165 @@ static void entry_add(struct scan *sc, const struct match *m)
 	e->key = (char *)sc->s + m->key;
 	e->value = (char *)sc->s + a;
 	e->value_len = b - a;
+	e->place = DOTENV_PLACE_CLEAN;
 	locate(sc, m->key, &e->line, &e->col);
 	/* no overflow: keys and values lie apart in s, each match has a
 	 * separator besides, so this stays below n + n / 2 + 2 */
 	sc->textlen += (m->keyend - m->key) + 1 + (b - a) + 1;
-	entry_issues(sc, m);
+	if (out->n > sc->cap_info)	/* U+2028 starts a match mid-line */
+		grow(&sc->info, sizeof(*sc->info), &sc->cap_info, out->n);
+	in = &sc->info[out->n - 1];
+	memset(in, 0, sizeof(*in));
+	last = b > a ? b - 1 : m->sep;
+	if (memchr(s + m->key, '\n', last - m->key))
+		locate(sc, last, &in->last, &col);	/* still rising */
+	else
+		in->last = e->line;
+	in->pem = a < b && (s[a] == '-' || quote_index(s[a]) >= 0) &&
+		  pem_start(sc, m, a, b);
+	entry_issues(sc, m, out->n - 1);
+}
+
+/* Line kinds for places_mark(), a bit set per line. */
+enum {
+	LK_SKIPPED = 1,		/* a line dotenv skips */
+	LK_ENTRY = 2,		/* holds some of an entry (key to value end) */
+	LK_BROKEN = 4,		/* ... of an entry dotenv misreads */
+	LK_INSIDE = 8,		/* inside a multi-line value without quotes */
+};
+
+/* Whether line l (0-based) starts, after blanks, with the -----END of a
+ * PEM block. */
+static int line_is_pem_end(const struct scan *sc, size_t l)
+{
+	static const char end[] = "-----END";
+	size_t a = sc->lines[l], e = l + 1 < sc->nlines ? sc->lines[l + 1] : sc->n;
+
+	while (a < e && (sc->s[a] == ' ' || sc->s[a] == '\t'))
+		a++;
+	return e - a >= sizeof(end) - 1 && !memcmp(sc->s + a, end, sizeof(end) - 1);
+}
+
+/* The multi-line value that entry i (its info says pem) starts, written
+ * without quotes: the lines after its key's up to the first -----END line,
+ * when no blank or comment line comes first.  Returns that line (0-based)
+ * or NONE; *stop is where the search ended, so that a later head before it
+ * need not search again (the scan stays linear). */
+static size_t pem_block(const struct scan *sc, const unsigned char *lk,
+			size_t k, size_t *stop)
+{
+	size_t j;
+
+	for (j = k + 1; j < sc->nlines && lk[j]; j++)
+		if (line_is_pem_end(sc, j))
+			return *stop = j;
+	*stop = j;
+	return NONE;
+}
+
+/* Comment lines written like an assignment ("# KEY=value", "## export
+ * KEY=value"): the keys a file mentions without setting them.  lk marks
+ * the lines the scan took or skipped; the others are blank or comments
+ * (a comment the tail of an entry swallowed among them). */
+static void mentions_find(struct scan *sc, const unsigned char *lk)
+{
+	const unsigned char *s = sc->s;
+	struct dotenv *out = sc->out;
+	size_t l, cap = 0;
+
+	for (l = 0; l < sc->nlines; l++) {
+		size_t i = sc->lines[l], e = l + 1 < sc->nlines ? sc->lines[l + 1] : sc->n;
+		size_t k, kend;
+
+		if (lk[l])
+			continue;
+		while (i < e && (s[i] == ' ' || s[i] == '\t'))
+			i++;
+		if (i == e || s[i] != '#')
+			continue;
+		while (i < e && (s[i] == '#' || s[i] == ' ' || s[i] == '\t'))
+			i++;
+		if (e - i > 7 && !memcmp(s + i, "export", 6) &&
+		    (s[i + 6] == ' ' || s[i + 6] == '\t'))
+			for (i += 6; i < e && (s[i] == ' ' || s[i] == '\t'); i++)
+				;
+		for (k = i; i < e && is_key_char(s[i]); i++)
+			;
+		kend = i;
+		if (kend == k || kend - k > 256)
+			continue;
+		while (i < e && (s[i] == ' ' || s[i] == '\t'))
+			i++;
+		if (i == e || s[i] != '=')
+			continue;
+		if (out->ncommented == cap)
+			grow(&out->commented, sizeof(*out->commented), &cap,
+			     out->ncommented + 1);
+		out->commented[out->ncommented].line = (unsigned)(l + 1 < UINT_MAX ? l + 1 : UINT_MAX);
+		out->commented[out->ncommented++].key =
+			xstrndup((const char *)s + k, kend - k);
+	}
+}
+
+/* A key of text dotenv skipped or misread may be a piece of a secret: set
+ * each entry's place (dotenv.h), and turn a multi-line value written
+ * without quotes into one issue of its first key, instead of one issue per
+ * skipped line and keys that are pieces of it.  Runs after the scan, while
+ * the entries still point into the scanned text. */
+static void places_mark(struct scan *sc)
+{
+	struct dotenv *out = sc->out;
+	unsigned char *lk = xcalloc(sc->nlines, 1);
+	size_t i, l, stop = 0;
+
+	for (i = 0; i < sc->npending; i++)
+		if (sc->pending[i].kind == DOTENV_SKIPPED)
+			lk[line_of(sc, sc->pending[i].pos) - 1] |= LK_SKIPPED;
+	for (i = 0; i < out->n; i++) {
+		size_t last = sc->info[i].last - 1;
+
+		for (l = out->entries[i].line - 1; l <= last; l++)
+			lk[l] |= sc->info[i].broken ? LK_BROKEN : LK_ENTRY;
+	}
+	for (i = 0; i < out->n; i++) {
+		const struct entry_info *in = &sc->info[i];
+		size_t k = out->entries[i].line - 1, end;
+
+		if (!in->pem || lk[k] & LK_INSIDE || k < stop)
+			continue;
+		end = pem_block(sc, lk, k, &stop);
+		if (end == NONE)
+			continue;
+		for (l = k + 1; l <= end; l++)
+			lk[l] |= LK_INSIDE;
+		issue_add(sc, i, (size_t)(out->entries[i].key - (char *)sc->s),
+			  in->badquote ?
+			  "its quote does not close, and its value runs on to line %zu: only the first line is read, quote included" :
+			  "its value runs on to line %zu without quotes: only the first line is read",
+			  end + 1);
+		sc->info[i].block = 1;
+	}
+	for (i = 0; i < out->n; i++) {
+		size_t k = out->entries[i].line - 1;
+
+		if (lk[k] & LK_INSIDE)
+			out->entries[i].place = DOTENV_PLACE_INSIDE;
+		else if (k && lk[k - 1] & (LK_SKIPPED | LK_BROKEN))
+			out->entries[i].place = DOTENV_PLACE_AFTER;
+	}
+	/* inside a value: told by its first key's issue, as is that key's
+	 * broken quote */
+	for (i = 0; i < sc->npending; i++) {
+		struct pending_issue *pi = &sc->pending[i];
+
+		if (pi->kind == DOTENV_SKIPPED)
+			pi->dropped = (lk[line_of(sc, pi->pos) - 1] & LK_INSIDE) != 0;
+		else
+			pi->dropped = out->entries[pi->entry].place == DOTENV_PLACE_INSIDE ||
+				      (pi->badquote && sc->info[pi->entry].block);
+	}
+	mentions_find(sc, lk);
+	free(lk);
 }
 
 /* Copy every key and value into one block, the first key at its start (so
@@ -702,11 +928,27 @@ static void issues_finish(struct scan *sc)
 	qsort(sc->pending, sc->npending, sizeof(*sc->pending), pending_cmp);
 	out->issues = xcalloc(sc->npending, sizeof(*out->issues));
 	for (i = 0; i < sc->npending; i++) {
-		locate(sc, sc->pending[i].pos, &out->issues[i].line,
-		       &out->issues[i].col);
-		out->issues[i].message = sc->pending[i].message;
+		const struct pending_issue *pi = &sc->pending[i];
+		struct dotenv_issue *is = &out->issues[out->nissues];
+
+		if (pi->dropped) {
+			free(pi->message);
+			continue;
+		}
+		locate(sc, pi->pos, &is->line, &is->col);
+		is->kind = pi->kind;
+		is->entry = pi->entry;
+		is->message = pi->message;
+		out->nissues++;
 	}
-	out->nissues = sc->npending;
+}
+
+static int mention_cmp(const void *pa, const void *pb)
+{
+	const struct dotenv_mention *a = pa, *b = pb;
+	int c = strcmp(a->key, b->key);
+
+	return c ? c : (a->line > b->line) - (a->line < b->line);
 }
 
 /* FNV-1a: keys are short, and the table is rebuilt per file. */
@@ -755,6 +997,11 @@ void dotenv_parse(const char *buf, size_t len, struct dotenv *out)
 	sc.out = out;
 	sc.s = normalize(buf, len, &sc.n);
 	lines_build(&sc);
+	/* a match starts at a line start: one entry a line, nearly always.
+	 * Sized once, so that it does not grow beside the entries (two
+	 * arrays growing in turn are copied on every realloc) */
+	sc.cap_info = sc.nlines;
+	sc.info = xmalloc(sc.cap_info * sizeof(*sc.info));
 	for (i = 0; i < ARRAY_SIZE(sc.qcache); i++)
 		sc.qcache[i].lo = sc.qcache[i].hi = NONE;
 
@@ -775,6 +1022,7 @@ void dotenv_parse(const char *buf, size_t len, struct dotenv *out)
 		p = done = m.end;
 	}
 	region_check(&sc, done, sc.n);
+	places_mark(&sc);
 	entries_build(&sc);
 	sc.cursor = 0;
 	issues_finish(&sc);
@@ -784,6 +1032,11 @@ void dotenv_parse(const char *buf, size_t len, struct dotenv *out)
 	free(sc.s);
 	free(sc.lines);
 	free(sc.pending);
+	free(sc.info);
+	/* sorted by key, for dotenv_mentions() */
+	if (out->ncommented > 1)
+		qsort(out->commented, out->ncommented, sizeof(*out->commented),
+		      mention_cmp);
 }
 
 const struct dotenv_entry *dotenv_get(const struct dotenv *d, const char *key)
@@ -806,6 +1059,32 @@ int dotenv_is_shadowed(const struct dotenv *d, size_t i)
 	return i < d->n && dotenv_get(d, d->entries[i].key) != &d->entries[i];
 }
 
+int dotenv_key_hidden(const struct dotenv_entry *e)
+{
+	size_t len = strlen(e->key);
+
+	return e->place != DOTENV_PLACE_CLEAN || len > 64 ||
+	       (len > 24 && !strchr(e->key, '_'));
+}
+
+int dotenv_mentions(const struct dotenv *d, const char *key)
+{
+	size_t lo = 0, hi = d->ncommented;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int c = strcmp(d->commented[mid].key, key);
+
+		if (!c)
+			return 1;
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return 0;
+}
+
 void dotenv_release(struct dotenv *d)
 {
 	size_t i;
@@ -816,6 +1095,9 @@ void dotenv_release(struct dotenv *d)
 		free(d->entries[0].key);
 	for (i = 0; i < d->nissues; i++)
 		free(d->issues[i].message);
+	for (i = 0; i < d->ncommented; i++)
+		free(d->commented[i].key);
+	free(d->commented);
 	free(d->entries);
 	free(d->issues);
 	free(d->slots);

@@ -1,12 +1,14 @@
 /* main.c - the command line: options, load the model, plan, run, render.
- * Only main decides the exit status. */
-#include "config.h"
-#include "probe.h"
-#include "render.h"
-#include "runner.h"
+ * Only main decides the exit status.
+ *
+ * Every exit prints one report in the chosen format: when the audit cannot
+ * run (exit 2), the JSON document has "ok": null and an "error" object,
+ * JUnit an errored test case, GitHub an ::error, and the human message
+ * goes to stderr as before.
+ */
+#include "audit.h"
+#include "schema.h"
 #include "signals.h"
-#include "spawnrun.h"
-#include "spec.h"
 
 #include <getopt.h>
 #include <langinfo.h>
@@ -17,21 +19,13 @@
 #include <string.h>
 #include <unistd.h>
 
-#define EP_VERSION "0.1.0"
-#define DEFAULT_TIMEOUT_MS 3000
-/* How long, past the checks, the children get to die: the report is out
- * by the deadline plus this and the rendering. */
-#define KILL_GRACE_MS 50
-
 enum exit_status { EXIT_OK = 0, EXIT_FAIL = 1, EXIT_USAGE = 2 };
 
+/* The command line: what the audit takes, and how to show it. */
 struct options {
-	enum format format;
-	int format_set;
-	const char *only, *skip;
-	long timeout_ms;
-	int strict, explain, no_color, quiet;
-	const char *dir;
+	struct audit_opts a;
+	int explain, no_color, quiet;
+	int list_probes, schema;
 };
 
 static void usage(FILE *out)
@@ -48,7 +42,9 @@ static void usage(FILE *out)
 	      "      --explain             show where each requirement came from\n"
 	      "      --no-color            no colour (NO_COLOR does the same)\n"
 	      "  -q, --quiet               print failures and the summary only\n"
-	      "      --list-probes         list the probes and exit\n"
+	      "      --no-config           ignore the user's config.ini\n"
+	      "      --list-probes         list the probes and exit (--format=json: as JSON)\n"
+	      "      --schema              print the JSON Schema of envpreflight/1 and exit\n"
 	      "  -V, --version             print the version and exit\n"
 	      "  -h, --help                print this help and exit\n"
 	      "\n"
@@ -56,21 +52,26 @@ static void usage(FILE *out)
 	      out);
 }
 
-static int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* A usage error: the message in err (kind ERRK_OTHER), "Try --help" on
+ * stderr is added when it is printed. */
+static int usage_error(struct errbuf *err, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 
-static int usage_error(const char *fmt, ...)
+static int usage_error(struct errbuf *err, const char *fmt, ...)
 {
 	va_list ap;
 
-	fputs("envpreflight: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
 	va_end(ap);
-	fputs("\nTry 'envpreflight --help'.\n", stderr);
+	err->kind = ERRK_OTHER;
+	err->file[0] = '\0';
+	err->line = err->col = 0;
+	err->what = 0;
 	return EXIT_USAGE;
 }
 
-static void list_probes(FILE *out)
+static void list_probes_text(FILE *out)
 {
 	size_t i;
 
@@ -78,58 +79,86 @@ static void list_probes(FILE *out)
 		fprintf(out, "%-10s %s\n", probe_table[i]->name, probe_table[i]->summary);
 }
 
-/* Every name of a comma list must be a probe; 0 or -1 (message printed). */
-static int check_probe_list(const char *list, const char *opt)
+/* {"schema": "envpreflight-probes/1", "probes": [{name, summary, ids}]} */
+static void list_probes_json(FILE *out)
+{
+	cJSON *doc = cJSON_CreateObject(), *arr;
+	size_t i, k;
+
+	cJSON_AddStringToObject(doc, "schema", "envpreflight-probes/1");
+	arr = cJSON_AddArrayToObject(doc, "probes");
+	for (i = 0; probe_table[i]; i++) {
+		const struct probe *p = probe_table[i];
+		cJSON *o = cJSON_CreateObject(), *ids;
+
+		cJSON_AddStringToObject(o, "name", p->name);
+		cJSON_AddStringToObject(o, "summary", p->summary);
+		ids = cJSON_AddArrayToObject(o, "ids");
+		for (k = 0; p->ids && p->ids[k]; k++)
+			cJSON_AddItemToArray(ids, cJSON_CreateString(p->ids[k]));
+		cJSON_AddItemToArray(arr, o);
+	}
+	render_json_value(out, doc);
+	cJSON_Delete(doc);
+}
+
+/* Every name of a comma list must be a probe: 0, or a usage error. */
+static int check_probe_list(const char *list, const char *opt, struct errbuf *err)
 {
 	char *copy = xstrdup(list), *p = copy, *name;
 	int rc = 0;
 
 	while ((name = strsep(&p, ",")) != NULL) {
+		struct buf known = BUF_INIT;
+		size_t i;
+
 		if (probe_find(name))
 			continue;
-		{
-			char *clean = text_clean(name);
-
-			fprintf(stderr, "envpreflight: %s: unknown probe '%s'; the probes are:\n",
-				opt, clean);
-			free(clean);
-		}
-		list_probes(stderr);
-		rc = -1;
+		for (i = 0; probe_table[i]; i++)
+			buf_printf(&known, "%s%s", i ? ", " : "", probe_table[i]->name);
+		rc = usage_error(err, "%s: unknown probe '%s' (the probes are %s)", opt,
+				 name, buf_str(&known));
+		buf_release(&known);
 		break;
 	}
 	free(copy);
 	return rc;
 }
 
-static int in_list(const char *list, const char *name)
+/*
+ * The format asked for, looked up before the options are parsed, so that
+ * a usage error anywhere on the line is reported in that format too (a
+ * harness that asked for JSON gets JSON).  The last one given wins, as in
+ * the real parse; a value that is not a format is left to the parse.
+ */
+static enum format format_prescan(int argc, char **argv)
 {
-	size_t n = strlen(name);
-	const char *p = list;
+	enum format f = FORMAT_HUMAN, g;
+	int i;
 
-	while (p && *p) {
-		const char *comma = strchr(p, ',');
-		size_t len = comma ? (size_t)(comma - p) : strlen(p);
+	for (i = 1; i < argc && strcmp(argv[i], "--"); i++) {
+		const char *a = argv[i], *v = NULL;
 
-		if (len == n && !strncmp(p, name, n))
-			return 1;
-		p = comma ? comma + 1 : NULL;
+		if (!strcmp(a, "--json"))
+			f = FORMAT_JSON;
+		else if (!strncmp(a, "--format=", 9))
+			v = a + 9;
+		else if (!strncmp(a, "-f", 2) && a[2])
+			v = a + 2;
+		else if ((!strcmp(a, "--format") || !strcmp(a, "-f")) && i + 1 < argc)
+			v = argv[++i];
+		if (v && format_parse(v, &g) == 0)
+			f = g;
 	}
-	return 0;
+	return f;
 }
 
-static int probe_selected(const struct options *o, const struct probe *p)
-{
-	if (o->only && !in_list(o->only, p->name))
-		return 0;
-	return !(o->skip && in_list(o->skip, p->name));
-}
-
-/* Returns -1 to go on, or an exit status. */
-static int parse_options(int argc, char **argv, struct options *o)
+/* Returns -1 to go on, EXIT_OK when done (help, version), or EXIT_USAGE
+ * with err filled. */
+static int parse_options(int argc, char **argv, struct options *o, struct errbuf *err)
 {
 	enum { OPT_JSON = 256, OPT_ONLY, OPT_SKIP, OPT_STRICT, OPT_EXPLAIN,
-	       OPT_NO_COLOR, OPT_LIST };
+	       OPT_NO_COLOR, OPT_LIST, OPT_NO_CONFIG, OPT_SCHEMA };
 	static const struct option longopts[] = {
 		{ "format", required_argument, NULL, 'f' },
 		{ "json", no_argument, NULL, OPT_JSON },
@@ -140,7 +169,9 @@ static int parse_options(int argc, char **argv, struct options *o)
 		{ "explain", no_argument, NULL, OPT_EXPLAIN },
 		{ "no-color", no_argument, NULL, OPT_NO_COLOR },
 		{ "quiet", no_argument, NULL, 'q' },
+		{ "no-config", no_argument, NULL, OPT_NO_CONFIG },
 		{ "list-probes", no_argument, NULL, OPT_LIST },
+		{ "schema", no_argument, NULL, OPT_SCHEMA },
 		{ "version", no_argument, NULL, 'V' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
@@ -151,32 +182,36 @@ static int parse_options(int argc, char **argv, struct options *o)
 	while ((c = getopt_long(argc, argv, ":f:t:qVh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'f':
-			if (format_parse(optarg, &o->format) < 0)
-				return usage_error("unknown format '%s' (expected human, json, "
-						   "junit or github)", optarg);
-			o->format_set = 1;
+			if (format_parse(optarg, &o->a.format) < 0)
+				return usage_error(err, "unknown format '%s' (expected human, "
+						   "json, junit or github)", optarg);
+			o->a.format_from = FROM_CLI;
 			break;
 		case OPT_JSON:
-			o->format = FORMAT_JSON;
-			o->format_set = 1;
+			o->a.format = FORMAT_JSON;
+			o->a.format_from = FROM_CLI;
 			break;
 		case OPT_ONLY:
-			if (check_probe_list(optarg, "--only") < 0)
+			if (check_probe_list(optarg, "--only", err))
 				return EXIT_USAGE;
-			o->only = optarg;
+			o->a.only = optarg;
+			o->a.probes_from = FROM_CLI;
 			break;
 		case OPT_SKIP:
-			if (check_probe_list(optarg, "--skip") < 0)
+			if (check_probe_list(optarg, "--skip", err))
 				return EXIT_USAGE;
-			o->skip = optarg;
+			o->a.skip = optarg;
+			o->a.probes_from = FROM_CLI;
 			break;
 		case 't':
-			if (parse_long(optarg, 1, 600000, &o->timeout_ms) < 0)
-				return usage_error("--timeout expects milliseconds from 1 to "
-						   "600000, not '%s'", optarg);
+			if (parse_long(optarg, 1, 600000, &o->a.timeout_ms) < 0)
+				return usage_error(err, "--timeout expects milliseconds from 1 "
+						   "to 600000, not '%s'", optarg);
+			o->a.timeout_from = FROM_CLI;
 			break;
 		case OPT_STRICT:
-			o->strict = 1;
+			o->a.strict = 1;
+			o->a.strict_from = FROM_CLI;
 			break;
 		case OPT_EXPLAIN:
 			o->explain = 1;
@@ -187,9 +222,15 @@ static int parse_options(int argc, char **argv, struct options *o)
 		case 'q':
 			o->quiet = 1;
 			break;
+		case OPT_NO_CONFIG:
+			o->a.no_config = 1;
+			break;
 		case OPT_LIST:
-			list_probes(stdout);
-			return EXIT_OK;
+			o->list_probes = 1;
+			break;
+		case OPT_SCHEMA:
+			o->schema = 1;
+			break;
 		case 'V':
 			printf("envpreflight %s\n", EP_VERSION);
 			return EXIT_OK;
@@ -197,15 +238,23 @@ static int parse_options(int argc, char **argv, struct options *o)
 			usage(stdout);
 			return EXIT_OK;
 		case ':':
-			return usage_error("option '%s' needs a value", argv[optind - 1]);
+			return usage_error(err, "option '%s' needs a value", argv[optind - 1]);
 		default:
-			return usage_error("unknown option '%s'", argv[optind - 1]);
+			return usage_error(err, "unknown option '%s'", argv[optind - 1]);
 		}
 	}
 	if (optind < argc)
-		o->dir = argv[optind++];
+		o->a.dir = argv[optind++];
 	if (optind < argc)
-		return usage_error("one directory at most ('%s' is extra)", argv[optind]);
+		return usage_error(err, "one directory at most ('%s' is extra)", argv[optind]);
+	if (o->a.only || o->a.skip) {
+		size_t i, n = 0;
+
+		for (i = 0; probe_table[i]; i++)
+			n += audit_probe_selected(&o->a, probe_table[i]);
+		if (!n)
+			return usage_error(err, "--only and --skip leave no probe to run");
+	}
 	return -1;
 }
 
@@ -218,9 +267,9 @@ static void render_opts_init(struct render_opts *r, const struct options *o,
 	memset(r, 0, sizeof(*r));
 	setlocale(LC_CTYPE, "");
 	r->utf8 = !strcmp(nl_langinfo(CODESET), "UTF-8");
-	if (o->no_color || (no_color && *no_color) || cfg->color == COLOR_NEVER)
+	if (o->no_color || (no_color && *no_color) || (cfg && cfg->color == COLOR_NEVER))
 		r->color = 0;
-	else if (cfg->color == COLOR_ALWAYS)
+	else if (cfg && cfg->color == COLOR_ALWAYS)
 		r->color = 1;
 	else
 		r->color = isatty(STDOUT_FILENO) && !(term && !strcmp(term, "dumb"));
@@ -248,113 +297,100 @@ static void render(const struct report *rep, enum format f, const struct render_
 
 /* Messages may quote text from the repository (a key, a file name): the
  * terminal gets it with control characters and escapes replaced. */
-static void print_error(const struct errbuf *err)
+static void print_error(const struct errbuf *err, int usage_hint)
 {
 	char *clean = text_clean(err->msg);
 
 	fprintf(stderr, "envpreflight: %s\n", clean);
+	if (usage_hint)
+		fputs("Try 'envpreflight --help'.\n", stderr);
 	free(clean);
 }
 
-/* End every child the checks started (the runner has returned: no check
- * starts one any more), waiting until KILL_GRACE_MS past the deadline at
- * the latest, and name each one that could not be reaped in the result of
- * the check that started it. */
-static void children_end(const struct plan *plan, struct result *results,
-			 double deadline_ms)
+/* Exit 2: the message on stderr, and the report of the error on stdout
+ * for every format but human. */
+static int not_run(struct audit *a, const struct options *o)
 {
-	double now = clock_ms();
-	struct spawn_stuck *stuck;
-	size_t n, i;
+	struct render_opts ro;
 
-	spawn_close();
-	n = spawn_kill_all((now < deadline_ms ? now : deadline_ms) + KILL_GRACE_MS,
-			   &stuck);
-	for (i = 0; i < n; i++) {
-		const struct check *c = stuck[i].owner;
-
-		if (c >= plan->checks && c < plan->checks + plan->n)
-			result_unreaped(&results[c - plan->checks], stuck[i].pid,
-					stuck[i].path, stuck[i].ran_ms);
-		else
-			fprintf(stderr, "envpreflight: pid %d could not be reaped\n",
-				stuck[i].pid);
+	print_error(&a->err, !strcmp(a->error.kind, "usage"));
+	if (o->a.format != FORMAT_HUMAN) {
+		memset(&ro, 0, sizeof(ro));
+		render(&a->rep, o->a.format, &ro);
+		fflush(stdout);
 	}
-	spawn_stuck_free(stuck, n);
+	audit_release(a);
+	return EXIT_USAGE;
 }
 
 int main(int argc, char **argv)
 {
 	struct options o;
-	struct config cfg;
+	struct config cfg, *cfgp = NULL;
 	struct errbuf err;
-	struct spec spec;
-	struct plan plan = { NULL, 0, 0 };
-	struct result *results;
+	struct audit a;
 	struct render_opts ro;
-	struct report rep;
 	double start = clock_ms();
-	long timeout;
-	size_t i, abandoned;
 	int rc, threads_ok;
 
 	/* the options first, so that --help and --version work whatever the
 	 * user's config says; the config then fills in what they left open */
 	memset(&o, 0, sizeof(o));
-	rc = parse_options(argc, argv, &o);
+	memset(&a, 0, sizeof(a));
+	o.a.format = format_prescan(argc, argv);
+	rc = parse_options(argc, argv, &o, &err);
+	if (rc == EXIT_USAGE) {
+		audit_fail(&a, &o.a, NULL, &err, "usage", start);
+		return not_run(&a, &o);
+	}
 	if (rc >= 0)
 		return rc;
-	if (config_load(&cfg, &err) < 0) {
-		print_error(&err);
-		return EXIT_USAGE;
+	if (o.schema) {
+		fputs(schema_text, stdout);
+		return EXIT_OK;
 	}
-	if (!o.format_set)
-		o.format = cfg.format;
-	o.strict |= cfg.strict;
-	if (!o.dir)
-		o.dir = ".";
-	if (spec_load(o.dir, &spec, &err) < 0) {
-		print_error(&err);
-		config_release(&cfg);
-		return EXIT_USAGE;
+	if (o.list_probes) {
+		if (o.a.format == FORMAT_JSON)
+			list_probes_json(stdout);
+		else
+			list_probes_text(stdout);
+		return EXIT_OK;
 	}
-	/* the command line, then the repository, then the user's default */
-	timeout = o.timeout_ms ? o.timeout_ms : spec.timeout_ms ? spec.timeout_ms :
-		  cfg.timeout_ms ? cfg.timeout_ms : DEFAULT_TIMEOUT_MS;
+	if (!o.a.no_config) {
+		if (config_load(&cfg, &err) < 0) {
+			/* the way out is --no-config: say so */
+			size_t n = strlen(err.msg);
 
-	for (i = 0; probe_table[i]; i++)
-		if (probe_selected(&o, probe_table[i]))
-			probe_table[i]->plan(&spec, &plan);
+			snprintf(err.msg + n, sizeof(err.msg) - n,
+				 " (--no-config ignores it)");
+			audit_fail(&a, &o.a, NULL, &err, "config-invalid", start);
+			return not_run(&a, &o);
+		}
+		cfgp = &cfg;
+	}
 	/* setlocale is not thread-safe: settle it before any worker starts */
-	render_opts_init(&ro, &o, &cfg);
-	results = xcalloc(plan.n ? plan.n : 1, sizeof(*results));
-	/* before the first worker, so that none of them takes the signals */
+	render_opts_init(&ro, &o, cfgp);
+	/* before the audit's first thread, so that none of them takes the
+	 * signals; from here on every exit is signals_exit */
 	threads_ok = signals_guard() == 0;
-	abandoned = runner_run(&spec, &plan, start + (double)timeout, 0, results);
-	children_end(&plan, results, start + (double)timeout);
+	rc = audit_run(&a, &o.a, cfgp, start);
 	if (!threads_ok)
 		signals_act_pending();
-	signals_gate();
-
-	rep.root = spec.root;
-	rep.display_dir = o.dir;
-	rep.results = results;
-	rep.n = plan.n;
-	rep.strict = o.strict;
-	rep.duration_ms = clock_ms() - start;
-	render(&rep, o.format, &ro);
-	rc = report_failed(&rep) ? EXIT_FAIL : EXIT_OK;
+	signals_gate();		/* no report once a signal is ending the run */
+	if (rc < 0) {
+		rc = not_run(&a, &o);
+		if (cfgp)
+			config_release(cfgp);
+		signals_exit(rc);
+	}
+	render(&a.rep, o.a.format, &ro);
+	rc = report_failed(&a.rep) ? EXIT_FAIL : EXIT_OK;
 	if (fflush(stdout) != 0 || ferror(stdout)) {
 		perror("envpreflight: stdout");
 		rc = EXIT_USAGE;
 	}
-	if (abandoned)
-		signals_exit(rc);	/* a stuck worker may still read the model */
-	for (i = 0; i < plan.n; i++)
-		result_release(&results[i]);
-	free(results);
-	plan_release(&plan);
-	spec_release(&spec);
-	config_release(&cfg);
+	audit_release(&a);
+	if (cfgp)
+		config_release(cfgp);
 	signals_exit(rc);
 }

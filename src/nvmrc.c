@@ -1,53 +1,12 @@
 /* nvmrc.c - .nvmrc as nvm reads it; see nvmrc.h */
 #include "nvmrc.h"
+#include "nodelts.h"
 #include "util.h"
 #include "versions.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* Node.js LTS lines, oldest first.  A new LTS line is one new row here; the
- * order matters for "lts/-N", which counts back from the last row. */
-static const struct lts_line {
-	unsigned long major;
-	const char *codename;
-} lts_lines[] = {
-	{ 4, "argon" },
-	{ 6, "boron" },
-	{ 8, "carbon" },
-	{ 10, "dubnium" },
-	{ 12, "erbium" },
-	{ 14, "fermium" },
-	{ 16, "gallium" },
-	{ 18, "hydrogen" },
-	{ 20, "iron" },
-	{ 22, "jod" },
-	{ 24, "krypton" },
-};
-
-#define LTS_NEWEST (&lts_lines[ARRAY_SIZE(lts_lines) - 1])
-
-const char *nvmrc_lts_codename(unsigned long major)
-{
-	size_t i;
-
-	for (i = 0; i < ARRAY_SIZE(lts_lines); i++)
-		if (lts_lines[i].major == major)
-			return lts_lines[i].codename;
-	return NULL;
-}
-
-static const struct lts_line *lts_by_name(const char *s, size_t len)
-{
-	size_t i;
-
-	for (i = 0; i < ARRAY_SIZE(lts_lines); i++)
-		if (strlen(lts_lines[i].codename) == len &&
-		    memcmp(lts_lines[i].codename, s, len) == 0)
-			return &lts_lines[i];
-	return NULL;
-}
 
 static int is_digit(char c)
 {
@@ -127,37 +86,28 @@ static int str_is(const char *s, size_t len, const char *word)
 	return strlen(word) == len && memcmp(s, word, len) == 0;
 }
 
+/* "lts/..." at parse time: only its form.  Which line it names depends on
+ * the date and on nvm's own files (nvmrc_resolve_lts). */
 static int resolve_lts(struct nvmrc *n, const char *name, size_t len,
 		       char *err, size_t errlen)
 {
 	char q[VERSIONS_QUOTE_MAX];
-	const struct lts_line *l;
 	size_t i;
 
 	versions_quote(q, sizeof(q), n->spec, strlen(n->spec));
 	if (str_is(name, len, "*")) {
-		/* nvm: the newest release of the newest codename */
 		n->kind = NVMRC_LTS_ANY;
-		n->major = LTS_NEWEST->major;
-		n->codename = LTS_NEWEST->codename;
 		return 0;
 	}
+	/* nvm_normalize_lts: lts/-[1-9] and lts/-[1-9][0-9]... count back */
 	if (len >= 2 && name[0] == '-' && name[1] >= '1' && name[1] <= '9') {
-		unsigned long back;
 		unsigned long v[3];
 
 		if (parse_parts(name + 1, len - 1, 1, v) != 1)
-			goto unknown;
-		back = v[0];
-		if (back >= ARRAY_SIZE(lts_lines)) {
-			versions_err(err, errlen, "'%s': the built-in LTS table "
-				     "has only %zu lines before lts/%s", q,
-				     ARRAY_SIZE(lts_lines) - 1,
-				     LTS_NEWEST->codename);
-			return -1;
-		}
-		l = LTS_NEWEST - back;
-		goto found;
+			goto bad;
+		n->kind = NVMRC_LTS;
+		n->back = v[0];
+		return 0;
 	}
 	for (i = 0; i < len; i++) {
 		if (name[i] >= 'A' && name[i] <= 'Z') {
@@ -166,18 +116,136 @@ static int resolve_lts(struct nvmrc *n, const char *name, size_t len,
 			return -1;
 		}
 	}
-	l = lts_by_name(name, len);
-	if (l)
-		goto found;
-unknown:
-	versions_err(err, errlen, "'%s': unknown LTS codename (known: "
-		     "lts/%s to lts/%s)", q, lts_lines[0].codename,
-		     LTS_NEWEST->codename);
-	return -1;
-found:
+	/* nvm's alias names: what its ls-remote keeps of index.tab's lts
+	 * column, [a-z0-9][a-z0-9._-]* */
+	if (!len || len >= sizeof(n->codename) || !alias_name_ok(name, len) ||
+	    name[0] == '-')
+		goto bad;
+	for (i = 0; i < len; i++)
+		if (!(is_digit(name[i]) || (name[i] >= 'a' && name[i] <= 'z') ||
+		      strchr("._-", name[i])))
+			goto bad;
 	n->kind = NVMRC_LTS;
+	memcpy(n->codename, name, len);
+	n->codename[len] = '\0';
+	return 0;
+bad:
+	versions_err(err, errlen, "'%s': not an LTS name nvm understands "
+		     "(lts/" "*, lts/<codename> or lts/-N)", q);
+	return -1;
+}
+
+/* The table's answer for n today. */
+static int resolve_by_table(struct nvmrc *n, long today, char *err, size_t errlen)
+{
+	const struct nodelts_line *l, *newest = nodelts_newest(today);
+	char q[VERSIONS_QUOTE_MAX], d[16];
+	unsigned long avail;
+
+	versions_quote(q, sizeof(q), n->spec, strlen(n->spec));
+	if (n->kind == NVMRC_LTS_ANY) {
+		l = newest;
+	} else if (n->back) {
+		l = nodelts_back(today, n->back, &avail);
+		if (!l && newest) {
+			versions_err(err, errlen, "'%s': there are only %lu LTS "
+				     "lines before lts/%s (nvm: 'That many LTS "
+				     "releases do not exist yet')", q, avail,
+				     newest->codename);
+			return -1;
+		}
+	} else {
+		l = nodelts_by_codename(n->codename, strlen(n->codename));
+		if (!l) {
+			versions_err(err, errlen, "'%s': not an LTS codename "
+				     "envpreflight knows (lts/%s to lts/%s, from the "
+				     "Node.js release schedule of %s; nvm knows a "
+				     "newer line once 'nvm ls-remote' has run)", q,
+				     nodelts_first()->codename,
+				     nodelts_last()->codename, NODELTS_TABLE_DATE);
+			return -1;
+		}
+		if (l->lts > today) {
+			versions_err(err, errlen, "'%s': Node.js %lu (%s) enters "
+				     "LTS on %s; until then nvm has no such alias",
+				     q, l->major, l->codename,
+				     nodelts_date_format(l->lts, d, sizeof(d)));
+			return -1;
+		}
+	}
+	if (!l) {
+		versions_err(err, errlen, "'%s': no LTS line had started by %s",
+			     q, nodelts_date_format(today, d, sizeof(d)));
+		return -1;
+	}
 	n->major = l->major;
-	n->codename = l->codename;
+	snprintf(n->codename, sizeof(n->codename), "%s", l->codename);
+	n->lts_start = l->lts;
+	n->lts_end = l->end;
+	return 0;
+}
+
+/* nvm's answer, when it has one: 1 used, 0 none, -1 refused. */
+static int resolve_by_nvm(struct nvmrc *n, const char *nvm_dir, char *err,
+			  size_t errlen)
+{
+	struct nodelts_nvm nv;
+	char alias[40], why[200], q[VERSIONS_QUOTE_MAX];
+	const struct nodelts_line *l;
+	unsigned long v[3];
+	int rc;
+
+	if (n->kind == NVMRC_LTS_ANY)
+		snprintf(alias, sizeof(alias), "*");
+	else if (n->back)
+		snprintf(alias, sizeof(alias), "-%lu", n->back);
+	else
+		snprintf(alias, sizeof(alias), "%s", n->codename);
+	rc = nodelts_nvm_resolve(nvm_dir, alias, &nv, why, sizeof(why));
+	if (rc < 0) {
+		versions_err(err, errlen, "'%s': %s",
+			     versions_quote(q, sizeof(q), n->spec, strlen(n->spec)),
+			     why);
+		return -1;
+	}
+	if (rc == 0)
+		return 0;
+	if (parse_spec_version(nv.version, strlen(nv.version), v) != 3) {
+		versions_err(err, errlen, "'%s': nvm's alias %s names '%s', not "
+			     "a release", versions_quote(q, sizeof(q), n->spec,
+							 strlen(n->spec)),
+			     nv.file, nv.version);
+		nodelts_nvm_release(&nv);
+		return -1;
+	}
+	n->from_nvm = 1;
+	n->major = v[0];
+	snprintf(n->codename, sizeof(n->codename), "%s", nv.codename);
+	snprintf(n->nvm_version, sizeof(n->nvm_version), "%s", nv.version);
+	n->nvm_file = nv.file;
+	nv.file = NULL;
+	l = nodelts_by_major(v[0]);
+	if (l) {
+		n->lts_start = l->lts;
+		n->lts_end = l->end;
+	}
+	nodelts_nvm_release(&nv);
+	return 1;
+}
+
+int nvmrc_resolve_lts(struct nvmrc *n, long today, const char *nvm_dir,
+		      char *err, size_t errlen)
+{
+	int rc;
+
+	if (n->kind != NVMRC_LTS && n->kind != NVMRC_LTS_ANY)
+		return 0;
+	rc = nvm_dir ? resolve_by_nvm(n, nvm_dir, err, errlen) : 0;
+	if (rc == 0)
+		rc = resolve_by_table(n, today, err, errlen);
+	if (rc < 0)
+		return -1;
+	n->resolved = 1;
 	return 0;
 }
 
@@ -270,8 +338,9 @@ static int resolve(struct nvmrc *n, char *err, size_t errlen)
 
 /* A "key=value" line: remember the key, refuse duplicates and "node". */
 struct seen_keys {
-	struct versions_line *v;
-	size_t n, cap;
+	struct versions_line *v;	/* the keys */
+	struct versions_line *line;	/* their whole lines, trimmed */
+	size_t n, cap, line_cap;
 };
 
 static int note_key(struct seen_keys *keys, const struct versions_line *ln,
@@ -298,8 +367,30 @@ static int note_key(struct seen_keys *keys, const struct versions_line *ln,
 		}
 	}
 	grow(&keys->v, sizeof(*keys->v), &keys->cap, keys->n + 1);
+	grow(&keys->line, sizeof(*keys->line), &keys->line_cap, keys->n + 1);
+	keys->line[keys->n] = *ln;
 	keys->v[keys->n++] = key;
 	return 0;
+}
+
+/* The first key=value line whose key is a range operator (">=18",
+ * "<=20", "=~1"): the whole trimmed line, its length and line number; or
+ * NULL. */
+static const char *range_key(const struct seen_keys *keys, size_t *len,
+			     unsigned *no)
+{
+	size_t i;
+
+	for (i = 0; i < keys->n; i++) {
+		const struct versions_line *k = &keys->v[i];
+
+		if (k->len && strspn(k->s, "<>!~^ \t") >= k->len) {
+			*len = keys->line[i].len;
+			*no = k->no;
+			return keys->line[i].s;
+		}
+	}
+	return NULL;
 }
 
 /* Find the one bare line of buf into *bare (bare->s NULL when none). */
@@ -307,7 +398,7 @@ static int find_bare_line(const char *buf, size_t len,
 			  struct versions_line *bare, char *err, size_t errlen,
 			  unsigned *err_line)
 {
-	struct seen_keys keys = { NULL, 0, 0 };
+	struct seen_keys keys = { NULL, NULL, 0, 0, 0 };
 	struct versions_line ln = { NULL, 0, 0 };
 	size_t pos = 0;
 	int rc = 0;
@@ -338,7 +429,19 @@ static int find_bare_line(const char *buf, size_t len,
 		if (rc)
 			*err_line = ln.no;
 	}
+	if (rc == 0 && !bare->s && (ln.s = range_key(&keys, &ln.len, &ln.no))) {
+		char q[VERSIONS_QUOTE_MAX];
+
+		/* ">=18.16.0": nvm reads key ">" = "18.16.0" */
+		versions_err(err, errlen, "'%s' holds '=', which nvm reads as a "
+			     "key=value line, so there is no version line: nvm "
+			     "has no range syntax (write a version such as 20 "
+			     "or 20.11.1)", versions_quote(q, sizeof(q), ln.s, ln.len));
+		*err_line = ln.no;
+		rc = -1;
+	}
 	free(keys.v);
+	free(keys.line);
 	if (rc == 0 && !bare->s) {
 		versions_err(err, errlen, "no version line (only comments, "
 			     "blank or key=value lines)");
@@ -418,6 +521,17 @@ int nvmrc_matches(const struct nvmrc *n, const char *node_version)
 		return 1;
 	case NVMRC_LTS_ANY:
 	case NVMRC_LTS:
+		if (!n->resolved)
+			return -1;
+		if (n->nvm_version[0]) {
+			/* nvm uses exactly the release its alias names */
+			unsigned long w[3];
+			const char *s = n->nvm_version;
+
+			if (parse_spec_version(s, strlen(s), w) != 3)
+				return -1;
+			return v[0] == w[0] && v[1] == w[1] && v[2] == w[2];
+		}
 		return v[0] == n->major;
 	case NVMRC_IOJS:
 		return v[0] >= 1 && v[0] <= 3 &&
@@ -458,10 +572,16 @@ void nvmrc_describe(const struct nvmrc *n, char *buf, size_t len)
 		snprintf(buf, len, "%s (any version)", q);
 		break;
 	case NVMRC_LTS_ANY:
-		snprintf(buf, len, "lts/* = lts/%s (v%lu.x)", n->codename, n->major);
-		break;
 	case NVMRC_LTS:
-		if (strcmp(n->spec + 4, n->codename) == 0)
+		if (!n->resolved)
+			snprintf(buf, len, "%s", q);
+		else if (n->nvm_version[0] && strcmp(n->spec + 4, n->codename))
+			snprintf(buf, len, "%s = lts/%s (%s per nvm)", q,
+				 n->codename, n->nvm_version);
+		else if (n->nvm_version[0])
+			snprintf(buf, len, "lts/%s (%s per nvm)", n->codename,
+				 n->nvm_version);
+		else if (strcmp(n->spec + 4, n->codename) == 0)
 			snprintf(buf, len, "lts/%s (v%lu.x)", n->codename,
 				 n->major);
 		else
@@ -486,5 +606,6 @@ void nvmrc_describe(const struct nvmrc *n, char *buf, size_t len)
 void nvmrc_release(struct nvmrc *n)
 {
 	free(n->spec);
+	free(n->nvm_file);
 	memset(n, 0, sizeof(*n));
 }

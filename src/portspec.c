@@ -349,6 +349,11 @@ int portspec_local_url(const char *value, unsigned *port,
 	if (hend < aend && *hend == ':' && hend + 1 < aend && hend[1] != ',') {
 		for (i = 1; hend + i < aend && hend[i] != ','; i++)
 			;
+		/* a variable (dotenv-expand's ${DB_PORT}, $PORT) or a
+		 * placeholder (<port>, {{port}}): the port is unknown */
+		if (memchr(hend + 1, '$', i - 1) || memchr(hend + 1, '{', i - 1) ||
+		    memchr(hend + 1, '<', i - 1))
+			return 0;
 		if (port_digits(hend + 1, i - 1, port) != 1)
 			return -1;	/* this machine, but no valid port */
 	} else if (hend < aend && *hend != ':' && *hend != ',') {

@@ -1,30 +1,22 @@
 /* probe_ports.c - TCP ports that must be free (we will bind them) or
  * listening (a service we depend on must be up).
  *
- * One check per port.  When several sources name the same port, one
- * requirement is checked and the others become --explain notes:
- * preflight.yaml wins over what is discovered (DESIGN.md: it "overrides
- * what is discovered"); among discovered ones, listening wins over free,
- * because a compose port that a *_URL also points at is one service seen
- * from two sides: the stack binds it, the app connects to it.  While the
- * stack is down the port must come up; while it is up docker-proxy holds
- * it and the check passes.
+ * One check per port record (spec_ports.c resolved, at load time, what is
+ * checked for each port and why: enum port_rule); this file only reads
+ * the records, looks the ports up and words the verdicts.
  *
  * The socket tables and the /proc scan are read once per run for every
  * port (run_once), whatever the number of checks.  Nothing here signals or
  * kills a process.
  *
- * The requirements of one port are found through an index sorted by port
- * (O(n log n) to build, once to plan and once per run), never by a scan
- * of the model per requirement: a .env of a thousand *_URL keys plans and
- * runs in milliseconds.
- *
  * A holder's command line may hold a .env value (redis-server
  * --requirepass S3CRET): every token that holds one is shown as "***"
- * (struct secrets), in the JSON and wherever else the command line goes.
+ * (redact.h, by value), in the JSON and wherever else the command line
+ * goes; procnet has already hidden the secrets it knows by shape.
  */
 #include "probe.h"
 #include "procnet.h"
+#include "redact.h"
 
 #include <errno.h>
 #include <stdint.h>
@@ -35,120 +27,11 @@
 #define PIDS_IN_GROUP 4
 #define NOTES_MAX 16		/* notes on the other requirements of a port */
 
-/* ---- which requirement is checked -------------------------------- */
+/* ---- the plan: one check a port record ---------------------------- */
 
-/* spec_urls.c's marks (a *_URL key whose port is not valid, the keys
- * past its cap) name no port: each is a skipped check of its own, kept
- * out of the index and the lookup. */
 static int not_a_port(const struct port_req *r)
 {
 	return r->kind != PORT_REQ_PORT;
-}
-
-/* Lower wins: preflight.yaml (no service), then listening, then free. */
-static int rank(const struct port_req *r)
-{
-	return !r->service ? 0 : r->expect == PORT_LISTENING ? 1 : 2;
-}
-
-/* One requirement in the index: what makes two of them the same port,
- * then its place in the model. */
-struct pkey {
-	unsigned port, last;
-	int proto;
-	size_t i;
-};
-
-struct port_index {
-	struct pkey *k;		/* sorted by port, last, proto, then i */
-	size_t n;
-};
-
-static int cmp_u(unsigned long long a, unsigned long long b)
-{
-	return a < b ? -1 : a > b;
-}
-
-static int pkey_cmp_port(const struct pkey *x, const struct pkey *y)
-{
-	int c = cmp_u(x->port, y->port);
-
-	if (!c)
-		c = cmp_u(x->last, y->last);
-	if (!c)
-		c = cmp_u((unsigned)x->proto, (unsigned)y->proto);
-	return c;
-}
-
-static int pkey_cmp(const void *a, const void *b)
-{
-	const struct pkey *x = a, *y = b;
-	int c = pkey_cmp_port(x, y);
-
-	return c ? c : cmp_u(x->i, y->i);
-}
-
-static void index_build(const struct spec *spec, struct port_index *ix)
-{
-	size_t i;
-
-	ix->k = xcalloc(spec->nports ? spec->nports : 1, sizeof(*ix->k));
-	ix->n = 0;
-	for (i = 0; i < spec->nports; i++) {
-		const struct port_req *r = &spec->ports[i];
-		struct pkey *k = &ix->k[ix->n];
-
-		if (not_a_port(r))
-			continue;
-		k->port = r->port;
-		k->last = r->port_last;
-		k->proto = (int)r->proto;
-		k->i = i;
-		ix->n++;
-	}
-	if (ix->n)
-		qsort(ix->k, ix->n, sizeof(*ix->k), pkey_cmp);
-}
-
-/* The run [*lo, *hi) of ix holding requirement i (which must be in it):
- * every requirement of its port, in model order. */
-static void index_group(const struct port_index *ix, const struct spec *spec,
-			size_t i, size_t *lo, size_t *hi)
-{
-	const struct port_req *r = &spec->ports[i];
-	struct pkey want = { r->port, r->port_last, (int)r->proto, i };
-	const struct pkey *at = bsearch(&want, ix->k, ix->n, sizeof(*ix->k),
-					pkey_cmp);
-	size_t a, b;
-
-	if (!at) {
-		*lo = *hi = 0;
-		return;
-	}
-	a = b = (size_t)(at - ix->k);
-	while (a > 0 && !pkey_cmp_port(&ix->k[a - 1], at))
-		a--;
-	while (b < ix->n && !pkey_cmp_port(&ix->k[b], at))
-		b++;
-	*lo = a;
-	*hi = b;
-}
-
-static void *index_make(const struct run_ctx *ctx, const void *arg)
-{
-	struct port_index *ix = xcalloc(1, sizeof(*ix));
-
-	(void)arg;
-	index_build(ctx->spec, ix);
-	return ix;
-}
-
-static void index_free(void *v)
-{
-	struct port_index *ix = v;
-
-	free(ix->k);
-	free(ix);
 }
 
 static const char *proto_name(enum port_proto p)
@@ -161,21 +44,24 @@ static const char *expect_name(enum port_expect e)
 	return e == PORT_LISTENING ? "listening" : "free";
 }
 
-/* One check to plan: the port's first requirement in the model, and the
- * one checked. */
-struct planned {
-	size_t first, winner;
-};
-
-static int planned_cmp(const void *a, const void *b)
+/* JSON "expect": what the check wants, one word per rule */
+static const char *rule_name(enum port_rule rule)
 {
-	return cmp_u(((const struct planned *)a)->first,
-		     ((const struct planned *)b)->first);
+	static const char *const names[] = {
+		[PORT_RULE_FREE] = "free", [PORT_RULE_LISTEN] = "listening",
+		[PORT_RULE_STACK] = "stack", [PORT_RULE_STACK_UP] = "stack-up",
+		[PORT_RULE_APP] = "app",
+	};
+
+	return (unsigned)rule < ARRAY_SIZE(names) ? names[rule] : "free";
 }
 
-static void plan_one(const struct spec *spec, struct plan *plan, size_t w)
+/* Ids: ports.tcp.PORT (ports.tcp.8000-8010 for a compose range,
+ * ports.udp.53 for a port not checked), ports.url.KEY for a *_URL whose
+ * port is not valid, ports.urls for the keys past the cap. */
+static void plan_one(struct plan *plan, const struct port_record *rec)
 {
-	const struct port_req *r = &spec->ports[w];
+	const struct port_req *r = rec->req;
 	struct buf id = BUF_INIT, title = BUF_INIT;
 
 	switch (r->kind) {
@@ -199,44 +85,17 @@ static void plan_one(const struct spec *spec, struct plan *plan, size_t w)
 			buf_printf(&title, "/%s", proto_name(r->proto));
 		break;
 	}
-	plan_add(plan, &probe_ports, id.s, title.s, r->origin, r, w);
+	plan_add(plan, &probe_ports, id.s, title.s, r->origin, rec, 0);
 	buf_release(&id);
 	buf_release(&title);
 }
 
-/* One check a port, in the order ports first appear in the model,
- * whichever requirement is checked for them. */
 static void ports_plan(const struct spec *spec, struct plan *plan)
 {
-	struct port_index ix;
-	struct planned *todo = xcalloc(spec->nports ? spec->nports : 1,
-				       sizeof(*todo));
-	size_t i, j, n = 0;
+	size_t i;
 
-	index_build(spec, &ix);
-	for (i = 0; i < ix.n; i = j) {
-		size_t w = ix.k[i].i;
-
-		/* within a run the model order ascends: the first of the
-		 * best rank wins */
-		for (j = i + 1; j < ix.n && !pkey_cmp_port(&ix.k[j], &ix.k[i]); j++)
-			if (rank(&spec->ports[ix.k[j].i]) < rank(&spec->ports[w]))
-				w = ix.k[j].i;
-		todo[n].first = ix.k[i].i;
-		todo[n++].winner = w;
-	}
-	for (i = 0; i < spec->nports; i++) {
-		if (not_a_port(&spec->ports[i])) {
-			todo[n].first = todo[n].winner = i;
-			n++;
-		}
-	}
-	if (n)
-		qsort(todo, n, sizeof(*todo), planned_cmp);
-	for (i = 0; i < n; i++)
-		plan_one(spec, plan, todo[i].winner);
-	free(todo);
-	free(ix.k);
+	for (i = 0; i < spec->nport_records; i++)
+		plan_one(plan, &spec->port_records[i]);
 }
 
 /* ---- one look at the machine for every port ---------------------- */
@@ -257,262 +116,24 @@ static int uint_cmp(const void *a, const void *b)
 
 /* ---- .env values out of command lines ---------------------------- */
 
-#define SECRET_MIN 4		/* shorter values are too common to hide */
-#define SECRET_SCAN 256		/* longer values never fit a whole command
-				 * line (procnet cuts it at 120 bytes) */
-#define CUT_SCAN_MAX 1024	/* values compared with a cut-off last token;
-				 * past that the token is hidden unlooked */
-#define HASH_BASE 1099511628211ULL
-
-/*
- * The .env's values as a command line shows them (cleaned as procnet
- * cleans it, trimmed), found in a command line by one rolling hash per
- * distinct value length: the work per command line is its length times
- * the number of distinct lengths (at most SECRET_SCAN), whatever the
- * number of values.  The copies are wiped when freed.
- */
-struct secret {
-	char *s;
-	size_t len;
-	uint64_t h;
-};
-
-struct secrets {
-	struct secret *v;
-	size_t n, cap;
-	size_t *slots;		/* index + 1 of the values that fit SECRET_SCAN,
-				 * by hash; 0 free */
-	size_t mask;
-	size_t lens[SECRET_SCAN + 1];	/* distinct lengths, ascending */
-	size_t nlens;
-};
-
-static uint64_t hash_mem(const char *s, size_t n)
-{
-	uint64_t h = 0;
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		h = h * HASH_BASE + (unsigned char)s[i];
-	return h;
-}
-
-static size_t slot_of(const struct secrets *x, uint64_t h, size_t len)
-{
-	return (size_t)((h ^ (h >> 29) ^ (len * 0x9e3779b97f4a7c15ULL)) & x->mask);
-}
-
-static void secrets_add(struct secrets *x, const char *value)
-{
-	char *c = text_clean(value);
-	const char *s = c;
-	size_t n = strlen(c);
-
-	while (n && s[0] == ' ')
-		s++, n--;
-	while (n && s[n - 1] == ' ')
-		n--;
-	if (n < SECRET_MIN) {
-		memset(c, 0, strlen(c));
-		free(c);
-		return;
-	}
-	memmove(c, s, n);
-	memset(c + n, 0, strlen(c + n));
-	grow(&x->v, sizeof(*x->v), &x->cap, x->n + 1);
-	x->v[x->n].s = c;
-	x->v[x->n].len = n;
-	x->v[x->n].h = hash_mem(c, n);
-	x->n++;
-}
-
-/* 0 when a and b are the same text. */
-static int secret_differs(const struct secret *a, const struct secret *b)
-{
-	return a->len != b->len || a->h != b->h || memcmp(a->s, b->s, a->len);
-}
-
-static void secrets_init(struct secrets *x, const struct spec *spec)
-{
-	const struct dotenv *d = &spec->env.env_doc;
-	unsigned char seen[SECRET_SCAN + 1] = { 0 };
-	size_t i, size = 16;
-
-	memset(x, 0, sizeof(*x));
-	if (spec->env.env_errno)
-		return;
-	for (i = 0; i < d->n; i++) {
-		const struct dotenv_entry *e = &d->entries[i];
-		size_t off = 0;
-
-		/* argv has no NUL: each NUL-separated part on its own */
-		while (off < e->value_len) {
-			secrets_add(x, e->value + off);
-			off += strlen(e->value + off) + 1;
-		}
-	}
-	while (size < 2 * x->n)
-		size *= 2;
-	x->slots = xcalloc(size, sizeof(*x->slots));
-	x->mask = size - 1;
-	for (i = 0; i < x->n; i++) {
-		size_t len = x->v[i].len, k;
-
-		if (len > SECRET_SCAN)
-			continue;
-		seen[len] = 1;
-		/* a value met before is in already: keep the chains short */
-		for (k = slot_of(x, x->v[i].h, len); x->slots[k]; k = (k + 1) & x->mask)
-			if (!secret_differs(&x->v[x->slots[k] - 1], &x->v[i]))
-				break;
-		if (!x->slots[k])
-			x->slots[k] = i + 1;
-	}
-	for (i = SECRET_MIN; i <= SECRET_SCAN; i++)
-		if (seen[i])
-			x->lens[x->nlens++] = i;
-}
-
-static void secrets_release(struct secrets *x)
-{
-	size_t i;
-
-	for (i = 0; i < x->n; i++) {
-		memset(x->v[i].s, 0, x->v[i].len);
-		free(x->v[i].s);
-	}
-	free(x->v);
-	free(x->slots);
-}
-
-/* Whether s[0..len), of hash h, is one of the values. */
-static int secrets_has(const struct secrets *x, const char *s, size_t len,
-		       uint64_t h)
-{
-	size_t k;
-
-	for (k = slot_of(x, h, len); x->slots[k]; k = (k + 1) & x->mask) {
-		const struct secret *v = &x->v[x->slots[k] - 1];
-
-		if (v->len == len && v->h == h && !memcmp(v->s, s, len))
-			return 1;
-	}
-	return 0;
-}
-
-/* Mark in hit every byte of cmd[0..n) inside an occurrence of a value. */
-static int mark_values(const struct secrets *x, const char *cmd, size_t n,
-		       unsigned char *hit)
-{
-	size_t k, p;
-	int any = 0;
-
-	for (k = 0; k < x->nlens && x->lens[k] <= n; k++) {
-		size_t len = x->lens[k];
-		uint64_t h = hash_mem(cmd, len), top = 1;
-
-		for (p = 0; p < len; p++)
-			top *= HASH_BASE;
-		for (p = 0;; p++) {
-			if (secrets_has(x, cmd + p, len, h)) {
-				memset(hit + p, 1, len);
-				any = 1;
-			}
-			if (p + len >= n)
-				break;
-			h = h * HASH_BASE + (unsigned char)cmd[p + len] -
-			    (unsigned char)cmd[p] * top;
-		}
-	}
-	return any;
-}
-
-/* Whether the cut token tok[0..m) ends with the first bytes (at least
- * SECRET_MIN of them) of a value; past CUT_SCAN_MAX values, assume so. */
-static int cut_holds_value(const struct secrets *x, const char *tok, size_t m)
-{
-	const char *end = tok + m;
-	size_t i;
-
-	if (x->n > CUT_SCAN_MAX)
-		return 1;
-	for (i = 0; i < x->n; i++) {
-		const struct secret *v = &x->v[i];
-		const char *q = tok;
-
-		while ((q = memchr(q, v->s[0], (size_t)(end - q)))) {
-			size_t k = (size_t)(end - q);
-
-			if (k < SECRET_MIN)
-				break;
-			if (k < v->len && !memcmp(q, v->s, k))
-				return 1;
-			q++;
-		}
-	}
-	return 0;
-}
-
-/* procnet cuts a long command line and ends it with "...": the cut last
- * token may end with the first bytes of a value.  Mark it then. */
-static int mark_cut(const struct secrets *x, const char *cmd, size_t n,
-		    unsigned char *hit)
-{
-	size_t t;
-
-	if (n < 3 || memcmp(cmd + n - 3, "...", 3))
-		return 0;
-	n -= 3;
-	for (t = n; t > 0 && cmd[t - 1] != ' '; t--)
-		;
-	if (n - t < SECRET_MIN || !cut_holds_value(x, cmd + t, n - t))
-		return 0;
-	memset(hit + t, 1, n - t);
-	return 1;
-}
-
-/* cmd with every space-separated token that holds a value replaced by
- * "***": a new string, or NULL when nothing is to hide. */
-static char *secrets_redact(const struct secrets *x, const char *cmd)
-{
-	size_t n = strlen(cmd), a, b;
-	unsigned char *hit;
-	struct buf out = BUF_INIT;
-	int any;
-
-	if (!x->n || !n)
-		return NULL;
-	hit = xcalloc(n, 1);
-	any = mark_values(x, cmd, n, hit);
-	any |= mark_cut(x, cmd, n, hit);
-	for (a = 0; any && a <= n; a = b + 1) {
-		b = a + strcspn(cmd + a, " ");
-		if (memchr(hit + a, 1, b - a))
-			buf_puts(&out, "***");
-		else
-			buf_add(&out, cmd + a, b - a);
-		if (b < n)
-			buf_putc(&out, ' ');
-	}
-	free(hit);
-	return any ? buf_detach(&out) : NULL;
-}
-
-/* Hide the .env's values in every holder's command line. */
+/* Hide the .env's values in every holder's command line (redact.h). */
 static void scan_redact(const struct spec *spec, struct ports_scan *s)
 {
-	struct secrets x;
+	const struct dotenv *d = &spec->env.env_doc;
+	struct redact_values *x;
 	size_t i, j, nh = 0;
 
 	for (i = 0; i < s->n; i++)
 		nh += s->st[i].nh;
-	if (!nh)
-		return;		/* no command line to look at */
-	secrets_init(&x, spec);
-	for (i = 0; x.n && i < s->n; i++) {
+	if (!nh || spec->env.env_errno)
+		return;		/* no command line to look at, or no values */
+	x = redact_values_new();
+	for (i = 0; i < d->n; i++)
+		redact_values_add(x, d->entries[i].value, d->entries[i].value_len);
+	for (i = 0; redact_values_count(x) && i < s->n; i++) {
 		for (j = 0; j < s->st[i].nh; j++) {
 			struct port_holder *h = &s->st[i].holders[j];
-			char *r = secrets_redact(&x, h->cmdline);
+			char *r = redact_values_apply(x, h->cmdline);
 
 			if (r) {
 				free(h->cmdline);
@@ -520,7 +141,7 @@ static void scan_redact(const struct spec *spec, struct ports_scan *s)
 			}
 		}
 	}
-	secrets_release(&x);
+	redact_values_free(x);
 }
 
 /* Every TCP port of the model (ranges expanded), looked up at once. */
@@ -531,8 +152,8 @@ static void *scan_make(const struct run_ctx *ctx, const void *arg)
 	size_t i, j, cap = 0;
 
 	(void)arg;
-	for (i = 0; i < spec->nports; i++) {
-		const struct port_req *r = &spec->ports[i];
+	for (i = 0; i < spec->nport_records; i++) {
+		const struct port_req *r = spec->port_records[i].req;
 		unsigned p, last = r->port_last ? r->port_last : r->port;
 
 		if (r->proto != PORT_TCP || not_a_port(r))
@@ -654,7 +275,7 @@ static const char *server_name(const char *comm)
 static const struct port_holder *main_holder(const struct port_status *s)
 {
 	static const int order[] = {
-		HOLDER_THIS_REPO, HOLDER_CONTAINER, HOLDER_SAME_USER, HOLDER_OTHER_USER,
+		HOLDER_THIS_REPO, HOLDER_SAME_USER, HOLDER_OTHER_USER, HOLDER_CONTAINER,
 	};
 	size_t i, j;
 
@@ -665,17 +286,46 @@ static const struct port_holder *main_holder(const struct port_status *s)
 	return NULL;
 }
 
-static int from_compose(const struct port_req *r)
+static int held_by(const struct port_status *s, int klass)
 {
-	return r->service && !strncmp(r->service, "compose service ", 16);
+	size_t i;
+
+	for (i = 0; i < s->nh; i++)
+		if (s->holders[i].klass == klass)
+			return 1;
+	return 0;
 }
 
-static void collision_hint(struct result *r, const struct port_req *req,
+/* Only containers' proxies (docker-proxy, rootlesskit, podman's conmon or
+ * pasta: procnet.c's list) hold it, and every listener's holder is seen. */
+static int held_by_containers(const struct port_status *s)
+{
+	size_t i;
+
+	if (!s->nh || s->hidden)
+		return 0;
+	for (i = 0; i < s->nh; i++)
+		if (s->holders[i].klass != HOLDER_CONTAINER)
+			return 0;
+	return 1;
+}
+
+/* No holder in sight, and the socket is root's: docker-proxy runs as
+ * root, so to a user who cannot see it a running stack looks like this. */
+static int hidden_root_only(const struct port_status *s)
+{
+	return s->hidden && !s->nh && s->hidden_uid == 0;
+}
+
+static void collision_hint(struct result *r, const struct port_record *rec,
 			   const struct port_status *s)
 {
 	const struct port_holder *h = main_holder(s);
 	const char *server;
 
+	/* the holders' pid, start time and boot id are in data.holders:
+	 * what a harness needs to be sure it stops the same process */
+	r->reason = REASON_HELD;
 	if (!h) {
 		if (s->hidden_denied)
 			result_hint(r, "in use by uid %u (process not visible: "
@@ -704,16 +354,17 @@ static void collision_hint(struct result *r, const struct port_req *req,
 			    "over from an earlier run; stop it", h->pid, h->command);
 		break;
 	case HOLDER_CONTAINER:
-		if (from_compose(req))
-			result_hint(r, "a container publishes this port (%s): if it is "
-				    "this stack, it is up already (docker compose ps); "
-				    "else docker ps to find it", h->command);
-		else
-			result_hint(r, "a container publishes this port (%s); docker ps "
-				    "to find it", h->command);
+		result_hint(r, "a container publishes this port (%s); docker ps "
+			    "to find it", h->command);
 		break;
 	default:
-		if (server)
+		if (server && rec->stack)
+			result_hint(r, "another %s runs on the host (PID %d, user %s): "
+				    "docker compose up will fail with \"port is "
+				    "already allocated\"; stop it, or publish service "
+				    "%s on another port", server, h->pid, h->user,
+				    rec->stack->service);
+		else if (server)
 			result_hint(r, "another %s is running (PID %d, user %s); stop "
 				    "it or use another port", server, h->pid, h->user);
 		else if (h->klass == HOLDER_SAME_USER)
@@ -726,29 +377,30 @@ static void collision_hint(struct result *r, const struct port_req *req,
 	}
 }
 
-/* The first compose requirement behind checked one i. */
-static const struct port_req *compose_sibling(const struct run_ctx *ctx, size_t i)
+/* A compose service name as compose-spec allows it ([a-zA-Z0-9._-]+),
+ * not starting with '-' or '.': fit for a fix's argv. */
+static int service_name_ok(const char *s)
 {
-	const struct spec *spec = ctx->spec;
-	const struct port_index *ix = run_once(ctx, "ports.index", index_make,
-					       NULL, index_free);
-	size_t lo, hi, j;
-
-	index_group(ix, spec, i, &lo, &hi);
-	for (j = lo; j < hi; j++)
-		if (ix->k[j].i != i && from_compose(&spec->ports[ix->k[j].i]))
-			return &spec->ports[ix->k[j].i];
-	return NULL;
+	return s && ((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
+		     (*s >= '0' && *s <= '9')) &&
+	       strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+		      "0123456789._-") == strlen(s);
 }
 
-static void silent_hint(struct result *r, const struct run_ctx *ctx, size_t i)
+/* How to bring up what should listen: the hint, and for a compose
+ * service the fix a harness can run. */
+static void silent_hint(struct result *r, const struct port_record *rec)
 {
-	const struct port_req *req = &ctx->spec->ports[i];
-	const struct port_req *stack = compose_sibling(ctx, i);
+	const struct port_req *req = rec->req;
 
-	if (stack)
+	r->reason = REASON_NOT_LISTENING;
+	if (rec->stack && service_name_ok(rec->stack->service))
+		result_fix_argv(r, FIX_AGENT, FIX_NEEDS_DOCKER, "docker", "compose",
+				"up", "-d", rec->stack->service, NULL);
+	if (rec->stack)
 		result_hint(r, "start the stack: docker compose up -d %s (%s "
-			    "provides it)", stack->service + 16, stack->origin.file);
+			    "provides it)", rec->stack->service,
+			    rec->stack->origin.file);
 	else if (req->service)
 		result_hint(r, "start the service %s points to (%s:%u)",
 			    req->service, req->origin.file, req->origin.line);
@@ -757,51 +409,67 @@ static void silent_hint(struct result *r, const struct run_ctx *ctx, size_t i)
 			    req->port);
 }
 
-/* --explain lines for the requirements of the same port not checked,
- * the first NOTES_MAX of them. */
-static void sibling_notes(struct result *r, const struct run_ctx *ctx, size_t i)
+/* Who wants a requirement, for notes: "compose service db",
+ * "DATABASE_URL", "preflight.yaml". */
+static void who_wants(struct buf *b, const struct port_req *o)
 {
-	const struct spec *spec = ctx->spec;
-	const struct port_req *w = &spec->ports[i];
-	const struct port_index *ix = run_once(ctx, "ports.index", index_make,
-					       NULL, index_free);
-	size_t lo, hi, j, shown = 0;
+	if (o->src == SRC_COMPOSE)
+		buf_printf(b, "compose service %s", o->service);
+	else if (o->service)
+		buf_puts(b, o->service);
+	else
+		buf_puts(b, "preflight.yaml");
+}
 
-	index_group(ix, spec, i, &lo, &hi);
-	for (j = lo; j < hi; j++) {
-		const struct port_req *o = &spec->ports[ix->k[j].i];
-		struct buf where = BUF_INIT;
+/* --explain lines for the requirements of the port besides the one that
+ * decides, the first NOTES_MAX of them. */
+static void sibling_notes(struct result *r, const struct spec *spec,
+			  const struct port_record *rec)
+{
+	size_t j, shown = 0;
 
-		if (ix->k[j].i == i)
+	for (j = 0; j < rec->nreqs; j++) {
+		const struct port_req *o = &spec->ports[rec->reqs[j]];
+		struct buf who = BUF_INIT, where = BUF_INIT;
+
+		if (o == rec->req)
 			continue;
 		if (shown++ == NOTES_MAX) {
-			/* the rest of the run, less i if it is still ahead */
 			result_note(r, "and %zu more requirements of this port",
-				    hi - j - (ix->k[j].i < i));
+				    rec->nreqs - j - (o < rec->req));
 			break;
 		}
+		who_wants(&who, o);
 		buf_printf(&where, "%s:%u", o->origin.file ? o->origin.file : "?",
 			   o->origin.line);
 		if (o->origin.col)
 			buf_printf(&where, ":%u", o->origin.col);
-		if (!w->service)
+		if (rec->req->src == SRC_PREFLIGHT)
 			result_note(r, "%s (%s) wants it %s; preflight.yaml overrides "
-				    "what is discovered", where.s,
-				    o->service ? o->service : "preflight.yaml",
+				    "what is discovered", where.s, who.s,
 				    expect_name(o->expect));
-		else if (w->expect == PORT_LISTENING && o->expect == PORT_FREE)
-			result_note(r, "the stack in %s provides it (%s, %s): checked "
-				    "as listening, not free", o->origin.file,
-				    o->service ? o->service : "?", where.s);
+		else if (rec->stack && o->src != SRC_COMPOSE)
+			result_note(r, "%s (%s) points at it: compose service %s "
+				    "publishes it", where.s, who.s,
+				    rec->stack->service);
 		else
 			result_note(r, "also wanted %s by %s (%s)",
-				    expect_name(o->expect),
-				    o->service ? o->service : "preflight.yaml", where.s);
+				    o->app ? "free (its own app)" : expect_name(o->expect),
+				    who.s, where.s);
+		buf_release(&who);
 		buf_release(&where);
 	}
 }
 
 /* ---- JSON -------------------------------------------------------- */
+
+static void add_str(cJSON *o, const char *key, const char *v)
+{
+	if (v)
+		cJSON_AddStringToObject(o, key, v);
+	else
+		cJSON_AddNullToObject(o, key);
+}
 
 static void holders_json(cJSON *arr, const struct port_status *s, int with_port)
 {
@@ -821,6 +489,11 @@ static void holders_json(cJSON *arr, const struct port_status *s, int with_port)
 		cJSON_AddStringToObject(o, "address",
 					s->listeners[h->listener].addr_text);
 		cJSON_AddStringToObject(o, "class", holder_class_name(h->klass));
+		if (h->have_start)
+			cJSON_AddNumberToObject(o, "start_time", (double)h->start_time);
+		else
+			cJSON_AddNullToObject(o, "start_time");
+		add_str(o, "boot_id", proc_boot_id());
 		cJSON_AddItemToArray(arr, o);
 	}
 }
@@ -837,8 +510,37 @@ static cJSON *hidden_json(const struct port_status *s)
 	return o;
 }
 
-static cJSON *data_new(const struct port_req *req)
+
+/* Every requirement of the record: what a harness needs to say why. */
+static cJSON *wanted_by_json(const struct spec *spec,
+			     const struct port_record *rec)
 {
+	cJSON *arr = cJSON_CreateArray();
+	size_t j;
+
+	for (j = 0; j < rec->nreqs; j++) {
+		const struct port_req *o = &spec->ports[rec->reqs[j]];
+		cJSON *w = cJSON_CreateObject();
+
+		cJSON_AddStringToObject(w, "source", req_source_key(o->src));
+		add_str(w, "file", o->origin.file);
+		cJSON_AddNumberToObject(w, "line", o->origin.line);
+		cJSON_AddStringToObject(w, "expect", o->src == SRC_COMPOSE ?
+					"publishes" : o->app ? "app" :
+					expect_name(o->expect));
+		/* every key on every entry, null where it does not apply */
+		add_str(w, "service", o->src == SRC_COMPOSE ? o->service : NULL);
+		add_str(w, "key", o->src == SRC_ENV_URL || o->src == SRC_ENV_PORT ?
+			o->service : NULL);
+		add_str(w, "scheme", o->scheme);
+		cJSON_AddItemToArray(arr, w);
+	}
+	return arr;
+}
+
+static cJSON *data_new(const struct spec *spec, const struct port_record *rec)
+{
+	const struct port_req *req = rec->req;
 	cJSON *d = cJSON_CreateObject();
 
 	if (not_a_port(req))
@@ -848,20 +550,112 @@ static cJSON *data_new(const struct port_req *req)
 	if (req->port_last)
 		cJSON_AddNumberToObject(d, "port_last", req->port_last);
 	cJSON_AddStringToObject(d, "protocol", proto_name(req->proto));
-	cJSON_AddStringToObject(d, "expect", expect_name(req->expect));
-	if (req->service)
-		cJSON_AddStringToObject(d, "service", req->service);
-	else
+	cJSON_AddStringToObject(d, "expect", rule_name(rec->rule));
+	/* the key or service of the deciding requirement (a name, never a
+	 * value); null for preflight.yaml */
+	if (req->src == SRC_PREFLIGHT)
 		cJSON_AddNullToObject(d, "service");
+	else
+		cJSON_AddStringToObject(d, "service", req->service);
+	add_str(d, "compose_service", rec->stack ? rec->stack->service : NULL);
+	cJSON_AddItemToObject(d, "wanted_by", wanted_by_json(spec, rec));
 	return d;
 }
 
 /* ---- the checks -------------------------------------------------- */
 
-static void run_single(const struct run_ctx *ctx, size_t i, struct result *r,
+/* "free (for APP_URL)" / "listening for DATABASE_URL (...)" */
+static void for_whom(struct buf *b, const struct port_req *req)
+{
+	if (req->src == SRC_COMPOSE)
+		buf_printf(b, "compose service %s", req->service);
+	else if (req->service)
+		buf_puts(b, req->service);
+}
+
+static void run_free(struct result *r, const struct port_record *rec,
+		     const struct port_status *s, const char *who)
+{
+	struct buf whom = BUF_INIT;
+
+	for_whom(&whom, rec->req);
+	if (!s->busy) {
+		if (whom.len)
+			result_set(r, STATUS_PASS, "free (for %s)", whom.s);
+		else
+			result_set(r, STATUS_PASS, "free");
+	} else if (rec->rule == PORT_RULE_APP && !held_by(s, HOLDER_THIS_REPO)) {
+		/* the app's own port: another program on it may well be
+		 * something the developer runs on purpose */
+		result_set(r, STATUS_WARN, "in use (%s); %s is this repository's "
+			   "own app, which will want it", who, whom.s);
+		collision_hint(r, rec, s);
+	} else {
+		result_set(r, STATUS_FAIL, "COLLISION (%s)", who);
+		collision_hint(r, rec, s);
+	}
+	buf_release(&whom);
+}
+
+static void run_listen(struct result *r, const struct port_record *rec,
+		       const struct port_status *s, const char *who)
+{
+	const struct port_req *req = rec->req;
+
+	if (s->busy) {
+		if (req->service)
+			result_set(r, STATUS_PASS, "listening for %s (%s)",
+				   req->service, who);
+		else
+			result_set(r, STATUS_PASS, "listening (%s)", who);
+		return;
+	}
+	if (req->service && req->origin.file)
+		result_set(r, STATUS_FAIL, "nothing listening (wanted by %s in %s)",
+			   req->service, req->origin.file);
+	else if (req->service)
+		result_set(r, STATUS_FAIL, "nothing listening (wanted by %s)",
+			   req->service);
+	else
+		result_set(r, STATUS_FAIL, "nothing listening");
+	silent_hint(r, rec);
+}
+
+/* The compose stack publishes the port (PORT_RULE_STACK, _STACK_UP). */
+static void run_stack(struct result *r, const struct port_record *rec,
+		      const struct port_status *s, const char *who)
+{
+	const char *svc = rec->stack->service;
+
+	if (!s->busy && rec->rule == PORT_RULE_STACK_UP) {
+		result_set(r, STATUS_FAIL, "nothing listening: compose service %s "
+			   "publishes it and %s needs it (the stack is down)", svc,
+			   rec->user->service);
+		silent_hint(r, rec);
+	} else if (!s->busy) {
+		result_set(r, STATUS_PASS, "free (compose service %s publishes it)",
+			   svc);
+	} else if (held_by_containers(s)) {
+		result_set(r, STATUS_PASS, "published by a container (%s): the stack "
+			   "is up (compose service %s)", who, svc);
+	} else if (hidden_root_only(s)) {
+		result_set(r, STATUS_WARN, "in use by uid 0, process not visible "
+			   "(%s): docker-proxy runs as root, so it may be the stack "
+			   "(compose service %s) or a host service", hidden_reason(s),
+			   svc);
+		r->reason = REASON_NOT_VISIBLE;
+		result_hint(r, "run docker compose ps: if service %s is not up, "
+			    "something else holds the port", svc);
+	} else {
+		result_set(r, STATUS_FAIL, "COLLISION (%s) \xe2\x80\x94 compose service "
+			   "%s publishes it", who, svc);
+		collision_hint(r, rec, s);
+	}
+}
+
+static void run_single(struct result *r, const struct port_record *rec,
 		       const struct port_status *s)
 {
-	const struct port_req *req = &ctx->spec->ports[i];
 	struct buf who = BUF_INIT;
 	cJSON *holders = cJSON_CreateArray();
 
@@ -870,32 +664,18 @@ static void run_single(const struct run_ctx *ctx, size_t i, struct result *r,
 	cJSON_AddItemToObject(r->data, "hidden", hidden_json(s));
 	if (s->busy)
 		holders_text(&who, s);
-	if (req->expect == PORT_FREE) {
-		if (!s->busy) {
-			if (req->service)
-				result_set(r, STATUS_PASS, "free (for %s)", req->service);
-			else
-				result_set(r, STATUS_PASS, "free");
-		} else {
-			result_set(r, STATUS_FAIL, "COLLISION (%s)", buf_str(&who));
-			collision_hint(r, req, s);
-		}
-	} else if (s->busy) {
-		if (req->service)
-			result_set(r, STATUS_PASS, "listening for %s (%s)", req->service,
-				   buf_str(&who));
-		else
-			result_set(r, STATUS_PASS, "listening (%s)", buf_str(&who));
-	} else {
-		if (req->service && req->origin.file)
-			result_set(r, STATUS_FAIL, "nothing listening (wanted by %s "
-				   "in %s)", req->service, req->origin.file);
-		else if (req->service)
-			result_set(r, STATUS_FAIL, "nothing listening (wanted by %s)",
-				   req->service);
-		else
-			result_set(r, STATUS_FAIL, "nothing listening");
-		silent_hint(r, ctx, i);
+	switch (rec->rule) {
+	case PORT_RULE_FREE:
+	case PORT_RULE_APP:
+		run_free(r, rec, s, buf_str(&who));
+		break;
+	case PORT_RULE_LISTEN:
+		run_listen(r, rec, s, buf_str(&who));
+		break;
+	case PORT_RULE_STACK:
+	case PORT_RULE_STACK_UP:
+		run_stack(r, rec, s, buf_str(&who));
+		break;
 	}
 	if (s->hidden)
 		result_note(r, "a listener on port %u belongs to uid %u: %s", s->port,
@@ -928,6 +708,9 @@ static void run_range(const struct ports_scan *scan, const struct port_req *req,
 	}
 	result_set(r, STATUS_FAIL, "COLLISION: all %u ports are in use",
 		   req->port_last - req->port + 1);
+	r->reason = REASON_HELD;
+	if (req->origin.file)
+		result_fix_edit(r, req->origin.file, req->origin.line);
 	result_hint(r, "free one port of %u-%u, or widen the range in %s",
 		    req->port, req->port_last, req->origin.file ? req->origin.file :
 		    "the compose file");
@@ -949,15 +732,20 @@ static void run_urls_capped(const struct spec *spec, const struct port_req *req,
 		   "name a local port (from %s on); only the first %zu "
 		   "are taken", req->capped, req->capped > 1 ? "s" : "",
 		   req->origin.file, req->service, taken);
+	r->reason = REASON_OUT_OF_SCOPE;
 	result_hint(r, "list the ports that matter under ports.listening "
 		    "in preflight.yaml");
 }
 
-/* A *_URL key whose port is not valid: the value is never shown. */
+/* A *_URL key that names this machine with a port that is not valid:
+ * the app will fail to connect, so the check fails.  The value is never
+ * shown. */
 static void run_bad_url(const struct port_req *req, struct result *r)
 {
-	result_set(r, STATUS_SKIP, "not checked: the port in %s is not a valid "
-		   "port (1-65535)", req->service);
+	result_set(r, STATUS_FAIL, "the port in %s is not a valid port "
+		   "(1-65535): the app cannot connect", req->service);
+	r->reason = REASON_INVALID_REQUIREMENT;
+	result_fix_edit(r, req->origin.file, req->origin.line);
 	result_hint(r, "fix the port of %s in %s:%u", req->service,
 		    req->origin.file, req->origin.line);
 }
@@ -977,11 +765,12 @@ static void run_not_a_port(const struct spec *spec, const struct port_req *req,
 static void ports_run(const struct run_ctx *ctx, const struct check *c,
 		      struct result *r)
 {
-	const struct port_req *req = c->arg;
+	const struct port_record *rec = c->arg;
+	const struct port_req *req = rec->req;
 	const struct ports_scan *scan;
 	const struct port_status *s;
 
-	r->data = data_new(req);
+	r->data = data_new(ctx->spec, rec);
 	if (not_a_port(req)) {
 		run_not_a_port(ctx->spec, req, r);
 		return;
@@ -991,16 +780,18 @@ static void ports_run(const struct run_ctx *ctx, const struct check *c,
 		cJSON_AddItemToObject(r->data, "hidden", cJSON_CreateNull());
 		result_set(r, STATUS_SKIP, "not checked: %s is out of scope (TCP "
 			   "only)", req->proto == PORT_UDP ? "UDP" : "SCTP");
-		sibling_notes(r, ctx, c->index);
+		r->reason = REASON_OUT_OF_SCOPE;
+		sibling_notes(r, ctx->spec, rec);
 		return;
 	}
 	scan = run_once(ctx, "ports.lookup", scan_make, NULL, scan_release);
 	if (scan->rc < 0) {
 		result_set(r, STATUS_ERROR, "cannot read the TCP socket tables "
 			   "(%s/net/tcp): %s", proc_root(), strerror(scan->err));
+		r->reason = REASON_UNREADABLE;
 		return;
 	}
-	sibling_notes(r, ctx, c->index);
+	sibling_notes(r, ctx->spec, rec);
 	if (req->port_last) {
 		run_range(scan, req, r);
 		return;
@@ -1008,16 +799,28 @@ static void ports_run(const struct run_ctx *ctx, const struct check *c,
 	s = scan_find(scan, req->port);
 	if (!s) {
 		result_set(r, STATUS_ERROR, "port %u was not looked up", req->port);
+		r->reason = REASON_PROBE_ERROR;
 		return;
 	}
-	run_single(ctx, c->index, r, s);
+	run_single(r, rec, s);
 }
+
+static const char *const ports_ids[] = {
+	"ports.tcp.PORT",
+	"ports.tcp.PORT-LAST",
+	"ports.udp.PORT",
+	"ports.sctp.PORT",
+	"ports.url.KEY",
+	"ports.urls",
+	NULL
+};
 
 const struct probe probe_ports = {
 	.name = "ports",
 	.summary = "TCP ports that must be free or listening (preflight.yaml, "
-		   "compose, .env URLs)",
+		   "compose, .env URLs and PORT keys)",
 	.plan = ports_plan,
 	.run = ports_run,
 	.volatile_state = 1,
+	.ids = ports_ids,
 };

@@ -12,47 +12,12 @@
 #include "probe.h"
 #include "runtime_ask.h"
 #include "runtimes.h"
+#include "nodelts.h"
+#include "platform.h"
 
 #include <string.h>
 
 /* ---- what a requirement is called: ids, titles, JSON ---- */
-
-/* The id suffix and the title label of a requirement that is not the
- * first for its runtime. */
-static void source_tag(const struct runtime_req *r, const char **tag,
-		       const char **label)
-{
-	static const struct { const char *file, *tag; } files[] = {
-		{ ".nvmrc", "nvmrc" }, { ".node-version", "node-version" },
-		{ ".python-version", "python-version" },
-		{ "pyproject.toml", "pyproject" }, { "setup.cfg", "setup-cfg" },
-		{ ".tool-versions", "tool-versions" },
-		{ "preflight.yaml", "preflight" }, { ".preflight.yaml", "preflight" },
-	};
-	size_t i;
-
-	*tag = "other";
-	*label = runtime_req_from(r);
-	if (runtime_req_is_file(r, "package.json")) {
-		if (runtime_req_is_package_manager(r))
-			*tag = "packageManager", *label = "packageManager";
-		else if (r->kind == REQ_EXACT)
-			*tag = "volta", *label = "volta";
-		else
-			*tag = "engines", *label = "package.json engines";
-		return;
-	}
-	if (runtime_req_is_file(r, "go.mod")) {
-		if (runtime_req_is_toolchain(r))
-			*tag = "toolchain", *label = "go.mod toolchain";
-		else
-			*tag = "go-mod";
-		return;
-	}
-	for (i = 0; i < ARRAY_SIZE(files); i++)
-		if (runtime_req_is_file(r, files[i].file))
-			*tag = files[i].tag;
-}
 
 static const char *kind_name(enum req_kind k)
 {
@@ -61,6 +26,7 @@ static const char *kind_name(enum req_kind k)
 		[REQ_PEP440] = "pep440", [REQ_PYENV] = "pyenv",
 		[REQ_EXACT] = "exact", [REQ_GO_MIN] = "go-min",
 		[REQ_ASDF] = "asdf", [REQ_ANY] = "any",
+		[REQ_DEV_ENGINES] = "devEngines", [REQ_PLATFORM] = "platform",
 	};
 
 	return (unsigned)k < ARRAY_SIZE(names) ? names[k] : "any";
@@ -86,6 +52,15 @@ static void report_docker(struct result *res, const struct runtime_answer *a)
 	const struct docker_info *d = &a->docker;
 	const char *sock = d->socket_path ? d->socket_path : "the docker socket";
 
+	static const enum reason why[] = {
+		[DOCKER_NO_SOCKET] = REASON_NOT_FOUND, [DOCKER_DOWN] = REASON_DAEMON_DOWN,
+		[DOCKER_DENIED] = REASON_PERMISSION_DENIED,
+		[DOCKER_TIMEOUT] = REASON_TIMEOUT,
+		[DOCKER_UNSUPPORTED_HOST] = REASON_OUT_OF_SCOPE,
+	};
+
+	res->reason = d->state >= 0 && (size_t)d->state < ARRAY_SIZE(why) &&
+		      why[d->state] ? why[d->state] : REASON_EXEC_FAILED;
 	switch (d->state) {
 	case DOCKER_NO_SOCKET:
 		if (a->docker_cli) {
@@ -157,6 +132,7 @@ static void report_missing(struct result *res, const struct runtime_prep *p,
 	if (a->skipped)
 		buf_printf(&m, "; %s", a->skipped);
 	result_set(res, STATUS_FAIL, "%s", buf_str(&m));
+	res->reason = REASON_NOT_FOUND;
 	buf_release(&m);
 }
 
@@ -173,14 +149,12 @@ static void add_str(cJSON *o, const char *key, const char *v)
 static cJSON *data_new(const struct runtime_req *r)
 {
 	cJSON *d = cJSON_CreateObject();
-	const char *tag, *label;
 
-	source_tag(r, &tag, &label);
 	cJSON_AddStringToObject(d, "runtime", r->name);
 	cJSON_AddStringToObject(d, "required", r->spec);
 	cJSON_AddStringToObject(d, "kind", kind_name(r->kind));
 	cJSON_AddStringToObject(d, "source", runtime_req_from(r));
-	cJSON_AddStringToObject(d, "source_key", tag);
+	cJSON_AddStringToObject(d, "source_key", req_source_key(r->src));
 	return d;
 }
 
@@ -214,7 +188,7 @@ static void data_answer(cJSON *d, const struct runtime_answer *a)
 		cJSON_AddNumberToObject(d, "timed_out_ms", (double)(long)a->budget_ms);
 	else
 		cJSON_AddNullToObject(d, "timed_out_ms");
-	/* main fills it in when a child could not be reaped */
+	/* the run fills it in when a child could not be reaped */
 	cJSON_AddNullToObject(d, "unreaped");
 }
 
@@ -240,10 +214,34 @@ static void explain(struct result *res, const struct runtime_answer *a)
 	/* a->skipped is in the message already */
 }
 
+/* How an lts/ spec was resolved, for JSON: "lts" (null for every other
+ * requirement). */
+static void data_lts(cJSON *d, const struct runtime_prep *p)
+{
+	const struct nvmrc *n = &p->nvmrc;
+	char t[16];
+	cJSON *o;
+
+	if (!p->have_nvmrc || !n->resolved ||
+	    (n->kind != NVMRC_LTS_ANY && n->kind != NVMRC_LTS)) {
+		cJSON_AddNullToObject(d, "lts");
+		return;
+	}
+	o = cJSON_AddObjectToObject(d, "lts");
+	cJSON_AddStringToObject(o, "codename", n->codename);
+	cJSON_AddNumberToObject(o, "major", (double)n->major);
+	add_str(o, "release", n->nvm_version[0] ? n->nvm_version : NULL);
+	cJSON_AddStringToObject(o, "resolved_by", n->from_nvm ? "nvm" : "schedule");
+	add_str(o, "nvm_alias_file", n->from_nvm ? n->nvm_file : NULL);
+	cJSON_AddStringToObject(o, "schedule_date", NODELTS_TABLE_DATE);
+	cJSON_AddStringToObject(o, "today", nodelts_date_format(p->today, t, sizeof(t)));
+}
+
 /* What an nvm alias was taken to mean, for --explain. */
 static void nvmrc_notes(struct result *res, const struct runtime_prep *p)
 {
 	const struct nvmrc *n = &p->nvmrc;
+	char d[16], t[16];
 
 	if (!p->have_nvmrc)
 		return;
@@ -251,25 +249,109 @@ static void nvmrc_notes(struct result *res, const struct runtime_prep *p)
 		result_note(res, "'%s' is the newest Node.js release to nvm; with no "
 			    "release list offline, any version is accepted",
 			    n->spec);
-	else if (n->kind == NVMRC_LTS_ANY)
-		result_note(res, "lts/* is the newest LTS line of the built-in "
-			    "table: lts/%s (v%lu.x); a later LTS line needs a newer "
-			    "envpreflight", n->codename, n->major);
+	if ((n->kind != NVMRC_LTS_ANY && n->kind != NVMRC_LTS) || !n->resolved)
+		return;
+	if (n->from_nvm)
+		result_note(res, "%s resolved by nvm's own alias files: %s names "
+			    "%s (lts/%s); nvm uses exactly that release", n->spec,
+			    n->nvm_file, n->nvm_version, n->codename);
+	else if (n->kind == NVMRC_LTS && !n->back)
+		result_note(res, "lts/%s is v%lu.x, LTS since %s (the Node.js "
+			    "release schedule, envpreflight's table of %s)%s",
+			    n->codename, n->major,
+			    nodelts_date_format(n->lts_start, d, sizeof(d)),
+			    NODELTS_TABLE_DATE, p->nvm_dir_seen ? "; nvm has no "
+			    "alias for it yet ('nvm ls-remote' writes them)" : "");
+	else
+		result_note(res, "%s on %s is lts/%s (v%lu.x, LTS since %s): the "
+			    "newest LTS line%s of the Node.js release schedule "
+			    "(envpreflight's table of %s)%s", n->spec,
+			    nodelts_date_format(p->today, t, sizeof(t)),
+			    n->codename, n->major,
+			    nodelts_date_format(n->lts_start, d, sizeof(d)),
+			    n->back ? ", counted back," : "", NODELTS_TABLE_DATE,
+			    p->nvm_dir_seen ? "; nvm is installed but has no LTS "
+			    "aliases yet ('nvm ls-remote' writes them)" : "");
+	if (n->lts_end && n->lts_end <= p->today)
+		result_note(res, "Node.js %lu (%s) reached its end of life on %s",
+			    n->major, n->codename,
+			    nodelts_date_format(n->lts_end, d, sizeof(d)));
 }
 
 /* ---- one check ---- */
 
-/* The requirement itself is at fault. */
+static enum status severity_status(enum req_severity s)
+{
+	return s == SEV_WARN ? STATUS_WARN : s == SEV_SKIP ? STATUS_SKIP :
+	       STATUS_FAIL;
+}
+
+/* The requirement itself is at fault (or, a warning, one envpreflight
+ * cannot read). */
 static void report_bad(struct result *res, const struct runtime_prep *p)
 {
+	const struct runtime_req *r = p->r;
+
+	if (r->problem && r->unmet == SEV_WARN) {
+		result_set(res, STATUS_WARN, "%s", buf_str(&p->problem));
+		result_hint(res, "check this requirement by hand");
+		res->reason = REASON_CANNOT_COMPARE;
+		return;
+	}
 	result_set(res, STATUS_FAIL, "%s", buf_str(&p->problem));
 	result_hint(res, "fix the requirement where it is written");
+	res->reason = p->never ? REASON_UNSATISFIABLE : REASON_INVALID_REQUIREMENT;
+	result_fix_edit(res, runtime_req_from(p->r), p->r->origin.line);
+}
+
+/* A not-met requirement whose own tool only warns or ignores it: the
+ * status its rule gives, and the rule said. */
+static void apply_unmet(struct result *res, const struct runtime_req *r,
+			enum req_severity sev)
+{
+	if (sev == SEV_FAIL || res->status != STATUS_FAIL)
+		return;
+	res->status = severity_status(sev);
+	if (r->unmet_rule)
+		result_note(res, "%s %s: %s", sev == SEV_WARN ? "a warning, not a "
+			    "failure" : "skipped", "as its own tool does",
+			    r->unmet_rule);
+}
+
+/* Of the requirements that name runtime r->name, the one whose check
+ * reports it missing (one failure, one hint): a packageManager pin
+ * first (its hint names what corepack runs), else the first that fails
+ * when the runtime is missing, else the first.  devEngines keys with more
+ * than one entry, and requirements with a problem of their own, take no
+ * part. */
+static const struct runtime_req *missing_lead(const struct spec *spec,
+					      const struct runtime_req *r)
+{
+	const struct runtime_req *first = NULL, *fails = NULL, *pin = NULL;
+	size_t i;
+
+	for (i = 0; i < spec->nruntimes; i++) {
+		const struct runtime_req *q = &spec->runtimes[i];
+
+		if (strcmp(q->name, r->name) || q->nalt != 1 || q->problem)
+			continue;
+		if (!first)
+			first = q;
+		if (!fails && q->missing == SEV_FAIL)
+			fails = q;
+		if (!pin && q->src == SRC_PACKAGE_MANAGER && q->missing == SEV_FAIL)
+			pin = q;
+	}
+	return pin ? pin : fails ? fails : first ? first : r;
 }
 
 static void report_unaskable(struct result *res, const struct runtime_req *r)
 {
-	result_set(res, STATUS_SKIP, "not checked: envpreflight does not know "
-		   "how to ask '%s' for its version", r->name);
+	result_set(res, STATUS_SKIP, "not checked: '%s' is an asdf or mise "
+		   "plugin envpreflight has no version query for (its table: "
+		   "node, python, go, ruby, java, rust, erlang, elixir, caddy, ...)",
+		   r->name);
+	res->reason = REASON_UNKNOWN;
 	result_hint(res, "to check it, declare it under runtimes: in "
 		    "preflight.yaml with a command and a version_regex");
 }
@@ -278,13 +360,14 @@ static void report_error(struct result *res, const struct runtime_req *r,
 			 const struct runtime_answer *a)
 {
 	result_set(res, STATUS_ERROR, "%s", a->error);
+	res->reason = a->timed_out ? REASON_TIMEOUT : REASON_EXEC_FAILED;
 	if (a->timed_out)
 		result_hint(res, "if it is only slow, raise the deadline with "
 			    "--timeout=MS");
 	else if (a->no_process)
 		result_hint(res, "no process could be started: the limit on "
 			    "processes is reached (ulimit -u, the cgroup's pids.max)");
-	else if (a->no_version && runtime_hint_safe(r->name))
+	else if (a->no_version && versions_token_safe(r->name))
 		result_hint(res, "if it prints its version some other way, give "
 			    "runtimes.%s a command and a version_regex in "
 			    "preflight.yaml", r->name);
@@ -297,11 +380,12 @@ static void report_refused(struct result *res, const struct runtime_req *r,
 {
 	result_set(res, a->refused, "%s%s", a->refused == STATUS_WARN ?
 		   "not checked: " : "", a->error);
+	res->reason = REASON_REFUSED;
 	if (a->refused == STATUS_WARN)
 		result_hint(res, "envpreflight never runs code a repository "
 			    "ships; check this one by hand if you trust the "
 			    "repository");
-	else if (runtime_hint_safe(r->name))
+	else if (versions_token_safe(r->name))
 		result_hint(res, "give runtimes.%s a command such as [%s, "
 			    "--version] and a version_regex", r->name, r->name);
 	if (a->skipped)
@@ -315,42 +399,236 @@ static void report_found(struct result *res, const struct runtime_prep *p,
 	struct runtime_verdict v = { STATUS_PASS, BUF_INIT };
 
 	runtime_judge(p, k, a->version, &v);
+	if (v.status == STATUS_FAIL && p->r->unmet != SEV_FAIL)
+		v.status = severity_status(p->r->unmet);
 	/* a binary PATH offered first (.venv/bin/python3 inside the
 	 * repository) was passed over: say which one answered */
 	if (a->skipped && a->path)
 		buf_printf(&v.msg, "; checked %s instead: %s", a->path, a->skipped);
 	result_set(res, v.status, "%s", buf_str(&v.msg));
+	/* a warning is a version that could not be compared, or go.mod's
+	 * toolchain preferred over the go found */
 	if (v.status == STATUS_FAIL || (v.status == STATUS_WARN &&
-					p->r->kind == REQ_GO_MIN))
+					p->r->src == SRC_GO_TOOLCHAIN))
+		res->reason = REASON_VERSION_MISMATCH;
+	else if (v.status != STATUS_PASS)
+		res->reason = REASON_CANNOT_COMPARE;
+	if (v.status == STATUS_FAIL || (v.status == STATUS_WARN &&
+					(p->r->kind == REQ_GO_MIN ||
+					 p->r->unmet == SEV_WARN)))
 		runtime_hint_install(res, p, k, a->path);
+	if (v.status != STATUS_PASS && p->r->unmet != SEV_FAIL && p->r->unmet_rule)
+		result_note(res, "%s, not a failure: %s",
+			    v.status == STATUS_WARN ? "a warning" : "skipped",
+			    p->r->unmet_rule);
 	explain(res, a);
 	nvmrc_notes(res, p);
 	buf_release(&v.msg);
 }
 
+/* The requirements past the cap (spec.h SPEC_RUNTIMES_MAX): how many,
+ * from where; nothing of them is checked. */
+static void report_capped(const struct spec *spec, struct result *res)
+{
+	const struct origin *o = &spec->runtimes_capped_origin;
+
+	res->data = cJSON_CreateObject();
+	cJSON_AddNumberToObject(res->data, "requirements_not_checked",
+				(double)spec->runtimes_capped);
+	cJSON_AddNumberToObject(res->data, "max", SPEC_RUNTIMES_MAX);
+	result_set(res, STATUS_SKIP, "not checked: %zu more runtime requirement%s "
+		   "(from %s:%u on); only the first %d are taken",
+		   spec->runtimes_capped, spec->runtimes_capped > 1 ? "s" : "",
+		   o->file ? o->file : "?", o->line, SPEC_RUNTIMES_MAX);
+	res->reason = REASON_OUT_OF_SCOPE;
+	result_hint(res, "keep %s to the tools this repository uses",
+		    o->file ? o->file : "the version files");
+}
+
+/* ---- devEngines: cpu, os, libc, and alternatives ---- */
+
+/* One devEngines cpu/os/libc entry against this machine, as npm's
+ * checkDependency: 1 met, 0 not, -1 npm cannot tell; why in msg. */
+static int judge_platform(const struct runtime_req *r, const struct platform *pl,
+			  struct buf *msg)
+{
+	const char *cur = !strcmp(r->name, "os") ? pl->os :
+			  !strcmp(r->name, "cpu") ? pl->cpu : pl->libc;
+	struct semver_range *range;
+	char want[RUNTIME_QUOTE_MAX];
+	int m;
+
+	versions_quote(want, sizeof(want), r->spec, strlen(r->spec));
+	if (!cur || !*cur) {
+		buf_printf(msg, "cannot tell this machine's %s (npm stops: "
+			   "'Unable to determine \"name\" for \"%s\"')", r->name,
+			   r->name);
+		return -1;
+	}
+	if (strcmp(cur, r->spec)) {
+		buf_printf(msg, "%s is not %s", cur, want);
+		return 0;
+	}
+	if (!r->platform_version) {
+		buf_printf(msg, "%s", cur);
+		return 1;
+	}
+	versions_quote(want, sizeof(want), r->platform_version,
+		       strlen(r->platform_version));
+	range = semver_range_parse(r->platform_version, 0);
+	if (range) {
+		m = semver_satisfies_str(pl->os_version, r->platform_version, 0) == 1;
+		semver_range_free(range);
+	} else {
+		m = !strcmp(pl->os_version, r->platform_version);
+	}
+	buf_printf(msg, m ? "%s %s (version %s)" : "%s %s does not satisfy version "
+		   "%s (npm matches os.release() as semver, without prereleases)",
+		   cur, pl->os_version, want);
+	return m;
+}
+
+/* One alternative that names a runtime: its verdict into msg. */
+static int judge_alt_runtime(const struct run_ctx *ctx, const struct runtime_req *q,
+			     struct buf *msg, const struct runtime_answer **first)
+{
+	const struct known_runtime *k = runtime_table_find(q->name);
+	const struct runtime_answer *a;
+	struct runtime_prep p;
+	struct runtime_verdict v = { STATUS_PASS, BUF_INIT };
+	int m = -1;
+
+	runtime_prep_init(&p, q);
+	a = runtime_ask(ctx, q->name);
+	if (!*first)
+		*first = a;
+	if (a->state == ANS_FOUND) {
+		runtime_judge(&p, k, a->version, &v);
+		buf_puts(msg, buf_str(&v.msg));
+		m = v.status == STATUS_PASS ? 1 : v.status == STATUS_FAIL ? 0 : -1;
+		buf_release(&v.msg);
+	} else if (a->state == ANS_MISSING) {
+		buf_printf(msg, "%s not found on PATH", a->tried);
+		m = 0;
+	} else {
+		buf_printf(msg, "%s: %s", q->name, a->error ? a->error : "not asked");
+	}
+	runtime_prep_release(&p);
+	return m;
+}
+
+/* A devEngines key: every entry an alternative (npm: the key fails when
+ * every entry fails), judged in order; the first that is met passes.
+ * Otherwise the key's onFail (on r, the first) decides. */
+/* Cut off while the runtimes of alternatives are asked: the data of a
+ * check that learnt nothing, and what it was doing. */
+static void publish_asking(const struct run_ctx *ctx, const struct result *res,
+			   const struct runtime_req *r)
+{
+	struct result cut;
+
+	result_copy(&cut, res);
+	data_answer(cut.data, NULL);
+	result_set(&cut, STATUS_ERROR, "timed out: still asking for %s's version "
+		   "at the deadline", r->name);
+	cut.reason = REASON_TIMEOUT;
+	run_publish(ctx, &cut);
+	result_release(&cut);
+}
+
+static void report_alternatives(const struct run_ctx *ctx,
+				const struct runtime_req *r, struct result *res)
+{
+	const struct runtime_answer *first = NULL;
+	struct platform pl;
+	struct buf msg = BUF_INIT, one = BUF_INIT;
+	unsigned i;
+	int unknown = 0;
+
+	if (r->kind == REQ_PLATFORM)
+		platform_current(&pl);
+	else
+		publish_asking(ctx, res, r);
+	for (i = 0; i < r->nalt; i++) {
+		const struct runtime_req *q = r + i;
+		int m;
+
+		buf_release(&one);
+		m = q->kind == REQ_PLATFORM ? judge_platform(q, &pl, &one) :
+		    judge_alt_runtime(ctx, q, &one, &first);
+		if (m == 1) {
+			if (r->nalt > 1)
+				buf_printf(&one, " (entry %u of %u of package.json "
+					   "devEngines)", i + 1, r->nalt);
+			else if (q->kind == REQ_PLATFORM)
+				buf_puts(&one, " (package.json devEngines)");
+			data_answer(res->data, first);
+			result_set(res, STATUS_PASS, "%s", buf_str(&one));
+			goto out;
+		}
+		unknown |= m < 0;
+		buf_printf(&msg, "%s%s", i ? "; " : "", buf_str(&one));
+	}
+	data_answer(res->data, first);
+	if (r->nalt > 1)
+		buf_printf(&msg, " (none of the %u entries of package.json devEngines "
+			   "is met)", r->nalt);
+	else if (r->kind == REQ_PLATFORM)
+		buf_puts(&msg, " (package.json devEngines)");
+	result_set(res, unknown && r->kind == REQ_PLATFORM ? STATUS_ERROR :
+		   severity_status(r->unmet), "%s", buf_str(&msg));
+	res->reason = unknown ? REASON_CANNOT_COMPARE : REASON_VERSION_MISMATCH;
+	if (res->status == STATUS_FAIL && r->kind == REQ_PLATFORM)
+		result_hint(res, "this machine cannot run the project as its "
+			    "package.json devEngines asks: use a machine (or a "
+			    "container) that matches");
+	else if (res->status != STATUS_PASS && r->unmet_rule)
+		result_note(res, "%s, not a failure: %s",
+			    res->status == STATUS_WARN ? "a warning" : "skipped",
+			    r->unmet_rule);
+out:
+	buf_release(&one);
+	buf_release(&msg);
+}
+
 /* What a, final or pending, says about requirement p: status, message,
  * hint, notes and the answer's data keys. */
-static void report_answer(struct result *res, const struct runtime_prep *p,
+static void report_answer(const struct run_ctx *ctx, struct result *res,
+			  const struct runtime_prep *p,
 			  const struct known_runtime *k,
 			  const struct runtime_answer *a)
 {
+	const struct runtime_req *r = p->r, *lead;
+
 	data_answer(res->data, a);
 	switch (a->state) {
 	case ANS_MISSING:
+		lead = missing_lead(ctx->spec, r);
+		if (lead != r) {
+			result_set(res, STATUS_SKIP, "not checked: %s is not on PATH, "
+				   "which the %s check reports (needs %s here)",
+				   r->name, req_source_label(lead->src),
+				   *r->spec ? p->want : "any version");
+			res->reason = REASON_NOT_FOUND;
+			break;
+		}
 		report_missing(res, p, a);
-		runtime_hint_install(res, p, k, NULL);
+		if (r->missing != SEV_FAIL)
+			apply_unmet(res, r, r->missing);
+		else
+			runtime_hint_install(res, p, k, NULL);
 		break;
 	case ANS_ERROR:
-		report_error(res, p->r, a);
+		report_error(res, r, a);
 		break;
 	case ANS_PENDING:	/* as it will be, should it not answer */
 		if (a->asked_docker)
 			report_docker(res, a);
 		else
-			report_error(res, p->r, a);
+			report_error(res, r, a);
 		break;
 	case ANS_REFUSED:
-		report_refused(res, p->r, a);
+		report_refused(res, r, a);
 		break;
 	case ANS_DOCKER:
 		report_docker(res, a);
@@ -376,7 +654,8 @@ static void publish_pending(const struct run_ctx *ctx, const struct result *res,
 	struct result cut;
 
 	result_copy(&cut, res);
-	report_answer(&cut, p, k, a);
+	report_answer(ctx, &cut, p, k, a);
+	data_lts(cut.data, p);
 	run_publish(ctx, &cut);
 	result_release(&cut);
 }
@@ -385,10 +664,15 @@ static void runtimes_run(const struct run_ctx *ctx, const struct check *c,
 			 struct result *res)
 {
 	const struct runtime_req *r = c->arg;
-	const struct known_runtime *k = runtime_table_find(r->name);
+	const struct known_runtime *k;
 	const struct runtime_answer *a;
 	struct runtime_prep p;
 
+	if (!r) {
+		report_capped(ctx->spec, res);
+		return;
+	}
+	k = runtime_table_find(r->name);
 	runtime_prep_init(&p, r);
 	res->data = data_new(r);
 	if (p.bad) {
@@ -396,8 +680,12 @@ static void runtimes_run(const struct run_ctx *ctx, const struct check *c,
 		report_bad(res, &p);
 		goto out;
 	}
+	if (r->nalt > 1 || r->kind == REQ_PLATFORM) {
+		report_alternatives(ctx, r, res);
+		goto out;
+	}
 	if (!runtime_askable(ctx->spec, r->name) &&
-	    runtime_req_is_file(r, ".tool-versions")) {
+	    r->src == SRC_TOOL_VERSIONS) {
 		data_answer(res->data, NULL);
 		report_unaskable(res, r);
 		goto out;
@@ -407,8 +695,9 @@ static void runtimes_run(const struct run_ctx *ctx, const struct check *c,
 		publish_pending(ctx, res, &p, k, a);
 		a = runtime_ask(ctx, r->name);
 	}
-	report_answer(res, &p, k, a);
+	report_answer(ctx, res, &p, k, a);
 out:
+	data_lts(res->data, &p);
 	runtime_prep_release(&p);
 }
 
@@ -424,47 +713,49 @@ static int id_taken(const struct plan *plan, const char *id)
 	return 0;
 }
 
-/* Ids: runtime.NAME for the first requirement of a runtime in source
- * order (preflight.yaml, package.json, the version files), then
- * runtime.NAME.TAG for each further one (engines, packageManager, volta,
- * nvmrc, node-version, python-version, pyproject, setup-cfg,
- * tool-versions, go-mod, toolchain), with ".2", ".3" added should one
- * repeat. */
+/* Ids: runtime.NAME.SOURCE (runtime.node.engines, runtime.node.nvmrc,
+ * runtime.python.preflight): they depend on the requirement's own source
+ * only, so that one source added or removed never renames another's
+ * check (a harness keys its allowlists on them).  ".2", ".3" follow should
+ * one source name a runtime twice.  Titles likewise: "Node.js (.nvmrc)".
+ * The requirements past the cap are one skipped check, runtimes.capped. */
 static void runtimes_plan(const struct spec *spec, struct plan *plan)
 {
 	struct buf id = BUF_INIT, title = BUF_INIT;
-	size_t i, j, base;
+	size_t i, base;
 	unsigned n;
 
 	for (i = 0; i < spec->nruntimes; i++) {
 		const struct runtime_req *r = &spec->runtimes[i];
 		const struct known_runtime *k = runtime_table_find(r->name);
-		const char *tag, *label;
-		int first = 1;
 
-		for (j = 0; j < i && first; j++)
-			first = strcmp(spec->runtimes[j].name, r->name) != 0;
-		source_tag(r, &tag, &label);
-		buf_printf(&id, "runtime.%s", r->name);
-		if (!first)
-			buf_printf(&id, ".%s", tag);
+		if (!r->nalt)
+			continue;	/* an alternative: its first's check */
+		buf_printf(&id, "runtime.%s.%s", r->name, req_source_key(r->src));
 		base = id.len;
 		for (n = 2; id_taken(plan, buf_str(&id)); n++) {
 			id.len = base;
 			buf_printf(&id, ".%u", n);
 		}
-		if (first && k)
-			buf_puts(&title, k->title);
-		else if (first)
-			buf_printf(&title, "%s runtime", r->name);
-		else
-			buf_printf(&title, "%s (%s)", k ? k->display : r->name, label);
+		buf_printf(&title, "%s (%s)", k ? k->display : r->name,
+			   req_source_label(r->src));
 		plan_add(plan, &probe_runtimes, buf_str(&id), buf_str(&title),
 			 r->origin, r, i);
 		buf_release(&id);
 		buf_release(&title);
 	}
+	/* "runtimes.", not "runtime.": no runtime name can take this id */
+	if (spec->runtimes_capped)
+		plan_add(plan, &probe_runtimes, "runtimes.capped", "Runtime requirements",
+			 spec->runtimes_capped_origin, NULL, 0);
 }
+
+static const char *const runtimes_ids[] = {
+	"runtime.NAME.SOURCE",
+	"runtime.NAME.SOURCE.N",
+	"runtimes.capped",
+	NULL
+};
 
 const struct probe probe_runtimes = {
 	.name = "runtimes",
@@ -472,4 +763,5 @@ const struct probe probe_runtimes = {
 		   "requirement",
 	.plan = runtimes_plan,
 	.run = runtimes_run,
+	.ids = runtimes_ids,
 };

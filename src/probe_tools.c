@@ -42,6 +42,7 @@ static void tools_run(const struct run_ctx *ctx, const struct check *c,
 		result_set(r, STATUS_FAIL, "not found on %s%s%s%s",
 			   dflt ? "the default search path " : "PATH",
 			   dflt ? search : "", why ? "; " : "", why ? why : "");
+		r->reason = REASON_NOT_FOUND;
 		/* the name passed preflight.yaml's command-name check */
 		result_hint(r, "install %s, or add the directory that holds it to PATH",
 			    t->name);
@@ -81,9 +82,15 @@ static void tools_plan(const struct spec *spec, struct plan *plan)
 	}
 }
 
+static const char *const tools_ids[] = {
+	"tool.NAME",
+	NULL
+};
+
 const struct probe probe_tools = {
 	.name = "tools",
 	.summary = "commands preflight.yaml names under tools: are on PATH",
 	.plan = tools_plan,
 	.run = tools_run,
+	.ids = tools_ids,
 };

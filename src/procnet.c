@@ -8,6 +8,8 @@
  * readlink() of /proc/PID/fd/N, which reads "socket:[INODE]".
  */
 #include "procnet.h"
+#include "redact.h"
+#include "saferead.h"
 #include "util.h"
 
 #include <arpa/inet.h>
@@ -52,6 +54,64 @@ const char *proc_root(void)
 {
 	pthread_once(&root_once, root_init);
 	return root_path;
+}
+
+static pthread_once_t boot_once = PTHREAD_ONCE_INIT;
+static char boot_id[40];
+
+static void boot_init(void)
+{
+	char path[4096], buf[64];
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/sys/kernel/random/boot_id", proc_root());
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+	if (fd < 0)
+		return;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n < 36)
+		return;
+	buf[36] = '\0';
+	/* a UUID: hex digits and dashes, or nothing */
+	if (strspn(buf, "0123456789abcdef-") == 36)
+		memcpy(boot_id, buf, 37);
+}
+
+const char *proc_boot_id(void)
+{
+	pthread_once(&boot_once, boot_init);
+	return boot_id[0] ? boot_id : NULL;
+}
+
+static int dec_parse(const char *s, size_t n, unsigned long long max,
+		     unsigned long long *out);
+
+int procnet_stat_starttime(const char *stat, unsigned long long *out)
+{
+	const char *p = strrchr(stat, ')');
+	int field;
+
+	/* "PID (COMM) S PPID ...": fields after the last ')' start at 3;
+	 * starttime is field 22 */
+	if (!p)
+		return -1;
+	p++;
+	for (field = 2; field < 22; field++) {
+		if (*p != ' ')
+			return -1;
+		p++;
+		if (field < 21)
+			p += strcspn(p, " ");
+	}
+	{
+		size_t n = strspn(p, "0123456789");
+
+		if (!n || (p[n] && p[n] != ' ' && p[n] != '\n'))
+			return -1;
+		return dec_parse(p, n, ULLONG_MAX, out);
+	}
 }
 
 /* ---- parsing ------------------------------------------------------- */
@@ -343,7 +403,7 @@ static int table_read(const char *proc, const char *name, int family,
 	int rc;
 
 	path = path_join(proc, name);
-	rc = file_read(path, NET_TCP_CAP, &b);
+	rc = saferead_path(path, NET_TCP_CAP, &b);
 	free(path);
 	if (rc < 0)
 		return -1;
@@ -864,109 +924,15 @@ static char *user_name(unsigned uid)
 	}
 }
 
-/* Whether an option name [s, s+n) smells of a secret ("--password",
- * "--api-key", "TOKEN"). */
-static int secret_name(const char *s, size_t n)
-{
-	static const char *const words[] = {
-		"pass", "pwd", "secret", "token", "key", "auth", "cred",
-	};
-	size_t i, j;
-
-	for (i = 0; i < ARRAY_SIZE(words); i++) {
-		size_t wl = strlen(words[i]);
-
-		for (j = 0; j + wl <= n; j++)
-			if (!strncasecmp(s + j, words[i], wl))
-				return 1;
-	}
-	return 0;
-}
-
-/* Append arg to b with a URL's password ("scheme://user:PASS@host")
- * replaced by "***". */
-static void add_url_redacted(struct buf *b, const char *arg)
-{
-	const char *auth = strstr(arg, "://"), *end, *at = NULL, *colon, *p;
-
-	if (!auth) {
-		buf_puts(b, arg);
-		return;
-	}
-	auth += 3;
-	end = auth + strcspn(auth, "/?#");
-	for (p = auth; p < end; p++)
-		if (*p == '@')
-			at = p;
-	colon = at ? memchr(auth, ':', (size_t)(at - auth)) : NULL;
-	if (!colon) {
-		buf_puts(b, arg);
-		return;
-	}
-	buf_add(b, arg, (size_t)(colon + 1 - arg));
-	buf_puts(b, "***");
-	buf_puts(b, at);
-}
-
-/*
- * A new string: the command line of a process, NUL-separated arguments
- * joined by spaces, cleaned of control characters and cut at about
- * CMDLINE_MAX bytes on a character boundary.  Anyone may read another
- * user's cmdline, but envpreflight promises never to print a secret, so the
- * value of an option named like a password or token ("--password X",
- * "--api-key=X") and the password of a URL are shown as "***".  This is a
- * best effort, not a guarantee: the renderers show the command line only
- * as a detail.
- */
-static char *cmdline_trim(char *s, size_t len)
-{
-	struct buf b = BUF_INIT;
-	int hide_next = 0;
-	char *clean;
-	size_t i, n;
-
-	while (len && (s[len - 1] == '\0' || s[len - 1] == ' '))
-		len--;
-	s[len] = '\0';
-	for (i = 0; i < len; i += strlen(s + i) + 1) {
-		const char *arg = s + i, *eq = strchr(arg, '=');
-
-		if (b.len)
-			buf_putc(&b, ' ');
-		if (hide_next) {
-			buf_puts(&b, "***");
-			hide_next = 0;
-		} else if (eq && secret_name(arg, (size_t)(eq - arg))) {
-			buf_add(&b, arg, (size_t)(eq + 1 - arg));
-			buf_puts(&b, "***");
-		} else if (!eq && arg[0] == '-' &&
-			   secret_name(arg, strlen(arg))) {
-			buf_puts(&b, arg);
-			hide_next = 1;
-		} else {
-			add_url_redacted(&b, arg);
-		}
-	}
-	clean = text_clean(buf_str(&b));
-	buf_release(&b);
-	n = strlen(clean);
-	if (n <= CMDLINE_MAX)
-		return clean;
-	n = CMDLINE_MAX - 3;
-	while (n && ((unsigned char)clean[n] & 0xc0) == 0x80)
-		n--;
-	memcpy(clean + n, "...", 4);
-	return clean;
-}
-
 static int is_container_helper(const char *comm)
 {
 	/* comm is cut at 15 bytes: "containerd-shim-runc-v2" reads
 	 * "containerd-shim"; passt installs "pasta.avx2"; podman's rootless
-	 * port forwarder is "rootlessport" */
+	 * port forwarder is "rootlessport"; rootful podman keeps the
+	 * published ports' sockets open in "conmon" */
 	static const char *const exact[] = {
 		"docker-proxy", "rootlesskit", "rootlessport", "slirp4netns",
-		"pasta",
+		"pasta", "conmon",
 	};
 	size_t i;
 
@@ -1001,7 +967,14 @@ static int holder_fill(int base, int pid, const char *repo,
 
 	snprintf(path, sizeof(path), "%d/cmdline", pid);
 	k = read_head(base, path, buf, sizeof(buf));
-	h->cmdline = cmdline_trim(buf, k > 0 ? (size_t)k : 0);
+	/* anyone may read another user's cmdline, but envpreflight never
+	 * prints a secret: redact.h hides the shapes it knows */
+	h->cmdline = redact_cmdline(buf, k > 0 ? (size_t)k : 0, CMDLINE_MAX);
+
+	snprintf(path, sizeof(path), "%d/stat", pid);
+	if (read_head(base, path, buf, sizeof(buf)) >= 0 &&
+	    procnet_stat_starttime(buf, &h->start_time) == 0)
+		h->have_start = 1;
 
 	snprintf(path, sizeof(path), "%d/status", pid);
 	h->uid = (unsigned)st.st_uid;
@@ -1181,7 +1154,7 @@ static int proc_view_of(const char *proc, size_t npids)
 		return PROC_VIEW_UNMOUNTED;
 	}
 	self = path_join(proc, "self/mountinfo");
-	if (file_read(self, NET_TCP_CAP, &b) == 0) {
+	if (saferead_path(self, NET_TCP_CAP, &b) == 0) {
 		h = procnet_hidepid(b.data, b.len, canon ? canon : proc);
 		blob_release(&b);
 	}

@@ -9,21 +9,27 @@
 #include <stdlib.h>
 #include <string.h>
 
+static const char *const format_names[] = {
+	[FORMAT_HUMAN] = "human", [FORMAT_JSON] = "json",
+	[FORMAT_JUNIT] = "junit", [FORMAT_GITHUB] = "github",
+};
+
 int format_parse(const char *s, enum format *out)
 {
-	static const struct { const char *name; enum format f; } formats[] = {
-		{ "human", FORMAT_HUMAN }, { "json", FORMAT_JSON },
-		{ "junit", FORMAT_JUNIT }, { "github", FORMAT_GITHUB },
-	};
 	size_t i;
 
-	for (i = 0; i < ARRAY_SIZE(formats); i++) {
-		if (!strcmp(s, formats[i].name)) {
-			*out = formats[i].f;
+	for (i = 0; i < ARRAY_SIZE(format_names); i++) {
+		if (!strcmp(s, format_names[i])) {
+			*out = (enum format)i;
 			return 0;
 		}
 	}
 	return -1;
+}
+
+const char *format_name(enum format f)
+{
+	return (unsigned)f < ARRAY_SIZE(format_names) ? format_names[f] : "human";
 }
 
 struct summary {
@@ -47,6 +53,15 @@ int report_failed(const struct report *rep)
 	report_summarize(rep, &s);
 	return s.count[STATUS_FAIL] || s.count[STATUS_ERROR] ||
 	       (rep->strict && s.count[STATUS_WARN]);
+}
+
+const char *report_outcome(const struct report *rep)
+{
+	if (rep->error)
+		return "not-run";
+	if (!rep->n)
+		return "nothing-to-check";
+	return report_failed(rep) ? "failed" : "passed";
 }
 
 /* -------- human -------- */
@@ -232,6 +247,47 @@ static double round3(double ms)
 	return round(ms * 1000) / 1000;
 }
 
+/* {"who", "argv", "cwd", "needs", "edit"}: every key, null where it does
+ * not apply.  The words were checked by result_fix_argv already. */
+static cJSON *json_fix(const struct fix *f)
+{
+	static const struct { unsigned bit; const char *name; } needs[] = {
+		{ FIX_NEEDS_NETWORK, "network" }, { FIX_NEEDS_DOCKER, "docker" },
+	};
+	cJSON *o, *arr;
+	size_t i;
+
+	if (!f)
+		return cJSON_CreateNull();
+	o = cJSON_CreateObject();
+	cJSON_AddStringToObject(o, "who", f->who == FIX_AGENT ? "agent" : "human");
+	if (f->argv) {
+		arr = cJSON_AddArrayToObject(o, "argv");
+		for (i = 0; f->argv[i]; i++)
+			cJSON_AddItemToArray(arr, json_str(f->argv[i]));
+		cJSON_AddStringToObject(o, "cwd", ".");
+	} else {
+		cJSON_AddNullToObject(o, "argv");
+		cJSON_AddNullToObject(o, "cwd");
+	}
+	arr = cJSON_AddArrayToObject(o, "needs");
+	for (i = 0; i < ARRAY_SIZE(needs); i++)
+		if (f->needs & needs[i].bit)
+			cJSON_AddItemToArray(arr, cJSON_CreateString(needs[i].name));
+	if (f->edit.file) {
+		cJSON *e = cJSON_AddObjectToObject(o, "edit");
+
+		cJSON_AddItemToObject(e, "file", json_str(f->edit.file));
+		if (f->edit.line)
+			cJSON_AddNumberToObject(e, "line", f->edit.line);
+		else
+			cJSON_AddNullToObject(e, "line");
+	} else {
+		cJSON_AddNullToObject(o, "edit");
+	}
+	return o;
+}
+
 static cJSON *json_check(const struct result *r)
 {
 	cJSON *c = cJSON_CreateObject(), *notes, *data;
@@ -240,6 +296,7 @@ static cJSON *json_check(const struct result *r)
 	cJSON_AddItemToObject(c, "id", json_str(r->id));
 	cJSON_AddItemToObject(c, "probe", json_str(r->probe));
 	cJSON_AddStringToObject(c, "status", status_name(r->status));
+	cJSON_AddItemToObject(c, "reason", json_str(reason_name(r->reason)));
 	cJSON_AddItemToObject(c, "title", json_str(r->title));
 	cJSON_AddItemToObject(c, "message", json_str(r->message));
 	if (r->source.file) {
@@ -255,6 +312,7 @@ static cJSON *json_check(const struct result *r)
 		cJSON_AddNullToObject(c, "source");
 	}
 	cJSON_AddItemToObject(c, "hint", json_str(r->hint));
+	cJSON_AddItemToObject(c, "fix", json_fix(r->fix));
 	notes = cJSON_AddArrayToObject(c, "notes");
 	for (i = 0; i < r->nnotes; i++)
 		cJSON_AddItemToArray(notes, json_str(r->notes[i]));
@@ -267,6 +325,27 @@ static cJSON *json_check(const struct result *r)
 		cJSON_AddNullToObject(c, "data");
 	}
 	return c;
+}
+
+static cJSON *json_error(const struct report_error *e)
+{
+	cJSON *o;
+
+	if (!e)
+		return cJSON_CreateNull();
+	o = cJSON_CreateObject();
+	cJSON_AddStringToObject(o, "kind", e->kind);
+	cJSON_AddItemToObject(o, "file", json_str(e->file));
+	if (e->file && e->line)
+		cJSON_AddNumberToObject(o, "line", e->line);
+	else
+		cJSON_AddNullToObject(o, "line");
+	if (e->file && e->line && e->col)
+		cJSON_AddNumberToObject(o, "column", e->col);
+	else
+		cJSON_AddNullToObject(o, "column");
+	cJSON_AddItemToObject(o, "message", json_str(e->message));
+	return o;
 }
 
 /* cJSON indents with tabs and writes "key":\tvalue; re-indent with two
@@ -284,16 +363,20 @@ static void json_put_indented(FILE *out, const char *s)
 	fputc('\n', out);
 }
 
-void render_json(FILE *out, const struct report *rep, const struct render_opts *o)
+cJSON *report_json(const struct report *rep)
 {
 	cJSON *doc = cJSON_CreateObject(), *sum, *checks;
 	struct summary s;
-	char *text;
 	size_t i;
 
 	report_summarize(rep, &s);
 	cJSON_AddStringToObject(doc, "schema", "envpreflight/1");
-	cJSON_AddBoolToObject(doc, "ok", !report_failed(rep));
+	/* null: the audit did not run, so it neither passed nor failed */
+	if (rep->error)
+		cJSON_AddNullToObject(doc, "ok");
+	else
+		cJSON_AddBoolToObject(doc, "ok", !report_failed(rep));
+	cJSON_AddStringToObject(doc, "outcome", report_outcome(rep));
 	cJSON_AddItemToObject(doc, "root", json_str(rep->root));
 	cJSON_AddNumberToObject(doc, "duration_ms", round3(rep->duration_ms));
 	sum = cJSON_AddObjectToObject(doc, "summary");
@@ -304,10 +387,32 @@ void render_json(FILE *out, const struct report *rep, const struct render_opts *
 	checks = cJSON_AddArrayToObject(doc, "checks");
 	for (i = 0; i < rep->n; i++)
 		cJSON_AddItemToArray(checks, json_check(&rep->results[i]));
-	text = cJSON_Print(doc);
+	cJSON_AddItemToObject(doc, "error", json_error(rep->error));
+	if (rep->run) {
+		cJSON *run = cJSON_Duplicate(rep->run, 1);
+
+		json_clean(run);
+		cJSON_AddItemToObject(doc, "run", run);
+	} else {
+		cJSON_AddNullToObject(doc, "run");
+	}
+	return doc;
+}
+
+void render_json(FILE *out, const struct report *rep, const struct render_opts *o)
+{
+	cJSON *doc = report_json(rep);
+
+	render_json_value(out, doc);
+	cJSON_Delete(doc);
+}
+
+void render_json_value(FILE *out, const cJSON *doc)
+{
+	char *text = cJSON_Print(doc);
+
 	json_put_indented(out, text);
 	free(text);
-	cJSON_Delete(doc);
 }
 
 /* -------- JUnit XML -------- */
@@ -388,6 +493,33 @@ static void junit_case(FILE *out, const struct result *r, int strict)
 	fputs("    </testcase>\n", out);
 }
 
+/* file:line:col: message, as the error was printed on stderr */
+static void error_text(FILE *out, const struct report_error *e,
+		       void (*put)(FILE *, const char *))
+{
+	if (e->file) {
+		put(out, e->file);
+		if (e->line)
+			fprintf(out, ":%u", e->line);
+		if (e->line && e->col)
+			fprintf(out, ":%u", e->col);
+		fputs(": ", out);
+	}
+	put(out, e->message);
+}
+
+static void junit_error(FILE *out, const struct report_error *e)
+{
+	fputs("    <testcase classname=\"envpreflight\" name=\"audit\" time=\"0\">\n"
+	      "      <error type=\"", out);
+	xml_put(out, e->kind);
+	fputs("\" message=\"", out);
+	error_text(out, e, xml_put);
+	fputs("\">", out);
+	error_text(out, e, xml_put);
+	fputs("</error>\n    </testcase>\n", out);
+}
+
 void render_junit(FILE *out, const struct report *rep, const struct render_opts *o)
 {
 	struct summary s;
@@ -396,18 +528,21 @@ void render_junit(FILE *out, const struct report *rep, const struct render_opts 
 
 	report_summarize(rep, &s);
 	failures = s.count[STATUS_FAIL] + (rep->strict ? s.count[STATUS_WARN] : 0);
+	/* an audit that could not run is one errored test case */
 	snprintf(counts, sizeof(counts),
 		 "tests=\"%zu\" failures=\"%zu\" errors=\"%zu\" skipped=\"%zu\" time=\"%.6f\"",
-		 s.total, failures, s.count[STATUS_ERROR], s.count[STATUS_SKIP],
-		 rep->duration_ms / 1000);
+		 s.total + !!rep->error, failures, s.count[STATUS_ERROR] + !!rep->error,
+		 s.count[STATUS_SKIP], rep->duration_ms / 1000);
 	fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", out);
 	fprintf(out, "<testsuites name=\"envpreflight\" %s>\n", counts);
 	fprintf(out, "  <testsuite name=\"envpreflight\" %s>\n", counts);
 	fputs("    <properties>\n      <property name=\"root\" value=\"", out);
-	xml_put(out, rep->root);
+	xml_put(out, rep->root ? rep->root : "");
 	fputs("\"/>\n    </properties>\n", out);
 	for (i = 0; i < rep->n; i++)
 		junit_case(out, &rep->results[i], rep->strict);
+	if (rep->error)
+		junit_error(out, rep->error);
 	fputs("  </testsuite>\n</testsuites>\n", out);
 }
 
@@ -437,11 +572,47 @@ static void gh_put(FILE *out, const char *s, int property)
 	free(c);
 }
 
+static void gh_put_data(FILE *out, const char *s)
+{
+	gh_put(out, s, 0);
+}
+
+/* The audit could not run: one ::error, where the file is at fault. */
+static void github_error(FILE *out, const struct report *rep)
+{
+	const struct report_error *e = rep->error;
+
+	fputs("::error ", out);
+	if (e->file) {
+		/* a spec file is named from DIR, as the other annotations are */
+		char *path = e->file[0] != '/' && strcmp(rep->display_dir, ".") ?
+			path_join(rep->display_dir, e->file) : xstrdup(e->file);
+
+		fputs("file=", out);
+		gh_put(out, path, 1);
+		free(path);
+		if (e->line)
+			fprintf(out, ",line=%u", e->line);
+		if (e->line && e->col)
+			fprintf(out, ",col=%u", e->col);
+		fputc(',', out);
+	}
+	fputs("title=envpreflight ", out);
+	gh_put(out, e->kind, 1);
+	fputs("::", out);
+	error_text(out, e, gh_put_data);
+	fputc('\n', out);
+}
+
 void render_github(FILE *out, const struct report *rep, const struct render_opts *o)
 {
 	struct render_opts plain = *o;
 	size_t i;
 
+	if (rep->error) {
+		github_error(out, rep);
+		return;
+	}
 	for (i = 0; i < rep->n; i++) {
 		const struct result *r = &rep->results[i];
 		const char *kind;

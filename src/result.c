@@ -2,7 +2,81 @@
 #include "result.h"
 #include "util.h"
 
+#include <stdarg.h>
 #include <stdlib.h>
+#include <string.h>
+
+const char *reason_name(enum reason why)
+{
+	static const char *const names[] = {
+#define REASON_NAME(name, text) [REASON_##name] = text,
+		REASONS(REASON_NAME)
+#undef REASON_NAME
+	};
+
+	return (unsigned)why < ARRAY_SIZE(names) ? names[why] : NULL;
+}
+
+int fix_word_safe(const char *s)
+{
+	size_t n = strlen(s);
+
+	return n && n <= 200 &&
+	       strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+		      "0123456789._/@:=+,-") == n;
+}
+
+static void fix_free(struct fix *f)
+{
+	char **a;
+
+	if (!f)
+		return;
+	for (a = f->argv; a && *a; a++)
+		free(*a);
+	free(f->argv);
+	free(f);
+}
+
+int result_fix_argv(struct result *r, enum fix_who who, unsigned needs,
+		    const char *argv0, ...)
+{
+	struct fix *f;
+	const char *w;
+	va_list ap;
+	size_t n = 0;
+
+	va_start(ap, argv0);
+	for (w = argv0; w; w = va_arg(ap, const char *), n++) {
+		if (!fix_word_safe(w)) {
+			va_end(ap);
+			return -1;
+		}
+	}
+	va_end(ap);
+	f = xcalloc(1, sizeof(*f));
+	f->who = who;
+	f->needs = needs;
+	f->argv = xcalloc(n + 1, sizeof(*f->argv));
+	va_start(ap, argv0);
+	for (n = 0, w = argv0; w; w = va_arg(ap, const char *))
+		f->argv[n++] = xstrdup(w);
+	va_end(ap);
+	fix_free(r->fix);
+	r->fix = f;
+	return 0;
+}
+
+void result_fix_edit(struct result *r, const char *file, unsigned line)
+{
+	struct fix *f = xcalloc(1, sizeof(*f));
+
+	f->who = FIX_HUMAN;
+	f->edit.file = file;
+	f->edit.line = line;
+	fix_free(r->fix);
+	r->fix = f;
+}
 
 const char *status_name(enum status s)
 {
@@ -58,6 +132,8 @@ void result_release(struct result *r)
 		free(r->notes[i]);
 	free(r->notes);
 	cJSON_Delete(r->data);
+	fix_free(r->fix);
+	r->fix = NULL;
 	r->id = r->title = r->message = r->hint = NULL;
 	r->notes = NULL;
 	r->nnotes = 0;
@@ -82,6 +158,18 @@ void result_copy(struct result *dst, const struct result *r)
 	for (i = 0; i < r->nnotes; i++)
 		dst->notes[i] = xstrdup(r->notes[i]);
 	dst->data = r->data ? cJSON_Duplicate(r->data, 1) : NULL;
+	dst->fix = NULL;
+	if (r->fix) {
+		size_t n = 0;
+
+		dst->fix = xmalloc(sizeof(*dst->fix));
+		*dst->fix = *r->fix;
+		while (r->fix->argv && r->fix->argv[n])
+			n++;
+		dst->fix->argv = r->fix->argv ? xcalloc(n + 1, sizeof(char *)) : NULL;
+		for (i = 0; i < n; i++)
+			dst->fix->argv[i] = xstrdup(r->fix->argv[i]);
+	}
 }
 
 void result_unreaped(struct result *r, int pid, const char *program,

@@ -201,8 +201,10 @@ static void run_one(struct pool *p, struct run_job *job)
 
 	result_start(&r, job->check);
 	job->check->probe->run(&job->ctx, job->check, &r);
-	if (!r.message)
+	if (!r.message) {
 		result_set(&r, STATUS_ERROR, "the probe reported nothing");
+		r.reason = REASON_PROBE_ERROR;
+	}
 	r.duration_ms = clock_ms() - t0;
 
 	pthread_mutex_lock(&p->lock);
@@ -263,6 +265,7 @@ static void timed_out(struct result *r, const struct check *c, int started,
 	else
 		result_set(r, STATUS_ERROR, "not run: the deadline passed before it "
 			   "could start");
+	r->reason = started ? REASON_TIMEOUT : REASON_NOT_RUN;
 	result_hint(r, "raise the deadline with --timeout=MS");
 }
 
@@ -284,6 +287,8 @@ static void cut_off(struct result *r, struct run_job *job, double deadline_ms)
 	if (!r->message)
 		result_set(r, STATUS_ERROR, "timed out: still running at the "
 			   "deadline");
+	if (r->reason == REASON_NONE)
+		r->reason = REASON_TIMEOUT;
 	if (!r->hint)
 		result_hint(r, "raise the deadline with --timeout=MS");
 }

@@ -555,6 +555,12 @@ static void prepare_exec(const struct run_ctx *ctx, struct runtime_answer *a,
 	/* the shortcuts know the stock commands only */
 	if (stock && ask_shortcut(a, q, root, env))
 		goto out;
+	if (stock && q->k && q->k->noexec) {
+		answer_error(a, "%s: no version readable without running it "
+			     "(no releases/*/OTP_VERSION beside its real file: a "
+			     "shim?), and it is never run", a->path);
+		goto out;
+	}
 	run_path = a->resolved ? a->resolved : a->path;
 	if (q->command && !runtime_cmd_allowed(q->command, a->path)) {
 		refuse_command(a, q);

@@ -9,29 +9,12 @@
  */
 #include "runtimes.h"
 #include "gomod.h"
+#include "toolversions.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-const char *runtime_asdf_core(const char *s, size_t *len)
-{
-	const char *dash = strchr(s, '-');
-	size_t n;
-
-	if (dash && dash[1] >= '0' && dash[1] <= '9' &&
-	    strcspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ") <
-	    (size_t)(dash - s))
-		s = dash + 1;
-	if (*s == 'v')
-		s++;
-	n = strspn(s, "0123456789.");
-	while (n && s[n - 1] == '.')
-		n--;
-	*len = s[0] >= '0' && s[0] <= '9' ? n : 0;
-	return s;
-}
 
 /* "1.22", "21", "1.8.0_392" as a semver: the numbers, missing ones 0. */
 static int found_semver(const char *found, struct semver *v)
@@ -72,8 +55,8 @@ static int found_semver(const char *found, struct semver *v)
 static int asdf_matches(const char *want, const char *found)
 {
 	size_t wn, fn, i = 0, j = 0;
-	const char *w = runtime_asdf_core(want, &wn);
-	const char *f = runtime_asdf_core(found, &fn);
+	const char *w = toolversions_core(want, &wn);
+	const char *f = toolversions_core(found, &fn);
 	const char *wrest, *frest;
 
 	if (!wn)
@@ -158,7 +141,11 @@ static int judge_nvmrc(const struct runtime_prep *p, const char *found,
 	if (m < 0 && p->nvmrc.kind == NVMRC_ALIAS)
 		return cannot_tell(p, v, "is an nvm alias that only nvm can "
 				   "resolve");
-	if (m == 0 && p->nvmrc.kind == NVMRC_LTS_ANY)
+	if (m == 0 && p->nvmrc.kind == NVMRC_LTS_ANY && p->nvmrc.from_nvm)
+		buf_printf(&v->msg, " does not match lts/* from %s: nvm resolves "
+			   "lts/* to %s (lts/%s)", from, p->nvmrc.nvm_version,
+			   p->nvmrc.codename);
+	else if (m == 0 && p->nvmrc.kind == NVMRC_LTS_ANY)
 		buf_printf(&v->msg, " does not match lts/* from %s: lts/* is "
 			   "v%lu.x (%s), the newest LTS line", from,
 			   p->nvmrc.major, p->nvmrc.codename);
@@ -194,7 +181,7 @@ static int judge_exact(const struct runtime_prep *p, const char *found,
 		       struct runtime_verdict *v)
 {
 	const struct runtime_req *r = p->r;
-	const char *pin = runtime_req_is_package_manager(r) ? "packageManager" :
+	const char *pin = r->src == SRC_PACKAGE_MANAGER ? "packageManager" :
 			  "volta";
 	struct semver sv = SEMVER_INIT;
 	char desc[160];
@@ -220,7 +207,7 @@ static int judge_go(const struct runtime_prep *p, const char *found,
 	const struct runtime_req *r = p->r;
 	int m = goversion_at_least(found, r->spec);
 
-	if (m == 0 && runtime_req_is_toolchain(r)) {
+	if (m == 0 && r->src == SRC_GO_TOOLCHAIN) {
 		v->status = STATUS_WARN;
 		buf_printf(&v->msg, " is older than the toolchain %s preferred "
 			   "by go.mod (its go line allows it)", p->want);
@@ -261,6 +248,41 @@ static int judge_any(const struct runtime_prep *p, const char *found,
 	return 1;
 }
 
+/* devEngines, as npm's checkDevEngines: satisfies() without
+ * includePrerelease for a valid range, else the text compared with the
+ * version as npm sees it (node's "v22.11.0"). */
+static int judge_dev(const struct runtime_prep *p, const char *found,
+		     struct runtime_verdict *v)
+{
+	const struct runtime_req *r = p->r;
+	struct semver sv = SEMVER_INIT;
+	char seen[96];
+	int m;
+
+	if (!*r->spec) {
+		buf_printf(&v->msg, " (any version, from %s devEngines)",
+			   runtime_req_from(r));
+		return 1;
+	}
+	if (p->range) {
+		if (found_semver(found, &sv) < 0)
+			return -1;
+		m = semver_satisfies(&sv, p->range, 0);
+		semver_release(&sv);
+		buf_printf(&v->msg, m ? " (satisfies %s from %s devEngines)" :
+			   " does not satisfy %s from %s devEngines", p->want,
+			   runtime_req_from(r));
+		return m;
+	}
+	snprintf(seen, sizeof(seen), "%s%s", strcmp(r->name, "node") ? "" : "v", found);
+	m = !strcmp(seen, r->spec);
+	buf_printf(&v->msg, m ? " (exactly '%s' from %s devEngines)" :
+		   " is not '%s' from %s devEngines (not a semver range, so "
+		   "npm compares the text with '%s')", p->want,
+		   runtime_req_from(r), seen);
+	return m;
+}
+
 /* One judge per req_kind, in the order of enum req_kind. */
 static int (*const judges[])(const struct runtime_prep *p, const char *found,
 			     struct runtime_verdict *v) = {
@@ -268,6 +290,7 @@ static int (*const judges[])(const struct runtime_prep *p, const char *found,
 	[REQ_PEP440] = judge_pep440, [REQ_PYENV] = judge_pyenv,
 	[REQ_EXACT] = judge_exact, [REQ_GO_MIN] = judge_go,
 	[REQ_ASDF] = judge_asdf, [REQ_ANY] = judge_any,
+	[REQ_DEV_ENGINES] = judge_dev,
 };
 
 void runtime_judge(const struct runtime_prep *p, const struct known_runtime *k,

@@ -8,6 +8,8 @@
  */
 #include "runtimes.h"
 #include "gomod.h"
+#include "nodelts.h"
+#include "toolversions.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -22,28 +24,6 @@
 const char *runtime_req_from(const struct runtime_req *r)
 {
 	return r->origin.file ? r->origin.file : "preflight.yaml";
-}
-
-int runtime_req_is_file(const struct runtime_req *r, const char *name)
-{
-	return r->origin.file && !strcmp(r->origin.file, name);
-}
-
-/* packageManager keeps its value as written, starting with the name;
- * volta's value is a bare version. */
-int runtime_req_is_package_manager(const struct runtime_req *r)
-{
-	size_t n = strlen(r->name);
-
-	return r->kind == REQ_EXACT && runtime_req_is_file(r, "package.json") &&
-	       !strncmp(r->spec, r->name, n) && (r->spec[n] == '@' || !r->spec[n]);
-}
-
-/* go.mod's toolchain line is kept as "go1.22.3"; its go line as "1.22". */
-int runtime_req_is_toolchain(const struct runtime_req *r)
-{
-	return r->kind == REQ_GO_MIN && runtime_req_is_file(r, "go.mod") &&
-	       !strncmp(r->spec, "go", 2);
 }
 
 static void where(struct buf *b, const struct runtime_req *r)
@@ -103,6 +83,7 @@ static int major_admitted(const struct semver_range *range, unsigned long m)
 static void suggest_major(struct runtime_prep *p, int node)
 {
 	struct semver far = SEMVER_INIT;
+	long today = nodelts_today();
 	unsigned long m;
 	int pass, open_ended;
 
@@ -114,7 +95,9 @@ static void suggest_major(struct runtime_prep *p, int node)
 		return;
 	for (pass = node ? 0 : 1; pass < 2; pass++) {
 		for (m = 40; m-- > 0;) {
-			if ((pass || nvmrc_lts_codename(m)) &&
+			const struct nodelts_line *l = nodelts_by_major(m);
+
+			if ((pass || (l && l->lts <= today)) &&
 			    major_admitted(p->range, m)) {
 				snprintf(p->num, sizeof(p->num), "%lu", m);
 				return;
@@ -286,6 +269,7 @@ static void prepare_semver(struct runtime_prep *p)
 		return;
 	}
 	if (range_never_satisfied(p->range)) {
+		p->never = 1;
 		prep_fail(p, "the range '%s'", p->want);
 		buf_puts(&p->problem, " can never be satisfied: no version is in "
 			 "all of its bounds");
@@ -300,12 +284,24 @@ static void prepare_nvmrc(struct runtime_prep *p)
 	char err[256];
 	unsigned line;
 
+	char *nvm_dir;
+	int rc;
+
 	if (nvmrc_parse(p->r->spec, strlen(p->r->spec), &p->nvmrc, err,
 			sizeof(err), &line) < 0) {
 		prep_fail(p, "%s", err);
 		return;
 	}
 	p->have_nvmrc = 1;
+	/* lts/ names a line by today's date, or by nvm's own alias files */
+	nvm_dir = nodelts_nvm_dir();
+	p->nvm_dir_seen = nvm_dir != NULL;
+	rc = nvmrc_resolve_lts(&p->nvmrc, p->today, nvm_dir, err, sizeof(err));
+	free(nvm_dir);
+	if (rc < 0) {
+		prep_fail(p, "%s", err);
+		return;
+	}
 	if (n->kind == NVMRC_VERSION && n->nparts == 1)
 		snprintf(p->num, sizeof(p->num), "%lu", n->major);
 	else if (n->kind == NVMRC_VERSION && n->nparts == 2)
@@ -313,7 +309,7 @@ static void prepare_nvmrc(struct runtime_prep *p)
 	else if (n->kind == NVMRC_VERSION)
 		snprintf(p->num, sizeof(p->num), "%lu.%lu.%lu", n->major,
 			 n->minor, n->patch);
-	else if (n->kind == NVMRC_LTS && n->codename)
+	else if (n->kind == NVMRC_LTS && versions_token_safe(n->codename))
 		snprintf(p->nvm, sizeof(p->nvm), "lts/%s", n->codename);
 	else if (n->kind == NVMRC_LTS_ANY)
 		snprintf(p->nvm, sizeof(p->nvm), "lts/*");
@@ -345,7 +341,7 @@ static void prepare_pyenv(struct runtime_prep *p)
 		buf_puts(&p->problem, " is not a pyenv version name");
 		return;
 	}
-	if (p->pyenv.v[0].kind == PYENV_CPYTHON && runtime_hint_safe(spec))
+	if (p->pyenv.v[0].kind == PYENV_CPYTHON && versions_token_safe(spec))
 		snprintf(p->num, sizeof(p->num), "%.40s", spec);
 }
 
@@ -355,7 +351,9 @@ static void prepare_exact(struct runtime_prep *p)
 	char err[256], v[SEMVER_TEXT_MAX];
 	const char *version = r->spec;
 
-	if (runtime_req_is_package_manager(r)) {
+	/* packageManager keeps its value as written, starting with the
+	 * name; volta's value is a bare version */
+	if (r->src == SRC_PACKAGE_MANAGER) {
 		if (pkgmanager_parse(r->spec, strlen(r->spec), &p->pm, err,
 				     sizeof(err)) < 0) {
 			prep_fail(p, "packageManager %s", err);
@@ -370,7 +368,7 @@ static void prepare_exact(struct runtime_prep *p)
 	}
 	p->have_exact = 1;
 	semver_format(&p->exact, v, sizeof(v));
-	if (runtime_hint_safe(v))
+	if (versions_token_safe(v))
 		snprintf(p->num, sizeof(p->num), "%.40s", v);
 }
 
@@ -382,15 +380,26 @@ static void prepare_go(struct runtime_prep *p)
 		prep_fail(p, "invalid Go version '%s'", p->want);
 		return;
 	}
-	if (runtime_hint_safe(r->spec))
+	if (versions_token_safe(r->spec))
 		snprintf(p->num, sizeof(p->num), "%.40s",
-			 r->spec + (runtime_req_is_toolchain(r) ? 2 : 0));
+			 r->spec + (r->src == SRC_GO_TOOLCHAIN ? 2 : 0));
+}
+
+/* npm's checkDevEngines: a valid range is matched without prereleases,
+ * anything else as exact text (not an error); "" is any version. */
+static void prepare_dev(struct runtime_prep *p)
+{
+	if (!*p->r->spec)
+		return;
+	p->range = semver_range_parse(p->r->spec, 0);
+	if (p->range && !range_never_satisfied(p->range))
+		suggest_major(p, !strcmp(p->r->name, "node"));
 }
 
 static void prepare_asdf(struct runtime_prep *p)
 {
 	size_t n;
-	const char *core = runtime_asdf_core(p->r->spec, &n);
+	const char *core = toolversions_core(p->r->spec, &n);
 
 	if (n && n < sizeof(p->num))
 		snprintf(p->num, sizeof(p->num), "%.*s", (int)n, core);
@@ -400,7 +409,13 @@ void runtime_prep_init(struct runtime_prep *p, const struct runtime_req *r)
 {
 	memset(p, 0, sizeof(*p));
 	p->r = r;
+	p->today = nodelts_today();
 	versions_quote(p->want, sizeof(p->want), r->spec, strlen(r->spec));
+	if (r->problem) {
+		/* the loader found the file's own tool would reject it */
+		prep_fail(p, "%s", r->problem);
+		return;
+	}
 	switch (r->kind) {
 	case REQ_SEMVER:
 		prepare_semver(p);
@@ -423,7 +438,11 @@ void runtime_prep_init(struct runtime_prep *p, const struct runtime_req *r)
 	case REQ_ASDF:
 		prepare_asdf(p);
 		break;
+	case REQ_DEV_ENGINES:
+		prepare_dev(p);
+		break;
 	case REQ_ANY:
+	case REQ_PLATFORM:
 		break;
 	}
 }

@@ -1,15 +1,50 @@
 /* spec.c - loading the model: run every source loader once, in order */
 #include "spec.h"
 #include "specfile.h"
-#include "gitignore.h"
+#include "saferead.h"
 #include "ytree.h"
 
 #include <errno.h>
 #include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+/* The names of enum req_source.  key is the last part of a runtime
+ * check's id and JSON's source_key: part of envpreflight/1. */
+static const struct {
+	const char *key, *label;
+} source_names[SRC_COUNT] = {
+	[SRC_PREFLIGHT] = { "preflight", "preflight.yaml" },
+	[SRC_ENGINES] = { "engines", "package.json engines" },
+	[SRC_DEV_ENGINES] = { "devEngines", "package.json devEngines" },
+	[SRC_PACKAGE_MANAGER] = { "packageManager", "packageManager" },
+	[SRC_VOLTA] = { "volta", "volta" },
+	[SRC_NVMRC] = { "nvmrc", ".nvmrc" },
+	[SRC_NODE_VERSION] = { "node-version", ".node-version" },
+	[SRC_PYTHON_VERSION] = { "python-version", ".python-version" },
+	[SRC_PYPROJECT] = { "pyproject", "pyproject.toml" },
+	[SRC_SETUP_CFG] = { "setup-cfg", "setup.cfg" },
+	[SRC_TOOL_VERSIONS] = { "tool-versions", ".tool-versions" },
+	[SRC_GO_MOD] = { "go-mod", "go.mod" },
+	[SRC_GO_TOOLCHAIN] = { "toolchain", "go.mod toolchain" },
+	[SRC_COMPOSE] = { "compose", "compose service" },
+	[SRC_ENV_URL] = { "env-url", ".env URL" },
+	[SRC_ENV_PORT] = { "env-port", ".env port key" },
+};
+
+const char *req_source_key(enum req_source s)
+{
+	return (unsigned)s < SRC_COUNT ? source_names[s].key : "other";
+}
+
+const char *req_source_label(enum req_source s)
+{
+	return (unsigned)s < SRC_COUNT ? source_names[s].label : "?";
+}
 
 static const struct spec_source *const sources[] = {
 #define SOURCE(name) &source_##name,
@@ -25,6 +60,7 @@ static void spec_verror(struct errbuf *err, const char *file, unsigned line,
 			unsigned col, const char *fmt, va_list ap)
 {
 	struct buf b = BUF_INIT;
+	size_t prefix;
 
 	buf_add_clean(&b, file);
 	if (line)
@@ -32,9 +68,17 @@ static void spec_verror(struct errbuf *err, const char *file, unsigned line,
 	if (line && col)
 		buf_printf(&b, ":%u", col);
 	buf_puts(&b, ": ");
+	prefix = b.len;
 	buf_vprintf(&b, fmt, ap);
 	err_set(err, "%s", buf_str(&b));
 	buf_release(&b);
+	/* a file at fault: by default what it says is wrong; a reader that
+	 * could not read it says so after the call (ERRK_UNREADABLE) */
+	err->kind = ERRK_INVALID;
+	snprintf(err->file, sizeof(err->file), "%s", file);
+	err->line = line;
+	err->col = line ? col : 0;
+	err->what = prefix < strlen(err->msg) ? prefix : 0;
 }
 
 void spec_error(struct errbuf *err, const char *file, unsigned line,
@@ -115,8 +159,8 @@ const char *spec_intern(struct spec *spec, const char *s)
 /* A new requirement of the given kind, everything else zero (port_last,
  * capped, proto TCP).  The pointer lasts until the next one is added. */
 static struct port_req *port_req_new(struct spec *spec, enum port_req_kind kind,
-				     enum port_expect expect, struct origin origin,
-				     const char *service)
+				     enum req_source src, enum port_expect expect,
+				     struct origin origin, const char *service)
 {
 	struct port_req *p;
 
@@ -124,18 +168,19 @@ static struct port_req *port_req_new(struct spec *spec, enum port_req_kind kind,
 	p = &spec->ports[spec->nports++];
 	memset(p, 0, sizeof(*p));
 	p->kind = kind;
+	p->src = src;
 	p->expect = expect;
 	p->origin = origin;
 	p->service = service ? xstrdup(service) : NULL;
 	return p;
 }
 
-struct port_req *spec_add_port(struct spec *spec, unsigned port,
-			       enum port_expect expect, struct origin origin,
-			       const char *service)
+struct port_req *spec_add_port(struct spec *spec, enum req_source src,
+			       unsigned port, enum port_expect expect,
+			       struct origin origin, const char *service)
 {
-	struct port_req *p = port_req_new(spec, PORT_REQ_PORT, expect, origin,
-					  service);
+	struct port_req *p = port_req_new(spec, PORT_REQ_PORT, src, expect,
+					  origin, service);
 
 	p->port = port;
 	return p;
@@ -144,12 +189,13 @@ struct port_req *spec_add_port(struct spec *spec, unsigned port,
 struct port_req *spec_add_url_mark(struct spec *spec, enum port_req_kind kind,
 				   struct origin origin, const char *service)
 {
-	return port_req_new(spec, kind, PORT_LISTENING, origin, service);
+	return port_req_new(spec, kind, SRC_ENV_URL, PORT_LISTENING, origin,
+			    service);
 }
 
-struct runtime_req *spec_add_runtime(struct spec *spec, const char *name,
-				     const char *text, enum req_kind kind,
-				     struct origin origin)
+struct runtime_req *spec_add_runtime(struct spec *spec, enum req_source src,
+				     const char *name, const char *text,
+				     enum req_kind kind, struct origin origin)
 {
 	struct runtime_req *r;
 
@@ -160,8 +206,19 @@ struct runtime_req *spec_add_runtime(struct spec *spec, const char *name,
 	r->name = xstrdup(name);
 	r->spec = xstrdup(text);
 	r->kind = kind;
+	r->src = src;
 	r->origin = origin;
+	r->nalt = 1;
 	return r;
+}
+
+int spec_runtime_room(struct spec *spec, struct origin origin)
+{
+	if (spec->nruntimes < SPEC_RUNTIMES_MAX)
+		return 1;
+	if (!spec->runtimes_capped++)
+		spec->runtimes_capped_origin = origin;
+	return 0;
 }
 
 struct tool_req *spec_add_tool(struct spec *spec, const char *name,
@@ -191,69 +248,52 @@ const char *spec_first_existing(const struct spec *spec, const char *const *name
 	return NULL;
 }
 
+/* spec_read could not read name (rather than found it malformed). */
+static void read_error(struct errbuf *err, const char *name, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void read_error(struct errbuf *err, const char *name, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	spec_verror(err, name, 0, 0, fmt, ap);
+	va_end(ap);
+	err->kind = ERRK_UNREADABLE;
+}
+
 int spec_read(struct spec *spec, const char *name, struct blob *out,
 	      struct errbuf *err)
 {
-	char *path = path_join(spec->root, name);
-	char real[PATH_MAX];
-	struct stat st;
-	const char *what;
-	unsigned line, col;
+	struct saferead_error why;
 
-	out->data = NULL;
-	out->len = 0;
-	if (lstat(path, &st) < 0) {
-		int e = errno;
-
-		free(path);
-		if (e == ENOENT || e == ENOTDIR)
+	if (saferead_file(&saferead_spec, spec->root, name, out, &why) == 0) {
+		spec_add_file(spec, name);
+		return 1;
+	}
+	switch (why.code) {
+	case ENOENT:
+	case ENOTDIR:
+		if (!why.symlink)
 			return 0;
-		spec_error(err, name, 0, 0, "%s", strerror(e));
-		return -1;
+		read_error(err, name, "dangling symlink");
+		break;
+	case EXDEV:
+		/* neither a symlink (of the file or of a directory on the
+		 * way) nor a "../" in a configured name leaves the
+		 * repository */
+		read_error(err, name, "%s outside the repository refused",
+			   why.symlink ? "symlink resolving" : "a path");
+		break;
+	case EILSEQ:
+		spec_error(err, name, why.line, why.col, "%s (expected UTF-8 text)",
+			   why.what);
+		break;
+	default:
+		read_error(err, name, "%s", saferead_strerror(why.code));
+		break;
 	}
-	/* the canonical path, so that neither a symlink (of the file or of a
-	 * directory on the way) nor a "../" in a configured name leaves the
-	 * repository */
-	if (!realpath(path, real)) {
-		int e = errno;
-
-		free(path);
-		if (S_ISLNK(st.st_mode))
-			spec_error(err, name, 0, 0, "dangling symlink");
-		else
-			spec_error(err, name, 0, 0, "%s", strerror(e));
-		return -1;
-	}
-	if (!path_is_inside(real, spec->root)) {
-		free(path);
-		spec_error(err, name, 0, 0, "%s outside the repository refused",
-			   S_ISLNK(st.st_mode) ? "symlink resolving" : "a path");
-		return -1;
-	}
-	if (file_read(path, SPEC_FILE_CAP, out) < 0) {
-		int e = errno;
-
-		free(path);
-		if (e == EISDIR)
-			spec_error(err, name, 0, 0, "is a directory, expected a file");
-		else if (e == EINVAL)
-			spec_error(err, name, 0, 0, "not a regular file");
-		else
-			spec_error(err, name, 0, 0, "%s", file_read_strerror(e));
-		return -1;
-	}
-	free(path);
-	if (text_check(out->data, out->len, &line, &col, &what) < 0) {
-		spec_error(err, name, line, col, "%s (expected UTF-8 text)", what);
-		blob_release(out);
-		return -1;
-	}
-	if (out->len >= 3 && !memcmp(out->data, "\xef\xbb\xbf", 3)) {
-		memmove(out->data, out->data + 3, out->len - 3 + 1);
-		out->len -= 3;
-	}
-	spec_add_file(spec, name);
-	return 1;
+	return -1;
 }
 
 int yload_read(struct yload *y, const char *name, struct ynode **root)
@@ -283,6 +323,7 @@ static void env_release(struct env_spec *e)
 	free(e->file);
 	free(e->file_abs);
 	free(e->example);
+	free(e->other_examples);
 	for (i = 0; i < e->nrequired; i++)
 		free(e->required[i].name);
 	free(e->required);
@@ -291,13 +332,6 @@ static void env_release(struct env_spec *e)
 	free(e->optional);
 	dotenv_release(&e->example_doc);
 	dotenv_release(&e->env_doc);
-	free(e->git_root);
-	free(e->env_gitpath);
-	if (e->ignore)
-		gitignore_free(e->ignore);
-	if (e->ignore_global)
-		gitignore_free(e->ignore_global);
-	free(e->global_excludes);
 }
 
 void spec_release(struct spec *spec)
@@ -305,15 +339,23 @@ void spec_release(struct spec *spec)
 	size_t i;
 
 	env_release(&spec->env);
-	for (i = 0; i < spec->nports; i++)
+	spec_compose_release(spec);
+	for (i = 0; i < spec->nports; i++) {
 		free(spec->ports[i].service);
+		free(spec->ports[i].scheme);
+	}
 	free(spec->ports);
+	for (i = 0; i < spec->nport_records; i++)
+		free(spec->port_records[i].reqs);
+	free(spec->port_records);
 	for (i = 0; i < spec->nruntimes; i++) {
 		struct runtime_req *r = &spec->runtimes[i];
 		char **a;
 
 		free(r->name);
 		free(r->spec);
+		free(r->problem);
+		free(r->platform_version);
 		for (a = r->command; a && *a; a++)
 			free(*a);
 		free(r->command);
@@ -342,10 +384,12 @@ static int load(const char *dir, struct spec *spec, struct errbuf *err, int any)
 	memset(spec, 0, sizeof(*spec));
 	if (!realpath(dir, real) || stat(real, &st) < 0) {
 		err_set(err, "%s: %s", dir, strerror(errno));
+		err->kind = ERRK_DIR;
 		return -1;
 	}
 	if (!S_ISDIR(st.st_mode)) {
 		err_set(err, "%s: not a directory", dir);
+		err->kind = ERRK_DIR;
 		return -1;
 	}
 	/* every file is looked up by name in it: without search permission
@@ -363,7 +407,10 @@ static int load(const char *dir, struct spec *spec, struct errbuf *err, int any)
 			return -1;
 		}
 	}
-	if (!any && !spec->nfiles) {
+	spec_resolve_ports(spec);
+	/* a compose file named (COMPOSE_FILE, compose.files) but not read
+	 * is a failed compose.config check, not nothing to audit */
+	if (!any && !spec->nfiles && !spec->compose.used) {
 		struct buf b = BUF_INIT;
 		const char *const *n;
 
@@ -371,6 +418,7 @@ static int load(const char *dir, struct spec *spec, struct errbuf *err, int any)
 			for (n = sources[i]->files; *n; n++)
 				buf_printf(&b, "%s%s", b.len ? ", " : "", *n);
 		err_set(err, "nothing to audit in %s: looked for %s", dir, buf_str(&b));
+		err->kind = ERRK_NOTHING;
 		buf_release(&b);
 		spec_release(spec);
 		return -1;

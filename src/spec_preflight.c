@@ -219,7 +219,7 @@ static int add_port(struct yload *y, const struct ynode *n, const char *where,
 					   "'ports.listening' (line %u)", port, p->origin.line);
 		return 0;	/* listed twice: once is enough */
 	}
-	spec_add_port(spec, (unsigned)port, expect, at(y, n), NULL);
+	spec_add_port(spec, SRC_PREFLIGHT, (unsigned)port, expect, at(y, n), NULL);
 	return 0;
 }
 
@@ -297,7 +297,7 @@ static int load_runtime(struct yload *y, const struct ynode *key, const struct y
 		return yload_error(y, v, "'runtimes.%s' expects a version range", name);
 	}
 	kind = !range ? REQ_ANY : !strcmp(name, "python") ? REQ_PEP440 : REQ_SEMVER;
-	r = spec_add_runtime(y->spec, name, range ? range : "", kind,
+	r = spec_add_runtime(y->spec, SRC_PREFLIGHT, name, range ? range : "", kind,
 			     at(y, rn && !ynode_is_null(rn) ? rn : key));
 	if (cmd && load_command(y, cmd, r) < 0)
 		return -1;
@@ -338,10 +338,70 @@ static int add_tool(struct yload *y, const struct ynode *n, const char *where, v
 	return 0;
 }
 
+/* compose.files: relative paths inside the repository, as `-f` names
+ * them; compose.profiles: profile names (compose-spec's pattern
+ * [a-zA-Z0-9][a-zA-Z0-9_.-]*, or "*" for all). */
+static int add_compose_name(struct yload *y, const struct ynode *n,
+			    const char *where, void *arg)
+{
+	struct compose_spec *cs = &y->spec->compose;
+	int is_file = arg == NULL;
+	struct compose_name **v = is_file ? &cs->pf_files : &cs->pf_profiles;
+	size_t *count = is_file ? &cs->npf_files : &cs->npf_profiles;
+	const char *s = NULL;
+
+	if (get_string(y, n, where, &s) < 0)
+		return -1;
+	if (is_file && !path_is_relative_inside(s))
+		return yload_error(y, n, "'%s' must be relative paths inside the "
+				   "repository", where);
+	if (!is_file && strcmp(s, "*") &&
+	    (!spec_name_valid(s) || strchr(s, '+'))) {
+		char *name = text_clean(s);
+
+		yload_error(y, n, "'%s': '%s' is not a profile name (letters, "
+			    "digits, _ . -, or *)", where, name);
+		free(name);
+		return -1;
+	}
+	*v = xrealloc(*v, (*count + 1) * sizeof(**v));
+	(*v)[*count].name = xstrdup(s);
+	(*v)[*count].origin = at(y, n);
+	(*count)++;
+	return 0;
+}
+
+static int load_compose(struct yload *y, const struct ynode *n)
+{
+	static const char *const known[] = { "files", "profiles", NULL };
+	struct compose_spec *cs = &y->spec->compose;
+	const struct ynode *v;
+
+	if (ynode_is_null(n))
+		return 0;
+	if (want_map(y, n, "compose") < 0 || check_keys(y, n, "'compose'", known) < 0)
+		return -1;
+	if ((v = ynode_get(n, "files"))) {
+		if (each_item(y, v, "compose.files", add_compose_name, NULL) < 0)
+			return -1;
+		cs->pf_has_files = cs->npf_files > 0;
+	}
+	if ((v = ynode_get(n, "profiles"))) {
+		if (each_item(y, v, "compose.profiles", add_compose_name,
+			      (void *)1) < 0)
+			return -1;
+		/* an empty list says: no profile, whatever the .env says */
+		cs->pf_has_profiles = 1;
+		cs->pf_profiles_at = at(y, v);
+	}
+	return 0;
+}
+
 static int load_root(struct yload *y, const struct ynode *root)
 {
 	static const char *const known[] = {
-		"version", "env", "ports", "runtimes", "tools", "timeout_ms", NULL
+		"version", "env", "ports", "runtimes", "tools", "compose",
+		"timeout_ms", NULL
 	};
 	const struct ynode *v;
 	long n;
@@ -361,6 +421,8 @@ static int load_root(struct yload *y, const struct ynode *root)
 	if ((v = ynode_get(root, "ports")) && load_ports(y, v) < 0)
 		return -1;
 	if ((v = ynode_get(root, "runtimes")) && load_runtimes(y, v) < 0)
+		return -1;
+	if ((v = ynode_get(root, "compose")) && load_compose(y, v) < 0)
 		return -1;
 	if ((v = ynode_get(root, "tools")) &&
 	    each_item(y, v, "tools", add_tool, NULL) < 0)

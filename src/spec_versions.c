@@ -3,13 +3,16 @@
  * python_requires, .tool-versions and go.mod.
  *
  * Each file is read with spec_read (size cap, symlinks kept inside the
- * repository, UTF-8 without NUL) and handed to its own parser.  Where the
- * line is at fault - the file's structure cannot be read at all - loading
- * stops with file:line:col (exit 2).  Where the structure is fine but the
- * version it names is not one we can match (an unknown lts/ codename, a
- * range in .nvmrc, an invalid PEP 440 specifier), the requirement is kept
- * as written and the runtimes probe turns it into a failing check naming
- * the file and line: one bad value must not hide every other check.
+ * repository, UTF-8 without NUL) and handed to its own parser.  The rule
+ * (issue 7): exit 2 is for our own preflight.yaml and for files no tool
+ * could parse (not text; TOML or INI that pip or setuptools would refuse
+ * too); a requirement that the file's own tool would reject (an .nvmrc
+ * with no version line or two, a .tool-versions plugin without a version,
+ * a go line go refuses, a requires-python that is not a string) is kept
+ * with its problem, and the runtimes probe fails that check naming the
+ * file and line: one bad value must not hide every other check.  What
+ * only envpreflight cannot read (a multi-line requires-python) is a
+ * warning that says so.
  */
 #include "specfile.h"
 #include "gomod.h"
@@ -51,6 +54,47 @@ static struct origin at(const char *file, unsigned line, unsigned col)
 	struct origin o = { file, line, col };
 
 	return o;
+}
+
+/* A requirement the file's own tool would reject (sev SEV_FAIL), or one
+ * envpreflight cannot read (SEV_WARN): the check reports msg. */
+static void add_problem(struct spec *spec, enum req_source src, const char *name,
+			const char *text, struct origin o, const char *msg,
+			enum req_severity sev)
+{
+	struct runtime_req *r = spec_add_runtime(spec, src, name, text, REQ_ANY, o);
+
+	r->problem = xstrdup(msg);
+	r->unmet = sev;
+	r->missing = sev;
+}
+
+/* "not checked: " before msg (size MSG_MAX), in place. */
+static void buf_prepend_not_checked(char *msg)
+{
+	char tmp[MSG_MAX];
+
+	snprintf(tmp, sizeof(tmp), "not checked: %s", msg);
+	memcpy(msg, tmp, strlen(tmp) + 1);
+}
+
+/* Line `no` of buf (trimmed, comment cut at '#' when cut), for "required". */
+static char *line_text(const char *buf, size_t len, unsigned no, int cut)
+{
+	struct versions_line ln = { NULL, 0, 0 };
+	size_t pos = 0;
+
+	while (no && versions_next_line(buf, len, &pos, &ln)) {
+		const char *hash;
+
+		if (ln.no != no)
+			continue;
+		if (cut && (hash = memchr(ln.s, '#', ln.len)))
+			ln.len = (size_t)(hash - ln.s);
+		versions_trim(&ln.s, &ln.len);
+		return xstrndup(ln.s, ln.len);
+	}
+	return xstrdup("");
 }
 
 /* One version file's reader: add what buf[0..len) requires to spec (origins
@@ -100,21 +144,28 @@ static int take_nvmrc(struct spec *spec, const char *file, const char *buf,
 	struct nvmrc n;
 	char *bad;
 
+	enum req_source src = strcmp(file, ".node-version") ? SRC_NVMRC :
+			      SRC_NODE_VERSION;
+
 	if (nvmrc_parse(buf, len, &n, msg, MSG_MAX, line) == 0) {
-		spec_add_runtime(spec, "node", n.spec, REQ_NVMRC,
+		spec_add_runtime(spec, src, "node", n.spec, REQ_NVMRC,
 				 at(file, n.line, first_col(buf, len, n.line)));
 		nvmrc_release(&n);
 		return 0;
 	}
 	if (*line && (bad = nvmrc_bad_value(buf, len, *line, msg))) {
 		/* kept as written: the probe re-parses it and fails the check */
-		spec_add_runtime(spec, "node", bad, REQ_NVMRC,
+		spec_add_runtime(spec, src, "node", bad, REQ_NVMRC,
 				 at(file, *line, first_col(buf, len, *line)));
 		free(bad);
 		return 0;
 	}
-	*col = *line ? first_col(buf, len, *line) : 0;
-	return -1;
+	/* no version line, two, a "node=" key: nvm says "invalid .nvmrc" */
+	bad = line_text(buf, len, *line, 1);
+	add_problem(spec, src, "node", bad, at(file, *line, *line ?
+			first_col(buf, len, *line) : 0), msg, SEV_FAIL);
+	free(bad);
+	return 0;
 }
 
 /* ---- .python-version ---- */
@@ -135,7 +186,7 @@ static int take_python_version(struct spec *spec, const char *file,
 
 		if (e->kind == PYENV_IGNORED)
 			continue;
-		spec_add_runtime(spec, "python", e->name, REQ_PYENV,
+		spec_add_runtime(spec, SRC_PYTHON_VERSION, "python", e->name, REQ_PYENV,
 				 at(file, e->line, e->col));
 		break;
 	}
@@ -240,11 +291,18 @@ static size_t toml_is_requires_python(const char *s, size_t len)
 	return i < len && s[i] == '=' ? i + 1 : 0;
 }
 
+/* What is wrong with a requires-python value, by who refuses it. */
+enum pyreq_fault {
+	PYREQ_TOML,		/* not TOML: no tool could parse the file */
+	PYREQ_TOOLS,		/* TOML, but pip refuses it: not a string */
+	PYREQ_OURS,		/* valid, but envpreflight does not read it */
+};
+
 /* Read the string value of requires-python at s[0..len) (after the '=').
- * Returns 0 with *out a new string, or -1 with msg and *bad (the offset
- * in s at fault). */
+ * Returns 0 with *out a new string, or -1 with msg, *bad (the offset in s
+ * at fault) and *fault. */
 static int toml_string_value(const char *s, size_t len, char **out, char *msg,
-			     size_t msglen, size_t *bad)
+			     size_t msglen, size_t *bad, enum pyreq_fault *fault)
 {
 	size_t i = 0, open, end;
 	char q;
@@ -252,7 +310,11 @@ static int toml_string_value(const char *s, size_t len, char **out, char *msg,
 	while (i < len && (s[i] == ' ' || s[i] == '\t'))
 		i++;
 	*bad = i;
+	*fault = PYREQ_TOML;
 	if (i >= len || (s[i] != '"' && s[i] != '\'')) {
+		/* a number, an array, a table, a boolean: TOML, not a string */
+		*fault = i < len && strchr("0123456789[{tf+-in", s[i]) ?
+			 PYREQ_TOOLS : PYREQ_TOML;
 		versions_err(msg, msglen, "'requires-python' expects a string "
 			     "such as \">=3.10\"");
 		return -1;
@@ -260,6 +322,7 @@ static int toml_string_value(const char *s, size_t len, char **out, char *msg,
 	open = i;
 	q = s[open];
 	if (open + 2 < len && s[open + 1] == q && s[open + 2] == q) {
+		*fault = PYREQ_OURS;
 		versions_err(msg, msglen, "multi-line strings are not supported "
 			     "for 'requires-python': write it on one line");
 		return -1;
@@ -267,6 +330,7 @@ static int toml_string_value(const char *s, size_t len, char **out, char *msg,
 	for (end = open + 1; end < len && s[end] != q; end++) {
 		if (q == '"' && s[end] == '\\') {
 			*bad = end;
+			*fault = PYREQ_OURS;
 			versions_err(msg, msglen, "escape sequences are not supported "
 				     "in 'requires-python'");
 			return -1;
@@ -291,7 +355,8 @@ static int toml_string_value(const char *s, size_t len, char **out, char *msg,
 /* Find [project] requires-python in buf.  Returns 1 with *req filled, 0
  * when there is none, -1 with msg, *eline, *ecol. */
 static int pyproject_find(const char *buf, size_t len, struct pyreq *req,
-			  char *msg, size_t msglen, unsigned *eline, unsigned *ecol)
+			  char *msg, size_t msglen, unsigned *eline, unsigned *ecol,
+			  enum pyreq_fault *fault)
 {
 	struct toml_scan t = { 0, 0 };
 	struct versions_line ln = { NULL, 0, 0 };
@@ -329,6 +394,7 @@ static int pyproject_find(const char *buf, size_t len, struct pyreq *req,
 			continue;
 		}
 		if (req->value) {
+			*fault = PYREQ_TOML;
 			versions_err(msg, msglen, "duplicate key 'requires-python' "
 				     "(first at line %u)", req->line);
 			*eline = ln.no;
@@ -337,7 +403,8 @@ static int pyproject_find(const char *buf, size_t len, struct pyreq *req,
 			req->value = NULL;
 			return -1;
 		}
-		if (toml_string_value(s + eq, l - eq, &req->value, msg, msglen, &bad) < 0) {
+		if (toml_string_value(s + eq, l - eq, &req->value, msg, msglen, &bad,
+				      fault) < 0) {
 			*eline = ln.no;
 			*ecol = (unsigned)(skip + eq + bad) + 1;
 			return -1;
@@ -352,12 +419,25 @@ static int take_pyproject(struct spec *spec, const char *file, const char *buf,
 			  size_t len, char *msg, unsigned *line, unsigned *col)
 {
 	struct pyreq req;
-	int rc = pyproject_find(buf, len, &req, msg, MSG_MAX, line, col);
+	enum pyreq_fault fault = PYREQ_TOML;
+	int rc = pyproject_find(buf, len, &req, msg, MSG_MAX, line, col, &fault);
 
+	if (rc < 0 && fault != PYREQ_TOML) {
+		char *text = line_text(buf, len, *line, 0);
+
+		/* pip refuses a requires-python that is not a string; a
+		 * multi-line or escaped one is valid, only not read here */
+		if (fault == PYREQ_OURS)
+			buf_prepend_not_checked(msg);
+		add_problem(spec, SRC_PYPROJECT, "python", text, at(file, *line, *col),
+			    msg, fault == PYREQ_TOOLS ? SEV_FAIL : SEV_WARN);
+		free(text);
+		return 0;
+	}
 	if (rc < 0)
 		return -1;
 	if (rc > 0) {
-		spec_add_runtime(spec, "python", req.value, REQ_PEP440,
+		spec_add_runtime(spec, SRC_PYPROJECT, "python", req.value, REQ_PEP440,
 				 at(file, req.line, req.col));
 		free(req.value);
 	}
@@ -469,11 +549,12 @@ static int take_setup_cfg(struct spec *spec, const char *file, const char *buf,
 		*col = 1;
 		rc = -1;
 	} else if (c.long_line && c.long_line == c.key_line) {
-		versions_err(msg, MSG_MAX, "'python_requires' line is longer "
-			     "than 190 bytes");
-		*line = c.long_line;
-		*col = 1;
-		rc = -1;
+		/* setuptools reads it; libinih's line limit is ours */
+		add_problem(spec, SRC_SETUP_CFG, "python", "", at(file, c.long_line, 1),
+			    "not checked: the 'python_requires' line is longer than "
+			    "190 bytes, which envpreflight's INI reader cannot take",
+			    SEV_WARN);
+		rc = 0;
 	} else if ((rc = ini_parse_string(c.text, cfg_handler, &v)) != 0) {
 		if (rc > 0) {
 			versions_err(msg, MSG_MAX, "malformed INI in [options] "
@@ -485,7 +566,7 @@ static int take_setup_cfg(struct spec *spec, const char *file, const char *buf,
 		}
 		rc = -1;
 	} else if (v.seen && v.value.len) {
-		spec_add_runtime(spec, "python", buf_str(&v.value), REQ_PEP440,
+		spec_add_runtime(spec, SRC_SETUP_CFG, "python", buf_str(&v.value), REQ_PEP440,
 				 at(file, c.key_line, 1));
 	}
 	free(c.text);
@@ -495,15 +576,56 @@ static int take_setup_cfg(struct spec *spec, const char *file, const char *buf,
 
 /* ---- .tool-versions ---- */
 
+/* Line `no` of b is one asdf refuses: add it as a problem of the tool it
+ * names (when that name could be a runtime's), then blank it in b. */
+static void tool_versions_problem(struct spec *spec, const char *file,
+				  struct buf *b, unsigned no, unsigned col,
+				  const char *msg)
+{
+	struct versions_line ln = { NULL, 0, 0 };
+	size_t pos = 0;
+
+	while (versions_next_line(b->s, b->len, &pos, &ln)) {
+		const char *w = ln.s;
+		size_t n;
+		char *tool;
+		const char *rt;
+
+		if (ln.no != no)
+			continue;
+		n = versions_next_word(&w, ln.s + ln.len);
+		tool = xstrndup(w, n);
+		rt = toolversions_runtime(w, n);
+		if (!rt && spec_name_valid(tool))
+			rt = tool;
+		if (rt)
+			add_problem(spec, SRC_TOOL_VERSIONS, rt, "",
+				    at(file, no, col), msg, SEV_FAIL);
+		free(tool);
+		memset((char *)ln.s, ' ', ln.len);
+		return;
+	}
+}
+
 static int take_tool_versions(struct spec *spec, const char *file,
 			      const char *buf, size_t len, char *msg,
 			      unsigned *line, unsigned *col)
 {
 	struct toolversions t;
-	size_t i;
+	struct buf copy = BUF_INIT;
+	size_t i, nbad = 0;
 
-	if (toolversions_parse(buf, len, &t, msg, MSG_MAX, line, col) < 0)
-		return -1;
+	/* a line asdf would refuse ("nodejs" with no version) is a failed
+	 * check of its own: blank it and read the rest again */
+	buf_add(&copy, buf, len);
+	while (toolversions_parse(copy.s, copy.len, &t, msg, MSG_MAX, line, col) < 0) {
+		if (!*line || nbad++ >= 64) {
+			buf_release(&copy);
+			return -1;
+		}
+		tool_versions_problem(spec, file, &copy, *line, *col, msg);
+	}
+	buf_release(&copy);
 	for (i = 0; i < t.n; i++) {
 		const struct toolversions_entry *e = &t.v[i];
 		const char *rt = e->runtime ? e->runtime : e->tool;
@@ -511,9 +633,11 @@ static int take_tool_versions(struct spec *spec, const char *file,
 		/* "ubi:owner/repo" and friends name no command we could ask */
 		if (!spec_name_valid(rt))
 			continue;
+		if (!spec_runtime_room(spec, at(file, e->line, e->version_col)))
+			continue;	/* counted: one skipped check says so */
 		/* "system", "latest", "ref:..", "path:..": presence only; the
 		 * probe says the version could not be compared */
-		spec_add_runtime(spec, rt, e->version,
+		spec_add_runtime(spec, SRC_TOOL_VERSIONS, rt, e->version,
 				 e->kind == TOOLVERSIONS_VERSION ? REQ_ASDF : REQ_ANY,
 				 at(file, e->line, e->version_col));
 	}
@@ -528,15 +652,23 @@ static int take_go_mod(struct spec *spec, const char *file, const char *buf,
 {
 	struct gomod m;
 
-	if (gomod_parse(buf, len, &m, msg, MSG_MAX, line, col) < 0)
-		return -1;
+	/* buf is text (spec_read), so what gomod_parse refuses is a go or
+	 * toolchain line, which go refuses too: every go command would fail */
+	if (gomod_parse(buf, len, &m, msg, MSG_MAX, line, col) < 0) {
+		char *bad = line_text(buf, len, *line, 0);
+		int tc = !strncmp(bad, "toolchain", 9);
+
+		add_problem(spec, tc ? SRC_GO_TOOLCHAIN : SRC_GO_MOD, "go", bad,
+			    at(file, *line, *col), msg, SEV_FAIL);
+		free(bad);
+		return 0;
+	}
 	if (m.go)
-		spec_add_runtime(spec, "go", m.go, REQ_GO_MIN,
+		spec_add_runtime(spec, SRC_GO_MOD, "go", m.go, REQ_GO_MIN,
 				 at(file, m.go_line, m.go_col));
-	/* "toolchain go1.22.3" is kept with its "go" prefix: that is how the
-	 * probe tells it from the go line (a preference, not a minimum) */
+	/* "toolchain go1.22.3" is kept as written, "go" prefix and all */
 	if (m.toolchain && strcmp(m.toolchain, "default"))
-		spec_add_runtime(spec, "go", m.toolchain, REQ_GO_MIN,
+		spec_add_runtime(spec, SRC_GO_TOOLCHAIN, "go", m.toolchain, REQ_GO_MIN,
 				 at(file, m.toolchain_line, m.toolchain_col));
 	gomod_release(&m);
 	return 0;

@@ -1,5 +1,6 @@
 /* toolversions.c - asdf / mise .tool-versions; see toolversions.h */
 #include "toolversions.h"
+#include "strmap.h"
 #include "util.h"
 #include "versions.h"
 
@@ -61,25 +62,14 @@ static enum toolversions_kind classify(const char *s, size_t len)
 	return TOOLVERSIONS_VERSION;
 }
 
-static struct toolversions_entry *find_tool(struct toolversions *t,
-					    const char *s, size_t len)
-{
-	size_t i;
-
-	for (i = 0; i < t->n; i++)
-		if (strlen(t->v[i].tool) == len &&
-		    memcmp(t->v[i].tool, s, len) == 0)
-			return &t->v[i];
-	return NULL;
-}
-
 /* One line with its comment already cut off: add an entry, or note a
  * duplicate.  Returns 0, or -1 with the error filled in. */
-static int parse_line(struct toolversions *out, const struct versions_line *ln,
-		      char *err, size_t errlen, unsigned *err_col)
+static int parse_line(struct toolversions *out, struct strmap *seen,
+		      const struct versions_line *ln, char *err, size_t errlen,
+		      unsigned *err_col)
 {
 	const char *end = ln->s + ln->len, *tool = ln->s, *ver, *p;
-	size_t tlen, vlen, n;
+	size_t tlen, vlen, n, i;
 	struct toolversions_entry *e;
 	unsigned nver = 0;
 
@@ -99,8 +89,11 @@ static int parse_line(struct toolversions *out, const struct versions_line *ln,
 	}
 	for (p = ver; (n = versions_next_word(&p, end)); nver++)
 		p += n;
-	e = find_tool(out, tool, tlen);
-	if (e) {
+	/* a hash set of the tools met: a file of 100,000 tools must not
+	 * cost 100,000 comparisons a line (issue 8) */
+	i = strmap_get(seen, tool, tlen);
+	if (i != STRMAP_NONE) {
+		e = &out->v[i];
 		if (!e->dup_line)
 			e->dup_line = ln->no;
 		return 0;
@@ -109,6 +102,7 @@ static int parse_line(struct toolversions *out, const struct versions_line *ln,
 	e = &out->v[out->n++];
 	memset(e, 0, sizeof(*e));
 	e->tool = xstrndup(tool, tlen);
+	strmap_put(seen, e->tool, tlen, out->n - 1);
 	e->runtime = toolversions_runtime(tool, tlen);
 	e->version = xstrndup(ver, vlen);
 	e->kind = classify(ver, vlen);
@@ -124,6 +118,7 @@ int toolversions_parse(const char *buf, size_t len, struct toolversions *out,
 		       unsigned *err_col)
 {
 	struct versions_line ln = { NULL, 0, 0 };
+	struct strmap seen = STRMAP_INIT;
 	size_t pos = 0;
 	unsigned dl, dc;
 
@@ -139,12 +134,14 @@ int toolversions_parse(const char *buf, size_t len, struct toolversions *out,
 
 		if (hash)
 			ln.len = (size_t)(hash - ln.s);
-		if (parse_line(out, &ln, err, errlen, err_col) < 0) {
+		if (parse_line(out, &seen, &ln, err, errlen, err_col) < 0) {
 			*err_line = ln.no;
+			strmap_release(&seen);
 			toolversions_release(out);
 			return -1;
 		}
 	}
+	strmap_release(&seen);
 	return 0;
 }
 
@@ -172,4 +169,22 @@ void toolversions_release(struct toolversions *t)
 	}
 	free(t->v);
 	memset(t, 0, sizeof(*t));
+}
+
+const char *toolversions_core(const char *s, size_t *len)
+{
+	const char *dash = strchr(s, '-');
+	size_t n;
+
+	if (dash && dash[1] >= '0' && dash[1] <= '9' &&
+	    strcspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ") <
+	    (size_t)(dash - s))
+		s = dash + 1;
+	if (*s == 'v')
+		s++;
+	n = strspn(s, "0123456789.");
+	while (n && s[n - 1] == '.')
+		n--;
+	*len = s[0] >= '0' && s[0] <= '9' ? n : 0;
+	return s;
 }

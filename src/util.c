@@ -2,13 +2,10 @@
 #include "util.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
-#include <unistd.h>
 
 static void die_oom(size_t n)
 {
@@ -147,6 +144,10 @@ void err_set(struct errbuf *e, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(e->msg, sizeof(e->msg), fmt, ap);
 	va_end(ap);
+	e->kind = ERRK_OTHER;
+	e->file[0] = '\0';
+	e->line = e->col = 0;
+	e->what = 0;
 }
 
 void blob_release(struct blob *b)
@@ -154,82 +155,6 @@ void blob_release(struct blob *b)
 	free(b->data);
 	b->data = NULL;
 	b->len = 0;
-}
-
-int file_read(const char *path, size_t cap, struct blob *out)
-{
-	struct stat st;
-	size_t len = 0, alloc;
-	char *data;
-	int fd, saved;
-
-	out->data = NULL;
-	out->len = 0;
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
-	if (fd < 0)
-		return -1;
-	if (fstat(fd, &st) < 0)
-		goto fail;
-	if (S_ISDIR(st.st_mode)) {
-		errno = EISDIR;
-		goto fail;
-	}
-	if (!S_ISREG(st.st_mode)) {
-		errno = EINVAL;		/* a FIFO or device could block forever */
-		goto fail;
-	}
-	if ((unsigned long long)st.st_size > cap) {
-		errno = EFBIG;
-		goto fail;
-	}
-	/* st_size is a hint only: the file may grow while we read it */
-	alloc = (size_t)st.st_size + 1;
-	data = xmalloc(alloc + 1);
-	for (;;) {
-		ssize_t n;
-
-		if (len == alloc) {
-			if (len > cap) {
-				free(data);
-				errno = EFBIG;
-				goto fail;
-			}
-			alloc *= 2;
-			data = xrealloc(data, alloc + 1);
-		}
-		n = read(fd, data + len, alloc - len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			free(data);
-			goto fail;
-		}
-		if (n == 0)
-			break;
-		len += (size_t)n;
-	}
-	close(fd);
-	if (len > cap) {
-		free(data);
-		errno = EFBIG;
-		return -1;
-	}
-	data[len] = '\0';
-	out->data = data;
-	out->len = len;
-	return 0;
-fail:
-	saved = errno;
-	close(fd);
-	errno = saved;
-	return -1;
-}
-
-const char *file_read_strerror(int e)
-{
-	_Static_assert(SPEC_FILE_CAP == 1024 * 1024, "the message names the limit");
-
-	return e == EFBIG ? "larger than the 1024 KiB limit" : strerror(e);
 }
 
 /* Length of the valid UTF-8 sequence at s (at most n bytes), or 0. */

@@ -73,6 +73,7 @@ struct vtable {
 
 static pthread_mutex_t vcache_lock = PTHREAD_MUTEX_INITIALIZER;
 static unsigned long vcache_seq;	/* temporary file names; under the lock */
+static unsigned vcache_hits, vcache_misses, vcache_stores;	/* under the lock */
 
 static void vtable_release(struct vtable *t)
 {
@@ -486,6 +487,12 @@ int vcache_get(const char *name, const char *path, char *out, size_t outlen)
 		close(dfd);
 	vtable_release(&t);
 	free(key.path);
+	pthread_mutex_lock(&vcache_lock);
+	if (hit)
+		vcache_hits++;
+	else
+		vcache_misses++;
+	pthread_mutex_unlock(&vcache_lock);
 	return hit;
 }
 
@@ -519,7 +526,8 @@ void vcache_put(const char *name, const char *path, const char *version)
 		grow(&t.v, sizeof(*t.v), &t.cap, t.n + 1);
 		t.v[t.n++] = e;
 		e.path = NULL;
-		table_store(dfd, &t);
+		if (table_store(dfd, &t) == 0)
+			vcache_stores++;
 		close(lfd);
 	}
 	if (dfd >= 0)
@@ -527,4 +535,36 @@ void vcache_put(const char *name, const char *path, const char *version)
 	pthread_mutex_unlock(&vcache_lock);
 	vtable_release(&t);
 	free(e.path);
+}
+
+void vcache_describe(struct vcache_info *info)
+{
+	const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+	struct buf dir = BUF_INIT;
+	int dfd;
+
+	memset(info, 0, sizeof(*info));
+	if (xdg && xdg[0] == '/')
+		buf_printf(&dir, "%s/%s", xdg, VCACHE_DIR);
+	else if (home && home[0] == '/')
+		buf_printf(&dir, "%s/.cache/%s", home, VCACHE_DIR);
+	info->dir = dir.s ? buf_detach(&dir) : NULL;
+	dfd = info->dir ? dir_open(0) : -1;
+	if (dfd >= 0) {
+		struct vtable t = { NULL, 0, 0 };
+
+		info->state = table_load(dfd, &t) == 0 ? VCACHE_READY : VCACHE_EMPTY;
+		info->entries = t.n;
+		vtable_release(&t);
+		close(dfd);
+	} else if (info->dir && errno == ENOENT) {
+		info->state = VCACHE_EMPTY;
+	} else {
+		info->state = VCACHE_UNAVAILABLE;
+	}
+	pthread_mutex_lock(&vcache_lock);
+	info->hits = vcache_hits;
+	info->misses = vcache_misses;
+	info->stores = vcache_stores;
+	pthread_mutex_unlock(&vcache_lock);
 }

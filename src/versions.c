@@ -280,3 +280,13 @@ void pkgmanager_release(struct pkgmanager *pm)
 	free(pm->hash);
 	memset(pm, 0, sizeof(*pm));
 }
+
+int versions_token_safe(const char *s)
+{
+	size_t n = strlen(s);
+
+	if (!n || n >= 40)
+		return 0;
+	return strspn(s, "0123456789abcdefghijklmnopqrstuvwxyz"
+		      "ABCDEFGHIJKLMNOPQRSTUVWXYZ.+-_") == n;
+}

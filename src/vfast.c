@@ -1,6 +1,6 @@
 /* vfast.c - a runtime's version without running it, where the answer is
  * certain (the contract is in vfast.h): which shortcut a runtime takes,
- * and the helpers the shortcuts share (vfast_int.h).
+ * (the helpers they share are vfast_util.c's, vfast_int.h).
  *
  * Three shortcuts, each taken only when nothing can make the binary print
  * something else:
@@ -38,12 +38,8 @@
 #include "vfast.h"
 #include "vfast_int.h"
 
-#include <ctype.h>
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-
-extern char **environ;
 
 const char *vmethod_name(enum vmethod m)
 {
@@ -56,108 +52,12 @@ const char *vmethod_name(enum vmethod m)
 	return (unsigned)m < sizeof(names) / sizeof(names[0]) ? names[m] : "exec";
 }
 
-/* ---- what the shortcuts share ---- */
-
-/* The value of key in env (NULL: our own environment), or NULL. */
-const char *vfast_env_get(char *const env[], const char *key)
-{
-	size_t n = strlen(key);
-	char *const *e;
-
-	for (e = env ? env : environ; e && *e; e++)
-		if (!strncmp(*e, key, n) && (*e)[n] == '=')
-			return *e + n + 1;
-	return NULL;
-}
-
-const char *vfast_base_name(const char *p)
-{
-	const char *s = strrchr(p, '/');
-
-	return s ? s + 1 : p;
-}
-
-/* A run of 1..9 digits without a leading zero (a lone "0" is fine). */
-static size_t num_len(const char *s)
-{
-	size_t n = 0;
-
-	while (isdigit((unsigned char)s[n]))
-		n++;
-	if (n == 0 || n > 9 || (n > 1 && s[0] == '0'))
-		return 0;
-	return n;
-}
-
-/* "20.11.1": exactly three numbers, the form every version manager uses
- * for a release.  Prereleases and vendor names ("3.13.0rc1", "pypy3.10",
- * "lts") are not plain: we do not guess what they print. */
-int vfast_version_plain(const char *s, size_t len)
-{
-	size_t i = 0, n;
-	int part;
-
-	for (part = 0; part < 3; part++) {
-		if (part) {
-			if (i >= len || s[i] != '.')
-				return 0;
-			i++;
-		}
-		n = num_len(s + i);
-		if (!n || i + n > len)
-			return 0;
-		i += n;
-	}
-	return i == len;
-}
-
-/* semver as npm writes it into package.json: X.Y.Z[-pre][+build]. */
-int vfast_version_semver(const char *s)
-{
-	size_t n = strlen(s), i, dots = 0;
-
-	if (n == 0 || n > VFAST_VERSION_MAX)
-		return 0;
-	for (i = 0; i < n && s[i] != '-' && s[i] != '+'; i++)
-		dots += s[i] == '.';
-	if (dots != 2 || !vfast_version_plain(s, i))
-		return 0;
-	for (; i < n; i++)
-		if (!isalnum((unsigned char)s[i]) && !strchr(".-+", s[i]))
-			return 0;
-	return 1;
-}
-
-int vfast_put_out(char *out, size_t outlen, const char *v, size_t len)
-{
-	if (!out || len + 1 > outlen)
-		return 0;
-	memcpy(out, v, len);
-	out[len] = '\0';
-	return 1;
-}
-
-/* Read a small file as text without NUL bytes: 0, or -1 (missing,
- * unreadable, too large, binary).  *missing tells ENOENT apart. */
-int vfast_read_text(const char *path, size_t cap, struct blob *b, int *missing)
-{
-	if (missing)
-		*missing = 0;
-	if (file_read(path, cap, b) < 0) {
-		if (missing)
-			*missing = errno == ENOENT || errno == ENOTDIR;
-		return -1;
-	}
-	if (memchr(b->data, '\0', b->len)) {
-		blob_release(b);
-		return -1;
-	}
-	return 0;
-}
-
 /* ---- the entry point ---- */
 
-enum shortcut { SHORTCUT_NONE, SHORTCUT_NODE, SHORTCUT_PYTHON, SHORTCUT_JS };
+enum shortcut {
+	SHORTCUT_NONE, SHORTCUT_NODE, SHORTCUT_PYTHON, SHORTCUT_JS,
+	SHORTCUT_ERLANG,
+};
 
 static enum shortcut shortcut_for(const char *name)
 {
@@ -166,6 +66,8 @@ static enum shortcut shortcut_for(const char *name)
 	if (!strncmp(name, "python", 6) &&
 	    strspn(name + 6, "0123456789.") == strlen(name + 6))
 		return SHORTCUT_PYTHON;
+	if (!strcmp(name, "erlang"))
+		return SHORTCUT_ERLANG;
 	return vfast_js_knows(name) ? SHORTCUT_JS : SHORTCUT_NONE;
 }
 
@@ -191,6 +93,8 @@ int vfast_lookup(const char *name, const char *path, const char *repo_root,
 	} else if (k == SHORTCUT_PYTHON) {
 		found = vfast_pyenv_lookup(path, c, repo_root, env, out, outlen,
 					   real);
+	} else if (k == SHORTCUT_ERLANG) {
+		found = vfast_erlang_lookup(c, out, outlen);
 	}
 	if (found < 0)		/* node, or a python that is no pyenv shim */
 		found = vfast_path_lookup(k == SHORTCUT_NODE ? VFAST_NODE :

@@ -446,16 +446,12 @@ static char *pyenv_file_read(struct pyenv *pe, const char *path)
 	struct buf out = BUF_INIT;
 	struct blob b;
 	size_t pos = 0;
+	int missing;
 
-	if (file_read(path, VFAST_SMALL_CAP, &b) < 0) {
-		if (errno != ENOENT && errno != ENOTDIR)
-			pe->doubt = 1;
+	if (vfast_read_text(path, VFAST_SMALL_CAP, &b, &missing) < 0) {
+		if (!missing)
+			pe->doubt = 1;	/* unreadable, too large, or binary */
 		return pe->doubt ? NULL : xstrdup("");
-	}
-	if (memchr(b.data, '\0', b.len)) {
-		blob_release(&b);
-		pe->doubt = 1;
-		return NULL;
 	}
 	while (pos < b.len) {
 		const char *line = b.data + pos, *nl = memchr(line, '\n', b.len - pos);

@@ -12,9 +12,11 @@
  */
 #include "vguard.h"
 #include "vfast_int.h"
+#include "saferead.h"
 #include "ytree.h"
 
 #include <ctype.h>
+#include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -62,47 +64,38 @@ static void guard_why(struct vguard *g, const char *fmt, ...)
 /* Read dir/name.  1 read (c filled), 0 absent, -1 refused (g->why set):
  * over the size cap, not text, or in the repository a symlink that
  * resolves outside it.  Unreadable counts as refused too: what the tool
- * would make of it is unknown. */
+ * would make of it is unknown.  Files above the repository are the
+ * user's (walk_on stops below $HOME): symlinks there are followed. */
 static int cfg_read(const char *root, const char *dir, const char *name,
 		    struct cfg *c, struct vguard *g)
 {
-	char *path = path_join(dir, name);
-	int inside = !strcmp(dir, root), missing;
-	struct stat st;
+	static const struct saferead_policy in_repo = {
+		SAFEREAD_BENEATH, SAFEREAD_NO_NUL, SPEC_FILE_CAP
+	};
+	static const struct saferead_policy above = {
+		SAFEREAD_ANYWHERE, SAFEREAD_NO_NUL, SPEC_FILE_CAP
+	};
+	int inside = !strcmp(dir, root);
+	struct saferead_error why;
 
 	memset(c, 0, sizeof(*c));
-	c->shown = inside ? xstrdup(name) : xstrdup(path);
-	if (lstat(path, &st) < 0) {
-		free(path);
+	c->shown = inside ? xstrdup(name) : path_join(dir, name);
+	if (saferead_file(inside ? &in_repo : &above, dir, name, &c->b, &why) == 0)
+		return 1;
+	if ((why.code == ENOENT || why.code == ENOTDIR) &&
+	    !(inside && why.symlink)) {
 		cfg_release(c);
 		return 0;
 	}
-	if (inside && S_ISLNK(st.st_mode)) {
-		char *real = realpath(path, NULL);
-		int out = !real || !path_is_inside(real, root);
-
-		free(real);
-		if (out) {
-			guard_why(g, "%s is a symlink resolving outside the repository, "
-				  "which envpreflight does not follow", c->shown);
-			free(path);
-			cfg_release(c);
-			return -1;
-		}
-	}
-	if (vfast_read_text(path, SPEC_FILE_CAP, &c->b, &missing) < 0) {
-		free(path);
-		if (missing) {
-			cfg_release(c);
-			return 0;
-		}
+	/* a dangling symlink in the repository leads nowhere we may go */
+	if (why.code == EXDEV || why.code == ENOENT || why.code == ENOTDIR)
+		guard_why(g, "%s is a symlink resolving outside the repository, "
+			  "which envpreflight does not follow", c->shown);
+	else
 		guard_why(g, "%s could not be read (too large, not text, or not a "
 			  "file)", c->shown);
-		cfg_release(c);
-		return -1;
-	}
-	free(path);
-	return 1;
+	cfg_release(c);
+	return -1;
 }
 
 /* The directory above dir, in place; 0 once dir was "/". */
@@ -329,8 +322,18 @@ static int yarn_verdict(const struct yarn_found *f, struct vguard *g)
 	struct buf q = BUF_INIT;
 
 	if (f->plugins_where) {
-		guard_why(g, "'plugins' in %s: yarn loads plugin code on every "
-			  "command, --version too", f->plugins_where);
+		/* never run, but a yarnPath named for its version still says
+		 * which yarn the repository runs (issue 7) */
+		if (f->path_value)
+			yarn_path_version(f->path_value, g);
+		if (g->version[0])
+			guard_why(g, "version read from the file name of yarnPath "
+				  "in %s; yarn itself is not run: 'plugins' in %s "
+				  "loads plugin code on every command, --version too",
+				  f->path_where, f->plugins_where);
+		else
+			guard_why(g, "'plugins' in %s: yarn loads plugin code on "
+				  "every command, --version too", f->plugins_where);
 		return 1;
 	}
 	if (!f->path_where)

@@ -40,9 +40,12 @@ for dir in "$top"/tests/cases/${CASES:-*}/; do
 	err=$TEST_TMPDIR/$name.err
 	(cd "$root" && EP_ENV="$envs" ep "$@") >"$out.raw" 2>"$err.raw"
 	status=$?
+	# the same run as JSON too, whatever the case's format: every case's
+	# report is validated against the schema at the end (tests/run.sh)
+	(cd "$root" && EP_ENV="$envs" ep "$@" --json) >/dev/null 2>&1
 	# then the rest of the tree (fixture binaries a case puts on PATH)
-	mask "$cases" <"$out.raw" | sed "s#$top#<TOP>#g" >"$out"
-	mask "$cases" <"$err.raw" | sed "s#$top#<TOP>#g" >"$err"
+	mask "$cases" <"$out.raw" | sed -e "s#$top#<TOP>#g" -e "s#$TEST_TMPDIR#<TMP>#g" >"$out"
+	mask "$cases" <"$err.raw" | sed -e "s#$top#<TOP>#g" -e "s#$TEST_TMPDIR#<TMP>#g" >"$err"
 	if [ "${UPDATE:-}" = 1 ]; then
 		cp "$out" "$dir/expected.out"
 		echo "$status" >"$dir/expected.status"

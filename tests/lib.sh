@@ -20,10 +20,40 @@ check() {
 
 # A clean, deterministic environment for the binary: nothing of the
 # caller's leaks in (its .env keys, NO_COLOR, config, locale).
-ep() {
+ep_run() {
 	env -i PATH=/usr/local/bin:/usr/bin:/bin HOME="$TEST_TMPDIR/home" \
 		XDG_CONFIG_HOME="$TEST_TMPDIR/xdg" XDG_CACHE_HOME="$TEST_TMPDIR/cache" \
 		LC_ALL="${EP_LOCALE:-C.UTF-8}" ${EP_ENV:-} "$EP_BIN" "$@"
+}
+
+# ep runs the binary; every envpreflight/1 report it prints is also kept
+# in $EP_JSON_DIR (set by tests/run.sh), which run.sh validates against
+# the JSON Schema at the end: every JSON output of every test is checked.
+ep() {
+	if [ -n "${EP_JSON_DIR:-}" ] && ep_wants_report "$@"; then
+		ep_keep=$(mktemp "$EP_JSON_DIR/$T_NAME.XXXXXX")
+		ep_run "$@" >"$ep_keep"
+		ep_st=$?
+		cat "$ep_keep"
+		return $ep_st
+	fi
+	ep_run "$@"
+}
+
+# whether the arguments ask for an envpreflight/1 report in JSON
+ep_wants_report() {
+	ep_json=0
+	ep_prev=
+	for a in "$@"; do
+		case $a in
+		--list-probes|--schema|--help|-h|--version|-V) return 1 ;;
+		--json|--format=json|-fjson) ep_json=1 ;;
+		--format=*|-f?*) ep_json=0 ;;
+		json) [ "$ep_prev" = -f ] || [ "$ep_prev" = --format ] && ep_json=1 ;;
+		esac
+		ep_prev=$a
+	done
+	[ "$ep_json" = 1 ]
 }
 
 # Replace what changes from run to run: the root path and timings.

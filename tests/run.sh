@@ -21,7 +21,8 @@ if [ -z "${TEST_SHARED:-}" ]; then
 fi
 export TEST_SHARED
 export TEST_TMPDIR="${TMPDIR:-/tmp}/envpreflight-tests.$$"
-mkdir -p "$TEST_TMPDIR"
+export EP_JSON_DIR="$TEST_TMPDIR/json-reports"
+mkdir -p "$TEST_TMPDIR" "$EP_JSON_DIR"
 trap 'rm -rf "$TEST_TMPDIR"' EXIT INT TERM
 
 passed=0
@@ -66,6 +67,17 @@ for s in "$top"/tests/integration/*.sh; do
 	sh "$s" >"$log" 2>&1
 	tally "$(basename "$s")" $?
 done
+
+echo "== every JSON report against the schema"
+set -- "$top"/tests/cases/*/expected.out
+files=
+for f in "$@"; do
+	head -c 1 "$f" | grep -q '{' && files="$files $f"
+done
+# shellcheck disable=SC2086
+/usr/bin/python3 "$top/tests/validate.py" "$top/src/schema/envpreflight-1.schema.json" \
+	$files "$EP_JSON_DIR"/* >"$log" 2>&1
+tally schema $?
 
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]

@@ -42,7 +42,7 @@ expect_usage "bad timeout" "--timeout expects milliseconds" --timeout=soon "$rep
 expect_usage "zero timeout" "--timeout expects milliseconds" -t 0 "$repo"
 expect_usage "two dirs" "one directory at most" "$repo" "$repo"
 expect_usage "unknown --only" "--only: unknown probe 'bogus'" --only=env,bogus "$repo"
-check "unknown --only lists the probes" grep -q '^env ' "$err"
+check "unknown --only names the probes" grep -q 'the probes are env, compose, ports' "$err"
 expect_usage "unknown --skip" "--skip: unknown probe 'x'" --skip=x "$repo"
 expect_usage "no such dir" "No such file or directory" "$TEST_TMPDIR/nope"
 mkdir -p "$TEST_TMPDIR/empty"

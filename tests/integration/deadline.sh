@@ -240,7 +240,7 @@ if [ -n "$asnobody" ]; then
 	chmod 711 "$ur"
 	out=$($asnobody env -i PATH=/usr/bin:/bin HOME="$pub" "$EP_BIN" --only=runtimes "$ur" 2>&1)
 	check "searchable but not listable: audited (exit $?)" \
-		sh -c 'printf "%s\n" "$1" | grep -q "Node.js runtime"' _ "$out"
+		sh -c 'printf "%s\n" "$1" | grep -q "Node.js"' _ "$out"
 	chmod 755 "$ur"
 fi
 

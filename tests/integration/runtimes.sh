@@ -84,7 +84,7 @@ printf 'touch "%s/EXECUTED"\necho 4.1.0\n' "$repo" >"$repo/.yarn/releases/yarn-4
 out=$(EP_ENV="PATH=$fx/yarn:/usr/bin:/bin $nocache" ep --explain "$repo")
 st=$?
 check "yarnPath: passes by the file name (exit $st): $out" \
-	sh -c 'printf "%s\n" "$1" | grep -q "Yarn: 4.1.0 (satisfies >=4"' _ "$out"
+	sh -c 'printf "%s\n" "$1" | grep -q "Yarn (package.json engines): 4.1.0 (satisfies >=4"' _ "$out"
 check "yarnPath: the note says why" \
 	sh -c 'printf "%s\n" "$1" | grep -q "running yarn would execute that file"' _ "$out"
 check "yarnPath: the repository's yarn never ran" [ ! -e "$repo/EXECUTED" ]
@@ -176,7 +176,7 @@ if [ -n "$py" ] && [ -n "$want" ]; then
 	printf '[project]\nrequires-python = "==%s.*"\n' "$minor" >"$repo/pyproject.toml"
 	out=$(EP_ENV="$penv" ep --only=runtimes "$repo")
 	check "real python $want: ==$minor.* passes (exit $?): $out" \
-		sh -c 'printf "%s\n" "$1" | grep -q "✔ Python runtime: $2 "' _ "$out" "$want"
+		sh -c 'printf "%s\n" "$1" | grep -q "✔ Python (pyproject.toml): $2 "' _ "$out" "$want"
 	printf '[project]\nrequires-python = "<%s"\n' "$minor" >"$repo/pyproject.toml"
 	out=$(EP_ENV="$penv" ep --only=runtimes "$repo")
 	check "real python $want: <$minor fails" [ $? = 1 ]
@@ -222,7 +222,7 @@ if [ -n "$server" ]; then
 	while [ ! -S "$sock" ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done
 	out=$(EP_ENV="DOCKER_HOST=unix://$sock" ep "$repo")
 	check "docker running 24.0.7 >=24 (exit $?): $out" \
-		sh -c 'printf "%s\n" "$1" | grep -q "✔ Docker daemon: 24.0.7 (satisfies >=24"' _ "$out"
+		sh -c 'printf "%s\n" "$1" | grep -q "✔ Docker daemon (preflight.yaml): 24.0.7 (satisfies >=24"' _ "$out"
 	out=$(EP_ENV="DOCKER_HOST=unix://$sock" ep --json "$repo")
 	check "docker: method socket in JSON" \
 		sh -c 'printf "%s\n" "$1" | grep -q "\"method\": *\"socket\""' _ "$out"
@@ -259,7 +259,7 @@ check "docker CLI but no socket: DOCKER_HOST in the hint" \
 check "the docker CLI never ran" [ ! -e "$TEST_TMPDIR/CLI-RAN" ]
 out=$(EP_ENV="DOCKER_HOST=tcp://127.0.0.1:2375" ep "$repo")
 check "docker over tcp: not checked, a warning (exit $?)" \
-	sh -c 'printf "%s\n" "$1" | grep -q "⚠ Docker daemon: not checked"' _ "$out"
+	sh -c 'printf "%s\n" "$1" | grep -q "⚠ Docker daemon (preflight.yaml): not checked"' _ "$out"
 locked=$TEST_TMPDIR/locked.sock
 if [ "$(id -u)" != 0 ] && [ -n "$py" ] &&
    python3 -c 'import socket,sys; socket.socket(socket.AF_UNIX).bind(sys.argv[1])' "$locked" &&

@@ -13,6 +13,16 @@ MULTI=
 EMPTY_ONE=
 MISSING_ONE=
 DATABASE_URL=postgres://u:$M@localhost:5433/db
+UNTERM_EX="$M never closed
+
+COLON_EX:
+$M-swallowed
+
+PEM_EX=-----BEGIN KEY-----
+ab/$M
+${M}=
+-----END KEY-----
+${M}9=
 EOS
 cat >"$repo/.env" <<EOS
 PLAIN=$M-plain
@@ -27,6 +37,19 @@ this line is broken $M
 =$M
 '$M
 export BROKEN $M
+UNTERM="$M never closed
+
+COLON:
+$M-swallowed
+
+TRAIL="$M" and $M after
+PEM=-----BEGIN KEY-----
+ab/$M
+${M}=
+-----END KEY-----
+${M}2=1
+a stray line $M
+${M}3=1
 EOS
 printf 'version: 1\nenv:\n  required: [DATABASE_URL]\n' >"$repo/preflight.yaml"
 
@@ -40,6 +63,13 @@ for fmt in human json junit github; do
 		check "$fmt $extra: no value on stderr" sh -c "! grep -q $M '$TEST_TMPDIR/err'"
 		check "$fmt $extra: the keys are named" grep -q MISSING_ONE "$TEST_TMPDIR/out"
 	done
+done
+# the new findings are there, by key name or by length and line only
+ep --format=json --explain "$repo" >"$TEST_TMPDIR/out" 2>&1
+for want in UNTERM COLON TRAIL PEM UNTERM_EX COLON_EX PEM_EX '"still_empty": \["EMPTY_ONE"\]' \
+	'"(a 14-character name on line 16 of .env.example)"' \
+	'"(a 14-character name on line 23)"' '"(a 14-character name on line 25)"'; do
+	check "json names $want" grep -q "$want" "$TEST_TMPDIR/out"
 done
 
 # a .env that is not text: the marker around a NUL and a bad byte

@@ -24,6 +24,11 @@ check "webapp" vg "$top/examples/webapp"
 for f in human json junit github; do
 	check "mixed $f --explain" vg --format=$f --explain "$cases/env-mixed-json/repo"
 done
+check "monorepo after cp, --explain" vg --explain --only=env,ports "$cases/env-monorepo-cp/repo"
+check "monorepo filled, json" vg --json --explain --only=env "$cases/env-monorepo-filled/repo"
+mkdir -p "$TEST_TMPDIR/skipped"
+printf 'A=1\nnot an assignment\n' >"$TEST_TMPDIR/skipped/.env.example"
+check "example line dotenv skips (exit 2)" vg "$TEST_TMPDIR/skipped"
 check "bad yaml" vg "$cases/bad-yaml/repo"
 check "nothing to audit" vg "$cases/nothing/repo"
 check "--list-probes" vg --list-probes

@@ -27,8 +27,6 @@ static char *ports_line(const struct spec *spec)
 		const struct port_req *r = &spec->ports[i];
 		const char *who = r->service ? r->service : "-";
 
-		if (!strncmp(who, "compose service ", 16))
-			who += 16;
 		buf_printf(&b, "%s%u", i ? "; " : "",
 			   r->kind == PORT_REQ_PORT ? r->port : 0);
 		if (r->port_last)
@@ -36,7 +34,7 @@ static char *ports_line(const struct spec *spec)
 		if (r->proto != PORT_TCP)
 			buf_puts(&b, r->proto == PORT_UDP ? "/udp" : "/sctp");
 		buf_printf(&b, " %s %s %u:%u",
-			   r->expect == PORT_FREE ? "free" : "listening", who,
+			   r->app ? "app" : r->expect == PORT_FREE ? "free" : "listening", who,
 			   r->origin.line, r->origin.col);
 	}
 	if (!b.s)
@@ -48,7 +46,7 @@ struct file {
 	const char *name, *text;
 };
 
-/* A fresh repository holding files (up to 4); spec_load_any it.  Returns
+/* A fresh repository holding files (up to 8); spec_load_any it.  Returns
  * the load's result; on 0 the caller releases spec. */
 static int load_files(const char *tag, const struct file *files,
 		      struct spec *spec, struct errbuf *err)
@@ -56,7 +54,7 @@ static int load_files(const char *tag, const struct file *files,
 	const char *dir = test_tmpdir(tag);
 	size_t i;
 
-	for (i = 0; i < 4 && files[i].name; i++)
+	for (i = 0; i < 8 && files[i].name; i++)
 		test_write_str(dir, files[i].name, files[i].text);
 	return spec_load_any(dir, spec, err);
 }
@@ -65,8 +63,10 @@ static const struct compose_row {
 	const char *what;
 	const char *compose;	/* docker-compose.yml */
 	const char *dotenv;	/* .env, or NULL */
-	const char *want;	/* ports_line(), or for an error a prefix of it */
-	int error;
+	const char *want;	/* ports_line(), or a prefix of the first problem
+				 * ("file:line:col: message"), or of the error */
+	int error;		/* 1: compose would refuse it (a problem in the
+				 * model, a failed check); 2: it does not load */
 } compose_rows[] = {
 	/* short syntax */
 	{ "short", "services:\n  db:\n    ports:\n      - \"5433:5432\"\n", NULL,
@@ -147,7 +147,7 @@ static const struct compose_row {
 	{ "default", "services:\n  w:\n    ports: [\"${WEB_PORT:-3000}:3000\"]\n", NULL,
 	  "3000 free w 3:13", 0 },
 	{ "from the .env", "services:\n  w:\n    ports: [\"${WEB_PORT:-3000}:3000\"]\n",
-	  "WEB_PORT=4000\n", "4000 free w 3:13", 0 },
+	  "WEB_PORT=4000\n", "4000 free w 3:13; 4000 app WEB_PORT 1:1", 0 },
 	{ "$VAR and nested default", "services:\n  w:\n    ports:\n      - \"$HOST_IP:${A:-${B:-5000}}:80\"\n",
 	  "HOST_IP=127.0.0.1\n", "5000 free w 4:9", 0 },
 	{ "unset: no host port", "services:\n  w:\n    ports: [\"${NOPE}:80\"]\n", NULL,
@@ -198,21 +198,34 @@ static const struct compose_row {
 	{ "document a list", "- a\n", NULL,
 	  "docker-compose.yml:1:1: the document expects a mapping, found a list", 1 },
 	{ "YAML syntax", "services:\n  web:\n    ports: [\"80:80\"\n", NULL,
-	  "docker-compose.yml:4:1:", 1 },
+	  "docker-compose.yml:4:1:", 2 },
 	{ "control characters cleaned", "services:\n  \"w\\e[2J\":\n    ports: [\"x\\e]0;t:80\"]\n",
 	  NULL, "docker-compose.yml:3:13: 'services.w?[2J.ports': 'x?]0;t' is not a port", 1 },
-	{ "too many host ports", "services:\n  w:\n    ports: [\"1000-3000:1000-3000\"]\n",
-	  NULL, "docker-compose.yml:3:13: more than 1024 host ports", 1 },
 	{ "unset ${VAR:?}", "services:\n  w:\n    ports: [\"${P:?set P}:80\"]\n", NULL,
-	  "docker-compose.yml:3:13: 'services.w.ports': cannot substitute the "
-	  "variables of '${P:?set P}:80'", 1 },
+	  "docker-compose.yml:3:13: required variable P is missing a value: set P", 1 },
 	{ "bad ${ syntax", "services:\n  w:\n    ports: [\"${P:80\"]\n", NULL,
-	  "docker-compose.yml:3:13: 'services.w.ports': cannot substitute", 1 },
+	  "docker-compose.yml:3:13: invalid interpolation format in '${P:80'", 1 },
+	{ "a lone $", "services:\n  w:\n    environment: [\"A=1$ 2\"]\n", NULL,
+	  "docker-compose.yml:3:19: invalid interpolation format in 'A=1$ 2' (a "
+	  "literal $ is written $$)", 1 },
 	/* the substituted text holds a .env value: quoted as written */
 	{ "bad once substituted", "services:\n  w:\n    ports: [\"${P}:80\"]\n",
 	  "P=99999secret\n", "docker-compose.yml:3:13: 'services.w.ports': '${P}:80' "
 	  "is not a valid port entry once its variables are substituted", 1 },
 };
+
+/* The first problem compose would stop on, "file:line:col: message". */
+static char *first_problem(const struct spec *spec)
+{
+	const struct compose_problem *p = spec->compose.problems;
+	struct buf b = BUF_INIT;
+
+	if (!spec->compose.nproblems)
+		return xstrdup("");
+	buf_printf(&b, "%s:%u:%u: %s", p->origin.file ? p->origin.file : "-",
+		   p->origin.line, p->origin.col, p->message);
+	return buf_detach(&b);
+}
 
 static void test_compose_rows(void)
 {
@@ -229,25 +242,31 @@ static void test_compose_rows(void)
 		};
 		struct spec spec;
 		struct errbuf err;
+		char *got;
 		int rc;
 
 		err.msg[0] = '\0';
 		rc = load_files("compose", files, &spec, &err);
-		if (r->error) {
+		if (r->error == 2) {
 			CHECK(rc == -1 && !strncmp(err.msg, r->want, strlen(r->want)),
 			      "%s: rc %d, message '%s', want '%s...'", r->what, rc,
 			      err.msg, r->want);
-			CHECK(!strstr(err.msg, "secret"), "%s: no .env value", r->what);
 			continue;
 		}
 		CHECK(rc == 0, "%s: loads: %s", r->what, err.msg);
-		if (rc == 0) {
-			char *line = ports_line(&spec);
-
-			CHECK_STR(line, r->want, "%s", r->what);
-			free(line);
-			spec_release(&spec);
+		if (rc != 0)
+			continue;
+		got = r->error ? first_problem(&spec) : ports_line(&spec);
+		if (r->error) {
+			CHECK(!strncmp(got, r->want, strlen(r->want)),
+			      "%s: problem '%s', want '%s...'", r->what, got, r->want);
+			CHECK(!strstr(got, "secret"), "%s: no .env value", r->what);
+		} else {
+			CHECK_STR(got, r->want, "%s", r->what);
+			CHECK_INT(spec.compose.nproblems, 0, "%s: no problem", r->what);
 		}
+		free(got);
+		spec_release(&spec);
 	}
 }
 
@@ -287,9 +306,31 @@ static void test_compose_files(void)
 	CHECK_INT(spec.nports, 0, "an override alone is not a compose project");
 	spec_release(&spec);
 
-	CHECK(load_files("files", bad_override, &spec, &err) == -1 &&
-	      !strcmp(err.msg, "compose.override.yaml:3:13: 'services.b.ports': "
-		      "port '0' is out of range 1-65535"), "override error: %s", err.msg);
+	CHECK(load_files("files", bad_override, &spec, &err) == 0, "%s", err.msg);
+	line = first_problem(&spec);
+	CHECK_STR(line, "compose.override.yaml:3:13: 'services.b.ports': "
+		  "port '0' is out of range 1-65535", "override problem");
+	free(line);
+	spec_release(&spec);
+}
+
+/* Our own cap on host ports is no problem of compose's: a note. */
+static void test_compose_cap(void)
+{
+	static const struct file many[] = {
+		{ "compose.yaml", "services:\n  w:\n    ports: [\"1000-3000:1000-3000\"]\n" },
+		{ NULL, NULL },
+	};
+	struct spec spec;
+	struct errbuf err;
+
+	CHECK(load_files("cap", many, &spec, &err) == 0, "%s", err.msg);
+	CHECK_INT(spec.nports, 1024, "the first 1024 host ports");
+	CHECK_INT(spec.compose.nproblems, 0, "no problem");
+	CHECK(spec.compose.nnotes == 1 &&
+	      strstr(spec.compose.notes[0], "more than 1024 host ports"),
+	      "a note says so");
+	spec_release(&spec);
 }
 
 /* A compose file alone makes a repository auditable; one outside the
@@ -326,8 +367,27 @@ static const struct url_row {
 	{ "default port", "REDIS_URL=redis://127.0.0.1\n", "6379 listening REDIS_URL 1:1" },
 	{ "_URI", "MONGODB_URI=mongodb://[::1]:27018/x\n",
 	  "27018 listening MONGODB_URI 1:1" },
-	{ "lowercase key", "api_url=http://localhost:3000/v1\n",
-	  "3000 listening api_url 1:1" },
+	{ "lowercase key, http: the app's own", "api_url=http://localhost:3000/v1\n",
+	  "3000 app api_url 1:1" },
+	/* issue 7: http, https, ws, wss are the repository's own apps; every
+	 * other scheme is a service that must listen */
+	{ "https default port", "NEXT_PUBLIC_WEBAPP_URL=https://localhost\n",
+	  "443 app NEXT_PUBLIC_WEBAPP_URL 1:1" },
+	{ "ws and wss", "WS_URL=ws://localhost:3001\nWSS_URL=wss://127.0.0.1:3002/x\n",
+	  "3001 app WS_URL 1:1; 3002 app WSS_URL 2:1" },
+	{ "service schemes listen", "MYSQL_URL=mysql://localhost:3307\n"
+	  "AMQP_URL=amqp://localhost\nNATS_URL=nats://localhost:4223\n"
+	  "CH_URL=clickhouse://localhost:9001\nKAFKA_URL=kafka://localhost:9093\n",
+	  "3307 listening MYSQL_URL 1:1; 5672 listening AMQP_URL 2:1; 4223 listening "
+	  "NATS_URL 3:1; 9001 listening CH_URL 4:1; 9093 listening KAFKA_URL 5:1" },
+	/* PORT-style keys: the app's own port */
+	{ "PORT", "PORT=3000\n", "3000 app PORT 1:1" },
+	{ "app port keys", "APP_PORT=8000\nVITE_PORT=5173\nSERVER_PORT=9090\n",
+	  "8000 app APP_PORT 1:1; 5173 app VITE_PORT 2:1; 9090 app SERVER_PORT 3:1" },
+	{ "service port keys are not read", "DB_PORT=5432\nREDIS_PORT=6379\n"
+	  "POSTGRES_PORT=5432\nPORTAL=1\nMY_PORT=1\n", "" },
+	{ "a PORT that is not a number", "PORT=${APP}\nAPP_PORT=auto\nWEB_PORT=70000\n"
+	  "HTTP_PORT=\n", "" },
 	{ "several, in order", "A=1\nDATABASE_URL=postgres://localhost/db\n"
 	  "  CACHE_URL=memcached://0.0.0.0:11212\n",
 	  "5432 listening DATABASE_URL 2:1; 11212 listening CACHE_URL 3:3" },
@@ -357,7 +417,7 @@ static const struct url_row {
 	{ "no port after the colon: the default", "REDIS_URL=redis://localhost:/0\n",
 	  "6379 listening REDIS_URL 1:1" },
 	{ "bad and good, in order", "A_URL=http://localhost:65536\nB_URL=http://localhost:65535\n",
-	  "0 listening A_URL 1:1; 65535 listening B_URL 2:1" },
+	  "0 listening A_URL 1:1; 65535 app B_URL 2:1" },
 };
 
 /* Every string the model holds must be free of marker. */
@@ -422,6 +482,7 @@ static void test_urls_configured(void)
 		{ "config/app.env", "DATABASE_URL=postgres://u:pw@localhost:5433/d\n" },
 		{ "docker-compose.yaml", "services:\n  db:\n    ports: [\"5433:5432\"]\n" },
 		{ ".env", "OTHER_URL=http://localhost:9999\n" },
+		{ NULL, NULL },
 	};
 	struct spec spec;
 	struct errbuf err;
@@ -588,8 +649,10 @@ static void test_probe(void)
 	if (r) {
 		CHECK_STR(r->message, "COLLISION (PIDs 100, 101, 102: postgres, user 4242)",
 			  "grouped holders");
-		CHECK_STR(r->hint, "another PostgreSQL is running (PID 100, user 4242); "
-			  "stop it or use another port", "hint");
+		CHECK_STR(r->hint, "another PostgreSQL runs on the host (PID 100, user "
+			  "4242): docker compose up will fail with \"port is already "
+			  "allocated\"; stop it, or publish service web on another "
+			  "port", "hint");
 		CHECK_STR(r->source.file, "preflight.yaml", "preflight.yaml wins");
 		CHECK(has_note(r, "docker-compose.yml:7:24 (compose service web) wants it "
 			       "free; preflight.yaml overrides"), "dropped provenance noted");
@@ -613,12 +676,16 @@ static void test_probe(void)
 	      "7000 silent");
 	r = find(res, plan.n, "ports.tcp.5433");
 	CHECK(r && r->status == STATUS_PASS && r->source.file &&
-	      !strcmp(r->source.file, ".env"), "5433: the URL's check passes");
+	      !strcmp(r->source.file, "docker-compose.yml"),
+	      "5433: the stack publishes it, a container holds it");
 	if (r) {
-		CHECK_STR(r->message, "listening for DATABASE_URL (PID 200: docker-proxy, "
-			  "user root)", "the stack is up");
-		CHECK(has_note(r, "the stack in docker-compose.yml provides it (compose "
-			       "service db, docker-compose.yml:4:9)"), "stack note");
+		CHECK_STR(r->message, "published by a container (PID 200: docker-proxy, "
+			  "user root): the stack is up (compose service db)",
+			  "the stack is up");
+		CHECK(has_note(r, ".env:1:1 (DATABASE_URL) points at it: compose "
+			       "service db publishes it"), "URL note");
+		CHECK_STR(cJSON_GetObjectItem(r->data, "expect")->valuestring,
+			  "stack-up", "JSON expect");
 	}
 	r = find(res, plan.n, "ports.udp.53");
 	CHECK(r && r->status == STATUS_SKIP, "udp skipped");
@@ -699,11 +766,14 @@ static void test_probe_many(void)
 	/* 18 others: 16 notes and one for the last 2 */
 	CHECK(r && r->nnotes == 17 && has_note(r, "and 2 more requirements of this "
 					      "port"), "7101: %zu notes", r ? r->nnotes : 0);
-	CHECK(r && r->status == STATUS_FAIL && !strcmp(r->message, "nothing listening "
-	      "(wanted by K0_URL in .env)"), "7101: %s", r ? r->message : "");
+	CHECK(r && r->status == STATUS_FAIL && !strcmp(r->message, "nothing listening: "
+	      "compose service a publishes it and K0_URL needs it (the stack is "
+	      "down)") && r->hint && !strcmp(r->hint, "start the stack: docker "
+	      "compose up -d a (compose.yaml provides it)"), "7101: %s",
+	      r ? r->message : "");
 	r = find(res, plan.n, "ports.url.BAD700_URL");
-	CHECK(r && r->status == STATUS_SKIP && !strcmp(r->message, "not checked: the "
-	      "port in BAD700_URL is not a valid port (1-65535)") &&
+	CHECK(r && r->status == STATUS_FAIL && !strcmp(r->message, "the port in "
+	      "BAD700_URL is not a valid port (1-65535): the app cannot connect") &&
 	      r->hint && !strcmp(r->hint, "fix the port of BAD700_URL in .env:701"),
 	      "bad port: %s", r ? r->message : "");
 	if (r)
@@ -781,6 +851,7 @@ void test_main(void)
 	setenv("ENVPREFLIGHT_PROC_ROOT", PROC_FIX "/ports", 1);
 	test_compose_rows();
 	test_compose_files();
+	test_compose_cap();
 	test_compose_spec_file();
 	test_url_rows();
 	test_urls_configured();

@@ -2,11 +2,13 @@
  * (shared/conformance/dotenv-parse.json), then positions, duplicates,
  * issues, secrecy and hostile input, a row a case. */
 #include "test.h"
+#include "saferead.h"
 
 #include "dotenv.h"
 #include "util.h"
 
 #include <cJSON.h>
+#include <stdint.h>
 
 /* Parse a copy of exactly len bytes, not NUL-terminated, so that the
  * sanitizers catch any read past the end. */
@@ -110,7 +112,7 @@ static void test_conformance(void)
 	cJSON *root, *row;
 	int rows = 0;
 
-	if (file_read(path, 16 * SPEC_FILE_CAP, &file) < 0) {
+	if (saferead_path(path, 16 * SPEC_FILE_CAP, &file) < 0) {
 		CHECK(0, "cannot read %s", path);
 		return;
 	}
@@ -328,6 +330,27 @@ static void test_many_keys(void)
 	      "issue after blank lines");
 	dotenv_release(&d);
 
+	/* 20,000 lines that each start a PEM block that never ends, then
+	 * 20,000 blocks that do: each line is looked at a bounded number of
+	 * times (pem_block() remembers where a search stopped) */
+	in.len = 0;
+	for (i = 0; i < 20000; i++)
+		buf_printf(&in, "K%d=-----BEGIN X-----\n", i);
+	parse_exact(in.s, in.len, &d);
+	CHECK(d.n == 20000 && d.nissues == 0, "heads without an end: %zu issues",
+	      d.nissues);
+	dotenv_release(&d);
+	in.len = 0;
+	for (i = 0; i < 20000; i++)
+		buf_printf(&in, "K%d=-----BEGIN X-----\nab/c\nT%d=\n-----END X-----\n", i, i);
+	parse_exact(in.s, in.len, &d);
+	bad = d.n != 40000 || d.nissues != 20000;
+	for (j = 0; j < d.n && !bad; j++)
+		bad = d.entries[j].place != (j % 2 ? DOTENV_PLACE_INSIDE :
+					    j ? DOTENV_PLACE_AFTER : DOTENV_PLACE_CLEAN);
+	CHECK(!bad, "20,000 blocks: %zu entries, %zu issues", d.n, d.nissues);
+	dotenv_release(&d);
+
 	buf_release(&in);
 	buf_release(&want);
 }
@@ -455,33 +478,49 @@ static void test_long_lines(void)
 static const struct issue_row {
 	const char *in;
 	size_t nissues;
+	enum dotenv_issue_kind kind;	/* of the first issue */
 	unsigned line, col;	/* of the first issue */
 	const char *says;	/* part of its message */
 } issue_rows[] = {
-	{ "A=1\n# c\n\n  # d\nexport B=2\nC: 3", 0, 0, 0, NULL },
-	{ "A=\"\\\\\"\nB=\"q\"\n", 0, 0, 0, NULL },
-	{ "A=\"l1\nl2\"\n", 0, 0, 0, NULL },
-	{ "A B=1\n", 1, 1, 3, "expected '=' after the key name" },
-	{ "=x\n", 1, 1, 1, "missing key name before '='" },
-	{ "K@Y=1\n", 1, 1, 2, "invalid character in key name" },
-	{ "KEY$=1\n", 1, 1, 4, "invalid character in key name" },
-	{ "CAF\xc3\x89=1\n", 1, 1, 4, "invalid character in key name" },
-	{ "\xc3\x9c" "BER=1\nOK=2\n", 1, 1, 1, "expected KEY=VALUE" },
-	{ "A:value\n", 1, 1, 2, "expected '=' or ': ' after the key name" },
-	{ "A :x\n", 1, 1, 3, "expected '=' after the key name" },
-	{ "JUSTTEXT\n", 1, 1, 9, "expected '=' after the key name" },
-	{ "export A\n", 1, 1, 9, "expected '=' after the key name" },
-	{ "ok=1\n  $X=1\n", 1, 2, 3, "expected KEY=VALUE" },
-	{ "A=1\r\nB C\r\n", 1, 2, 3, "expected '=' after the key name" },
-	{ "A=\"open\nB=2\n", 1, 1, 3, "unterminated quote" },
-	{ "A='abc\"\n", 1, 1, 3, "unterminated quote" },
-	{ "A=\"x\" y\n", 1, 1, 3, "text after the closing quote" },
-	{ "A:\nB=1\n", 1, 1, 1, "key 'A' has no value on its line" },
-	{ "A=\n\"q\"\n", 1, 1, 1, "key 'A' has no value on its line" },
-	{ "A\n=1\n", 1, 2, 1, "the '=' of key 'A' is on a later line" },
-	{ "A=\n\n\"x\" junk\n", 1, 3, 1, "expected KEY=VALUE" },
-	{ "__proto__=x\nSAFE=1\n", 1, 1, 1, "key '__proto__' is dropped" },
-	{ "B C\nA=\"open\n", 2, 1, 3, "expected '=' after the key name" },
+	{ "A=1\n# c\n\n  # d\nexport B=2\nC: 3", 0, 0, 0, 0, NULL },
+	{ "A=\"\\\\\"\nB=\"q\"\n", 0, 0, 0, 0, NULL },
+	{ "A=\"l1\nl2\"\n", 0, 0, 0, 0, NULL },
+	{ "A B=1\n", 1, DOTENV_SKIPPED, 1, 3, "expected '=' after the key name" },
+	{ "=x\n", 1, DOTENV_SKIPPED, 1, 1, "missing key name before '='" },
+	{ "K@Y=1\n", 1, DOTENV_SKIPPED, 1, 2, "invalid character in key name" },
+	{ "KEY$=1\n", 1, DOTENV_SKIPPED, 1, 4, "invalid character in key name" },
+	{ "CAF\xc3\x89=1\n", 1, DOTENV_SKIPPED, 1, 4, "invalid character in key name" },
+	{ "\xc3\x9c" "BER=1\nOK=2\n", 1, DOTENV_SKIPPED, 1, 1, "expected KEY=VALUE" },
+	{ "A:value\n", 1, DOTENV_SKIPPED, 1, 2, "expected '=' or ': ' after the key name" },
+	{ "A :x\n", 1, DOTENV_SKIPPED, 1, 3, "expected '=' after the key name" },
+	{ "JUSTTEXT\n", 1, DOTENV_SKIPPED, 1, 9, "expected '=' after the key name" },
+	{ "export A\n", 1, DOTENV_SKIPPED, 1, 9, "expected '=' after the key name" },
+	{ "ok=1\n  $X=1\n", 1, DOTENV_SKIPPED, 2, 3, "expected KEY=VALUE" },
+	{ "A=1\r\nB C\r\n", 1, DOTENV_SKIPPED, 2, 3, "expected '=' after the key name" },
+	/* what dotenv parses, but not as written */
+	{ "A=\"open\nB=2\n", 1, DOTENV_MISREAD, 1, 3, "unterminated quote: the value keeps the quote" },
+	{ "A='abc\"\n", 1, DOTENV_MISREAD, 1, 3, "unterminated quote" },
+	{ "A=\"x\" y\n", 1, DOTENV_MISREAD, 1, 3, "text after the closing quote: the value keeps the quotes" },
+	{ "A:\nB=1\n", 1, DOTENV_MISREAD, 1, 1, "no value on the key's line: the value is taken from line 2" },
+	{ "A: x\n", 0, 0, 0, 0, NULL },
+	{ "A=\n\"q\"\n", 1, DOTENV_MISREAD, 1, 1, "taken from line 2" },
+	{ "A\n=1\n", 1, DOTENV_MISREAD, 2, 1, "the '=' is on line 2: the lines are joined" },
+	{ "A=\n\n\"x\" junk\n", 1, DOTENV_SKIPPED, 3, 1, "expected KEY=VALUE" },
+	{ "__proto__=x\nSAFE=1\n", 1, DOTENV_MISREAD, 1, 1, "dropped: a JavaScript object" },
+	{ "B C\nA=\"open\n", 2, DOTENV_SKIPPED, 1, 3, "expected '=' after the key name" },
+	/* a PEM block without quotes: one issue, on its first key */
+	{ "K=-----BEGIN KEY-----\nMIIab/cd\nQ2Fi=\n-----END KEY-----\nB=1\n", 1,
+	  DOTENV_MISREAD, 1, 1, "its value runs on to line 4 without quotes: only the first line is read" },
+	{ "K=\"-----BEGIN KEY-----\nMIIab/cd\nQ2Fi=\n-----END KEY-----\nB=1\n", 1,
+	  DOTENV_MISREAD, 1, 1, "its quote does not close, and its value runs on to line 4" },
+	{ "  export K = -----BEGIN KEY----- # c\n  MIIab/cd\n-----END KEY-----\n", 1,
+	  DOTENV_MISREAD, 1, 10, "runs on to line 3" },
+	/* no -----END before a blank line: the lines are skipped */
+	{ "K=-----BEGIN KEY-----\nMIIab/cd\n\n-----END KEY-----\n", 2,
+	  DOTENV_SKIPPED, 2, 6, "invalid character in key name" },
+	/* quoted and closed: nothing to say */
+	{ "K=\"-----BEGIN KEY-----\nMIIab/cd\n-----END KEY-----\"\n", 0, 0, 0, 0, NULL },
+	{ "K='-----BEGIN KEY-----\\nMII\\n-----END KEY-----'\n", 0, 0, 0, 0, NULL },
 };
 
 static void test_issues(void)
@@ -491,22 +530,122 @@ static void test_issues(void)
 	for (i = 0; i < ARRAY_SIZE(issue_rows); i++) {
 		const struct issue_row *r = &issue_rows[i];
 		struct dotenv d;
-		int sorted = 1;
+		int sorted = 1, linked = 1;
 
 		parse_str(r->in, &d);
 		CHECK_INT(d.nissues, r->nissues, "row %zu", i);
 		if (d.nissues && r->nissues)
-			CHECK(d.issues[0].line == r->line && d.issues[0].col == r->col &&
+			CHECK(d.issues[0].kind == r->kind &&
+			      d.issues[0].line == r->line && d.issues[0].col == r->col &&
 			      strstr(d.issues[0].message, r->says),
-			      "row %zu: %u:%u: %s", i, d.issues[0].line,
-			      d.issues[0].col, d.issues[0].message);
+			      "row %zu: %d %u:%u: %s", i, d.issues[0].kind,
+			      d.issues[0].line, d.issues[0].col, d.issues[0].message);
 		for (j = 1; j < d.nissues; j++)
 			sorted &= d.issues[j - 1].line < d.issues[j].line ||
 				  (d.issues[j - 1].line == d.issues[j].line &&
 				   d.issues[j - 1].col <= d.issues[j].col);
+		/* a misread names its entry; a skipped line none */
+		for (j = 0; j < d.nissues; j++)
+			linked &= d.issues[j].kind == DOTENV_MISREAD ?
+				  d.issues[j].entry < d.n : d.issues[j].entry == SIZE_MAX;
 		CHECK(sorted, "row %zu: issues in file order", i);
+		CHECK(linked, "row %zu: issues point at their entries", i);
 		dotenv_release(&d);
 	}
+}
+
+/* Where keys start: a key inside or right after text dotenv skipped or
+ * misread may be a piece of a secret.  "places" has one letter per entry
+ * in file order: c clean, a after, i inside. */
+static const struct place_row {
+	const char *in;
+	const char *places;
+} place_rows[] = {
+	{ "A=1\nB=2\n", "cc" },
+	/* the unquoted PEM: its base64 tail parses as a key */
+	{ "PK=-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEF\nQ2FiAjw=\n"
+	  "-----END PRIVATE KEY-----\nNEXT=1\nLAST=2\n", "ciac" },
+	/* the tail right after the first line */
+	{ "PK=-----BEGIN PRIVATE KEY-----\nQ2FiAjw=\n-----END PRIVATE KEY-----\n", "ci" },
+	/* no -----END: right after a skipped line, still hidden */
+	{ "PK=x\nMIIEvQIBADANBgkqhkiG9w0BAQEF\nQ2FiAjw=\nB=1\n", "cac" },
+	{ "JUST TEXT\nB=1\n\nC=1\n", "ac" },
+	/* after an unterminated quote, a value from a later line, an '='
+	 * on a later line */
+	{ "U=\"open\nT=1\nV=1\n", "cac" },
+	{ "A:\nB=1\nC=1\nD=1\n", "cac" },
+	{ "A\n=1\nB=1\nC=1\n", "cac" },
+	/* text after a quote closed on its line: nothing runs on */
+	{ "T=\"x\" y\nB=1\n", "cc" },
+	/* a closed multi-line quote is clean, and so is what follows */
+	{ "Q=\"a\nb\"\nB=1\n", "cc" },
+	/* a comment or blank line ends nothing: the line before counts */
+	{ "X Y\n# c\nB=1\n", "c" },
+};
+
+static void test_places(void)
+{
+	size_t i, j;
+
+	for (i = 0; i < ARRAY_SIZE(place_rows); i++) {
+		const struct place_row *r = &place_rows[i];
+		struct buf got = BUF_INIT;
+		struct dotenv d;
+
+		parse_str(r->in, &d);
+		for (j = 0; j < d.n; j++)
+			buf_putc(&got, "cai"[d.entries[j].place]);
+		CHECK(!strcmp(buf_str(&got), r->places), "row %zu: places %s, want %s",
+		      i, buf_str(&got), r->places);
+		for (j = 0; j < d.n; j++)
+			CHECK(d.entries[j].place == DOTENV_PLACE_CLEAN ||
+			      dotenv_key_hidden(&d.entries[j]), "row %zu: entry %zu hidden", i, j);
+		buf_release(&got);
+		dotenv_release(&d);
+	}
+}
+
+/* The data-like rule on its own: long names, or long without '_'. */
+static void test_hidden_shape(void)
+{
+	static const struct {
+		const char *key;
+		int hidden;
+	} rows[] = {
+		{ "DATABASE_URL", 0 },
+		{ "Q2FiAjw", 0 },	/* short: hidden only by its place */
+		{ "ABCDEFGHIJKLMNOPQRSTUVWXY", 1 },
+		{ "NEXT_PUBLIC_SOME_VERY_LONG_FEATURE_FLAG_NAME", 0 },
+		{ "A_BCDEFGHIJKLMNOPQRSTUVWXYZABCDEFGHIJKLMNOPQRSTUVWXYZABCDEFGHIJKLM", 1 },
+	};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(rows); i++) {
+		struct dotenv_entry e;
+
+		memset(&e, 0, sizeof(e));
+		e.key = (char *)rows[i].key;
+		CHECK_INT(dotenv_key_hidden(&e), rows[i].hidden, "%s", rows[i].key);
+	}
+}
+
+/* Keys a comment line assigns. */
+static void test_mentions(void)
+{
+	struct dotenv d;
+
+	parse_str("# SENTRY_DSN=\n## export OTHER = x\n#   SPACED=1\nA=1 # INLINE=1\n"
+		  "# Note: X=1\n# plain words\nQ=\"a\n# INQUOTE=1\nb\"\n#EMPTY\n", &d);
+	CHECK(dotenv_mentions(&d, "SENTRY_DSN") && dotenv_mentions(&d, "OTHER") &&
+	      dotenv_mentions(&d, "SPACED"), "commented keys");
+	CHECK(!dotenv_mentions(&d, "INLINE") && !dotenv_mentions(&d, "INQUOTE") &&
+	      !dotenv_mentions(&d, "X") && !dotenv_mentions(&d, "Note") &&
+	      !dotenv_mentions(&d, "EMPTY") && !dotenv_mentions(&d, "A"),
+	      "not comments, or not assignments");
+	CHECK_INT(d.ncommented, 3, "mentions");
+	CHECK(d.n == 2 && value_eq(&d, "Q", "a\n# INQUOTE=1\nb"), "values unchanged");
+	dotenv_release(&d);
+	CHECK(d.commented == NULL && d.ncommented == 0, "release zeroes");
 }
 
 /* The tool promises never to print a value: no issue message may hold any
@@ -533,6 +672,10 @@ static const char *const secret_rows[] = {
 	"__proto__=" SECRET "\n",
 	"A=\"" SECRET "\\\" more\n",
 	"\0" SECRET "\n",
+	"PEM=-----BEGIN KEY-----\nMII" SECRET "/ab\n" SECRET "=\n-----END KEY-----\n",
+	"PEM=\"-----BEGIN KEY-----\n" SECRET "=\n-----END KEY-----\n",
+	"A=\"open\n" SECRET "=1\n",
+	"A:\n" SECRET "\n",
 };
 
 static void test_secrecy(void)
@@ -566,5 +709,8 @@ void test_main(void)
 	test_short();
 	test_long_lines();
 	test_issues();
+	test_places();
+	test_hidden_shape();
+	test_mentions();
 	test_secrecy();
 }

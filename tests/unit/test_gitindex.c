@@ -2,6 +2,7 @@
  * (versions 2, 3 and 4, SHA-1 and SHA-256 where git supports it), and
  * against broken files. */
 #include "test.h"
+#include "saferead.h"
 #include "gitindex.h"
 #include "util.h"
 
@@ -66,7 +67,7 @@ static void check_repo(const char *name, const char *format, const char *version
 	if (!strcmp(version, "3"))
 		git(dir, ext);	/* an extended flag: only in version 3 and up */
 	snprintf(path, sizeof(path), "%s/.git/index", dir);
-	if (file_read(path, 1 << 20, &b) < 0) {
+	if (saferead_path(path, 1 << 20, &b) < 0) {
 		CHECK(0, "%s: read the index", name);
 		return;
 	}
@@ -163,7 +164,7 @@ void test_main(void)
 		git(dir, add);
 		if (git(dir, split) == 0) {
 			snprintf(path, sizeof(path), "%s/.git/index", dir);
-			if (file_read(path, 1 << 20, &b) == 0) {
+			if (saferead_path(path, 1 << 20, &b) == 0) {
 				CHECK_INT(gitindex_tracked(b.data, b.len, 20, ".env"), -1,
 					  "split index: unknown");
 				blob_release(&b);

@@ -202,6 +202,12 @@ static const struct url_row {
 	{ "http://localhost:99999", -1, 0, NULL },
 	{ "http://localhost:0", -1, 0, NULL },
 	{ "http://localhost:8o", -1, 0, NULL },
+	/* a variable or a placeholder: the port is unknown, not invalid */
+	{ "postgres://u:p@localhost:${DB_PORT}/db", 0, 0, NULL },
+	{ "redis://localhost:$REDIS_PORT", 0, 0, NULL },
+	{ "http://localhost:<port>/x", 0, 0, NULL },
+	{ "http://127.0.0.1:{{port}}", 0, 0, NULL },
+	{ "postgres://u:pa$$w{rd@localhost:5432/db", 1, 5432, "postgresql" },
 	{ "http://[::1", 0, 0, NULL },
 	{ "http://[::1]x:80", 0, 0, NULL },
 	{ "http://::1:80", 0, 0, NULL },

@@ -5,6 +5,7 @@
  * the kernel prints them there (x86, most ARM).
  */
 #include "test.h"
+#include "saferead.h"
 
 #include "procnet.h"
 #include "util.h"
@@ -676,7 +677,7 @@ static int hidepid(void)
 	struct blob b;
 	int found;
 
-	if (file_read("/proc/self/mounts", 1 << 20, &b) < 0)
+	if (saferead_path("/proc/self/mounts", 1 << 20, &b) < 0)
 		return 0;
 	found = strstr(b.data, "hidepid") != NULL;
 	blob_release(&b);
@@ -919,6 +920,53 @@ static void test_real_sockets(void)
 			close(fds[i]);
 }
 
+/* The start time of a holder (stat field 22), what a harness checks
+ * with the boot id before it signals a pid: rows from real stat lines and
+ * hostile ones. */
+static void test_starttime(void)
+{
+	static const struct {
+		const char *stat;
+		int rc;
+		unsigned long long want;
+	} rows[] = {
+		{ "100 (postgres) S 1 100 100 0 -1 4194560 1000 0 0 0 10 5 0 0 20 0 "
+		  "1 0 12345 1000000 500 18446744073709551615", 0, 12345 },
+		{ "7 (a b) c) R 1 7 7 0 -1 0 0 0 0 0 0 0 0 0 20 0 1 0 99 0 0\n", 0, 99 },
+		{ "7 (x) R 1 7 7 0 -1 0 0 0 0 0 0 0 0 0 20 0 1 0 18446744073709551615 0",
+		  0, 18446744073709551615ULL },
+		{ "7 (x) R 1 7 7 0 -1 0 0 0 0 0 0 0 0 0 20 0 1 0 18446744073709551616 0",
+		  -1, 0 },
+		{ "7 (x) R 1 7 7 0 -1 0 0 0 0 0 0 0 0 0 20 0 1 0", -1, 0 },
+		{ "7 (x) R 1 7 7 0 -1 0 0 0 0 0 0 0 0 0 20 0 1 0 12x 0", -1, 0 },
+		{ "no parenthesis", -1, 0 },
+		{ "", -1, 0 },
+	};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(rows); i++) {
+		unsigned long long got = 0;
+		int rc = procnet_stat_starttime(rows[i].stat, &got);
+
+		CHECK_INT(rc, rows[i].rc, "starttime row %zu", i);
+		if (rc == 0)
+			CHECK(got == rows[i].want, "starttime row %zu: %llu", i, got);
+	}
+	{
+		/* our own start time, as the kernel says it, and a boot id */
+		char buf[1024];
+		FILE *f = fopen("/proc/self/stat", "r");
+		unsigned long long st;
+
+		if (f && fgets(buf, sizeof(buf), f))
+			CHECK(procnet_stat_starttime(buf, &st) == 0 && st > 0,
+			      "own start time");
+		if (f)
+			fclose(f);
+		CHECK(proc_boot_id() && strlen(proc_boot_id()) == 36, "boot id");
+	}
+}
+
 /* hidepid= of the proc mount at a mount point, from mountinfo text. */
 static void test_hidepid(void)
 {
@@ -997,6 +1045,7 @@ void test_main(void)
 	test_proc_root_env();	/* first: proc_root() is read once */
 	test_parse_rows();
 	test_parse_whole();
+	test_starttime();
 	test_listeners_fixture();
 	test_lookup_fixture();
 	test_real_sockets();

@@ -13,6 +13,7 @@
  *   - the tools probe.
  */
 #include "test.h"
+#include "saferead.h"
 #include "probe.h"
 #include "runner.h"
 #include "spawnrun.h"
@@ -28,6 +29,36 @@
 #include <unistd.h>
 
 /* ---- helpers ---- */
+
+
+/* The source the loader of file would give a requirement (the rows name
+ * a file; the model wants the typed source). */
+static enum req_source src_for(const char *file, enum req_kind kind,
+			       const char *name, const char *spec)
+{
+	static const struct { const char *file; enum req_source src; } files[] = {
+		{ ".nvmrc", SRC_NVMRC }, { ".node-version", SRC_NODE_VERSION },
+		{ ".python-version", SRC_PYTHON_VERSION },
+		{ "pyproject.toml", SRC_PYPROJECT }, { "setup.cfg", SRC_SETUP_CFG },
+		{ ".tool-versions", SRC_TOOL_VERSIONS },
+	};
+	size_t i, n = strlen(name);
+
+	if (!file)
+		return SRC_PREFLIGHT;
+	if (!strcmp(file, "package.json")) {
+		if (kind == REQ_SEMVER)
+			return SRC_ENGINES;
+		return !strncmp(spec, name, n) && (spec[n] == '@' || !spec[n]) ?
+		       SRC_PACKAGE_MANAGER : SRC_VOLTA;
+	}
+	if (!strcmp(file, "go.mod"))
+		return !strncmp(spec, "go", 2) ? SRC_GO_TOOLCHAIN : SRC_GO_MOD;
+	for (i = 0; i < ARRAY_SIZE(files); i++)
+		if (!strcmp(file, files[i].file))
+			return files[i].src;
+	return SRC_PREFLIGHT;
+}
 
 static char *tmpdir(const char *name)
 {
@@ -109,12 +140,14 @@ struct load_row {
 	const char *name, *spec;	/* of the first */
 	enum req_kind kind;
 	unsigned line, col;
+	const char *problem;	/* a part of the first's problem, or NULL */
 };
 
 static void test_loaders(void)
 {
 	static const struct load_row rows[] = {
-		/* .nvmrc: nvm's cleanup, value errors kept, structure errors exit 2 */
+		/* .nvmrc: nvm's cleanup; what nvm rejects is a failed check, only
+		 * a file that is not text exits 2 */
 		{ ".nvmrc", "20\n", 0, NULL, 1, "node", "20", REQ_NVMRC, 1, 1 },
 		{ ".nvmrc", "# pin\n\n  lts/iron  # for the CI\n", 0, NULL, 1, "node",
 		  "lts/iron", REQ_NVMRC, 3, 3 },
@@ -123,15 +156,23 @@ static void test_loaders(void)
 		{ ".nvmrc", "lts/foo\n", 0, NULL, 1, "node", "lts/foo", REQ_NVMRC, 1, 1 },
 		{ ".nvmrc", "a=1\n ^20\n", 0, NULL, 1, "node", "^20", REQ_NVMRC, 2, 2 },
 		{ ".nvmrc", "\"20\"\n", 0, NULL, 1, "node", "\"20\"", REQ_NVMRC, 1, 1 },
-		{ ".nvmrc", "20\n22\n", 0, ".nvmrc:2:1: second version line", 0 },
-		{ ".nvmrc", "# only a comment\n", 0, ".nvmrc: no version line", 0 },
-		{ ".nvmrc", "", 0, ".nvmrc: no version line", 0 },
-		{ ".nvmrc", "a=1\na=2\n20\n", 0, ".nvmrc:2:1: duplicate key 'a'", 0 },
-		{ ".nvmrc", "node=20\n", 0, ".nvmrc:1:1: 'node' cannot be a key", 0 },
+		{ ".nvmrc", "20\n22\n", 0, NULL, 1, "node", "22", REQ_ANY, 2, 1,
+		  "second version line" },
+		{ ".nvmrc", "# only a comment\n", 0, NULL, 1, "node", "", REQ_ANY, 0, 0,
+		  "no version line" },
+		{ ".nvmrc", "", 0, NULL, 1, "node", "", REQ_ANY, 0, 0, "no version line" },
+		{ ".nvmrc", "a=1\na=2\n20\n", 0, NULL, 1, "node", "a=2", REQ_ANY, 2, 1,
+		  "duplicate key 'a'" },
+		{ ".nvmrc", "node=20\n", 0, NULL, 1, "node", "node=20", REQ_ANY, 1, 1,
+		  "'node' cannot be a key" },
+		/* issue 7: a range is a failed check with the reason, not exit 2 */
+		{ ".nvmrc", ">=18.16.0\n", 0, NULL, 1, "node", ">=18.16.0", REQ_ANY, 1, 1,
+		  "'>=18.16.0' holds '=', which nvm reads as a key=value line" },
 		{ ".nvmrc", "2\0000\n", 3, ".nvmrc:1:2: ", 0 },
 		{ ".nvmrc", "\xff\n", 0, ".nvmrc:1:1: ", 0 },
 		{ ".node-version", "v20.11.1\n", 0, NULL, 1, "node", "v20.11.1", REQ_NVMRC, 1, 1 },
-		{ ".node-version", "20\n21\n", 0, ".node-version:2:1: second", 0 },
+		{ ".node-version", "20\n21\n", 0, NULL, 1, "node", "21", REQ_ANY, 2, 1,
+		  "second version line" },
 		/* .python-version: the first name pyenv uses */
 		{ ".python-version", "3.11\n", 0, NULL, 1, "python", "3.11", REQ_PYENV, 1, 1 },
 		{ ".python-version", "# c\n../x\n3.12.1 3.11\n", 0, NULL, 1, "python",
@@ -155,14 +196,21 @@ static void test_loaders(void)
 		{ "pyproject.toml", "[project]\nname = \"x\"\n[tool.x]\nrequires-python = \"3\"\n",
 		  0, NULL, 0 },
 		{ "pyproject.toml", "[[project]]\nrequires-python = \"3\"\n", 0, NULL, 0 },
-		{ "pyproject.toml", "[project]\nrequires-python = 3.10\n", 0,
+		/* pip refuses a number: a failed check; not TOML: exit 2 */
+		{ "pyproject.toml", "[project]\nrequires-python = 3.10\n", 0, NULL, 1,
+		  "python", "requires-python = 3.10", REQ_ANY, 2, 19,
+		  "'requires-python' expects a string" },
+		{ "pyproject.toml", "[project]\nrequires-python = >=3.10\n", 0,
 		  "pyproject.toml:2:19: 'requires-python' expects a string", 0 },
 		{ "pyproject.toml", "[project]\nrequires-python = \">=3.10\n", 0,
 		  "pyproject.toml:2:19: unterminated string", 0 },
+		/* valid TOML envpreflight does not read: a warning */
 		{ "pyproject.toml", "[project]\nrequires-python = \"\"\">=3.10\"\"\"\n", 0,
-		  "pyproject.toml:2:19: multi-line strings are not supported", 0 },
+		  NULL, 1, "python", "requires-python = \"\"\">=3.10\"\"\"", REQ_ANY, 2, 19,
+		  "not checked: multi-line strings are not supported" },
 		{ "pyproject.toml", "[project]\nrequires-python = \">=3.1\\u0030\"\n", 0,
-		  "pyproject.toml:2:25: escape sequences", 0 },
+		  NULL, 1, "python", "requires-python = \">=3.1\\u0030\"", REQ_ANY, 2, 25,
+		  "not checked: escape sequences" },
 		{ "pyproject.toml", "[project]\nrequires-python = \">=3\" x\n", 0,
 		  "pyproject.toml:2:25: unexpected text", 0 },
 		{ "pyproject.toml", "[project]\nrequires-python = \"3\"\nrequires-python = \"4\"\n",
@@ -194,7 +242,10 @@ static void test_loaders(void)
 		{ ".tool-versions", "core:node 20\n", 0, NULL, 1, "node", "20", REQ_ASDF, 1, 11 },
 		{ ".tool-versions", "erlang 26.2\n", 0, NULL, 1, "erlang", "26.2", REQ_ASDF, 1, 8 },
 		{ ".tool-versions", "ubi:owner/repo 1.0\n", 0, NULL, 0 },
-		{ ".tool-versions", "nodejs\n", 0, ".tool-versions:1:", 0 },
+		{ ".tool-versions", "nodejs\n", 0, NULL, 1, "node", "", REQ_ANY, 1, 1,
+		  "'nodejs' has no version" },
+		{ ".tool-versions", "python 3.12\nnodejs\ngolang\n", 0, NULL, 3, "node", "",
+		  REQ_ANY, 2, 1, "'nodejs' has no version" },
 		{ ".tool-versions", "nodejs 20\0\n", 10, ".tool-versions:1:10: ", 0 },
 		/* go.mod: go is a minimum, toolchain kept with its "go" */
 		{ "go.mod", "module x\n\ngo 1.22\ntoolchain go1.22.3\n", 0, NULL, 2, "go",
@@ -202,8 +253,10 @@ static void test_loaders(void)
 		{ "go.mod", "module x\ntoolchain default\ngo 1.21\n", 0, NULL, 1, "go",
 		  "1.21", REQ_GO_MIN, 3, 4 },
 		{ "go.mod", "module x\n", 0, NULL, 0 },
-		{ "go.mod", "go 1.22\ngo 1.23\n", 0, "go.mod:2:", 0 },
-		{ "go.mod", "go banana\n", 0, "go.mod:1:", 0 },
+		{ "go.mod", "go 1.22\ngo 1.23\n", 0, NULL, 1, "go", "go 1.23", REQ_ANY, 2, 1,
+		  "repeated go statement (first on line 1)" },
+		{ "go.mod", "go banana\n", 0, NULL, 1, "go", "go banana", REQ_ANY, 1, 4,
+		  "invalid go version 'banana'" },
 	};
 	size_t i;
 
@@ -241,6 +294,9 @@ static void test_loaders(void)
 			CHECK_STR(r->origin.file, w->file, "row %zu: file", i);
 			CHECK_INT(r->origin.line, w->line, "row %zu: line", i);
 			CHECK_INT(r->origin.col, w->col, "row %zu: col", i);
+			CHECK(w->problem ? r->problem && has(r->problem, w->problem) :
+			      !r->problem, "row %zu: problem '%s'", i,
+			      r->problem ? r->problem : "(none)");
 		}
 		spec_release(&spec);
 		free(dir);
@@ -273,10 +329,10 @@ static void test_loader_symlink(void)
 static void test_ids(void)
 {
 	static const char *const want[][2] = {
-		{ "runtime.node", "Node.js runtime" },
-		{ "runtime.python", "Python runtime" },
+		{ "runtime.node.preflight", "Node.js (preflight.yaml)" },
+		{ "runtime.python.preflight", "Python (preflight.yaml)" },
 		{ "runtime.node.engines", "Node.js (package.json engines)" },
-		{ "runtime.pnpm", "pnpm" },
+		{ "runtime.pnpm.engines", "pnpm (package.json engines)" },
 		{ "runtime.pnpm.packageManager", "pnpm (packageManager)" },
 		{ "runtime.node.volta", "Node.js (volta)" },
 		{ "runtime.node.nvmrc", "Node.js (.nvmrc)" },
@@ -286,10 +342,10 @@ static void test_ids(void)
 		{ "runtime.python.setup-cfg", "Python (setup.cfg)" },
 		{ "runtime.node.tool-versions", "Node.js (.tool-versions)" },
 		{ "runtime.node.tool-versions.2", "Node.js (.tool-versions)" },
-		{ "runtime.go", "Go toolchain" },
+		{ "runtime.go.tool-versions", "Go (.tool-versions)" },
 		{ "runtime.go.go-mod", "Go (go.mod)" },
 		{ "runtime.go.toolchain", "Go (go.mod toolchain)" },
-		{ "runtime.mytool", "mytool runtime" },
+		{ "runtime.mytool.preflight", "mytool (preflight.yaml)" },
 	};
 	char *dir = tmpdir("ids");
 	struct plan plan = { NULL, 0, 0 };
@@ -311,7 +367,7 @@ static void test_ids(void)
 	test_write_str(dir, "go.mod", "module x\ngo 1.22\ntoolchain go1.22.3\n");
 	CHECK(spec_load(dir, &spec, &err) == 0, "load: %s", err.msg);
 	/* mytool only in the model: a name without a table entry */
-	spec_add_runtime(&spec, "mytool", "", REQ_ANY, spec.runtimes[0].origin);
+	spec_add_runtime(&spec, SRC_PREFLIGHT, "mytool", "", REQ_ANY, spec.runtimes[0].origin);
 	probe_runtimes.plan(&spec, &plan);
 	CHECK_INT(plan.n, ARRAY_SIZE(want), "checks planned");
 	for (i = 0; i < plan.n && i < ARRAY_SIZE(want); i++) {
@@ -388,17 +444,21 @@ static const struct eval_row eval_rows[] = {
 	{ "node", REQ_NVMRC, ".nvmrc", "lts/iron", "v22.1.0", STATUS_FAIL, NULL },
 	{ "node", REQ_NVMRC, ".nvmrc", "lts/*", "v21.0.0", STATUS_FAIL, NULL },
 	/* "lts/" "*" is the newest LTS line only (nvm), not any LTS line */
-	{ "node", REQ_NVMRC, ".nvmrc", "lts/*", "v22.0.0", STATUS_FAIL,
-	  "v22.0.0 does not match lts/* from .nvmrc: lts/* is v24.x (krypton)" },
+	/* on 2026-11-30 (ENVPREFLIGHT_TODAY, set by test_main): lithium */
+	{ "node", REQ_NVMRC, ".nvmrc", "lts/*", "v24.11.1", STATUS_FAIL,
+	  "v24.11.1 does not match lts/* from .nvmrc: lts/* is v26.x (lithium)" },
 	{ "node", REQ_NVMRC, ".nvmrc", "lts/*", "v20.20.2", STATUS_FAIL,
-	  "lts/* is v24.x (krypton)" },
-	{ "node", REQ_NVMRC, ".nvmrc", "lts/*", "v24.1.0", STATUS_PASS,
-	  "v24.1.0 (matches lts/* = lts/krypton (v24.x) from .nvmrc)" },
+	  "lts/* is v26.x (lithium)" },
+	{ "node", REQ_NVMRC, ".nvmrc", "lts/*", "v26.1.0", STATUS_PASS,
+	  "v26.1.0 (matches lts/* = lts/lithium (v26.x) from .nvmrc)" },
+	{ "node", REQ_NVMRC, ".nvmrc", "lts/-1", "v24.1.0", STATUS_PASS,
+	  "v24.1.0 (matches lts/-1 = lts/krypton (v24.x) from .nvmrc)" },
+	{ "node", REQ_NVMRC, ".nvmrc", "lts/lithium", "v26.1.0", STATUS_PASS, NULL },
 	{ "node", REQ_NVMRC, ".nvmrc", "node", "v23.1.0", STATUS_PASS, NULL },
 	{ "node", REQ_NVMRC, ".nvmrc", "system", "v18.0.0", STATUS_PASS, NULL },
 	{ "node", REQ_NVMRC, ".nvmrc", "default", "v22.0.0", STATUS_WARN, "nvm alias" },
 	{ "node", REQ_NVMRC, ".nvmrc", "lts/foo", "v22.0.0", STATUS_FAIL,
-	  "unknown LTS codename" },
+	  "not an LTS codename envpreflight knows" },
 	{ "node", REQ_NVMRC, ".nvmrc", "^20", "v20.0.0", STATUS_FAIL, "no range syntax" },
 	{ "node", REQ_NVMRC, ".nvmrc", "\"20\"", "v20.0.0", STATUS_FAIL, "quotes" },
 	/* PEP 440 */
@@ -486,7 +546,8 @@ static void eval_one(const char *dir, const char *bin, const struct eval_row *w,
 	o.file = spec_add_file(&spec, w->file);
 	o.line = 1;
 	o.col = 1;
-	r = spec_add_runtime(&spec, w->name, w->spec, w->kind, o);
+	r = spec_add_runtime(&spec, src_for(w->file, w->kind, w->name, w->spec),
+			     w->name, w->spec, w->kind, o);
 	r->command = xcalloc(3, sizeof(*r->command));
 	r->command[0] = path_join(bin, name.s);
 	r->command[1] = xstrdup("--version");
@@ -610,7 +671,7 @@ static void test_outputs(void)
 		setenv("PATH", path.s, 1);
 		if (spec_load_any(repo, &spec, &err) == 0) {
 			o.file = spec_add_file(&spec, "preflight.yaml");
-			spec_add_runtime(&spec, w->name, "", REQ_ANY, o);
+			spec_add_runtime(&spec, SRC_PREFLIGHT, w->name, "", REQ_ANY, o);
 			res = run_probe(&spec, &probe_runtimes, &n, 5000);
 			CHECK(n == 1 && res[0].status == w->want, "row %zu (%s): %s: %s", i,
 			      w->name, n ? status_name(res[0].status) : "-",
@@ -662,7 +723,7 @@ static void test_hang(void)
 	setenv("XDG_CACHE_HOME", "/dev/null/nocache", 1);
 	CHECK(spec_load_any(repo, &spec, &err) == 0, "load: %s", err.msg);
 	o.file = spec_add_file(&spec, "package.json");
-	spec_add_runtime(&spec, "node", ">=20", REQ_SEMVER, o);
+	spec_add_runtime(&spec, SRC_ENGINES, "node", ">=20", REQ_SEMVER, o);
 	t0 = clock_ms();
 	res = run_probe(&spec, &probe_runtimes, &n, 400);
 	CHECK(clock_ms() - t0 < 2000, "took %.0f ms", clock_ms() - t0);
@@ -725,7 +786,7 @@ static void test_once(void)
 	CHECK_INT(n, 6, "six requirements");
 	for (i = 0; i < n; i++)
 		CHECK(res[i].status == STATUS_PASS, "%s: %s", res[i].id, res[i].message);
-	CHECK(file_read(count, 4096, &b) == 0, "count file");
+	CHECK(saferead_path(count, 4096, &b) == 0, "count file");
 	CHECK_STR(b.data, "run\n", "node ran once");
 	blob_release(&b);
 	results_free(res, n);
@@ -856,8 +917,8 @@ static void test_nvmrc_notes(void)
 		{ "node", "'node' is the newest Node.js release to nvm; with no "
 		  "release list offline, any version is accepted" },
 		{ "stable", "'stable' is the newest Node.js release to nvm" },
-		{ "lts/*", "lts/* is the newest LTS line of the built-in table: "
-		  "lts/krypton (v24.x)" },
+		{ "lts/*", "lts/* on 2026-11-30 is lts/lithium (v26.x, LTS since "
+		  "2026-10-28)" },
 	};
 	char *dir = tmpdir("nvmrc-notes");
 	char *repo = path_join(dir, "repo");
@@ -880,7 +941,7 @@ static void test_nvmrc_notes(void)
 			continue;
 		}
 		o.file = spec_add_file(&spec, ".nvmrc");
-		r = spec_add_runtime(&spec, "node", rows[i].spec, REQ_NVMRC, o);
+		r = spec_add_runtime(&spec, SRC_NVMRC, "node", rows[i].spec, REQ_NVMRC, o);
 		r->command = xcalloc(3, sizeof(*r->command));
 		r->command[0] = path_join(bin, "node");
 		r->command[1] = xstrdup("--version");
@@ -892,7 +953,7 @@ static void test_nvmrc_notes(void)
 		if (n == 1 && !strcmp(rows[i].spec, "lts/*"))
 			CHECK(res[0].status == STATUS_FAIL &&
 			      has(res[0].message, "v20.20.2 does not match lts/* from "
-				  ".nvmrc: lts/* is v24.x (krypton)"),
+				  ".nvmrc: lts/* is v26.x (lithium)"),
 			      "lts/* against v20.20.2: %s", res[0].message);
 		else if (n == 1)
 			CHECK(res[0].status == STATUS_PASS, "row %zu: %s", i,
@@ -913,7 +974,7 @@ static void test_data_keys(void)
 		"runtime", "required", "kind", "source", "source_key", "found", "path",
 		"method", "resolved_path", "command", "skipped_path_entries",
 		"not_run", "docker", "version_manager", "default_path",
-		"timed_out_ms", "unreaped",
+		"timed_out_ms", "unreaped", "lts",
 	};
 	char *dir = tmpdir("data-keys");
 	char *repo = path_join(dir, "repo");
@@ -955,12 +1016,12 @@ static void test_data_keys(void)
 		const cJSON *vm = cJSON_GetObjectItem(res[i].data, "version_manager");
 		const cJSON *dk = cJSON_GetObjectItem(res[i].data, "docker");
 
-		if (!strcmp(res[i].id, "runtime.node"))
+		if (!strcmp(res[i].id, "runtime.node.engines"))
 			CHECK(cJSON_IsString(vm) && !strcmp(vm->valuestring, "nvm"),
 			      "node: the manager of its hint");
 		else
 			CHECK(cJSON_IsNull(vm), "%s: version_manager null", res[i].id);
-		CHECK(!strcmp(res[i].id, "runtime.docker") ? cJSON_IsObject(dk) :
+		CHECK(!strcmp(res[i].id, "runtime.docker.preflight") ? cJSON_IsObject(dk) :
 		      cJSON_IsNull(dk), "%s: docker", res[i].id);
 	}
 	results_free(res, n);
@@ -1041,7 +1102,7 @@ static void test_hints(void)
 		{ ".nvm", ".nvmrc", "node", REQ_NVMRC, "lts/iron", "nvm install (it reads .nvmrc)" },
 		{ ".nvm", ".node-version", "node", REQ_NVMRC, "lts/iron", "nvm install lts/iron" },
 		{ ".nvm", ".node-version", "node", REQ_NVMRC, "lts/*", "nvm install lts/*" },
-		{ NULL, ".nvmrc", "node", REQ_NVMRC, "lts/*", "install Node.js 24 (" },
+		{ NULL, ".nvmrc", "node", REQ_NVMRC, "lts/*", "install Node.js 26 (" },
 		{ ".volta", "package.json", "node", REQ_EXACT, "20.11.1",
 		  "volta install node@20.11.1" },
 		{ ".asdf", ".tool-versions", "node", REQ_ASDF, "20.11.1",
@@ -1053,7 +1114,19 @@ static void test_hints(void)
 		  "pyenv install (it reads .python-version)" },
 		{ ".pyenv", "pyproject.toml", "python", REQ_PEP440, ">=3.10,<3.13",
 		  "pyenv install 3.12" },
+		/* an installed pyenv version that fits needs no install */
+		{ ".pyenv/versions/3.12.1", "pyproject.toml", "python", REQ_PEP440,
+		  ">=3.10,<3.13", "pyenv local 3.12.1 (installed already, it satisfies "
+		  ">=3.10,<3.13)" },
+		{ ".pyenv/versions/3.9.18", "pyproject.toml", "python", REQ_PEP440,
+		  ">=3.10,<3.13", "pyenv install 3.12" },
+		{ ".pyenv/versions/3.12.1", "setup.cfg", "python", REQ_PEP440, "~=3.12",
+		  "pyenv local 3.12.1" },
+		{ ".pyenv/versions/3.12.1", ".python-version", "python", REQ_PYENV, "3.12",
+		  "pyenv has 3.12.1 installed, which .python-version selects" },
 		{ NULL, "pyproject.toml", "python", REQ_PEP440, "~=3.9.2", "install Python 3.9" },
+		{ NULL, "package.json", "npm", REQ_EXACT, "npm@10.9.0",
+		  "corepack enable npm: corepack then runs npm 10.9.0" },
 		{ NULL, "package.json", "pnpm", REQ_EXACT, "pnpm@9.1.0",
 		  "corepack enable: corepack then runs pnpm 9.1.0" },
 		{ NULL, "package.json", "npm", REQ_SEMVER, ">=9", "npm install -g npm" },
@@ -1101,7 +1174,8 @@ static void test_hints(void)
 		setenv("PATH", empty, 1);	/* nothing is found */
 		if (spec_load_any(repo, &spec, &err) == 0) {
 			o.file = spec_add_file(&spec, w->file);
-			spec_add_runtime(&spec, w->name, w->spec, w->kind, o);
+			spec_add_runtime(&spec, src_for(w->file, w->kind, w->name, w->spec),
+					 w->name, w->spec, w->kind, o);
 			res = run_probe(&spec, &probe_runtimes, &n, 5000);
 			CHECK(n == 1 && res[0].status == STATUS_FAIL, "row %zu: %s", i,
 			      n ? res[0].message : "");
@@ -1257,7 +1331,7 @@ static void test_docker(void)
 		}
 		if (spec_load_any(repo, &spec, &err) == 0) {
 			o.file = spec_add_file(&spec, "preflight.yaml");
-			spec_add_runtime(&spec, "docker", w->range, REQ_SEMVER, o);
+			spec_add_runtime(&spec, SRC_PREFLIGHT, "docker", w->range, REQ_SEMVER, o);
 			res = run_probe(&spec, &probe_runtimes, &n, 3000);
 			CHECK(n == 1 && res[0].status == w->want, "row %zu (%s): %s: %s", i,
 			      w->how, n ? status_name(res[0].status) : "-",
@@ -1715,6 +1789,8 @@ static void test_shim_path(void)
 
 void test_main(void)
 {
+	/* lts/ depends on the date: the rows are of 2026-11-30 */
+	setenv("ENVPREFLIGHT_TODAY", "2026-11-30", 1);
 	test_loaders();
 	test_loader_symlink();
 	test_ids();

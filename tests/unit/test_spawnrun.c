@@ -3,6 +3,7 @@
  * scratch directory (so that their execute bits do not depend on how the
  * tree was checked out), run for real. */
 #include "test.h"
+#include "saferead.h"
 #include "spawnrun.h"
 #include "util.h"
 
@@ -86,7 +87,7 @@ static void fixtures_install(void)
 		char *to = path_join(bindir, fixtures[i]);
 		struct blob b;
 
-		if (file_read(from, 1 << 20, &b) < 0) {
+		if (saferead_path(from, 1 << 20, &b) < 0) {
 			CHECK(0, "cannot read fixture %s", from);
 		} else {
 			test_write(bindir, fixtures[i], b.data, b.len);

@@ -1,5 +1,6 @@
 /* test_toolversions.c - asdf / mise .tool-versions */
 #include "test.h"
+#include "spec.h"
 #include "toolversions.h"
 #include "util.h"
 
@@ -144,9 +145,48 @@ static void test_find(void)
 	toolversions_release(&t);
 }
 
+/* Issue 8, finding 1.3: 100,000 tools (under the 1 MiB cap) were one
+ * linear lookup a line and one runtime requirement each.  The parse keeps
+ * every tool and spots duplicates through a hash set; the model takes the
+ * first SPEC_RUNTIMES_MAX and counts the rest.  Asserted by what is
+ * kept, not by how long it takes. */
+static void test_many(void)
+{
+	const size_t n = 100000;
+	struct buf b = BUF_INIT;
+	struct toolversions t;
+	struct spec spec;
+	struct errbuf err;
+	const char *dir;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		buf_printf(&b, "t%zx 1\n", i);
+	buf_puts(&b, "t5 2\n");	/* a repeat, which asdf ignores */
+	CHECK_INT(toolversions_parse(b.s, b.len, &t, NULL, 0, NULL, NULL), 0, "parse");
+	CHECK_INT(t.n, n, "every tool once");
+	CHECK(t.n > 5 && t.v[5].dup_line == n + 1, "the repeat is noted: %u",
+	      t.n > 5 ? t.v[5].dup_line : 0);
+	toolversions_release(&t);
+
+	dir = test_tmpdir("toolversions-many");
+	test_write(dir, ".tool-versions", b.s, b.len);
+	CHECK(b.len < SPEC_FILE_CAP, "under the size cap: %zu", b.len);
+	CHECK_INT(spec_load(dir, &spec, &err), 0, "load: %s", err.msg);
+	CHECK_INT(spec.nruntimes, SPEC_RUNTIMES_MAX, "requirements capped");
+	CHECK_INT(spec.runtimes_capped, n - SPEC_RUNTIMES_MAX, "the rest counted");
+	CHECK(spec.runtimes_capped_origin.file &&
+	      !strcmp(spec.runtimes_capped_origin.file, ".tool-versions") &&
+	      spec.runtimes_capped_origin.line == SPEC_RUNTIMES_MAX + 1,
+	      "the first one not taken: line %u", spec.runtimes_capped_origin.line);
+	spec_release(&spec);
+	buf_release(&b);
+}
+
 void test_main(void)
 {
 	test_parse();
 	test_map();
 	test_find();
+	test_many();
 }

@@ -6,6 +6,7 @@
  * real runtimes of this machine, where present, check each shortcut
  * against what running the binary prints. */
 #include "test.h"
+#include "saferead.h"
 #include "spawnrun.h"
 #include "util.h"
 #include "vfast.h"
@@ -739,7 +740,7 @@ static void test_real_python(void)
 
 	if (!p)
 		return;
-	if (file_read(p, 65536, &b) == 0) {
+	if (saferead_path(p, 65536, &b) == 0) {
 		is_shim = strstr(b.data, "libexec/pyenv\" exec") != NULL;
 		blob_release(&b);
 	}
@@ -944,7 +945,7 @@ static void test_cache_hostile(void)
 	put_elf("hbin/node");
 	vcache_put("node", at("hbin/node"), "20.1.0");
 	CHECK_INT(cached("node", "hbin/node", out, sizeof(out)), 1, "stored");
-	if (file_read(cache_file("cache3"), 65536, &b) == 0) {
+	if (saferead_path(cache_file("cache3"), 65536, &b) == 0) {
 		buf_add(&good, b.data, b.len);
 		blob_release(&b);
 	}

@@ -1,0 +1,70 @@
+/* audit.h - one audit of one repository: load the model, plan, run, and
+ * the report to render, as the command line and the MCP server run it.
+ *
+ * The caller owns struct audit and releases it with audit_release, unless
+ * a check was abandoned at the deadline (a->abandoned): a stuck worker may
+ * still read the model then, so it is left alone until the process ends.
+ */
+#ifndef EP_AUDIT_H
+#define EP_AUDIT_H
+
+#include "config.h"
+#include "probe.h"
+#include "render.h"
+#include "spec.h"
+
+#define EP_VERSION "0.2.0"
+#define DEFAULT_TIMEOUT_MS 3000
+/* A repository may set its own deadline, but may not buy itself more
+ * than this inside a harness; only the caller can go further. */
+#define REPO_TIMEOUT_MAX_MS 30000
+
+/* Where an effective option came from: JSON run.options.*.from. */
+enum opt_from { FROM_DEFAULT, FROM_CLI, FROM_CONFIG, FROM_REPO };
+
+struct audit_opts {
+	const char *dir;		/* NULL: "." */
+	const char *only, *skip;	/* comma lists of probe names, or NULL */
+	enum format format;
+	enum opt_from format_from, strict_from, timeout_from, probes_from;
+	long timeout_ms;		/* the caller's (timeout_from FROM_CLI) */
+	int strict;
+	int no_config;			/* the user's config.ini was not read */
+};
+
+/* 1 when the options select probe p. */
+int audit_probe_selected(const struct audit_opts *o, const struct probe *p);
+
+struct audit {
+	struct spec spec;
+	int loaded;			/* spec is valid */
+	struct plan plan;
+	struct result *results;		/* plan.n of them */
+	size_t abandoned;		/* checks left running at the deadline */
+	long timeout_ms;		/* the deadline that was used */
+	char *timeout_note;		/* a clamped repository timeout, or NULL */
+	struct errbuf err;		/* when the audit could not run */
+	struct report_error error;
+	struct report rep;		/* ready to render (rep.error set when it
+					 * could not run; rep.run only for
+					 * FORMAT_JSON) */
+};
+
+/*
+ * Run one audit with options o (settings from cfg, which may be NULL,
+ * fill in what o left open), counting the deadline from start (a
+ * clock_ms() time).  Returns 0 with a->rep ready, or -1 when the audit
+ * could not run (a->err says why, a->rep.error is set; the caller exits
+ * 2).  o is updated with where each setting came from.
+ */
+int audit_run(struct audit *a, struct audit_opts *o, const struct config *cfg,
+	      double start);
+void audit_release(struct audit *a);
+
+/* An audit that could not run because of err (of kind, see struct
+ * report_error) before it started: a->rep as audit_run would leave it. */
+void audit_fail(struct audit *a, const struct audit_opts *o,
+		const struct config *cfg, const struct errbuf *err,
+		const char *kind, double start);
+
+#endif

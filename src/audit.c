@@ -1,0 +1,301 @@
+/* audit.c - one audit: load, plan, run under the deadline, and the report
+ * with its run block (see audit.h). */
+#include "audit.h"
+#include "runner.h"
+#include "spawnrun.h"
+#include "vfast.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int in_list(const char *list, const char *name)
+{
+	size_t n = strlen(name);
+	const char *p = list;
+
+	while (p && *p) {
+		const char *comma = strchr(p, ',');
+		size_t len = comma ? (size_t)(comma - p) : strlen(p);
+
+		if (len == n && !strncmp(p, name, n))
+			return 1;
+		p = comma ? comma + 1 : NULL;
+	}
+	return 0;
+}
+
+int audit_probe_selected(const struct audit_opts *o, const struct probe *p)
+{
+	if (o->only && !in_list(o->only, p->name))
+		return 0;
+	return !(o->skip && in_list(o->skip, p->name));
+}
+
+/* ---- the run block ---------------------------------------------------- */
+
+/* One effective option and where it came from. */
+static void add_option(cJSON *opts, const char *name, cJSON *value,
+		       enum opt_from from, const char *file, unsigned line)
+{
+	cJSON *o = cJSON_AddObjectToObject(opts, name);
+	struct buf b = BUF_INIT;
+
+	cJSON_AddItemToObject(o, "value", value);
+	switch (from) {
+	case FROM_DEFAULT:
+		buf_puts(&b, "default");
+		break;
+	case FROM_CLI:
+		buf_puts(&b, "command line");
+		break;
+	case FROM_CONFIG:
+	case FROM_REPO:
+		buf_printf(&b, "%s:%u", file ? file : "?", line);
+		break;
+	}
+	cJSON_AddStringToObject(o, "from", buf_str(&b));
+	buf_release(&b);
+}
+
+static cJSON *probes_json(const struct audit_opts *o)
+{
+	cJSON *arr = cJSON_CreateArray();
+	size_t i;
+
+	for (i = 0; probe_table[i]; i++)
+		if (audit_probe_selected(o, probe_table[i]))
+			cJSON_AddItemToArray(arr, cJSON_CreateString(probe_table[i]->name));
+	return arr;
+}
+
+static cJSON *cache_json(void)
+{
+	static const char *const states[] = {
+		[VCACHE_READY] = "ready", [VCACHE_EMPTY] = "empty",
+		[VCACHE_UNAVAILABLE] = "unavailable",
+	};
+	struct vcache_info v;
+	cJSON *o = cJSON_CreateObject();
+
+	vcache_describe(&v);
+	if (v.dir)
+		cJSON_AddStringToObject(o, "dir", v.dir);
+	else
+		cJSON_AddNullToObject(o, "dir");
+	cJSON_AddStringToObject(o, "state", states[v.state]);
+	cJSON_AddNumberToObject(o, "entries", (double)v.entries);
+	cJSON_AddNumberToObject(o, "hits", v.hits);
+	cJSON_AddNumberToObject(o, "misses", v.misses);
+	cJSON_AddNumberToObject(o, "stores", v.stores);
+	free(v.dir);
+	return o;
+}
+
+/* The settings that decided this run (a->loaded: the files read). */
+static cJSON *run_json(const struct audit *a, const struct audit_opts *o,
+		       const struct config *cfg, const char *timeout_file,
+		       unsigned timeout_line)
+{
+	cJSON *run = cJSON_CreateObject(), *opts, *conf, *files, *notes;
+	const char *cfg_file = cfg ? cfg->path : NULL;
+	size_t i;
+
+	cJSON_AddStringToObject(run, "version", EP_VERSION);
+	opts = cJSON_AddObjectToObject(run, "options");
+	add_option(opts, "format", cJSON_CreateString(format_name(o->format)),
+		   o->format_from, cfg_file, cfg ? cfg->format_line : 0);
+	add_option(opts, "strict", cJSON_CreateBool(o->strict), o->strict_from,
+		   cfg_file, cfg ? cfg->strict_line : 0);
+	add_option(opts, "timeout_ms", cJSON_CreateNumber((double)a->timeout_ms),
+		   o->timeout_from, timeout_file, timeout_line);
+	add_option(opts, "probes", probes_json(o), o->probes_from, NULL, 0);
+	conf = cJSON_AddObjectToObject(run, "config");
+	if (cfg_file)
+		cJSON_AddStringToObject(conf, "file", cfg_file);
+	else
+		cJSON_AddNullToObject(conf, "file");
+	cJSON_AddBoolToObject(conf, "ignored", o->no_config);
+	cJSON_AddBoolToObject(run, "path_set", getenv("PATH") != NULL);
+	cJSON_AddItemToObject(run, "version_cache", cache_json());
+	files = cJSON_AddArrayToObject(run, "files_read");
+	for (i = 0; a->loaded && i < a->spec.nfiles; i++)
+		cJSON_AddItemToArray(files, cJSON_CreateString(a->spec.files[i]));
+	notes = cJSON_AddArrayToObject(run, "notes");
+	if (a->timeout_note)
+		cJSON_AddItemToArray(notes, cJSON_CreateString(a->timeout_note));
+	return run;
+}
+
+/* ---- the deadline ----------------------------------------------------- */
+
+/* The caller's, then the repository's (at most REPO_TIMEOUT_MAX_MS),
+ * then the user's default, then ours; where it came from in *file and
+ * *line, and a->timeout_note when the repository's was clamped. */
+static long deadline_pick(struct audit *a, struct audit_opts *o,
+			  const struct config *cfg, const char **file,
+			  unsigned *line)
+{
+	const struct spec *spec = &a->spec;
+
+	*file = NULL;
+	*line = 0;
+	if (o->timeout_from == FROM_CLI)
+		return o->timeout_ms;
+	if (spec->timeout_ms) {
+		struct buf b = BUF_INIT;
+
+		o->timeout_from = FROM_REPO;
+		*file = spec->timeout_origin.file;
+		*line = spec->timeout_origin.line;
+		if (spec->timeout_ms <= REPO_TIMEOUT_MAX_MS)
+			return spec->timeout_ms;
+		buf_printf(&b, "timeout_ms %ld from %s:%u clamped to %d: a repository "
+			   "may not raise the deadline above %d ms (--timeout can)",
+			   spec->timeout_ms, *file ? *file : "preflight.yaml", *line,
+			   REPO_TIMEOUT_MAX_MS, REPO_TIMEOUT_MAX_MS);
+		a->timeout_note = buf_detach(&b);
+		return REPO_TIMEOUT_MAX_MS;
+	}
+	if (cfg && cfg->timeout_ms) {
+		o->timeout_from = FROM_CONFIG;
+		*file = cfg->path;
+		*line = cfg->timeout_line;
+		return cfg->timeout_ms;
+	}
+	return DEFAULT_TIMEOUT_MS;
+}
+
+/* ---- when the audit cannot run -------------------------------------- */
+
+static const char *error_kind(enum err_kind k)
+{
+	switch (k) {
+	case ERRK_INVALID:
+		return "spec-invalid";
+	case ERRK_UNREADABLE:
+		return "spec-unreadable";
+	case ERRK_NOTHING:
+		return "nothing-to-audit";
+	case ERRK_DIR:
+		return "repo-unreadable";
+	case ERRK_OTHER:
+		break;
+	}
+	return "usage";
+}
+
+void audit_fail(struct audit *a, const struct audit_opts *o,
+		const struct config *cfg, const struct errbuf *err,
+		const char *kind, double start)
+{
+	if (err != &a->err)
+		a->err = *err;
+	memset(&a->error, 0, sizeof(a->error));
+	a->error.kind = kind;
+	a->error.file = a->err.file[0] ? a->err.file : NULL;
+	a->error.line = a->err.line;
+	a->error.col = a->err.col;
+	a->error.message = a->err.msg + a->err.what;
+	if (!a->timeout_ms)
+		a->timeout_ms = o->timeout_from == FROM_CLI ? o->timeout_ms :
+				DEFAULT_TIMEOUT_MS;
+	memset(&a->rep, 0, sizeof(a->rep));
+	a->rep.display_dir = o->dir ? o->dir : ".";
+	a->rep.strict = o->strict;
+	a->rep.error = &a->error;
+	a->rep.run = run_json(a, o, cfg, NULL, 0);
+	a->rep.duration_ms = clock_ms() - start;
+}
+
+/* ---- the children ----------------------------------------------------- */
+
+/* How long, past the checks, the children get to die: the report is out
+ * by the deadline plus this and the rendering. */
+#define KILL_GRACE_MS 50
+
+/* End every child the checks started (the runner has returned: no check
+ * starts one any more, their deadlines have passed), waiting until
+ * KILL_GRACE_MS past the deadline at the latest whatever a child does, and
+ * name each one that could not be reaped in the result of the check that
+ * started it.  The audit owns its children; the runner kills none. */
+static void children_end(struct audit *a, double deadline_ms)
+{
+	double now = clock_ms();
+	struct spawn_stuck *stuck;
+	size_t n, i;
+
+	n = spawn_kill_all((now < deadline_ms ? now : deadline_ms) + KILL_GRACE_MS,
+			   &stuck);
+	for (i = 0; i < n; i++) {
+		const struct check *c = stuck[i].owner;
+
+		if (c >= a->plan.checks && c < a->plan.checks + a->plan.n)
+			result_unreaped(&a->results[c - a->plan.checks],
+					stuck[i].pid, stuck[i].path, stuck[i].ran_ms);
+		else
+			fprintf(stderr, "envpreflight: pid %d (%s) could not be "
+				"reaped\n", stuck[i].pid, stuck[i].path);
+	}
+	spawn_stuck_free(stuck, n);
+}
+
+/* ---- one audit -------------------------------------------------------- */
+
+int audit_run(struct audit *a, struct audit_opts *o, const struct config *cfg,
+	      double start)
+{
+	const char *timeout_file;
+	unsigned timeout_line;
+	size_t i;
+
+	memset(a, 0, sizeof(*a));
+	if (cfg && o->format_from != FROM_CLI && cfg->format_line) {
+		o->format = cfg->format;
+		o->format_from = FROM_CONFIG;
+	}
+	if (cfg && !o->strict && cfg->strict) {
+		o->strict = 1;
+		o->strict_from = FROM_CONFIG;
+	}
+	if (spec_load(o->dir ? o->dir : ".", &a->spec, &a->err) < 0) {
+		audit_fail(a, o, cfg, &a->err, error_kind(a->err.kind), start);
+		return -1;
+	}
+	a->loaded = 1;
+	a->timeout_ms = deadline_pick(a, o, cfg, &timeout_file, &timeout_line);
+	for (i = 0; probe_table[i]; i++)
+		if (audit_probe_selected(o, probe_table[i]))
+			probe_table[i]->plan(&a->spec, &a->plan);
+	a->results = xcalloc(a->plan.n ? a->plan.n : 1, sizeof(*a->results));
+	a->abandoned = runner_run(&a->spec, &a->plan, start + (double)a->timeout_ms,
+				  0, a->results);
+	children_end(a, start + (double)a->timeout_ms);
+	a->rep.root = a->spec.root;
+	a->rep.display_dir = o->dir ? o->dir : ".";
+	a->rep.results = a->results;
+	a->rep.n = a->plan.n;
+	a->rep.strict = o->strict;
+	/* only JSON shows it, and it reads the version cache once more */
+	if (o->format == FORMAT_JSON)
+		a->rep.run = run_json(a, o, cfg, timeout_file, timeout_line);
+	a->rep.duration_ms = clock_ms() - start;
+	return 0;
+}
+
+void audit_release(struct audit *a)
+{
+	size_t i;
+
+	cJSON_Delete(a->rep.run);
+	free(a->timeout_note);
+	if (a->abandoned)
+		return;		/* a stuck worker may still read the model */
+	for (i = 0; a->results && i < a->plan.n; i++)
+		result_release(&a->results[i]);
+	free(a->results);
+	plan_release(&a->plan);
+	if (a->loaded)
+		spec_release(&a->spec);
+	memset(a, 0, sizeof(*a));
+}
