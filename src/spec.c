@@ -397,6 +397,7 @@ static int load(const char *dir, struct spec *spec, struct errbuf *err, int any)
 	 * blame (package.json: Permission denied) */
 	if (access(real, X_OK) < 0) {
 		err_set(err, "%s: cannot read the directory: %s", dir, strerror(errno));
+		err->kind = ERRK_DIR;
 		return -1;
 	}
 	spec->root = xstrdup(real);

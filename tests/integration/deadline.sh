@@ -9,6 +9,12 @@
 nocache=XDG_CACHE_HOME=/dev/null/no-cache
 id=$$
 
+# keep_json FILE: hand a JSON report to the schema check of tests/run.sh
+keep_json() {
+	[ -n "${EP_JSON_DIR:-}" ] && cp "$1" "$(mktemp "$EP_JSON_DIR/$T_NAME.XXXXXX")"
+	:
+}
+
 # wait_for FILE: up to 20 s for FILE to exist; 0 when it does
 wait_for() {
 	i=0
@@ -128,7 +134,7 @@ EOF
 		rm -f "$fz/pid"
 		t0=$(date +%s%N)
 		timeout 60 env -i PATH="$bin:/usr/bin:/bin" HOME="$TEST_TMPDIR/home" \
-			$nocache "$EP_BIN" --json --timeout=$budget "$fz/repo" >"$fz/out" 2>&1
+			$nocache "$EP_BIN" --json --timeout=$budget "$fz/repo" >"$fz/out" 2>"$fz/err"
 		st=$?
 		t1=$(date +%s%N)
 		pid=$(cat "$fz/pid" 2>/dev/null)
@@ -145,6 +151,7 @@ EOF
 	# a generous bound: a run held by its child would wait for the thaw
 	check "cgroup v$v: the report came out (${ms} ms for --timeout=$budget)" \
 		[ "$ms" -lt $((budget + 5000)) ]
+	keep_json "$fz/out"
 	if [ "$v" = 1 ]; then
 		if [ -n "$frozen" ]; then
 			check "cgroup v1: the unreaped child is named: $(grep -o '"message": "[^"]*' "$fz/out")" \
@@ -204,10 +211,13 @@ if [ -n "$asnobody" ] && command -v prlimit >/dev/null 2>&1; then
 	printf '#!/bin/sh\necho v22.0.0\n' >"$nt/bin/node"
 	chmod -R a+rX "$nt"
 	chmod 755 "$nt/bin/node"
-	out=$(prlimit --nproc=1:1 $asnobody env -i PATH="$nt/bin:/usr/bin:/bin" HOME="$nt" \
-		$nocache LC_ALL=C.UTF-8 "$EP_BIN" --json --timeout=60000 "$nt/repo" 2>&1)
+	prlimit --nproc=1:1 $asnobody env -i PATH="$nt/bin:/usr/bin:/bin" HOME="$nt" \
+		$nocache LC_ALL=C.UTF-8 "$EP_BIN" --json --timeout=60000 "$nt/repo" \
+		>"$TEST_TMPDIR/nothreads.json" 2>/dev/null
 	st=$?
+	out=$(cat "$TEST_TMPDIR/nothreads.json")
 	if printf '%s\n' "$out" | grep -q 'no worker thread could be started'; then
+		keep_json "$TEST_TMPDIR/nothreads.json"
 		check "no thread: the env check ran and passed: $out" \
 			sh -c 'printf "%s\n" "$1" | grep -q "1/1 keys matched"' _ "$out"
 		check "no thread: nothing waited out the deadline" \
@@ -236,6 +246,9 @@ if [ -n "$asnobody" ]; then
 		check "unreadable dir ($mode): exit 2 (got $st)" [ "$st" = 2 ]
 		check "unreadable dir ($mode): the directory is named: $out" \
 			sh -c 'printf "%s\n" "$1" | grep -q "unreadable: cannot read the directory: Permission denied"' _ "$out"
+		out=$($asnobody env -i PATH=/usr/bin:/bin HOME="$pub" "$EP_BIN" --json "$ur" 2>/dev/null)
+		check "unreadable dir ($mode): JSON error kind repo-unreadable" \
+			sh -c 'printf "%s\n" "$1" | grep -q "\"kind\": \"repo-unreadable\""' _ "$out"
 	done
 	chmod 711 "$ur"
 	out=$($asnobody env -i PATH=/usr/bin:/bin HOME="$pub" "$EP_BIN" --only=runtimes "$ur" 2>&1)
@@ -255,8 +268,11 @@ for d in $(printf '%s' "$dp" | tr ':' ' '); do
 done
 [ -n "$node_in_dp" ] && printf '{"engines": {"node": ">=0.1"}}\n' >"$np/package.json"
 if [ -n "$dp" ]; then
-	out=$(env -i HOME="$TEST_TMPDIR/home" $nocache LC_ALL=C.UTF-8 "$EP_BIN" --json "$np")
+	env -i HOME="$TEST_TMPDIR/home" $nocache LC_ALL=C.UTF-8 "$EP_BIN" --json "$np" \
+		>"$TEST_TMPDIR/nopath.json"
 	st=$?
+	out=$(cat "$TEST_TMPDIR/nopath.json")
+	keep_json "$TEST_TMPDIR/nopath.json"
 	check "PATH unset: sh found on $dp (exit $st): $out" \
 		sh -c 'printf "%s\n" "$1" | grep -q "\"message\": \"found at /"' _ "$out"
 	check "PATH unset: the report says so" \
