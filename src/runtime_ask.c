@@ -12,6 +12,16 @@
  * the repository ships, and runtime_cmd_allowed for a preflight.yaml
  * command that is more than a version query: either means it is not run.
  * The docker daemon is asked over its socket instead.
+ *
+ * Two steps, each once a run: runtime_prepare does everything short of
+ * the spawn (or the daemon's answer) and, when one is needed, leaves a
+ * pending answer that already says what the check will report should the
+ * program not answer in time; runtime_ask completes it.  Between the two
+ * a check publishes that pending report (run_publish), so that a check
+ * the run's deadline cuts off says the same as one that saw the program
+ * killed at its own, slightly earlier, deadline.  Each child is recorded
+ * as the check's that ran it (spawn_run_for), so that one the kernel will
+ * not let die is named in that check.
  */
 #include "runtime_ask.h"
 #include "runtimes.h"
