@@ -219,7 +219,7 @@ setTimeout(() => process.exit(0), 20000);
 fi
 if [ -n "$server" ]; then
 	i=0
-	while [ ! -S "$sock" ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done
+	while [ ! -S "$sock" ] && [ $i -lt 400 ]; do sleep 0.05; i=$((i + 1)); done
 	out=$(EP_ENV="DOCKER_HOST=unix://$sock" ep "$repo")
 	check "docker running 24.0.7 >=24 (exit $?): $out" \
 		sh -c 'printf "%s\n" "$1" | grep -q "✔ Docker daemon (preflight.yaml): 24.0.7 (satisfies >=24"' _ "$out"

@@ -112,7 +112,7 @@ static void test_runner(void)
 
 	gate_open = 0;
 	fake_plan(NULL, &plan);
-	abandoned = runner_run(NULL, &plan, clock_ms() + 1500, 4, res);
+	abandoned = runner_run(NULL, &plan, clock_ms() + 3000, 4, res);
 	CHECK_INT(abandoned, 2, "two checks hung");
 	CHECK_INT(__atomic_load_n(&ctx_wrong, __ATOMIC_SEQ_CST), 0,
 		  "each context names its check");

@@ -824,7 +824,8 @@ static void test_escapees(void)
 
 		spawn_run("/bin/sh", argv, NULL, NULL, clock_ms() + rows[i].budget_ms, &r);
 		CHECK(r.status == rows[i].status, "row %zu: %s", i, status_name(r.status));
-		CHECK(clock_ms() - t0 < rows[i].budget_ms + 1000, "row %zu: %.0f ms", i,
+		/* generous: it is there to catch a wait for the escapee (37 s) */
+		CHECK(clock_ms() - t0 < rows[i].budget_ms + 5000, "row %zu: %.0f ms", i,
 		      clock_ms() - t0);
 		CHECK_INT(marked_survivors(marks[i]), 0, "row %zu: an escapee survived", i);
 		spawn_result_release(&r);
