@@ -176,21 +176,24 @@ void run_publish(const struct run_ctx *ctx, const struct result *r)
 {
 	struct run_job *job = ctx->job;
 	struct result copy, old;
-	int had;
+	int had, stored;
 
 	if (!job)
 		return;
 	result_copy(&copy, r);
+	/* decided under the lock: the runner may take the partial (and
+	 * clear has_partial) the moment it is released */
 	pthread_mutex_lock(&job->pool->lock);
 	old = job->partial;
 	had = job->has_partial;
-	job->has_partial = job->state == JOB_RUNNING;
-	if (job->has_partial)
+	stored = job->state == JOB_RUNNING;
+	job->has_partial = stored;
+	if (stored)
 		job->partial = copy;
 	pthread_mutex_unlock(&job->pool->lock);
 	if (had)
 		result_release(&old);
-	if (!job->has_partial)
+	if (!stored)
 		result_release(&copy);
 }
 
