@@ -92,8 +92,11 @@ int spawn_run_for(const void *owner, const char *path, char *const argv[],
 		  struct spawn_result *out);
 void spawn_result_release(struct spawn_result *r);
 
-/* A child that could not be reaped: SIGKILL sent, the kernel has not let
- * it die yet (uninterruptible sleep, a frozen cgroup). */
+/* A child that could not be reaped: SIGKILL sent, and the kernel holds it
+ * (uninterruptible sleep, a task frozen by the cgroup v1 freezer: state D
+ * in /proc/PID/stat, or a state that cannot be read).  A killed child that
+ * is only waiting for a CPU on a busy machine is not one: it ends as soon
+ * as it runs, and never runs its own code again. */
 struct spawn_stuck {
 	int pid;
 	const void *owner;	/* spawn_run_for's */
@@ -106,8 +109,9 @@ struct spawn_stuck {
  * its group, waiting until until_ms at the latest (never longer, whatever
  * a child does), so that nothing runs past the caller's return.  A
  * spawn_run waiting in another thread then returns SPAWN_TIMED_OUT.
- * Returns how many children could not be reaped that no earlier call
- * reported, and when stuck is not NULL hands them over in *stuck (a new
+ * Returns how many children the kernel holds that no earlier call
+ * reported (see struct spawn_stuck; others not yet reaped stay registered,
+ * quietly), and when stuck is not NULL hands them over in *stuck (a new
  * array, spawn_stuck_free; NULL when none).  Call it once the overall
  * deadline has passed (spawn_run checks its deadline under the same lock,
  * so a caller past that deadline cannot start a child afterwards), or

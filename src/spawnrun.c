@@ -617,6 +617,43 @@ void spawn_close(void)
 	pthread_mutex_unlock(&live_lock);
 }
 
+#define PF_EXITING_FLAG 0x4	/* linux/sched.h PF_EXITING: in do_exit() */
+
+/* The state letter of pid in /proc/PID/stat ('R', 'S', 'D', 'Z', ...) and
+ * its flags (field 9), or 0 when they cannot be read. */
+static char proc_state(pid_t pid, unsigned *flags)
+{
+	char path[64], line[512], st = 0;
+	const char *paren;
+	FILE *f;
+
+	*flags = 0;
+	snprintf(path, sizeof(path), "/proc/%ld/stat", (long)pid);
+	f = fopen(path, "re");
+	if (!f)
+		return 0;
+	if (!fgets(line, sizeof(line), f) || !(paren = strrchr(line, ')')) ||
+	    sscanf(paren + 1, " %c %*d %*d %*d %*d %*d %u", &st, flags) != 2)
+		st = 0;
+	fclose(f);
+	return st;
+}
+
+/* 1 when the kernel holds killed child l: in uninterruptible sleep ('D',
+ * which is also how a task frozen by the cgroup v1 freezer shows) without
+ * having begun to exit, or we cannot tell.  One that is only waiting for a
+ * CPU on a busy machine (runnable), or that is already exiting (a dying
+ * task may sleep uninterruptibly while its memory is torn down), ends on
+ * its own and never runs its own code again: it is not held.  Under
+ * live_lock (l unreaped: its pid is ours). */
+static int live_held(const struct live *l)
+{
+	unsigned flags;
+	char st = proc_state(l->pid, &flags);
+
+	return st == 0 || (st == 'D' && !(flags & PF_EXITING_FLAG));
+}
+
 size_t spawn_kill_all(double until_ms, struct spawn_stuck **stuck)
 {
 	struct spawn_stuck *v = NULL;
@@ -638,16 +675,16 @@ size_t spawn_kill_all(double until_ms, struct spawn_stuck **stuck)
 	now = clock_ms();
 	pthread_mutex_lock(&live_lock);
 	for (l = live_head; l; l = l->next) {
-		if (l->reaped || l->reported)
+		if (l->reaped || l->reported || !live_held(l))
 			continue;
 		l->reported = 1;
-		if (!stuck)
-			continue;
-		grow(&v, sizeof(*v), &cap, n + 1);
-		v[n].pid = (int)l->pid;
-		v[n].owner = l->owner;
-		v[n].path = xstrdup(l->path);
-		v[n].ran_ms = now - l->started_ms;
+		if (stuck) {
+			grow(&v, sizeof(*v), &cap, n + 1);
+			v[n].pid = (int)l->pid;
+			v[n].owner = l->owner;
+			v[n].path = xstrdup(l->path);
+			v[n].ran_ms = now - l->started_ms;
+		}
 		n++;
 	}
 	pthread_mutex_unlock(&live_lock);
