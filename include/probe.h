@@ -3,8 +3,38 @@
  * A probe is a const descriptor listed once in probes.def.  Before any
  * thread starts, the runner asks each selected probe to plan its checks
  * from the model; each planned check is one work item that runs on the
- * thread pool.  Adding a probe is one source file plus one line in
- * probes.def.
+ * thread pool.
+ *
+ * What adding a probe takes, as it really is (in the manner of git's
+ * builtin.h):
+ *
+ *  1. src/probe_NAME.c defines `const struct probe probe_NAME` with
+ *     .name, .summary, .plan, .run and .ids (the id patterns, as the man
+ *     page's CHECK IDS writes them).  plan only reads the model; run fills
+ *     the result: status, message, `reason` for anything but a pass (a
+ *     word of REASONS in result.h: append one if none fits), hint, a fix
+ *     where the remedy is known, data.  It never prints or exits.  A
+ *     run that may block until the deadline (a program, a socket) first
+ *     publishes what it would say if cut off (run_publish), and starts
+ *     processes with spawn_run_for(ctx->check, ...).
+ *  2. One line PROBE(NAME) in include/probes.def, where its checks go in
+ *     the report.
+ *  3. If it needs something the model does not hold yet: the fields in
+ *     include/spec.h, set by a loader (a src/spec_*.c listed in
+ *     include/sources.def, or an existing one), with a typed source
+ *     (enum req_source) on every requirement; if the repository can
+ *     configure it, its key in src/spec_preflight.c (strict: unknown keys
+ *     are errors).
+ *  4. The JSON Schema, src/schema/envpreflight-1.schema.json: the ids in
+ *     $defs/id and the shape of its data (the test suite validates every
+ *     report against it, so a missing shape fails `make check`).
+ *  5. The man page (the probe under DESCRIPTION, CHECK IDS, JSON, REASONS)
+ *     and README's list of probes.
+ *  6. Tests: a golden case under tests/cases/; the self-test
+ *     (tests/unit/test_probes.c) already runs every probe of the table on
+ *     an empty repository.
+ *
+ * Steps 3 to 5 are what the single line of step 2 does not do for you.
  */
 #ifndef EP_PROBE_H
 #define EP_PROBE_H
@@ -40,8 +70,9 @@ void run_publish(const struct run_ctx *ctx, const struct result *r);
 /* Work several checks of one run share (one read of the socket tables for
  * every port, one exec of node for every node requirement): the first
  * check to ask for key runs make(ctx, arg), with its own ctx, while later
- * ones wait for its value.  The value lives until the run's last thread is gone, then
- * release(value) frees it.  key is copied; make must not call run_once. */
+ * ones wait for its value.  The value lives until the run's last thread
+ * is gone, then release(value) frees it.  key is copied; make must not
+ * call run_once. */
 void *run_once(const struct run_ctx *ctx, const char *key,
 	       void *(*make)(const struct run_ctx *ctx, const void *arg),
 	       const void *arg, void (*release)(void *value));

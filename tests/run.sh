@@ -11,15 +11,10 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 case $bin in /*) ;; *) bin=$top/$bin ;; esac
 case $build in /*) ;; *) build=$top/$build ;; esac
 export EP_BIN="$bin"
-# the conformance vectors: shared/ beside the checkout, else our copy
-if [ -z "${TEST_SHARED:-}" ]; then
-	if [ -d "$top/../shared/conformance" ]; then
-		TEST_SHARED=$top/../shared
-	else
-		TEST_SHARED=$top/tests
-	fi
-fi
-export TEST_SHARED
+# the conformance vectors: our own copy in tests/conformance/, so that the
+# suite is hermetic (integration/vectors.sh checks that the copy still
+# matches shared/ when a checkout has it beside it)
+export TEST_SHARED="${TEST_SHARED:-$top/tests}"
 export TEST_TMPDIR="${TMPDIR:-/tmp}/envpreflight-tests.$$"
 export EP_JSON_DIR="$TEST_TMPDIR/json-reports"
 mkdir -p "$TEST_TMPDIR" "$EP_JSON_DIR"
