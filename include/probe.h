@@ -13,7 +13,10 @@
  *     page's CHECK IDS writes them).  plan only reads the model; run fills
  *     the result: status, message, `reason` for anything but a pass (a
  *     word of REASONS in result.h: append one if none fits), hint, a fix
- *     where the remedy is known, data.  It never prints or exits.
+ *     where the remedy is known, data.  It never prints or exits.  A
+ *     run that may block until the deadline (a program, a socket) first
+ *     publishes what it would say if cut off (run_publish), and starts
+ *     processes with spawn_run_for(ctx->check, ...).
  *  2. One line PROBE(NAME) in include/probes.def, where its checks go in
  *     the report.
  *  3. If it needs something the model does not hold yet: the fields in
@@ -43,19 +46,33 @@ struct check;
 struct plan;
 
 struct run_memo;
+struct run_job;
 
-/* Given to every check when it runs. */
+/* Given to every check when it runs: one for each check. */
 struct run_ctx {
 	const struct spec *spec;
 	double deadline_ms;	/* absolute clock_ms() time the check must end by */
 	struct run_memo *memo;	/* owned by the runner: see run_once */
+	const struct check *check;	/* the check this context runs */
+	struct run_job *job;	/* the runner's: see run_publish */
 };
+
+/* Publish what this check would report should the run's deadline cut it
+ * off from now on: a copy of r as it stands (status, message, hint, notes,
+ * data), replacing any earlier one.  A check that may block until the
+ * deadline calls it first, so that a check the deadline cuts off keeps its
+ * data and says what it was waiting for (the runner adds the time it ran,
+ * and a hint when r has none); its own result, when it comes in time,
+ * replaces it as usual.  r stays the caller's.  A no-op outside the
+ * runner (ctx->job NULL). */
+void run_publish(const struct run_ctx *ctx, const struct result *r);
 
 /* Work several checks of one run share (one read of the socket tables for
  * every port, one exec of node for every node requirement): the first
- * check to ask for key runs make(ctx, arg) while later ones wait for its
- * value.  The value lives until the run's last thread is gone, then
- * release(value) frees it.  key is copied; make must not call run_once. */
+ * check to ask for key runs make(ctx, arg), with its own ctx, while later
+ * ones wait for its value.  The value lives until the run's last thread
+ * is gone, then release(value) frees it.  key is copied; make must not
+ * call run_once. */
 void *run_once(const struct run_ctx *ctx, const char *key,
 	       void *(*make)(const struct run_ctx *ctx, const void *arg),
 	       const void *arg, void (*release)(void *value));

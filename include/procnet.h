@@ -85,6 +85,23 @@ struct port_holder {
 	int have_start;
 };
 
+/* How much of the processes a /proc shows, said when a listener's holder
+ * is not in sight. */
+enum proc_view {
+	PROC_VIEW_ALL,		/* as far as we can tell: the holder is in
+				 * another PID namespace, or the kernel's */
+	PROC_VIEW_HIDEPID,	/* mounted hidepid=2 (invisible) or 4
+				 * (ptraceable): other users' processes hidden */
+	PROC_VIEW_UNMOUNTED,	/* no process at all, not even ourselves */
+};
+
+/* The hidepid= option of the proc mount at mount point mnt, else of the
+ * one at "/proc", in the text of a /proc/PID/mountinfo: 0 (none, "off"),
+ * 1 ("noaccess"), 2 ("invisible"), 4 ("ptraceable"), or -1 when neither
+ * is a proc mount.  The last such line wins (a later mount hides the
+ * earlier).  Pure: safe to fuzz. */
+int procnet_hidepid(const char *text, size_t len, const char *mnt);
+
 struct port_status {
 	unsigned port;
 	int busy;		/* a LISTEN socket holds it, on any address */
@@ -95,6 +112,7 @@ struct port_status {
 	int hidden;		/* a listener whose holder is unseen */
 	unsigned hidden_uid;	/* socket uid of the first such listener */
 	int hidden_denied;	/* and some fd directory was unreadable */
+	int hidden_view;	/* enum proc_view: why, when not denied */
 };
 
 /* Look up every wanted port at once: one read of the tables, one /proc

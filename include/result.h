@@ -108,6 +108,13 @@ void result_hint(struct result *r, const char *fmt, ...)
 void result_note(struct result *r, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void result_release(struct result *r);
+/* Name a child process the check started that could not be reaped
+ * (killed, but stopped in the kernel): appended to the message, and to
+ * data's "unreaped" list when data is an object. */
+void result_unreaped(struct result *r, int pid, const char *program,
+		     double ran_ms);
+/* A deep copy of r into *dst (which is overwritten, not released). */
+void result_copy(struct result *dst, const struct result *r);
 
 /* A fix that runs argv0 and the words after it (NULL-terminated), with
  * the repository as its working directory.  Every word must be

@@ -1,9 +1,13 @@
 /* runner.h - run planned checks on a small thread pool under one deadline.
  *
  * Results come back in plan order whatever order the threads finish in.
- * A check still running at the deadline is reported as an error ("timed
- * out"); its thread is abandoned (its late result is discarded) and every
- * child process still alive is killed before runner_run returns.
+ * A check still running at the deadline is reported by what it published
+ * (run_publish), else as an error ("timed out"); its thread is abandoned
+ * (its late result is discarded).  runner_run returns at the deadline
+ * whatever a check does.  It kills no process: what a check started is
+ * the caller's to end (main calls spawn_kill_all).  Without any worker
+ * thread the checks run one by one on the calling thread, each result
+ * noting why.
  */
 #ifndef EP_RUNNER_H
 #define EP_RUNNER_H
@@ -18,5 +22,10 @@
  * it (it exits instead). */
 size_t runner_run(const struct spec *spec, const struct plan *plan,
 		double deadline_ms, unsigned threads, struct result *results);
+
+/* Wait, without a bound, until the worker threads of every run have
+ * ended, abandoned ones included: then spec and plan may be freed.  For a
+ * caller that outlives its runs (tests); main exits instead. */
+void runner_drain(void);
 
 #endif

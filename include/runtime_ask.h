@@ -13,11 +13,16 @@
 #include "probe.h"
 #include "vfast.h"
 
-enum answer_state { ANS_FOUND, ANS_MISSING, ANS_ERROR, ANS_DOCKER, ANS_REFUSED };
+/* ANS_PENDING only from runtime_prepare: a program must run (or the
+ * daemon be asked), and the answer says what it will be should that not
+ * answer before the deadline (error and timed_out, or docker). */
+enum answer_state { ANS_FOUND, ANS_MISSING, ANS_ERROR, ANS_DOCKER, ANS_REFUSED,
+		    ANS_PENDING };
 
 /* What every check of one runtime shares.  Read-only once made; owned by
  * the run (run_once), freed when the run is over. */
 struct runtime_answer {
+	char *name;
 	enum answer_state state;
 	char *version;		/* ANS_FOUND: bare, validated ("20.11.1") */
 	enum vmethod method;
@@ -32,14 +37,26 @@ struct runtime_answer {
 	char *note;		/* FOUND without running it because running
 				 * it would run repository code: why */
 	int timed_out;		/* ANS_ERROR: killed at the deadline */
+	double budget_ms;	/* ... after running this long */
+	char *default_path;	/* PATH unset: the default searched
+				 * (spawn_search_path), else NULL */
 	int no_version;		/* ANS_ERROR: it ran, but printed no version */
+	int no_process;		/* ANS_ERROR: EAGAIN: no process to run it */
 	struct docker_info docker;	/* ANS_DOCKER, and FOUND by socket */
 	int asked_docker;
 	char *docker_cli;	/* no socket: the docker CLI on PATH (looked
 				 * up, never run), or NULL */
 };
 
-/* The answer for runtime name, asked at most once a run. */
+/* Everything short of running a program or asking the daemon (lookup,
+ * the exec-free shortcuts, the guards, the cache), at most once a run:
+ * ANS_PENDING when runtime_ask must still run it. */
+const struct runtime_answer *runtime_prepare(const struct run_ctx *ctx,
+					     const char *name);
+
+/* The answer for runtime name, asked at most once a run: runtime_prepare's
+ * when it is not pending, else the outcome of running what it prepared
+ * (under the run's deadline, the child recorded as ctx->check's). */
 const struct runtime_answer *runtime_ask(const struct run_ctx *ctx,
 					 const char *name);
 

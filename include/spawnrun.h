@@ -5,8 +5,11 @@
  * the repository skipped, run by absolute path with an argv (never through
  * a shell), stdin from /dev/null, a scrubbed environment, in their own
  * process group, and killed with SIGKILL (the whole group) at the deadline
- * or as soon as the direct child has exited.  Deadlines are absolute
- * clock_ms() values.  Every function here is thread-safe.
+ * or as soon as the direct child has exited.  Nothing here ever waits
+ * without a bound: a killed child that the kernel does not let die (in
+ * uninterruptible sleep, in a frozen cgroup) is left registered, and
+ * spawn_kill_all names it.  Deadlines are absolute clock_ms() values.
+ * Every function here is thread-safe.
  */
 #ifndef EP_SPAWNRUN_H
 #define EP_SPAWNRUN_H
@@ -35,7 +38,16 @@ struct spawn_result {
 	int truncated;		/* 1 when output went past SPAWN_OUT_CAP */
 	int err;		/* errno for SPAWN_FAILED */
 	double ms;		/* wall time from spawn to reap */
+	int pid;		/* the child's, once it started; else 0 */
+	int unreaped;		/* SPAWN_TIMED_OUT, and still not reaped
+				 * SPAWN_REAP_MS after SIGKILL: it stays
+				 * registered for spawn_kill_all */
 };
+
+/* How long spawn_run waits for a killed child to die before it leaves it
+ * to spawn_kill_all, in ms: spawn_run returns by its deadline plus twice
+ * this (once for the child, once for descendants that left its group). */
+#define SPAWN_REAP_MS 20
 
 /* Find name on path_env (a PATH string), skipping empty and relative
  * entries and any entry or candidate that resolves (realpath) inside
@@ -44,6 +56,12 @@ struct spawn_result {
  * frees, or NULL.  A name containing '/' (or empty) is refused: NULL. */
 char *spawn_which(const char *name, const char *path_env,
 		  const char *repo_root);
+
+/* The search path for spawn_which: $PATH, or when PATH is not set at all
+ * the system's default, confstr(_CS_PATH), as sh and execvp use
+ * ("/bin:/usr/bin" with glibc); *dflt (may be NULL) says which.  The
+ * string is the environment's or static: do not free it. */
+const char *spawn_search_path(int *dflt);
 
 /* spawn_which, and when why is not NULL, *why is set to a new string
  * (caller frees) saying which candidates were skipped and why, e.g.
@@ -67,16 +85,43 @@ char *spawn_which_why(const char *name, const char *path_env,
  * spawn may be in flight: they would be taken for such orphans. */
 int spawn_run(const char *path, char *const argv[], const char *cwd,
 	      char *const envp[], double deadline_ms, struct spawn_result *out);
+/* spawn_run, the child recorded as owner's (any pointer the caller
+ * chooses, or NULL) for spawn_kill_all's report. */
+int spawn_run_for(const void *owner, const char *path, char *const argv[],
+		  const char *cwd, char *const envp[], double deadline_ms,
+		  struct spawn_result *out);
 void spawn_result_release(struct spawn_result *r);
 
-/* SIGKILL every process group spawned here that is still live, then reap
- * the direct children and kill and reap every orphan that left its
- * group, so that nothing survives the caller's return.  A
- * spawn_run blocked in another thread then returns SPAWN_TIMED_OUT.  Call
- * it once the overall deadline has passed: spawn_run checks its deadline
- * under the same lock, so a caller past that deadline cannot start a new
- * child afterwards.  Takes a mutex: not for a signal handler. */
-void spawn_kill_all(void);
+/* A child that could not be reaped: SIGKILL sent, and the kernel holds it
+ * (uninterruptible sleep, a task frozen by the cgroup v1 freezer: state D
+ * in /proc/PID/stat, or a state that cannot be read).  A killed child that
+ * is only waiting for a CPU on a busy machine is not one: it ends as soon
+ * as it runs, and never runs its own code again. */
+struct spawn_stuck {
+	int pid;
+	const void *owner;	/* spawn_run_for's */
+	char *path;		/* the program, owned */
+	double ran_ms;		/* from its start to spawn_kill_all's return */
+};
+
+/* SIGKILL every process group spawned here that is still live, and every
+ * child itself, then reap them and kill and reap every orphan that left
+ * its group, waiting until until_ms at the latest (never longer, whatever
+ * a child does), so that nothing runs past the caller's return.  A
+ * spawn_run waiting in another thread then returns SPAWN_TIMED_OUT.
+ * Returns how many children the kernel holds that no earlier call
+ * reported (see struct spawn_stuck; others not yet reaped stay registered,
+ * quietly), and when stuck is not NULL hands them over in *stuck (a new
+ * array, spawn_stuck_free; NULL when none).  Call it once the overall
+ * deadline has passed (spawn_run checks its deadline under the same lock,
+ * so a caller past that deadline cannot start a child afterwards), or
+ * after spawn_close.  Takes a mutex: not for a signal handler. */
+size_t spawn_kill_all(double until_ms, struct spawn_stuck **stuck);
+void spawn_stuck_free(struct spawn_stuck *v, size_t n);
+
+/* From now on no spawn starts a child (SPAWN_TIMED_OUT, as past its
+ * deadline): for a program that is about to end, e.g. on a signal. */
+void spawn_close(void);
 
 /* The environment a child gets: PATH (empty and relative entries removed),
  * HOME, USER, LOGNAME, TMPDIR, TZ, LANG, LANGUAGE, LC_*, XDG_*_HOME,

@@ -2,8 +2,10 @@
  * with its run block (see audit.h). */
 #include "audit.h"
 #include "runner.h"
+#include "spawnrun.h"
 #include "vfast.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -206,6 +208,38 @@ void audit_fail(struct audit *a, const struct audit_opts *o,
 	a->rep.duration_ms = clock_ms() - start;
 }
 
+/* ---- the children ----------------------------------------------------- */
+
+/* How long, past the checks, the children get to die: the report is out
+ * by the deadline plus this and the rendering. */
+#define KILL_GRACE_MS 50
+
+/* End every child the checks started (the runner has returned: no check
+ * starts one any more, their deadlines have passed), waiting until
+ * KILL_GRACE_MS past the deadline at the latest whatever a child does, and
+ * name each one that could not be reaped in the result of the check that
+ * started it.  The audit owns its children; the runner kills none. */
+static void children_end(struct audit *a, double deadline_ms)
+{
+	double now = clock_ms();
+	struct spawn_stuck *stuck;
+	size_t n, i;
+
+	n = spawn_kill_all((now < deadline_ms ? now : deadline_ms) + KILL_GRACE_MS,
+			   &stuck);
+	for (i = 0; i < n; i++) {
+		const struct check *c = stuck[i].owner;
+
+		if (c >= a->plan.checks && c < a->plan.checks + a->plan.n)
+			result_unreaped(&a->results[c - a->plan.checks],
+					stuck[i].pid, stuck[i].path, stuck[i].ran_ms);
+		else
+			fprintf(stderr, "envpreflight: pid %d (%s) could not be "
+				"reaped\n", stuck[i].pid, stuck[i].path);
+	}
+	spawn_stuck_free(stuck, n);
+}
+
 /* ---- one audit -------------------------------------------------------- */
 
 int audit_run(struct audit *a, struct audit_opts *o, const struct config *cfg,
@@ -236,6 +270,7 @@ int audit_run(struct audit *a, struct audit_opts *o, const struct config *cfg,
 	a->results = xcalloc(a->plan.n ? a->plan.n : 1, sizeof(*a->results));
 	a->abandoned = runner_run(&a->spec, &a->plan, start + (double)a->timeout_ms,
 				  0, a->results);
+	children_end(a, start + (double)a->timeout_ms);
 	a->rep.root = a->spec.root;
 	a->rep.display_dir = o->dir ? o->dir : ".";
 	a->rep.results = a->results;

@@ -8,6 +8,7 @@
  */
 #include "audit.h"
 #include "schema.h"
+#include "signals.h"
 
 #include <getopt.h>
 #include <langinfo.h>
@@ -330,7 +331,7 @@ int main(int argc, char **argv)
 	struct audit a;
 	struct render_opts ro;
 	double start = clock_ms();
-	int rc;
+	int rc, threads_ok;
 
 	/* the options first, so that --help and --version work whatever the
 	 * user's config says; the config then fills in what they left open */
@@ -369,11 +370,18 @@ int main(int argc, char **argv)
 	}
 	/* setlocale is not thread-safe: settle it before any worker starts */
 	render_opts_init(&ro, &o, cfgp);
-	if (audit_run(&a, &o.a, cfgp, start) < 0) {
+	/* before the audit's first thread, so that none of them takes the
+	 * signals; from here on every exit is signals_exit */
+	threads_ok = signals_guard() == 0;
+	rc = audit_run(&a, &o.a, cfgp, start);
+	if (!threads_ok)
+		signals_act_pending();
+	signals_gate();		/* no report once a signal is ending the run */
+	if (rc < 0) {
 		rc = not_run(&a, &o);
 		if (cfgp)
 			config_release(cfgp);
-		return rc;
+		signals_exit(rc);
 	}
 	render(&a.rep, o.a.format, &ro);
 	rc = report_failed(&a.rep) ? EXIT_FAIL : EXIT_OK;
@@ -384,5 +392,5 @@ int main(int argc, char **argv)
 	audit_release(&a);
 	if (cfgp)
 		config_release(cfgp);
-	return rc;
+	signals_exit(rc);
 }

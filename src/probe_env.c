@@ -563,9 +563,42 @@ static void run_parity(const struct run_ctx *ctx, const struct check *c,
 	parity_data(e, &p, r, have_env);
 }
 
+/* Where to ignore the .env.  When DIR is the top of the work tree, its
+ * .gitignore.  When DIR is below it, DIR's own .gitignore or the top
+ * level's, each with its own pattern: a leading '/' anchors a pattern to
+ * the directory of the file that holds it (gitignore(5)).  Files are
+ * named as the report names rule files: relative to DIR when in it, in
+ * full above it. */
+static void gitignore_hint(struct result *r, const struct gitrepo_file *g,
+			   const char *root)
+{
+	const char *top = g->top, *rel, *in_dir;
+	const char *sep = strcmp(top, "/") ? "/" : "";
+	size_t tn = strlen(top), rn;
+
+	if (!strcmp(root, top)) {
+		result_hint(r, "add '/%s' to .gitignore", g->path);
+		return;
+	}
+	if (!*sep)
+		rel = root + 1;
+	else if (!strncmp(root, top, tn) && root[tn] == '/')
+		rel = root + tn + 1;
+	else			/* cannot be: the top is found from DIR up */
+		rel = "";
+	rn = strlen(rel);
+	in_dir = rn && !strncmp(g->path, rel, rn) && g->path[rn] == '/' ?
+		 g->path + rn + 1 : NULL;
+	if (in_dir)
+		result_hint(r, "add '/%s' to this directory's .gitignore, or '/%s' "
+			    "to %s%s.gitignore", in_dir, g->path, top, sep);
+	else
+		result_hint(r, "add '/%s' to %s%s.gitignore", g->path, top, sep);
+}
+
 /* The verdict from what git would do with the .env (g filled). */
 static void gitignore_verdict(const struct env_spec *e, const struct gitrepo_file *g,
-			      struct result *r)
+			      const char *root, struct result *r)
 {
 	struct gitignore_match m;
 	const char *env = env_name(e);
@@ -612,7 +645,7 @@ static void gitignore_verdict(const struct env_spec *e, const struct gitrepo_fil
 		else
 			result_set(r, STATUS_WARN, "%s is not ignored by git: it could be "
 				   "committed", env);
-		result_hint(r, "add '/%s' to .gitignore", e->file);
+		gitignore_hint(r, g, root);
 	}
 }
 
@@ -648,7 +681,7 @@ static void run_gitignore(const struct run_ctx *ctx, const struct check *c,
 			cJSON_AddBoolToObject(r->data, "tracked", g.tracked);
 		result_note(r, "read .git/info/exclude, every .gitignore from %s down, "
 			    "and the index (is the file tracked?)", g.top);
-		gitignore_verdict(e, &g, r);
+		gitignore_verdict(e, &g, spec->root, r);
 	}
 	gitrepo_release(&g);
 }

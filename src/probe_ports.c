@@ -246,8 +246,13 @@ static void holders_text(struct buf *b, const struct port_status *s)
 
 static const char *hidden_reason(const struct port_status *s)
 {
-	return s->hidden_denied ? "permission denied" :
-	       "no visible process holds it";
+	if (s->hidden_denied)
+		return "permission denied";
+	if (s->hidden_view == PROC_VIEW_UNMOUNTED)
+		return "/proc is not mounted";
+	if (s->hidden_view == PROC_VIEW_HIDEPID)
+		return "/proc is mounted with hidepid";
+	return "no visible process holds it";
 }
 
 /* Well-known servers, for a hint that names what is running. */
@@ -326,6 +331,16 @@ static void collision_hint(struct result *r, const struct port_record *rec,
 			result_hint(r, "in use by uid %u (process not visible: "
 				    "permission denied); run envpreflight as that "
 				    "user or as root to see which", s->hidden_uid);
+		else if (s->hidden_view == PROC_VIEW_UNMOUNTED)
+			result_hint(r, "in use by uid %u (no process can be seen: "
+				    "/proc is not mounted); mount it (mount -t proc "
+				    "proc /proc) to see which", s->hidden_uid);
+		else if (s->hidden_view == PROC_VIEW_HIDEPID)
+			result_hint(r, "in use by uid %u (/proc is mounted with "
+				    "hidepid, which hides other users' processes); "
+				    "run envpreflight as that user, or as root or a "
+				    "member of the mount's gid= group, to see which",
+				    s->hidden_uid);
 		else
 			result_hint(r, "in use by uid %u (no process in sight holds "
 				    "it: another PID namespace or the kernel)",

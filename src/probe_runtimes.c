@@ -110,14 +110,21 @@ static void report_missing(struct result *res, const struct runtime_prep *p,
 			   const struct runtime_answer *a)
 {
 	const char *comma = strstr(a->tried, ", ");
-	struct buf m = BUF_INIT;
+	struct buf m = BUF_INIT, where = BUF_INIT;
 
+	if (a->default_path)
+		buf_printf(&where, "the default search path %s (PATH is not set)",
+			   a->default_path);
+	else
+		buf_puts(&where, "PATH");
 	/* "python3, python": the table tries two names */
 	if (comma && !strstr(comma + 2, ", "))
-		buf_printf(&m, "neither %.*s nor %s found on PATH",
-			   (int)(comma - a->tried), a->tried, comma + 2);
+		buf_printf(&m, "neither %.*s nor %s found on %s",
+			   (int)(comma - a->tried), a->tried, comma + 2,
+			   buf_str(&where));
 	else
-		buf_printf(&m, "%s not found on PATH", a->tried);
+		buf_printf(&m, "%s not found on %s", a->tried, buf_str(&where));
+	buf_release(&where);
 	if (*p->r->spec)
 		buf_printf(&m, " (needs %s from %s)", p->want, runtime_req_from(p->r));
 	else
@@ -176,6 +183,13 @@ static void data_answer(cJSON *d, const struct runtime_answer *a)
 	}
 	/* runtime_hint_install names the manager it picked */
 	cJSON_AddNullToObject(d, "version_manager");
+	add_str(d, "default_path", a ? a->default_path : NULL);
+	if (a && a->timed_out)
+		cJSON_AddNumberToObject(d, "timed_out_ms", (double)(long)a->budget_ms);
+	else
+		cJSON_AddNullToObject(d, "timed_out_ms");
+	/* the run fills it in when a child could not be reaped */
+	cJSON_AddNullToObject(d, "unreaped");
 }
 
 static void explain(struct result *res, const struct runtime_answer *a)
@@ -350,6 +364,9 @@ static void report_error(struct result *res, const struct runtime_req *r,
 	if (a->timed_out)
 		result_hint(res, "if it is only slow, raise the deadline with "
 			    "--timeout=MS");
+	else if (a->no_process)
+		result_hint(res, "no process could be started: the limit on "
+			    "processes is reached (ulimit -u, the cgroup's pids.max)");
 	else if (a->no_version && versions_token_safe(r->name))
 		result_hint(res, "if it prints its version some other way, give "
 			    "runtimes.%s a command and a version_regex in "
@@ -503,6 +520,22 @@ static int judge_alt_runtime(const struct run_ctx *ctx, const struct runtime_req
 /* A devEngines key: every entry an alternative (npm: the key fails when
  * every entry fails), judged in order; the first that is met passes.
  * Otherwise the key's onFail (on r, the first) decides. */
+/* Cut off while the runtimes of alternatives are asked: the data of a
+ * check that learnt nothing, and what it was doing. */
+static void publish_asking(const struct run_ctx *ctx, const struct result *res,
+			   const struct runtime_req *r)
+{
+	struct result cut;
+
+	result_copy(&cut, res);
+	data_answer(cut.data, NULL);
+	result_set(&cut, STATUS_ERROR, "timed out: still asking for %s's version "
+		   "at the deadline", r->name);
+	cut.reason = REASON_TIMEOUT;
+	run_publish(ctx, &cut);
+	result_release(&cut);
+}
+
 static void report_alternatives(const struct run_ctx *ctx,
 				const struct runtime_req *r, struct result *res)
 {
@@ -514,6 +547,8 @@ static void report_alternatives(const struct run_ctx *ctx,
 
 	if (r->kind == REQ_PLATFORM)
 		platform_current(&pl);
+	else
+		publish_asking(ctx, res, r);
 	for (i = 0; i < r->nalt; i++) {
 		const struct runtime_req *q = r + i;
 		int m;
@@ -556,13 +591,81 @@ out:
 	buf_release(&msg);
 }
 
+/* What a, final or pending, says about requirement p: status, message,
+ * hint, notes and the answer's data keys. */
+static void report_answer(const struct run_ctx *ctx, struct result *res,
+			  const struct runtime_prep *p,
+			  const struct known_runtime *k,
+			  const struct runtime_answer *a)
+{
+	const struct runtime_req *r = p->r, *lead;
+
+	data_answer(res->data, a);
+	switch (a->state) {
+	case ANS_MISSING:
+		lead = missing_lead(ctx->spec, r);
+		if (lead != r) {
+			result_set(res, STATUS_SKIP, "not checked: %s is not on PATH, "
+				   "which the %s check reports (needs %s here)",
+				   r->name, req_source_label(lead->src),
+				   *r->spec ? p->want : "any version");
+			res->reason = REASON_NOT_FOUND;
+			break;
+		}
+		report_missing(res, p, a);
+		if (r->missing != SEV_FAIL)
+			apply_unmet(res, r, r->missing);
+		else
+			runtime_hint_install(res, p, k, NULL);
+		break;
+	case ANS_ERROR:
+		report_error(res, r, a);
+		break;
+	case ANS_PENDING:	/* as it will be, should it not answer */
+		if (a->asked_docker)
+			report_docker(res, a);
+		else
+			report_error(res, r, a);
+		break;
+	case ANS_REFUSED:
+		report_refused(res, r, a);
+		break;
+	case ANS_DOCKER:
+		report_docker(res, a);
+		break;
+	case ANS_FOUND:
+		report_found(res, p, k, a);
+		break;
+	}
+	if (a->default_path)
+		result_note(res, "PATH is not set: looked on the system's default "
+			    "search path %s (confstr _CS_PATH), as sh and execvp do",
+			    a->default_path);
+}
+
+/* Before the program runs (or the daemon is asked): publish what this
+ * check says should the run's deadline cut it off meanwhile, the same as
+ * it would say once the program is killed at its own deadline. */
+static void publish_pending(const struct run_ctx *ctx, const struct result *res,
+			    const struct runtime_prep *p,
+			    const struct known_runtime *k,
+			    const struct runtime_answer *a)
+{
+	struct result cut;
+
+	result_copy(&cut, res);
+	report_answer(ctx, &cut, p, k, a);
+	data_lts(cut.data, p);
+	run_publish(ctx, &cut);
+	result_release(&cut);
+}
+
 static void runtimes_run(const struct run_ctx *ctx, const struct check *c,
 			 struct result *res)
 {
 	const struct runtime_req *r = c->arg;
 	const struct known_runtime *k;
 	const struct runtime_answer *a;
-	const struct runtime_req *lead;
 	struct runtime_prep p;
 
 	if (!r) {
@@ -587,38 +690,12 @@ static void runtimes_run(const struct run_ctx *ctx, const struct check *c,
 		report_unaskable(res, r);
 		goto out;
 	}
-	a = runtime_ask(ctx, r->name);
-	data_answer(res->data, a);
-	switch (a->state) {
-	case ANS_MISSING:
-		lead = missing_lead(ctx->spec, r);
-		if (lead != r) {
-			result_set(res, STATUS_SKIP, "not checked: %s is not on PATH, "
-				   "which the %s check reports (needs %s here)",
-				   r->name, req_source_label(lead->src),
-				   *r->spec ? p.want : "any version");
-			res->reason = REASON_NOT_FOUND;
-			break;
-		}
-		report_missing(res, &p, a);
-		if (r->missing != SEV_FAIL)
-			apply_unmet(res, r, r->missing);
-		else
-			runtime_hint_install(res, &p, k, NULL);
-		break;
-	case ANS_ERROR:
-		report_error(res, r, a);
-		break;
-	case ANS_REFUSED:
-		report_refused(res, r, a);
-		break;
-	case ANS_DOCKER:
-		report_docker(res, a);
-		break;
-	case ANS_FOUND:
-		report_found(res, &p, k, a);
-		break;
+	a = runtime_prepare(ctx, r->name);
+	if (a->state == ANS_PENDING) {
+		publish_pending(ctx, res, &p, k, a);
+		a = runtime_ask(ctx, r->name);
 	}
+	report_answer(ctx, res, &p, k, a);
 out:
 	data_lts(res->data, &p);
 	runtime_prep_release(&p);

@@ -17,7 +17,9 @@ static void tools_run(const struct run_ctx *ctx, const struct check *c,
 	const struct spec *spec = ctx->spec;
 	const struct tool_req *t = c->arg;
 	char *why = NULL;
-	char *path = spawn_which_why(t->name, getenv("PATH"), spec->root, &why);
+	int dflt;
+	const char *search = spawn_search_path(&dflt);
+	char *path = spawn_which_why(t->name, search, spec->root, &why);
 	size_t i;
 
 	r->data = cJSON_CreateObject();
@@ -37,13 +39,18 @@ static void tools_run(const struct run_ctx *ctx, const struct check *c,
 		if (why)
 			result_note(r, "%s", why);
 	} else {
-		result_set(r, STATUS_FAIL, "not found on PATH%s%s", why ? "; " : "",
-			   why ? why : "");
+		result_set(r, STATUS_FAIL, "not found on %s%s%s%s",
+			   dflt ? "the default search path " : "PATH",
+			   dflt ? search : "", why ? "; " : "", why ? why : "");
 		r->reason = REASON_NOT_FOUND;
 		/* the name passed preflight.yaml's command-name check */
 		result_hint(r, "install %s, or add the directory that holds it to PATH",
 			    t->name);
 	}
+	if (dflt)
+		result_note(r, "PATH is not set: looked on the system's default "
+			    "search path %s (confstr _CS_PATH), as sh and execvp do",
+			    search);
 	for (i = 0; i < spec->ntools; i++)
 		if (&spec->tools[i] != t && !strcmp(spec->tools[i].name, t->name))
 			result_note(r, "also listed at %s:%u", spec->tools[i].origin.file,

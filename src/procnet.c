@@ -116,6 +116,105 @@ int procnet_stat_starttime(const char *stat, unsigned long long *out)
 
 /* ---- parsing ------------------------------------------------------- */
 
+/* The next space-separated field of a mountinfo line [*p, end), with
+ * its \ooo escapes (a space is \040) decoded into out (cut to outlen). */
+static int mi_field(const char **p, const char *end, char *out, size_t outlen)
+{
+	const char *s = *p;
+	size_t n = 0;
+
+	while (s < end && *s == ' ')
+		s++;
+	if (s >= end)
+		return 0;
+	while (s < end && *s != ' ') {
+		char c = *s++;
+
+		if (c == '\\' && end - s >= 3 && s[0] >= '0' && s[0] <= '3' &&
+		    s[1] >= '0' && s[1] <= '7' && s[2] >= '0' && s[2] <= '7') {
+			c = (char)((s[0] - '0') * 64 + (s[1] - '0') * 8 + (s[2] - '0'));
+			s += 3;
+		}
+		if (n + 1 < outlen)
+			out[n++] = c;
+	}
+	out[n] = '\0';
+	*p = s;
+	return 1;
+}
+
+/* hidepid= in a proc mount's super options ("rw,hidepid=invisible"). */
+static int mi_hidepid(const char *opts)
+{
+	static const struct { const char *name; int v; } values[] = {
+		{ "0", 0 }, { "off", 0 }, { "1", 1 }, { "noaccess", 1 },
+		{ "2", 2 }, { "invisible", 2 }, { "4", 4 }, { "ptraceable", 4 },
+	};
+	const char *h;
+	size_t i, n;
+
+	for (h = opts; (h = strstr(h, "hidepid=")) != NULL; h += 8) {
+		if (h != opts && h[-1] != ',')
+			continue;
+		n = strcspn(h + 8, ",");
+		for (i = 0; i < ARRAY_SIZE(values); i++)
+			if (strlen(values[i].name) == n &&
+			    !strncmp(h + 8, values[i].name, n))
+				return values[i].v;
+	}
+	return 0;
+}
+
+/* One mountinfo line (proc(5)): ID PARENT MAJ:MIN ROOT MOUNTPOINT OPTIONS
+ * [OPTIONAL...] - FSTYPE SOURCE SUPEROPTIONS.  The hidepid of a proc
+ * mount at mnt, or -1. */
+static int mi_line(const char *p, const char *end, const char *mnt)
+{
+	char f[PATH_MAX], point[PATH_MAX];
+	int i;
+
+	for (i = 0; i < 5; i++)
+		if (!mi_field(&p, end, i == 4 ? point : f, i == 4 ? sizeof(point) :
+			      sizeof(f)))
+			return -1;
+	if (strcmp(point, mnt))
+		return -1;
+	do
+		if (!mi_field(&p, end, f, sizeof(f)))
+			return -1;
+	while (strcmp(f, "-"));
+	if (!mi_field(&p, end, f, sizeof(f)) || strcmp(f, "proc") ||
+	    !mi_field(&p, end, f, sizeof(f)) || !mi_field(&p, end, f, sizeof(f)))
+		return -1;
+	return mi_hidepid(f);
+}
+
+int procnet_hidepid(const char *text, size_t len, const char *mnt)
+{
+	const char *const points[] = { mnt, "/proc" };
+	size_t k;
+
+	for (k = 0; k < ARRAY_SIZE(points); k++) {
+		const char *p = text, *end = text + len;
+		int found = -1;
+
+		if (!points[k])
+			continue;
+		while (p < end) {
+			const char *nl = memchr(p, '\n', (size_t)(end - p));
+			const char *eol = nl ? nl : end;
+			int h = mi_line(p, eol, points[k]);
+
+			if (h >= 0)
+				found = h;
+			p = eol + 1;
+		}
+		if (found >= 0)
+			return found;
+	}
+	return -1;
+}
+
 static int is_space(char c)
 {
 	return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f';
@@ -460,6 +559,7 @@ struct scan {
 	struct match *m;
 	size_t nm, cap;
 	int denied;		/* some fd directory could not be read */
+	int view;		/* enum proc_view, when some want is unseen */
 	struct kin *kin;	/* holders so far, for phase 2 */
 	size_t nkin, kin_cap;
 	struct procnet_stats st;
@@ -1011,6 +1111,7 @@ static void port_holders(struct port_status *s, const struct scan *sc,
 			s->hidden_uid = s->listeners[j].uid;
 		s->hidden = 1;
 		s->hidden_denied = sc->denied;
+		s->hidden_view = sc->view;
 	}
 }
 
@@ -1035,6 +1136,31 @@ static unsigned long *wanted_inodes(const struct port_status *out,
 			w[j++] = w[i];
 	*nwant = j;
 	return w;
+}
+
+/* Why a holder may be out of sight: proc holds no process at all (not
+ * even ourselves: "self"), or it is mounted with hidepid. */
+static int proc_view_of(const char *proc, size_t npids)
+{
+	char *self = path_join(proc, "self");
+	char *canon = realpath(proc, NULL);
+	struct blob b;
+	int h = -1, exists;
+
+	exists = access(self, F_OK) == 0;
+	free(self);
+	if (!npids && !exists) {
+		free(canon);
+		return PROC_VIEW_UNMOUNTED;
+	}
+	self = path_join(proc, "self/mountinfo");
+	if (saferead_path(self, NET_TCP_CAP, &b) == 0) {
+		h = procnet_hidepid(b.data, b.len, canon ? canon : proc);
+		blob_release(&b);
+	}
+	free(self);
+	free(canon);
+	return h >= 2 ? PROC_VIEW_HIDEPID : PROC_VIEW_ALL;
 }
 
 /* Fill the holders of every port from one scan of proc; what the scan
@@ -1072,6 +1198,8 @@ static void lookup_holders(const char *proc, const char *repo,
 	}
 	if (d)
 		closedir(d);
+	if (sc.nseen < sc.nwant)
+		sc.view = proc_view_of(proc, sc.st.pids);
 	for (i = 0; i < nports; i++)
 		if (out[i].busy)
 			port_holders(&out[i], &sc, hs, nhs);

@@ -139,3 +139,64 @@ void result_release(struct result *r)
 	r->nnotes = 0;
 	r->data = NULL;
 }
+
+static char *dup_or_null(const char *s)
+{
+	return s ? xstrdup(s) : NULL;
+}
+
+void result_copy(struct result *dst, const struct result *r)
+{
+	size_t i;
+
+	*dst = *r;
+	dst->id = dup_or_null(r->id);
+	dst->title = dup_or_null(r->title);
+	dst->message = dup_or_null(r->message);
+	dst->hint = dup_or_null(r->hint);
+	dst->notes = r->nnotes ? xcalloc(r->nnotes, sizeof(*dst->notes)) : NULL;
+	for (i = 0; i < r->nnotes; i++)
+		dst->notes[i] = xstrdup(r->notes[i]);
+	dst->data = r->data ? cJSON_Duplicate(r->data, 1) : NULL;
+	dst->fix = NULL;
+	if (r->fix) {
+		size_t n = 0;
+
+		dst->fix = xmalloc(sizeof(*dst->fix));
+		*dst->fix = *r->fix;
+		while (r->fix->argv && r->fix->argv[n])
+			n++;
+		dst->fix->argv = r->fix->argv ? xcalloc(n + 1, sizeof(char *)) : NULL;
+		for (i = 0; i < n; i++)
+			dst->fix->argv[i] = xstrdup(r->fix->argv[i]);
+	}
+}
+
+void result_unreaped(struct result *r, int pid, const char *program,
+		     double ran_ms)
+{
+	cJSON *list, *o;
+	char *msg = r->message;
+
+	r->message = NULL;
+	result_set(r, r->status, "%s%spid %d (%s) could not be reaped: killed, "
+		   "but stopped in the kernel (uninterruptible sleep or a frozen "
+		   "cgroup), it ends when the kernel lets it", msg ? msg : "",
+		   msg ? "; " : "", pid, program);
+	free(msg);
+	if (!cJSON_IsObject(r->data))
+		return;
+	list = cJSON_GetObjectItemCaseSensitive(r->data, "unreaped");
+	if (!cJSON_IsArray(list)) {
+		list = cJSON_CreateArray();
+		if (cJSON_HasObjectItem(r->data, "unreaped"))
+			cJSON_ReplaceItemInObjectCaseSensitive(r->data, "unreaped", list);
+		else
+			cJSON_AddItemToObject(r->data, "unreaped", list);
+	}
+	o = cJSON_CreateObject();
+	cJSON_AddNumberToObject(o, "pid", pid);
+	cJSON_AddStringToObject(o, "program", program);
+	cJSON_AddNumberToObject(o, "ran_ms", (double)(long)ran_ms);
+	cJSON_AddItemToArray(list, o);
+}

@@ -1,14 +1,24 @@
 /* runner.c - checks on a thread pool under one deadline.
  *
  * Each job owns a private result while it runs; the worker hands it over
- * under the lock when it finishes.  At the deadline the main thread marks
- * every unfinished job abandoned and reports it as timed out: a worker
- * that finishes later frees its own result instead of touching the
- * caller's array.  The pool is reference-counted so that an abandoned
- * worker can still use it after runner_run has returned.
+ * under the lock when it finishes.  A check that may block publishes, also
+ * under the lock, what it would report if cut off (run_publish).  At the
+ * deadline the main thread marks every unfinished job abandoned and
+ * reports it by what it published, or as timed out: a worker that finishes
+ * later frees its own result instead of touching the caller's array.  The
+ * pool is reference-counted so that an abandoned worker can still use it
+ * after runner_run has returned.
+ *
+ * The runner starts no process and kills none: children belong to the
+ * probe that starts them (spawn_run kills at its own deadline) and, past
+ * the run's deadline, to main (spawn_kill_all).
+ *
+ * When not one worker thread can be started (RLIMIT_NPROC, a cgroup's
+ * pids.max), the checks run one after another on the calling thread,
+ * under the same deadline: a check whose turn comes after it is not run,
+ * and every result says why.
  */
 #include "runner.h"
-#include "spawnrun.h"
 #include "util.h"
 
 #include <errno.h>
@@ -19,10 +29,15 @@
 
 enum job_state { JOB_WAITING, JOB_RUNNING, JOB_DONE, JOB_ABANDONED };
 
-struct job {
+struct run_job {
 	const struct check *check;
 	enum job_state state;
+	double started_ms;	/* when it went RUNNING */
 	struct result res;	/* valid when DONE */
+	struct result partial;	/* RUNNING: what run_publish last gave */
+	int has_partial;
+	struct run_ctx ctx;	/* this check's */
+	struct pool *pool;
 };
 
 struct memo_entry {
@@ -43,8 +58,7 @@ struct run_memo {
 struct pool {
 	pthread_mutex_t lock;
 	pthread_cond_t cv;	/* signalled when a job is done */
-	struct run_ctx ctx;
-	struct job *jobs;
+	struct run_job *jobs;
 	size_t njobs, next, ndone;
 	int stop;
 	unsigned refs;		/* the caller plus every live worker */
@@ -59,6 +73,28 @@ struct worker {
 };
 
 #define RUNNER_MAX_THREADS 8
+
+/* Workers of every run not yet ended, for runner_drain. */
+static pthread_mutex_t live_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t live_cv = PTHREAD_COND_INITIALIZER;
+static unsigned live_workers;
+
+static void live_workers_add(int n)
+{
+	pthread_mutex_lock(&live_lock);
+	live_workers += (unsigned)n;
+	if (!live_workers)
+		pthread_cond_broadcast(&live_cv);
+	pthread_mutex_unlock(&live_lock);
+}
+
+void runner_drain(void)
+{
+	pthread_mutex_lock(&live_lock);
+	while (live_workers)
+		pthread_cond_wait(&live_cv, &live_lock);
+	pthread_mutex_unlock(&live_lock);
+}
 
 static void pool_unref(struct pool *p)
 {
@@ -81,6 +117,9 @@ static void pool_unref(struct pool *p)
 	pthread_mutex_destroy(&p->lock);
 	pthread_cond_destroy(&p->cv);
 	pthread_cond_destroy(&p->memo.ready);
+	for (left = 0; left < p->njobs; left++)
+		if (p->jobs[left].has_partial)
+			result_release(&p->jobs[left].partial);
 	free(p->jobs);
 	free(p);
 }
@@ -133,13 +172,38 @@ static void result_start(struct result *r, const struct check *c)
 	r->source = c->source;
 }
 
-static void run_one(struct pool *p, struct job *job)
+void run_publish(const struct run_ctx *ctx, const struct result *r)
+{
+	struct run_job *job = ctx->job;
+	struct result copy, old;
+	int had, stored;
+
+	if (!job)
+		return;
+	result_copy(&copy, r);
+	/* decided under the lock: the runner may take the partial (and
+	 * clear has_partial) the moment it is released */
+	pthread_mutex_lock(&job->pool->lock);
+	old = job->partial;
+	had = job->has_partial;
+	stored = job->state == JOB_RUNNING;
+	job->has_partial = stored;
+	if (stored)
+		job->partial = copy;
+	pthread_mutex_unlock(&job->pool->lock);
+	if (had)
+		result_release(&old);
+	if (!stored)
+		result_release(&copy);
+}
+
+static void run_one(struct pool *p, struct run_job *job)
 {
 	struct result r;
 	double t0 = clock_ms();
 
 	result_start(&r, job->check);
-	job->check->probe->run(&p->ctx, job->check, &r);
+	job->check->probe->run(&job->ctx, job->check, &r);
 	if (!r.message) {
 		result_set(&r, STATUS_ERROR, "the probe reported nothing");
 		r.reason = REASON_PROBE_ERROR;
@@ -159,19 +223,29 @@ static void run_one(struct pool *p, struct job *job)
 	pthread_mutex_unlock(&p->lock);
 }
 
+/* The next job to run, marked RUNNING, or NULL.  Under p->lock. */
+static struct run_job *job_take(struct pool *p)
+{
+	struct run_job *job;
+
+	if (p->stop || p->next >= p->njobs)
+		return NULL;
+	job = &p->jobs[p->next++];
+	job->state = JOB_RUNNING;
+	job->started_ms = clock_ms();
+	return job;
+}
+
 static void *worker_main(void *arg)
 {
 	struct worker *w = arg;
 	struct pool *p = w->pool;
 
 	for (;;) {
-		struct job *job = NULL;
+		struct run_job *job;
 
 		pthread_mutex_lock(&p->lock);
-		if (!p->stop && p->next < p->njobs) {
-			job = &p->jobs[p->next++];
-			job->state = JOB_RUNNING;
-		}
+		job = job_take(p);
 		if (!job)
 			w->exited = 1;
 		pthread_mutex_unlock(&p->lock);
@@ -180,18 +254,15 @@ static void *worker_main(void *arg)
 		run_one(p, job);
 	}
 	pool_unref(p);
+	live_workers_add(-1);
 	return NULL;
 }
 
 static void timed_out(struct result *r, const struct check *c, int started,
-		      double budget_ms)
+		      double ran_ms)
 {
 	result_start(r, c);
-	/* the deadline counts from the program's start: loading a large spec
-	 * may use it all before the runner gets a turn */
-	if (budget_ms < 0)
-		budget_ms = 0;
-	r->duration_ms = started ? budget_ms : 0;
+	r->duration_ms = started ? ran_ms : 0;
 	if (started)
 		result_set(r, STATUS_ERROR, "timed out: still running at the deadline");
 	else
@@ -201,25 +272,69 @@ static void timed_out(struct result *r, const struct check *c, int started,
 	result_hint(r, "raise the deadline with --timeout=MS");
 }
 
-size_t runner_run(const struct spec *spec, const struct plan *plan,
-		double deadline_ms, unsigned threads, struct result *results)
+/* The result of a job the deadline cut off, under p->lock: what it
+ * published, else the runner's own words. */
+static void cut_off(struct result *r, struct run_job *job, double deadline_ms)
 {
-	struct pool *p;
-	struct worker *workers;
+	double ran = deadline_ms - job->started_ms;
+
+	if (ran < 0)
+		ran = 0;
+	if (job->state != JOB_RUNNING || !job->has_partial) {
+		timed_out(r, job->check, job->state == JOB_RUNNING, ran);
+		return;
+	}
+	*r = job->partial;
+	job->has_partial = 0;
+	r->duration_ms = ran;
+	if (!r->message)
+		result_set(r, STATUS_ERROR, "timed out: still running at the "
+			   "deadline");
+	if (r->reason == REASON_NONE)
+		r->reason = REASON_TIMEOUT;
+	if (!r->hint)
+		result_hint(r, "raise the deadline with --timeout=MS");
+}
+
+/* No worker thread: every job on this thread, in plan order, while the
+ * deadline allows; err is why no thread started. */
+static void run_inline(struct pool *p, double deadline_ms, int err,
+		       struct result *results)
+{
+	size_t i;
+
+	for (i = 0; i < p->njobs; i++) {
+		struct run_job *job = &p->jobs[i];
+
+		if (clock_ms() < deadline_ms) {
+			pthread_mutex_lock(&p->lock);
+			job_take(p);
+			pthread_mutex_unlock(&p->lock);
+			run_one(p, job);
+			results[i] = job->res;
+			if (job->has_partial)
+				result_release(&job->partial);
+			job->has_partial = 0;
+		} else {
+			timed_out(&results[i], job->check, 0, 0);
+			result_hint(&results[i], "no worker thread could be started "
+				    "(%s), so the checks ran one at a time and this "
+				    "one never got its turn: raise the limit on "
+				    "processes (ulimit -u, the cgroup's pids.max) or "
+				    "the deadline (--timeout=MS)", strerror(err));
+		}
+		result_note(&results[i], "run on the main thread: no worker thread "
+			    "could be started (%s)", strerror(err));
+	}
+}
+
+static struct pool *pool_new(const struct spec *spec, const struct plan *plan,
+			     double deadline_ms)
+{
+	struct pool *p = xcalloc(1, sizeof(*p));
 	pthread_condattr_t ca;
-	struct timespec ts;
-	double start = clock_ms();
-	size_t i, nworkers;
+	size_t i;
 
-	size_t abandoned = 0;
-
-	if (!plan->n)
-		return 0;
-	if (!threads)
-		threads = RUNNER_MAX_THREADS;
-	nworkers = plan->n < threads ? plan->n : threads;
-
-	p = xcalloc(1, sizeof(*p));
 	pthread_mutex_init(&p->lock, NULL);
 	pthread_condattr_init(&ca);
 	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
@@ -227,62 +342,118 @@ size_t runner_run(const struct spec *spec, const struct plan *plan,
 	pthread_condattr_destroy(&ca);
 	pthread_cond_init(&p->memo.ready, NULL);
 	p->memo.lock = &p->lock;
-	p->ctx.spec = spec;
-	p->ctx.memo = &p->memo;
-	p->ctx.deadline_ms = deadline_ms;
 	p->njobs = plan->n;
 	p->jobs = xcalloc(plan->n, sizeof(*p->jobs));
-	for (i = 0; i < plan->n; i++)
-		p->jobs[i].check = &plan->checks[i];
-	p->refs = 1;
+	for (i = 0; i < plan->n; i++) {
+		struct run_job *job = &p->jobs[i];
 
-	workers = p->workers = xcalloc(nworkers, sizeof(*workers));
-	for (i = 0; i < nworkers; i++) {
-		workers[i].pool = p;
-		p->refs++;
-		if (pthread_create(&workers[i].thread, NULL, worker_main, &workers[i])) {
-			p->refs--;
-			workers[i].exited = -1;	/* never started */
-		}
+		job->check = &plan->checks[i];
+		job->pool = p;
+		job->ctx.spec = spec;
+		job->ctx.memo = &p->memo;
+		job->ctx.deadline_ms = deadline_ms;
+		job->ctx.check = job->check;
+		job->ctx.job = job;
 	}
+	p->refs = 1;
+	return p;
+}
+
+/* Start up to n workers; how many started, and the first error in *err. */
+static size_t workers_start(struct pool *p, size_t n, int *err)
+{
+	size_t i, started = 0;
+
+	*err = 0;
+	p->workers = xcalloc(n, sizeof(*p->workers));
+	for (i = 0; i < n; i++) {
+		struct worker *w = &p->workers[i];
+		int rc;
+
+		w->pool = p;
+		pthread_mutex_lock(&p->lock);
+		p->refs++;
+		pthread_mutex_unlock(&p->lock);
+		live_workers_add(1);
+		rc = pthread_create(&w->thread, NULL, worker_main, w);
+		if (rc) {
+			live_workers_add(-1);
+			pthread_mutex_lock(&p->lock);
+			p->refs--;
+			pthread_mutex_unlock(&p->lock);
+			w->exited = -1;	/* never started */
+			if (!*err)
+				*err = rc;
+			continue;
+		}
+		started++;
+	}
+	return started;
+}
+
+/* Wait for every job or the deadline, then fill results: what is done,
+ * and for the rest what the deadline cut off.  Returns how many were
+ * abandoned.  Takes and leaves p->lock held. */
+static size_t pool_collect(struct pool *p, double deadline_ms,
+			   struct result *results)
+{
+	struct timespec ts;
+	size_t i, abandoned = 0;
 
 	ts.tv_sec = (time_t)(deadline_ms / 1000);
 	ts.tv_nsec = (long)((deadline_ms - (double)ts.tv_sec * 1000) * 1e6);
 	pthread_mutex_lock(&p->lock);
 	while (p->ndone < p->njobs) {
-		int rc = pthread_cond_timedwait(&p->cv, &p->lock, &ts);
-
-		if (rc == ETIMEDOUT)
+		if (pthread_cond_timedwait(&p->cv, &p->lock, &ts) == ETIMEDOUT)
 			break;
 	}
 	p->stop = 1;
 	for (i = 0; i < p->njobs; i++) {
-		struct job *job = &p->jobs[i];
+		struct run_job *job = &p->jobs[i];
 
 		if (job->state == JOB_DONE) {
 			results[i] = job->res;
 			continue;
 		}
-		timed_out(&results[i], job->check, job->state == JOB_RUNNING,
-			  deadline_ms - start);
+		cut_off(&results[i], job, deadline_ms);
 		job->state = JOB_ABANDONED;
 		abandoned++;
 	}
-	/* a check that overran may have a child blocked in spawn_run: kill
-	 * every group now, so nothing outlives the deadline or this call */
-	if (abandoned)
-		spawn_kill_all();
+	return abandoned;
+}
+
+size_t runner_run(const struct spec *spec, const struct plan *plan,
+		double deadline_ms, unsigned threads, struct result *results)
+{
+	struct pool *p;
+	size_t i, nworkers, abandoned;
+	int err;
+
+	if (!plan->n)
+		return 0;
+	if (!threads)
+		threads = RUNNER_MAX_THREADS;
+	nworkers = plan->n < threads ? plan->n : threads;
+	p = pool_new(spec, plan, deadline_ms);
+	if (!workers_start(p, nworkers, &err)) {
+		run_inline(p, deadline_ms, err, results);
+		pool_unref(p);
+		return 0;
+	}
+	abandoned = pool_collect(p, deadline_ms, results);
 	/* With every job finished or abandoned no worker takes new work:
 	 * join the idle ones, leave the stuck ones to finish on their own. */
 	for (i = 0; i < nworkers; i++) {
-		if (workers[i].exited < 0)
+		struct worker *w = &p->workers[i];
+
+		if (w->exited < 0)
 			continue;
-		if (workers[i].exited || p->ndone == p->njobs) {
+		if (w->exited || p->ndone == p->njobs) {
 			pthread_mutex_unlock(&p->lock);
-			pthread_join(workers[i].thread, NULL);
+			pthread_join(w->thread, NULL);
 			pthread_mutex_lock(&p->lock);
 		} else {
-			pthread_detach(workers[i].thread);
+			pthread_detach(w->thread);
 		}
 	}
 	pthread_mutex_unlock(&p->lock);

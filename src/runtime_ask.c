@@ -12,6 +12,16 @@
  * the repository ships, and runtime_cmd_allowed for a preflight.yaml
  * command that is more than a version query: either means it is not run.
  * The docker daemon is asked over its socket instead.
+ *
+ * Two steps, each once a run: runtime_prepare does everything short of
+ * the spawn (or the daemon's answer) and, when one is needed, leaves a
+ * pending answer that already says what the check will report should the
+ * program not answer in time; runtime_ask completes it.  Between the two
+ * a check publishes that pending report (run_publish), so that a check
+ * the run's deadline cuts off says the same as one that saw the program
+ * killed at its own, slightly earlier, deadline.  Each child is recorded
+ * as the check's that ran it (spawn_run_for), so that one the kernel will
+ * not let die is named in that check.
  */
 #include "runtime_ask.h"
 #include "runtimes.h"
@@ -308,7 +318,8 @@ static char *absolute_binary(const char *path, const char *root, struct buf *ski
 static void find_binary(struct runtime_answer *a, const struct ask *q,
 			const char *root)
 {
-	const char *path_env = getenv("PATH");
+	int dflt;
+	const char *path_env = spawn_search_path(&dflt);
 	struct buf tried = BUF_INIT, skipped = BUF_INIT;
 	const char *one[2] = { NULL, NULL };
 	const char *const *bins = one;
@@ -336,6 +347,7 @@ static void find_binary(struct runtime_answer *a, const struct ask *q,
 		}
 	}
 	a->tried = buf_detach(&tried);
+	a->default_path = dflt ? xstrdup(path_env) : NULL;
 	a->skipped = skipped.len ? buf_detach(&skipped) : NULL;
 	buf_release(&skipped);
 	if (!a->path)
@@ -362,6 +374,8 @@ static void answer_free(void *v)
 
 	if (!a)
 		return;
+	free(a->name);
+	free(a->default_path);
 	free(a->version);
 	free(a->path);
 	free(a->resolved);
@@ -495,6 +509,18 @@ static int ask_cached(struct runtime_answer *a, const struct ask *q,
 
 /* Run it, and read what it printed (the stock commands' answers go into
  * the cache). */
+/* What the answer will be if the program does not answer in time: set
+ * before it runs, so that a check the run's deadline cuts off says the
+ * same as one that saw it killed. */
+static void answer_pending(struct runtime_answer *a, double budget_ms)
+{
+	a->budget_ms = budget_ms > 0 ? budget_ms : 0;
+	answer_error(a, "'%s' did not answer within %.0f ms and was killed",
+		     a->command, a->budget_ms);
+	a->timed_out = 1;
+	a->state = ANS_PENDING;
+}
+
 static void ask_spawn(const struct run_ctx *ctx, struct runtime_answer *a,
 		      const struct ask *q, const char *run_path,
 		      const char **argv, char **env)
@@ -504,16 +530,20 @@ static void ask_spawn(const struct run_ctx *ctx, struct runtime_answer *a,
 			 q->k ? q->k->regex : RUNTIME_GENERIC_REGEX;
 	struct spawn_result res;
 
-	if (spawn_run(run_path, (char *const *)argv, ctx->spec->root, env,
-		      exec_deadline(ctx), &res) < 0) {
+	if (spawn_run_for(ctx->check, run_path, (char *const *)argv,
+			  ctx->spec->root, env, exec_deadline(ctx), &res) < 0) {
+		a->timed_out = 0;
+		a->no_process = res.err == EAGAIN;
 		answer_error(a, "could not run '%s': %s", a->command, strerror(res.err));
 	} else if (res.status == SPAWN_TIMED_OUT) {
-		answer_error(a, "'%s' did not answer before the deadline and was killed",
-			     a->command);
-		a->timed_out = 1;
+		a->state = ANS_ERROR;	/* what answer_pending said holds */
 	} else if (res.status == SPAWN_SIGNALED) {
+		a->timed_out = 0;
 		answer_error(a, "'%s' was killed by signal %d", a->command, res.code);
 	} else {
+		a->timed_out = 0;
+		free(a->error);
+		a->error = NULL;
 		read_output(a, &res, rx);
 		if (a->state == ANS_FOUND && !q->command && !q->regex)
 			vcache_put(q->name, run_path, a->version);
@@ -521,8 +551,9 @@ static void ask_spawn(const struct run_ctx *ctx, struct runtime_answer *a,
 	spawn_result_release(&res);
 }
 
-static void ask_exec(const struct run_ctx *ctx, struct runtime_answer *a,
-		     const struct ask *q)
+/* Everything short of the spawn: ANS_PENDING when it must run. */
+static void prepare_exec(const struct run_ctx *ctx, struct runtime_answer *a,
+			 const struct ask *q)
 {
 	const char *root = ctx->spec->root;
 	const int stock = !q->command && !q->regex;	/* the table's query */
@@ -550,13 +581,41 @@ static void ask_exec(const struct run_ctx *ctx, struct runtime_answer *a,
 	a->command = command_text(run_path, (char *const *)argv);
 	if (stock && ask_cached(a, q, run_path))
 		goto out;
-	ask_spawn(ctx, a, q, run_path, argv, env);
+	answer_pending(a, exec_deadline(ctx) - clock_ms());
 out:
 	spawn_env_free(env);
 }
 
+/* The spawn runtime_prepare left pending. */
+static void run_exec(const struct run_ctx *ctx, struct runtime_answer *a,
+		     const struct ask *q)
+{
+	const char *argv[66];
+	char **env = child_env(ctx->spec->root);
+
+	ask_argv(a, q, argv, ARRAY_SIZE(argv));
+	ask_spawn(ctx, a, q, a->resolved ? a->resolved : a->path, argv, env);
+	spawn_env_free(env);
+}
+
+/* What the daemon's answer will be if it does not come in time: the
+ * query's own, with its deadline already gone (docker_query then asks
+ * nothing).  Pending, unless the host is not one that is asked. */
+static void prepare_docker(struct runtime_answer *a)
+{
+	a->asked_docker = 1;
+	a->method = VMETHOD_SOCKET;
+	docker_query(getenv("DOCKER_HOST"), 0, &a->docker);
+	if (a->docker.socket_path)
+		a->path = xstrdup(a->docker.socket_path);
+	a->state = a->docker.state == DOCKER_TIMEOUT ? ANS_PENDING : ANS_DOCKER;
+}
+
 static void ask_docker(const struct run_ctx *ctx, struct runtime_answer *a)
 {
+	docker_info_release(&a->docker);
+	free(a->path);
+	a->path = NULL;
 	a->asked_docker = 1;
 	docker_query(getenv("DOCKER_HOST"), exec_deadline(ctx), &a->docker);
 	if (a->docker.socket_path)
@@ -571,7 +630,8 @@ static void ask_docker(const struct run_ctx *ctx, struct runtime_answer *a)
 	}
 	/* no socket: "not installed" only when there is no CLI either */
 	if (a->docker.state == DOCKER_NO_SOCKET) {
-		char *cli = spawn_which("docker", getenv("PATH"), ctx->spec->root);
+		char *cli = spawn_which("docker", spawn_search_path(NULL),
+					ctx->spec->root);
 
 		if (cli) {
 			a->docker_cli = text_clean(cli);
@@ -580,33 +640,98 @@ static void ask_docker(const struct run_ctx *ctx, struct runtime_answer *a)
 	}
 }
 
-/* run_once's maker: arg is the runtime name. */
-static void *ask_version(const struct run_ctx *ctx, const void *arg)
+/* run_once's maker for runtime_prepare: arg is the runtime name. */
+static void *prepare_version(const struct run_ctx *ctx, const void *arg)
 {
 	struct runtime_answer *a = xcalloc(1, sizeof(*a));
 	struct ask q;
 
+	a->name = xstrdup(arg);
 	ask_init(&q, ctx->spec, arg);
 	if (!q.command && q.k && q.k->socket) {
-		ask_docker(ctx, a);
+		prepare_docker(a);
+		if (a->state != ANS_PENDING)
+			ask_docker(ctx, a);	/* not asked: says why at once */
 		return a;
 	}
 	find_binary(a, &q, ctx->spec->root);
 	if (a->path)
-		ask_exec(ctx, a, &q);
+		prepare_exec(ctx, a, &q);
 	return a;
+}
+
+static char *dup_or_null(const char *s)
+{
+	return s ? xstrdup(s) : NULL;
+}
+
+/* A copy of a pending answer, to be completed. */
+static struct runtime_answer *answer_dup(const struct runtime_answer *p)
+{
+	struct runtime_answer *a = xmalloc(sizeof(*a));
+
+	*a = *p;
+	a->name = xstrdup(p->name);
+	a->version = dup_or_null(p->version);
+	a->path = dup_or_null(p->path);
+	a->resolved = dup_or_null(p->resolved);
+	a->command = dup_or_null(p->command);
+	a->skipped = dup_or_null(p->skipped);
+	a->tried = dup_or_null(p->tried);
+	a->error = dup_or_null(p->error);
+	a->note = dup_or_null(p->note);
+	a->default_path = dup_or_null(p->default_path);
+	a->docker_cli = dup_or_null(p->docker_cli);
+	a->docker.version = dup_or_null(p->docker.version);
+	a->docker.api_version = dup_or_null(p->docker.api_version);
+	a->docker.socket_path = dup_or_null(p->docker.socket_path);
+	a->docker.detail = dup_or_null(p->docker.detail);
+	return a;
+}
+
+/* run_once's maker for runtime_ask: arg is the pending prepared answer. */
+static void *ask_version(const struct run_ctx *ctx, const void *arg)
+{
+	struct runtime_answer *a = answer_dup(arg);
+	struct ask q;
+
+	ask_init(&q, ctx->spec, a->name);
+	if (a->asked_docker)
+		ask_docker(ctx, a);
+	else
+		run_exec(ctx, a, &q);
+	return a;
+}
+
+static const struct runtime_answer *asked(const struct run_ctx *ctx,
+					  const char *what, const char *name,
+					  void *(*make)(const struct run_ctx *,
+							const void *),
+					  const void *arg)
+{
+	struct buf key = BUF_INIT;
+	const struct runtime_answer *a;
+
+	buf_printf(&key, "%s:%s", what, name);
+	a = run_once(ctx, buf_str(&key), make, arg, answer_free);
+	buf_release(&key);
+	return a;
+}
+
+const struct runtime_answer *runtime_prepare(const struct run_ctx *ctx,
+					     const char *name)
+{
+	return asked(ctx, "runtime-prepared", name, prepare_version, name);
 }
 
 const struct runtime_answer *runtime_ask(const struct run_ctx *ctx,
 					 const char *name)
 {
-	struct buf key = BUF_INIT;
-	const struct runtime_answer *a;
+	const struct runtime_answer *p = runtime_prepare(ctx, name);
 
-	buf_printf(&key, "runtime:%s", name);
-	a = run_once(ctx, buf_str(&key), ask_version, name, answer_free);
-	buf_release(&key);
-	return a;
+	if (p->state != ANS_PENDING)
+		return p;
+	return asked(ctx, "runtime", name, ask_version, p);
 }
 
 int runtime_askable(const struct spec *spec, const char *name)

@@ -1,14 +1,15 @@
 /* spawnrun.c - see spawnrun.h
  *
- * The one piece of global state is the registry of live children, so that
+ * The one piece of global state is the registry of our children, so that
  * spawn_kill_all() can reach a child whose spawn_run is blocked in another
- * thread.  A registry entry lives on the stack of the spawn_run that owns
- * it and is only touched under live_lock.  A child stays registered until
- * its owner has killed its group and is about to reap it: while it is
- * unreaped its pid cannot be reused, so kill(-pid) can never hit a
- * stranger's process group.  That rests on one rule for the whole
- * program: nobody else waits for our children (no waitpid(-1), no
- * SIGCHLD set to SIG_IGN); should it be broken, the child is reported
+ * thread, or that could not be reaped when its spawn_run gave up on it.
+ * An entry is on the heap and only touched under live_lock, and every
+ * wait for a registered child happens there too (never blocking: WNOHANG
+ * and short naps, up to a deadline).  A child stays registered until it
+ * is reaped: while it is unreaped its pid cannot be reused, so kill(-pid)
+ * can never hit a stranger's process group.  That rests on one rule for
+ * the whole program: nobody else waits for our children (no waitpid(-1),
+ * no SIGCHLD set to SIG_IGN); should it be broken, the child is reported
  * as SPAWN_FAILED with ECHILD and its group is left alone.
  *
  * A descendant can leave the child's process group (setsid, setpgid) and
@@ -16,10 +17,10 @@
  * subreaper (PR_SET_CHILD_SUBREAPER) before its first spawn: an orphaned
  * escapee is reparented to us instead of to init, and strays_hunt() kills
  * and reaps every child of ours that no spawn_run owns, as soon as no
- * spawn_run is in flight and again in spawn_kill_all.  That widens the
- * rule above: while spawns may be in flight the program has no children
- * of its own (envpreflight has none; the unit tests fork only between
- * spawns).
+ * spawn_run waits on a live child, and again in spawn_kill_all.  That
+ * widens the rule above: while spawns may be in flight the program has no
+ * children of its own (envpreflight has none; the unit tests fork only
+ * between spawns).
  */
 #include "spawnrun.h"
 #include "util.h"
@@ -165,6 +166,33 @@ char *spawn_which(const char *name, const char *path_env,
 	return spawn_which_why(name, path_env, repo_root, NULL);
 }
 
+static pthread_once_t cs_path_once = PTHREAD_ONCE_INIT;
+static char cs_path[1024];
+
+/* POSIX's _CS_PATH: "a value for the PATH environment variable that finds
+ * all of the standard utilities", the path of sh's command -p; glibc's
+ * execvp (posix/execvpe.c) searches it when PATH is unset, and so does
+ * what a shell hands an unset PATH to. */
+static void cs_path_init(void)
+{
+	size_t n = confstr(_CS_PATH, cs_path, sizeof(cs_path));
+
+	if (n == 0 || n > sizeof(cs_path))
+		snprintf(cs_path, sizeof(cs_path), "/bin:/usr/bin");
+}
+
+const char *spawn_search_path(int *dflt)
+{
+	const char *p = getenv("PATH");
+
+	if (dflt)
+		*dflt = p == NULL;
+	if (p)
+		return p;
+	pthread_once(&cs_path_once, cs_path_init);
+	return cs_path;
+}
+
 /* ---- the scrubbed environment ---- */
 
 static const char *const env_names[] = {
@@ -281,17 +309,35 @@ void spawn_env_free(char **env)
 	free(env);
 }
 
-/* ---- the registry of live children ---- */
+/* ---- the registry of our children ---- */
 
+/* One child of ours, from its spawn until it is reaped.  On the heap: a
+ * child that cannot be reaped (stopped in the kernel) outlives the
+ * spawn_run that started it, and spawn_kill_all names it later. */
 struct live {
 	pid_t pid;		/* also its process group id */
-	int reaped;		/* by spawn_kill_all, which set wstatus */
+	const void *owner;	/* spawn_run_for's */
+	char *path;		/* the program, for spawn_kill_all's report */
+	double started_ms;
+	int inflight;		/* its spawn_run has not returned yet */
+	int killed;		/* SIGKILL sent to it and to its group */
+	int cut;		/* ... by spawn_kill_all while in flight */
+	int reaped;		/* waited for: wstatus is set, the pid is free */
+	int lost;		/* ... by someone else (ECHILD): status lost */
 	int wstatus;
+	int reported;		/* handed out by spawn_kill_all */
 	struct live *next;
 };
 
 static pthread_mutex_t live_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct live *live_head;
+static int live_closed;		/* spawn_close(): no child from now on */
+
+static void live_free(struct live *l)
+{
+	free(l->path);
+	free(l);
+}
 
 static void live_unlink(struct live *l)
 {
@@ -305,17 +351,91 @@ static void live_unlink(struct live *l)
 	}
 }
 
-static void reap(pid_t pid, int *wstatus)
+/* SIGKILL l's group (grandchildren) and l itself (it may have left its
+ * group).  Under live_lock, and only while l is unreaped: until then its
+ * pid, and so its group id, cannot have been reused. */
+static void live_kill(struct live *l)
 {
-	while (waitpid(pid, wstatus, 0) < 0 && errno == EINTR)
-		;
+	if (l->reaped)
+		return;
+	kill(-l->pid, SIGKILL);
+	kill(l->pid, SIGKILL);
+	l->killed = 1;
+}
+
+/* Wait for l without blocking.  Under live_lock: the only place where a
+ * registered child is waited for.  1 when l is reaped, now or before. */
+static int live_try_reap(struct live *l)
+{
+	int ws = 0;
+	pid_t r;
+
+	if (l->reaped)
+		return 1;
+	do
+		r = waitpid(l->pid, &ws, WNOHANG);
+	while (r < 0 && errno == EINTR);
+	if (r == 0)
+		return 0;
+	l->reaped = 1;
+	if (r < 0)
+		l->lost = 1;	/* ECHILD: someone broke the rule at the top */
+	else
+		l->wstatus = ws;
+	return 1;
+}
+
+/* Sleep a millisecond, or less when until_ms is nearer. */
+static void nap(double until_ms)
+{
+	double left = until_ms - clock_ms();
+	struct timespec ts = { 0, 1000000L };
+
+	if (left <= 0)
+		return;
+	if (left < 1)
+		ts.tv_nsec = (long)(left * 1e6);
+	nanosleep(&ts, NULL);
+}
+
+/* Reap, until until_ms at the latest and never blocking longer, only (or,
+ * when only is NULL, every child that was sent SIGKILL).  An entry no
+ * spawn_run waits for is freed once reaped.  A killed process dies as soon
+ * as the kernel lets it: one stopped in uninterruptible sleep or in a
+ * frozen cgroup stays, and is left for a later call.  Returns how many of
+ * those looked at are still unreaped. */
+static size_t live_reap_until(struct live *only, double until_ms)
+{
+	for (;;) {
+		struct live **pp, *l;
+		size_t left = 0;
+
+		pthread_mutex_lock(&live_lock);
+		for (pp = &live_head; (l = *pp) != NULL;) {
+			if (only ? l != only : !l->killed) {
+				pp = &l->next;
+				continue;
+			}
+			if (!live_try_reap(l))
+				left++;
+			else if (!l->inflight) {
+				*pp = l->next;
+				live_free(l);
+				continue;
+			}
+			pp = &l->next;
+		}
+		pthread_mutex_unlock(&live_lock);
+		if (!left || clock_ms() >= until_ms)
+			return left;
+		nap(until_ms);
+	}
 }
 
 /* ---- strays: descendants that left their child's process group ---- */
 
 #define STRAYS_MAX 256		/* killed per round */
 #define STRAYS_ROUNDS 32	/* each round reaches one generation deeper */
-#define STRAYS_REAP_MS 100	/* wait no longer for one to die */
 
 static pthread_once_t reaper_once = PTHREAD_ONCE_INIT;
 
@@ -325,13 +445,25 @@ static void reaper_init(void)
 	prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
 }
 
-/* 1 when a spawn_run owns an unreaped child.  Under live_lock. */
+/* 1 when a spawn_run still waits on a child nobody has killed.  Under
+ * live_lock. */
 static int live_busy(void)
 {
 	struct live *l;
 
 	for (l = live_head; l; l = l->next)
-		if (!l->reaped)
+		if (l->inflight && !l->killed && !l->reaped)
+			return 1;
+	return 0;
+}
+
+/* 1 when pid is a registered, unreaped child.  Under live_lock. */
+static int live_owns(pid_t pid)
+{
+	struct live *l;
+
+	for (l = live_head; l; l = l->next)
+		if (!l->reaped && l->pid == pid)
 			return 1;
 	return 0;
 }
@@ -414,54 +546,57 @@ static void strays_by_scan(pid_t *out, size_t *n)
  * child being started is either registered or not yet there. */
 static size_t strays_find(pid_t *out)
 {
-	struct live *l;
 	size_t n = 0, i, kept = 0;
 
 	if (strays_by_task(out, &n) < 0)
 		strays_by_scan(out, &n);
-	for (i = 0; i < n; i++) {
-		int owned = 0;
-
-		for (l = live_head; l && !owned; l = l->next)
-			owned = !l->reaped && l->pid == out[i];
-		if (!owned)
+	for (i = 0; i < n; i++)
+		if (!live_owns(out[i]))
 			out[kept++] = out[i];
-	}
 	return kept;
 }
 
-/* Reap pid, a child of ours that was sent SIGKILL, waiting at most until
- * until_ms (a process in uninterruptible sleep dies later, alone). */
-static void reap_soon(pid_t pid, double until_ms)
+/* Reap the strays pids[0..n) that die by until_ms.  Waited for under
+ * live_lock, like registered children, and never one that has since
+ * become registered: a reaped stray's pid may already be a new child's. */
+static void strays_reap(pid_t *pids, size_t n, double until_ms)
 {
-	const struct timespec ms = { 0, 1000000 };
-
 	for (;;) {
-		pid_t r = waitpid(pid, NULL, WNOHANG);
+		size_t i, left = 0;
 
-		if (r != 0 && !(r < 0 && errno == EINTR))
-			return;		/* reaped, or not ours after all */
-		if (clock_ms() >= until_ms)
+		pthread_mutex_lock(&live_lock);
+		for (i = 0; i < n; i++) {
+			pid_t r;
+
+			if (!pids[i])
+				continue;
+			r = live_owns(pids[i]) ? -1 : waitpid(pids[i], NULL, WNOHANG);
+			if (r != 0)
+				pids[i] = 0;	/* reaped, or not ours to wait for */
+			else
+				left++;
+		}
+		pthread_mutex_unlock(&live_lock);
+		if (!left || clock_ms() >= until_ms)
 			return;
-		nanosleep(&ms, NULL);
+		nap(until_ms);
 	}
 }
 
 /* Kill and reap every stray, generation by generation (a stray's own
- * orphans come to us once it is reaped), unless a spawn_run is in
- * flight: its child's descendants are its own business until it ends,
- * and the last spawn_run to end (or spawn_kill_all) hunts for all.
- * An unreaped child's pid cannot be reused, so kill() never hits a
- * stranger; -pid reaches the group a stray leads, when it leads one. */
-static void strays_hunt(void)
+ * orphans come to us once it is reaped), until until_ms at the latest,
+ * unless a spawn_run waits on a live child: its child's descendants are
+ * its own business until it ends, and the last spawn_run to end (or
+ * spawn_kill_all) hunts for all.  A stray is unreaped when killed, so its
+ * pid cannot have been reused; -pid reaches the group a stray leads, when
+ * it leads one. */
+static void strays_hunt(double until_ms)
 {
 	pid_t pids[STRAYS_MAX];
 	size_t n, i;
 	int round;
 
-	for (round = 0; round < STRAYS_ROUNDS; round++) {
-		double until = clock_ms() + STRAYS_REAP_MS;
-
+	for (round = 0; round < STRAYS_ROUNDS && clock_ms() < until_ms; round++) {
 		pthread_mutex_lock(&live_lock);
 		n = live_busy() ? 0 : strays_find(pids);
 		for (i = 0; i < n; i++) {
@@ -471,73 +606,172 @@ static void strays_hunt(void)
 		pthread_mutex_unlock(&live_lock);
 		if (!n)
 			return;
-		for (i = 0; i < n; i++)
-			reap_soon(pids[i], until);
+		strays_reap(pids, n, until_ms);
 	}
 }
 
-void spawn_kill_all(void)
+void spawn_close(void)
 {
+	pthread_mutex_lock(&live_lock);
+	live_closed = 1;
+	pthread_mutex_unlock(&live_lock);
+}
+
+#define PF_EXITING_FLAG 0x4	/* linux/sched.h PF_EXITING: in do_exit() */
+
+/* The state letter of pid in /proc/PID/stat ('R', 'S', 'D', 'Z', ...) and
+ * its flags (field 9), or 0 when they cannot be read. */
+static char proc_state(pid_t pid, unsigned *flags)
+{
+	char path[64], line[512], st = 0;
+	const char *paren;
+	FILE *f;
+
+	*flags = 0;
+	snprintf(path, sizeof(path), "/proc/%ld/stat", (long)pid);
+	f = fopen(path, "re");
+	if (!f)
+		return 0;
+	if (!fgets(line, sizeof(line), f) || !(paren = strrchr(line, ')')) ||
+	    sscanf(paren + 1, " %c %*d %*d %*d %*d %*d %u", &st, flags) != 2)
+		st = 0;
+	fclose(f);
+	return st;
+}
+
+/* 1 when the kernel holds killed child l: in uninterruptible sleep ('D',
+ * which is also how a task frozen by the cgroup v1 freezer shows) without
+ * having begun to exit, or we cannot tell.  One that is only waiting for a
+ * CPU on a busy machine (runnable), or that is already exiting (a dying
+ * task may sleep uninterruptibly while its memory is torn down), ends on
+ * its own and never runs its own code again: it is not held.  Under
+ * live_lock (l unreaped: its pid is ours). */
+static int live_held(const struct live *l)
+{
+	unsigned flags;
+	char st = proc_state(l->pid, &flags);
+
+	return st == 0 || (st == 'D' && !(flags & PF_EXITING_FLAG));
+}
+
+size_t spawn_kill_all(double until_ms, struct spawn_stuck **stuck)
+{
+	struct spawn_stuck *v = NULL;
+	size_t n = 0, cap = 0;
 	struct live *l;
+	double now;
 
 	pthread_mutex_lock(&live_lock);
-	for (l = live_head; l; l = l->next)
-		if (!l->reaped)
-			kill(-l->pid, SIGKILL);
-	/* kill them all first so that they die in parallel, then reap */
 	for (l = live_head; l; l = l->next) {
-		if (l->reaped)
-			continue;
-		reap(l->pid, &l->wstatus);
-		l->reaped = 1;
+		if (l->inflight && !l->killed && !l->reaped)
+			l->cut = 1;
+		live_kill(l);	/* again for a stuck one: harmless */
 	}
 	pthread_mutex_unlock(&live_lock);
-	strays_hunt();
+	/* killed all first so that they die in parallel, then reap */
+	live_reap_until(NULL, until_ms);
+	strays_hunt(until_ms);
+
+	now = clock_ms();
+	pthread_mutex_lock(&live_lock);
+	for (l = live_head; l; l = l->next) {
+		if (l->reaped || l->reported || !live_held(l))
+			continue;
+		l->reported = 1;
+		if (stuck) {
+			grow(&v, sizeof(*v), &cap, n + 1);
+			v[n].pid = (int)l->pid;
+			v[n].owner = l->owner;
+			v[n].path = xstrdup(l->path);
+			v[n].ran_ms = now - l->started_ms;
+		}
+		n++;
+	}
+	pthread_mutex_unlock(&live_lock);
+	if (stuck)
+		*stuck = v;
+	return n;
+}
+
+void spawn_stuck_free(struct spawn_stuck *v, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		free(v[i].path);
+	free(v);
 }
 
 /* ---- running one child ---- */
 
 struct child {
-	struct live live;
+	struct live *live;	/* registered while it lives */
 	int rfd;		/* read end of the output pipe; -1 at EOF */
 	int pidfd;		/* wakes poll() at exit; -1 if unavailable */
 	int exited;		/* the direct child has exited (not reaped) */
-	int gone;		/* ... and was reaped: by spawn_kill_all, or
-				 * by someone who should not have */
+	int gone;		/* waitid found no such child: reaped by
+				 * spawn_kill_all, or by someone who should
+				 * not have */
 	int truncated;
 	struct buf out;
 };
 
-/* pipe2(O_CLOEXEC) with both ends above 2: were our stdout closed, the
- * write end could be fd 1, and dup2(1, 1) in the child would not clear
- * its close-on-exec flag. */
-static int pipe_high(int fds[2])
+/* fd moved to a descriptor above 2 (close-on-exec): were ours closed, a
+ * new descriptor could be 0, 1 or 2, and dup2(fd, fd) in the child would
+ * not clear its close-on-exec flag.  -1 with errno (fd closed). */
+static int fd_high(int fd)
 {
-	int i;
+	int high;
 
-	if (pipe2(fds, O_CLOEXEC) < 0)
+	if (fd > 2)
+		return fd;
+	high = fcntl(fd, F_DUPFD_CLOEXEC, 3);
+	if (high < 0) {
+		int saved = errno;
+
+		close(fd);
+		errno = saved;
 		return -1;
-	for (i = 0; i < 2; i++) {
-		int fd;
-
-		if (fds[i] > 2)
-			continue;
-		fd = fcntl(fds[i], F_DUPFD_CLOEXEC, 3);
-		if (fd < 0) {
-			int saved = errno;
-
-			close(fds[0]);
-			close(fds[1]);
-			errno = saved;
-			return -1;
-		}
-		close(fds[i]);
-		fds[i] = fd;
 	}
-	return 0;
+	close(fd);
+	return high;
 }
 
-static int actions_init(posix_spawn_file_actions_t *fa, int wfd,
+/* pipe2(O_CLOEXEC) with both ends above 2. */
+static int pipe_high(int fds[2])
+{
+	if (pipe2(fds, O_CLOEXEC) < 0)
+		return -1;
+	fds[0] = fd_high(fds[0]);
+	fds[1] = fd_high(fds[1]);
+	if (fds[0] >= 0 && fds[1] >= 0)
+		return 0;
+	if (fds[0] >= 0)
+		close(fds[0]);
+	if (fds[1] >= 0)
+		close(fds[1]);
+	errno = EMFILE;
+	return -1;
+}
+
+/* The child's standard input: /dev/null, opened here rather than in the
+ * child so that a sandbox without it cannot make the program look broken;
+ * without it, the read end of an empty pipe, which reads as end of file
+ * just the same.  -1 with errno when neither can be had. */
+static int stdin_open(void)
+{
+	int fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+	int fds[2];
+
+	if (fd >= 0)
+		return fd_high(fd);
+	if (pipe_high(fds) < 0)
+		return -1;
+	close(fds[1]);
+	return fds[0];
+}
+
+static int actions_init(posix_spawn_file_actions_t *fa, int infd, int wfd,
 			const char *cwd)
 {
 	int rc;
@@ -545,7 +779,7 @@ static int actions_init(posix_spawn_file_actions_t *fa, int wfd,
 	rc = posix_spawn_file_actions_init(fa);
 	if (rc)
 		return rc;
-	rc = posix_spawn_file_actions_addopen(fa, 0, "/dev/null", O_RDONLY, 0);
+	rc = posix_spawn_file_actions_adddup2(fa, infd, 0);
 	if (!rc)
 		rc = posix_spawn_file_actions_adddup2(fa, wfd, 1);
 	if (!rc)
@@ -589,19 +823,54 @@ static int attr_init(posix_spawnattr_t *sa)
 	return rc;
 }
 
+/* The spawn itself and the registration, one step under the lock:
+ * spawn_kill_all either sees this child or runs before it, and then (past
+ * the deadline, or closed) this child never starts.  Returns 0, ETIMEDOUT,
+ * or an errno value. */
+static int spawn_registered(struct live *l, const char *path,
+			    posix_spawn_file_actions_t *fa,
+			    posix_spawnattr_t *sa, char *const argv[],
+			    char *const envp[], double deadline_ms)
+{
+	pid_t pid;
+	int rc;
+
+	pthread_mutex_lock(&live_lock);
+	if (live_closed || clock_ms() >= deadline_ms) {
+		rc = ETIMEDOUT;
+	} else {
+		rc = posix_spawn(&pid, path, fa, sa, argv, envp);
+		if (!rc) {
+			l->pid = pid;
+			l->started_ms = clock_ms();
+			l->next = live_head;
+			live_head = l;
+		}
+	}
+	pthread_mutex_unlock(&live_lock);
+	return rc;
+}
+
 /* Start the child and register it.  Returns 0, ETIMEDOUT when the
  * deadline has already passed, or an errno value. */
-static int child_start(struct child *c, const char *path, char *const argv[],
-		       const char *cwd, char *const envp[], double deadline_ms)
+static int child_start(struct child *c, const void *owner, const char *path,
+		       char *const argv[], const char *cwd, char *const envp[],
+		       double deadline_ms)
 {
 	posix_spawn_file_actions_t fa;
 	posix_spawnattr_t sa;
-	int fds[2], rc;
-	pid_t pid;
+	struct live *l;
+	int fds[2], infd, rc;
 
-	if (pipe_high(fds) < 0)
+	infd = stdin_open();
+	if (infd < 0)
 		return errno;
-	rc = actions_init(&fa, fds[1], cwd);
+	if (pipe_high(fds) < 0) {
+		rc = errno;
+		close(infd);
+		return rc;
+	}
+	rc = actions_init(&fa, infd, fds[1], cwd);
 	if (rc)
 		goto out_pipe;
 	rc = attr_init(&sa);
@@ -610,33 +879,28 @@ static int child_start(struct child *c, const char *path, char *const argv[],
 		goto out_pipe;
 	}
 	pthread_once(&reaper_once, reaper_init);
-	/* The deadline check, the spawn and the registration are one step
-	 * under the lock: spawn_kill_all either sees this child or runs
-	 * before it, and then (past the deadline) this child never starts. */
-	pthread_mutex_lock(&live_lock);
-	if (clock_ms() >= deadline_ms) {
-		rc = ETIMEDOUT;
-	} else {
-		rc = posix_spawn(&pid, path, &fa, &sa, argv, envp);
-		if (!rc) {
-			c->live.pid = pid;
-			c->live.next = live_head;
-			live_head = &c->live;
-		}
-	}
-	pthread_mutex_unlock(&live_lock);
+	l = xcalloc(1, sizeof(*l));
+	l->owner = owner;
+	l->path = xstrdup(path);
+	l->inflight = 1;
+	rc = spawn_registered(l, path, &fa, &sa, argv, envp, deadline_ms);
 	posix_spawn_file_actions_destroy(&fa);
 	posix_spawnattr_destroy(&sa);
-	if (rc)
+	if (rc) {
+		live_free(l);
 		goto out_pipe;
+	}
+	close(infd);
 	close(fds[1]);
+	c->live = l;
 	c->rfd = fds[0];
 	fcntl(c->rfd, F_SETFL, fcntl(c->rfd, F_GETFL) | O_NONBLOCK);
 #ifdef SYS_pidfd_open
-	c->pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
+	c->pidfd = (int)syscall(SYS_pidfd_open, l->pid, 0);
 #endif
 	return 0;
 out_pipe:
+	close(infd);
 	close(fds[0]);
 	close(fds[1]);
 	return rc;
@@ -680,7 +944,7 @@ static int child_exited(struct child *c)
 	siginfo_t si;
 
 	memset(&si, 0, sizeof(si));
-	if (waitid(P_PID, (id_t)c->live.pid, &si,
+	if (waitid(P_PID, (id_t)c->live->pid, &si,
 		   WEXITED | WNOHANG | WNOWAIT) < 0) {
 		if (errno != ECHILD)
 			return 0;
@@ -721,46 +985,61 @@ static void child_wait(struct child *c, double deadline_ms)
 	}
 }
 
-/* Kill the group (grandchildren too, and the child at the deadline),
- * leave the registry and reap.  Returns the wait status; *by_kill_all is
- * set when spawn_kill_all reaped it first. */
-static int child_finish(struct child *c, int *by_kill_all)
+/* Kill the group (grandchildren too, and the child at the deadline) and
+ * reap the child, waiting until until_ms at the latest: never a blocking
+ * waitpid, since a killed process in uninterruptible sleep or a frozen
+ * cgroup dies only when the kernel lets it.  Copies what is known into
+ * *st; a child reaped leaves the registry, one that is not stays there
+ * (spawn_kill_all names it).  Returns 1 when it was reaped. */
+static int child_finish(struct child *c, double until_ms, struct live *st)
 {
-	int wstatus = 0;
+	struct live *l = c->live;
+	int reaped;
 
 	pthread_mutex_lock(&live_lock);
-	*by_kill_all = c->live.reaped;
-	wstatus = c->live.wstatus;
-	live_unlink(&c->live);
-	if (*by_kill_all)
-		c->gone = 0;
-	else if (!c->gone)
-		kill(-c->live.pid, SIGKILL);
+	if (!l->reaped && !c->gone)
+		live_kill(l);
 	pthread_mutex_unlock(&live_lock);
-	if (!*by_kill_all && !c->gone)
-		reap(c->live.pid, &wstatus);
+	live_reap_until(l, until_ms);
+	pthread_mutex_lock(&live_lock);
+	*st = *l;
+	reaped = l->reaped;
+	if (reaped)
+		live_unlink(l);
+	else
+		l->inflight = 0;	/* stuck: spawn_kill_all's now */
+	pthread_mutex_unlock(&live_lock);
+	if (reaped)
+		live_free(l);
+	c->live = NULL;
 	if (c->rfd >= 0)
 		close(c->rfd);
 	if (c->pidfd >= 0)
 		close(c->pidfd);
-	return wstatus;
+	return reaped;
 }
 
 static void result_fill(struct spawn_result *out, struct child *c,
-			int wstatus, int by_kill_all)
+			const struct live *st)
 {
-	if (c->gone) {
+	int ws = st->wstatus;
+
+	out->pid = (int)st->pid;
+	if (!st->reaped) {
+		out->status = SPAWN_TIMED_OUT;
+		out->unreaped = 1;
+	} else if (st->lost) {
 		out->status = SPAWN_FAILED;	/* its status is lost */
 		out->err = ECHILD;
-	} else if (!c->exited || (by_kill_all && WIFSIGNALED(wstatus) &&
-				  WTERMSIG(wstatus) == SIGKILL)) {
+	} else if (!c->exited || (st->cut && WIFSIGNALED(ws) &&
+				  WTERMSIG(ws) == SIGKILL)) {
 		out->status = SPAWN_TIMED_OUT;
-	} else if (WIFEXITED(wstatus)) {
+	} else if (WIFEXITED(ws)) {
 		out->status = SPAWN_EXITED;
-		out->code = WEXITSTATUS(wstatus);
+		out->code = WEXITSTATUS(ws);
 	} else {
 		out->status = SPAWN_SIGNALED;
-		out->code = WIFSIGNALED(wstatus) ? WTERMSIG(wstatus) : 0;
+		out->code = WIFSIGNALED(ws) ? WTERMSIG(ws) : 0;
 	}
 	out->truncated = c->truncated;
 	out->out_len = c->out.len;
@@ -796,14 +1075,16 @@ static int cwd_unusable(const char *cwd)
 	return access(cwd, X_OK) < 0;
 }
 
-int spawn_run(const char *path, char *const argv[], const char *cwd,
-	      char *const envp[], double deadline_ms, struct spawn_result *out)
+int spawn_run_for(const void *owner, const char *path, char *const argv[],
+		  const char *cwd, char *const envp[], double deadline_ms,
+		  struct spawn_result *out)
 {
 	struct child c = { .rfd = -1, .pidfd = -1, .out = BUF_INIT };
 	char *default_argv[2] = { (char *)path, NULL };
 	char **own_env = NULL;
 	double t0 = clock_ms();
-	int rc, wstatus, by_kill_all;
+	struct live st;
+	int rc;
 
 	memset(out, 0, sizeof(*out));
 	if (!path || path[0] != '/') {
@@ -818,7 +1099,7 @@ int spawn_run(const char *path, char *const argv[], const char *cwd,
 	}
 	if (!envp)
 		envp = own_env = spawn_env_scrubbed(environ);
-	rc = child_start(&c, path, argv ? argv : default_argv, cwd, envp,
+	rc = child_start(&c, owner, path, argv ? argv : default_argv, cwd, envp,
 			 deadline_ms);
 	spawn_env_free(own_env);
 	if (rc == ETIMEDOUT) {
@@ -830,9 +1111,9 @@ int spawn_run(const char *path, char *const argv[], const char *cwd,
 	if (rc)
 		goto failed;
 	child_wait(&c, deadline_ms);
-	wstatus = child_finish(&c, &by_kill_all);
-	strays_hunt();
-	result_fill(out, &c, wstatus, by_kill_all);
+	child_finish(&c, clock_ms() + SPAWN_REAP_MS, &st);
+	strays_hunt(clock_ms() + SPAWN_REAP_MS);
+	result_fill(out, &c, &st);
 	out->ms = clock_ms() - t0;
 	if (out->status == SPAWN_FAILED) {
 		errno = out->err;
@@ -846,6 +1127,12 @@ failed:
 	out->ms = clock_ms() - t0;
 	errno = rc;
 	return -1;
+}
+
+int spawn_run(const char *path, char *const argv[], const char *cwd,
+	      char *const envp[], double deadline_ms, struct spawn_result *out)
+{
+	return spawn_run_for(NULL, path, argv, cwd, envp, deadline_ms, out);
 }
 
 void spawn_result_release(struct spawn_result *r)

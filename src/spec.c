@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 /* The names of enum req_source.  key is the last part of a runtime
  * check's id and JSON's source_key: part of envpreflight/1. */
@@ -388,6 +389,14 @@ static int load(const char *dir, struct spec *spec, struct errbuf *err, int any)
 	}
 	if (!S_ISDIR(st.st_mode)) {
 		err_set(err, "%s: not a directory", dir);
+		err->kind = ERRK_DIR;
+		return -1;
+	}
+	/* every file is looked up by name in it: without search permission
+	 * each would fail with EACCES, and the first one would take the
+	 * blame (package.json: Permission denied) */
+	if (access(real, X_OK) < 0) {
+		err_set(err, "%s: cannot read the directory: %s", dir, strerror(errno));
 		err->kind = ERRK_DIR;
 		return -1;
 	}

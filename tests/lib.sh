@@ -64,6 +64,25 @@ mask() {
 	    -e 's/([0-9.]* ms)/(T ms)/g'
 }
 
+# survivors MARK...: how many processes whose command line holds one of
+# the marks are still alive (zombies do not count: they run nothing),
+# after up to 5 s for a killed one to end.  A killed process ends once the
+# kernel schedules it, which on a busy machine takes a while; one that was
+# not killed lives on for its marked sleep, which must be much longer.
+survivors() {
+	until=$(($(date +%s) + 5))
+	while :; do
+		n=0
+		for f in $(grep -Fls $(printf -- '-e %s ' "$@") /proc/[0-9]*/cmdline 2>/dev/null); do
+			st=$(sed -n 's/.*) \(.\).*/\1/p' "${f%cmdline}stat" 2>/dev/null)
+			[ -z "$st" ] || [ "$st" = Z ] || n=$((n + 1))
+		done
+		[ "$n" = 0 ] || [ "$(date +%s)" -ge "$until" ] && break
+		sleep 0.05
+	done
+	echo "$n"
+}
+
 finish() {
 	echo "$T_NAME: $T_PASSED passed, $T_FAILED failed"
 	[ "$T_FAILED" = 0 ]

@@ -149,6 +149,7 @@ if command -v git >/dev/null 2>&1; then
 	printf 'A=1\n' >"$g/.env"
 	run "$g"
 	check "git: not ignored warns" grep -q '.env is not ignored by git: it could be committed' "$out"
+	check "git: hint at the top" grep -q "hint: add '/.env' to .gitignore$" "$out"
 	printf '.env\n' >"$TEST_TMPDIR/xdg/git/ignore"
 	run "$g"
 	check "git: global excludes only" grep -q 'ignored only by your global excludes file' "$out"
@@ -163,6 +164,19 @@ if command -v git >/dev/null 2>&1; then
 	mkdir -p "$g/app"
 	printf 'A=\n' >"$g/app/.env.example"
 	printf 'A=1\n' >"$g/app/.env"
+	# below the top, the hint names both files that work, each with its
+	# own pattern, and following either makes git ignore the file
+	run "$g/app"
+	check "git: hint below the top: $(grep hint "$out")" grep -q \
+		"hint: add '/.env' to this directory's .gitignore, or '/app/.env' to $g/.gitignore" "$out"
+	printf '/.env\n' >"$g/app/.gitignore"
+	check "git: the first hint works for git" git -C "$g" check-ignore -q app/.env
+	run "$g/app"
+	check "git: the first hint works for us" grep -q 'ignored by git (.gitignore:1)' "$out"
+	rm -f "$g/app/.gitignore"
+	printf '/app/.env\n' >"$g/.gitignore"
+	check "git: the second hint works for git" git -C "$g" check-ignore -q app/.env
+	rm -f "$g/.gitignore"
 	printf '.env\n' >"$g/app/.gitignore"
 	run "$g/app"
 	check "git: rule path relative to DIR" grep -q 'ignored by git (.gitignore:1)' "$out"

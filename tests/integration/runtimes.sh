@@ -10,16 +10,10 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 fx=$top/tests/fixtures/runtimes
 nocache=XDG_CACHE_HOME=/dev/null/no-cache
 
-# 1 when a process whose command line holds $1 is alive
-alive() {
-	for f in /proc/[0-9]*/cmdline; do
-		c=$( (tr '\0' ' ' <"$f") 2>/dev/null) || continue
-		case $c in *"$1"*) return 0 ;; esac
-	done
-	return 1
-}
-
 # ---- a runtime that hangs and forks a grandchild ----
+# The check names the program and how long it ran, whichever deadline
+# ends it (the query's own, or the run's when the worker was late: the
+# check published the same words before it ran it)
 repo=$TEST_TMPDIR/hang
 mkdir -p "$repo"
 printf '{"engines": {"node": ">=20"}}\n' >"$repo/package.json"
@@ -29,13 +23,16 @@ st=$?
 t1=$(date +%s)
 check "hung runtime: exit 1 (got $st)" [ "$st" = 1 ]
 check "hung runtime: an error naming it: $out" \
-	sh -c 'printf "%s\n" "$1" | grep -q "hang/node --version'"'"' did not answer before the deadline"' _ "$out"
-check "hung runtime: the audit kept its deadline ($((t1 - t0)) s)" [ $((t1 - t0)) -le 3 ]
-if alive 41.7311 || alive 41.7312; then
-	not_ok "hung runtime: its child or grandchild survived"
-else
-	ok
-fi
+	sh -c 'printf "%s\n" "$1" | grep -q "hang/node --version'"'"' did not answer within [0-9]* ms and was killed"' _ "$out"
+# a generous bound: it is there to catch a run held by its child
+check "hung runtime: the audit kept its deadline ($((t1 - t0)) s)" [ $((t1 - t0)) -le 10 ]
+check "hung runtime: its child and grandchild were killed" [ "$(survivors 41.7311 41.7312)" = 0 ]
+out=$(EP_ENV="PATH=$fx/hang:/usr/bin:/bin $nocache" ep --json --timeout=700 "$repo")
+check "hung runtime: JSON keeps the data" \
+	sh -c 'printf "%s\n" "$1" | grep -q "\"command\": \".*hang/node --version\""' _ "$out"
+check "hung runtime: JSON says how long it ran" \
+	sh -c 'printf "%s\n" "$1" | grep -q "\"timed_out_ms\": [0-9]"' _ "$out"
+check "hung runtime: killed again" [ "$(survivors 41.7311 41.7312)" = 0 ]
 
 # ---- a node inside the audited repository is never run ----
 repo=$TEST_TMPDIR/inside
@@ -62,7 +59,7 @@ printf '{"engines": {"node": ">=20"}}\n' >"$repo/package.json"
 out=$(EP_ENV="PATH=$fx/escape:/usr/bin:/bin $nocache" ep "$repo")
 check "escapee: the check passes (exit $?): $out" \
 	sh -c 'printf "%s\n" "$1" | grep -q "v22.11.0 (satisfies"' _ "$out"
-if command -v setsid >/dev/null && alive 41.7321; then
+if command -v setsid >/dev/null && [ "$(survivors 41.7321)" != 0 ]; then
 	not_ok "escapee: the setsid grandchild survived envpreflight"
 else
 	ok
@@ -75,12 +72,8 @@ chmod 755 "$bin/node"
 t0=$(date +%s)
 out=$(EP_ENV="PATH=$bin:/usr/bin:/bin $nocache" ep --timeout=500 "$repo")
 t1=$(date +%s)
-check "escapee at the deadline: the audit kept it ($((t1 - t0)) s)" [ $((t1 - t0)) -le 3 ]
-if alive 41.7322 || alive 41.7323; then
-	not_ok "escapee at the deadline: a process survived"
-else
-	ok
-fi
+check "escapee at the deadline: the audit kept it ($((t1 - t0)) s)" [ $((t1 - t0)) -le 10 ]
+check "escapee at the deadline: nothing survived" [ "$(survivors 41.7322 41.7323)" = 0 ]
 
 # ---- code the repository ships never runs: yarnPath, command ----
 repo=$TEST_TMPDIR/yarnpath
@@ -111,37 +104,41 @@ check "command: a shell line is refused (exit $?): $out" \
 check "command: the shell never ran" [ ! -e "$repo/EXECUTED" ]
 
 # ---- every runtime at once, in the repository, with the forced env ----
+# Each fake runtime marks that it started, then waits until all four
+# have: run one after another, the first would wait in vain (up to 10 s,
+# well inside the 30 s deadline) and fail its check.  No clock involved.
 bin=$TEST_TMPDIR/slowbin
 repo=$TEST_TMPDIR/slow
-mkdir -p "$bin" "$repo"
+meet=$TEST_TMPDIR/meet
+mkdir -p "$bin" "$repo" "$meet"
+rendezvous="touch \"$meet/\$(basename \"\$0\")\"
+i=0
+while [ \$(ls \"$meet\" | wc -l) -lt 4 ] && [ \$i -lt 200 ]; do sleep 0.05; i=\$((i + 1)); done
+[ \$i -lt 200 ] || exit 9"
 for r in node:v22.1.0 python3:"Python 3.12.1" ruby:"ruby 3.3.0"; do
 	name=${r%%:*}
-	printf '#!/bin/sh\nsleep 0.4\necho "%s"\n' "${r#*:}" >"$bin/$name"
+	printf '#!/bin/sh\n%s\necho "%s"\n' "$rendezvous" "${r#*:}" >"$bin/$name"
 	chmod 755 "$bin/$name"
 done
 # go answers only in the repository, with GOTOOLCHAIN=local and corepack
 # kept offline, and with no secret of ours in its environment
 cat >"$bin/go" <<EOF
 #!/bin/sh
+$rendezvous
 [ "\$PWD" = "$repo" ] || { echo "go version go1.0.0 wrong-cwd"; exit 0; }
 [ "\$GOTOOLCHAIN" = local ] || { echo "go version go1.0.0 toolchain-\$GOTOOLCHAIN"; exit 0; }
 [ "\$COREPACK_ENABLE_NETWORK" = 0 ] || { echo "go version go1.0.0 corepack"; exit 0; }
 [ "\$COREPACK_ENABLE_AUTO_PIN" = 0 ] || { echo "go version go1.0.0 autopin"; exit 0; }
 [ -z "\${AWS_SECRET_ACCESS_KEY:-}" ] || { echo "go version go1.0.0 secret"; exit 0; }
-sleep 0.4
 echo "go version go1.22.3 linux/amd64"
 EOF
 chmod 755 "$bin/go"
 printf 'version: 1\nruntimes:\n  node: ">=22"\n  python: ">=3.12"\n  ruby: ">=3"\n  go: ">=1.22"\n' \
 	>"$repo/preflight.yaml"
-t0=$(date +%s%N)
 out=$(EP_ENV="PATH=$bin:/usr/bin:/bin $nocache GOTOOLCHAIN=auto COREPACK_ENABLE_NETWORK=1 AWS_SECRET_ACCESS_KEY=hunter2" \
-	ep "$repo")
+	ep --timeout=30000 "$repo")
 st=$?
-t1=$(date +%s%N)
-ms=$(((t1 - t0) / 1000000))
-check "concurrent: all pass (exit $st): $out" [ "$st" = 0 ]
-check "concurrent: four 400 ms runtimes took $ms ms, not 1600" [ "$ms" -lt 1300 ]
+check "concurrent: all four ran at once and pass (exit $st): $out" [ "$st" = 0 ]
 check "forced env and cwd: go saw them: $out" \
 	sh -c 'printf "%s\n" "$1" | grep -q "go1.22.3 (satisfies"' _ "$out"
 
@@ -222,7 +219,7 @@ setTimeout(() => process.exit(0), 20000);
 fi
 if [ -n "$server" ]; then
 	i=0
-	while [ ! -S "$sock" ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done
+	while [ ! -S "$sock" ] && [ $i -lt 400 ]; do sleep 0.05; i=$((i + 1)); done
 	out=$(EP_ENV="DOCKER_HOST=unix://$sock" ep "$repo")
 	check "docker running 24.0.7 >=24 (exit $?): $out" \
 		sh -c 'printf "%s\n" "$1" | grep -q "✔ Docker daemon (preflight.yaml): 24.0.7 (satisfies >=24"' _ "$out"

@@ -5,6 +5,7 @@
 #include "probe.h"
 #include "runner.h"
 
+#include <pthread.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -44,20 +45,43 @@ static void test_empty_repo(void)
 	spec_release(&spec);
 }
 
-/* A probe made up for the runner: check i sleeps sleeps[i] ms. */
-static const unsigned sleeps[] = { 30, 0, 10, 2000, 0 };
+/* A probe made up for the runner: check i sleeps sleeps[i] ms, or, for
+ * HANG, waits until the test opens the gate (after the deadline), having
+ * published what it would say if cut off when publish[i]. */
+#define HANG 100000u
+static const unsigned sleeps[] = { 30, 0, 10, HANG, 0, HANG };
+static const int publish[] = { 0, 0, 0, 1, 0, 0 };
+
+static pthread_mutex_t gate_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t gate_cv = PTHREAD_COND_INITIALIZER;
+static int gate_open;
+static int ctx_wrong;	/* a check got another check's context */
 
 static void fake_plan(const struct spec *spec, struct plan *plan);
 static void fake_run(const struct run_ctx *ctx, const struct check *c, struct result *r)
 {
 	struct timespec ts = { 0, (long)sleeps[c->index] * 1000000L };
 
-	if (sleeps[c->index] >= 1000) {
-		ts.tv_sec = sleeps[c->index] / 1000;
-		ts.tv_nsec = 0;
+	if (ctx->check != c)	/* no CHECK here: the counts are not atomic */
+		__atomic_store_n(&ctx_wrong, 1, __ATOMIC_SEQ_CST);
+	if (sleeps[c->index] != HANG) {
+		nanosleep(&ts, NULL);
+		result_set(r, STATUS_PASS, "slept %u ms", sleeps[c->index]);
+		return;
 	}
-	nanosleep(&ts, NULL);
-	result_set(r, STATUS_PASS, "slept %u ms", sleeps[c->index]);
+	if (publish[c->index]) {
+		r->data = cJSON_CreateObject();
+		cJSON_AddStringToObject(r->data, "waiting_for", "the gate");
+		result_set(r, STATUS_ERROR, "the gate did not open in time");
+		result_note(r, "a note");
+		run_publish(ctx, r);
+		result_set(r, STATUS_PASS, "changed after publishing");
+	}
+	pthread_mutex_lock(&gate_lock);
+	while (!gate_open)
+		pthread_cond_wait(&gate_cv, &gate_lock);
+	pthread_mutex_unlock(&gate_lock);
+	result_set(r, STATUS_PASS, "too late");
 }
 
 static const struct probe fake = {
@@ -76,6 +100,9 @@ static void fake_plan(const struct spec *spec, struct plan *plan)
 	}
 }
 
+/* Two checks hang (on 4 threads, so the others still run): each is cut
+ * off at the deadline, the one that published with what it published,
+ * the other as "timed out"; the rest pass, in plan order. */
 static void test_runner(void)
 {
 	struct plan plan = { NULL, 0, 0 };
@@ -83,25 +110,59 @@ static void test_runner(void)
 	size_t i, abandoned;
 	char id[32];
 
+	gate_open = 0;
 	fake_plan(NULL, &plan);
-	abandoned = runner_run(NULL, &plan, clock_ms() + 300, 2, res);
-	CHECK_INT(abandoned, 1, "one check overran");
+	abandoned = runner_run(NULL, &plan, clock_ms() + 3000, 4, res);
+	CHECK_INT(abandoned, 2, "two checks hung");
+	CHECK_INT(__atomic_load_n(&ctx_wrong, __ATOMIC_SEQ_CST), 0,
+		  "each context names its check");
 	for (i = 0; i < ARRAY_SIZE(sleeps); i++) {
 		snprintf(id, sizeof(id), "fake.%zu", i);
 		CHECK_STR(res[i].id, id, "results in plan order");
 		CHECK_STR(res[i].probe, "fake", "probe name");
-		if (sleeps[i] >= 1000) {
-			CHECK_INT(res[i].status, STATUS_ERROR, "overrun is an error");
-			CHECK(strstr(res[i].message, "timed out") != NULL, "%s", res[i].message);
-		} else {
+		if (sleeps[i] != HANG) {
 			CHECK_INT(res[i].status, STATUS_PASS, "%s", res[i].message);
+		} else if (publish[i]) {
+			CHECK_INT(res[i].status, STATUS_ERROR, "cut off");
+			CHECK_STR(res[i].message, "the gate did not open in time",
+				  "what it published");
+			CHECK(res[i].nnotes == 1 && !strcmp(res[i].notes[0], "a note"),
+			      "its notes");
+			CHECK(cJSON_IsString(cJSON_GetObjectItem(res[i].data,
+							      "waiting_for")),
+			      "its data");
+			CHECK_STR(res[i].hint, "raise the deadline with --timeout=MS",
+				  "the runner's hint");
+			CHECK(res[i].duration_ms > 0, "ran %.0f ms", res[i].duration_ms);
+		} else {
+			CHECK_INT(res[i].status, STATUS_ERROR, "overrun is an error");
+			CHECK(strstr(res[i].message, "timed out") != NULL, "%s",
+			      res[i].message);
+			CHECK(res[i].data == NULL, "no data");
 		}
 		result_release(&res[i]);
 	}
-	/* the abandoned worker still holds the plan: keep it alive past its
-	 * sleep before releasing (in the tool, main exits instead) */
-	sleep(2);
+	/* the abandoned workers still hold the plan: let them finish before
+	 * releasing it (in the tool, main exits instead) */
+	pthread_mutex_lock(&gate_lock);
+	gate_open = 1;
+	pthread_cond_broadcast(&gate_cv);
+	pthread_mutex_unlock(&gate_lock);
+	runner_drain();
 	plan_release(&plan);
+}
+
+/* run_publish outside the runner does nothing, and does not crash. */
+static void test_publish_alone(void)
+{
+	struct run_ctx ctx = { NULL, 0, NULL, NULL, NULL };
+	struct result r;
+
+	memset(&r, 0, sizeof(r));
+	result_set(&r, STATUS_PASS, "x");
+	run_publish(&ctx, &r);
+	CHECK_STR(r.message, "x", "untouched");
+	result_release(&r);
 }
 
 /* run_once: four checks ask for the same key; make runs once. */
@@ -150,5 +211,6 @@ void test_main(void)
 {
 	test_empty_repo();
 	test_runner();
+	test_publish_alone();
 	test_run_once();
 }

@@ -967,6 +967,78 @@ static void test_starttime(void)
 	}
 }
 
+/* hidepid= of the proc mount at a mount point, from mountinfo text. */
+static void test_hidepid(void)
+{
+	static const struct {
+		const char *text, *mnt;
+		int want;
+	} rows[] = {
+		{ "23 22 0:21 / /proc rw,nosuid - proc proc rw\n", "/proc", 0 },
+		{ "23 22 0:21 / /proc rw - proc proc rw,hidepid=2\n", "/proc", 2 },
+		{ "23 22 0:21 / /proc rw - proc proc rw,hidepid=invisible,gid=27\n",
+		  "/proc", 2 },
+		{ "23 22 0:21 / /proc rw - proc proc rw,hidepid=noaccess\n", "/proc", 1 },
+		{ "23 22 0:21 / /proc rw - proc proc rw,hidepid=ptraceable\n", "/proc", 4 },
+		{ "23 22 0:21 / /proc rw - proc proc rw,hidepid=off\n", "/proc", 0 },
+		/* optional fields before the separator */
+		{ "23 22 0:21 / /proc rw shared:12 master:3 - proc proc rw,hidepid=2\n",
+		  "/proc", 2 },
+		/* the last mount at a point is the one in effect */
+		{ "23 22 0:21 / /proc rw - proc proc rw,hidepid=2\n"
+		  "61 22 0:48 / /proc rw - proc proc rw\n", "/proc", 0 },
+		{ "23 22 0:21 / /proc rw - proc proc rw\n"
+		  "61 22 0:48 / /proc rw - proc proc rw,hidepid=2\n", "/proc", 2 },
+		/* another mount point first, /proc as the fallback */
+		{ "23 22 0:21 / /proc rw - proc proc rw\n"
+		  "24 22 0:22 / /host/proc rw - proc proc rw,hidepid=2\n",
+		  "/host/proc", 2 },
+		{ "23 22 0:21 / /proc rw - proc proc rw,hidepid=2\n", "/elsewhere", 2 },
+		/* an escaped space in the mount point */
+		{ "24 22 0:22 / /a\\040b rw - proc proc rw,hidepid=2\n", "/a b", 2 },
+		/* not proc, no /proc, junk */
+		{ "23 22 0:21 / /proc rw - tmpfs tmpfs rw,hidepid=2\n", "/proc", -1 },
+		{ "", "/proc", -1 },
+		{ "garbage\n- - -\n", "/proc", -1 },
+		{ "23 22 0:21 / /proc rw - proc", "/proc", -1 },
+		/* not an option of its own */
+		{ "23 22 0:21 / /proc rw - proc proc rw,nohidepid=2\n", "/proc", 0 },
+	};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(rows); i++)
+		CHECK_INT(procnet_hidepid(rows[i].text, strlen(rows[i].text),
+					  rows[i].mnt), rows[i].want, "row %zu", i);
+}
+
+/* Why a holder is out of sight, from fixture trees. */
+static void test_proc_view(void)
+{
+	static const struct {
+		const char *tree;
+		unsigned port;
+		int view;
+	} rows[] = {
+		{ "hidepid", 4200, PROC_VIEW_HIDEPID },
+		{ "unmounted", 4201, PROC_VIEW_UNMOUNTED },
+		{ "no-tcp6", 4000, PROC_VIEW_ALL },
+	};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(rows); i++) {
+		struct port_status s;
+		char root[256];
+
+		snprintf(root, sizeof(root), FIX "/%s", rows[i].tree);
+		CHECK_INT(ports_lookup_at(root, &rows[i].port, 1, NULL, &s), 0,
+			  "%s", rows[i].tree);
+		CHECK(s.busy && s.hidden && !s.hidden_denied, "%s: hidden",
+		      rows[i].tree);
+		CHECK_INT(s.hidden_view, rows[i].view, "%s: view", rows[i].tree);
+		port_status_release(&s);
+	}
+}
+
 void test_main(void)
 {
 	unsetenv("ENVPREFLIGHT_PROC_ROOT");
@@ -977,4 +1049,6 @@ void test_main(void)
 	test_listeners_fixture();
 	test_lookup_fixture();
 	test_real_sockets();
+	test_hidepid();
+	test_proc_view();
 }

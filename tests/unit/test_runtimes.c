@@ -16,6 +16,7 @@
 #include "saferead.h"
 #include "probe.h"
 #include "runner.h"
+#include "spawnrun.h"
 #include "spec.h"
 #include "util.h"
 
@@ -82,7 +83,12 @@ static struct result *run_probe(const struct spec *spec, const struct probe *p,
 
 	p->plan(spec, &plan);
 	res = xcalloc(plan.n + 1, sizeof(*res));
-	runner_run(spec, &plan, clock_ms() + budget_ms, 0, res);
+	if (runner_run(spec, &plan, clock_ms() + budget_ms, 0, res)) {
+		/* cut off: end its child, then wait for its worker, which
+		 * still reads spec and plan */
+		spawn_kill_all(clock_ms() + 1000, NULL);
+		runner_drain();
+	}
 	*n = plan.n;
 	plan_release(&plan);
 	return res;
@@ -720,12 +726,114 @@ static void test_hang(void)
 	spec_add_runtime(&spec, SRC_ENGINES, "node", ">=20", REQ_SEMVER, o);
 	t0 = clock_ms();
 	res = run_probe(&spec, &probe_runtimes, &n, 400);
-	CHECK(clock_ms() - t0 < 2000, "took %.0f ms", clock_ms() - t0);
+	/* a generous bound, there to catch a run held by its child (30 s) */
+	CHECK(clock_ms() - t0 < 10000, "took %.0f ms", clock_ms() - t0);
 	CHECK(n == 1 && res[0].status == STATUS_ERROR, "hung: %s",
 	      n ? res[0].message : "");
-	CHECK(n == 1 && has(res[0].message, "did not answer before the deadline"),
+	CHECK(n == 1 && has(res[0].message, "node --version' did not answer within"),
 	      "message: %s", n ? res[0].message : "");
+	CHECK(n == 1 && has(res[0].message, "ms and was killed"),
+	      "message: %s", n ? res[0].message : "");
+	/* the data a consumer reads: what ran, for how long, nothing found */
+	CHECK(n == 1 && has(data_str(&res[0], "command"), "node --version"),
+	      "command: %s", n ? data_str(&res[0], "command") : "");
+	CHECK(n == 1 && cJSON_IsNumber(cJSON_GetObjectItem(res[0].data, "timed_out_ms")),
+	      "timed_out_ms");
+	CHECK(n == 1 && cJSON_IsNull(cJSON_GetObjectItem(res[0].data, "found")),
+	      "found is null");
+	CHECK(n == 1 && cJSON_IsNull(cJSON_GetObjectItem(res[0].data, "unreaped")),
+	      "reaped");
 	results_free(res, n);
+	spec_release(&spec);
+	if (saved)
+		setenv("PATH", saved, 1);
+	free(saved);
+	unsetenv("XDG_CACHE_HOME");
+	buf_release(&path);
+	free(bin);
+	free(repo);
+	free(dir);
+}
+
+/* The run's deadline cutting a runtime check off must not change what it
+ * says: the probe, wrapped so that it outlives the run's deadline once its
+ * own query was killed, is reported by what it published before it ran
+ * the program, which must equal the result it then made itself. */
+static pthread_mutex_t cut_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t cut_cv = PTHREAD_COND_INITIALIZER;
+static int cut_open, cut_saved;
+static struct result cut_final;
+
+static void cut_run(const struct run_ctx *ctx, const struct check *c,
+		    struct result *r)
+{
+	probe_runtimes.run(ctx, c, r);
+	pthread_mutex_lock(&cut_lock);
+	result_copy(&cut_final, r);
+	cut_saved = 1;
+	pthread_cond_broadcast(&cut_cv);
+	while (!cut_open)
+		pthread_cond_wait(&cut_cv, &cut_lock);
+	pthread_mutex_unlock(&cut_lock);
+}
+
+static const struct probe cut_probe = {
+	.name = "runtimes", .summary = "test", .run = cut_run,
+};
+
+static void test_hang_cut(void)
+{
+	char *dir = tmpdir("hang-cut");
+	char *bin = path_join(dir, "bin");
+	char *repo = path_join(dir, "repo");
+	const char *old_path = getenv("PATH");
+	char *saved = old_path ? xstrdup(old_path) : NULL;
+	struct origin o = { NULL, 1, 1 };
+	struct plan plan = { NULL, 0, 0 };
+	struct buf path = BUF_INIT;
+	struct result res[1];
+	struct spec spec;
+	struct errbuf err;
+	size_t abandoned;
+
+	write_exec(bin, "node", "#!/bin/sh\nsleep 30 &\nsleep 30\n");
+	test_write_str(repo, "x", "");
+	buf_printf(&path, "%s:/usr/bin:/bin", bin);
+	setenv("PATH", path.s, 1);
+	setenv("XDG_CACHE_HOME", "/dev/null/nocache", 1);
+	CHECK(spec_load_any(repo, &spec, &err) == 0, "load: %s", err.msg);
+	o.file = spec_add_file(&spec, "package.json");
+	spec_add_runtime(&spec, SRC_ENGINES, "node", ">=20", REQ_SEMVER, o);
+	probe_runtimes.plan(&spec, &plan);
+	CHECK_INT(plan.n, 1, "one check");
+	if (plan.n == 1) {
+		plan.checks[0].probe = &cut_probe;
+		cut_open = cut_saved = 0;
+		abandoned = runner_run(&spec, &plan, clock_ms() + 600, 0, res);
+		CHECK_INT(abandoned, 1, "cut off by the run's deadline");
+		pthread_mutex_lock(&cut_lock);
+		while (!cut_saved)	/* its own result, made after all */
+			pthread_cond_wait(&cut_cv, &cut_lock);
+		pthread_mutex_unlock(&cut_lock);
+		CHECK_INT(res[0].status, cut_final.status, "status");
+		CHECK_STR(res[0].message, cut_final.message, "message");
+		CHECK(has(res[0].message, "node --version' did not answer within"),
+		      "names the program: %s", res[0].message);
+		CHECK_STR(res[0].hint, cut_final.hint, "hint");
+		CHECK_INT(res[0].reason, cut_final.reason, "reason");
+		CHECK(cJSON_Compare(res[0].data, cut_final.data, 1), "the same data");
+		CHECK(cJSON_IsNumber(cJSON_GetObjectItem(res[0].data, "timed_out_ms")),
+		      "timed_out_ms kept");
+		CHECK(res[0].duration_ms > 0, "ran %.0f ms", res[0].duration_ms);
+		result_release(&res[0]);
+		result_release(&cut_final);
+		pthread_mutex_lock(&cut_lock);
+		cut_open = 1;
+		pthread_cond_broadcast(&cut_cv);
+		pthread_mutex_unlock(&cut_lock);
+		runner_drain();
+	}
+	plan_release(&plan);
 	spec_release(&spec);
 	if (saved)
 		setenv("PATH", saved, 1);
@@ -956,7 +1064,8 @@ static void test_data_keys(void)
 	static const char *const want[] = {
 		"runtime", "required", "kind", "source", "source_key", "found", "path",
 		"method", "resolved_path", "command", "skipped_path_entries",
-		"not_run", "docker", "version_manager", "lts",
+		"not_run", "docker", "version_manager", "default_path",
+		"timed_out_ms", "unreaped", "lts",
 	};
 	char *dir = tmpdir("data-keys");
 	char *repo = path_join(dir, "repo");
@@ -1779,6 +1888,7 @@ void test_main(void)
 	test_eval();
 	test_outputs();
 	test_hang();
+	test_hang_cut();
 	test_once();
 	test_repo_binary();
 	test_venv_skipped();
