@@ -235,11 +235,20 @@ size_t runner_run(const struct spec *spec, const struct plan *plan,
 
 	workers = p->workers = xcalloc(nworkers, sizeof(*workers));
 	for (i = 0; i < nworkers; i++) {
+		int rc;
+
 		workers[i].pool = p;
+		/* under the lock: a worker started earlier may already be
+		 * done and dropping its own reference (ThreadSanitizer) */
+		pthread_mutex_lock(&p->lock);
 		p->refs++;
-		if (pthread_create(&workers[i].thread, NULL, worker_main, &workers[i])) {
+		pthread_mutex_unlock(&p->lock);
+		rc = pthread_create(&workers[i].thread, NULL, worker_main, &workers[i]);
+		if (rc) {
+			pthread_mutex_lock(&p->lock);
 			p->refs--;
 			workers[i].exited = -1;	/* never started */
+			pthread_mutex_unlock(&p->lock);
 		}
 	}
 

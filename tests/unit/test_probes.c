@@ -5,8 +5,8 @@
 #include "probe.h"
 #include "runner.h"
 
+#include <pthread.h>
 #include <time.h>
-#include <unistd.h>
 
 static void test_empty_repo(void)
 {
@@ -47,17 +47,30 @@ static void test_empty_repo(void)
 /* A probe made up for the runner: check i sleeps sleeps[i] ms. */
 static const unsigned sleeps[] = { 30, 0, 10, 2000, 0 };
 
+/* The overrunning check says when it no longer touches its check, so that
+ * the test frees the plan after that, not after a guessed sleep. */
+static pthread_mutex_t overrun_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t overrun_cv = PTHREAD_COND_INITIALIZER;
+static int overrun_done;
+
 static void fake_plan(const struct spec *spec, struct plan *plan);
 static void fake_run(const struct run_ctx *ctx, const struct check *c, struct result *r)
 {
-	struct timespec ts = { 0, (long)sleeps[c->index] * 1000000L };
+	unsigned ms = sleeps[c->index];
+	struct timespec ts = { 0, (long)ms * 1000000L };
 
-	if (sleeps[c->index] >= 1000) {
-		ts.tv_sec = sleeps[c->index] / 1000;
+	if (ms >= 1000) {
+		ts.tv_sec = ms / 1000;
 		ts.tv_nsec = 0;
 	}
 	nanosleep(&ts, NULL);
-	result_set(r, STATUS_PASS, "slept %u ms", sleeps[c->index]);
+	result_set(r, STATUS_PASS, "slept %u ms", ms);
+	if (ms >= 1000) {
+		pthread_mutex_lock(&overrun_lock);
+		overrun_done = 1;
+		pthread_cond_signal(&overrun_cv);
+		pthread_mutex_unlock(&overrun_lock);
+	}
 }
 
 static const struct probe fake = {
@@ -98,9 +111,12 @@ static void test_runner(void)
 		}
 		result_release(&res[i]);
 	}
-	/* the abandoned worker still holds the plan: keep it alive past its
-	 * sleep before releasing (in the tool, main exits instead) */
-	sleep(2);
+	/* the abandoned worker still holds the plan: keep it alive until it
+	 * is done with it (in the tool, main exits instead) */
+	pthread_mutex_lock(&overrun_lock);
+	while (!overrun_done)
+		pthread_cond_wait(&overrun_cv, &overrun_lock);
+	pthread_mutex_unlock(&overrun_lock);
 	plan_release(&plan);
 }
 
