@@ -461,7 +461,7 @@ void nvmrc_describe(const struct nvmrc *n, char *buf, size_t len)
 		snprintf(buf, len, "lts/* = lts/%s (v%lu.x)", n->codename, n->major);
 		break;
 	case NVMRC_LTS:
-		if (strcmp(n->spec + 4, n->codename) == 0)
+		if (n->spec && strcmp(n->spec + 4, n->codename) == 0)
 			snprintf(buf, len, "lts/%s (v%lu.x)", n->codename,
 				 n->major);
 		else

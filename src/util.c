@@ -227,6 +227,7 @@ fail:
 
 const char *file_read_strerror(int e)
 {
+	/* NOLINTNEXTLINE(misc-redundant-expression): both sides are meant to agree */
 	_Static_assert(SPEC_FILE_CAP == 1024 * 1024, "the message names the limit");
 
 	return e == EFBIG ? "larger than the 1024 KiB limit" : strerror(e);
