@@ -67,33 +67,33 @@ envpreflight: $(BUILD)/envpreflight
 $(BUILD)/envpreflight: $(OBJS)
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $(OBJS) $(LDLIBS)
 
-$(BUILD)/%.o: src/%.c | $(BUILD)
+$(BUILD)/%.o: src/%.c $(BUILD)/%.d | $(BUILD)
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(DEPFLAGS) -c -o $@ $<
 
-$(BUILD)/tests/test_main.o: tests/unit/test_main.c | $(BUILD)
+$(BUILD)/tests/test_main.o: tests/unit/test_main.c $(BUILD)/tests/test_main.d | $(BUILD)
 	$(CC) $(ALL_CPPFLAGS) -Itests/unit $(ALL_CFLAGS) $(DEPFLAGS) -c -o $@ $<
 
-$(BUILD)/tests/%: tests/unit/%.c $(BUILD)/tests/test_main.o $(LIBOBJS)
+$(BUILD)/tests/%: tests/unit/%.c $(BUILD)/tests/%.d $(BUILD)/tests/test_main.o $(LIBOBJS)
 	$(CC) $(ALL_CPPFLAGS) -Itests/unit $(ALL_CFLAGS) -Wno-missing-field-initializers \
 	  $(DEPFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/tests/test_main.o $(LIBOBJS) $(LDLIBS)
 
 # the fuzz targets in the ordinary build, each under its own name, linked
 # into one replay program that tests/run.sh runs like any unit test
-$(BUILD)/fuzz/replay_%.o: tests/fuzz/fuzz_%.c
+$(BUILD)/fuzz/replay_%.o: tests/fuzz/fuzz_%.c $(BUILD)/fuzz/replay_%.d
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -DLLVMFuzzerTestOneInput=fuzz_$*_one \
 	  $(DEPFLAGS) -c -o $@ $<
 
-$(BUILD)/fuzz/fuzz.o: tests/fuzz/fuzz.c
+$(BUILD)/fuzz/fuzz.o: tests/fuzz/fuzz.c $(BUILD)/fuzz/fuzz.d
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(DEPFLAGS) -c -o $@ $<
 
-$(REPLAY): tests/fuzz/replay.c $(BUILD)/tests/test_main.o $(REPLAY_OBJS) $(LIBOBJS)
+$(REPLAY): tests/fuzz/replay.c $(REPLAY).d $(BUILD)/tests/test_main.o $(REPLAY_OBJS) $(LIBOBJS)
 	$(CC) $(ALL_CPPFLAGS) -Itests/unit -Itests/fuzz $(ALL_CFLAGS) $(DEPFLAGS) \
 	  $(LDFLAGS) -o $@ $< $(BUILD)/tests/test_main.o $(REPLAY_OBJS) $(LIBOBJS) $(LDLIBS)
 
 # the libFuzzer binaries (BUILD=build-fuzz, CC=clang, SAN=FUZZ_SAN)
-$(BUILD)/fuzz/target_%.o: tests/fuzz/fuzz_%.c
+$(BUILD)/fuzz/target_%.o: tests/fuzz/fuzz_%.c $(BUILD)/fuzz/target_%.d
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(DEPFLAGS) -c -o $@ $<
 
@@ -107,7 +107,13 @@ units: $(UNITS) $(REPLAY)
 
 fuzz-bins: $(FUZZ_BINS)
 
--include $(wildcard $(BUILD)/*.d $(BUILD)/tests/*.d $(BUILD)/fuzz/*.d)
+# header dependencies, written by the compiler (-MMD -MP); a missing one
+# (an object built before them) is a target without a recipe, which makes
+# the object out of date so that its rebuild writes it
+DEPFILES := $(OBJS:.o=.d) $(UNITS:=.d) $(BUILD)/tests/test_main.d $(REPLAY).d \
+            $(REPLAY_OBJS:.o=.d) $(FUZZ_NAMES:%=$(BUILD)/fuzz/target_%.d)
+$(DEPFILES):
+-include $(wildcard $(DEPFILES))
 
 # apt-get install what is missing of the packages in $(1), as root; else
 # print the command to run
