@@ -41,6 +41,86 @@ void fuzz_split(const uint8_t *data, size_t size, const uint8_t **a,
 	*blen = size - *alen - (nul != NULL);
 }
 
+static size_t scale_max(void)
+{
+	static size_t max;
+
+	if (!max) {
+		const char *e = getenv("FUZZ_SCALE_MAX");
+		char *end;
+		unsigned long v = e ? strtoul(e, &end, 10) : 0;
+
+		max = e && *e && !*end && v ? v : 512 * 1024;
+	}
+	return max;
+}
+
+/* Append src[0..len) to out (n used of max), the slot byte replaced by
+ * num when num is not NULL. */
+static void scale_add(uint8_t *out, size_t *n, size_t max, const uint8_t *src,
+		      size_t len, const char *num)
+{
+	size_t i, j;
+
+	for (i = 0; i < len && *n < max; i++) {
+		if (!num || src[i] != FUZZ_SCALE_SLOT) {
+			out[(*n)++] = src[i];
+			continue;
+		}
+		for (j = 0; num[j] && *n < max; j++)
+			out[(*n)++] = (uint8_t)num[j];
+	}
+}
+
+const uint8_t *fuzz_scale(const uint8_t *data, size_t *size, uint8_t **owned)
+{
+	const uint8_t *part[3] = { NULL, NULL, NULL }, *p, *end, *m;
+	size_t len[3] = { 0, 0, 0 }, np = 0, max = scale_max(), n = 0, body, copy;
+	size_t slots = 0, i;
+	uint8_t *out;
+
+	*owned = NULL;
+	if (!*size || data[0] != FUZZ_SCALE_MARK)
+		return data;
+	/* up to three parts, split at the next marks */
+	for (p = data + 1, end = data + *size; np < 3; np++) {
+		m = np < 2 ? memchr(p, FUZZ_SCALE_MARK, (size_t)(end - p)) : NULL;
+		part[np] = p;
+		len[np] = (size_t)((m ? m : end) - p);
+		if (!m) {
+			np++;
+			break;
+		}
+		p = m + 1;
+	}
+	/* [unit], [head, unit] or [head, unit, tail] */
+	if (np == 1) {
+		part[1] = part[0], len[1] = len[0];
+		len[0] = 0;
+	}
+	if (!len[1] || len[0] + len[2] >= max)
+		return data;
+	out = malloc(max);
+	if (!out)
+		abort();
+	for (i = 0; i < len[1]; i++)
+		slots += part[1][i] == FUZZ_SCALE_SLOT;
+	scale_add(out, &n, max, part[0], len[0], NULL);
+	body = max - len[2];
+	for (copy = 0;; copy++) {	/* whole copies only */
+		char num[24];
+		int k = snprintf(num, sizeof(num), "%zu", copy);
+
+		if (len[1] + slots * ((size_t)k - 1) > body - n)
+			break;
+		scale_add(out, &n, body, part[1], len[1], num);
+	}
+	scale_add(out, &n, max, part[2], len[2], NULL);
+	*owned = out;
+	*size = n;
+	return out;
+}
+
 int fuzz_printable(const char *s)
 {
 	for (; *s; s++)

@@ -8,14 +8,19 @@
  */
 #include "fuzz.h"
 
+#include <stdlib.h>
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	const uint8_t *yaml, *env;
 	size_t ylen, elen;
+	uint8_t *owned;
 
 	fuzz_split(data, size, &yaml, &ylen, &env, &elen);
+	yaml = fuzz_scale(yaml, &ylen, &owned);
 	fuzz_put("repo/compose.yaml", yaml, ylen);
 	fuzz_put("repo/.env", env, elen);
 	fuzz_spec_load("compose.yaml");
+	free(owned);
 	return 0;
 }

@@ -7,13 +7,16 @@
 #include "fuzz.h"
 #include "config.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct config c;
 	struct errbuf err;
+	uint8_t *owned;
 
+	data = fuzz_scale(data, &size, &owned);
 	fuzz_put("config/envpreflight/config.ini", data, size);
 	err.msg[0] = '\0';
 	if (config_load(&c, &err) == 0) {
@@ -24,5 +27,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		FUZZ_CHECK(strstr(err.msg, "config.ini") != NULL);
 	}
 	config_release(&c);
+	free(owned);
 	return 0;
 }

@@ -42,8 +42,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	unsigned lines = 1, n = 0;
 	struct gitignore *g;
 	char *all, *p;
+	uint8_t *owned;
 
 	fuzz_split(data, size, &rules, &rlen, &paths, &plen);
+	rules = fuzz_scale(rules, &rlen, &owned);
 	for (i = 0; i < rlen; i++)
 		lines += rules[i] == '\n';
 	g = gitignore_new();
@@ -61,5 +63,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	free(all);
 	gitignore_free(g);
+	free(owned);
 	return 0;
 }

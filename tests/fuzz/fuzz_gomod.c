@@ -37,8 +37,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct gomod m;
 	char err[256];
 	unsigned line = 0, col = 0;
+	uint8_t *owned;
 	char *s;
 
+	data = fuzz_scale(data, &size, &owned);
 	err[0] = '\0';
 	if (gomod_parse((const char *)data, size, &m, err, sizeof(err), &line,
 			&col) == 0) {
@@ -59,5 +61,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		FUZZ_CHECK(goversion_at_least(s, s) == 1);
 	check_order(s);
 	free(s);
+	free(owned);
 	return 0;
 }

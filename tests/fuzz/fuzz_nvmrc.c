@@ -19,11 +19,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct nvmrc n;
 	char err[256], desc[128];
 	unsigned line = 0;
+	uint8_t *owned;
 	size_t i;
 
+	data = fuzz_scale(data, &size, &owned);
 	err[0] = '\0';
 	if (nvmrc_parse((const char *)data, size, &n, err, sizeof(err), &line) < 0) {
 		FUZZ_CHECK(err[0] && fuzz_printable(err));
+		free(owned);
 		return 0;
 	}
 	FUZZ_CHECK(n.spec && n.line >= 1);
@@ -40,5 +43,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		FUZZ_CHECK(rc >= -1 && rc <= 1);
 	}
 	nvmrc_release(&n);
+	free(owned);
 	return 0;
 }

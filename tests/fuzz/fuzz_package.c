@@ -8,13 +8,16 @@
 #include "fuzz.h"
 #include "versions.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct pkgmanager pm;
 	char err[256];
+	uint8_t *owned;
 
+	data = fuzz_scale(data, &size, &owned);
 	err[0] = '\0';
 	if (pkgmanager_parse((const char *)data, size, &pm, err, sizeof(err)) == 0) {
 		FUZZ_CHECK(pm.name && pm.name[0] && pm.version && pm.version[0]);
@@ -24,5 +27,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	fuzz_put("repo/package.json", data, size);
 	fuzz_spec_load("package.json");
+	free(owned);
 	return 0;
 }

@@ -24,8 +24,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	size_t alen, blen;
 	char *spec, *ver, err[256], out[128];
 	int rc, c1, c2;
+	uint8_t *owned;
 
 	fuzz_split(data, size, &a, &alen, &b, &blen);
+	a = fuzz_scale(a, &alen, &owned);
 	spec = fuzz_str(a, alen);
 	ver = fuzz_str(b, blen);
 
@@ -57,5 +59,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	pep440_python_output((const char *)data, size, out, sizeof(out));
 	free(ver);
 	free(spec);
+	free(owned);
 	return 0;
 }

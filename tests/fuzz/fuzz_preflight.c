@@ -5,9 +5,15 @@
  */
 #include "fuzz.h"
 
+#include <stdlib.h>
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
+	uint8_t *owned;
+
+	data = fuzz_scale(data, &size, &owned);
 	fuzz_put("repo/preflight.yaml", data, size);
 	fuzz_spec_load("preflight.yaml");
+	free(owned);
 	return 0;
 }

@@ -17,6 +17,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct tcp_listener *v = NULL;
 	size_t n = 0, cap = 0, i, lines = 1;
+	uint8_t *owned;
 	int family;
 
 	if (!size)
@@ -24,6 +25,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	family = data[0] & 1 ? AF_INET6 : AF_INET;
 	data++;
 	size--;
+	data = fuzz_scale(data, &size, &owned);
 	for (i = 0; i < size; i++)
 		lines += data[i] == '\n';
 	procnet_parse((const char *)data, size, family, &v, &n, &cap);
@@ -39,5 +41,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		FUZZ_CHECK(!l->v4mapped || family == AF_INET6);
 	}
 	free(v);
+	free(owned);
 	return 0;
 }

@@ -5,9 +5,15 @@
  */
 #include "fuzz.h"
 
+#include <stdlib.h>
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
+	uint8_t *owned;
+
+	data = fuzz_scale(data, &size, &owned);
 	fuzz_put("repo/pyproject.toml", data, size);
 	fuzz_spec_load("pyproject.toml");
+	free(owned);
 	return 0;
 }

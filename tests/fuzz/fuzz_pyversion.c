@@ -7,6 +7,8 @@
 #include "fuzz.h"
 #include "pep440.h"
 
+#include <stdlib.h>
+
 static const char *const found[] = { "3.11.7", "3.13.0rc1", "2.7.18", "3.12.0" };
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -14,13 +16,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct pyenv_file f = { 0 };
 	char err[256];
 	unsigned line = 0, col = 0;
+	uint8_t *owned;
 	size_t i, j;
 
+	data = fuzz_scale(data, &size, &owned);
 	err[0] = '\0';
 	if (pyenv_parse((const char *)data, size, &f, err, sizeof(err), &line,
 			&col) < 0) {
 		FUZZ_CHECK(err[0] && fuzz_printable(err));
 		pyenv_release(&f);
+		free(owned);
 		return 0;
 	}
 	for (i = 0; i < f.n; i++) {
@@ -36,5 +41,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		FUZZ_CHECK(pyenv_matches(e, e->name) <= 1);
 	}
 	pyenv_release(&f);
+	free(owned);
 	return 0;
 }

@@ -7,6 +7,7 @@
 #include "fuzz.h"
 #include "toolversions.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -15,14 +16,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct toolversions t;
 	char err[256];
 	unsigned line = 0, col = 0;
+	uint8_t *owned;
 	size_t i;
 
+	data = fuzz_scale(data, &size, &owned);
 	err[0] = '\0';
 	toolversions_runtime((const char *)data, size);
 	if (toolversions_parse((const char *)data, size, &t, err, sizeof(err),
 			       &line, &col) < 0) {
 		FUZZ_CHECK(err[0] && fuzz_printable(err));
 		FUZZ_CHECK(t.n == 0);
+		free(owned);
 		return 0;
 	}
 	for (i = 0; i < t.n; i++) {
@@ -41,5 +45,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 					   runtimes[i]));
 	}
 	toolversions_release(&t);
+	free(owned);
 	return 0;
 }

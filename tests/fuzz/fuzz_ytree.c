@@ -60,10 +60,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct ynode *root = NULL;
 	struct ytree_error err;
+	uint8_t *owned;
 
+	data = fuzz_scale(data, &size, &owned);
 	if (ytree_parse((const char *)data, size, YTREE_MAX_NODES, &root, &err) < 0) {
 		FUZZ_CHECK(root == NULL);
 		FUZZ_CHECK(err.msg[0] && memchr(err.msg, '\0', sizeof(err.msg)));
+		free(owned);
 		return 0;
 	}
 	if (root) {
@@ -74,5 +77,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		ynode_is_null(ynode_get(root, "ports"));
 		ynode_free(root);
 	}
+	free(owned);
 	return 0;
 }

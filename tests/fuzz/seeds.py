@@ -111,21 +111,58 @@ def tsv(path, ncols):
     return rows
 
 
+# Units that fuzz_scale (fuzz.h) repeats to FUZZ_SCALE_MAX bytes: M is the
+# mark, S the slot that takes the number of the copy.  "M head M unit M tail".
+M, S = b"\xfe", b"\xff"
+SCALED = {
+    "dotenv": [M + b"K" + S + b"=v" + S + b"\n", M + b"A" + S + b'="x\n',
+               M + b"export K" + S + b"='a b' # c\n"],
+    "toolversions": [M + b"x" + S + b" 1\n", M + b"nodejs 20." + S + b"\n"],
+    "gomod": [M + b"module m\n" + M + b"require x" + S + b" v1\n" + M + b"go 1.22\n",
+              M + b"require (\n" + M + b"\tx" + S + b" v1\n" + M + b")\ngo 1.21\n"],
+    "nvmrc": [M + b"# " + S + b"\n" + M + b"k" + S + b"=v\n" + M + b"20\n"],
+    "pyversion": [M + b"3." + S + b"\n", M + b"# " + S + b"\n"],
+    "gitignore": [M + b"a" + S + b"/**/*.log\n!b" + S + b"\n\0a/b/c.log\nb1",
+                  M + b"*" + S + b"*" + S + b"*\n\0" + b"a" * 200],
+    "procnet": [b"\0" + M + b"  sl  local_address\n" + M +
+                b"   " + S + b": 00000000:1538 00000000:0000 0A 00000000:00000000 "
+                b"00:00000000 00000000   105        0 1" + S + b" 1\n"],
+    "ytree": [M + b"- &a" + S + b" x\n- *a0\n", M + b"k" + S + b": [" + S + b"]\n",
+              M + b"a: " + M + b"[" + M + b"]\n"],
+    "preflight": [M + b"version: 1\ntools:\n" + M + b"  - t" + S + b"\n",
+                  M + b"version: 1\nenv:\n  required:\n" + M + b"    - K" + S + b"\n"],
+    "compose": [M + b"services:\n" + M + b"  s" + S + b":\n    ports: [\"1" + S + b":80\"]\n",
+                M + b"x: &p {a: 1}\nservices:\n" + M + b"  s" + S + b": {<<: *p}\n"],
+    "package": [M + b'{"a":{' + M + b'"k' + S + b'":1,' + M + b'"z":0},"engines":{"node":">=1"}}',
+                M + b'{"engines":' + M + b'[' + M + b']}'],
+    "pyproject": [M + b"[project]\n" + M + b"x" + S + b" = 1\n" + M + b'requires-python = ">=3"\n',
+                  M + b"[t" + S + b"]\n"],
+    "setupcfg": [M + b"[options]\n" + M + b"k" + S + b" = v\n" + M + b"python_requires = >=3\n"],
+    "config": [M + b"; " + S + b"\n", M + b"[defaults]\n" + M + b"format = json\n"],
+    "semver": [b"\0" + M + M + b">=1." + S + b".0 || " + M + b"1.0.0\x001.0.0",
+               b"\1" + M + b"~" + S + b" \x001.2.3"],
+    "pep440": [M + M + b">=1." + S + b"," + M + b"<9\x003.11"],
+}
+
+
 def write(target, seeds):
     d = os.path.join(OUT, target)
     shutil.rmtree(d, ignore_errors=True)
     os.makedirs(d)
+    scaled = SCALED.get(target, [])
     kept = []
     for s in seeds:
         if isinstance(s, str):
             s = s.encode("utf-8")
-        if len(s) > MAX_BYTES or s in kept:
+        if len(s) > MAX_BYTES or s in kept or s in scaled:
             continue
         kept.append(s)
     # spread the choice over the whole list, not only its head
-    if len(kept) > MAX_SEEDS:
-        step = len(kept) / MAX_SEEDS
-        kept = [kept[int(k * step)] for k in range(MAX_SEEDS)]
+    room = MAX_SEEDS - len(scaled)
+    if len(kept) > room:
+        step = len(kept) / room
+        kept = [kept[int(k * step)] for k in range(room)]
+    kept = scaled + kept
     for s in kept:
         name = hashlib.sha1(s).hexdigest()[:16]
         open(os.path.join(d, name), "wb").write(s)
@@ -167,10 +204,12 @@ def main():
           field(c_rows("tests/unit/test_dotenv.c"), 0) + dotenv)
 
     semver = []
+    def opts(o):	# the first byte of fuzz_semver's input
+        return chr(("loose" in o) | ("includePrerelease" in o) << 1)
     for r in tsv(conf + "semver-ranges.tsv", 4):
-        semver.append(("\1" if "loose" in r[3] else "\0") + r[0] + "\0" + r[1])
+        semver.append(opts(r[3]) + r[0] + "\0" + r[1])
     for r in tsv(conf + "semver-range-parse.tsv", 3):
-        semver.append(("\1" if "loose" in r[2] else "\0") + r[0])
+        semver.append(opts(r[2]) + r[0])
     for r in tsv(conf + "semver-valid.tsv", 3):
         semver.append(("\1" if "loose" in r[2] else "\0") + ">=" + r[0] + "\0" + r[0])
     write("semver", semver)
