@@ -330,6 +330,7 @@ static int note_key(struct seen_keys *keys, const struct versions_line *ln,
 			     "version on a line of its own");
 		return -1;
 	}
+	grow(&keys->v, sizeof(*keys->v), &keys->cap, keys->n + 1);
 	if (2 * (keys->n + 1) > keys->nslots)
 		keys_rehash(keys);
 	slot = key_slot(keys, key.s, key.len);
@@ -338,7 +339,6 @@ static int note_key(struct seen_keys *keys, const struct versions_line *ln,
 			     "on line %u)", q, keys->v[*slot - 1].no);
 		return -1;
 	}
-	grow(&keys->v, sizeof(*keys->v), &keys->cap, keys->n + 1);
 	keys->v[keys->n++] = key;
 	*slot = keys->n;
 	return 0;
