@@ -41,16 +41,17 @@ void fuzz_split(const uint8_t *data, size_t size, const uint8_t **a,
 	*blen = size - *alen - (nul != NULL);
 }
 
+/* FUZZ_SCALE_MAX, or 0 (scaling off) when it is not a number */
 static size_t scale_max(void)
 {
-	static size_t max;
+	static size_t max = (size_t)-1;
 
-	if (!max) {
+	if (max == (size_t)-1) {
 		const char *e = getenv("FUZZ_SCALE_MAX");
-		char *end;
+		char *end = NULL;
 		unsigned long v = e ? strtoul(e, &end, 10) : 0;
 
-		max = e && *e && !*end && v ? v : 512 * 1024;
+		max = e && *e && end && !*end ? v : 0;
 	}
 	return max;
 }
@@ -80,7 +81,7 @@ const uint8_t *fuzz_scale(const uint8_t *data, size_t *size, uint8_t **owned)
 	uint8_t *out;
 
 	*owned = NULL;
-	if (!*size || data[0] != FUZZ_SCALE_MARK)
+	if (!max || !*size || data[0] != FUZZ_SCALE_MARK)
 		return data;
 	/* up to three parts, split at the next marks */
 	for (p = data + 1, end = data + *size; np < 3; np++) {

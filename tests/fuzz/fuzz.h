@@ -34,18 +34,20 @@ char *fuzz_str(const uint8_t *data, size_t size);
 void fuzz_split(const uint8_t *data, size_t size, const uint8_t **a,
 		size_t *alen, const uint8_t **b, size_t *blen);
 
-/* Cost.  An input whose first byte is FUZZ_SCALE_MARK is a unit to repeat
- * rather than a file: "MARK unit", "MARK head MARK unit" or "MARK head MARK
- * unit MARK tail" stands for head, the unit again and again with each
- * FUZZ_SCALE_SLOT byte in it replaced by the number of the copy, and tail,
- * FUZZ_SCALE_MAX bytes in all (512 KiB unless the environment variable of
- * that name says otherwise).  So "\xfex\xff 1\n" is a .tool-versions of
- * 60,000 distinct tools.  A parser with a quadratic path then runs past
- * libFuzzer's -timeout: random mutation grows inputs a little at a time
- * and gets no reward for size, so it would never show one.  Both bytes are
- * invalid UTF-8, which no text parser here accepts anyway.  Returns what to
- * parse (data itself, *size unchanged, when it is not a unit); the caller
- * frees *owned. */
+/* Cost.  When the environment variable FUZZ_SCALE_MAX holds a size, an
+ * input whose first byte is FUZZ_SCALE_MARK is a unit to repeat rather than
+ * a file: "MARK unit", "MARK head MARK unit" or "MARK head MARK unit MARK
+ * tail" stands for head, the unit again and again with each FUZZ_SCALE_SLOT
+ * byte in it replaced by the number of the copy, and tail, FUZZ_SCALE_MAX
+ * bytes in all.  So "\xfex\xff 1\n" is a .tool-versions of 60,000
+ * distinct tools at 512 KiB.  A parser with a quadratic path then runs past
+ * libFuzzer's -timeout: random mutation grows inputs a little at a time and
+ * gets no reward for size, so it would never show one.  Both bytes are
+ * invalid UTF-8, which no text parser here accepts anyway.  run.sh spends a
+ * fifth of each target's time so (the cost pass), the rest with scaling
+ * off, where such an input is just bytes.  Returns what to parse (data
+ * itself, *size unchanged, when it is not a unit); the caller frees
+ * *owned. */
 #define FUZZ_SCALE_MARK 0xfe
 #define FUZZ_SCALE_SLOT 0xff
 const uint8_t *fuzz_scale(const uint8_t *data, size_t *size, uint8_t **owned);
