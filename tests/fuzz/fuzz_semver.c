@@ -10,8 +10,9 @@
  * (checked with semver 7.8.5; see regress/semver/): a ">=0.0.0" (with
  * includePrerelease ">=0.0.0-0") comparator is dropped when the range is
  * read, unless it was written otherwise (">=0.0.00" loose, or "~0" gives
- * it), so its text reads back wider.  Nor need the text format to itself
- * again.  A version that parses formats to text that parses again in the
+ * it), so its text reads back wider; and loose mode may add a '-' to a
+ * version of 256 characters, which is then too long to read back at all.
+ * Nor need the text format to itself again.  A version that parses formats to text that parses again in the
  * same mode, equal to it (not always strict: loose "1.0.0-0990...991", a
  * number past 2^53 with a leading zero, stays text, as in node-semver).
  */
@@ -37,6 +38,22 @@ static void check_version(const char *s, size_t len, unsigned opts)
 	semver_release(&v);
 }
 
+/* 1 when text holds a comparator whose version is longer than the 256
+ * characters a version may have */
+static int overlong_version(const char *text)
+{
+	size_t n;
+
+	while (*text) {
+		text += strspn(text, " |<>=");
+		n = strcspn(text, " |");
+		if (n > 256)
+			return 1;
+		text += n;
+	}
+	return 0;
+}
+
 /* Parse the range with the opts it is used with, as node-semver's
  * satisfies(v, range, opts) does: includePrerelease changes the parse. */
 static void check_range(const char *s, size_t len, unsigned opts,
@@ -54,7 +71,12 @@ static void check_range(const char *s, size_t len, unsigned opts,
 	text = semver_range_format(r);
 	FUZZ_CHECK(text != NULL);
 	r2 = semver_range_parse(text, opts);
-	FUZZ_CHECK(r2 != NULL);
+	if (!r2) {
+		/* loose "2.0.0bbb..." of 256 characters normalises to
+		 * "2.0.0-bbb...", one too long to read back, in node-semver too */
+		FUZZ_CHECK(overlong_version(text));
+		goto out;
+	}
 	if (strstr(text, ">=0.0.0"))
 		goto out;
 	if (v)
@@ -68,7 +90,8 @@ static void check_range(const char *s, size_t len, unsigned opts,
 	}
 out:
 	free(text);
-	semver_range_free(r2);
+	if (r2)
+		semver_range_free(r2);
 	semver_range_free(r);
 }
 
