@@ -4,7 +4,14 @@
 #   make run        install deps, build, audit examples/webapp
 #   make check      install deps, build, run every test
 #   make asan       the tests under AddressSanitizer + UBSan
+#   make tsan       the threaded tests under ThreadSanitizer (clang)
+#   make lint       cppcheck and clang-tidy over src/ (.clang-tidy, .cppcheck)
+#   make fuzz       every libFuzzer target for FUZZ_SECONDS each (clang)
+#   make fuzz-smoke the same for FUZZ_SMOKE_SECONDS each (what .ci/run does)
 #   make install    PREFIX=/usr/local DESTDIR=
+#
+# CPPFLAGS, CFLAGS and LDFLAGS are honoured; objects depend on the headers
+# they include (-MMD -MP).
 
 PREFIX  ?= /usr/local
 BINDIR  ?= $(PREFIX)/bin
@@ -13,18 +20,27 @@ CC      ?= cc
 PKGS    := libcjson inih yaml-0.1
 BUILD   ?= build
 
-# Debian packages: to build, and (the second list) to run the tests.
+# Debian packages: to build, to run the tests, and for the clang-based
+# checks (tsan, lint, fuzz).  clang 14 finds libFuzzer and the sanitizer
+# runtimes in libclang-rt-14-dev, which bookworm's clang only recommends;
+# llvm gives llvm-symbolizer for readable sanitizer stacks.
 DEPS_BUILD := pkg-config libcjson-dev libinih-dev libyaml-dev
 DEPS_TEST  := libxml2-utils iproute2 lsof valgrind man-db git nodejs python3 \
               python3-jsonschema
+DEPS_CLANG := clang libclang-rt-14-dev llvm cppcheck clang-tidy
 
 WARN    := -Wall -Wextra -Werror -Wshadow -Wformat=2 -Wstrict-prototypes \
            -Wmissing-prototypes -Wvla -Wpointer-arith -Wno-unused-parameter
 CFLAGS  ?= -O2 -g
-ALL_CFLAGS = -std=c11 -D_GNU_SOURCE $(WARN) -Iinclude \
-             $(shell pkg-config --cflags $(PKGS) 2>/dev/null) $(CFLAGS) $(SAN)
+PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+ALL_CPPFLAGS = -D_GNU_SOURCE -Iinclude $(PKG_CFLAGS) $(CPPFLAGS)
+ALL_CFLAGS = -std=c11 $(WARN) $(CFLAGS) $(SAN)
+DEPFLAGS = -MMD -MP
 LDLIBS  = $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lpthread -lm
 ASAN    := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+TSAN    := -fsanitize=thread -fno-omit-frame-pointer
+FUZZ_SAN := -fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer \
+            -fno-sanitize-recover=all
 
 SRCS    := $(wildcard src/*.c)
 SCHEMA  := src/schema/envpreflight-1.schema.json
@@ -32,18 +48,31 @@ OBJS    := $(SRCS:src/%.c=$(BUILD)/%.o) $(BUILD)/schema.o
 LIBOBJS := $(filter-out $(BUILD)/main.o,$(OBJS))
 UNITS   := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,\
              $(filter-out tests/unit/test_main.c,$(wildcard tests/unit/test_*.c)))
-HDRS    := $(wildcard include/*.h include/*.def)
+
+# fuzz targets: tests/fuzz/fuzz_NAME.c, listed in tests/fuzz/targets.def
+FUZZ_NAMES := $(patsubst tests/fuzz/fuzz_%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
+FUZZ_BINS  := $(FUZZ_NAMES:%=$(BUILD)/fuzz/fuzz_%)
+REPLAY     := $(BUILD)/tests/test_fuzz
+REPLAY_OBJS := $(FUZZ_NAMES:%=$(BUILD)/fuzz/replay_%.o) $(BUILD)/fuzz/fuzz.o
+FUZZ_SECONDS ?= 60
+FUZZ_SMOKE_SECONDS ?= 10
+
+# the threaded tests, for make tsan
+TSAN_UNITS := test_threads test_probes test_procnet test_compose test_spawnrun \
+              test_vfast test_runtimes test_docker test_spec
 
 all: envpreflight
 
+# copied then renamed: a binary some process is running is replaced, not
+# rewritten in place ("text file busy")
 envpreflight: $(BUILD)/envpreflight
-	cp $< $@
+	cp $< $@.tmp && mv -f $@.tmp $@
 
 $(BUILD)/envpreflight: $(OBJS)
-	$(CC) $(ALL_CFLAGS) -o $@ $(OBJS) $(LDLIBS)
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $(OBJS) $(LDLIBS)
 
-$(BUILD)/%.o: src/%.c $(HDRS) | $(BUILD)
-	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+$(BUILD)/%.o: src/%.c $(BUILD)/%.d | $(BUILD)
+	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(DEPFLAGS) -c -o $@ $<
 
 # the schema file as a C string: each line quoted, \ and " escaped
 $(BUILD)/schema.c: $(SCHEMA) | $(BUILD)
@@ -53,21 +82,57 @@ $(BUILD)/schema.c: $(SCHEMA) | $(BUILD)
 	  echo ';'; } >$@
 
 $(BUILD)/schema.o: $(BUILD)/schema.c include/schema.h
-	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -c -o $@ $<
 
-$(BUILD)/tests/test_main.o: tests/unit/test_main.c tests/unit/test.h | $(BUILD)
-	$(CC) $(ALL_CFLAGS) -Itests/unit -c -o $@ $<
+$(BUILD)/tests/test_main.o: tests/unit/test_main.c $(BUILD)/tests/test_main.d | $(BUILD)
+	$(CC) $(ALL_CPPFLAGS) -Itests/unit $(ALL_CFLAGS) $(DEPFLAGS) -c -o $@ $<
 
-$(BUILD)/tests/%: tests/unit/%.c $(BUILD)/tests/test_main.o $(LIBOBJS) tests/unit/test.h
-	$(CC) $(ALL_CFLAGS) -Wno-missing-field-initializers -Itests/unit -o $@ $< $(BUILD)/tests/test_main.o $(LIBOBJS) $(LDLIBS)
+$(BUILD)/tests/%: tests/unit/%.c $(BUILD)/tests/%.d $(BUILD)/tests/test_main.o $(LIBOBJS)
+	$(CC) $(ALL_CPPFLAGS) -Itests/unit $(ALL_CFLAGS) -Wno-missing-field-initializers \
+	  $(DEPFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/tests/test_main.o $(LIBOBJS) $(LDLIBS)
+
+# the fuzz targets in the ordinary build, each under its own name, linked
+# into one replay program that tests/run.sh runs like any unit test
+$(BUILD)/fuzz/replay_%.o: tests/fuzz/fuzz_%.c $(BUILD)/fuzz/replay_%.d
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -DLLVMFuzzerTestOneInput=fuzz_$*_one \
+	  $(DEPFLAGS) -c -o $@ $<
+
+$(BUILD)/fuzz/fuzz.o: tests/fuzz/fuzz.c $(BUILD)/fuzz/fuzz.d
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(DEPFLAGS) -c -o $@ $<
+
+$(REPLAY): tests/fuzz/replay.c $(REPLAY).d $(BUILD)/tests/test_main.o $(REPLAY_OBJS) $(LIBOBJS)
+	$(CC) $(ALL_CPPFLAGS) -Itests/unit -Itests/fuzz $(ALL_CFLAGS) $(DEPFLAGS) \
+	  $(LDFLAGS) -o $@ $< $(BUILD)/tests/test_main.o $(REPLAY_OBJS) $(LIBOBJS) $(LDLIBS)
+
+# the libFuzzer binaries (BUILD=build-fuzz, CC=clang, SAN=FUZZ_SAN)
+$(BUILD)/fuzz/target_%.o: tests/fuzz/fuzz_%.c $(BUILD)/fuzz/target_%.d
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(DEPFLAGS) -c -o $@ $<
+
+$(BUILD)/fuzz/fuzz_%: $(BUILD)/fuzz/target_%.o $(BUILD)/fuzz/fuzz.o $(LIBOBJS)
+	$(CC) $(ALL_CFLAGS) -fsanitize=fuzzer $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 $(BUILD):
-	mkdir -p $(BUILD)/tests
+	mkdir -p $(BUILD)/tests $(BUILD)/fuzz
 
-units: $(UNITS)
+units: $(UNITS) $(REPLAY)
 
-deps:
-	@missing=""; for p in $(DEPS_BUILD) $(DEPS_TEST); do \
+fuzz-bins: $(FUZZ_BINS)
+
+# header dependencies, written by the compiler (-MMD -MP); a missing one
+# (an object built before them) is a target without a recipe, which makes
+# the object out of date so that its rebuild writes it
+DEPFILES := $(OBJS:.o=.d) $(UNITS:=.d) $(BUILD)/tests/test_main.d $(REPLAY).d \
+            $(REPLAY_OBJS:.o=.d) $(FUZZ_NAMES:%=$(BUILD)/fuzz/target_%.d)
+$(DEPFILES):
+-include $(wildcard $(DEPFILES))
+
+# apt-get install what is missing of the packages in $(1), as root; else
+# print the command to run
+define install_missing
+	@missing=""; for p in $(1); do \
 	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'ok installed' || missing="$$missing $$p"; \
 	done; \
 	if [ -z "$$missing" ]; then echo "deps: all present"; \
@@ -75,19 +140,45 @@ deps:
 	  echo "deps: installing$$missing"; \
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing >/dev/null; \
 	else echo "deps: missing packages; run: sudo apt-get install$$missing"; exit 1; fi
+endef
 
-run: deps envpreflight
+# everything any target needs (a bare machine: make deps, then .ci/run)
+deps:
+	$(call install_missing,$(DEPS_BUILD) $(DEPS_TEST) $(DEPS_CLANG))
+
+# what make check, make asan and make run need: no clang
+deps-check:
+	$(call install_missing,$(DEPS_BUILD) $(DEPS_TEST))
+
+run: deps-check envpreflight
 	@[ -f examples/webapp/.env ] || cp examples/webapp/.env.dev examples/webapp/.env
 	./envpreflight examples/webapp; st=$$?; [ $$st -le 1 ]
 
-check: deps
+check: deps-check
 	$(MAKE) envpreflight units
 	tests/run.sh ./envpreflight $(BUILD)
 
-asan: deps
+asan: deps-check
 	$(MAKE) BUILD=build-asan SAN="$(ASAN)" CFLAGS="-O1 -g" build-asan/envpreflight units
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1 \
 	  tests/run.sh build-asan/envpreflight build-asan
+
+tsan: deps
+	$(MAKE) CC=clang BUILD=build-tsan SAN="$(TSAN)" CFLAGS="-O1 -g" \
+	  $(TSAN_UNITS:%=build-tsan/tests/%)
+	tests/tsan.sh build-tsan $(TSAN_UNITS)
+
+lint: deps
+	tests/lint.sh
+
+fuzz-build: deps
+	$(MAKE) CC=clang BUILD=build-fuzz SAN="$(FUZZ_SAN)" CFLAGS="-O1 -g" fuzz-bins
+
+fuzz: fuzz-build
+	tests/fuzz/run.sh build-fuzz $(FUZZ_SECONDS) $(FUZZ)
+
+fuzz-smoke: fuzz-build
+	tests/fuzz/run.sh build-fuzz $(FUZZ_SMOKE_SECONDS) $(FUZZ)
 
 install: envpreflight
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1
@@ -95,6 +186,7 @@ install: envpreflight
 	install -m 0644 man/envpreflight.1 $(DESTDIR)$(MANDIR)/man1/envpreflight.1
 
 clean:
-	rm -rf build build-asan envpreflight
+	rm -rf build build-asan build-tsan build-fuzz envpreflight
 
-.PHONY: all units deps run check asan install clean
+.PHONY: all units fuzz-bins deps deps-check run check asan tsan lint fuzz-build fuzz \
+        fuzz-smoke install clean

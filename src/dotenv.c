@@ -378,8 +378,8 @@ static void tail_end(const struct scan *sc, size_t x, size_t *end)
 	if (x < sc->n && sc->s[x] == '\n' && x + 1 < sc->n &&
 	    is_key_char(sc->s[x + 1]))
 		*end = x;
-	else
-		tail_match(sc, x, end);	/* cannot fail after a value */
+	else if (!tail_match(sc, x, end))
+		*end = x;	/* cannot happen after a value: *end is set anyway */
 }
 
 /* attempt() for the shapes nearly every line has, KEY=value and KEY=,

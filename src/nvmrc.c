@@ -336,20 +336,61 @@ static int resolve(struct nvmrc *n, char *err, size_t errlen)
 	return -1;
 }
 
-/* A "key=value" line: remember the key, refuse duplicates and "node". */
+/* The keys of the "key=value" lines seen so far, in a hash set: a file of
+ * many keys (fuzzing found 512 KiB of them taking seconds with a linear
+ * search per line) costs time linear in its size. */
 struct seen_keys {
-	struct versions_line *v;	/* the keys */
+	struct versions_line *v;	/* the keys, in file order */
 	struct versions_line *line;	/* their whole lines, trimmed */
 	size_t n, cap, line_cap;
+	size_t *slots;		/* index + 1 into v, 0 for empty */
+	size_t nslots;		/* a power of two, more than twice n */
 };
 
+static size_t key_hash(const char *s, size_t len)
+{
+	size_t h = 2166136261u, i;	/* FNV-1a */
+
+	for (i = 0; i < len; i++)
+		h = (h ^ (unsigned char)s[i]) * 16777619u;
+	return h;
+}
+
+/* The slot holding key, or the empty slot where it would go. */
+static size_t *key_slot(const struct seen_keys *keys, const char *s, size_t len)
+{
+	size_t mask = keys->nslots - 1, i = key_hash(s, len) & mask;
+
+	for (;; i = (i + 1) & mask) {
+		const struct versions_line *k;
+
+		if (!keys->slots[i])
+			return &keys->slots[i];
+		k = &keys->v[keys->slots[i] - 1];
+		if (k->len == len && memcmp(k->s, s, len) == 0)
+			return &keys->slots[i];
+	}
+}
+
+static void keys_rehash(struct seen_keys *keys)
+{
+	size_t i;
+
+	free(keys->slots);
+	keys->nslots = keys->nslots ? keys->nslots * 2 : 16;
+	keys->slots = xcalloc(keys->nslots, sizeof(*keys->slots));
+	for (i = 0; i < keys->n; i++)
+		*key_slot(keys, keys->v[i].s, keys->v[i].len) = i + 1;
+}
+
+/* A "key=value" line: remember the key, refuse duplicates and "node". */
 static int note_key(struct seen_keys *keys, const struct versions_line *ln,
 		    char *err, size_t errlen)
 {
 	char q[VERSIONS_QUOTE_MAX];
 	const char *eq = memchr(ln->s, '=', ln->len);
 	struct versions_line key = { ln->s, (size_t)(eq - ln->s), ln->no };
-	size_t i;
+	size_t *slot;
 
 	versions_trim(&key.s, &key.len);
 	versions_quote(q, sizeof(q), key.s, key.len);
@@ -358,18 +399,19 @@ static int note_key(struct seen_keys *keys, const struct versions_line *ln,
 			     "version on a line of its own");
 		return -1;
 	}
-	for (i = 0; i < keys->n; i++) {
-		if (keys->v[i].len == key.len &&
-		    memcmp(keys->v[i].s, key.s, key.len) == 0) {
-			versions_err(err, errlen, "duplicate key '%s' (first "
-				     "on line %u)", q, keys->v[i].no);
-			return -1;
-		}
-	}
 	grow(&keys->v, sizeof(*keys->v), &keys->cap, keys->n + 1);
+	if (2 * (keys->n + 1) > keys->nslots)
+		keys_rehash(keys);
+	slot = key_slot(keys, key.s, key.len);
+	if (*slot) {
+		versions_err(err, errlen, "duplicate key '%s' (first "
+			     "on line %u)", q, keys->v[*slot - 1].no);
+		return -1;
+	}
 	grow(&keys->line, sizeof(*keys->line), &keys->line_cap, keys->n + 1);
 	keys->line[keys->n] = *ln;
 	keys->v[keys->n++] = key;
+	*slot = keys->n;
 	return 0;
 }
 
@@ -398,7 +440,7 @@ static int find_bare_line(const char *buf, size_t len,
 			  struct versions_line *bare, char *err, size_t errlen,
 			  unsigned *err_line)
 {
-	struct seen_keys keys = { NULL, NULL, 0, 0, 0 };
+	struct seen_keys keys = { NULL, NULL, 0, 0, 0, NULL, 0 };
 	struct versions_line ln = { NULL, 0, 0 };
 	size_t pos = 0;
 	int rc = 0;
@@ -442,6 +484,7 @@ static int find_bare_line(const char *buf, size_t len,
 	}
 	free(keys.v);
 	free(keys.line);
+	free(keys.slots);
 	if (rc == 0 && !bare->s) {
 		versions_err(err, errlen, "no version line (only comments, "
 			     "blank or key=value lines)");

@@ -165,6 +165,7 @@ static void human_summary(FILE *out, const struct report *rep, const struct rend
 			fprintf(out, "%s%zu could not run", sep, s.count[STATUS_ERROR]);
 		if ((bad || s.count[STATUS_ERROR]) && s.count[STATUS_WARN])
 			fprintf(out, "%s%zu warning%s", sep, s.count[STATUS_WARN],
+				/* cppcheck-suppress knownConditionTrueFalse ; any count */
 				s.count[STATUS_WARN] == 1 ? "" : "s");
 		if (s.count[STATUS_SKIP])
 			fprintf(out, "%s%zu skipped", sep, s.count[STATUS_SKIP]);

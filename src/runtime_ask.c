@@ -34,9 +34,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <unistd.h>
-
-extern char **environ;
+#include <unistd.h>	/* environ, with _GNU_SOURCE */
 
 #define VERSION_MAX 64		/* longer "versions" are junk */
 #define EXEC_MARGIN_MS 50	/* an exec ends this much before the run's
@@ -361,7 +359,7 @@ static char *command_text(const char *path, char *const *argv)
 	size_t i;
 
 	buf_puts(&b, path);
-	for (i = 1; argv[i]; i++)
+	for (i = 1; argv[0] && argv[i]; i++)
 		buf_printf(&b, " %s", argv[i]);
 	return buf_detach(&b);
 }

@@ -196,7 +196,7 @@ static void add_ull(struct buf *out, unsigned long long v)
  * in exponent form from 1e21 on. */
 static void js_number(struct buf *out, double v)
 {
-	char tmp[64], digits[32];
+	char tmp[64], digits[32] = "0";	/* defined even if no digit is found */
 	int prec, exp = 0, nd = 0;
 	const char *e;
 	size_t i;

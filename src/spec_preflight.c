@@ -108,8 +108,9 @@ static int get_long(struct yload *y, const struct ynode *n, const char *where,
 
 /* A list (or a single scalar) of items, each passed to fn. */
 static int each_item(struct yload *y, const struct ynode *n, const char *where,
-		     int (*fn)(struct yload *, const struct ynode *, const char *, void *),
-		     void *arg)
+		     int (*fn)(struct yload *, const struct ynode *, const char *,
+			       const void *),
+		     const void *arg)
 {
 	size_t i;
 
@@ -128,7 +129,7 @@ static int each_item(struct yload *y, const struct ynode *n, const char *where,
 }
 
 static int add_env_key(struct yload *y, const struct ynode *n, const char *where,
-		       void *arg)
+		       const void *arg)
 {
 	int optional = arg != NULL;
 	struct env_spec *e = &y->spec->env;
@@ -194,13 +195,13 @@ static int load_env(struct yload *y, const struct ynode *n)
 	    each_item(y, v, "env.required", add_env_key, NULL) < 0)
 		return -1;
 	if ((v = ynode_get(n, "optional")) &&
-	    each_item(y, v, "env.optional", add_env_key, (void *)1) < 0)
+	    each_item(y, v, "env.optional", add_env_key, (const void *)1) < 0)
 		return -1;
 	return 0;
 }
 
 static int add_port(struct yload *y, const struct ynode *n, const char *where,
-		    void *arg)
+		    const void *arg)
 {
 	enum port_expect expect = arg ? PORT_LISTENING : PORT_FREE;
 	struct spec *spec = y->spec;
@@ -236,7 +237,7 @@ static int load_ports(struct yload *y, const struct ynode *n)
 	    each_item(y, v, "ports.free", add_port, NULL) < 0)
 		return -1;
 	if ((v = ynode_get(n, "listening")) &&
-	    each_item(y, v, "ports.listening", add_port, (void *)1) < 0)
+	    each_item(y, v, "ports.listening", add_port, (const void *)1) < 0)
 		return -1;
 	return 0;
 }
@@ -330,7 +331,8 @@ static int load_runtimes(struct yload *y, const struct ynode *n)
 	return 0;
 }
 
-static int add_tool(struct yload *y, const struct ynode *n, const char *where, void *arg)
+static int add_tool(struct yload *y, const struct ynode *n, const char *where,
+		    const void *arg)
 {
 	if (n->kind != YNODE_SCALAR || ynode_is_null(n) || !spec_name_valid(n->text))
 		return yload_error(y, n, "'%s' expects a list of command names", where);
@@ -342,7 +344,7 @@ static int add_tool(struct yload *y, const struct ynode *n, const char *where, v
  * them; compose.profiles: profile names (compose-spec's pattern
  * [a-zA-Z0-9][a-zA-Z0-9_.-]*, or "*" for all). */
 static int add_compose_name(struct yload *y, const struct ynode *n,
-			    const char *where, void *arg)
+			    const char *where, const void *arg)
 {
 	struct compose_spec *cs = &y->spec->compose;
 	int is_file = arg == NULL;

@@ -229,7 +229,7 @@ static void toml_skip(struct toml_scan *t, const char *s, size_t len)
 		if (c == '#')
 			return;
 		if ((c == '"' || c == '\'') && i + 2 < len && s[i + 1] == c && s[i + 2] == c) {
-			t->in_ml = c;
+			t->in_ml = (unsigned char)c;
 			i += 3;
 			continue;
 		}

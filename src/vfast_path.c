@@ -25,6 +25,7 @@
 struct pathrule {
 	enum vfast_install kind;
 	const char *pattern;
+	/* cppcheck-suppress unusedStructMember ; documentation kept in the table */
 	const char *who;	/* for the reader */
 };
 
@@ -152,7 +153,7 @@ static long header_define(const char *text, const char *name)
 			p += n;
 			while (*p == ' ' || *p == '\t')
 				p++;
-			while (isdigit((unsigned char)p[k]) && k < sizeof(num) - 1) {
+			while (k < sizeof(num) - 1 && isdigit((unsigned char)p[k])) {
 				num[k] = p[k];
 				k++;
 			}

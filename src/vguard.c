@@ -163,6 +163,9 @@ static int key_is(const char *key, const char *want)
 		if (tolower((unsigned char)*key) != *want++)
 			return 0;
 	}
+	/* the loop may stop at the end of want with a separator left in key
+	 * ("yarnPath_") */
+	/* cppcheck-suppress knownConditionTrueFalse */
 	while (*key == '-' || *key == '_')
 		key++;
 	return !*key && !*want;

@@ -111,6 +111,7 @@ static struct ynode *node_copy(struct builder *b, const struct ynode *src,
 		n->len = src->len;
 	}
 	if (src->n) {
+		/* NOLINTNEXTLINE(bugprone-sizeof-expression): an array of pointers */
 		n->items = xcalloc(src->n, sizeof(*n->items));
 		for (i = 0; i < src->n; i++) {
 			n->items[i] = node_copy(b, src->items[i], m);
@@ -206,6 +207,7 @@ static int build_children(struct builder *b, struct ynode *parent,
 		yaml_event_delete(&ev);
 		if (!child)
 			return -1;
+		/* NOLINTNEXTLINE(bugprone-sizeof-expression): an array of pointers */
 		grow(&parent->items, sizeof(*parent->items), &cap, parent->n + 1);
 		parent->items[parent->n++] = child;
 	}

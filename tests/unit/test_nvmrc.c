@@ -578,8 +578,35 @@ static void test_describe(void)
 	nvmrc_release(&n);
 }
 
+/* Many key=value lines (a hash set since fuzzing found a linear search per
+ * key quadratic): every one distinct is fine, and a repeat of any earlier
+ * key, however far back, is still refused naming its first line. */
+static void test_many_keys(void)
+{
+	static const unsigned nkeys = 20000;
+	struct buf b = BUF_INIT;
+	struct nvmrc n;
+	char err[256];
+	unsigned line = 0, i;
+
+	for (i = 0; i < nkeys; i++)
+		buf_printf(&b, "key%u=value\n", i);
+	buf_puts(&b, "20\n");
+	CHECK_INT(nvmrc_parse(b.s, b.len, &n, err, sizeof(err), &line), 0,
+		  "%u distinct keys: %s", nkeys, err);
+	CHECK_STR(n.spec, "20", "the bare line");
+	nvmrc_release(&n);
+	buf_puts(&b, "key7=again\n");
+	CHECK_INT(nvmrc_parse(b.s, b.len, &n, err, sizeof(err), &line), -1,
+		  "a repeated key");
+	CHECK(strstr(err, "duplicate key 'key7' (first on line 8)") != NULL, "%s", err);
+	CHECK_INT(line, nkeys + 2, "the repeat's line");
+	buf_release(&b);
+}
+
 void test_main(void)
 {
+	test_many_keys();
 	test_parse();
 	test_dates();
 	test_lts_table();

@@ -1,0 +1,131 @@
+#!/bin/sh
+# tests/fuzz/run.sh BUILD SECONDS [TARGET...] - run libFuzzer targets.
+#
+# Runs BUILD/fuzz/fuzz_TARGET (every target when none is named) for SECONDS
+# each, one after the other, and prints one line per target: executions,
+# coverage (cov: edges, ft: features) and corpus size of the plain pass,
+# the executions of the cost pass (below), and ok or what it found.  Exit
+# status 1 when any target crashed, timed out, ran out of memory or broke
+# an invariant; its input is kept in BUILD/artifacts/TARGET/ (turn it into
+# a file under tests/fuzz/regress/TARGET/, which `make check` replays) and
+# the logs are BUILD/logs/TARGET.log and TARGET.cost.log.
+#
+# Every parser declares its cost here: -max_len is the largest input the
+# program would hand it (spec files are capped at 1 MiB), and -timeout is
+# small (3 s), so that an input on which the parser is quadratic fails
+# instead of hanging a user.  Since libFuzzer grows inputs slowly and gets
+# no reward for size, a fifth of each target's time is a cost pass in
+# which the targets take a short unit and repeat it to FUZZ_SCALE_MAX bytes
+# (512 KiB; see fuzz_scale in fuzz.h): that is how a quadratic path shows
+# up.  FUZZ_LEN_CONTROL=0 in the environment makes libFuzzer use the whole
+# -max_len at once.  Exceptions are in options() below, each with its
+# reason.  Seeds: tests/fuzz/corpus/TARGET (read only); what libFuzzer
+# finds goes to BUILD/corpus/TARGET (BUILD/corpus-cost/TARGET for the cost
+# pass), kept between runs.  Dictionaries: tests/fuzz/dict/*.dict, joined
+# per target.
+set -u
+build=$1
+seconds=$2
+shift 2
+top=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$top" || exit 2
+
+# options TARGET: sets max_len, timeout and dicts
+options() {
+	max_len=1048576		# SPEC_FILE_CAP
+	scale=524288
+	timeout=3
+	dicts=
+	case $1 in
+	toolversions)
+		# quadratic in the number of tools (issue 8, being fixed
+		# apart): until then sizes at which it stays in time (a
+		# 512 KiB file of distinct tools takes over 3 s)
+		max_len=65536; scale=32768 ;;
+	# YAML aliases are quadratic in the number of anchors (issue 8,
+	# being fixed apart): the same until then (512 KiB of anchors and
+	# aliases to the first one take over 3 s)
+	ytree) max_len=65536; scale=65536; dicts=yaml ;;
+	preflight) max_len=65536; scale=65536; dicts="yaml preflight" ;;
+	compose) max_len=65536; scale=65536; dicts="yaml compose" ;;
+	package) dicts=json ;;
+	# linear, but reading 512 KiB of range, formatting it and reading
+	# the text back takes about 3 s instrumented on this machine
+	semver) scale=262144; dicts=semver ;;
+	pep440) dicts=pep440 ;;
+	pyproject) dicts=toml ;;
+	esac
+}
+
+if [ $# -eq 0 ]; then
+	set -- $(sed -n 's/^FUZZ_TARGET(\(.*\))$/\1/p' tests/fuzz/targets.def)
+fi
+
+# the scratch repositories of fuzz.h: outside any git work tree
+scratch=$(mktemp -d "${TMPDIR:-/tmp}/envpreflight-fuzz-run.XXXXXX") || exit 2
+trap 'rm -rf "$scratch"' EXIT INT TERM
+
+# pass TARGET SECONDS SCALE CORPUS LOG: one libFuzzer run; sets st, execs,
+# cov, ft, corp, slow and result
+pass() {
+	# shellcheck disable=SC2086
+	TMPDIR=$scratch FUZZ_SCALE_MAX=$3 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
+	UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+	"$bin" -max_total_time="$2" -max_len="$max_len" \
+		${FUZZ_LEN_CONTROL:+-len_control=$FUZZ_LEN_CONTROL} \
+		-timeout="$timeout" -rss_limit_mb=2048 -malloc_limit_mb=2048 \
+		-print_final_stats=1 -artifact_prefix="$build/artifacts/$1/" \
+		$dict "$4" "tests/fuzz/corpus/$1" >"$5" 2>&1
+	st=$?
+	execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$5" | tail -n 1)
+	slow=$(sed -n 's/^stat::slowest_unit_time_sec: *//p' "$5" | tail -n 1)
+	last=$(grep -E '^#[0-9]+' "$5" | tail -n 1)
+	cov=$(printf '%s\n' "$last" | sed -n 's/.* cov: \([0-9]*\).*/\1/p')
+	ft=$(printf '%s\n' "$last" | sed -n 's/.* ft: \([0-9]*\).*/\1/p')
+	corp=$(printf '%s\n' "$last" | sed -n 's/.* corp: \([0-9]*\).*/\1/p')
+	if [ "$st" = 0 ]; then
+		result=ok
+	else
+		failed=1
+		what=$(grep -m1 -oE 'ERROR: [A-Za-z]+: [a-z-]+|ERROR: libFuzzer: [a-z-]+|invariant broken: .*' "$5")
+		art=$(sed -n 's/.*Test unit written to \(.*\)/\1/p' "$5" | tail -n 1)
+		result="FAILED (${what:-exit $st}) ${art:-see $5}"
+	fi
+}
+
+# A fifth of the time (at least 2 s) is the cost pass: scaled inputs on,
+# from the seeds, into a corpus of its own.  The rest fuzzes plainly; its
+# numbers are the table's.
+cost_seconds=$((seconds / 5))
+[ "$cost_seconds" -ge 2 ] || cost_seconds=2
+plain_seconds=$((seconds - cost_seconds))
+[ "$plain_seconds" -ge 1 ] || plain_seconds=1
+
+failed=0
+printf '%-13s %10s %6s %6s %6s %8s  %s\n' target execs cov ft corpus cost result
+for t in "$@"; do
+	bin=$build/fuzz/fuzz_$t
+	if [ ! -x "$bin" ]; then
+		echo "$t: no $bin (make fuzz-build)"
+		failed=1
+		continue
+	fi
+	options "$t"
+	mkdir -p "$build/corpus/$t" "$build/corpus-cost/$t" "$build/artifacts/$t" \
+		"$build/logs"
+	dict=
+	if [ -n "$dicts" ]; then
+		dict=$build/$t.dict
+		for d in $dicts; do cat "tests/fuzz/dict/$d.dict"; done >"$dict"
+		dict=-dict=$dict
+	fi
+	pass "$t" "$cost_seconds" "$scale" "$build/corpus-cost/$t" \
+		"$build/logs/$t.cost.log"
+	cost="${execs:-?}x"
+	cost_result=$result
+	pass "$t" "$plain_seconds" 0 "$build/corpus/$t" "$build/logs/$t.log"
+	[ "$cost_result" = ok ] || result="cost pass: $cost_result; plain: $result"
+	printf '%-13s %10s %6s %6s %6s %8s  %s\n' "$t" "${execs:-?}" "${cov:-?}" \
+		"${ft:-?}" "${corp:-?}" "$cost" "$result"
+done
+exit $failed

@@ -1,0 +1,320 @@
+#!/usr/bin/env python3
+"""seeds.py - build tests/fuzz/corpus/<target>/ from the test fixtures.
+
+Run from the top of the tree: python3 tests/fuzz/seeds.py
+The seeds come from the conformance vectors (tests/conformance), the golden
+cases' repositories (tests/cases/*/repo), the /proc fixtures, the rows of
+the unit tests (string literals of their tables) and a few lines written
+here.  Each target keeps at most MAX_SEEDS distinct inputs of at most
+MAX_BYTES, so the committed corpus stays small; libFuzzer grows its own
+working corpus under build-fuzz/ from these.  The script is deterministic:
+running it again rewrites the same files.
+"""
+import glob
+import hashlib
+import json
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+
+MAX_SEEDS = 40
+MAX_BYTES = 4096
+OUT = "tests/fuzz/corpus"
+
+
+def c_rows(path):
+    """Rows of a C table: for every '{' followed by a string literal, the
+    fields up to the matching '}', a field being the decoded concatenation
+    of string literals (bytes) or None for anything else."""
+    text = open(path, encoding="utf-8").read()
+    text = re.sub(r"/\*.*?\*/", " ", text, flags=re.S)
+    rows = []
+    i = 0
+    while True:
+        m = re.compile(r'\{\s*"').search(text, i)
+        if not m:
+            return rows
+        i = m.start() + 1
+        fields, cur, depth, j = [], None, 0, i
+        other = False
+        while j < len(text):
+            c = text[j]
+            if c == '"':
+                s, j = c_string(text, j)
+                cur = (cur or b"") + s
+                continue
+            if c in "{(":
+                depth += 1
+            elif c in "})":
+                if depth == 0:
+                    fields.append(None if other else cur)
+                    break
+                depth -= 1
+            elif c == "," and depth == 0:
+                fields.append(None if other else cur)
+                cur, other = None, False
+            elif not c.isspace():
+                other = True
+            j += 1
+        rows.append(fields)
+        i = j
+
+
+def c_string(text, j):
+    """Decode the C string literal at text[j] == '"'; returns (bytes, end)."""
+    out = bytearray()
+    j += 1
+    simple = {"n": 10, "t": 9, "r": 13, "f": 12, "v": 11, "a": 7, "b": 8,
+              "\\": 92, '"': 34, "'": 39, "?": 63}
+    while text[j] != '"':
+        c = text[j]
+        if c != "\\":
+            out += c.encode("utf-8")
+            j += 1
+            continue
+        e = text[j + 1]
+        if e in simple:
+            out.append(simple[e])
+            j += 2
+        elif e == "x":
+            m = re.match(r"[0-9a-fA-F]+", text[j + 2:])
+            out.append(int(m.group(0), 16) & 0xFF)
+            j += 2 + len(m.group(0))
+        elif e in "01234567":
+            m = re.match(r"[0-7]{1,3}", text[j + 1:])
+            out.append(int(m.group(0), 8) & 0xFF)
+            j += 1 + len(m.group(0))
+        else:
+            out += e.encode()
+            j += 2
+    return bytes(out), j + 1
+
+
+def field(rows, n):
+    return [r[n] for r in rows if len(r) > n and r[n] is not None]
+
+
+def files(pattern):
+    return [open(p, "rb").read() for p in sorted(glob.glob(pattern, recursive=True))]
+
+
+def tsv(path, ncols):
+    rows = []
+    for line in open(path, encoding="utf-8"):
+        line = line.rstrip("\n")
+        if not line or line.startswith("#"):
+            continue
+        cols = line.split("\t")
+        rows.append(cols + [""] * (ncols - len(cols)))
+    return rows
+
+
+# Units that fuzz_scale (fuzz.h) repeats to FUZZ_SCALE_MAX bytes: M is the
+# mark, S the slot that takes the number of the copy.  "M head M unit M tail".
+M, S = b"\xfe", b"\xff"
+SCALED = {
+    "dotenv": [M + b"K" + S + b"=v" + S + b"\n", M + b"A" + S + b'="x\n',
+               M + b"export K" + S + b"='a b' # c\n"],
+    "toolversions": [M + b"x" + S + b" 1\n", M + b"nodejs 20." + S + b"\n"],
+    "gomod": [M + b"module m\n" + M + b"require x" + S + b" v1\n" + M + b"go 1.22\n",
+              M + b"require (\n" + M + b"\tx" + S + b" v1\n" + M + b")\ngo 1.21\n"],
+    "nvmrc": [M + b"# " + S + b"\n" + M + b"k" + S + b"=v\n" + M + b"20\n"],
+    "pyversion": [M + b"3." + S + b"\n", M + b"# " + S + b"\n"],
+    "gitignore": [M + b"a" + S + b"/**/*.log\n!b" + S + b"\n\0a/b/c.log\nb1",
+                  M + b"*" + S + b"*" + S + b"*\n\0" + b"a" * 200],
+    "procnet": [b"\0" + M + b"  sl  local_address\n" + M +
+                b"   " + S + b": 00000000:1538 00000000:0000 0A 00000000:00000000 "
+                b"00:00000000 00000000   105        0 1" + S + b" 1\n"],
+    "ytree": [M + b"- &a" + S + b" x\n- *a0\n", M + b"k" + S + b": [" + S + b"]\n",
+              M + b"a: " + M + b"[" + M + b"]\n"],
+    "preflight": [M + b"version: 1\ntools:\n" + M + b"  - t" + S + b"\n",
+                  M + b"version: 1\nenv:\n  required:\n" + M + b"    - K" + S + b"\n"],
+    "compose": [M + b"services:\n" + M + b"  s" + S + b":\n    ports: [\"1" + S + b":80\"]\n",
+                M + b"x: &p {a: 1}\nservices:\n" + M + b"  s" + S + b": {<<: *p}\n"],
+    "package": [M + b'{"a":{' + M + b'"k' + S + b'":1,' + M + b'"z":0},"engines":{"node":">=1"}}',
+                M + b'{"engines":' + M + b'[' + M + b']}'],
+    "pyproject": [M + b"[project]\n" + M + b"x" + S + b" = 1\n" + M + b'requires-python = ">=3"\n',
+                  M + b"[t" + S + b"]\n"],
+    "setupcfg": [M + b"[options]\n" + M + b"k" + S + b" = v\n" + M + b"python_requires = >=3\n"],
+    "config": [M + b"; " + S + b"\n", M + b"[defaults]\n" + M + b"format = json\n"],
+    "semver": [b"\0" + M + M + b">=1." + S + b".0 || " + M + b"1.0.0\x001.0.0",
+               b"\1" + M + b"~" + S + b" \x001.2.3"],
+    "pep440": [M + M + b">=1." + S + b"," + M + b"<9\x003.11"],
+}
+
+
+def write(target, seeds):
+    d = os.path.join(OUT, target)
+    shutil.rmtree(d, ignore_errors=True)
+    os.makedirs(d)
+    scaled = SCALED.get(target, [])
+    kept = []
+    for s in seeds:
+        if isinstance(s, str):
+            s = s.encode("utf-8")
+        if len(s) > MAX_BYTES or s in kept or s in scaled:
+            continue
+        kept.append(s)
+    # spread the choice over the whole list, not only its head
+    room = MAX_SEEDS - len(scaled)
+    if len(kept) > room:
+        step = len(kept) / room
+        kept = [kept[int(k * step)] for k in range(room)]
+    kept = scaled + kept
+    for s in kept:
+        name = hashlib.sha1(s).hexdigest()[:16]
+        open(os.path.join(d, name), "wb").write(s)
+    print("%-13s %3d seeds" % (target, len(kept)))
+
+
+def git(repo, *args):
+    subprocess.run(["git", "-C", repo, "-c", "user.name=x", "-c",
+                    "user.email=x@x.invalid", *args], check=True,
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
+def git_indexes():
+    """Real index files: versions 2, 3 (an intent-to-add entry has the
+    extended flags) and 4 (prefix-compressed paths), SHA-1 and SHA-256."""
+    out = []
+    for fmt in ("sha1", "sha256"):
+        with tempfile.TemporaryDirectory() as t:
+            subprocess.run(["git", "init", "-q", "--object-format=" + fmt, t],
+                           check=True, stdout=subprocess.DEVNULL)
+            for name in (".env", "a/.env", "a/b/c.txt", "README"):
+                os.makedirs(os.path.dirname(os.path.join(t, name)) or t, exist_ok=True)
+                open(os.path.join(t, name), "w").write(name + "\n")
+            git(t, "add", ".env", "a/.env", "README")
+            git(t, "add", "-N", "a/b/c.txt")
+            for v in ("2", "3", "4"):
+                git(t, "update-index", "--index-version", v)
+                out.append(open(os.path.join(t, ".git/index"), "rb").read())
+    return out
+
+
+def main():
+    cases = "tests/cases/*/repo/"
+    conf = "tests/conformance/"
+
+    dotenv = [v["input"] for v in json.load(open(conf + "dotenv-parse.json"))
+              if isinstance(v.get("input"), str)]
+    write("dotenv", files(cases + ".env*") + files("examples/**/.env*") +
+          field(c_rows("tests/unit/test_dotenv.c"), 0) + dotenv)
+
+    semver = []
+    def opts(o):	# the first byte of fuzz_semver's input
+        return chr(("loose" in o) | ("includePrerelease" in o) << 1)
+    for r in tsv(conf + "semver-ranges.tsv", 4):
+        semver.append(opts(r[3]) + r[0] + "\0" + r[1])
+    for r in tsv(conf + "semver-range-parse.tsv", 3):
+        semver.append(opts(r[2]) + r[0])
+    for r in tsv(conf + "semver-valid.tsv", 3):
+        semver.append(("\1" if "loose" in r[2] else "\0") + ">=" + r[0] + "\0" + r[0])
+    write("semver", semver)
+
+    pep = [r[0] + b"\0" + r[1] for r in c_rows("tests/unit/test_pep440.c")
+           if len(r) > 1 and r[0] is not None and r[1] is not None]
+    write("pep440", pep)
+
+    write("pyversion", files(cases + ".python-version") + [
+        "3.11\n", "3.12.1\n3.11.7\n", "system\n", "# comment\n3.10\n",
+        "pypy3.10-7.3.12\n", "3.13t\n", "3.14-dev\n", "../x\n",
+        "miniconda3-latest 3.11\n", "  3.9.18  \r\n", "3.13.0rc1\n", "\n\n",
+    ])
+
+    write("nvmrc", files(cases + ".nvmrc") +
+          field(c_rows("tests/unit/test_nvmrc.c"), 0))
+    write("toolversions", files(cases + ".tool-versions") +
+          field(c_rows("tests/unit/test_toolversions.c"), 0))
+    write("gomod", files(cases + "go.mod") +
+          field(c_rows("tests/unit/test_gomod.c"), 0))
+
+    procnet = []
+    for p in sorted(glob.glob("tests/fixtures/proc/*/net/tcp*") +
+                    glob.glob("tests/fixtures/proc/*/self/net/tcp*")):
+        procnet.append((b"\1" if p.endswith("6") else b"\0") + open(p, "rb").read())
+    header = b"  sl  local_address rem_address   st tx_queue rx_queue tr tm->when retrnsmt   uid  timeout inode\n"
+    for r in c_rows("tests/unit/test_procnet.c"):
+        if len(r) > 2 and r[2] is not None:
+            procnet.append(b"\0" + header + r[2] + b"\n")
+            procnet.append(b"\1" + header + r[2] + b"\n")
+    write("procnet", procnet)
+
+    write("portspec", field(c_rows("tests/unit/test_portspec.c"), 0))
+
+    write("gitignore", [
+        b"*.log\n!keep.log\0debug.log\nkeep.log\na/b.log",
+        b".env\n.env.*\n!.env.example\0.env\n.env.local\n.env.example",
+        b"/build/\nnode_modules\0build\nbuild/x\nsrc/node_modules/y",
+        b"**/logs\nfoo/**/bar\na/**\0logs/x\nfoo/a/b/bar\na/.env",
+        b"[a-c]*.txt\n\\#hash\n\\!bang\n  trailing  \0b.txt\n#hash\n!bang",
+        b"\xef\xbb\xbf*.o\r\n# comment\r\n\r\ndir/\0x.o\ndir\ndir/f",
+        b"*\n!*/\n!.gitignore\0a/b\na/.gitignore",
+        b"[!a-z]?\n[[:digit:]]*\n\\[x]\0Z1\n9z\n[x]",
+        b"a/b/c\n/d\ne/\0a/b/c\nd\ne/f",
+        b".env\0.env\na/.env",
+    ])
+
+    write("gitindex", git_indexes() + [b"", b"DIRC", b"DIRC\0\0\0\2\0\0\0\0",
+                                       b"DIRC\0\0\0\3\0\0\0\1"])
+
+    write("config", [
+        "[defaults]\nformat = json\ncolor = never\ntimeout = 5000\nstrict = true\n",
+        "format = human\n", "; comment\n# also\n[defaults]\ncolor=always\n",
+        "[other]\nx = 1\n", "timeout = 0\n", "strict = maybe\n", "nokey\n",
+        "format = github\nstrict = off\ncolor = auto\n", "unknown = 1\n",
+        "[defaults\nformat = junit\n", "timeout = 600001\n", "",
+    ])
+
+    spec_rows = c_rows("tests/unit/test_spec.c")
+    compose_rows = c_rows("tests/unit/test_compose.c")
+
+    def spec_files(name):
+        return [r[1] for r in spec_rows if len(r) > 1 and r[0] == name.encode()
+                and r[1] is not None]
+
+    compose = files(cases + "compose.yaml") + files(cases + "docker-compose.yml")
+    for r in compose_rows:
+        if len(r) > 2 and r[1] is not None and r[0] is not None:
+            compose.append(r[1] + (b"\0" + r[2] if r[2] is not None else b""))
+    write("compose", compose)
+
+    preflight = files(cases + "preflight.yaml") + spec_files("preflight.yaml")
+    write("preflight", preflight)
+
+    write("ytree", preflight[:15] + compose[:15] + [
+        b"a: &x [1, 2]\nb: *x\nc: *x\n",
+        b"base: &b {x: 1}\nsvc:\n  <<: *b\n  y: 2\n",
+        b"a: &a [x, x]\nb: &b [*a, *a]\nc: &c [*b, *b]\nd: [*c, *c]\n",
+        b"- !!str 1\n- ? complex\n  : key\n- |\n  block\n- >-\n  folded\n",
+        b"---\na: 1\n...\n---\nb: 2\n",
+        b"{\"json\": [1, 2.5, null, true, \"s\\u00e9\"]}\n",
+        b"%YAML 1.1\n---\n'quoted': \"double\\x41\"\n",
+    ])
+
+    package = files(cases + "package.json") + spec_files("package.json")
+    for pm in field(c_rows("tests/unit/test_versions.c"), 0)[:12]:
+        package.append(b'{"packageManager": ' + json.dumps(pm.decode("utf-8", "replace")).encode() + b"}\n")
+    write("package", package)
+
+    write("pyproject", files(cases + "pyproject.toml") + spec_files("pyproject.toml") + [
+        '[project]\nrequires-python = ">=3.10"\n',
+        "[project]\nname = 'x'\nrequires-python = '~=3.11'\n",
+        '[tool.poetry.dependencies]\npython = "^3.11"\n',
+        '[project]\nrequires-python = """>=3.9"""\n',
+        "# c\n[ project ]\nrequires-python=\">=3.8,<4\" # trailing\n",
+        '[project]\nrequires-python = ">=3.10"\n[project]\n',
+    ])
+
+    write("setupcfg", spec_files("setup.cfg") + [
+        "[options]\npython_requires = >=3.8\n",
+        "[metadata]\nname = x\n[options]\npython_requires = ~=3.11\ninstall_requires =\n    a\n    b\n",
+        "[options]\npython_requires=\n", "; c\n[options]\n  python_requires = >=3.10, <3.13\n",
+        "[options\npython_requires = 3\n",
+    ])
+
+
+if __name__ == "__main__":
+    main()
