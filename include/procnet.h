@@ -103,18 +103,19 @@ int ports_lookup_at(const char *proc, const unsigned *ports, size_t nports,
 		    const char *repo_root, struct port_status *out);
 
 /* What one holder scan did (see scan_all in procnet.c).  Phase 0 reads
- * /proc/PID/status of every process (uids, parent, process group) and, when
- * a wanted socket's cgroup is known, /proc/PID/cgroup, and orders the
- * processes with procnet_order; phase 1 reads fd directories in that order,
- * on a few threads, until each wanted socket has a holder; phase 2 reads,
- * of the processes phase 1 did not cover, only the holders' kin (children,
- * process group, parent), and of those only the descriptor numbers through
- * which a parent hands a socket to a child. */
+ * /proc/PID/stat of every process (owner, parent, process group) and, for
+ * those with a wanted socket's uid, /proc/PID/cgroup where the kernel gave
+ * the socket's cgroup, and orders them with procnet_order; phase 1 reads
+ * fd directories in that order until each wanted socket has a holder;
+ * phase 2 reads, of the processes phase 1 did not cover, only the holders'
+ * kin (children, process group, parent), and of those only the descriptor
+ * numbers through which a parent hands a socket to a child.  Each phase
+ * runs on a few threads. */
 struct procnet_stats {
 	size_t pids;		/* process directories listed */
 	size_t phase1;		/* of those, how many phase 1 covered */
-	size_t stat_reads;	/* processes phase 0 read: their status, and
-				 * their stat where it lacks the ties */
+	size_t stat_reads;	/* processes phase 0 read (stat; status too in
+				 * a copy of /proc) */
 	size_t cgroup_reads;	/* /proc/PID/cgroup reads (phase 0) */
 	size_t fd_dirs;		/* fd directories read in full: phase 1 up to
 				 * its stop, and phase 2 where a stat was
@@ -123,7 +124,7 @@ struct procnet_stats {
 				 * phase 1's stop (their findings dropped) */
 	size_t kin;		/* processes phase 2 found kin to a holder */
 	size_t kin_links;	/* fd links phase 2 read at handoff numbers */
-	unsigned threads;	/* threads phase 0 and 1 ran on */
+	unsigned threads;	/* threads the phases ran on */
 };
 
 /* ports_lookup_at, also filling *stats (may be NULL; zeroed when no scan
@@ -136,10 +137,11 @@ void port_status_release(struct port_status *s);
 /* A process as the scan orders it: what /proc says of it cheaply. */
 struct procnet_key {
 	int pid;
-	unsigned uid[5];	/* the owner of /proc/PID (root for a process
-				 * that made itself not dumpable, as one that
-				 * dropped privileges), then the real,
-				 * effective, saved and filesystem uids */
+	unsigned uid[5];	/* whose it is: on a procfs the owner of
+				 * /proc/PID (its effective uid, or root when
+				 * it is not dumpable); in a copy of /proc its
+				 * status's real, effective, saved and
+				 * filesystem uids */
 	size_t nuid;		/* how many of uid[] are known */
 	unsigned long long cgroup;	/* inode of its cgroup v2 directory;
 					 * 0 unknown */

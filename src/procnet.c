@@ -16,6 +16,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <linux/inet_diag.h>
+#include <linux/magic.h>
 #include <linux/netlink.h>
 #include <linux/sock_diag.h>
 #include <netinet/in.h>
@@ -31,6 +32,7 @@
 #include <strings.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/time.h>
 #include <unistd.h>
 
@@ -496,6 +498,7 @@ struct scan {
 	size_t nwant;
 	const struct tcp_listener *socks;	/* uid and cgroup of each */
 	size_t nsocks;
+	int procfs;			/* the root is a procfs, not a copy */
 	int cgroot;			/* the cgroup v2 mount, or -1 */
 	const struct kinship *kin;	/* phase 2's, for one round */
 	const struct handoff *hand;	/* phase 2's, for one round */
@@ -959,7 +962,8 @@ static void q_values(const char *p, unsigned long long *v, size_t max,
 
 /* The values of the "Uid:", "PPid:" and "NSpgid:" lines of a status text
  * (the first of NSpgid's: as seen from this /proc).  Sets what it finds:
- * *nuid 4 with the uids, *ties 1 with both ties. */
+ * the real, effective, saved and filesystem uids and *nuid 4; both ties
+ * and *ties 1 (Linux 4.1 and later). */
 static void status_parse(const char *s, unsigned *uid, size_t *nuid,
 			 int *ppid, int *pgrp, unsigned char *ties)
 {
@@ -994,9 +998,12 @@ static void status_parse(const char *s, unsigned *uid, size_t *nuid,
 		*ties = 1;
 }
 
-/* Phase 0 of process i: its uids (and the owner of its /proc files), its
- * ties and its cgroup.  The status has them all since Linux 4.1
- * (NSpgid); a fixture tree or an older kernel gives the ties in stat. */
+/* Phase 0 of process i: its ties, and whose it is: on a procfs, the owner
+ * of its files (its effective uid, or root when it made itself not
+ * dumpable, as a process that changed its uid without exec does); in a
+ * copy of /proc, where the owner is whoever copied it, the Uid: line of
+ * its status.  One read on a procfs: /proc/PID/status would give the real
+ * uids too, but costs half as much again as stat, for every process. */
 static void info_item(struct worker *w, size_t i)
 {
 	const struct scan *sc = w->pool->sc;
@@ -1006,24 +1013,21 @@ static void info_item(struct worker *w, size_t i)
 	struct stat st;
 
 	w->stat_reads++;
-	snprintf(path, sizeof(path), "%d/status", p->key.pid);
+	snprintf(path, sizeof(path), "%d/stat", p->key.pid);
 	if (read_head_st(sc->base, path, buf, size, &st) >= 0) {
-		p->key.uid[0] = (unsigned)st.st_uid;
-		status_parse(buf, p->key.uid + 1, &p->key.nuid, &p->ppid,
-			     &p->pgrp, &p->ties);
-		p->key.nuid++;
-	}
-	if (!p->ties) {
-		snprintf(path, sizeof(path), "%d/stat", p->key.pid);
-		if (read_head_st(sc->base, path, buf, size, &st) >= 0) {
-			p->ties = stat_ties(buf, &p->ppid, &p->pgrp) == 0;
-			if (!p->key.nuid) {
-				p->key.uid[0] = (unsigned)st.st_uid;
-				p->key.nuid = 1;
-			}
+		p->ties = stat_ties(buf, &p->ppid, &p->pgrp) == 0;
+		if (sc->procfs) {
+			p->key.uid[0] = (unsigned)st.st_uid;
+			p->key.nuid = 1;
 		}
 	}
-	if (!p->key.nuid) {
+	if (sc->procfs && p->key.nuid)
+		return;
+	snprintf(path, sizeof(path), "%d/status", p->key.pid);
+	if (read_head(sc->base, path, buf, size) >= 0)
+		status_parse(buf, p->key.uid, &p->key.nuid, &p->ppid, &p->pgrp,
+			     &p->ties);
+	if (!p->key.nuid && sc->procfs) {
 		snprintf(path, sizeof(path), "%d", p->key.pid);
 		if (fstatat(sc->base, path, &st, 0) == 0) {
 			p->key.uid[0] = (unsigned)st.st_uid;
@@ -1377,6 +1381,7 @@ static void phase2(struct scan *sc, struct pool *pool, struct worker *ws,
  */
 static void scan_all(const char *proc, struct scan *sc)
 {
+	struct statfs fs;
 	struct worker *ws;
 	struct pool pool;
 	size_t cover, i;
@@ -1390,6 +1395,7 @@ static void scan_all(const char *proc, struct scan *sc)
 		return;
 	}
 	sc->base = dirfd(d);
+	sc->procfs = fstatfs(sc->base, &fs) == 0 && fs.f_type == PROC_SUPER_MAGIC;
 	sc->procs = proc_list(d, &sc->n);
 	sc->st.pids = sc->n;
 	sc->cgroot = -1;
