@@ -17,8 +17,10 @@
 #include <netinet/in.h>
 #include <pwd.h>
 #include <signal.h>
+#include <linux/magic.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -1070,6 +1072,53 @@ static void compare_diag_files(const unsigned *ports, size_t np)
 	free(f);
 }
 
+/* The inode of this process's cgroup v2 directory under the usual mount
+ * points (unified, or hybrid's unified/), or 0. */
+static unsigned long long own_cgroup(void)
+{
+	static const char *const mnts[] = { "/sys/fs/cgroup",
+					    "/sys/fs/cgroup/unified" };
+	char line[4096], path[PATH_MAX + 64];
+	unsigned long long id = 0;
+	FILE *f = fopen("/proc/self/cgroup", "r");
+	size_t i;
+
+	if (!f)
+		return 0;
+	while (!id && fgets(line, sizeof(line), f)) {
+		struct statfs fs;
+		struct stat st;
+
+		if (strncmp(line, "0::/", 4))
+			continue;
+		line[strcspn(line, "\n")] = '\0';
+		for (i = 0; i < ARRAY_SIZE(mnts) && !id; i++) {
+			snprintf(path, sizeof(path), "%s%s", mnts[i], line + 3);
+			if (statfs(path, &fs) == 0 &&
+			    fs.f_type == CGROUP2_SUPER_MAGIC &&
+			    stat(path, &st) == 0)
+				id = (unsigned long long)st.st_ino;
+		}
+	}
+	fclose(f);
+	return id;
+}
+
+/* The cgroup the kernel gives for a socket this process made is its own
+ * (INET_DIAG_CGROUP_ID, kernel 5.7 and later). */
+static void check_own_cgroup(const struct port_status *s)
+{
+	unsigned long long own = own_cgroup();
+
+	if (!s->nl || !s->listeners[0].cgroup || !own) {
+		printf("note: no cgroup id from the kernel, or no cgroup v2 "
+		       "here: the cgroup check skipped\n");
+		return;
+	}
+	CHECK(s->listeners[0].cgroup == own, "socket cgroup %llu, ours %llu",
+	      s->listeners[0].cgroup, own);
+}
+
 static void test_real_sockets(void)
 {
 	unsigned p4any = 0, p4lo = 0, p6any = 0, p6lo = 0, prepo = 0, pfree = 0;
@@ -1147,6 +1196,7 @@ static void test_real_sockets(void)
 	      !strcmp(s->listeners[0].addr_text, "0.0.0.0"), "0.0.0.0 listener");
 	CHECK(holder_of(s, getpid()) && holder_of(s, a) && holder_of(s, b),
 	      "0.0.0.0: this process and both forked children hold it");
+	check_own_cgroup(s);
 	h = holder_of(s, getpid());
 	if (h) {
 		CHECK_INT(h->uid, getuid(), "own uid");
