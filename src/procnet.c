@@ -1357,14 +1357,18 @@ static void phase2(struct scan *sc, struct pool *pool, struct worker *ws,
  * master and drop its workers.  The reconciliation:
  *
  * Phase 0 reads /proc/PID/stat of every process (its owner, parent and
- * process group: one small read, no readlink per descriptor) and, when the
- * kernel gave a wanted socket's cgroup, /proc/PID/cgroup, and orders the
- * processes so that the likely holders come first (procnet_order: the
- * cgroup and the uid that created the socket).
+ * process group: one small read, no readlink per descriptor) and orders
+ * the processes so that the likely holders come first (procnet_order):
+ * those of a socket's uid, and among them, when the kernel gave the
+ * socket's cgroup, those in it (one more read, /proc/PID/cgroup, for the
+ * processes of that uid only).
  *
  * Phase 1 reads /proc/PID/fd of the processes in that order until each
  * wanted socket has at least one holder.  Everything before that point
- * has been looked at in full.  Both phases run on a few threads.
+ * has been looked at in full.
+ *
+ * Every phase runs on a few threads (struct pool); what they find does
+ * not depend on which ran faster.
  *
  * Phase 2 looks at the remaining processes that are kin to a holder (its
  * child, a member of its process group, or its parent) and reads their
@@ -1375,7 +1379,7 @@ static void phase2(struct scan *sc, struct pool *pool, struct worker *ws,
  * What phase 2 does not find is a socket that a process moved to another
  * number, or got over a unix socket (rare, and named in the man page): to
  * find those it would have to read every descriptor of every kin, which
- * is what a holder that forked 2,000 workers before it bound made cost
+ * is what a holder that forked 2,000 children before it bound made cost
  * 0.8 s.  When a stat cannot be read the fd directory is read in full:
  * missing nothing matters more than speed.
  */
