@@ -9,8 +9,9 @@
  * TCP port and holds FDS descriptors too (the socket is the last one).
  * MODE:
  *   last   the holder is started after the N others (the highest pid)
- *   other  the same, and the holder runs as UID (default 65534, nobody):
- *          its socket's owner differs from every other process's
+ *   other  the same, and the holder runs as UID (default 65534, nobody),
+ *          by setuid without exec, so that it is not dumpable and its /proc
+ *          files are root's: only its status says whose it is
  *   kids   the holder opens its descriptors, forks the N processes itself
  *          (they inherit its descriptors) and only then binds: N children
  *          of the holder, none of which holds the socket
@@ -159,10 +160,6 @@ static pid_t spawn_holder(int fds, long uid, int kids, int r, int w)
 	if (uid >= 0 && (setgroups(0, NULL) < 0 || setgid((gid_t)uid) < 0 ||
 			 setuid((uid_t)uid) < 0))
 		die("procfarm: setuid");
-	/* dumpable, as after an exec: a service started as its user, whose
-	 * /proc files are its user's */
-	if (uid >= 0)
-		prctl(PR_SET_DUMPABLE, 1);
 	hold_fds(fds, w);
 	for (i = 0; i < kids; i++) {
 		pid_t me = getpid(), k = fork();

@@ -16,7 +16,6 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <linux/inet_diag.h>
-#include <linux/magic.h>
 #include <linux/netlink.h>
 #include <linux/sock_diag.h>
 #include <netinet/in.h>
@@ -32,7 +31,6 @@
 #include <strings.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
-#include <sys/statfs.h>
 #include <sys/time.h>
 #include <unistd.h>
 
@@ -498,7 +496,6 @@ struct scan {
 	size_t nwant;
 	const struct tcp_listener *socks;	/* uid and cgroup of each */
 	size_t nsocks;
-	int procfs;			/* the root is a procfs, not a copy */
 	int cgroot;			/* the cgroup v2 mount, or -1 */
 	const struct kinship *kin;	/* phase 2's, for one round */
 	const struct handoff *hand;	/* phase 2's, for one round */
@@ -998,12 +995,14 @@ static void status_parse(const char *s, unsigned *uid, size_t *nuid,
 		*ties = 1;
 }
 
-/* Phase 0 of process i: its ties, and whose it is: on a procfs, the owner
- * of its files (its effective uid, or root when it made itself not
- * dumpable, as a process that changed its uid without exec does); in a
- * copy of /proc, where the owner is whoever copied it, the Uid: line of
- * its status.  One read on a procfs: /proc/PID/status would give the real
- * uids too, but costs half as much again as stat, for every process. */
+/* Phase 0 of process i: whose it is and its ties, from its status: the
+ * owner of the file (its effective uid, or root when it made itself not
+ * dumpable, as a process that changed its uid without exec does: a daemon
+ * that bound as root and then dropped its privileges still matches its
+ * socket's uid) and the real, effective, saved and filesystem uids of its
+ * Uid: line, which say whose it is in any case (and in a copy of /proc,
+ * whose files are whoever copied them).  The status has the ties too since
+ * Linux 4.1 (NSpgid); else, or in a copy without them, stat has. */
 static void info_item(struct worker *w, size_t i)
 {
 	const struct scan *sc = w->pool->sc;
@@ -1013,25 +1012,21 @@ static void info_item(struct worker *w, size_t i)
 	struct stat st;
 
 	w->stat_reads++;
-	snprintf(path, sizeof(path), "%d/stat", p->key.pid);
-	if (read_head_st(sc->base, path, buf, size, &st) >= 0) {
-		p->ties = stat_ties(buf, &p->ppid, &p->pgrp) == 0;
-		if (sc->procfs) {
-			p->key.uid[0] = (unsigned)st.st_uid;
-			p->key.nuid = 1;
-		}
-	}
-	if (sc->procfs && p->key.nuid)
-		return;
 	snprintf(path, sizeof(path), "%d/status", p->key.pid);
-	if (read_head(sc->base, path, buf, size) >= 0)
-		status_parse(buf, p->key.uid, &p->key.nuid, &p->ppid, &p->pgrp,
-			     &p->ties);
-	if (!p->key.nuid && sc->procfs) {
-		snprintf(path, sizeof(path), "%d", p->key.pid);
-		if (fstatat(sc->base, path, &st, 0) == 0) {
-			p->key.uid[0] = (unsigned)st.st_uid;
-			p->key.nuid = 1;
+	if (read_head_st(sc->base, path, buf, size, &st) >= 0) {
+		p->key.uid[0] = (unsigned)st.st_uid;
+		status_parse(buf, p->key.uid + 1, &p->key.nuid, &p->ppid,
+			     &p->pgrp, &p->ties);
+		p->key.nuid++;
+	}
+	if (!p->ties) {
+		snprintf(path, sizeof(path), "%d/stat", p->key.pid);
+		if (read_head_st(sc->base, path, buf, size, &st) >= 0) {
+			p->ties = stat_ties(buf, &p->ppid, &p->pgrp) == 0;
+			if (!p->key.nuid) {
+				p->key.uid[0] = (unsigned)st.st_uid;
+				p->key.nuid = 1;
+			}
 		}
 	}
 }
@@ -1356,7 +1351,7 @@ static void phase2(struct scan *sc, struct pool *pool, struct worker *ws,
  * processes hold a socket, so stopping at the first holder would report a
  * master and drop its workers.  The reconciliation:
  *
- * Phase 0 reads /proc/PID/stat of every process (its owner, parent and
+ * Phase 0 reads /proc/PID/status of every process (its uids, parent and
  * process group: one small read, no readlink per descriptor) and orders
  * the processes so that the likely holders come first (procnet_order):
  * those of a socket's uid, and among them, when the kernel gave the
@@ -1385,7 +1380,6 @@ static void phase2(struct scan *sc, struct pool *pool, struct worker *ws,
  */
 static void scan_all(const char *proc, struct scan *sc)
 {
-	struct statfs fs;
 	struct worker *ws;
 	struct pool pool;
 	size_t cover, i;
@@ -1399,7 +1393,6 @@ static void scan_all(const char *proc, struct scan *sc)
 		return;
 	}
 	sc->base = dirfd(d);
-	sc->procfs = fstatfs(sc->base, &fs) == 0 && fs.f_type == PROC_SUPER_MAGIC;
 	sc->procs = proc_list(d, &sc->n);
 	sc->st.pids = sc->n;
 	sc->cgroot = -1;
