@@ -12,6 +12,8 @@ runs=${1:-200}
 [ $# -gt 0 ] && shift
 sections=${*:-env ports synthetic busy runtimes}
 want() { case " $sections " in *" $1 "*) return 0 ;; esac; return 1; }
+median() { awk '{ for (i = 1; i <= NF; i++) if ($i == "median") print $(i + 1) }'; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1fx", b / a }'; }
 out=$top/bench/out
 mkdir -p "$out"
 make -C "$top" -s envpreflight
@@ -88,8 +90,6 @@ ports=$(cat "$out/listen3.ports")
 prepo=$out/ports-repo
 mkdir -p "$prepo"
 printf 'version: 1\nports:\n  free: [%s]\n' "$ports" >"$prepo/preflight.yaml"
-median() { awk '{ for (i = 1; i <= NF; i++) if ($i == "median") print $(i + 1) }'; }
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1fx", b / a }'; }
 "$rb" "$runs" "ports probe, 3 held ports" "$ep" --only=ports "$prepo" | tee "$out/b.ep"
 "$rb" "$runs" "ss -ltnp" ss -ltnp | tee "$out/b.ss"
 lsof_runs=$((runs / 10 > 5 ? runs / 10 : 5))

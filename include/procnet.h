@@ -103,7 +103,7 @@ int ports_lookup_at(const char *proc, const unsigned *ports, size_t nports,
 		    const char *repo_root, struct port_status *out);
 
 /* What one holder scan did (see scan_all in procnet.c).  Phase 0 reads
- * /proc/PID/status of every process (uids, parent, process group) and, for
+ * /proc/PID/stat of every process (owner, parent, process group) and, for
  * those with a wanted socket's uid, /proc/PID/cgroup where the kernel gave
  * the socket's cgroup, and orders them with procnet_order; phase 1 reads
  * fd directories in that order until each wanted socket has a holder;
@@ -114,8 +114,8 @@ int ports_lookup_at(const char *proc, const unsigned *ports, size_t nports,
 struct procnet_stats {
 	size_t pids;		/* process directories listed */
 	size_t phase1;		/* of those, how many phase 1 covered */
-	size_t stat_reads;	/* processes phase 0 read (status, and stat
-				 * where status lacks the ties) */
+	size_t stat_reads;	/* processes phase 0 read (stat; status too
+				 * in a copy of /proc) */
 	size_t cgroup_reads;	/* /proc/PID/cgroup reads (phase 0) */
 	size_t fd_dirs;		/* fd directories read in full: phase 1 up to
 				 * its stop, and phase 2 where a stat was
@@ -137,10 +137,11 @@ void port_status_release(struct port_status *s);
 /* A process as the scan orders it: what /proc says of it cheaply. */
 struct procnet_key {
 	int pid;
-	unsigned uid[5];	/* the owner of /proc/PID/status (its
-				 * effective uid, or root when it is not
-				 * dumpable), then the real, effective, saved
-				 * and filesystem uids of its Uid: line */
+	unsigned uid[6];	/* whose it is: the owners of /proc/PID (its
+				 * effective uid) and /proc/PID/stat (root
+				 * when it is not dumpable); in a copy of
+				 * /proc, the real, effective, saved and
+				 * filesystem uids of its status */
 	size_t nuid;		/* how many of uid[] are known */
 	unsigned long long cgroup;	/* inode of its cgroup v2 directory;
 					 * 0 unknown */

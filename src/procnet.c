@@ -16,6 +16,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <linux/inet_diag.h>
+#include <linux/magic.h>
 #include <linux/netlink.h>
 #include <linux/sock_diag.h>
 #include <netinet/in.h>
@@ -31,6 +32,7 @@
 #include <strings.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/time.h>
 #include <unistd.h>
 
@@ -496,6 +498,7 @@ struct scan {
 	size_t nwant;
 	const struct tcp_listener *socks;	/* uid and cgroup of each */
 	size_t nsocks;
+	int procfs;			/* the root is a procfs, not a copy */
 	int cgroot;			/* the cgroup v2 mount, or -1 */
 	const struct kinship *kin;	/* phase 2's, for one round */
 	const struct handoff *hand;	/* phase 2's, for one round */
@@ -995,14 +998,18 @@ static void status_parse(const char *s, unsigned *uid, size_t *nuid,
 		*ties = 1;
 }
 
-/* Phase 0 of process i: whose it is and its ties, from its status: the
- * owner of the file (its effective uid, or root when it made itself not
- * dumpable, as a process that changed its uid without exec does: a daemon
- * that bound as root and then dropped its privileges still matches its
- * socket's uid) and the real, effective, saved and filesystem uids of its
- * Uid: line, which say whose it is in any case (and in a copy of /proc,
- * whose files are whoever copied them).  The status has the ties too since
- * Linux 4.1 (NSpgid); else, or in a copy without them, stat has. */
+/*
+ * Phase 0 of process i: whose it is, and its ties.  On a procfs, two
+ * owners: that of /proc/PID, which is always its effective uid ("the only
+ * way to read the effective uid of a process was to stat /proc/pid", says
+ * task_dump_owner in fs/proc/base.c, so directories keep it), and that of
+ * /proc/PID/stat, which is root when the process made itself not dumpable
+ * (a daemon that bound as root and then dropped its privileges still
+ * matches its socket's uid); stat has the ties.  One stat and one read:
+ * /proc/PID/status would give every uid and the ties, but costs a fifth
+ * more, for every process.  In a copy of /proc the owners are whoever
+ * copied it: the Uid: line of the status says whose a process is.
+ */
 static void info_item(struct worker *w, size_t i)
 {
 	const struct scan *sc = w->pool->sc;
@@ -1012,22 +1019,27 @@ static void info_item(struct worker *w, size_t i)
 	struct stat st;
 
 	w->stat_reads++;
-	snprintf(path, sizeof(path), "%d/status", p->key.pid);
-	if (read_head_st(sc->base, path, buf, size, &st) >= 0) {
-		p->key.uid[0] = (unsigned)st.st_uid;
-		status_parse(buf, p->key.uid + 1, &p->key.nuid, &p->ppid,
-			     &p->pgrp, &p->ties);
-		p->key.nuid++;
+	if (sc->procfs) {
+		snprintf(path, sizeof(path), "%d", p->key.pid);
+		if (fstatat(sc->base, path, &st, 0) == 0)
+			p->key.uid[p->key.nuid++] = (unsigned)st.st_uid;
 	}
-	if (!p->ties) {
-		snprintf(path, sizeof(path), "%d/stat", p->key.pid);
-		if (read_head_st(sc->base, path, buf, size, &st) >= 0) {
-			p->ties = stat_ties(buf, &p->ppid, &p->pgrp) == 0;
-			if (!p->key.nuid) {
-				p->key.uid[0] = (unsigned)st.st_uid;
-				p->key.nuid = 1;
-			}
-		}
+	snprintf(path, sizeof(path), "%d/stat", p->key.pid);
+	if (read_head_st(sc->base, path, buf, size, &st) >= 0) {
+		p->ties = stat_ties(buf, &p->ppid, &p->pgrp) == 0;
+		if (sc->procfs)
+			p->key.uid[p->key.nuid++] = (unsigned)st.st_uid;
+	}
+	if (sc->procfs && p->ties)
+		return;
+	/* a copy, or a stat that could not be read: the status */
+	snprintf(path, sizeof(path), "%d/status", p->key.pid);
+	if (read_head(sc->base, path, buf, size) >= 0) {
+		size_t n = 0;
+
+		status_parse(buf, p->key.uid + p->key.nuid, &n, &p->ppid,
+			     &p->pgrp, &p->ties);
+		p->key.nuid += n;
 	}
 }
 
@@ -1351,7 +1363,7 @@ static void phase2(struct scan *sc, struct pool *pool, struct worker *ws,
  * processes hold a socket, so stopping at the first holder would report a
  * master and drop its workers.  The reconciliation:
  *
- * Phase 0 reads /proc/PID/status of every process (its uids, parent and
+ * Phase 0 reads /proc/PID/stat of every process (its owner, parent and
  * process group: one small read, no readlink per descriptor) and orders
  * the processes so that the likely holders come first (procnet_order):
  * those of a socket's uid, and among them, when the kernel gave the
@@ -1380,6 +1392,7 @@ static void phase2(struct scan *sc, struct pool *pool, struct worker *ws,
  */
 static void scan_all(const char *proc, struct scan *sc)
 {
+	struct statfs fs;
 	struct worker *ws;
 	struct pool pool;
 	size_t cover, i;
@@ -1393,6 +1406,8 @@ static void scan_all(const char *proc, struct scan *sc)
 		return;
 	}
 	sc->base = dirfd(d);
+	sc->procfs = fstatfs(sc->base, &fs) == 0 &&
+		     fs.f_type == PROC_SUPER_MAGIC;
 	sc->procs = proc_list(d, &sc->n);
 	sc->st.pids = sc->n;
 	sc->cgroot = -1;

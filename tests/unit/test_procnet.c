@@ -434,7 +434,7 @@ static const struct rank_row {
 	unsigned suid[2];		/* the sockets' uids ... */
 	unsigned long long scg[2];	/* ... and cgroups (0 unknown) */
 	size_t ns;
-	unsigned uid[5];		/* the process: owner, real, eff, saved, fs */
+	unsigned uid[6];		/* the process's uids (procnet_key) */
 	size_t nuid;
 	unsigned long long cg;
 	int rank;
@@ -442,10 +442,10 @@ static const struct rank_row {
 	{ "nothing known of the process", { 1000 }, { NONE }, 1,
 	  { 0 }, 0, NONE, 0 },
 	{ "owner of /proc/PID", { 1000 }, { NONE }, 1, { 1000 }, 1, NONE, 1 },
-	{ "not dumpable: owner root, real uid nobody", { 65534 }, { NONE }, 1,
-	  { 0, 65534, 65534, 65534, 65534 }, 5, NONE, 1 },
-	{ "bound as root, then dropped: the owner is root", { 0 }, { NONE }, 1,
-	  { 0, 33, 33, 33, 33 }, 5, NONE, 1 },
+	{ "not dumpable: /proc/PID nobody's, its stat root's", { 65534 },
+	  { NONE }, 1, { 65534, 0 }, 2, NONE, 1 },
+	{ "bound as root, then dropped: the stat is root's", { 0 }, { NONE },
+	  1, { 33, 0 }, 2, NONE, 1 },
 	{ "the filesystem uid alone", { 33 }, { NONE }, 1,
 	  { 0, 0, 0, 0, 33 }, 5, NONE, 1 },
 	{ "uids past nuid are not known", { 33 }, { NONE }, 1,
@@ -482,7 +482,7 @@ static void test_rank_rows(void)
 		}
 		memset(&k, 0, sizeof(k));
 		k.pid = 42;
-		memcpy(k.uid, r->uid, sizeof(k.uid));
+		memcpy(k.uid, r->uid, sizeof(r->uid));
 		k.nuid = r->nuid;
 		k.cgroup = r->cg;
 		CHECK_INT(procnet_rank(&k, socks, r->ns), r->rank, "%s", r->what);
