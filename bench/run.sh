@@ -161,7 +161,9 @@ int main(int argc, char **argv)
 			 pid, pid, pid);
 		put(p, t);
 		snprintf(p, sizeof(p), "%d/status", pid);
-		put(p, "Name:\tworker\nUid:\t1000\t1000\t1000\t1000\n");
+		snprintf(t, sizeof(t), "Name:\tworker\nPid:\t%d\nPPid:\t1\n"
+			 "Uid:\t1000\t1000\t1000\t1000\nNSpgid:\t%d\n", pid, pid);
+		put(p, t);
 		for (fd = 0; fd < NFD; fd++) {
 			int ino = 100000 + (pid - FIRST) * NFD + fd;
 

@@ -1008,7 +1008,9 @@ static void status_parse(const char *s, unsigned *uid, size_t *nuid,
  * matches its socket's uid); stat has the ties.  One stat and one read:
  * /proc/PID/status would give every uid and the ties, but costs a fifth
  * more, for every process.  In a copy of /proc the owners are whoever
- * copied it: the Uid: line of the status says whose a process is.
+ * copied it: the Uid: line of the status says whose a process is, and its
+ * PPid: and NSpgid: lines (Linux 4.1 and later) give the ties; stat is
+ * read for them only where those lines are missing.
  */
 static void info_item(struct worker *w, size_t i)
 {
@@ -1019,7 +1021,17 @@ static void info_item(struct worker *w, size_t i)
 	struct stat st;
 
 	w->stat_reads++;
-	if (sc->procfs) {
+	if (!sc->procfs) {
+		size_t n = 0;
+
+		snprintf(path, sizeof(path), "%d/status", p->key.pid);
+		if (read_head(sc->base, path, buf, size) >= 0)
+			status_parse(buf, p->key.uid, &n, &p->ppid, &p->pgrp,
+				     &p->ties);
+		p->key.nuid = n;
+		if (p->ties)
+			return;	/* a copy of a kernel's status (4.1+) */
+	} else {
 		snprintf(path, sizeof(path), "%d", p->key.pid);
 		if (fstatat(sc->base, path, &st, 0) == 0)
 			p->key.uid[p->key.nuid++] = (unsigned)st.st_uid;
@@ -1029,17 +1041,6 @@ static void info_item(struct worker *w, size_t i)
 		p->ties = stat_ties(buf, &p->ppid, &p->pgrp) == 0;
 		if (sc->procfs)
 			p->key.uid[p->key.nuid++] = (unsigned)st.st_uid;
-	}
-	if (sc->procfs && p->ties)
-		return;
-	/* a copy, or a stat that could not be read: the status */
-	snprintf(path, sizeof(path), "%d/status", p->key.pid);
-	if (read_head(sc->base, path, buf, size) >= 0) {
-		size_t n = 0;
-
-		status_parse(buf, p->key.uid + p->key.nuid, &n, &p->ppid,
-			     &p->pgrp, &p->ties);
-		p->key.nuid += n;
 	}
 }
 
