@@ -736,39 +736,38 @@ static void mountinfo_unescape(char *s)
  * "ID PARENT MAJ:MIN ROOT MOUNTPOINT OPTIONS [OPTIONAL...] - TYPE ...". */
 static int cgroup_mount(const char *proc)
 {
-	char *path = path_join(proc, "self/mountinfo"), *line, *next;
-	struct blob b;
+	char *path = path_join(proc, "self/mountinfo"), *line = NULL;
+	size_t size = 0;
 	int fd = -1;
+	FILE *f;
 
-	if (file_read(path, 4UL * 1024 * 1024, &b) < 0) {
-		free(path);
-		return -1;
-	}
+	f = fopen(path, "re");
 	free(path);
-	for (line = b.data; line && fd < 0; line = next) {
-		char *f[5], *dash, *p;
+	if (!f)
+		return -1;
+	while (fd < 0 && getline(&line, &size, f) > 0) {
+		char *field[5], *dash, *p;
 		size_t i;
 
-		next = strchr(line, '\n');
-		if (next)
-			*next++ = '\0';
+		line[strcspn(line, "\n")] = '\0';
 		dash = strstr(line, " - ");
 		if (!dash || strncmp(dash + 3, "cgroup2 ", 8))
 			continue;
 		*dash = '\0';
 		for (i = 0, p = line; i < 5 && p; i++) {
-			f[i] = p;
+			field[i] = p;
 			p = strchr(p, ' ');
 			if (p)
 				*p++ = '\0';
 		}
-		if (i < 5 || strcmp(f[3], "/"))
+		if (i < 5 || strcmp(field[3], "/"))
 			continue;
-		mountinfo_unescape(f[4]);
-		if (f[4][0] == '/')
-			fd = open(f[4], O_PATH | O_DIRECTORY | O_CLOEXEC);
+		mountinfo_unescape(field[4]);
+		if (field[4][0] == '/')
+			fd = open(field[4], O_PATH | O_DIRECTORY | O_CLOEXEC);
 	}
-	blob_release(&b);
+	free(line);
+	fclose(f);
 	return fd;
 }
 
