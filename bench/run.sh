@@ -1,10 +1,19 @@
 #!/bin/sh
 # bench/run.sh - speed and memory of envpreflight, measured, not asserted.
 # Builds the binary and bench/runbench, then reports median wall time and
-# peak RSS over repeated runs.  Usage: sh bench/run.sh [RUNS]   (default 200)
+# peak RSS over repeated runs.
+#   Usage: sh bench/run.sh [RUNS [SECTION...]]   (default 200, every section)
+# Sections: env, ports, synthetic, busy (real processes; root for case a),
+# runtimes.  On a shared machine run it under nice: every command compared
+# runs under the same nice value.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 runs=${1:-200}
+[ $# -gt 0 ] && shift
+sections=${*:-env ports synthetic busy runtimes}
+want() { case " $sections " in *" $1 "*) return 0 ;; esac; return 1; }
+median() { awk '{ for (i = 1; i <= NF; i++) if ($i == "median") print $(i + 1) }'; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1fx", b / a }'; }
 out=$top/bench/out
 mkdir -p "$out"
 make -C "$top" -s envpreflight
@@ -13,6 +22,7 @@ rb=$out/runbench
 ep=$top/envpreflight
 export LC_ALL=C.UTF-8 NO_COLOR=1
 
+if want env; then
 echo "== env probe on examples/webapp"
 "$rb" "$runs" "env probe, example repo" "$ep" --only=env "$top/examples/webapp"
 "$rb" "$runs" "env probe, example, --json" "$ep" --only=env --json "$top/examples/webapp"
@@ -31,6 +41,9 @@ if command -v node >/dev/null 2>&1; then
 	"$rb" 20 "node -e 0 (a Node CLI's floor)" node -e 0
 fi
 
+fi
+
+if want ports; then
 echo "== ports probe: 3 wanted ports, all held, against ss and lsof"
 # a listener on 3 ports, the wanted ports of a small repository
 cat >"$out/listen3.c" <<'EOF'
@@ -77,8 +90,6 @@ ports=$(cat "$out/listen3.ports")
 prepo=$out/ports-repo
 mkdir -p "$prepo"
 printf 'version: 1\nports:\n  free: [%s]\n' "$ports" >"$prepo/preflight.yaml"
-median() { awk '{ for (i = 1; i <= NF; i++) if ($i == "median") print $(i + 1) }'; }
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1fx", b / a }'; }
 "$rb" "$runs" "ports probe, 3 held ports" "$ep" --only=ports "$prepo" | tee "$out/b.ep"
 "$rb" "$runs" "ss -ltnp" ss -ltnp | tee "$out/b.ss"
 lsof_runs=$((runs / 10 > 5 ? runs / 10 : 5))
@@ -92,6 +103,9 @@ printf '\n'
 exec 9>&-
 wait "$lpid" 2>/dev/null || true
 
+fi
+
+if want synthetic; then
 echo "== ports probe on a synthetic /proc: 5,000 processes, 200,000 fd links"
 # pids 1000..5999, 40 fd links each; ports 41001-41003 are held by the
 # first pid (an early stop), 42001-42003 by the last (the whole scan)
@@ -147,7 +161,9 @@ int main(int argc, char **argv)
 			 pid, pid, pid);
 		put(p, t);
 		snprintf(p, sizeof(p), "%d/status", pid);
-		put(p, "Name:\tworker\nUid:\t1000\t1000\t1000\t1000\n");
+		snprintf(t, sizeof(t), "Name:\tworker\nPid:\t%d\nPPid:\t1\n"
+			 "Uid:\t1000\t1000\t1000\t1000\nNSpgid:\t%d\n", pid, pid);
+		put(p, t);
 		for (fd = 0; fd < NFD; fd++) {
 			int ino = 100000 + (pid - FIRST) * NFD + fd;
 
@@ -183,6 +199,73 @@ ENVPREFLIGHT_PROC_ROOT=$syn "$rb" "$syn_runs" "holders first: early stop" \
 printf 'early stop: %s faster than the whole scan (median)\n' \
 	"$(ratio "$(median <"$out/b.early")" "$(median <"$out/b.last")")"
 
+fi
+
+if want busy; then
+echo "== ports probe on a busy machine: real processes, 2,000 x 100 descriptors"
+# bench/procfarm.c starts them, and a listening holder; bench/pairbench.c
+# times envpreflight and ss -ltnp in alternation, so that both see the same
+# machine.  Each case first checks that envpreflight names the holders ss
+# names.  BENCH_PROCS and BENCH_FDS change the size.
+cc -O2 -o "$out/procfarm" "$top/bench/procfarm.c"
+cc -O2 -o "$out/pairbench" "$top/bench/pairbench.c"
+farm_n=${BENCH_PROCS:-2000}
+farm_fds=${BENCH_FDS:-100}
+busy_runs=$((runs / 20 > 5 ? runs / 20 : 5))
+farm_pid=
+# end of file on the farm's stdin: it kills and reaps every process it
+# started (and they die with it if it is killed outright)
+farm_stop() {
+	exec 8>&-
+	[ -z "$farm_pid" ] || wait "$farm_pid" 2>/dev/null || true
+	farm_pid=
+}
+trap farm_stop EXIT
+trap 'farm_stop; exit 130' INT TERM
+# busy_case MODE TARGET LABEL
+busy_case() {
+	rm -f "$out/farm.out" "$out/farm.in"
+	mkfifo "$out/farm.in"
+	"$out/procfarm" "$1" "$farm_n" "$farm_fds" <"$out/farm.in" >"$out/farm.out" &
+	farm_pid=$!
+	exec 8>"$out/farm.in"
+	n=0
+	while [ ! -s "$out/farm.out" ] && [ $n -lt 600 ]; do sleep 0.1; n=$((n + 1)); done
+	if [ ! -s "$out/farm.out" ]; then
+		echo "$3: the farm did not start"
+		farm_stop
+		return
+	fi
+	port=$(cut -d' ' -f1 "$out/farm.out")
+	brepo=$out/busy-repo
+	mkdir -p "$brepo"
+	printf 'version: 1\nports:\n  free: [%s]\n' "$port" >"$brepo/preflight.yaml"
+	echo "-- $3 (port $port, holder pid $(cut -d' ' -f2 "$out/farm.out"))"
+	ep_pids=$("$ep" --json --only=ports "$brepo" | sed -n 's/.*"pid": \([0-9]*\).*/\1/p' |
+		sort -n | tr '\n' ' ')
+	ss_pids=$(ss -ltnpH "sport = :$port" | grep -o 'pid=[0-9]*' | cut -d= -f2 |
+		sort -nu | tr '\n' ' ')
+	if [ "$ep_pids" = "$ss_pids" ]; then same=same; else same=DIFFERENT; fi
+	echo "holders: envpreflight [$ep_pids], ss -ltnp [$ss_pids]: $same"
+	"$out/pairbench" "$busy_runs" "envpreflight" "ss -ltnp" \
+		"$ep" --only=ports "$brepo" -- ss -ltnp | tee "$out/busy.$1"
+	[ "$2" = - ] ||
+		awk -v t="$2" '/^ratio/ { v = $0; sub(/ \(medians\).*/, "", v); sub(/.*: /, "", v)
+			printf "target: <= %s x ss -ltnp: %s\n", t, v + 0 <= t + 0 ? "met" : "NOT met" }' \
+			"$out/busy.$1"
+	farm_stop
+}
+if [ "$(id -u)" = 0 ]; then
+	busy_case other 0.05 "(a) holder of another uid (nobody), started last"
+else
+	echo "-- (a) holder of another uid: skipped, it needs root (setuid to nobody)"
+fi
+busy_case last 0.5 "(b) same uid as the rest, holder started last"
+busy_case kids - "(c) holder that forked the $farm_n processes before it bound"
+trap - EXIT INT TERM
+fi
+
+if want runtimes; then
 # ---- runtimes section (vfast/vcache) ----
 echo "== runtimes probe: node, npm and python (pyenv shim where there is one)"
 # A repository that needs node, npm and python.  "cold" = a version cache
@@ -285,3 +368,4 @@ if [ -n "$rt_probe" ]; then
 	printf '\n'
 fi
 # ---- end of runtimes section ----
+fi

@@ -33,6 +33,8 @@ struct tcp_listener {
 	int any;		/* 0.0.0.0, :: or ::ffff:0.0.0.0 */
 	unsigned uid;		/* the uid that created the socket */
 	unsigned long inode;	/* sockfs inode: the key to /proc/PID/fd */
+	unsigned long long cgroup;	/* cgroup v2 id of its creator, from
+					 * sock_diag (kernel >= 5.7); 0 unknown */
 };
 
 /* Append every LISTEN (st 0A) entry of one file's text to *v (n used, cap
@@ -51,9 +53,9 @@ int procnet_listeners(const char *proc, struct tcp_listener **v, size_t *n,
 
 /* Append the listeners of this network namespace as the kernel reports
  * them over NETLINK_SOCK_DIAG (a LISTEN-only dump, IPv4 then IPv6): the
- * same sockets as the files, far cheaper to get.  Returns 0, or -1 with
- * errno and *n unchanged when sock_diag is not available.  ports_lookup
- * uses it when the root is the real "/proc". */
+ * same sockets as the files, far cheaper to get, and with the cgroup id.
+ * Returns 0, or -1 with errno and *n unchanged when sock_diag is not
+ * available.  ports_lookup uses it when the root is the real "/proc". */
 int procnet_listeners_diag(struct tcp_listener **v, size_t *n, size_t *cap);
 
 enum holder_class {
@@ -116,9 +118,10 @@ struct port_status {
 };
 
 /* Look up every wanted port at once: one read of the tables, one /proc
- * scan only if some wanted port is busy, which stops early once every busy
- * port's sockets have a holder and their forked kin have been looked at
- * (struct procnet_stats).  repo_root is the audited repository
+ * scan only if some wanted port is busy, which meets first the processes
+ * the kernel's word on the sockets points at (procnet_order) and stops
+ * early once every busy port's sockets have a holder and their forked kin
+ * have been looked at (struct procnet_stats).  repo_root is the audited repository
  * (canonicalised here when it exists) for the this-repo class, or NULL.
  * out has nports entries, filled in order; release each with
  * port_status_release, also after a failure.  Returns 0, or -1 with errno
@@ -129,16 +132,29 @@ int ports_lookup(const unsigned *ports, size_t nports, const char *repo_root,
 int ports_lookup_at(const char *proc, const unsigned *ports, size_t nports,
 		    const char *repo_root, struct port_status *out);
 
-/* What one holder scan did.  The scan runs in two phases (see scan_all in
- * procnet.c): phase 1 reads every fd directory in pid order until each
- * wanted socket has a holder; phase 2 reads only /proc/PID/stat of the
- * remaining processes and the fd directories of the holders' kin
- * (children, process group, parent), to find forked workers. */
+/* What one holder scan did (see scan_all in procnet.c).  Phase 0 reads
+ * /proc/PID/stat of every process (owner, parent, process group) and, for
+ * those with a wanted socket's uid, /proc/PID/cgroup where the kernel gave
+ * the socket's cgroup, and orders them with procnet_order; phase 1 reads
+ * fd directories in that order until each wanted socket has a holder;
+ * phase 2 reads, of the processes phase 1 did not cover, only the holders'
+ * kin (children, process group, parent), and of those only the descriptor
+ * numbers through which a parent hands a socket to a child.  Each phase
+ * runs on a few threads. */
 struct procnet_stats {
 	size_t pids;		/* process directories listed */
 	size_t phase1;		/* of those, how many phase 1 covered */
-	size_t stat_reads;	/* /proc/PID/stat reads in phase 2 */
-	size_t fd_dirs;		/* fd directories opened, both phases */
+	size_t stat_reads;	/* processes phase 0 read (stat; status too
+				 * in a copy of /proc) */
+	size_t cgroup_reads;	/* /proc/PID/cgroup reads (phase 0) */
+	size_t fd_dirs;		/* fd directories read in full: phase 1 up to
+				 * its stop, and phase 2 where a stat was
+				 * unreadable */
+	size_t extra;		/* fd directories other threads read past
+				 * phase 1's stop (their findings dropped) */
+	size_t kin;		/* processes phase 2 found kin to a holder */
+	size_t kin_links;	/* fd links phase 2 read at handoff numbers */
+	unsigned threads;	/* threads the phases ran on */
 };
 
 /* ports_lookup_at, also filling *stats (may be NULL; zeroed when no scan
@@ -147,5 +163,29 @@ int ports_lookup_stats(const char *proc, const unsigned *ports, size_t nports,
 		       const char *repo_root, struct port_status *out,
 		       struct procnet_stats *stats);
 void port_status_release(struct port_status *s);
+
+/* A process as the scan orders it: what /proc says of it cheaply. */
+struct procnet_key {
+	int pid;
+	unsigned uid[6];	/* whose it is: the owners of /proc/PID (its
+				 * effective uid) and /proc/PID/stat (root
+				 * when it is not dumpable); in a copy of
+				 * /proc, the real, effective, saved and
+				 * filesystem uids of its status */
+	size_t nuid;		/* how many of uid[] are known */
+	unsigned long long cgroup;	/* inode of its cgroup v2 directory;
+					 * 0 unknown */
+	int rank;		/* filled by procnet_order */
+};
+
+/* How likely p holds one of the n sockets: 3 in the cgroup that created
+ * one and with its uid among p's, 2 in its cgroup, 1 with its uid, 0
+ * neither.  Pure. */
+int procnet_rank(const struct procnet_key *p, const struct tcp_listener *socks,
+		 size_t n);
+
+/* Fill each rank and sort v: higher rank first, then by pid.  Pure. */
+void procnet_order(struct procnet_key *v, size_t n,
+		   const struct tcp_listener *socks, size_t nsocks);
 
 #endif

@@ -18,11 +18,15 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <linux/inet_diag.h>
+#include <linux/magic.h>
 #include <linux/netlink.h>
 #include <linux/sock_diag.h>
 #include <netinet/in.h>
 #include <pthread.h>
 #include <pwd.h>
+#include <sched.h>
+#include <signal.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,6 +34,7 @@
 #include <strings.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/time.h>
 #include <unistd.h>
 
@@ -430,6 +435,41 @@ int procnet_listeners(const char *proc, struct tcp_listener **v, size_t *n,
 	return 0;
 }
 
+/* The INET_DIAG_CGROUP_ID attribute of the message h (whose payload is m),
+ * or 0.  The kernel adds it to every message since 5.7, unasked (see
+ * inet_diag_msg_attrs_fill in net/ipv4/inet_diag.c): no idiag_ext bit
+ * requests it, and it needs no privilege.  It names the cgroup v2 of the
+ * process that created the socket. */
+static unsigned long long diag_cgroup(const struct nlmsghdr *h,
+				      const struct inet_diag_msg *m)
+{
+	const char *p = (const char *)m + NLMSG_ALIGN(sizeof(*m));
+	size_t left = h->nlmsg_len - NLMSG_LENGTH(sizeof(*m));
+
+	/* the caller checked nlmsg_len >= NLMSG_LENGTH(sizeof(*m)) */
+	while (left >= NLA_HDRLEN) {
+		struct nlattr a;
+		unsigned long long id;
+		size_t len, step;
+
+		memcpy(&a, p, sizeof(a));
+		len = a.nla_len;
+		if (len < NLA_HDRLEN || len > left)
+			break;
+		if ((a.nla_type & NLA_TYPE_MASK) == INET_DIAG_CGROUP_ID &&
+		    len >= NLA_HDRLEN + sizeof(id)) {
+			memcpy(&id, p + NLA_HDRLEN, sizeof(id));
+			return id;
+		}
+		step = NLA_ALIGN(len);
+		if (step >= left)
+			break;
+		p += step;
+		left -= step;
+	}
+	return 0;
+}
+
 /* One LISTEN-only sock_diag dump of family; 0, or -1 with errno. */
 static int diag_dump(int fd, int family, struct tcp_listener **v, size_t *n,
 		     size_t *cap)
@@ -495,6 +535,7 @@ static int diag_dump(int fd, int family, struct tcp_listener **v, size_t *n,
 			       family == AF_INET ? 4 : 16);
 			l.uid = m->idiag_uid;
 			l.inode = m->idiag_inode;
+			l.cgroup = diag_cgroup(h, m);
 			listener_text(&l);
 			grow(v, sizeof(**v), cap, *n + 1);
 			(*v)[(*n)++] = l;
@@ -540,28 +581,92 @@ static int listeners_get(const char *proc, struct tcp_listener **v,
 
 /* ---- who holds a socket ------------------------------------------- */
 
-/* One (socket, process) pair found in the scan. */
+/* Up to size-1 bytes of base/path, NUL-terminated; the length read, or -1
+ * with errno.  With st, the open file's fstat too. */
+static ssize_t read_head_st(int base, const char *path, char *buf,
+			    size_t size, struct stat *st)
+{
+	size_t len = 0;
+	int fd;
+
+	fd = openat(base, path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	if (fd < 0)
+		return -1;
+	if (st && fstat(fd, st) < 0) {
+		int saved = errno;
+
+		close(fd);
+		errno = saved;
+		return -1;
+	}
+	while (len < size - 1) {
+		ssize_t k = read(fd, buf + len, size - 1 - len);
+
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k < 0) {
+			int saved = errno;
+
+			close(fd);
+			errno = saved;
+			return -1;
+		}
+		if (k == 0)
+			break;
+		len += (size_t)k;
+	}
+	close(fd);
+	buf[len] = '\0';
+	return (ssize_t)len;
+}
+
+static ssize_t read_head(int base, const char *path, char *buf, size_t size)
+{
+	return read_head_st(base, path, buf, size, NULL);
+}
+
+/* One (socket, process) pair found in the scan: the descriptor number it
+ * sits at (-1 unknown), and the position in the scan order of the process
+ * (phase 1's stop is decided from it). */
 struct match {
 	unsigned long inode;
 	int pid;
+	int fd;
+	size_t pos;
 };
 
-/* A process known to hold a wanted socket, and its family ties. */
-struct kin {
-	int pid, ppid, pgrp;	/* ppid, pgrp 0: unknown */
+/* One process: what phase 0 learnt of it and what the scan did. */
+struct proc {
+	struct procnet_key key;	/* first: key_cmp sorts struct proc too */
+	int ppid, pgrp;		/* from status, or stat */
+	unsigned char ties;	/* ppid and pgrp are known */
+	/* phase 1: written by the one worker that claimed the position */
+	unsigned char scanned, denied;
+	/* phase 2 */
+	unsigned char holder, kin, full;
+	size_t checked;		/* handoff numbers read so far */
 };
 
+struct kinship;
+struct handoff;
+
+/* The scan's inputs and, after the threads are joined, its findings. */
 struct scan {
+	int base;			/* the proc root, open */
 	const unsigned long *want;	/* sorted, unique, non-zero */
 	size_t nwant;
-	unsigned char *seen;	/* per want[]: some holder found */
-	size_t nseen;
-	struct match *m;
+	const struct tcp_listener *socks;	/* uid and cgroup of each */
+	size_t nsocks;
+	int procfs;			/* the root is a procfs, not a copy */
+	int cgroot;			/* the cgroup v2 mount, or -1 */
+	const struct kinship *kin;	/* phase 2's, for one round */
+	const struct handoff *hand;	/* phase 2's, for one round */
+	struct proc *procs;		/* by rank once phase 0 is done */
+	size_t n;
+	struct match *m;		/* what counts, sorted by match_cmp */
 	size_t nm, cap;
-	int denied;		/* some fd directory could not be read */
-	int view;		/* enum proc_view, when some want is unseen */
-	struct kin *kin;	/* holders so far, for phase 2 */
-	size_t nkin, kin_cap;
+	int denied;			/* some fd directory was unreadable */
+	int view;			/* enum proc_view, when some want is unseen */
 	struct procnet_stats st;
 };
 
@@ -573,6 +678,13 @@ static int ulong_cmp(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+static int int_cmp(const void *a, const void *b)
+{
+	int x = *(const int *)a, y = *(const int *)b;
+
+	return x < y ? -1 : x > y;
+}
+
 static int match_cmp(const void *a, const void *b)
 {
 	const struct match *x = a, *y = b;
@@ -580,6 +692,12 @@ static int match_cmp(const void *a, const void *b)
 	if (x->pid != y->pid)
 		return x->pid < y->pid ? -1 : 1;
 	return x->inode < y->inode ? -1 : x->inode > y->inode;
+}
+
+static int is_wanted(const struct scan *sc, unsigned long ino)
+{
+	return ino && bsearch(&ino, sc->want, sc->nwant, sizeof(*sc->want),
+			      ulong_cmp);
 }
 
 /* The inode of a "socket:[INODE]" link text, or 0. */
@@ -604,44 +722,45 @@ static int pid_name(const char *s, int *pid)
 	return 0;
 }
 
-static void mark_seen(struct scan *sc, unsigned long ino)
+static void match_add(struct match **m, size_t *nm, size_t *cap,
+		      unsigned long ino, int pid, int fd, size_t pos)
 {
-	const unsigned long *w = bsearch(&ino, sc->want, sc->nwant,
-					 sizeof(*sc->want), ulong_cmp);
-
-	if (w && !sc->seen[w - sc->want]) {
-		sc->seen[w - sc->want] = 1;
-		sc->nseen++;
-	}
+	grow(m, sizeof(**m), cap, *nm + 1);
+	(*m)[*nm].inode = ino;
+	(*m)[*nm].pid = pid;
+	(*m)[*nm].fd = fd;
+	(*m)[*nm].pos = pos;
+	(*nm)++;
 }
 
-/* Record the wanted sockets that process pid holds.  A process gone by now
- * (ENOENT, ESRCH) is skipped silently.  Any other failure to read its fd
- * directory (EACCES for another user's process; ENOTDIR, which is how a
- * fixture tree stands for that case, since root may read a mode-000
- * directory) marks the scan as having missed something. */
-static void scan_pid(int base, int pid, struct scan *sc)
+/* Read the fd directory of pid, at position pos of the scan order, in full
+ * and append to *m each wanted socket it holds, once.  A process gone by
+ * now (ENOENT, ESRCH) is skipped silently.  Returns 1 when some of it
+ * could not be read (EACCES for another user's process; ENOTDIR, which is
+ * how a fixture tree stands for that case, since root may read a mode-000
+ * directory), else 0.  Touches nothing shared: any thread may call it.
+ * Once the process is seen to hold every wanted socket, its other
+ * descriptors cannot add any and are not read. */
+static int fds_read(const struct scan *sc, int pid, size_t pos,
+		    struct match **m, size_t *nm, size_t *cap)
 {
 	char path[64], link[64];
-	size_t first = sc->nm;
+	size_t first = *nm;
 	struct dirent *e;
+	int fd, denied = 0;
 	DIR *d;
-	int fd;
 
-	sc->st.fd_dirs++;
 	snprintf(path, sizeof(path), "%d/fd", pid);
-	fd = openat(base, path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (fd < 0) {
-		if (errno != ENOENT && errno != ESRCH)
-			sc->denied = 1;
-		return;
-	}
+	fd = openat(sc->base, path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return errno != ENOENT && errno != ESRCH;
 	d = fdopendir(fd);
 	if (!d) {
 		close(fd);
-		return;
+		return 0;
 	}
 	while ((e = readdir(d)) != NULL) {
+		unsigned long long num;
 		unsigned long ino;
 		ssize_t k;
 		size_t i;
@@ -651,46 +770,37 @@ static void scan_pid(int base, int pid, struct scan *sc)
 		k = readlinkat(fd, e->d_name, link, sizeof(link));
 		if (k < 0) {
 			if (errno == EACCES || errno == EPERM) {
-				sc->denied = 1;
+				denied = 1;
 				break;
 			}
 			continue;	/* closed meanwhile */
 		}
 		ino = socket_inode(link, (size_t)k);
-		if (!ino || !bsearch(&ino, sc->want, sc->nwant,
-				     sizeof(*sc->want), ulong_cmp))
+		if (!is_wanted(sc, ino))
 			continue;
-		for (i = first; i < sc->nm && sc->m[i].inode != ino; i++)
+		for (i = first; i < *nm && (*m)[i].inode != ino; i++)
 			;
-		if (i < sc->nm)
+		if (i < *nm)
 			continue;	/* the same socket on another fd */
-		grow(&sc->m, sizeof(*sc->m), &sc->cap, sc->nm + 1);
-		sc->m[sc->nm].inode = ino;
-		sc->m[sc->nm].pid = pid;
-		sc->nm++;
-		mark_seen(sc, ino);
-		/* this process holds them all: its other fds cannot add any */
-		if (sc->nm - first == sc->nwant)
+		match_add(m, nm, cap, ino, pid,
+			  dec_parse(e->d_name, strlen(e->d_name), INT_MAX,
+				    &num) < 0 ? -1 : (int)num, pos);
+		if (*nm - first == sc->nwant)
 			break;
 	}
 	closedir(d);
+	return denied;
 }
 
-static ssize_t read_head(int base, const char *path, char *buf, size_t size);
-
-/* The parent and process group of pid from <pid>/stat ("PID (COMM) S PPID
+/* The parent and process group from a <pid>/stat text ("PID (COMM) S PPID
  * PGRP ..."; COMM may hold spaces and parentheses, so the fields are
- * counted from its last ')').  0, or -1 when it cannot be read. */
-static int pid_family(int base, int pid, int *ppid, int *pgrp)
+ * counted from its last ')').  0, or -1 when it does not parse. */
+static int stat_ties(const char *buf, int *ppid, int *pgrp)
 {
-	char path[64], buf[512];
 	unsigned long long a, b;
 	const char *p, *q;
 	size_t n;
 
-	snprintf(path, sizeof(path), "%d/stat", pid);
-	if (read_head(base, path, buf, sizeof(buf)) < 0)
-		return -1;
 	p = strrchr(buf, ')');
 	if (!p || p[1] != ' ' || !p[2] || p[3] != ' ')
 		return -1;
@@ -707,46 +817,588 @@ static int pid_family(int base, int pid, int *ppid, int *pgrp)
 	return 0;
 }
 
-static void kin_add(struct scan *sc, int pid, int ppid, int pgrp)
+/* ---- the order of the scan ------------------------------------------ */
+
+int procnet_rank(const struct procnet_key *p, const struct tcp_listener *socks,
+		 size_t n)
 {
-	grow(&sc->kin, sizeof(*sc->kin), &sc->kin_cap, sc->nkin + 1);
-	sc->kin[sc->nkin].pid = pid;
-	sc->kin[sc->nkin].ppid = ppid;
-	sc->kin[sc->nkin].pgrp = pgrp;
-	sc->nkin++;
+	int best = 0;
+	size_t i, k;
+
+	for (i = 0; i < n; i++) {
+		int r = 0;
+
+		if (socks[i].cgroup && p->cgroup == socks[i].cgroup)
+			r += 2;
+		for (k = 0; k < p->nuid && k < ARRAY_SIZE(p->uid); k++)
+			if (p->uid[k] == socks[i].uid)
+				break;
+		if (k < p->nuid && k < ARRAY_SIZE(p->uid))
+			r += 1;
+		if (r > best)
+			best = r;
+	}
+	return best;
 }
 
-/* Whether a process with these ties may share a holder's sockets: a child
- * of a holder (fork), one of its process group (pre-fork workers, also
- * when double-forked away from the master), or a holder's parent (a
- * master whose pid wrapped around above its worker's). */
-static int kin_related(const struct scan *sc, int pid, int ppid, int pgrp)
+static int key_cmp(const struct procnet_key *x, const struct procnet_key *y)
+{
+	if (x->rank != y->rank)
+		return x->rank > y->rank ? -1 : 1;
+	return x->pid < y->pid ? -1 : x->pid > y->pid;
+}
+
+static int key_qcmp(const void *a, const void *b)
+{
+	return key_cmp(a, b);
+}
+
+static int proc_qcmp(const void *a, const void *b)
+{
+	const struct proc *x = a, *y = b;
+
+	return key_cmp(&x->key, &y->key);
+}
+
+void procnet_order(struct procnet_key *v, size_t n,
+		   const struct tcp_listener *socks, size_t nsocks)
 {
 	size_t i;
 
-	for (i = 0; i < sc->nkin; i++) {
-		const struct kin *k = &sc->kin[i];
-
-		if (ppid == k->pid || (pgrp > 0 && pgrp == k->pgrp) ||
-		    pid == k->ppid)
-			return 1;
-	}
-	return 0;
+	for (i = 0; i < n; i++)
+		v[i].rank = procnet_rank(&v[i], socks, nsocks);
+	if (n)
+		qsort(v, n, sizeof(*v), key_qcmp);
 }
 
-static int int_cmp(const void *a, const void *b)
+/* Undo the octal escapes (\040 for a space) of a mountinfo field, in
+ * place. */
+static void mountinfo_unescape(char *s)
 {
-	int x = *(const int *)a, y = *(const int *)b;
+	char *q = s;
 
-	return x < y ? -1 : x > y;
+	for (; *s; s++) {
+		if (s[0] == '\\' && s[1] >= '0' && s[1] <= '3' && s[2] >= '0' &&
+		    s[2] <= '7' && s[3] >= '0' && s[3] <= '7') {
+			*q++ = (char)((s[1] - '0') * 64 + (s[2] - '0') * 8 +
+				      (s[3] - '0'));
+			s += 3;
+		} else {
+			*q++ = *s;
+		}
+	}
+	*q = '\0';
 }
 
-/* The pids listed in the open /proc directory d, sorted, in a new array
- * the caller frees (NULL and *n 0 when there are none). */
-static int *pid_list(DIR *d, size_t *n)
+/* The cgroup v2 mount named in <proc>/self/mountinfo, open (O_PATH), or
+ * -1: the first cgroup2 mount of the hierarchy's root (or the cgroup
+ * namespace's), to which /proc/PID/cgroup paths are relative.  A line is
+ * "ID PARENT MAJ:MIN ROOT MOUNTPOINT OPTIONS [OPTIONAL...] - TYPE ...". */
+static int cgroup_mount(const char *proc)
+{
+	char *path = path_join(proc, "self/mountinfo"), *line = NULL;
+	size_t size = 0;
+	int fd = -1;
+	FILE *f;
+
+	f = fopen(path, "re");
+	free(path);
+	if (!f)
+		return -1;
+	while (fd < 0 && getline(&line, &size, f) > 0) {
+		char *field[5], *dash, *p;
+		size_t i;
+
+		line[strcspn(line, "\n")] = '\0';
+		dash = strstr(line, " - ");
+		if (!dash || strncmp(dash + 3, "cgroup2 ", 8))
+			continue;
+		*dash = '\0';
+		for (i = 0, p = line; i < 5 && p; i++) {
+			field[i] = p;
+			p = strchr(p, ' ');
+			if (p)
+				*p++ = '\0';
+		}
+		if (i < 5 || strcmp(field[3], "/"))
+			continue;
+		mountinfo_unescape(field[4]);
+		if (field[4][0] == '/')
+			fd = open(field[4], O_PATH | O_DIRECTORY | O_CLOEXEC);
+	}
+	free(line);
+	fclose(f);
+	return fd;
+}
+
+/* ---- a few threads -------------------------------------------------- */
+
+struct worker;
+
+/*
+ * One job (phase 0 or phase 1) split over a few threads.  Items 0 .. n-1
+ * are claimed in order, chunk at a time, under the lock, so that the items
+ * claimed are always a prefix; the calling thread is a worker too.  The
+ * workers share only what the lock guards (next, stop, seen, nseen); each
+ * writes only the items it claimed (sc->procs[i]) and its own struct
+ * worker, which the caller reads after the joins.
+ */
+struct pool {
+	pthread_mutex_t lock;
+	size_t next;		/* guarded: the first item not claimed */
+	int stop;		/* guarded: no more claims */
+	unsigned char *seen;	/* guarded: per want[], some holder found */
+	size_t nseen;		/* guarded */
+	size_t n, chunk;
+	struct scan *sc;
+	void (*item)(struct worker *w, size_t i);
+};
+
+/* A cgroup path seen before, and its directory's inode. */
+struct cg_memo {
+	char path[200];
+	unsigned long long id;
+};
+
+struct worker {
+	struct pool *pool;
+	pthread_t thread;
+	int started;
+	struct match *m;	/* what this worker found */
+	size_t nm, cap;
+	size_t stat_reads, cgroup_reads, fd_dirs, kin, kin_links;
+	struct cg_memo memo[8];
+	size_t nmemo;
+	char buf[8192];
+};
+
+static void *worker_run(void *arg)
+{
+	struct worker *w = arg;
+	struct pool *p = w->pool;
+
+	for (;;) {
+		size_t i, end;
+
+		pthread_mutex_lock(&p->lock);
+		if (p->stop || p->next >= p->n) {
+			pthread_mutex_unlock(&p->lock);
+			return NULL;
+		}
+		i = p->next;
+		end = p->n - i > p->chunk ? i + p->chunk : p->n;
+		p->next = end;
+		pthread_mutex_unlock(&p->lock);
+		for (; i < end; i++)
+			p->item(w, i);
+	}
+}
+
+/* Note under the lock that the matches m[0..n) were found; once every
+ * wanted socket has a holder, no more items are claimed. */
+static void pool_seen(struct pool *p, const struct match *m, size_t n)
+{
+	const struct scan *sc = p->sc;
+	size_t i;
+
+	pthread_mutex_lock(&p->lock);
+	for (i = 0; i < n; i++) {
+		const unsigned long *w = bsearch(&m[i].inode, sc->want,
+						 sc->nwant, sizeof(*sc->want),
+						 ulong_cmp);
+
+		if (w && !p->seen[w - sc->want]) {
+			p->seen[w - sc->want] = 1;
+			p->nseen++;
+		}
+	}
+	if (p->nseen == sc->nwant)
+		p->stop = 1;
+	pthread_mutex_unlock(&p->lock);
+}
+
+/* Run the pool's job on nw workers (ws[0] is the calling thread).  The
+ * threads start with every signal blocked: a signal for the process is
+ * never delivered to a scan thread.  Returns how many workers ran. */
+static unsigned pool_run(struct pool *p, struct worker *ws, unsigned nw)
+{
+	sigset_t all, old;
+	unsigned i, ran = 1;
+
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	for (i = 1; i < nw; i++) {
+		ws[i].started = pthread_create(&ws[i].thread, NULL,
+					       worker_run, &ws[i]) == 0;
+		ran += ws[i].started;
+	}
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	worker_run(&ws[0]);
+	for (i = 1; i < nw; i++)
+		if (ws[i].started)
+			pthread_join(ws[i].thread, NULL);
+	return ran;
+}
+
+/* Threads for n processes: one for a small machine's worth, else 2 to 4
+ * (as many as CPUs we may run on): the work is system calls into procfs,
+ * which scale with CPUs and gain nothing beyond them. */
+static unsigned scan_threads(size_t n)
+{
+	cpu_set_t set;
+	long cpus = 0;
+
+	if (n < 64)
+		return 1;
+	if (sched_getaffinity(0, sizeof(set), &set) == 0)
+		cpus = CPU_COUNT(&set);
+	if (cpus <= 0)
+		cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	return cpus < 2 ? 2 : cpus > 4 ? 4 : (unsigned)cpus;
+}
+
+/* ---- phase 0: what each process is ---------------------------------- */
+
+/* The inode of the cgroup v2 directory of pid, from <pid>/cgroup ("0::"
+ * line), or 0.  Paths outside our cgroup namespace ("/../..") are not
+ * looked at. */
+static unsigned long long proc_cgroup(struct worker *w, int pid)
+{
+	const struct scan *sc = w->pool->sc;
+	char path[64], *line, *end;
+	unsigned long long id;
+	struct stat st;
+	size_t i, len;
+
+	snprintf(path, sizeof(path), "%d/cgroup", pid);
+	w->cgroup_reads++;
+	if (read_head(sc->base, path, w->buf, sizeof(w->buf)) < 0)
+		return 0;
+	line = w->buf;
+	while (strncmp(line, "0::/", 4)) {
+		line = strchr(line, '\n');
+		if (!line)
+			return 0;
+		line++;
+	}
+	line += 4;
+	end = line + strcspn(line, "\n");
+	*end = '\0';
+	len = (size_t)(end - line);
+	if (strstr(line, "..") || len >= sizeof(w->memo[0].path))
+		return 0;
+	for (i = 0; i < w->nmemo && i < ARRAY_SIZE(w->memo); i++)
+		if (!strcmp(w->memo[i].path, line))
+			return w->memo[i].id;
+	if (fstatat(sc->cgroot, len ? line : ".", &st, 0) < 0)
+		return 0;
+	id = (unsigned long long)st.st_ino;
+	i = w->nmemo++ % ARRAY_SIZE(w->memo);
+	memcpy(w->memo[i].path, line, len + 1);
+	w->memo[i].id = id;
+	return id;
+}
+
+/* Up to max tab- or space-separated decimal values of a status line,
+ * after its name, into v; *n how many parsed before the first that does
+ * not. */
+static void q_values(const char *p, unsigned long long *v, size_t max,
+		     size_t *n)
+{
+	*n = 0;
+	while (*n < max) {
+		size_t len;
+
+		while (*p == ' ' || *p == '\t')
+			p++;
+		len = strspn(p, "0123456789");
+		if (dec_parse(p, len, UINT_MAX, &v[*n]) < 0)
+			return;
+		(*n)++;
+		p += len;
+	}
+}
+
+/* The values of the "Uid:", "PPid:" and "NSpgid:" lines of a status text
+ * (the first of NSpgid's: as seen from this /proc).  Sets what it finds:
+ * the real, effective, saved and filesystem uids and *nuid 4; both ties
+ * and *ties 1 (Linux 4.1 and later). */
+static void status_parse(const char *s, unsigned *uid, size_t *nuid,
+			 int *ppid, int *pgrp, unsigned char *ties)
+{
+	static const char *const names[] = { "Uid:", "PPid:", "NSpgid:" };
+	unsigned long long v[4];
+	int have = 0;
+	const char *p;
+	size_t i, k;
+
+	for (p = s; p; p = strchr(p, '\n')) {
+		if (*p == '\n')
+			p++;
+		for (i = 0; i < ARRAY_SIZE(names); i++)
+			if (!strncmp(p, names[i], strlen(names[i])))
+				break;
+		if (i == ARRAY_SIZE(names))
+			continue;
+		q_values(p + strlen(names[i]), v, i ? 1 : 4, &k);
+		if (i == 0 && k == 4) {
+			for (k = 0; k < 4; k++)
+				uid[k] = (unsigned)v[k];
+			*nuid = 4;
+		} else if (i == 1 && k == 1) {
+			*ppid = (int)v[0];
+			have |= 1;
+		} else if (i == 2 && k == 1) {
+			*pgrp = (int)v[0];
+			have |= 2;
+		}
+	}
+	if (have == 3)
+		*ties = 1;
+}
+
+/*
+ * Phase 0 of process i: whose it is, and its ties.  On a procfs, two
+ * owners: that of /proc/PID, which is always its effective uid ("the only
+ * way to read the effective uid of a process was to stat /proc/pid", says
+ * task_dump_owner in fs/proc/base.c, so directories keep it), and that of
+ * /proc/PID/stat, which is root when the process made itself not dumpable
+ * (a daemon that bound as root and then dropped its privileges still
+ * matches its socket's uid); stat has the ties.  One stat and one read:
+ * /proc/PID/status would give every uid and the ties, but costs a fifth
+ * more, for every process.  In a copy of /proc the owners are whoever
+ * copied it: the Uid: line of the status says whose a process is, and its
+ * PPid: and NSpgid: lines (Linux 4.1 and later) give the ties; stat is
+ * read for them only where those lines are missing.
+ */
+static void info_item(struct worker *w, size_t i)
+{
+	const struct scan *sc = w->pool->sc;
+	struct proc *p = &sc->procs[i];
+	char path[64], *buf = w->buf;
+	size_t size = sizeof(w->buf);
+	struct stat st;
+
+	w->stat_reads++;
+	if (!sc->procfs) {
+		size_t n = 0;
+
+		snprintf(path, sizeof(path), "%d/status", p->key.pid);
+		if (read_head(sc->base, path, buf, size) >= 0)
+			status_parse(buf, p->key.uid, &n, &p->ppid, &p->pgrp,
+				     &p->ties);
+		p->key.nuid = n;
+		if (p->ties)
+			return;	/* a copy of a kernel's status (4.1+) */
+	} else {
+		snprintf(path, sizeof(path), "%d", p->key.pid);
+		if (fstatat(sc->base, path, &st, 0) == 0)
+			p->key.uid[p->key.nuid++] = (unsigned)st.st_uid;
+	}
+	snprintf(path, sizeof(path), "%d/stat", p->key.pid);
+	if (read_head_st(sc->base, path, buf, size, &st) >= 0) {
+		p->ties = stat_ties(buf, &p->ppid, &p->pgrp) == 0;
+		if (sc->procfs)
+			p->key.uid[p->key.nuid++] = (unsigned)st.st_uid;
+	}
+}
+
+/* Phase 0, for a process with a wanted socket's uid: its cgroup. */
+static void cgroup_item(struct worker *w, size_t i)
+{
+	struct proc *p = &w->pool->sc->procs[i];
+
+	p->key.cgroup = proc_cgroup(w, p->key.pid);
+}
+
+/* ---- phase 1: fd directories in order, until every socket is held ---- */
+
+static void fds_item(struct worker *w, size_t i)
+{
+	const struct scan *sc = w->pool->sc;
+	struct proc *p = &sc->procs[i];
+	size_t first = w->nm;
+
+	p->scanned = 1;
+	p->denied = (unsigned char)fds_read(sc, p->key.pid, i, &w->m, &w->nm,
+					    &w->cap);
+	if (w->nm > first)
+		pool_seen(w->pool, w->m + first, w->nm - first);
+}
+
+/* How many positions phase 1 covers: up to the first one by which every
+ * wanted socket has a holder, or all of them.  Workers may have read past
+ * it meanwhile; what they found there is dropped, so that the result does
+ * not depend on which thread ran faster. */
+static size_t phase1_cover(const struct scan *sc, const struct worker *ws,
+			   unsigned nw)
+{
+	size_t *first = xmalloc(sc->nwant * sizeof(*first));
+	size_t i, j, cover = 0;
+	unsigned k;
+
+	for (j = 0; j < sc->nwant; j++)
+		first[j] = SIZE_MAX;
+	for (k = 0; k < nw; k++)
+		for (i = 0; i < ws[k].nm; i++) {
+			const struct match *m = &ws[k].m[i];
+			const unsigned long *w = bsearch(&m->inode, sc->want,
+							 sc->nwant,
+							 sizeof(*sc->want),
+							 ulong_cmp);
+
+			j = (size_t)(w - sc->want);
+			if (m->pos < first[j])
+				first[j] = m->pos;
+		}
+	for (j = 0; j < sc->nwant; j++) {
+		if (first[j] == SIZE_MAX) {
+			cover = sc->n;	/* nobody visible holds it */
+			break;
+		}
+		if (first[j] + 1 > cover)
+			cover = first[j] + 1;
+	}
+	free(first);
+	return cover;
+}
+
+/* ---- phase 2: the holders' kin -------------------------------------- */
+
+/* The holders' pids, parents and process groups, sorted, for kin_related. */
+struct kinship {
+	int *pid, *ppid, *pgrp;
+	size_t npid, nppid, npgrp;
+};
+
+static void kinship_build(struct kinship *k, const struct scan *sc)
+{
+	size_t i;
+
+	k->npid = k->nppid = k->npgrp = 0;
+	for (i = 0; i < sc->n; i++) {
+		const struct proc *p = &sc->procs[i];
+
+		if (!p->holder)
+			continue;
+		k->pid[k->npid++] = p->key.pid;
+		if (p->ties && p->ppid > 0)
+			k->ppid[k->nppid++] = p->ppid;
+		if (p->ties && p->pgrp > 0)
+			k->pgrp[k->npgrp++] = p->pgrp;
+	}
+	qsort(k->pid, k->npid, sizeof(int), int_cmp);
+	qsort(k->ppid, k->nppid, sizeof(int), int_cmp);
+	qsort(k->pgrp, k->npgrp, sizeof(int), int_cmp);
+}
+
+static int in_ints(const int *v, size_t n, int x)
+{
+	return n && bsearch(&x, v, n, sizeof(*v), int_cmp);
+}
+
+/* Whether a process may share a holder's sockets through fork: a child of
+ * a holder, one of its process group (pre-fork workers, also when
+ * double-forked away from the master), or a holder's parent (a master
+ * whose pid wrapped around above its worker's). */
+static int kin_related(const struct kinship *k, const struct proc *p)
+{
+	return in_ints(k->pid, k->npid, p->ppid) ||
+	       (p->pgrp > 0 && in_ints(k->pgrp, k->npgrp, p->pgrp)) ||
+	       in_ints(k->ppid, k->nppid, p->key.pid);
+}
+
+/* The descriptor numbers through which a parent hands a socket to a
+ * child: the numbers the holders hold the wanted sockets at (fork keeps
+ * them), and 3 and up, one for each wanted socket (systemd's socket
+ * activation passes them from SD_LISTEN_FDS_START, 3).  Append-only, so
+ * that proc.checked counts what a process has been checked at. */
+struct handoff {
+	int *fd;
+	size_t n, cap;
+};
+
+static void handoff_add(struct handoff *h, int fd)
+{
+	size_t i;
+
+	if (fd < 0)
+		return;
+	for (i = 0; i < h->n; i++)
+		if (h->fd[i] == fd)
+			return;
+	grow(&h->fd, sizeof(*h->fd), &h->cap, h->n + 1);
+	h->fd[h->n++] = fd;
+}
+
+/* The wanted socket at descriptor number fd of pid, or 0. */
+static unsigned long fd_socket(const struct scan *sc, int pid, int fd)
+{
+	char path[64], link[64];
+	ssize_t k;
+
+	snprintf(path, sizeof(path), "%d/fd/%d", pid, fd);
+	k = readlinkat(sc->base, path, link, sizeof(link));
+	if (k <= 0)
+		return 0;
+	return socket_inode(link, (size_t)k);
+}
+
+/* Phase 2, one round, for position i (past phase 1's cover): a process
+ * kin to a holder is read at the handoff numbers it has not been read at
+ * yet; one whose ties are unknown is read in full, once.  What it finds
+ * goes to the worker's matches; the round's kinship and handoff numbers
+ * are read-only while the workers run. */
+static void kin_item(struct worker *w, size_t i)
+{
+	const struct scan *sc = w->pool->sc;
+	const struct handoff *h = sc->hand;
+	struct proc *p = &sc->procs[i];
+	size_t before = w->nm, j, k;
+
+	if (p->holder)
+		return;
+	if (!p->ties) {
+		/* no stat, no ties: read it all, missing nothing matters
+		 * more than speed (a fixture tree without stat files) */
+		if (p->full)
+			return;
+		p->full = 1;
+		w->fd_dirs++;
+		p->denied = (unsigned char)fds_read(sc, p->key.pid, i, &w->m,
+						    &w->nm, &w->cap);
+		return;
+	}
+	if (!kin_related(sc->kin, p))
+		return;
+	if (!p->kin) {
+		p->kin = 1;
+		w->kin++;
+	}
+	for (j = p->checked; j < h->n; j++) {
+		unsigned long ino = fd_socket(sc, p->key.pid, h->fd[j]);
+
+		w->kin_links++;
+		if (!is_wanted(sc, ino))
+			continue;
+		for (k = before; k < w->nm && w->m[k].inode != ino; k++)
+			;
+		if (k == w->nm)
+			match_add(&w->m, &w->nm, &w->cap, ino, p->key.pid,
+				  h->fd[j], i);
+	}
+	p->checked = h->n;
+}
+
+/* ---- the scan ------------------------------------------------------- */
+
+/* The pids listed in the open /proc directory d, as processes with
+ * nothing known yet, in a new array the caller frees (NULL and *n 0 when
+ * there are none). */
+static struct proc *proc_list(DIR *d, size_t *n)
 {
 	struct dirent *e;
-	int *v = NULL;
+	struct proc *v = NULL;
 	size_t cap = 0;
 
 	*n = 0;
@@ -757,16 +1409,111 @@ static int *pid_list(DIR *d, size_t *n)
 		    pid_name(e->d_name, &pid) < 0)
 			continue;
 		grow(&v, sizeof(*v), &cap, *n + 1);
-		v[(*n)++] = pid;
+		memset(&v[*n], 0, sizeof(v[*n]));
+		v[*n].key.pid = pid;
+		(*n)++;
 	}
-	/* /proc lists pids in order; a fixture tree or a copy need not */
-	if (*n)
-		qsort(v, *n, sizeof(*v), int_cmp);
 	return v;
 }
 
+/* Run one job on the workers, over positions from .. to-1. */
+static void scan_job(struct scan *sc, struct pool *p, struct worker *ws,
+		     unsigned nw, void (*item)(struct worker *, size_t),
+		     size_t from, size_t to, size_t chunk)
+{
+	unsigned ran;
+
+	p->next = from;
+	p->stop = 0;
+	p->n = to;
+	p->chunk = chunk;
+	p->item = item;
+	ran = pool_run(p, ws, nw);
+	if (ran > sc->st.threads)
+		sc->st.threads = ran;
+}
+
+/* Rank the processes and sort them: likely holders first. */
+static void order(struct scan *sc)
+{
+	size_t i;
+
+	for (i = 0; i < sc->n; i++)
+		sc->procs[i].key.rank = procnet_rank(&sc->procs[i].key,
+						     sc->socks, sc->nsocks);
+	if (sc->n)
+		qsort(sc->procs, sc->n, sizeof(*sc->procs), proc_qcmp);
+}
+
+/* Move what the workers found at positions below limit to sc->m (the
+ * rest is dropped), add up what they counted, and empty them for the next
+ * job.  Returns how many matches moved. */
+static size_t workers_merge(struct scan *sc, struct worker *ws, unsigned nw,
+			    size_t limit)
+{
+	size_t i, moved = 0;
+	unsigned k;
+
+	for (k = 0; k < nw; k++) {
+		struct worker *w = &ws[k];
+
+		for (i = 0; i < w->nm; i++) {
+			if (w->m[i].pos >= limit)
+				continue;
+			match_add(&sc->m, &sc->nm, &sc->cap, w->m[i].inode,
+				  w->m[i].pid, w->m[i].fd, w->m[i].pos);
+			moved++;
+		}
+		sc->st.stat_reads += w->stat_reads;
+		sc->st.cgroup_reads += w->cgroup_reads;
+		sc->st.fd_dirs += w->fd_dirs;
+		sc->st.kin += w->kin;
+		sc->st.kin_links += w->kin_links;
+		w->nm = 0;
+		w->stat_reads = w->cgroup_reads = w->fd_dirs = 0;
+		w->kin = w->kin_links = 0;
+	}
+	return moved;
+}
+
+/* Phase 2 over positions cover .. n-1, in rounds until one finds no new
+ * holder: a holder found in a round brings its own kin and descriptor
+ * numbers to the next. */
+static void phase2(struct scan *sc, struct pool *pool, struct worker *ws,
+		   unsigned nw, size_t cover)
+{
+	struct kinship k;
+	struct handoff h = { NULL, 0, 0 };
+	size_t i, seen = 0;
+
+	k.pid = xmalloc(sc->n * sizeof(int));
+	k.ppid = xmalloc(sc->n * sizeof(int));
+	k.pgrp = xmalloc(sc->n * sizeof(int));
+	for (i = 0; i < sc->nwant; i++)
+		handoff_add(&h, 3 + (int)i);
+	sc->kin = &k;
+	sc->hand = &h;
+	do {
+		for (; seen < sc->nm; seen++) {
+			handoff_add(&h, sc->m[seen].fd);
+			sc->procs[sc->m[seen].pos].holder = 1;
+		}
+		kinship_build(&k, sc);
+		scan_job(sc, pool, ws, nw, kin_item, cover, sc->n, 16);
+	} while (workers_merge(sc, ws, nw, SIZE_MAX));
+	for (i = cover; i < sc->n; i++)
+		if (sc->procs[i].full)
+			sc->denied |= sc->procs[i].denied;
+	sc->kin = NULL;
+	sc->hand = NULL;
+	free(h.fd);
+	free(k.pid);
+	free(k.ppid);
+	free(k.pgrp);
+}
+
 /*
- * Find every process holding one of the wanted sockets, in two phases.
+ * Find every process holding one of the wanted sockets.
  *
  * Two promises pull apart here: stop the scan as soon as every wanted
  * socket is found (the scan is most of a run's cost on a busy machine),
@@ -776,27 +1523,40 @@ static int *pid_list(DIR *d, size_t *n)
  * processes hold a socket, so stopping at the first holder would report a
  * master and drop its workers.  The reconciliation:
  *
- * Phase 1 reads /proc/PID/fd of every process in pid order until each
+ * Phase 0 reads /proc/PID/stat of every process (its owner, parent and
+ * process group: one small read, no readlink per descriptor) and orders
+ * the processes so that the likely holders come first (procnet_order):
+ * those of a socket's uid, and among them, when the kernel gave the
+ * socket's cgroup, those in it (one more read, /proc/PID/cgroup, for the
+ * processes of that uid only).
+ *
+ * Phase 1 reads /proc/PID/fd of the processes in that order until each
  * wanted socket has at least one holder.  Everything before that point
  * has been looked at in full.
  *
- * Phase 2 reads, for each remaining pid, only /proc/PID/stat (one small
- * read, no readlink per descriptor) and scans the fd directory only of a
- * process that is kin to a holder: its child, a member of its process
- * group, or its parent.  A process found to hold a socket becomes kin in
- * turn, so workers of workers are followed too.  What phase 2 does not
- * find is a descriptor passed over a unix socket to an unrelated process
- * that started later (rare, and named in the man page).  When a stat
- * cannot be read the fd directory is read anyway: missing nothing matters
- * more than speed.
+ * Every phase runs on a few threads (struct pool); what they find does
+ * not depend on which ran faster.
  *
- * Within a process, once it is seen to hold every wanted socket, its
- * other descriptors are not read.
+ * Phase 2 looks at the remaining processes that are kin to a holder (its
+ * child, a member of its process group, or its parent) and reads their
+ * descriptors only at the numbers through which a parent hands a socket
+ * to a child (struct handoff): fork keeps a descriptor's number, and
+ * socket activation puts the sockets at 3 and up.  A process found to hold
+ * a socket becomes kin in turn, so workers of workers are followed too.
+ * What phase 2 does not find is a socket that a process moved to another
+ * number, or got over a unix socket (rare, and named in the man page): to
+ * find those it would have to read every descriptor of every kin, which
+ * is what a holder that forked 2,000 children before it bound made cost
+ * 0.8 s.  When a stat cannot be read the fd directory is read in full:
+ * missing nothing matters more than speed.
  */
 static void scan_all(const char *proc, struct scan *sc)
 {
-	size_t i, n, j;
-	int *pids;
+	struct statfs fs;
+	struct worker *ws;
+	struct pool pool;
+	size_t cover, i;
+	unsigned nw, k;
 	DIR *d;
 
 	d = opendir(proc);
@@ -805,65 +1565,67 @@ static void scan_all(const char *proc, struct scan *sc)
 			sc->denied = 1;
 		return;
 	}
-	pids = pid_list(d, &n);
-	sc->st.pids = n;
-	for (i = 0; i < n && sc->nseen < sc->nwant; i++)
-		scan_pid(dirfd(d), pids[i], sc);
-	sc->st.phase1 = i;
-	/* the holders phase 1 found, with their ties */
-	for (j = 0; i < n && j < sc->nm; j++) {
-		int ppid = 0, pgrp = 0;
-
-		if (j && sc->m[j - 1].pid == sc->m[j].pid)
-			continue;
-		pid_family(dirfd(d), sc->m[j].pid, &ppid, &pgrp);
-		kin_add(sc, sc->m[j].pid, ppid, pgrp);
-	}
-	for (; i < n; i++) {
-		int ppid = 0, pgrp = 0, known;
-		size_t before = sc->nm;
-
-		sc->st.stat_reads++;
-		known = pid_family(dirfd(d), pids[i], &ppid, &pgrp) == 0;
-		if (known && !kin_related(sc, pids[i], ppid, pgrp))
-			continue;
-		scan_pid(dirfd(d), pids[i], sc);
-		if (sc->nm > before)
-			kin_add(sc, pids[i], ppid, pgrp);
-	}
-	free(pids);
-	closedir(d);
-}
-
-/* Up to size-1 bytes of base/path, NUL-terminated; the length read, or -1
- * with errno. */
-static ssize_t read_head(int base, const char *path, char *buf, size_t size)
-{
-	size_t len = 0;
-	int fd;
-
-	fd = openat(base, path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
-	if (fd < 0)
-		return -1;
-	while (len < size - 1) {
-		ssize_t k = read(fd, buf + len, size - 1 - len);
-
-		if (k < 0 && errno == EINTR)
-			continue;
-		if (k < 0) {
-			int saved = errno;
-
-			close(fd);
-			errno = saved;
-			return -1;
-		}
-		if (k == 0)
+	sc->base = dirfd(d);
+	sc->procfs = fstatfs(sc->base, &fs) == 0 &&
+		     fs.f_type == PROC_SUPER_MAGIC;
+	sc->procs = proc_list(d, &sc->n);
+	sc->st.pids = sc->n;
+	sc->cgroot = -1;
+	for (i = 0; i < sc->nsocks; i++)
+		if (sc->socks[i].cgroup)
 			break;
-		len += (size_t)k;
+	if (i < sc->nsocks && sc->n)
+		sc->cgroot = cgroup_mount(proc);
+
+	memset(&pool, 0, sizeof(pool));
+	pthread_mutex_init(&pool.lock, NULL);
+	pool.sc = sc;
+	pool.seen = xcalloc(sc->nwant, 1);
+	nw = scan_threads(sc->n);
+	ws = xcalloc(nw, sizeof(*ws));
+	for (k = 0; k < nw; k++)
+		ws[k].pool = &pool;
+
+	/* phase 0, and the order: the cgroup, which costs a read, is looked
+	 * at only for the processes with a wanted socket's uid (a process
+	 * that changed its uid after it made a socket, and so has another,
+	 * made it in another cgroup too when a service manager did it) */
+	scan_job(sc, &pool, ws, nw, info_item, 0, sc->n, 16);
+	order(sc);
+	if (sc->cgroot >= 0) {
+		for (i = 0; i < sc->n && sc->procs[i].key.rank; i++)
+			;
+		scan_job(sc, &pool, ws, nw, cgroup_item, 0, i, 16);
+		order(sc);
 	}
-	close(fd);
-	buf[len] = '\0';
-	return (ssize_t)len;
+	workers_merge(sc, ws, nw, 0);
+	/* phase 1 */
+	scan_job(sc, &pool, ws, nw, fds_item, 0, sc->n, 1);
+	cover = phase1_cover(sc, ws, nw);
+	sc->st.phase1 = cover;
+	for (i = 0; i < sc->n; i++) {
+		if (i < cover) {
+			sc->st.fd_dirs += sc->procs[i].scanned;
+			sc->denied |= sc->procs[i].denied;
+		} else {
+			sc->st.extra += sc->procs[i].scanned;
+		}
+	}
+	workers_merge(sc, ws, nw, cover);
+
+	if (cover < sc->n)
+		phase2(sc, &pool, ws, nw, cover);
+
+	for (k = 0; k < nw; k++)
+		free(ws[k].m);
+	free(ws);
+	free(pool.seen);
+	pthread_mutex_destroy(&pool.lock);
+	if (sc->cgroot >= 0)
+		close(sc->cgroot);
+	free(sc->procs);
+	sc->procs = NULL;
+	closedir(d);
 }
 
 /* The real uid from the "Uid:" line of a status text; -1 when absent. */
@@ -1078,7 +1840,7 @@ static void port_listeners(struct port_status *s,
 
 static int holds(const struct scan *sc, int pid, unsigned long inode)
 {
-	struct match key = { inode, pid };
+	struct match key = { .inode = inode, .pid = pid };
 
 	return inode && bsearch(&key, sc->m, sc->nm, sizeof(*sc->m), match_cmp);
 }
@@ -1163,6 +1925,44 @@ static int proc_view_of(const char *proc, size_t npids)
 	return h >= 2 ? PROC_VIEW_HIDEPID : PROC_VIEW_ALL;
 }
 
+/* What the kernel says of the wanted sockets' creators: each (uid,
+ * cgroup) pair once, in a new array the caller frees. */
+static struct tcp_listener *wanted_socks(const struct port_status *out,
+					 size_t nports, size_t *nsocks)
+{
+	struct tcp_listener *v = NULL;
+	size_t i, j, k, n = 0, cap = 0;
+
+	for (i = 0; i < nports; i++)
+		for (j = 0; j < out[i].nl; j++) {
+			const struct tcp_listener *l = &out[i].listeners[j];
+
+			for (k = 0; k < n; k++)
+				if (v[k].uid == l->uid && v[k].cgroup == l->cgroup)
+					break;
+			if (k < n || !l->inode)
+				continue;
+			grow(&v, sizeof(*v), &cap, n + 1);
+			v[n++] = *l;
+		}
+	*nsocks = n;
+	return v;
+}
+
+/* Whether some wanted socket has no holder in sight after the scan. */
+static int some_unseen(const struct scan *sc)
+{
+	size_t i, j;
+
+	for (i = 0; i < sc->nwant; i++) {
+		for (j = 0; j < sc->nm && sc->m[j].inode != sc->want[i]; j++)
+			;
+		if (j == sc->nm)
+			return 1;
+	}
+	return 0;
+}
+
 /* Fill the holders of every port from one scan of proc; what the scan
  * did goes to *stats when not NULL. */
 static void lookup_holders(const char *proc, const char *repo,
@@ -1171,17 +1971,18 @@ static void lookup_holders(const char *proc, const char *repo,
 {
 	struct scan sc;
 	struct port_holder *hs = NULL;
+	struct tcp_listener *socks;
 	size_t nhs = 0, cap = 0, i;
 	unsigned long *want;
 	DIR *d;
 
 	memset(&sc, 0, sizeof(sc));
 	want = wanted_inodes(out, nports, &sc.nwant);
+	socks = wanted_socks(out, nports, &sc.nsocks);
 	sc.want = want;
-	if (sc.nwant) {
-		sc.seen = xcalloc(sc.nwant, 1);
+	sc.socks = socks;
+	if (sc.nwant)
 		scan_all(proc, &sc);
-	}
 	if (stats)
 		*stats = sc.st;
 	if (sc.nm)
@@ -1198,7 +1999,7 @@ static void lookup_holders(const char *proc, const char *repo,
 	}
 	if (d)
 		closedir(d);
-	if (sc.nseen < sc.nwant)
+	if (some_unseen(&sc))
 		sc.view = proc_view_of(proc, sc.st.pids);
 	for (i = 0; i < nports; i++)
 		if (out[i].busy)
@@ -1207,8 +2008,7 @@ static void lookup_holders(const char *proc, const char *repo,
 		holder_release(&hs[i]);
 	free(hs);
 	free(sc.m);
-	free(sc.seen);
-	free(sc.kin);
+	free(socks);
 	free(want);
 }
 

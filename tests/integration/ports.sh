@@ -318,6 +318,41 @@ check "app port held from this repository: a failure" sh -c \
 	"grep -q '\"status\": \"fail\"' '$dir/one.json' && grep -q '\"class\": \"this-repo\"' '$dir/one.json'"
 rm -f "$repo/sub/compose.yaml" "$repo/sub/.env"
 
+# A holder of another uid (nobody), started after every other helper, with a
+# forked child: the scan meets the socket's uid first and still finds the
+# child, as ss does.  Root only: nobody must run the helper.
+nb=$dir/nobody
+if [ "$(id -u)" != 0 ]; then
+	echo "note: not root: the holder of another uid is not checked"
+elif ! mkdir -p "$nb" || ! cp "$dir/holder" "$nb/holder" || ! chown -R 65534:65534 "$nb" ||
+	! setpriv --reuid=65534 --regid=65534 --clear-groups test -x "$nb/holder"; then
+	echo "note: nobody cannot run a helper here: the holder of another uid is not checked"
+else
+	(cd "$nb" && exec setpriv --reuid=65534 --regid=65534 --clear-groups \
+		./holder "$nb/out" 1 127.0.0.1) &
+	n=0
+	while [ ! -f "$nb/out" ] && [ $n -lt 250 ]; do sleep 0.02; n=$((n + 1)); done
+	nb_pids=$(sed -n 2p "$nb/out" 2>/dev/null)
+	pids="$pids $nb_pids"
+	p_nb=$(sed -n 1p "$nb/out" 2>/dev/null)
+	nbrepo=$dir/nobody-repo
+	mkdir -p "$nbrepo"
+	printf 'version: 1\nports:\n  free: [%s]\n' "${p_nb:-0}" >"$nbrepo/preflight.yaml"
+	ep --json "$nbrepo" >"$dir/out.json"
+	ss -ltnpH >"$dir/ss.txt" 2>/dev/null || ss -ltnp >"$dir/ss.txt" 2>/dev/null
+	check "another uid: the helper listens (${p_nb:-none}, pids ${nb_pids:-none})" \
+		[ "${p_nb:-0}" -gt 0 ]
+	check "another uid: parent and forked child ($(our_pids "$p_nb"))" \
+		[ "$(our_pids "$p_nb")" = "$(sorted "$nb_pids")" ]
+	if [ -s "$dir/ss.txt" ]; then
+		check "another uid: the pids ss shows ($(ss_pids "$p_nb"))" \
+			[ "$(our_pids "$p_nb")" = "$(ss_pids "$p_nb")" ]
+	fi
+	j=$(check_json "$p_nb")
+	check "another uid: other-user, nobody" sh -c \
+		"printf '%s' '$j' | grep -q '\"class\": \"other-user\"' && printf '%s' '$j' | grep -q '\"uid\": 65534'"
+fi
+
 alive=1
 for p in $pids; do kill -0 "$p" 2>/dev/null || alive=0; done
 check "no helper was signalled" [ "$alive" = 1 ]

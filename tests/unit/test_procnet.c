@@ -18,8 +18,10 @@
 #include <netinet/in.h>
 #include <pwd.h>
 #include <signal.h>
+#include <linux/magic.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -425,6 +427,288 @@ static void test_lookup_fixture(void)
 	CHECK_STR(holder_class_name(HOLDER_THIS_REPO), "this-repo", "name");
 }
 
+/* ---- the order of the scan ---------------------------------------- */
+
+#define NONE 0
+static const struct rank_row {
+	const char *what;
+	unsigned suid[2];		/* the sockets' uids ... */
+	unsigned long long scg[2];	/* ... and cgroups (0 unknown) */
+	size_t ns;
+	unsigned uid[6];		/* the process's uids (procnet_key) */
+	size_t nuid;
+	unsigned long long cg;
+	int rank;
+} rank_rows[] = {
+	{ "nothing known of the process", { 1000 }, { NONE }, 1,
+	  { 0 }, 0, NONE, 0 },
+	{ "owner of /proc/PID", { 1000 }, { NONE }, 1, { 1000 }, 1, NONE, 1 },
+	{ "not dumpable: /proc/PID nobody's, its stat root's", { 65534 },
+	  { NONE }, 1, { 65534, 0 }, 2, NONE, 1 },
+	{ "bound as root, then dropped: the stat is root's", { 0 }, { NONE },
+	  1, { 33, 0 }, 2, NONE, 1 },
+	{ "the filesystem uid alone", { 33 }, { NONE }, 1,
+	  { 0, 0, 0, 0, 33 }, 5, NONE, 1 },
+	{ "uids past nuid are not known", { 33 }, { NONE }, 1,
+	  { 0, 33 }, 1, NONE, 0 },
+	{ "another uid", { 1000 }, { NONE }, 1, { 1001, 1001 }, 2, NONE, 0 },
+	{ "cgroup and uid", { 1000 }, { 77 }, 1, { 1000 }, 1, 77, 3 },
+	{ "cgroup, not uid", { 0 }, { 77 }, 1,
+	  { 1000, 1000, 1000, 1000, 1000 }, 5, 77, 2 },
+	{ "another cgroup", { 1000 }, { 77 }, 1, { 1000 }, 1, 78, 1 },
+	{ "the process's cgroup unknown", { 1000 }, { 77 }, 1,
+	  { 1000 }, 1, NONE, 1 },
+	{ "the socket's cgroup unknown: 0 is no match", { 1000 }, { NONE },
+	  1, { 5 }, 1, NONE, 0 },
+	{ "the best of two sockets: cgroup of one", { 0, 1000 }, { 77, 88 },
+	  2, { 1000 }, 1, 77, 2 },
+	{ "the best of two sockets: both of the other", { 0, 1000 },
+	  { 77, 88 }, 2, { 1000 }, 1, 88, 3 },
+	{ "no socket", { 0 }, { NONE }, 0, { 0 }, 1, 77, 0 },
+};
+
+static void test_rank_rows(void)
+{
+	size_t i, j;
+
+	for (i = 0; i < ARRAY_SIZE(rank_rows); i++) {
+		const struct rank_row *r = &rank_rows[i];
+		struct tcp_listener socks[2];
+		struct procnet_key k;
+
+		memset(socks, 0, sizeof(socks));
+		for (j = 0; j < r->ns; j++) {
+			socks[j].uid = r->suid[j];
+			socks[j].cgroup = r->scg[j];
+		}
+		memset(&k, 0, sizeof(k));
+		k.pid = 42;
+		memcpy(k.uid, r->uid, sizeof(r->uid));
+		k.nuid = r->nuid;
+		k.cgroup = r->cg;
+		CHECK_INT(procnet_rank(&k, socks, r->ns), r->rank, "%s", r->what);
+	}
+}
+
+static const struct order_row {
+	const char *what;
+	unsigned suid;
+	unsigned long long scg;
+	struct { int pid; unsigned uid; unsigned long long cg; } p[6];
+	size_t np;
+	int want[6];		/* pids in scan order */
+} order_rows[] = {
+	{ "no hint matches: pid order", 4400, NONE,
+	  { { 30, 0, NONE }, { 10, 0, NONE }, { 20, 1000, NONE } }, 3,
+	  { 10, 20, 30 } },
+	{ "the socket's uid first, then pid order", 4400, NONE,
+	  { { 30, 0, NONE }, { 700, 4400, NONE }, { 10, 0, NONE },
+	    { 20, 4400, NONE } }, 4, { 20, 700, 10, 30 } },
+	{ "cgroup and uid, cgroup, uid, neither", 4400, 9,
+	  { { 10, 0, 5 }, { 20, 4400, NONE }, { 30, 4400, 9 },
+	    { 40, 1000, 9 }, { 5, 0, NONE }, { 700, 4400, 9 } }, 6,
+	  { 30, 700, 40, 20, 5, 10 } },
+};
+
+static void test_order_rows(void)
+{
+	size_t i, j;
+
+	for (i = 0; i < ARRAY_SIZE(order_rows); i++) {
+		const struct order_row *r = &order_rows[i];
+		struct procnet_key v[6];
+		struct tcp_listener sock;
+		char got[128], want[128];
+		size_t gl = 0, wl = 0;
+
+		memset(&sock, 0, sizeof(sock));
+		sock.uid = r->suid;
+		sock.cgroup = r->scg;
+		memset(v, 0, sizeof(v));
+		for (j = 0; j < r->np; j++) {
+			v[j].pid = r->p[j].pid;
+			v[j].uid[0] = r->p[j].uid;
+			v[j].nuid = 1;
+			v[j].cgroup = r->p[j].cg;
+		}
+		procnet_order(v, r->np, &sock, 1);
+		got[0] = want[0] = '\0';
+		for (j = 0; j < r->np; j++) {
+			gl += (size_t)snprintf(got + gl, sizeof(got) - gl, " %d",
+					       v[j].pid);
+			wl += (size_t)snprintf(want + wl, sizeof(want) - wl,
+					       " %d", r->want[j]);
+		}
+		CHECK_STR(got, want, "%s", r->what);
+	}
+}
+
+/* The pids of s's holders, " 20 21" (static buffer). */
+static const char *holder_pids(const struct port_status *s)
+{
+	static char b[256];
+	size_t i, n = 0;
+
+	b[0] = '\0';
+	for (i = 0; i < s->nh && n < sizeof(b) - 16; i++)
+		n += (size_t)snprintf(b + n, sizeof(b) - n, " %d",
+				      s->holders[i].pid);
+	return b;
+}
+
+/* tests/fixtures/proc/handoff: the order of the scan, and what phase 2
+ * reads of the holders' kin (see its README). */
+static void test_handoff_fixture(void)
+{
+	static const unsigned p9100[] = { 9100 }, p9200[] = { 9200 },
+			      p9300[] = { 9300 }, both[] = { 9200, 9300 };
+	struct procnet_stats st;
+	struct port_status s[2];
+
+	CHECK_INT(ports_lookup_stats(FIX "/handoff", p9100, 1, NULL, s, &st),
+		  0, "9100");
+	CHECK_STR(holder_pids(&s[0]), " 1 300",
+		  "systemd and the service it handed the socket at fd 3");
+	CHECK_INT(st.phase1, 1, "9100: phase 1 stopped at pid 1");
+	CHECK_INT(st.fd_dirs, 1, "9100: one fd directory read in full");
+	port_status_release(&s[0]);
+
+	CHECK_INT(ports_lookup_stats(FIX "/handoff", p9200, 1, NULL, s, &st),
+		  0, "9200");
+	CHECK_STR(holder_pids(&s[0]), " 20 21",
+		  "the master and the worker that kept fd 7; not the one that "
+		  "moved it, not the one that got it over a unix socket");
+	CHECK_INT(st.pids, 27, "9200: pids");
+	CHECK_INT(st.stat_reads, 27, "9200: every process read in phase 0");
+	CHECK_INT(st.phase1, 1, "9200: the master is the first of uid 4300");
+	CHECK_INT(st.fd_dirs, 1, "9200: no kin read in full");
+	CHECK_INT(st.kin, 13, "9200: kin: 21, 22, 23-32 and the parent, 1");
+	CHECK_INT(st.kin_links, 26, "9200: each kin read at fds 3 and 7");
+	CHECK_INT(st.threads, 1, "a small tree: one thread");
+	port_status_release(&s[0]);
+
+	CHECK_INT(ports_lookup_stats(FIX "/handoff", p9300, 1, NULL, s, &st),
+		  0, "9300");
+	CHECK_STR(holder_pids(&s[0]), " 700", "9300 holder");
+	CHECK_INT(st.phase1, 1, "9300: the only process of the socket's uid, "
+		  "the highest pid, is read first");
+	port_status_release(&s[0]);
+
+	/* both: phase 1 runs on to 700 and reads 22 and 500 in full */
+	CHECK_INT(ports_lookup_stats(FIX "/handoff", both, 2, NULL, s, &st), 0,
+		  "9200 and 9300");
+	CHECK_STR(holder_pids(&s[0]), " 20 21 22 500",
+		  "what phase 1 reads in full, it finds");
+	CHECK_STR(holder_pids(&s[1]), " 700", "9300 holder, with 9200");
+	CHECK_INT(st.phase1, 15, "uid 4300 and 4400 first: 20-32, 500, 700");
+	port_status_release(&s[0]);
+	port_status_release(&s[1]);
+}
+
+/* A generated tree big enough for the scan to use threads: NPROC
+ * processes of uid 1000 with 10 descriptors each, and
+ *   socket 777001 (uid 1000) held by 1100 at fd 5, its forked child 1101
+ *     (fd 5), and 1300 (unrelated, past phase 1's stop: not reported);
+ *   socket 777002 (uid 6000, nobody's) held by the last pid only;
+ *   socket 777003 (uid 6000) held by nobody visible. */
+#define GEN_FIRST 1000
+#define GEN_N 300
+static int gen_tree(const char *dir)
+{
+	static const char tcp[] =
+		"  sl  local_address rem_address   st tx_queue rx_queue tr "
+		"tm->when retrnsmt   uid  timeout inode\n"
+		"   0: 0100007F:9C41 00000000:0000 0A 00000000:00000000 "
+		"00:00000000 00000000  1000        0 777001 1\n"
+		"   1: 0100007F:9C42 00000000:0000 0A 00000000:00000000 "
+		"00:00000000 00000000  6000        0 777002 1\n"
+		"   2: 0100007F:9C43 00000000:0000 0A 00000000:00000000 "
+		"00:00000000 00000000  6000        0 777003 1\n";
+	char path[PATH_MAX + 64], text[256];
+	int pid, fd;
+
+	test_write_str(dir, "net/tcp", tcp);
+	for (pid = GEN_FIRST; pid < GEN_FIRST + GEN_N; pid++) {
+		int ppid = pid == 1101 ? 1100 : 1, pgrp = pid == 1101 ? 1100 : pid;
+
+		snprintf(path, sizeof(path), "%d/status", pid);
+		snprintf(text, sizeof(text), "Name:\tp\nPPid:\t%d\nUid:\t1000\t"
+			 "1000\t1000\t1000\nNSpgid:\t%d\n", ppid, pgrp);
+		test_write_str(dir, path, text);
+		snprintf(path, sizeof(path), "%d/comm", pid);
+		test_write_str(dir, path, "p\n");
+		for (fd = 0; fd < 10; fd++) {
+			unsigned long ino = 100000UL + (unsigned long)pid * 10 +
+					    (unsigned long)fd;
+
+			if (fd == 5 && (pid == 1100 || pid == 1101 ||
+					pid == 1300))
+				ino = 777001;
+			if (fd == 9 && pid == GEN_FIRST + GEN_N - 1)
+				ino = 777002;
+			snprintf(path, sizeof(path), "%s/%d/fd", dir, pid);
+			if (fd == 0 && mkdir(path, 0755) < 0)
+				return -1;
+			snprintf(path, sizeof(path), "%s/%d/fd/%d", dir, pid, fd);
+			snprintf(text, sizeof(text), "socket:[%lu]", ino);
+			if (symlink(text, path) < 0)
+				return -1;
+		}
+	}
+	return 0;
+}
+
+static void test_threads_generated(void)
+{
+	static const unsigned ports[] = { 40001, 40002, 40003 };
+	const char *tmp = test_tmpdir("procnet-gen");
+	char dir[PATH_MAX];
+	int run, same = 1;
+
+	snprintf(dir, sizeof(dir), "%s", tmp);
+	if (gen_tree(dir) < 0) {
+		CHECK(0, "generate the tree: %s", strerror(errno));
+		return;
+	}
+	for (run = 0; run < 8; run++) {
+		struct port_status s[3];
+		struct procnet_stats st;
+		char a[256], b[256];
+
+		CHECK_INT(ports_lookup_stats(dir, ports, 1, NULL, s, &st), 0,
+			  "lookup 1");
+		snprintf(a, sizeof(a), "%s", holder_pids(&s[0]));
+		if (run == 0) {
+			CHECK_STR(a, " 1100 1101", "holder and forked child");
+			CHECK(st.threads >= 2, "threads: %u", st.threads);
+			CHECK_INT(st.pids, GEN_N, "pids");
+			CHECK_INT(st.phase1, 101, "phase 1 up to 1100");
+			CHECK_INT(st.fd_dirs, 101, "fd dirs read in full");
+		}
+		same &= !strcmp(a, " 1100 1101") && st.phase1 == 101 &&
+			st.fd_dirs == 101;
+		port_status_release(&s[0]);
+
+		CHECK_INT(ports_lookup_stats(dir, ports + 1, 2, NULL, s, &st), 0,
+			  "lookup 2");
+		snprintf(a, sizeof(a), "%s", holder_pids(&s[0]));
+		snprintf(b, sizeof(b), "%s", holder_pids(&s[1]));
+		if (run == 0) {
+			CHECK_STR(a, " 1299", "the last pid");
+			CHECK(s[1].busy && !s[1].nh && s[1].hidden &&
+			      s[1].hidden_uid == 6000, "nobody visible");
+			CHECK_INT(st.phase1, GEN_N, "phase 1 read everything");
+			CHECK_INT(st.fd_dirs, GEN_N, "every fd dir");
+		}
+		same &= !strcmp(a, " 1299") && !strcmp(b, "") &&
+			st.phase1 == GEN_N && st.fd_dirs == GEN_N;
+		port_status_release(&s[0]);
+		port_status_release(&s[1]);
+	}
+	CHECK(same, "the same answer and counts on every run, whichever "
+	      "thread is faster");
+}
+
 /* ---- processes ----------------------------------------------------- */
 
 static void wait_child(pid_t pid, int *status)
@@ -789,6 +1073,53 @@ static void compare_diag_files(const unsigned *ports, size_t np)
 	free(f);
 }
 
+/* The inode of this process's cgroup v2 directory under the usual mount
+ * points (unified, or hybrid's unified/), or 0. */
+static unsigned long long own_cgroup(void)
+{
+	static const char *const mnts[] = { "/sys/fs/cgroup",
+					    "/sys/fs/cgroup/unified" };
+	char line[4096], path[PATH_MAX + 64];
+	unsigned long long id = 0;
+	FILE *f = fopen("/proc/self/cgroup", "r");
+	size_t i;
+
+	if (!f)
+		return 0;
+	while (!id && fgets(line, sizeof(line), f)) {
+		struct statfs fs;
+		struct stat st;
+
+		if (strncmp(line, "0::/", 4))
+			continue;
+		line[strcspn(line, "\n")] = '\0';
+		for (i = 0; i < ARRAY_SIZE(mnts) && !id; i++) {
+			snprintf(path, sizeof(path), "%s%s", mnts[i], line + 3);
+			if (statfs(path, &fs) == 0 &&
+			    fs.f_type == CGROUP2_SUPER_MAGIC &&
+			    stat(path, &st) == 0)
+				id = (unsigned long long)st.st_ino;
+		}
+	}
+	fclose(f);
+	return id;
+}
+
+/* The cgroup the kernel gives for a socket this process made is its own
+ * (INET_DIAG_CGROUP_ID, kernel 5.7 and later). */
+static void check_own_cgroup(const struct port_status *s)
+{
+	unsigned long long own = own_cgroup();
+
+	if (!s->nl || !s->listeners[0].cgroup || !own) {
+		printf("note: no cgroup id from the kernel, or no cgroup v2 "
+		       "here: the cgroup check skipped\n");
+		return;
+	}
+	CHECK(s->listeners[0].cgroup == own, "socket cgroup %llu, ours %llu",
+	      s->listeners[0].cgroup, own);
+}
+
 static void test_real_sockets(void)
 {
 	unsigned p4any = 0, p4lo = 0, p6any = 0, p6lo = 0, prepo = 0, pfree = 0;
@@ -866,6 +1197,7 @@ static void test_real_sockets(void)
 	      !strcmp(s->listeners[0].addr_text, "0.0.0.0"), "0.0.0.0 listener");
 	CHECK(holder_of(s, getpid()) && holder_of(s, a) && holder_of(s, b),
 	      "0.0.0.0: this process and both forked children hold it");
+	check_own_cgroup(s);
 	h = holder_of(s, getpid());
 	if (h) {
 		CHECK_INT(h->uid, getuid(), "own uid");
@@ -1048,6 +1380,10 @@ void test_main(void)
 	test_starttime();
 	test_listeners_fixture();
 	test_lookup_fixture();
+	test_rank_rows();
+	test_order_rows();
+	test_handoff_fixture();
+	test_threads_generated();
 	test_real_sockets();
 	test_hidepid();
 	test_proc_view();
