@@ -78,25 +78,10 @@ static void list_probes_text(FILE *out)
 		fprintf(out, "%-10s %s\n", probe_table[i]->name, probe_table[i]->summary);
 }
 
-/* {"schema": "envpreflight-probes/1", "probes": [{name, summary, ids}]} */
 static void list_probes_json(FILE *out)
 {
-	cJSON *doc = cJSON_CreateObject(), *arr;
-	size_t i, k;
+	cJSON *doc = probe_list_json();
 
-	cJSON_AddStringToObject(doc, "schema", "envpreflight-probes/1");
-	arr = cJSON_AddArrayToObject(doc, "probes");
-	for (i = 0; probe_table[i]; i++) {
-		const struct probe *p = probe_table[i];
-		cJSON *o = cJSON_CreateObject(), *ids;
-
-		cJSON_AddStringToObject(o, "name", p->name);
-		cJSON_AddStringToObject(o, "summary", p->summary);
-		ids = cJSON_AddArrayToObject(o, "ids");
-		for (k = 0; p->ids && p->ids[k]; k++)
-			cJSON_AddItemToArray(ids, cJSON_CreateString(p->ids[k]));
-		cJSON_AddItemToArray(arr, o);
-	}
 	render_json_value(out, doc);
 	cJSON_Delete(doc);
 }
