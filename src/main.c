@@ -7,6 +7,7 @@
  * goes to stderr as before.
  */
 #include "audit.h"
+#include "init.h"
 #include "schema.h"
 
 #include <getopt.h>
@@ -30,7 +31,9 @@ struct options {
 static void usage(FILE *out)
 {
 	fputs("usage: envpreflight [OPTIONS] [DIR]\n"
-	      "Audit the repository at DIR (default: the current directory) against this machine.\n"
+	      "       envpreflight init [--force] [--stdout] [--snapshot] [DIR]\n"
+	      "Audit the repository at DIR (default: the current directory) against this machine;\n"
+	      "init writes a commented preflight.yaml (envpreflight init --help).\n"
 	      "\n"
 	      "  -f, --format=FORMAT       human (default), json, junit or github\n"
 	      "      --json                same as --format=json\n"
@@ -317,6 +320,10 @@ int main(int argc, char **argv)
 	double start = clock_ms();
 	int rc;
 
+	/* a subcommand is the first word, before any option (a directory
+	 * named so is audited as ./init) */
+	if (argc > 1 && !strcmp(argv[1], "init"))
+		return init_main(argc - 1, argv + 1);
 	/* the options first, so that --help and --version work whatever the
 	 * user's config says; the config then fills in what they left open */
 	memset(&o, 0, sizeof(o));
