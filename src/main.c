@@ -8,6 +8,7 @@
  */
 #include "audit.h"
 #include "init.h"
+#include "mcp.h"
 #include "schema.h"
 
 #include <getopt.h>
@@ -32,8 +33,10 @@ static void usage(FILE *out)
 {
 	fputs("usage: envpreflight [OPTIONS] [DIR]\n"
 	      "       envpreflight init [--force] [--stdout] [--snapshot] [DIR]\n"
+	      "       envpreflight mcp [--allow-dir=PATH]...\n"
 	      "Audit the repository at DIR (default: the current directory) against this machine;\n"
-	      "init writes a commented preflight.yaml (envpreflight init --help).\n"
+	      "init writes a commented preflight.yaml, mcp serves the audit to agents over MCP\n"
+	      "(envpreflight init --help, envpreflight mcp --help).\n"
 	      "\n"
 	      "  -f, --format=FORMAT       human (default), json, junit or github\n"
 	      "      --json                same as --format=json\n"
@@ -321,9 +324,11 @@ int main(int argc, char **argv)
 	int rc;
 
 	/* a subcommand is the first word, before any option (a directory
-	 * named so is audited as ./init) */
+	 * named so is audited as ./init or ./mcp) */
 	if (argc > 1 && !strcmp(argv[1], "init"))
 		return init_main(argc - 1, argv + 1);
+	if (argc > 1 && !strcmp(argv[1], "mcp"))
+		return mcp_main(argc - 1, argv + 1);
 	/* the options first, so that --help and --version work whatever the
 	 * user's config says; the config then fills in what they left open */
 	memset(&o, 0, sizeof(o));
