@@ -2,7 +2,7 @@
 #
 #   make            build ./envpreflight
 #   make run        install deps, build, audit examples/webapp
-#   make check      install deps, build, run every test
+#   make check      install deps (and the MCP SDK from npm), build, run every test
 #   make asan       the tests under AddressSanitizer + UBSan
 #   make install    PREFIX=/usr/local DESTDIR=
 
@@ -75,6 +75,25 @@ deps:
 	  echo "deps: installing$$missing"; \
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing >/dev/null; \
 	else echo "deps: missing packages; run: sudo apt-get install$$missing"; exit 1; fi
+	@$(MAKE) -s mcp-deps
+
+# The official MCP TypeScript SDK, the client of tests/integration/mcp.sh,
+# from npm into tests/mcp/node_modules (pinned by its package-lock.json).
+# Offline, the test says it is skipped; nothing else depends on it.
+MCP_TEST := tests/mcp
+mcp-deps:
+	@[ -d $(MCP_TEST)/node_modules/@modelcontextprotocol/sdk ] && exit 0; \
+	if ! command -v npm >/dev/null 2>&1; then \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	    echo "deps: installing npm"; \
+	    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends npm >/dev/null 2>&1; \
+	  fi; \
+	fi; \
+	if ! command -v npm >/dev/null 2>&1; then \
+	  echo "deps: npm is missing (apt-get install npm): the MCP SDK client test will be skipped"; \
+	elif npm ci --prefix $(MCP_TEST) --no-audit --no-fund --loglevel=error >/dev/null 2>&1; then \
+	  echo "deps: installed the MCP SDK into $(MCP_TEST)/node_modules"; \
+	else echo "deps: npm ci failed (offline?): the MCP SDK client test will be skipped"; fi
 
 run: deps envpreflight
 	@[ -f examples/webapp/.env ] || cp examples/webapp/.env.dev examples/webapp/.env
@@ -97,4 +116,4 @@ install: envpreflight
 clean:
 	rm -rf build build-asan envpreflight
 
-.PHONY: all units deps run check asan install clean
+.PHONY: all units deps mcp-deps run check asan install clean
