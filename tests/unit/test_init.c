@@ -32,7 +32,7 @@ static void test_quote(void)
 	static const char *const rows[] = {
 		"", ">=20 <23", "1: #2", "\"", "'", "\\", "\\\\n", "a\tb", "a\nb",
 		"a\r\nb", "\x1b[31mred", "\x7f", "\xc2\x85", "\xe2\x80\xa8\xe2\x80\xa9",
-		"\xef\xbb\xbf" "bom", "\xc3\xa9t\xc3\xa9", "\xf0\x9f\x98\x80", "null", "~",
+		"\357\273\277bom", "\xc3\xa9t\xc3\xa9", "\xf0\x9f\x98\x80", "null", "~",
 		"- a", "[x]", "{y}", "&a *b !c |d >e %f @g `h", "  lead and trail  ",
 		"\xef\xbf\xbe", "\x01\x02\x1f",
 	};
