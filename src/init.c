@@ -208,6 +208,7 @@ struct gen {
 	const struct spec *spec;
 	struct buf out;		/* the lines, then the comments */
 	struct buf found;	/* the comments on what was found */
+	struct buf unpinned;	/* --snapshot's runtimes without a pin, why */
 	cJSON *from;
 	size_t nlines, ncomments;
 };
@@ -544,8 +545,7 @@ static void runtime_found(struct gen *g, const struct runtime_req *r)
 }
 
 /* --snapshot: a pinned line, unless the earlier file names the runtime. */
-static void runtime_pin(struct gen *g, const struct init_pin *pin, int *section,
-			int *heading)
+static void runtime_pin(struct gen *g, const struct init_pin *pin, int *section)
 {
 	const struct spec *spec = g->spec;
 	struct buf range = BUF_INIT, entry = BUF_INIT;
@@ -557,16 +557,15 @@ static void runtime_pin(struct gen *g, const struct init_pin *pin, int *section,
 		    !strcmp(spec->runtimes[i].name, pin->name))
 			return;
 	if (!pin->version || init_pin_range(pin->name, pin->version, &range) < 0) {
-		found_heading(g, "not pinned by --snapshot", heading);
-		buf_puts(&g->found, "#   ");
-		comment_add(&g->found, pin->name);
-		buf_puts(&g->found, ": ");
+		buf_puts(&g->unpinned, "#   ");
+		comment_add(&g->unpinned, pin->name);
+		buf_puts(&g->unpinned, ": ");
 		if (pin->version) {
-			comment_quoted(&g->found, pin->version);
-			buf_puts(&g->found, " is not a version init can pin\n");
+			comment_quoted(&g->unpinned, pin->version);
+			buf_puts(&g->unpinned, " is not a version init can pin\n");
 		} else {
-			comment_add(&g->found, pin->why ? pin->why : "no version found");
-			buf_putc(&g->found, '\n');
+			comment_add(&g->unpinned, pin->why ? pin->why : "no version found");
+			buf_putc(&g->unpinned, '\n');
 		}
 		return;
 	}
@@ -578,7 +577,10 @@ static void runtime_pin(struct gen *g, const struct init_pin *pin, int *section,
 	init_quote(&g->out, buf_str(&range));
 	buf_puts(&g->out, "  # --snapshot: ");
 	comment_add(&g->out, pin->version);
-	buf_puts(&g->out, " on the machine that ran init\n");
+	buf_puts(&g->out, " on the machine that ran init");
+	if (pin->unmet)	/* pinned all the same: it is what the machine has */
+		buf_puts(&g->out, ", which a requirement below does not accept");
+	buf_putc(&g->out, '\n');
 	buf_printf(&entry, "runtimes.%s", pin->name);
 	d = derive(g, NULL, "machine", buf_str(&entry), 1);
 	cJSON_AddStringToObject(d, "version", pin->version);
@@ -592,7 +594,7 @@ static void gen_runtimes(struct gen *g, const struct init_pin *pins, size_t npin
 {
 	const struct spec *spec = g->spec;
 	size_t i;
-	int section = 0, heading = 0, pin_heading = 0;
+	int section = 0, heading = 0;
 
 	for (i = 0; i < spec->nruntimes; i++) {
 		const struct runtime_req *r = &spec->runtimes[i];
@@ -604,7 +606,7 @@ static void gen_runtimes(struct gen *g, const struct init_pin *pins, size_t npin
 		runtime_kept(g, r, pin_find(pins, npins, r->name));
 	}
 	for (i = 0; i < npins; i++)
-		runtime_pin(g, &pins[i], &section, &pin_heading);
+		runtime_pin(g, &pins[i], &section);
 	for (i = 0; i < spec->nruntimes; i++) {
 		if (spec->runtimes[i].src == SRC_PREFLIGHT)
 			continue;
@@ -674,10 +676,15 @@ void init_generate(const struct spec *spec, const struct init_pin *pins,
 		buf_puts(&g.out, "\n# Found in the repository's own files, and read from "
 			 "them on every run:\n");
 		buf_add(&g.out, g.found.s, g.found.len);
-	} else if (!g.nlines) {
+	} else if (!g.nlines && !g.unpinned.len) {
 		buf_puts(&g.out, empty_hint);
 	}
+	if (g.unpinned.len) {
+		buf_puts(&g.out, "\n# Not pinned by --snapshot:\n");
+		buf_add(&g.out, g.unpinned.s, g.unpinned.len);
+	}
 	buf_release(&g.found);
+	buf_release(&g.unpinned);
 	out->content = buf_detach(&g.out);
 	out->derived_from = g.from;
 	out->nlines = g.nlines;
