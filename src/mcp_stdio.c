@@ -9,7 +9,9 @@
  * Signals (kept minimal; the child-process side of SIGTERM is spawnrun's):
  * SIGTERM and SIGINT are blocked except while waiting for input in
  * ppoll, so they are taken by this thread, between messages: the server
- * ends cleanly (exit 0) once the message in hand is answered.  Worker
+ * ends cleanly (exit 0) once the message in hand is answered (one that
+ * arrives during an audit stays pending until then, and is seen with
+ * sigpending before the next buffered line).  Worker
  * threads inherit the blocked mask; children get a clean one from
  * spawnrun.
  */
@@ -35,6 +37,17 @@ static volatile sig_atomic_t stop_signal;
 static void on_signal(int sig)
 {
 	stop_signal = sig;
+}
+
+/* A stop asked for: taken in ppoll, or pending (blocked) since. */
+static int stop_requested(void)
+{
+	sigset_t pending;
+
+	if (stop_signal)
+		return 1;
+	return sigpending(&pending) == 0 && (sigismember(&pending, SIGTERM) == 1 ||
+					     sigismember(&pending, SIGINT) == 1);
 }
 
 static void usage(FILE *out)
@@ -195,7 +208,7 @@ static int serve(struct mcp_server *s, int out, const sigset_t *wait_mask)
 			in.len -= len + 1;
 			in.s[in.len] = '\0';
 			scanned = 0;
-			if (stop_signal)
+			if (stop_requested())	/* not the lines read after it */
 				goto out;
 		}
 		scanned = in.len;
