@@ -2,7 +2,7 @@
 #
 #   make            build ./envpreflight
 #   make run        install deps, build, audit examples/webapp
-#   make check      install deps, build, run every test
+#   make check      install deps (and the MCP SDK from npm), build, run every test
 #   make asan       the tests under AddressSanitizer + UBSan
 #   make tsan       the threaded tests under ThreadSanitizer (clang)
 #   make lint       cppcheck and clang-tidy over src/ (.clang-tidy, .cppcheck)
@@ -142,13 +142,33 @@ define install_missing
 	else echo "deps: missing packages; run: sudo apt-get install$$missing"; exit 1; fi
 endef
 
+# The official MCP TypeScript SDK, the client of tests/integration/mcp.sh,
+# from npm into tests/mcp/node_modules (pinned by its package-lock.json).
+# Offline, the test says it is skipped; nothing else depends on it.
+MCP_TEST := tests/mcp
+mcp-deps:
+	@[ -d $(MCP_TEST)/node_modules/@modelcontextprotocol/sdk ] && exit 0; \
+	if ! command -v npm >/dev/null 2>&1; then \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	    echo "deps: installing npm"; \
+	    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends npm >/dev/null 2>&1; \
+	  fi; \
+	fi; \
+	if ! command -v npm >/dev/null 2>&1; then \
+	  echo "deps: npm is missing (apt-get install npm): the MCP SDK client test will be skipped"; \
+	elif npm ci --prefix $(MCP_TEST) --no-audit --no-fund --loglevel=error >/dev/null 2>&1; then \
+	  echo "deps: installed the MCP SDK into $(MCP_TEST)/node_modules"; \
+	else echo "deps: npm ci failed (offline?): the MCP SDK client test will be skipped"; fi
+
 # everything any target needs (a bare machine: make deps, then .ci/run)
 deps:
 	$(call install_missing,$(DEPS_BUILD) $(DEPS_TEST) $(DEPS_CLANG))
+	@$(MAKE) -s mcp-deps
 
 # what make check, make asan and make run need: no clang
 deps-check:
 	$(call install_missing,$(DEPS_BUILD) $(DEPS_TEST))
+	@$(MAKE) -s mcp-deps
 
 run: deps-check envpreflight
 	@[ -f examples/webapp/.env ] || cp examples/webapp/.env.dev examples/webapp/.env
@@ -188,5 +208,5 @@ install: envpreflight
 clean:
 	rm -rf build build-asan build-tsan build-fuzz envpreflight
 
-.PHONY: all units fuzz-bins deps deps-check run check asan tsan lint fuzz-build fuzz \
-        fuzz-smoke install clean
+.PHONY: all units fuzz-bins deps deps-check mcp-deps run check asan tsan lint \
+        fuzz-build fuzz fuzz-smoke install clean

@@ -19,15 +19,18 @@
  * than this inside a harness; only the caller can go further. */
 #define REPO_TIMEOUT_MAX_MS 30000
 
-/* Where an effective option came from: JSON run.options.*.from. */
-enum opt_from { FROM_DEFAULT, FROM_CLI, FROM_CONFIG, FROM_REPO };
+/* Where an effective option came from: JSON run.options.*.from
+ * ("default", "command line", "tool call" for the MCP server's
+ * arguments, or file:line). */
+enum opt_from { FROM_DEFAULT, FROM_CLI, FROM_CONFIG, FROM_REPO, FROM_CALL };
 
 struct audit_opts {
 	const char *dir;		/* NULL: "." */
 	const char *only, *skip;	/* comma lists of probe names, or NULL */
 	enum format format;
 	enum opt_from format_from, strict_from, timeout_from, probes_from;
-	long timeout_ms;		/* the caller's (timeout_from FROM_CLI) */
+	long timeout_ms;		/* the caller's (timeout_from FROM_CLI or
+					 * FROM_CALL: may exceed the repository's cap) */
 	int strict;
 	int no_config;			/* the user's config.ini was not read */
 };
@@ -45,6 +48,8 @@ struct audit {
 	char *timeout_note;		/* a clamped repository timeout, or NULL */
 	struct errbuf err;		/* when the audit could not run */
 	struct report_error error;
+	unsigned cache_base[3];		/* the version cache's counters when
+					 * it started (hits, misses, stores) */
 	struct report rep;		/* ready to render (rep.error set when it
 					 * could not run; rep.run only for
 					 * FORMAT_JSON) */
@@ -60,6 +65,11 @@ struct audit {
 int audit_run(struct audit *a, struct audit_opts *o, const struct config *cfg,
 	      double start);
 void audit_release(struct audit *a);
+
+/* JSON error.kind for an error of kind k from loading a repository:
+ * "spec-invalid", "spec-unreadable", "nothing-to-audit",
+ * "repo-unreadable", else "usage" (static). */
+const char *audit_error_kind(enum err_kind k);
 
 /* An audit that could not run because of err (of kind, see struct
  * report_error) before it started: a->rep as audit_run would leave it. */

@@ -121,6 +121,10 @@ void plan_release(struct plan *plan);
 /* The registered probes, in report order, NULL-terminated. */
 extern const struct probe *const probe_table[];
 const struct probe *probe_find(const char *name);
+/* {"schema": "envpreflight-probes/1", "probes": [{name, summary, ids}]}:
+ * --list-probes --format=json and the MCP tool list_probes.  The caller
+ * frees it with cJSON_Delete. */
+cJSON *probe_list_json(void);
 
 #define PROBE(name) extern const struct probe probe_##name;
 #include "probes.def"

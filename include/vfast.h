@@ -63,5 +63,8 @@ struct vcache_info {
 	unsigned hits, misses, stores;	/* during this process */
 };
 void vcache_describe(struct vcache_info *info);
+/* The counters alone (cheap): a process that runs several audits (the
+ * MCP server) reports each one's share as the difference. */
+void vcache_counters(unsigned *hits, unsigned *misses, unsigned *stores);
 
 #endif

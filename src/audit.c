@@ -49,6 +49,9 @@ static void add_option(cJSON *opts, const char *name, cJSON *value,
 	case FROM_CLI:
 		buf_puts(&b, "command line");
 		break;
+	case FROM_CALL:
+		buf_puts(&b, "tool call");
+		break;
 	case FROM_CONFIG:
 	case FROM_REPO:
 		buf_printf(&b, "%s:%u", file ? file : "?", line);
@@ -69,7 +72,8 @@ static cJSON *probes_json(const struct audit_opts *o)
 	return arr;
 }
 
-static cJSON *cache_json(void)
+/* The cache's counters count for the process: this audit's share. */
+static cJSON *cache_json(const struct audit *a)
 {
 	static const char *const states[] = {
 		[VCACHE_READY] = "ready", [VCACHE_EMPTY] = "empty",
@@ -85,9 +89,9 @@ static cJSON *cache_json(void)
 		cJSON_AddNullToObject(o, "dir");
 	cJSON_AddStringToObject(o, "state", states[v.state]);
 	cJSON_AddNumberToObject(o, "entries", (double)v.entries);
-	cJSON_AddNumberToObject(o, "hits", v.hits);
-	cJSON_AddNumberToObject(o, "misses", v.misses);
-	cJSON_AddNumberToObject(o, "stores", v.stores);
+	cJSON_AddNumberToObject(o, "hits", v.hits - a->cache_base[0]);
+	cJSON_AddNumberToObject(o, "misses", v.misses - a->cache_base[1]);
+	cJSON_AddNumberToObject(o, "stores", v.stores - a->cache_base[2]);
 	free(v.dir);
 	return o;
 }
@@ -117,7 +121,7 @@ static cJSON *run_json(const struct audit *a, const struct audit_opts *o,
 		cJSON_AddNullToObject(conf, "file");
 	cJSON_AddBoolToObject(conf, "ignored", o->no_config);
 	cJSON_AddBoolToObject(run, "path_set", getenv("PATH") != NULL);
-	cJSON_AddItemToObject(run, "version_cache", cache_json());
+	cJSON_AddItemToObject(run, "version_cache", cache_json(a));
 	files = cJSON_AddArrayToObject(run, "files_read");
 	for (i = 0; a->loaded && i < a->spec.nfiles; i++)
 		cJSON_AddItemToArray(files, cJSON_CreateString(a->spec.files[i]));
@@ -140,7 +144,7 @@ static long deadline_pick(struct audit *a, struct audit_opts *o,
 
 	*file = NULL;
 	*line = 0;
-	if (o->timeout_from == FROM_CLI)
+	if (o->timeout_from == FROM_CLI || o->timeout_from == FROM_CALL)
 		return o->timeout_ms;
 	if (spec->timeout_ms) {
 		struct buf b = BUF_INIT;
@@ -168,7 +172,7 @@ static long deadline_pick(struct audit *a, struct audit_opts *o,
 
 /* ---- when the audit cannot run -------------------------------------- */
 
-static const char *error_kind(enum err_kind k)
+const char *audit_error_kind(enum err_kind k)
 {
 	switch (k) {
 	case ERRK_INVALID:
@@ -198,7 +202,8 @@ void audit_fail(struct audit *a, const struct audit_opts *o,
 	a->error.col = a->err.col;
 	a->error.message = a->err.msg + a->err.what;
 	if (!a->timeout_ms)
-		a->timeout_ms = o->timeout_from == FROM_CLI ? o->timeout_ms :
+		a->timeout_ms = o->timeout_from == FROM_CLI ||
+				o->timeout_from == FROM_CALL ? o->timeout_ms :
 				DEFAULT_TIMEOUT_MS;
 	memset(&a->rep, 0, sizeof(a->rep));
 	a->rep.display_dir = o->dir ? o->dir : ".";
@@ -250,16 +255,17 @@ int audit_run(struct audit *a, struct audit_opts *o, const struct config *cfg,
 	size_t i;
 
 	memset(a, 0, sizeof(*a));
-	if (cfg && o->format_from != FROM_CLI && cfg->format_line) {
+	vcache_counters(&a->cache_base[0], &a->cache_base[1], &a->cache_base[2]);
+	if (cfg && o->format_from == FROM_DEFAULT && cfg->format_line) {
 		o->format = cfg->format;
 		o->format_from = FROM_CONFIG;
 	}
-	if (cfg && !o->strict && cfg->strict) {
+	if (cfg && o->strict_from == FROM_DEFAULT && cfg->strict) {
 		o->strict = 1;
 		o->strict_from = FROM_CONFIG;
 	}
 	if (spec_load(o->dir ? o->dir : ".", &a->spec, &a->err) < 0) {
-		audit_fail(a, o, cfg, &a->err, error_kind(a->err.kind), start);
+		audit_fail(a, o, cfg, &a->err, audit_error_kind(a->err.kind), start);
 		return -1;
 	}
 	a->loaded = 1;

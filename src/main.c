@@ -7,6 +7,8 @@
  * goes to stderr as before.
  */
 #include "audit.h"
+#include "init.h"
+#include "mcp.h"
 #include "schema.h"
 #include "signals.h"
 
@@ -31,7 +33,11 @@ struct options {
 static void usage(FILE *out)
 {
 	fputs("usage: envpreflight [OPTIONS] [DIR]\n"
-	      "Audit the repository at DIR (default: the current directory) against this machine.\n"
+	      "       envpreflight init [--force] [--stdout] [--snapshot] [DIR]\n"
+	      "       envpreflight mcp [--allow-dir=PATH]...\n"
+	      "Audit the repository at DIR (default: the current directory) against this machine;\n"
+	      "init writes a commented preflight.yaml, mcp serves the audit to agents over MCP\n"
+	      "(envpreflight init --help, envpreflight mcp --help).\n"
 	      "\n"
 	      "  -f, --format=FORMAT       human (default), json, junit or github\n"
 	      "      --json                same as --format=json\n"
@@ -79,25 +85,10 @@ static void list_probes_text(FILE *out)
 		fprintf(out, "%-10s %s\n", probe_table[i]->name, probe_table[i]->summary);
 }
 
-/* {"schema": "envpreflight-probes/1", "probes": [{name, summary, ids}]} */
 static void list_probes_json(FILE *out)
 {
-	cJSON *doc = cJSON_CreateObject(), *arr;
-	size_t i, k;
+	cJSON *doc = probe_list_json();
 
-	cJSON_AddStringToObject(doc, "schema", "envpreflight-probes/1");
-	arr = cJSON_AddArrayToObject(doc, "probes");
-	for (i = 0; probe_table[i]; i++) {
-		const struct probe *p = probe_table[i];
-		cJSON *o = cJSON_CreateObject(), *ids;
-
-		cJSON_AddStringToObject(o, "name", p->name);
-		cJSON_AddStringToObject(o, "summary", p->summary);
-		ids = cJSON_AddArrayToObject(o, "ids");
-		for (k = 0; p->ids && p->ids[k]; k++)
-			cJSON_AddItemToArray(ids, cJSON_CreateString(p->ids[k]));
-		cJSON_AddItemToArray(arr, o);
-	}
 	render_json_value(out, doc);
 	cJSON_Delete(doc);
 }
@@ -333,6 +324,12 @@ int main(int argc, char **argv)
 	double start = clock_ms();
 	int rc, threads_ok;
 
+	/* a subcommand is the first word, before any option (a directory
+	 * named so is audited as ./init or ./mcp) */
+	if (argc > 1 && !strcmp(argv[1], "init"))
+		return init_main(argc - 1, argv + 1);
+	if (argc > 1 && !strcmp(argv[1], "mcp"))
+		return mcp_main(argc - 1, argv + 1);
 	/* the options first, so that --help and --version work whatever the
 	 * user's config says; the config then fills in what they left open */
 	memset(&o, 0, sizeof(o));

@@ -12,6 +12,27 @@ const struct probe *const probe_table[] = {
 	NULL
 };
 
+cJSON *probe_list_json(void)
+{
+	cJSON *doc = cJSON_CreateObject(), *arr;
+	size_t i, k;
+
+	cJSON_AddStringToObject(doc, "schema", "envpreflight-probes/1");
+	arr = cJSON_AddArrayToObject(doc, "probes");
+	for (i = 0; probe_table[i]; i++) {
+		const struct probe *p = probe_table[i];
+		cJSON *o = cJSON_CreateObject(), *ids;
+
+		cJSON_AddStringToObject(o, "name", p->name);
+		cJSON_AddStringToObject(o, "summary", p->summary);
+		ids = cJSON_AddArrayToObject(o, "ids");
+		for (k = 0; p->ids && p->ids[k]; k++)
+			cJSON_AddItemToArray(ids, cJSON_CreateString(p->ids[k]));
+		cJSON_AddItemToArray(arr, o);
+	}
+	return doc;
+}
+
 const struct probe *probe_find(const char *name)
 {
 	size_t i;

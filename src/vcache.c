@@ -568,3 +568,12 @@ void vcache_describe(struct vcache_info *info)
 	info->stores = vcache_stores;
 	pthread_mutex_unlock(&vcache_lock);
 }
+
+void vcache_counters(unsigned *hits, unsigned *misses, unsigned *stores)
+{
+	pthread_mutex_lock(&vcache_lock);
+	*hits = vcache_hits;
+	*misses = vcache_misses;
+	*stores = vcache_stores;
+	pthread_mutex_unlock(&vcache_lock);
+}

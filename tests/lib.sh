@@ -44,6 +44,7 @@ ep() {
 ep_wants_report() {
 	ep_json=0
 	ep_prev=
+	case ${1:-} in init|mcp) return 1 ;; esac	# their own documents
 	for a in "$@"; do
 		case $a in
 		--list-probes|--schema|--help|-h|--version|-V) return 1 ;;

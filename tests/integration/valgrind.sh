@@ -36,4 +36,28 @@ check "example line dotenv skips (exit 2)" vg "$TEST_TMPDIR/skipped"
 check "bad yaml" vg "$cases/bad-yaml/repo"
 check "nothing to audit" vg "$cases/nothing/repo"
 check "--list-probes" vg --list-probes
+check "init --stdout" vg init --stdout "$cases/ports-fixture/repo"
+check "init --snapshot --format=json" vg init --snapshot --stdout --format=json \
+	--timeout=20000 "$cases/runtimes-pass/repo"
+check "init: the file exists" vg init "$cases/ports-fixture/repo"
+init='{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18"}}'
+mcp_session() {
+	printf '%s\n' "$init" 'garbage' '{"jsonrpc":"2.0","id":1,"method":"tools/list"}' \
+		"{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/call\",\"params\":{\"name\":\"audit\",\"arguments\":{\"dir\":\"$cases/env-mixed-json/repo\",\"timeout_ms\":20000}}}" \
+		"{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"tools/call\",\"params\":{\"name\":\"audit\",\"arguments\":{\"dir\":\"$cases/bad-yaml/repo\"}}}" \
+		'{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"audit","arguments":{"dir":"/"}}}' \
+		'{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"list_probes"}}'
+}
+mcp_session | (
+	cd "$TEST_TMPDIR" && env -i PATH=/usr/local/bin:/usr/bin:/bin HOME="$TEST_TMPDIR/home" \
+		XDG_CONFIG_HOME="$TEST_TMPDIR/xdg" XDG_CACHE_HOME="$TEST_TMPDIR/cache" LC_ALL=C.UTF-8 \
+		valgrind -q --leak-check=full --errors-for-leak-kinds=definite,indirect,possible \
+		--error-exitcode=99 "$EP_BIN" mcp --no-config --allow-dir="$cases" \
+		>"$TEST_TMPDIR/mcp.out" 2>"$TEST_TMPDIR/vg"
+)
+st=$?
+# as vg: only valgrind's own status fails (it may not read a build's debug info)
+[ "$st" != 99 ] || cat "$TEST_TMPDIR/vg"
+check "mcp: a session without leaks or errors" [ "$st" != 99 ]
+[ "$st" = 0 ] && check "mcp: every message answered" [ "$(wc -l <"$TEST_TMPDIR/mcp.out")" = 7 ]
 finish

@@ -1,0 +1,508 @@
+/* init_cmd.c - `envpreflight init [OPTIONS] [DIR]`: discovery
+ * (spec_load_any), --snapshot's versions (the runtimes probe, under the
+ * deadline, as an audit asks them), and a file that is whole or absent.
+ *
+ * The file is written to a temporary file created with O_EXCL in the same
+ * directory, flushed with fsync, then renamed over the name (without
+ * --force, with RENAME_NOREPLACE, so that a file made meanwhile is not
+ * replaced either); on any failure the temporary file is removed.
+ */
+#include "init.h"
+#include "audit.h"
+#include "render.h"
+#include "runner.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+struct init_opts {
+	const char *dir;
+	int force, to_stdout, snapshot;
+	enum format format;		/* human or json */
+	long timeout_ms;		/* 0: not given */
+};
+
+/* What went wrong, for stderr and JSON's error (kind as in
+ * envpreflight/1, plus "exists" and "unwritable"). */
+struct init_fail {
+	const char *kind;
+	struct errbuf err;
+};
+
+static void usage(FILE *out)
+{
+	fputs("usage: envpreflight init [OPTIONS] [DIR]\n"
+	      "Write DIR/preflight.yaml (default: the current directory) from what\n"
+	      "envpreflight finds in the repository, each entry's source in a comment.\n"
+	      "\n"
+	      "      --force               replace an existing preflight.yaml\n"
+	      "      --stdout              print the file instead of writing it\n"
+	      "      --snapshot            pin the versions found on this machine\n"
+	      "  -t, --timeout=MS          deadline for --snapshot (default 3000)\n"
+	      "  -f, --format=FORMAT       human (default) or json\n"
+	      "      --json                same as --format=json\n"
+	      "  -h, --help                print this help and exit\n"
+	      "\n"
+	      "Exit status: 0 written (or printed), 2 not: the file exists, the\n"
+	      "directory cannot be written, a spec file is malformed, or a bad option.\n",
+	      out);
+}
+
+static int fail(struct init_fail *f, const char *kind, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int fail(struct init_fail *f, const char *kind, const char *fmt, ...)
+{
+	va_list ap;
+
+	memset(&f->err, 0, sizeof(f->err));
+	va_start(ap, fmt);
+	vsnprintf(f->err.msg, sizeof(f->err.msg), fmt, ap);
+	va_end(ap);
+	f->kind = kind;
+	return -1;
+}
+
+/* Returns -1 to go on, 0 when done (--help), or 2 with f filled. */
+static int parse_options(int argc, char **argv, struct init_opts *o,
+			 struct init_fail *f)
+{
+	enum { OPT_FORCE = 256, OPT_STDOUT, OPT_SNAPSHOT, OPT_JSON };
+	static const struct option longopts[] = {
+		{ "force", no_argument, NULL, OPT_FORCE },
+		{ "stdout", no_argument, NULL, OPT_STDOUT },
+		{ "snapshot", no_argument, NULL, OPT_SNAPSHOT },
+		{ "timeout", required_argument, NULL, 't' },
+		{ "format", required_argument, NULL, 'f' },
+		{ "json", no_argument, NULL, OPT_JSON },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	int c;
+
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":f:t:h", longopts, NULL)) != -1) {
+		switch (c) {
+		case OPT_FORCE:
+			o->force = 1;
+			break;
+		case OPT_STDOUT:
+			o->to_stdout = 1;
+			break;
+		case OPT_SNAPSHOT:
+			o->snapshot = 1;
+			break;
+		case 't':
+			if (parse_long(optarg, 1, 600000, &o->timeout_ms) < 0)
+				return fail(f, "usage", "--timeout expects milliseconds from "
+					    "1 to 600000, not '%s'", optarg), 2;
+			break;
+		case 'f':
+			if (format_parse(optarg, &o->format) < 0 ||
+			    (o->format != FORMAT_HUMAN && o->format != FORMAT_JSON))
+				return fail(f, "usage", "init: unknown format '%s' "
+					    "(expected human or json)", optarg), 2;
+			break;
+		case OPT_JSON:
+			o->format = FORMAT_JSON;
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		case ':':
+			return fail(f, "usage", "option '%s' needs a value",
+				    argv[optind - 1]), 2;
+		default:
+			return fail(f, "usage", "init: unknown option '%s'",
+				    argv[optind - 1]), 2;
+		}
+	}
+	if (optind < argc)
+		o->dir = argv[optind++];
+	if (optind < argc)
+		return fail(f, "usage", "init: one directory at most ('%s' is "
+			    "extra)", argv[optind]), 2;
+	return -1;
+}
+
+/* The name to write: the one the repository has, else preflight.yaml;
+ * *exists when it is there already. */
+static const char *target_name(const char *root, int *exists)
+{
+	static const char *const names[] = { "preflight.yaml", ".preflight.yaml" };
+	struct stat st;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(names); i++) {
+		char *p = path_join(root, names[i]);
+		int found = lstat(p, &st) == 0;
+
+		free(p);
+		if (found) {
+			*exists = 1;
+			return names[i];
+		}
+	}
+	*exists = 0;
+	return names[0];
+}
+
+/* ---- --snapshot ------------------------------------------------------- */
+
+static struct init_pin *pin_get(struct init_pin **v, size_t *n, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < *n; i++)
+		if (!strcmp((*v)[i].name, name))
+			return &(*v)[i];
+	*v = xrealloc(*v, (*n + 1) * sizeof(**v));
+	memset(&(*v)[*n], 0, sizeof(**v));
+	(*v)[*n].name = name;
+	return &(*v)[(*n)++];
+}
+
+static const char *string_of(const cJSON *o, const char *key)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+
+	return cJSON_IsString(v) ? v->valuestring : NULL;
+}
+
+/* Why no version was learnt, from a check's reason; no path, no text of
+ * the machine's, since it goes into a file that may be committed. */
+static const char *pin_why(enum reason why)
+{
+	switch (why) {
+	case REASON_NOT_FOUND:
+		return "not found on PATH";
+	case REASON_TIMEOUT:
+	case REASON_NOT_RUN:
+		return "the deadline passed before its version was known (--timeout)";
+	case REASON_REFUSED:
+		return "not run, for safety (see SECURITY in envpreflight(1))";
+	case REASON_DAEMON_DOWN:
+	case REASON_PERMISSION_DENIED:
+		return "the daemon did not answer";
+	default:
+		return "its version could not be learnt";
+	}
+}
+
+/* Ask this machine for every runtime the repository names, as an audit
+ * does: the runtimes probe's checks on the runner, under the deadline.
+ * The pins' names point into spec.  Returns how many checks were
+ * abandoned (then spec must outlive every thread: it is not freed). */
+static size_t snapshot(const struct spec *spec, double deadline,
+		       struct init_pin **pins, size_t *npins)
+{
+	struct plan plan = { NULL, 0, 0 };
+	struct result *res;
+	size_t i, abandoned;
+
+	*pins = NULL;
+	*npins = 0;
+	for (i = 0; i < spec->nruntimes; i++)
+		if (spec->runtimes[i].kind != REQ_PLATFORM)
+			pin_get(pins, npins, spec->runtimes[i].name);
+	if (!*npins)
+		return 0;
+	probe_runtimes.plan(spec, &plan);
+	res = xcalloc(plan.n ? plan.n : 1, sizeof(*res));
+	abandoned = runner_run(spec, &plan, deadline, 0, res);
+	for (i = 0; i < plan.n; i++) {
+		const char *name = string_of(res[i].data, "runtime");
+		const char *found = string_of(res[i].data, "found");
+		const char *kind = string_of(res[i].data, "kind");
+		struct init_pin *p;
+		size_t k;
+
+		if (!name || (kind && !strcmp(kind, "platform")))
+			continue;
+		for (k = 0; k < *npins && strcmp((*pins)[k].name, name); k++)
+			;
+		if (k == *npins)
+			continue;
+		p = &(*pins)[k];
+		p->unmet |= res[i].status == STATUS_FAIL;
+		if (found && !p->version) {
+			p->version = xstrdup(found);
+			if (string_of(res[i].data, "path"))
+				p->path = xstrdup(string_of(res[i].data, "path"));
+			free(p->why);
+			p->why = NULL;
+		} else if (!p->version && !p->why) {
+			p->why = xstrdup(pin_why(res[i].reason));
+		}
+	}
+	for (i = 0; i < *npins; i++)
+		if (!(*pins)[i].version && !(*pins)[i].why)
+			(*pins)[i].why = xstrdup(pin_why(abandoned ? REASON_TIMEOUT :
+							 REASON_UNKNOWN));
+	if (abandoned)
+		return abandoned;	/* a worker may still read the plan */
+	for (i = 0; i < plan.n; i++)
+		result_release(&res[i]);
+	free(res);
+	plan_release(&plan);
+	return 0;
+}
+
+static void pins_release(struct init_pin *pins, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		free(pins[i].version);
+		free(pins[i].why);
+		free(pins[i].path);
+	}
+	free(pins);
+}
+
+/* ---- writing ------------------------------------------------------------ */
+
+static int write_all(int fd, const char *s, size_t n)
+{
+	while (n) {
+		ssize_t w = write(fd, s, n);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return -1;
+		s += w;
+		n -= (size_t)w;
+	}
+	return 0;
+}
+
+/* The temporary file's content, flushed and closed; -1 with errno. */
+static int fill(int fd, const char *content)
+{
+	if (write_all(fd, content, strlen(content)) < 0 || fsync(fd) < 0) {
+		int e = errno;
+
+		close(fd);
+		errno = e;
+		return -1;
+	}
+	return close(fd);
+}
+
+/* tmp onto name: replacing it only with force. */
+static int put_in_place(int dfd, const char *tmp, const char *name, int force)
+{
+	if (force)
+		return renameat(dfd, tmp, dfd, name);
+	if (renameat2(dfd, tmp, dfd, name, RENAME_NOREPLACE) == 0)
+		return 0;
+	if (errno != EINVAL && errno != ENOSYS)
+		return -1;
+	/* a file system without RENAME_NOREPLACE: link fails on a name
+	 * that exists, as atomically */
+	if (linkat(dfd, tmp, dfd, name, 0) < 0)
+		return -1;
+	unlinkat(dfd, tmp, 0);
+	return 0;
+}
+
+/* content into root/name, whole or not at all.  0, or -1 with f filled
+ * and no file left behind. */
+static int write_file(const char *root, const char *name, const char *content,
+		      int force, struct init_fail *f)
+{
+	char tmp[64];
+	unsigned n;
+	int dfd, fd = -1, e;
+
+	dfd = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dfd < 0)
+		return fail(f, "unwritable", "cannot open %s: %s", root, strerror(errno));
+	for (n = 0; n < 100 && fd < 0; n++) {
+		snprintf(tmp, sizeof(tmp), ".%s.init-%ld-%u.tmp", name[0] == '.' ?
+			 name + 1 : name, (long)getpid(), n);
+		fd = openat(dfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
+			    O_CLOEXEC, 0666);
+		if (fd < 0 && errno != EEXIST)
+			break;
+	}
+	if (fd < 0) {
+		e = errno;
+		close(dfd);
+		return fail(f, "unwritable", "cannot create a file in %s: %s", root,
+			    strerror(e));
+	}
+	if (fill(fd, content) < 0 || put_in_place(dfd, tmp, name, force) < 0) {
+		e = errno;
+		unlinkat(dfd, tmp, 0);
+		close(dfd);
+		if (e == EEXIST)
+			return fail(f, "exists", "%s exists: --force replaces it, "
+				    "--stdout prints the new one", name);
+		return fail(f, "unwritable", "cannot write %s in %s: %s", name, root,
+			    strerror(e));
+	}
+	/* the rename itself is durable once the directory is flushed */
+	if (fsync(dfd) < 0 && errno != EINVAL)
+		fprintf(stderr, "envpreflight: init: %s: %s (the file is written)\n",
+			root, strerror(errno));
+	close(dfd);
+	return 0;
+}
+
+/* ---- output --------------------------------------------------------- */
+
+static cJSON *error_json(const struct init_fail *f)
+{
+	cJSON *o = cJSON_CreateObject();
+	const struct errbuf *e = &f->err;
+	char *msg = text_clean(e->msg + e->what);
+
+	cJSON_AddStringToObject(o, "kind", f->kind);
+	if (e->file[0]) {
+		char *file = text_clean(e->file);
+
+		cJSON_AddStringToObject(o, "file", file);
+		free(file);
+	} else {
+		cJSON_AddNullToObject(o, "file");
+	}
+	if (e->file[0] && e->line)
+		cJSON_AddNumberToObject(o, "line", e->line);
+	else
+		cJSON_AddNullToObject(o, "line");
+	if (e->file[0] && e->line && e->col)
+		cJSON_AddNumberToObject(o, "column", e->col);
+	else
+		cJSON_AddNullToObject(o, "column");
+	cJSON_AddStringToObject(o, "message", msg);
+	free(msg);
+	return o;
+}
+
+/* {"schema": "envpreflight-init/1", "ok", "root", "file", "content",
+ * "derived_from", "error"}: on every exit of --format=json. */
+static void print_json(const char *root, const char *written,
+		       const struct init_doc *doc, const struct init_fail *f)
+{
+	cJSON *o = cJSON_CreateObject();
+
+	cJSON_AddStringToObject(o, "schema", "envpreflight-init/1");
+	cJSON_AddBoolToObject(o, "ok", f == NULL);
+	if (root)
+		cJSON_AddStringToObject(o, "root", root);
+	else
+		cJSON_AddNullToObject(o, "root");
+	if (written)
+		cJSON_AddStringToObject(o, "file", written);
+	else
+		cJSON_AddNullToObject(o, "file");
+	if (doc && doc->content)
+		cJSON_AddStringToObject(o, "content", doc->content);
+	else
+		cJSON_AddNullToObject(o, "content");
+	if (doc && doc->derived_from)
+		cJSON_AddItemReferenceToObject(o, "derived_from", doc->derived_from);
+	else
+		cJSON_AddArrayToObject(o, "derived_from");
+	cJSON_AddItemToObject(o, "error", f ? error_json(f) : cJSON_CreateNull());
+	render_json_value(stdout, o);
+	cJSON_Delete(o);
+}
+
+static int finish_error(const struct init_opts *o, const char *root,
+			const struct init_fail *f)
+{
+	char *msg = text_clean(f->err.msg);
+
+	fprintf(stderr, "envpreflight: %s\n", msg);
+	if (!strcmp(f->kind, "usage"))
+		fputs("Try 'envpreflight init --help'.\n", stderr);
+	free(msg);
+	if (o->format == FORMAT_JSON)
+		print_json(root, NULL, NULL, f);
+	return 2;
+}
+
+/* ---- the command ------------------------------------------------------ */
+
+static long snapshot_deadline(const struct init_opts *o, const struct spec *spec)
+{
+	if (o->timeout_ms)
+		return o->timeout_ms;
+	if (spec->timeout_ms)
+		return spec->timeout_ms < REPO_TIMEOUT_MAX_MS ? spec->timeout_ms :
+		       REPO_TIMEOUT_MAX_MS;
+	return DEFAULT_TIMEOUT_MS;
+}
+
+int init_main(int argc, char **argv)
+{
+	struct init_opts o;
+	struct init_fail f;
+	struct init_doc doc;
+	struct init_pin *pins = NULL;
+	struct spec spec;
+	const char *name;
+	double start = clock_ms();
+	size_t npins = 0, abandoned = 0;
+	int rc, exists;
+
+	memset(&o, 0, sizeof(o));
+	memset(&f, 0, sizeof(f));
+	for (rc = 1; rc < argc; rc++)	/* errors in the format asked for */
+		if (!strcmp(argv[rc], "--json") || !strcmp(argv[rc], "--format=json"))
+			o.format = FORMAT_JSON;
+	rc = parse_options(argc, argv, &o, &f);
+	if (rc == 0)
+		return 0;
+	if (rc == 2)
+		return finish_error(&o, NULL, &f);
+	/* an existing file first: without --force nothing else matters,
+	 * not even whether that file loads */
+	name = target_name(o.dir ? o.dir : ".", &exists);
+	if (exists && !o.force && !o.to_stdout) {
+		fail(&f, "exists", "%s exists: --force replaces it, --stdout prints "
+		     "the new one", name);
+		return finish_error(&o, NULL, &f);
+	}
+	if (spec_load_any(o.dir ? o.dir : ".", &spec, &f.err) < 0) {
+		f.kind = audit_error_kind(f.err.kind);
+		return finish_error(&o, NULL, &f);
+	}
+	if (o.snapshot)
+		abandoned = snapshot(&spec, start + (double)snapshot_deadline(&o, &spec),
+				     &pins, &npins);
+	init_generate(&spec, pins, npins, &doc);
+	rc = 0;
+	if (o.to_stdout) {
+		if (o.format == FORMAT_JSON)
+			print_json(spec.root, NULL, &doc, NULL);
+		else
+			fputs(doc.content, stdout);
+	} else if (write_file(spec.root, name, doc.content, o.force, &f) < 0) {
+		rc = finish_error(&o, spec.root, &f);
+	} else if (o.format == FORMAT_JSON) {
+		print_json(spec.root, name, &doc, NULL);
+	} else {
+		printf("wrote %s: %zu %s to check, %zu found in the repository's "
+		       "files listed as comments\n", name, doc.nlines,
+		       doc.nlines == 1 ? "entry" : "entries", doc.ncomments);
+	}
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		perror("envpreflight: stdout");
+		rc = 2;
+	}
+	init_doc_release(&doc);
+	pins_release(pins, npins);
+	if (!abandoned)		/* else a stuck worker may still read it */
+		spec_release(&spec);
+	return rc;
+}

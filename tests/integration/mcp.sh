@@ -1,0 +1,213 @@
+#!/bin/sh
+# mcp.sh - `envpreflight mcp` on the wire: JSON-RPC 2.0 error codes for
+# garbage, version negotiation, the dir boundary, a long line, SIGTERM,
+# end of input; then the official MCP TypeScript SDK as the client
+# (tests/mcp/client.mjs), when make deps could install it.
+. "$(dirname "$0")/../lib.sh"
+top=$(cd "$(dirname "$0")/../.." && pwd)
+expect=$top/tests/mcp/expect.py
+
+# the fixture tree as the server's directory, and a way out of it
+root=$TEST_TMPDIR/root
+cp -a "$top/tests/cases" "$root"
+ln -s / "$root/link-out"
+outside=$TEST_TMPDIR/outside
+mkdir -p "$outside/repo"
+printf 'version: 1\ntools: [sh]\n' >"$outside/repo/preflight.yaml"
+
+# mcp [OPTIONS]: the server in $root, stdin to stdout; status in $TEST_TMPDIR/st
+mcp() {
+	(cd "$root" && ep_run mcp --no-config "$@")
+	echo $? >"$TEST_TMPDIR/st"
+}
+status() { cat "$TEST_TMPDIR/st"; }
+
+init() {
+	printf '{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"%s","capabilities":{},"clientInfo":{"name":"sh","version":"1"}}}\n' "$1"
+}
+call() {	# ID ARGUMENTS
+	printf '{"jsonrpc":"2.0","id":%s,"method":"tools/call","params":{"name":"audit","arguments":%s}}\n' "$1" "$2"
+}
+
+# ---- one session of garbage (revision 2025-06-18: bad arguments are -32602)
+out=$TEST_TMPDIR/garbage.out
+{
+	init 2025-06-18
+	echo '{"jsonrpc":"2.0","method":"notifications/initialized"}'
+	echo 'this is not json'
+	echo '{"jsonrpc":"1.0","id":1,"method":"ping"}'
+	echo '{"id":2,"method":"ping"}'
+	echo '{"jsonrpc":"2.0","id":3,"method":"no/such/method"}'
+	echo '{"jsonrpc":"2.0","id":4,"method":"tools/call","params":"x"}'
+	echo '{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{}}'
+	echo '{"jsonrpc":"2.0","id":6,"method":"tools/call","params":{"name":"nope"}}'
+	call 7 '{"dir":"../.."}'
+	echo '{"jsonrpc":"2.0","id":{},"method":"ping"}'
+	echo '{"jsonrpc":"2.0","id":null,"method":"ping"}'
+	echo '[]'
+	echo '[{"jsonrpc":"2.0","id":8,"method":"ping"}]'
+	echo '{"jsonrpc":"2.0","method":"no/such/notification"}'
+	echo '{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":3}}'
+	init 2025-06-18 | sed 's/"id":0/"id":9/'
+	echo '{"jsonrpc":"2.0","id":10,"method":42}'
+	echo '{"jsonrpc":"2.0","id":"from-client","result":{}}'
+	echo '{"jsonrpc":"2.0","id":11,"method":"ping"} trailing'
+	printf '{"jsonrpc":"2.0","id":12,"method":"ping"}\r\n'
+	printf '{"jsonrpc":"2.0","id":"\377","method":"ping"}\n'
+	echo
+	python3 -c 'print("[" * 100000)'
+	echo '{"jsonrpc":"2.0","id":1.5,"method":"ping"}'
+	echo '{"jsonrpc":"2.0","id":13,"method":"tools/list"}'
+	call 14 '{"dir":"link-out"}'
+	call 15 '{"only":"nope"}'
+	call 16 '{"dir":"env-pass/repo","timeout_ms":0}'
+	call 17 '{"dir":"env-pass/repo"}'
+	call 18 '{"dir":"nothing/repo"}'
+	echo '{"jsonrpc":"2.0","id":19,"method":"tools/call","params":{"name":"list_probes","arguments":{"x":1}}}'
+	printf '{"jsonrpc":"2.0","id":20,"method":"ping"}'	# no line end: the last
+} | mcp >"$out"
+check "garbage: exit 0 at the end of input (got $(status))" [ "$(status)" = 0 ]
+check "garbage: the error codes" python3 "$expect" "$out" \
+	'0 ok result.protocolVersion="2025-06-18" result.capabilities.tools.listChanged=false' \
+	'null -32700' '1 -32600' '2 -32600' '3 -32601' '4 -32602' '5 -32602' '6 -32602' \
+	'7 -32602' 'null -32600' 'null -32600' 'null -32600' 'null -32600' '9 -32600' \
+	'10 -32600' 'null -32700' '12 ok' 'null -32600' 'null -32700' '1.5 ok' \
+	'13 ok result.tools[0].name="audit" result.tools[1].name="list_probes"' \
+	'14 -32602' '15 -32602' '16 -32602' \
+	'17 ok result.isError=false result.structuredContent.ok=true result.content[0].type="text"' \
+	'18 ok result.isError=true result.structuredContent.error.kind="nothing-to-audit"' \
+	'19 -32602' '20 ok'
+grep -q 'outside the directory the server was started in' "$out"
+check "garbage: dir outside names the boundary" [ $? = 0 ]
+python3 - "$out" "$EP_JSON_DIR" <<'EOF'
+import json, sys
+# keep every report for the schema check of tests/run.sh
+for n, line in enumerate(open(sys.argv[1])):
+    doc = json.loads(line).get("result", {}).get("structuredContent")
+    if doc and doc.get("schema") == "envpreflight/1":
+        json.dump(doc, open(f"{sys.argv[2]}/mcp-wire.{n}.json", "w"))
+EOF
+
+# ---- before initialize: only ping and initialize
+out=$TEST_TMPDIR/early.out
+{
+	echo '{"jsonrpc":"2.0","id":1,"method":"tools/list"}'
+	echo '{"jsonrpc":"2.0","id":2,"method":"ping"}'
+	echo '{"jsonrpc":"2.0","id":3,"method":"initialize","params":{}}'
+	call 4 '{}'
+} | mcp >"$out"
+check "before initialize" python3 "$expect" "$out" '1 -32600' '2 ok' '3 -32602' '4 -32600'
+
+# ---- version negotiation
+for v in 2025-11-25 2025-06-18 2025-03-26 2024-11-05; do
+	init $v | mcp >"$TEST_TMPDIR/v.out"
+	check "revision $v is spoken" python3 "$expect" "$TEST_TMPDIR/v.out" \
+		"0 ok result.protocolVersion=\"$v\""
+done
+init 1999-01-01 | mcp >"$TEST_TMPDIR/v.out"
+check "an unknown revision gets the newest" python3 "$expect" "$TEST_TMPDIR/v.out" \
+	'0 ok result.protocolVersion="2025-11-25"'
+# 2025-11-25: a bad argument is a tool error the model can read
+{ init 2025-11-25; call 1 '{"dir":"../.."}'; call 2 '{"strict":1}'; } | mcp >"$TEST_TMPDIR/v.out"
+check "2025-11-25: bad arguments are isError results" python3 "$expect" "$TEST_TMPDIR/v.out" \
+	'0 ok' '1 ok result.isError=true result.structuredContent.error.kind="usage"' \
+	'2 ok result.isError=true result.structuredContent.outcome="not-run"'
+# before 2025-06-18 a client knows no structuredContent: the JSON as text too
+{ init 2024-11-05; call 1 '{"dir":"env-pass/repo"}'; } | mcp >"$TEST_TMPDIR/v.out"
+check "2024-11-05: the report as a second text item" python3 "$expect" "$TEST_TMPDIR/v.out" \
+	'0 ok' '1 ok result.content[1].type="text" result.isError=false'
+sed -n 2p "$TEST_TMPDIR/v.out" | python3 -c '
+import json, sys
+r = json.load(sys.stdin)["result"]
+assert json.loads(r["content"][1]["text"]) == r["structuredContent"]' 2>/dev/null
+check "2024-11-05: that text is the report" [ $? = 0 ]
+
+# ---- --allow-dir
+{ init 2025-06-18; call 1 "{\"dir\":\"$outside/repo\"}"; } | mcp --allow-dir="$outside" >"$TEST_TMPDIR/a.out"
+check "--allow-dir lets an absolute dir out" python3 "$expect" "$TEST_TMPDIR/a.out" \
+	'0 ok' '1 ok result.isError=false result.structuredContent.ok=true'
+{ init 2025-06-18; call 1 "{\"dir\":\"$outside/repo\"}"; } | mcp >"$TEST_TMPDIR/a.out"
+check "without it, refused" python3 "$expect" "$TEST_TMPDIR/a.out" '0 ok' '1 -32602'
+{ init 2025-06-18; call 1 '{"dir":"no/such/dir"}'; call 2 '{"dir":"../no/such"}'; } | mcp >"$TEST_TMPDIR/a.out"
+check "a missing dir inside cannot run, one outside is refused" python3 "$expect" \
+	"$TEST_TMPDIR/a.out" '0 ok' \
+	'1 ok result.isError=true result.structuredContent.error.kind="repo-unreadable"' '2 -32602'
+mcp --allow-dir="$TEST_TMPDIR/no-such" </dev/null >"$TEST_TMPDIR/a.out" 2>"$TEST_TMPDIR/a.err"
+check "--allow-dir of nothing: exit 2 (got $(status))" [ "$(status)" = 2 ]
+check "... nothing on stdout" [ ! -s "$TEST_TMPDIR/a.out" ]
+mcp --bogus </dev/null >/dev/null 2>&1
+check "an unknown option: exit 2" [ "$(status)" = 2 ]
+
+# ---- a line over 4 MiB: a parse error, and the next message is answered
+{
+	init 2025-06-18
+	python3 -c 'import sys; sys.stdout.write("{\"x\":\"" + "a" * (5 << 20) + "\"}\n")'
+	echo '{"jsonrpc":"2.0","id":1,"method":"ping"}'
+} | mcp >"$TEST_TMPDIR/long.out"
+check "a long line" python3 "$expect" "$TEST_TMPDIR/long.out" '0 ok' 'null -32700' '1 ok'
+
+# ---- a runtime that hangs: an error in the report, nothing left running
+fx=$top/tests/fixtures/runtimes
+mkdir -p "$root/hang"
+printf '{"engines": {"node": ">=20"}}\n' >"$root/hang/package.json"
+{ init 2025-06-18; call 1 '{"dir":"hang","timeout_ms":600}'; call 2 '{"dir":"env-pass/repo"}'; } |
+	EP_ENV="PATH=$fx/hang:/usr/bin:/bin XDG_CACHE_HOME=/dev/null/no-cache" mcp >"$TEST_TMPDIR/h.out"
+check "hung runtime: reported, and the next call answered" python3 "$expect" "$TEST_TMPDIR/h.out" \
+	'0 ok' '1 ok result.isError=false result.structuredContent.summary.error=1' \
+	'2 ok result.structuredContent.ok=true'
+alive() {
+	for f in /proc/[0-9]*/cmdline; do
+		c=$( (tr '\0' ' ' <"$f") 2>/dev/null) || continue
+		case $c in *"$1"*) return 0 ;; esac
+	done
+	return 1
+}
+if alive 41.7311 || alive 41.7312; then not_ok "hung runtime: a child survived"; else ok; fi
+
+# ---- SIGTERM ends the server cleanly
+fifo=$TEST_TMPDIR/in
+mkfifo "$fifo"
+(cd "$root" && exec env -i PATH=/usr/bin:/bin HOME="$TEST_TMPDIR/home" LC_ALL=C.UTF-8 \
+	"$EP_BIN" mcp --no-config <"$fifo" >"$TEST_TMPDIR/term.out" 2>"$TEST_TMPDIR/term.err") &
+pid=$!
+exec 3>"$fifo"
+init 2025-06-18 >&3
+# the server is serving once its answer is out (read blocks until then)
+python3 - "$TEST_TMPDIR/term.out" <<'EOF'
+import os, sys, time
+for _ in range(6000):	# a guard against a hang, not a timing assertion
+    if os.path.getsize(sys.argv[1]):
+        break
+    time.sleep(0.01)
+EOF
+kill -TERM "$pid"
+wait "$pid"
+st=$?
+exec 3>&-
+check "SIGTERM: exit 0 (got $st)" [ "$st" = 0 ]
+check "SIGTERM: the answer was whole" python3 "$expect" "$TEST_TMPDIR/term.out" '0 ok'
+
+# ---- the official SDK as the client
+sdk=$top/tests/mcp
+if [ -d "$sdk/node_modules/@modelcontextprotocol/sdk" ] && command -v node >/dev/null; then
+	(cd "$sdk" && env -i PATH=/usr/bin:/bin HOME="$TEST_TMPDIR/home" \
+		XDG_CONFIG_HOME="$TEST_TMPDIR/xdg" XDG_CACHE_HOME="$TEST_TMPDIR/cache" \
+		node client.mjs "$EP_BIN" "$root" "$EP_JSON_DIR") >"$TEST_TMPDIR/sdk.out" 2>&1
+	st=$?
+	grep -v ' passed, ' "$TEST_TMPDIR/sdk.out"
+	line=$(grep -E '^sdk: [0-9]+ passed, [0-9]+ failed' "$TEST_TMPDIR/sdk.out")
+	if [ -n "$line" ]; then
+		p=${line#sdk: }; p=${p%% *}
+		f=${line#*passed, }; f=${f%% *}
+		T_PASSED=$((T_PASSED + p))
+		T_FAILED=$((T_FAILED + f))
+		[ "$f" = 0 ] && [ "$st" != 0 ] && not_ok "sdk client: exit $st"
+	else
+		not_ok "sdk client: no closing line (exit $st)"
+		tail -n 20 "$TEST_TMPDIR/sdk.out"
+	fi
+else
+	echo "note: tests/mcp/node_modules is missing (make deps installs it with npm ci;" \
+	     "offline it cannot): the MCP SDK client test is skipped"
+fi
+finish

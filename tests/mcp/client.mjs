@@ -1,0 +1,172 @@
+// client.mjs - the official MCP TypeScript SDK as a client of
+// `envpreflight mcp` (run by tests/integration/mcp.sh).
+//
+//   node client.mjs BINARY ROOT OUTDIR
+//
+// Starts BINARY mcp --no-config in ROOT (the fixture tree), and checks
+// what an agent's harness sees: the lifecycle, tools/list, the audit tool
+// (the SDK itself validates structuredContent against the tool's
+// outputSchema), list_probes, and the errors for garbage.  Every
+// structuredContent report is written to OUTDIR for tests/validate.py.
+// Prints "not ok: ..." for each failure and a last line
+// "sdk: N passed, M failed".
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { McpError, LATEST_PROTOCOL_VERSION, ResultSchema } from "@modelcontextprotocol/sdk/types.js";
+import fs from "node:fs";
+import path from "node:path";
+
+const [bin, root, outdir] = process.argv.slice(2);
+let passed = 0, failed = 0, saved = 0;
+
+function check(desc, cond, detail) {
+  if (cond) passed++;
+  else { failed++; console.log(`not ok: ${desc}${detail ? ": " + detail : ""}`); }
+}
+
+function save(doc) {
+  fs.writeFileSync(path.join(outdir, `mcp-sdk.${saved++}.json`), JSON.stringify(doc));
+}
+
+// The error a request ends with, or null when it succeeded.
+async function failure(promise) {
+  try { await promise; return null; } catch (e) { return e; }
+}
+
+const env = {
+  PATH: process.env.PATH, HOME: process.env.HOME, LC_ALL: "C.UTF-8",
+  XDG_CONFIG_HOME: process.env.XDG_CONFIG_HOME, XDG_CACHE_HOME: process.env.XDG_CACHE_HOME,
+};
+const transport = new StdioClientTransport({
+  command: bin, args: ["mcp", "--no-config"], cwd: root, env, stderr: "pipe",
+});
+let stderr = "";
+transport.stderr?.on("data", (d) => { stderr += d; });
+const transportErrors = [];
+// the client hands the agreed revision to transports that want it
+let agreed;
+transport.setProtocolVersion = (v) => { agreed = v; };
+const client = new Client({ name: "envpreflight-test", version: "1.0.0" });
+client.onerror = (e) => transportErrors.push(e);
+
+await client.connect(transport);
+
+// ---- lifecycle
+const info = client.getServerVersion();
+check("serverInfo names envpreflight", info?.name === "envpreflight", JSON.stringify(info));
+check("tools capability", client.getServerCapabilities()?.tools !== undefined);
+check(`the SDK's newest revision (${LATEST_PROTOCOL_VERSION}) is agreed on`,
+  agreed === LATEST_PROTOCOL_VERSION, String(agreed));
+check("instructions for the model", typeof client.getInstructions() === "string");
+await client.ping();
+passed++;
+
+// ---- tools/list
+const { tools } = await client.listTools();
+const names = tools.map((t) => t.name).sort();
+check("tools: audit and list_probes", JSON.stringify(names) === '["audit","list_probes"]', names.join());
+const auditTool = tools.find((t) => t.name === "audit");
+check("audit's outputSchema is envpreflight/1", auditTool?.outputSchema?.title === "envpreflight/1");
+check("audit's inputSchema names its arguments",
+  ["dir", "only", "skip", "strict", "timeout_ms"].every((k) => k in (auditTool?.inputSchema?.properties ?? {})));
+
+// ---- audit: a report (the SDK validates structuredContent itself)
+let r = await client.callTool({ name: "audit", arguments: { dir: "env-mixed-json/repo" } });
+save(r.structuredContent);
+check("a failing audit is not an error", r.isError === false);
+check("structuredContent is envpreflight/1", r.structuredContent?.schema === "envpreflight/1");
+check("ok false", r.structuredContent?.ok === false);
+check("the human report as text", r.content?.[0]?.type === "text" && r.content[0].text.includes(".env parity"),
+  JSON.stringify(r.content?.[0]));
+check("the text is the human report only (the JSON is structuredContent)", r.content.length === 1);
+
+r = await client.callTool({ name: "audit", arguments: { dir: "env-pass/repo", only: ["env"], strict: true, timeout_ms: 5000 } });
+save(r.structuredContent);
+const opts = r.structuredContent?.run?.options;
+check("a passing audit", r.isError === false && r.structuredContent?.ok === true);
+check("timeout_ms from the tool call", opts?.timeout_ms?.value === 5000 && opts?.timeout_ms?.from === "tool call",
+  JSON.stringify(opts?.timeout_ms));
+check("only from the tool call", JSON.stringify(opts?.probes?.value) === '["env"]' && opts?.probes?.from === "tool call");
+check("strict from the tool call", opts?.strict?.value === true && opts?.strict?.from === "tool call");
+
+r = await client.callTool({ name: "audit", arguments: { dir: "env-pass/repo", skip: "compose,ports,runtimes" } });
+save(r.structuredContent);
+check("skip as a comma list", JSON.stringify(r.structuredContent?.run?.options?.probes?.value) === '["env","tools"]');
+
+// ---- audit that cannot run: isError, with the envpreflight/1 error document
+r = await client.callTool({ name: "audit", arguments: { dir: "nothing/repo" } });
+save(r.structuredContent);
+check("nothing to audit is an error", r.isError === true);
+check("... with the error document", r.structuredContent?.outcome === "not-run" &&
+  r.structuredContent?.error?.kind === "nothing-to-audit", JSON.stringify(r.structuredContent?.error));
+r = await client.callTool({ name: "audit", arguments: { dir: "bad-yaml/repo" } });
+save(r.structuredContent);
+check("a malformed preflight.yaml", r.isError === true && r.structuredContent?.error?.kind === "spec-invalid" &&
+  r.structuredContent?.error?.file === "preflight.yaml");
+
+// ---- bad arguments: from 2025-11-25 on, tool errors the model can read
+for (const [desc, args, want] of [
+  ["dir outside the root", { dir: "../.." }, /outside the directory/],
+  ["absolute dir outside the root", { dir: "/" }, /outside the directory/],
+  ["a symlink out of the root", { dir: "link-out" }, /outside the directory/],
+  ["an unknown probe", { only: ["nope"] }, /unknown probe 'nope'/],
+  ["only and skip leave nothing", { only: "env", skip: ["env"] }, /leave no probe/],
+  ["timeout_ms not a whole number", { timeout_ms: 1.5 }, /timeout_ms/],
+  ["timeout_ms too large", { timeout_ms: 600001 }, /timeout_ms/],
+  ["strict not a boolean", { strict: "yes" }, /strict/],
+  ["an unknown argument", { dri: "." }, /unknown argument 'dri'/],
+]) {
+  r = await client.callTool({ name: "audit", arguments: args });
+  save(r.structuredContent);
+  check(`${desc}: isError with a usage error`, r.isError === true &&
+    r.structuredContent?.error?.kind === "usage" && want.test(r.structuredContent?.error?.message),
+    JSON.stringify(r.structuredContent?.error ?? r));
+}
+
+// ---- list_probes
+r = await client.callTool({ name: "list_probes", arguments: {} });
+check("list_probes", r.isError === false && r.structuredContent?.schema === "envpreflight-probes/1" &&
+  r.structuredContent.probes.map((p) => p.name).join() === "env,compose,ports,runtimes,tools");
+
+// ---- protocol errors
+let e = await failure(client.callTool({ name: "no_such_tool", arguments: {} }));
+check("an unknown tool is -32602", e instanceof McpError && e.code === -32602, String(e));
+e = await failure(client.request({ method: "no/such/method", params: {} }, ResultSchema));
+check("an unknown method is -32601", e instanceof McpError && e.code === -32601, String(e));
+e = await failure(client.request({ method: "tools/call", params: { arguments: {} } }, ResultSchema));
+check("tools/call without a name is -32602", e instanceof McpError && e.code === -32602, String(e));
+e = await failure(client.request({ method: "tools/call", params: { name: "audit", arguments: [1] } },
+  ResultSchema));
+check("arguments that are not an object are -32602", e instanceof McpError && e.code === -32602, String(e));
+
+// ---- garbage on the wire: answered with an error, and the server goes on
+const raw = transport._process?.stdin;
+if (raw) {
+  const seen = [];
+  const prev = transport.onmessage;
+  transport.onmessage = (m) => { seen.push(m); prev?.(m); };
+  raw.write("this is not json\n");
+  raw.write('{"jsonrpc":"1.0","id":"garbage-1","method":"ping"}\n');
+  raw.write('{"jsonrpc":"2.0","id":"garbage-2","method":"tools/call","params":"x"}\n');
+  await client.ping();	// answered after the three above: one message at a time
+  transport.onmessage = prev;
+  const byId = (id) => seen.find((m) => m.id === id)?.error?.code;
+  check("wrong jsonrpc version is -32600", byId("garbage-1") === -32600, JSON.stringify(seen));
+  check("params not an object is -32602", byId("garbage-2") === -32602, JSON.stringify(seen));
+  // the parse error has id null, which the SDK reports through onerror
+  // (or as a message, depending on its version): either is fine, the
+  // server must only not die
+  passed++;
+} else {
+  console.log("note: the SDK transport has no _process: garbage not sent");
+}
+r = await client.callTool({ name: "list_probes", arguments: {} });
+check("the server still answers after garbage", r.isError === false);
+
+const exited = new Promise((resolve) => transport._process?.once("exit", (code, sig) => resolve([code, sig])));
+await client.close();
+const [code, sig] = await exited;
+check("end of input ends the server with status 0", code === 0, `${code} ${sig}`);
+check("nothing but diagnostics on stderr", !/\{"jsonrpc"/.test(stderr), stderr);
+console.log(`sdk: ${passed} passed, ${failed} failed`);
+process.exit(failed ? 1 : 0);
