@@ -30,6 +30,8 @@ struct audit_opts {
 	long timeout_ms;		/* the caller's (timeout_from FROM_CLI) */
 	int strict;
 	int no_config;			/* the user's config.ini was not read */
+	int no_workspaces;		/* --no-workspaces: no discovery */
+	const char *workspace;		/* --workspace=PATH, or NULL */
 };
 
 /* 1 when the options select probe p. */

@@ -17,6 +17,7 @@
 #include "probe.h"
 #include "procnet.h"
 #include "redact.h"
+#include "workspaces.h"
 
 #include <errno.h>
 #include <stdint.h>
@@ -116,20 +117,36 @@ static int uint_cmp(const void *a, const void *b)
 
 /* ---- .env values out of command lines ---------------------------- */
 
-/* Hide the .env's values in every holder's command line (redact.h). */
-static void scan_redact(const struct spec *spec, struct ports_scan *s)
+/* The values of one model's .env, to hide. */
+static void redact_add_env(struct redact_values *x, const struct spec *spec)
 {
 	const struct dotenv *d = &spec->env.env_doc;
+	size_t i;
+
+	if (spec->env.env_errno)
+		return;
+	for (i = 0; i < d->n; i++)
+		redact_values_add(x, d->entries[i].value, d->entries[i].value_len);
+}
+
+/* Hide the .env's values in every holder's command line (redact.h): the
+ * repository's and every workspace's, since their ports are checked
+ * here together. */
+static void scan_redact(const struct spec *spec, struct ports_scan *s)
+{
+	const struct spec_workspaces *w = spec->workspaces;
 	struct redact_values *x;
 	size_t i, j, nh = 0;
 
 	for (i = 0; i < s->n; i++)
 		nh += s->st[i].nh;
-	if (!nh || spec->env.env_errno)
-		return;		/* no command line to look at, or no values */
+	if (!nh)
+		return;		/* no command line to look at */
 	x = redact_values_new();
-	for (i = 0; i < d->n; i++)
-		redact_values_add(x, d->entries[i].value, d->entries[i].value_len);
+	redact_add_env(x, spec);
+	for (i = 0; w && i < w->n; i++)
+		if (w->v[i].loaded)
+			redact_add_env(x, &w->v[i].spec);
 	for (i = 0; redact_values_count(x) && i < s->n; i++) {
 		for (j = 0; j < s->st[i].nh; j++) {
 			struct port_holder *h = &s->st[i].holders[j];
@@ -379,10 +396,17 @@ static void silent_hint(struct result *r, const struct port_record *rec)
 	const struct port_req *req = rec->req;
 
 	r->reason = REASON_NOT_LISTENING;
-	if (rec->stack && service_name_ok(rec->stack->service))
+	if (rec->stack && service_name_ok(rec->stack->service)) {
 		result_fix_argv(r, FIX_AGENT, FIX_NEEDS_DOCKER, "docker", "compose",
 				"up", "-d", rec->stack->service, NULL);
-	if (rec->stack)
+		/* a workspace's stack starts from its own directory */
+		result_fix_cwd(r, rec->stack->ws);
+	}
+	if (rec->stack && rec->stack->ws)
+		result_hint(r, "start the stack: docker compose up -d %s in %s (%s "
+			    "provides it)", rec->stack->service, rec->stack->ws,
+			    rec->stack->origin.file);
+	else if (rec->stack)
 		result_hint(r, "start the stack: docker compose up -d %s (%s "
 			    "provides it)", rec->stack->service,
 			    rec->stack->origin.file);
@@ -518,6 +542,7 @@ static cJSON *wanted_by_json(const struct spec *spec,
 		add_str(w, "key", o->src == SRC_ENV_URL || o->src == SRC_ENV_PORT ?
 			o->service : NULL);
 		add_str(w, "scheme", o->scheme);
+		add_str(w, "workspace", o->ws);
 		cJSON_AddItemToArray(arr, w);
 	}
 	return arr;

@@ -569,6 +569,10 @@ static void runtimes_run(const struct run_ctx *ctx, const struct check *c,
 		report_capped(ctx->spec, res);
 		return;
 	}
+	if (c->index == RUNTIME_WORKSPACES_CHECK) {
+		runtime_workspaces_run(ctx, c, res);
+		return;
+	}
 	k = runtime_table_find(r->name);
 	runtime_prep_init(&p, r);
 	res->data = data_new(r);
@@ -626,16 +630,6 @@ out:
 
 /* ---- the plan: one check per requirement ---- */
 
-static int id_taken(const struct plan *plan, const char *id)
-{
-	size_t i;
-
-	for (i = 0; i < plan->n; i++)
-		if (!strcmp(plan->checks[i].id, id))
-			return 1;
-	return 0;
-}
-
 /* Ids: runtime.NAME.SOURCE (runtime.node.engines, runtime.node.nvmrc,
  * runtime.python.preflight): they depend on the requirement's own source
  * only, so that one source added or removed never renames another's
@@ -656,7 +650,7 @@ static void runtimes_plan(const struct spec *spec, struct plan *plan)
 			continue;	/* an alternative: its first's check */
 		buf_printf(&id, "runtime.%s.%s", r->name, req_source_key(r->src));
 		base = id.len;
-		for (n = 2; id_taken(plan, buf_str(&id)); n++) {
+		for (n = 2; plan_id_taken(plan, buf_str(&id)); n++) {
 			id.len = base;
 			buf_printf(&id, ".%u", n);
 		}
@@ -671,12 +665,14 @@ static void runtimes_plan(const struct spec *spec, struct plan *plan)
 	if (spec->runtimes_capped)
 		plan_add(plan, &probe_runtimes, "runtimes.capped", "Runtime requirements",
 			 spec->runtimes_capped_origin, NULL, 0);
+	runtime_workspaces_plan(spec, plan);
 }
 
 static const char *const runtimes_ids[] = {
 	"runtime.NAME.SOURCE",
 	"runtime.NAME.SOURCE.N",
 	"runtimes.capped",
+	"runtime.NAME.workspaces",
 	NULL
 };
 

@@ -131,15 +131,20 @@ static void result_start(struct result *r, const struct check *c)
 	r->title = xstrdup(c->title);
 	r->probe = c->probe->name;
 	r->source = c->source;
+	r->workspace = c->workspace;
 }
 
 static void run_one(struct pool *p, struct job *job)
 {
 	struct result r;
+	struct run_ctx ctx = p->ctx;
 	double t0 = clock_ms();
 
+	/* a workspace's check reads its own model; the memo is the run's */
+	if (job->check->spec)
+		ctx.spec = job->check->spec;
 	result_start(&r, job->check);
-	job->check->probe->run(&p->ctx, job->check, &r);
+	job->check->probe->run(&ctx, job->check, &r);
 	if (!r.message) {
 		result_set(&r, STATUS_ERROR, "the probe reported nothing");
 		r.reason = REASON_PROBE_ERROR;

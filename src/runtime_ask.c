@@ -12,10 +12,23 @@
  * the repository ships, and runtime_cmd_allowed for a preflight.yaml
  * command that is more than a version query: either means it is not run.
  * The docker daemon is asked over its socket instead.
+ *
+ * Workspaces: one answer serves the repository and every workspace
+ * ("runtime:NAME"), asked from the repository.  A workspace gets an answer
+ * of its own ("runtime:NAME@apps/web"), asked from its directory, only when
+ * both hold: it has a file a version manager reads to choose NAME's
+ * version (spec_selects_version: .nvmrc, .python-version, .tool-versions,
+ * volta, packageManager), and the shared answer could depend on the
+ * directory asked from (it came from running the binary, or from a pyenv
+ * shim resolved from the repository's .python-version).  An answer read
+ * from an install path, an npm manifest, the cache or a socket, or a
+ * binary missing from PATH, is the same from any directory, and is shared:
+ * fifty workspaces with an .nvmrc cost no more than one.
  */
 #include "runtime_ask.h"
 #include "runtimes.h"
 #include "spawnrun.h"
+#include "workspaces.h"
 
 #include <errno.h>
 #include <regex.h>
@@ -397,6 +410,13 @@ static void refuse_command(struct runtime_answer *a, const struct ask *q)
 	buf_release(&b);
 }
 
+/* Where a runtime is asked from: the repository, or a workspace's
+ * directory (its version files are the ones a shim reads there). */
+static const char *ask_dir(const struct run_ctx *ctx)
+{
+	return ctx->spec->dir_abs ? ctx->spec->dir_abs : ctx->spec->root;
+}
+
 /* The deadline of one exec: a little before the run's, when there is
  * time for it. */
 static double exec_deadline(const struct run_ctx *ctx)
@@ -432,11 +452,11 @@ static void ask_argv(const struct runtime_answer *a, const struct ask *q,
  * goes into a->resolved, to be run (or cached) instead of the shim, but
  * never one inside the repository. */
 static int ask_shortcut(struct runtime_answer *a, const struct ask *q,
-			const char *root, char **env)
+			const char *where, const char *root, char **env)
 {
 	char v[VERSION_MAX], *real = NULL;
 	enum vmethod method;
-	int got = vfast_lookup(q->name, a->path, root, env, v, sizeof(v),
+	int got = vfast_lookup(q->name, a->path, where, env, v, sizeof(v),
 			       &method, &real);
 
 	if (real) {
@@ -504,7 +524,7 @@ static void ask_spawn(const struct run_ctx *ctx, struct runtime_answer *a,
 			 q->k ? q->k->regex : RUNTIME_GENERIC_REGEX;
 	struct spawn_result res;
 
-	if (spawn_run(run_path, (char *const *)argv, ctx->spec->root, env,
+	if (spawn_run(run_path, (char *const *)argv, ask_dir(ctx), env,
 		      exec_deadline(ctx), &res) < 0) {
 		answer_error(a, "could not run '%s': %s", a->command, strerror(res.err));
 	} else if (res.status == SPAWN_TIMED_OUT) {
@@ -524,15 +544,16 @@ static void ask_spawn(const struct run_ctx *ctx, struct runtime_answer *a,
 static void ask_exec(const struct run_ctx *ctx, struct runtime_answer *a,
 		     const struct ask *q)
 {
-	const char *root = ctx->spec->root;
+	const char *root = ctx->spec->root, *where = ask_dir(ctx);
 	const int stock = !q->command && !q->regex;	/* the table's query */
 	const char *argv[66];
 	const char *run_path;
 	char **env = child_env(root);
 
 	ask_argv(a, q, argv, ARRAY_SIZE(argv));
-	/* the shortcuts know the stock commands only */
-	if (stock && ask_shortcut(a, q, root, env))
+	/* the shortcuts know the stock commands only; the repository still
+	 * bounds what a shim may resolve to */
+	if (stock && ask_shortcut(a, q, where, root, env))
 		goto out;
 	if (stock && q->k && q->k->noexec) {
 		answer_error(a, "%s: no version readable without running it "
@@ -545,7 +566,9 @@ static void ask_exec(const struct run_ctx *ctx, struct runtime_answer *a,
 		refuse_command(a, q);
 		goto out;
 	}
-	if (ask_guarded(a, q, root, env))
+	/* the guards walk up from where the child runs: a workspace's own
+	 * configuration, then the repository's */
+	if (ask_guarded(a, q, where, env))
 		goto out;
 	a->command = command_text(run_path, (char *const *)argv);
 	if (stock && ask_cached(a, q, run_path))
@@ -586,7 +609,8 @@ static void *ask_version(const struct run_ctx *ctx, const void *arg)
 	struct runtime_answer *a = xcalloc(1, sizeof(*a));
 	struct ask q;
 
-	ask_init(&q, ctx->spec, arg);
+	/* preflight.yaml's command is the repository's, for every model */
+	ask_init(&q, spec_top(ctx->spec), arg);
 	if (!q.command && q.k && q.k->socket) {
 		ask_docker(ctx, a);
 		return a;
@@ -597,22 +621,55 @@ static void *ask_version(const struct run_ctx *ctx, const void *arg)
 	return a;
 }
 
-const struct runtime_answer *runtime_ask(const struct run_ctx *ctx,
-					 const char *name)
+/* 1 when an answer is the same whichever directory it is asked from. */
+static int answer_shared(const struct runtime_answer *a)
+{
+	switch (a->state) {
+	case ANS_MISSING:	/* PATH does not depend on it */
+	case ANS_DOCKER:
+		return 1;
+	case ANS_FOUND:
+		return a->method == VMETHOD_MANIFEST || a->method == VMETHOD_CACHE ||
+		       a->method == VMETHOD_SOCKET ||
+		       (a->method == VMETHOD_PATH && !a->resolved && !a->note);
+	default:
+		return 0;
+	}
+}
+
+static const struct runtime_answer *ask_keyed(const struct run_ctx *ctx,
+					      const char *name, const char *dir)
 {
 	struct buf key = BUF_INIT;
 	const struct runtime_answer *a;
 
 	buf_printf(&key, "runtime:%s", name);
+	if (dir)
+		buf_printf(&key, "@%s", dir);
 	a = run_once(ctx, buf_str(&key), ask_version, name, answer_free);
 	buf_release(&key);
 	return a;
+}
+
+const struct runtime_answer *runtime_ask(const struct run_ctx *ctx,
+					 const char *name)
+{
+	const struct spec *top = spec_top(ctx->spec);
+	struct run_ctx shared = *ctx;
+	const struct runtime_answer *a;
+
+	shared.spec = top;
+	a = ask_keyed(&shared, name, NULL);
+	if (ctx->spec == top || !spec_selects_version(ctx->spec, name) ||
+	    answer_shared(a))
+		return a;
+	return ask_keyed(ctx, name, ctx->spec->dir);
 }
 
 int runtime_askable(const struct spec *spec, const char *name)
 {
 	struct ask q;
 
-	ask_init(&q, spec, name);
+	ask_init(&q, spec_top(spec), name);
 	return q.k || q.command;
 }
