@@ -267,6 +267,7 @@ static int read_go(struct spec *spec, struct spec_workspaces *w,
 	char msg[256];
 	unsigned line, col;
 	struct blob b;
+	size_t i;
 	int rc = spec_read(spec, "go.work", &b, err);
 
 	if (rc <= 0)
@@ -278,6 +279,27 @@ static int read_go(struct spec *spec, struct spec_workspaces *w,
 		return -1;
 	}
 	src = source_new(w, WS_GO, spec_add_file(spec, "go.work"));
+	/* go resolves a use path against go.work's directory; an absolute
+	 * one counts when it lies in the repository (then it is made
+	 * relative), and is refused otherwise */
+	for (i = 0; i < p.n; i++) {
+		struct ws_pattern *u = &p.v[i];
+		size_t n = strlen(spec->root);
+
+		if (u->text[0] != '/')
+			continue;
+		if (!strncmp(u->text, spec->root, n) &&
+		    (u->text[n] == '/' || !u->text[n])) {
+			memmove(u->text, u->text + n, strlen(u->text + n) + 1);
+		} else {
+			struct origin o = { src->file, u->line, u->col };
+
+			finding(w, WS_OUTSIDE, u->text, o, "%s is outside the "
+				"repository: refused, not read", u->text);
+			u->text[0] = '\0';	/* matches nothing, warns nothing */
+			u->negate = 1;
+		}
+	}
 	src->pats = p;
 	return 0;
 }
@@ -316,6 +338,7 @@ static void read_uv(struct spec *spec, struct spec_workspaces *w)
 struct cand {
 	char *dir;
 	size_t pattern;
+	int cls;		/* enum cand_class, once expanded */
 };
 
 struct walk {
@@ -456,11 +479,12 @@ static void walk_segs(struct walk *k, const char *const *segs, size_t nseg,
 		return;
 	}
 	s = segs[at];
-	if (!strcmp(s, "**")) {
+	/* go.work names directories, never patterns */
+	if (k->src->kind != WS_GO && !strcmp(s, "**")) {
 		/* none, then one or more directories */
 		walk_segs(k, segs, nseg, at + 1, path, depth);
 		walk_list(k, path, NULL, segs, nseg, at + 1, depth, 0);
-	} else if (ws_glob_is_wild(s, strlen(s))) {
+	} else if (k->src->kind != WS_GO && ws_glob_is_wild(s, strlen(s))) {
 		walk_list(k, path, s, segs, nseg, at + 1, depth, 1);
 	} else if (depth < WS_DEPTH_MAX && !skipped_name(k->src->kind, s, strlen(s))) {
 		join_rel(&sub, path, s, strlen(s));
@@ -497,6 +521,18 @@ static const char *manifest_of(const struct spec *spec, enum ws_kind k,
 	return NULL;
 }
 
+static int has_finding(const struct spec_workspaces *w, const char *file,
+		       unsigned line)
+{
+	size_t i;
+
+	for (i = 0; i < w->nfindings; i++)
+		if (w->findings[i].origin.file == file &&
+		    w->findings[i].origin.line == line)
+			return 1;
+	return 0;
+}
+
 /* Expand one positive pattern (every brace alternative) into k->v. */
 static void expand_pattern(struct walk *k, const char *text)
 {
@@ -518,15 +554,23 @@ static void expand_pattern(struct walk *k, const char *text)
 		while ((seg = strsep(&p, "/")) != NULL) {
 			if (!*seg || !strcmp(seg, "."))
 				continue;
-			if (!strcmp(seg, "..") || n == WS_DEPTH_MAX)
+			if (!strcmp(seg, ".."))
 				bad = 1;
+			else if (n == WS_DEPTH_MAX)
+				bad = bad ? bad : 2;
 			else
 				segs[n++] = seg;
 		}
-		if (bad)
+		/* ".." is refused even where it would come back in: a
+		 * pattern that leaves the repository is not followed */
+		if (bad == 1)
 			finding(k->w, WS_OUTSIDE, NULL, pat_origin(k->src, k->pattern),
-				"'%s' leads out of the repository (or deeper than %d "
-				"levels): not searched", alts[i], WS_DEPTH_MAX);
+				"'%s' leads out of the repository: refused, not "
+				"searched", alts[i]);
+		else if (bad)
+			finding(k->w, WS_CAPPED, NULL, pat_origin(k->src, k->pattern),
+				"'%s' is deeper than %d levels: not searched",
+				alts[i], WS_DEPTH_MAX);
 		else
 			walk_segs(k, segs, n, 0, "", 0);
 		free(copy);
@@ -558,42 +602,63 @@ static void cand_negate(struct walk *k, const char *neg)
 	k->n = j;
 }
 
-/* One match: a directory of the repository that holds its manifest,
- * inside the repository, with a name fit for an id.  1 when it is a
- * workspace; 0 when it is skipped (silently, or with a finding). */
-static int cand_ok(struct walk *k, const struct cand *c)
+/* What one match is.  A directory of the repository that holds its
+ * manifest, inside the repository, with a name fit for an id, is a
+ * workspace; the root is the repository's own model; a directory without
+ * the manifest is skipped by npm and pnpm, and refused (with the whole
+ * workspace) by go and uv. */
+enum cand_class {
+	CAND_OK,
+	CAND_SILENT,		/* not a workspace, nothing to say */
+	CAND_OUTSIDE,
+	CAND_NO_MANIFEST,
+	CAND_BAD_NAME,
+};
+
+static enum cand_class cand_classify(const struct walk *k, const char *dir)
+{
+	if (!*dir)
+		return CAND_SILENT;
+	if (!inside(k->spec, dir))
+		return CAND_OUTSIDE;
+	if (!manifest_of(k->spec, k->src->kind, dir))
+		return k->src->kind == WS_GO || k->src->kind == WS_UV ?
+		       CAND_NO_MANIFEST : CAND_SILENT;
+	return ws_dir_valid(dir) ? CAND_OK : CAND_BAD_NAME;
+}
+
+/* The finding for a match that is not a workspace, if it gets one. */
+static void cand_finding(struct walk *k, const struct cand *c,
+			 enum cand_class cls)
 {
 	struct spec_workspaces *w = k->w;
 	struct origin o = pat_origin(k->src, c->pattern);
 
-	if (!*c->dir)
-		return 0;	/* the root: the repository's own model */
-	if (!inside(k->spec, c->dir)) {
+	switch (cls) {
+	case CAND_OUTSIDE:
 		finding(w, WS_OUTSIDE, c->dir, o, "%s leads out of the repository "
 			"(a symbolic link): refused, not read", c->dir);
-		return 0;
-	}
-	if (!manifest_of(k->spec, k->src->kind, c->dir)) {
-		/* npm and pnpm skip such a directory; go and uv refuse the
-		 * whole workspace */
+		break;
+	case CAND_NO_MANIFEST:
 		if (k->src->kind == WS_GO)
 			finding(w, WS_NO_MANIFEST, c->dir, o, "%s has no go.mod: "
 				"go refuses the workspace (\"cannot load module "
 				"listed in go.work\")", c->dir);
-		else if (k->src->kind == WS_UV)
+		else
 			finding(w, WS_NO_MANIFEST, c->dir, o, "%s has no "
 				"pyproject.toml: uv refuses the workspace "
 				"(\"Workspace member is missing a pyproject.toml\")",
 				c->dir);
-		return 0;
-	}
-	if (!ws_dir_valid(c->dir)) {
+		break;
+	case CAND_BAD_NAME:
 		finding(w, WS_BAD_NAME, c->dir, o, "%s: a workspace path of "
 			"[A-Za-z0-9._@+-/] only can be part of a check id: not "
 			"checked", c->dir);
-		return 0;
+		break;
+	case CAND_OK:
+	case CAND_SILENT:
+		break;
 	}
-	return 1;
 }
 
 static void ws_add(struct spec_workspaces *w, const char *dir, size_t source,
@@ -621,7 +686,8 @@ static int ws_has(const struct spec_workspaces *w, const char *dir)
 
 /* The patterns of one source against the file system: its workspaces
  * added to w->v (a directory another source found first is not added
- * again). */
+ * again).  What a match is gets decided once; a match a negation removes
+ * says nothing, so findings are made for what is left. */
 static void expand_source(struct spec *spec, struct spec_workspaces *w,
 			  size_t si, size_t *visited, int *capped)
 {
@@ -649,33 +715,34 @@ static void expand_source(struct spec *spec, struct spec_workspaces *w,
 		k.pattern = i;
 		before = k.n;
 		expand_pattern(&k, p->text);
-		/* keep the workspaces only: they are what "matched" counts */
-		for (j = before; j < k.n;) {
-			if (cand_ok(&k, &k.v[j])) {
-				j++;
-				continue;
-			}
-			free(k.v[j].dir);
-			k.v[j] = k.v[--k.n];
+		for (j = before; j < k.n; j++) {
+			k.v[j].cls = cand_classify(&k, k.v[j].dir);
+			src->matched[i] += k.v[j].cls != CAND_SILENT;
 		}
-		src->matched[i] = k.n - before;
 	}
 	for (i = 0; src->kind != WS_NPM && i < src->pats.n; i++)
 		if (src->pats.v[i].negate)
 			cand_negate(&k, src->pats.v[i].text);
 	if (k.n)
 		qsort(k.v, k.n, sizeof(*k.v), cand_cmp);
-	for (i = 0; i < k.n; i++)
-		if ((!i || strcmp(k.v[i].dir, k.v[i - 1].dir)) && !ws_has(w, k.v[i].dir))
+	for (i = 0; i < k.n; i++) {
+		if (i && !strcmp(k.v[i].dir, k.v[i - 1].dir))
+			continue;
+		if (k.v[i].cls != CAND_OK)
+			cand_finding(&k, &k.v[i], k.v[i].cls);
+		else if (!ws_has(w, k.v[i].dir))
 			ws_add(w, k.v[i].dir, si, k.v[i].pattern);
+	}
 	for (i = 0; i < k.n; i++)
 		free(k.v[i].dir);
 	free(k.v);
-	for (i = 0; i < src->pats.n; i++) {
+	/* a go.work path names one directory: what is wrong with it is a
+	 * finding already; and a pattern that has one says enough */
+	for (i = 0; src->kind != WS_GO && i < src->pats.n; i++) {
 		const struct ws_pattern *p = &src->pats.v[i];
 
 		if (!p->negate && !src->matched[i] && strcmp(p->text, ".") &&
-		    *p->text)
+		    *p->text && !has_finding(w, src->file, p->line))
 			finding(w, WS_UNMATCHED, NULL, pat_origin(src, i),
 				"'%s' matches no workspace", p->text);
 	}
