@@ -113,10 +113,11 @@ void runtime_workspaces_plan(const struct spec *spec, struct plan *plan)
 struct cmp {
 	const struct runtime_req *r;
 	const char *ws;			/* NULL: the repository */
-	struct runtime_prep p;
 	size_t same;			/* index of the first one with the same
-					 * canonical range (itself if none) */
-	char *text;			/* the canonical range */
+					 * text (itself if none): it holds the
+					 * range, parsed once */
+	struct semver_range *range;	/* the first of its text only */
+	char want[RUNTIME_QUOTE_MAX];	/* the text, quoted for messages */
 };
 
 /* "(apps/web)", or the repository's file: "(package.json)" */
@@ -140,7 +141,10 @@ static cJSON *req_json(const struct cmp *c)
 	return o;
 }
 
-/* Every comparable requirement of name, in model order, into v. */
+/* Every comparable requirement of name, in model order, into v.  A text
+ * is parsed once (fifty workspaces that all say ">=18" are one range); an
+ * invalid range, or one no version satisfies on its own, fails its own
+ * check and is left out here. */
 static size_t gather(const struct spec *top, const char *name, struct cmp *v,
 		     size_t max)
 {
@@ -154,20 +158,28 @@ static size_t gather(const struct spec *top, const char *name, struct cmp *v,
 
 			if (!comparable(r, name))
 				continue;
+			memset(c, 0, sizeof(*c));
 			c->r = r;
 			c->ws = mv[m]->dir;
-			runtime_prep_init(&c->p, r);
-			if (c->p.bad || !c->p.range) {
-				runtime_prep_release(&c->p);
-				continue;	/* its own check fails it */
-			}
-			c->text = semver_range_format(c->p.range);
 			c->same = n;
-			for (j = 0; c->text && j < n; j++)
-				if (v[j].text && !strcmp(v[j].text, c->text)) {
+			for (j = 0; j < n; j++)
+				if (!strcmp(v[j].r->spec, r->spec)) {
 					c->same = v[j].same;
 					break;
 				}
+			if (c->same == n) {
+				c->range = semver_range_parse(r->spec,
+							      SEMVER_INCLUDE_PRERELEASE);
+				if (!c->range || runtime_ranges_disjoint(c->range,
+									 c->range)) {
+					semver_range_free(c->range);
+					continue;
+				}
+			} else if (!v[c->same].range) {
+				continue;
+			}
+			versions_quote(c->want, sizeof(c->want), r->spec,
+				       strlen(r->spec));
 			n++;
 		}
 	}
@@ -199,7 +211,7 @@ void runtime_workspaces_run(const struct run_ctx *ctx, const struct check *c,
 			cJSON *pair;
 
 			if (v[j].same != j ||
-			    !runtime_ranges_disjoint(v[i].p.range, v[j].p.range))
+			    !runtime_ranges_disjoint(v[i].range, v[j].range))
 				continue;
 			if (!nconf++) {
 				a0 = i;
@@ -215,7 +227,7 @@ void runtime_workspaces_run(const struct run_ctx *ctx, const struct check *c,
 	}
 	if (nconf) {
 		result_set(res, STATUS_FAIL, "no %s satisfies %s (%s) and %s (%s)%s",
-			   first->name, v[a0].p.want, who(&v[a0]), v[b0].p.want,
+			   first->name, v[a0].want, who(&v[a0]), v[b0].want,
 			   who(&v[b0]), nconf > 1 ? "; and more pairs (data.conflicts)" : "");
 		res->reason = REASON_UNSATISFIABLE;
 		result_hint(res, "make the ranges overlap: edit %s:%u or %s:%u "
@@ -225,7 +237,7 @@ void runtime_workspaces_run(const struct run_ctx *ctx, const struct check *c,
 		result_fix_edit(res, runtime_req_from(v[b0].r), v[b0].r->origin.line);
 		for (i = 0; i < n; i++)
 			result_note(res, "%s:%u wants %s", runtime_req_from(v[i].r),
-				    v[i].r->origin.line, v[i].p.want);
+				    v[i].r->origin.line, v[i].want);
 	} else {
 		size_t distinct = 0;
 
@@ -235,9 +247,7 @@ void runtime_workspaces_run(const struct run_ctx *ctx, const struct check *c,
 			   "(%zu distinct) exclude each other", n, first->name,
 			   distinct);
 	}
-	for (i = 0; i < n; i++) {
-		runtime_prep_release(&v[i].p);
-		free(v[i].text);
-	}
+	for (i = 0; i < n; i++)
+		semver_range_free(v[i].range);
 	free(v);
 }
