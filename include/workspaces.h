@@ -137,6 +137,8 @@ struct workspace {
 	size_t pattern;		/* the pattern that matched it first */
 	struct spec spec;	/* loaded when `loaded` */
 	int loaded;
+	int linked;		/* found through a symbolic link (which stays
+				 * inside the repository) */
 };
 
 struct spec_workspaces {

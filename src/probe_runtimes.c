@@ -596,10 +596,16 @@ static void runtimes_run(const struct run_ctx *ctx, const struct check *c,
 	switch (a->state) {
 	case ANS_MISSING:
 		lead = missing_lead(ctx->spec, r);
+		/* a workspace's: the repository's own check reports it, when
+		 * it has one (one missing pnpm, one failure for the whole
+		 * monorepo) */
+		if (ctx->spec->parent && missing_lead(ctx->spec->parent, r) != r)
+			lead = missing_lead(ctx->spec->parent, r);
 		if (lead != r) {
 			result_set(res, STATUS_SKIP, "not checked: %s is not on PATH, "
-				   "which the %s check reports (needs %s here)",
-				   r->name, req_source_label(lead->src),
+				   "which the %s%s check reports (needs %s here)",
+				   r->name, lead == missing_lead(ctx->spec, r) ? "" :
+				   "repository's ", req_source_label(lead->src),
 				   *r->spec ? p.want : "any version");
 			res->reason = REASON_NOT_FOUND;
 			break;

@@ -334,11 +334,25 @@ static void read_uv(struct spec *spec, struct spec_workspaces *w)
 
 /* ---- expanding the patterns ------------------------------------------- */
 
+/* What one match is.  A directory of the repository that holds its
+ * manifest, inside the repository, with a name fit for an id, is a
+ * workspace; the root is the repository's own model; a directory without
+ * the manifest is skipped by npm and pnpm, and refused (with the whole
+ * workspace) by go and uv. */
+enum cand_class {
+	CAND_OK,
+	CAND_SILENT,		/* not a workspace, nothing to say */
+	CAND_OUTSIDE,
+	CAND_NO_MANIFEST,
+	CAND_BAD_NAME,
+};
+
 /* One match of a source's pattern, before the negations. */
 struct cand {
 	char *dir;
 	size_t pattern;
-	int cls;		/* enum cand_class, once expanded */
+	int cls;		/* enum cand_class */
+	int linked;		/* reached through a symbolic link */
 };
 
 struct walk {
@@ -374,21 +388,45 @@ static int inside(const struct spec *spec, const char *rel)
 	return in;
 }
 
-/* 1 when root/rel is a directory (symlinks followed). */
-static int is_dir(const struct spec *spec, const char *rel)
+/* What root/rel is: 0 not a directory, 1 a directory, 2 a symbolic link
+ * to one (followed). */
+static int dir_kind(const struct spec *spec, const char *rel)
 {
 	char *p = path_join(spec->root, *rel ? rel : ".");
 	struct stat st;
-	int d = stat(p, &st) == 0 && S_ISDIR(st.st_mode);
+	int d = 0;
 
+	if (lstat(p, &st) == 0) {
+		if (S_ISDIR(st.st_mode))
+			d = 1;
+		else if (S_ISLNK(st.st_mode) && stat(p, &st) == 0 && S_ISDIR(st.st_mode))
+			d = 2;
+	}
 	free(p);
 	return d;
 }
 
-static void cand_add(struct walk *k, const char *dir)
+static enum cand_class cand_classify(const struct walk *k, const char *dir,
+				     int linked);
+
+/* A directory the pattern names; linked: a symbolic link was followed on
+ * the way (only then can it lie outside the repository, and only then is
+ * its canonical path asked for: a tree of a thousand directories costs no
+ * readlink).  What can never be a workspace is not kept. */
+static void cand_add(struct walk *k, const char *dir, int linked)
 {
+	enum cand_class cls = cand_classify(k, dir, linked);
+
+	if (cls == CAND_SILENT)
+		return;
+	if (k->n >= WS_MAX * 2) {
+		*k->capped = 1;
+		return;
+	}
 	grow(&k->v, sizeof(*k->v), &k->cap, k->n + 1);
 	k->v[k->n].dir = xstrdup(dir);
+	k->v[k->n].cls = cls;
+	k->v[k->n].linked = linked;
 	k->v[k->n++].pattern = k->pattern;
 }
 
@@ -406,21 +444,21 @@ static void join_rel(struct buf *out, const char *path, const char *name, size_t
 }
 
 static void walk_segs(struct walk *k, const char *const *segs, size_t nseg,
-		      size_t at, const char *path, unsigned depth);
+		      size_t at, const char *path, unsigned depth, int linked);
 
-/* List root/path (a directory inside the repository) and call back for
+/* List root/path (a directory inside the repository) and go on with
  * every subdirectory whose name fits: wild (a pattern segment, or NULL
  * for "**": any name not starting with '.'). */
 static void walk_list(struct walk *k, const char *path, const char *wild,
 		      const char *const *segs, size_t nseg, size_t next,
-		      unsigned depth, int follow)
+		      unsigned depth, int follow, int linked)
 {
 	char *abs;
 	DIR *d;
 	struct dirent *de;
 	struct buf sub = BUF_INIT;
 
-	if (depth >= WS_DEPTH_MAX)
+	if (depth >= WS_DEPTH_MAX || *k->capped)
 		return;
 	if (*k->visited >= WS_VISIT_MAX) {
 		*k->capped = 1;
@@ -428,7 +466,7 @@ static void walk_list(struct walk *k, const char *path, const char *wild,
 	}
 	/* never list a directory outside the repository: a symlink on the
 	 * way may lead out */
-	if (*path && !inside(k->spec, path))
+	if (linked && *path && !inside(k->spec, path))
 		return;
 	++*k->visited;
 	abs = path_join(k->spec->root, *path ? path : ".");
@@ -439,7 +477,7 @@ static void walk_list(struct walk *k, const char *path, const char *wild,
 	while ((de = readdir(d)) != NULL) {
 		const char *name = de->d_name;
 		size_t n = strlen(name);
-		int dir = de->d_type == DT_DIR;
+		int dir = de->d_type == DT_DIR, sublinked = linked;
 
 		if (name[0] == '.' && (n == 1 || (n == 2 && name[1] == '.')))
 			continue;
@@ -449,47 +487,52 @@ static void walk_list(struct walk *k, const char *path, const char *wild,
 			continue;
 		join_rel(&sub, path, name, n);
 		if (de->d_type == DT_LNK || de->d_type == DT_UNKNOWN) {
+			int kind = dir_kind(k->spec, buf_str(&sub));
+
 			/* "**" does not descend into symlinked directories
 			 * (glob's follow: false), a named segment may be one */
-			if (!follow && de->d_type == DT_LNK)
+			if (kind == 2 && !follow)
 				continue;
-			dir = is_dir(k->spec, buf_str(&sub));
+			dir = kind != 0;
+			sublinked |= kind == 2;
 		}
 		if (!dir)
 			continue;
 		if (!wild)	/* "**" takes this one, and more below it */
 			walk_list(k, buf_str(&sub), NULL, segs, nseg, next,
-				  depth + 1, 0);
-		walk_segs(k, segs, nseg, next, buf_str(&sub), depth + 1);
+				  depth + 1, 0, sublinked);
+		walk_segs(k, segs, nseg, next, buf_str(&sub), depth + 1, sublinked);
 	}
 	closedir(d);
 	buf_release(&sub);
 }
 
 static void walk_segs(struct walk *k, const char *const *segs, size_t nseg,
-		      size_t at, const char *path, unsigned depth)
+		      size_t at, const char *path, unsigned depth, int linked)
 {
 	const char *s;
 	struct buf sub = BUF_INIT;
+	int kind;
 
-	if (k->n >= WS_MAX * 2 || *k->capped)
+	if (*k->capped)
 		return;
 	if (at == nseg) {
-		cand_add(k, path);
+		cand_add(k, path, linked);
 		return;
 	}
 	s = segs[at];
 	/* go.work names directories, never patterns */
 	if (k->src->kind != WS_GO && !strcmp(s, "**")) {
 		/* none, then one or more directories */
-		walk_segs(k, segs, nseg, at + 1, path, depth);
-		walk_list(k, path, NULL, segs, nseg, at + 1, depth, 0);
+		walk_segs(k, segs, nseg, at + 1, path, depth, linked);
+		walk_list(k, path, NULL, segs, nseg, at + 1, depth, 0, linked);
 	} else if (k->src->kind != WS_GO && ws_glob_is_wild(s, strlen(s))) {
-		walk_list(k, path, s, segs, nseg, at + 1, depth, 1);
+		walk_list(k, path, s, segs, nseg, at + 1, depth, 1, linked);
 	} else if (depth < WS_DEPTH_MAX && !skipped_name(k->src->kind, s, strlen(s))) {
 		join_rel(&sub, path, s, strlen(s));
-		if (is_dir(k->spec, buf_str(&sub)))
-			walk_segs(k, segs, nseg, at + 1, buf_str(&sub), depth + 1);
+		if ((kind = dir_kind(k->spec, buf_str(&sub))) != 0)
+			walk_segs(k, segs, nseg, at + 1, buf_str(&sub), depth + 1,
+				  linked || kind == 2);
 	}
 	buf_release(&sub);
 }
@@ -572,7 +615,7 @@ static void expand_pattern(struct walk *k, const char *text)
 				"'%s' is deeper than %d levels: not searched",
 				alts[i], WS_DEPTH_MAX);
 		else
-			walk_segs(k, segs, n, 0, "", 0);
+			walk_segs(k, segs, n, 0, "", 0, 0);
 		free(copy);
 	}
 	for (j = 0; j < nalt; j++)
@@ -602,24 +645,12 @@ static void cand_negate(struct walk *k, const char *neg)
 	k->n = j;
 }
 
-/* What one match is.  A directory of the repository that holds its
- * manifest, inside the repository, with a name fit for an id, is a
- * workspace; the root is the repository's own model; a directory without
- * the manifest is skipped by npm and pnpm, and refused (with the whole
- * workspace) by go and uv. */
-enum cand_class {
-	CAND_OK,
-	CAND_SILENT,		/* not a workspace, nothing to say */
-	CAND_OUTSIDE,
-	CAND_NO_MANIFEST,
-	CAND_BAD_NAME,
-};
-
-static enum cand_class cand_classify(const struct walk *k, const char *dir)
+static enum cand_class cand_classify(const struct walk *k, const char *dir,
+				     int linked)
 {
 	if (!*dir)
 		return CAND_SILENT;
-	if (!inside(k->spec, dir))
+	if (linked && !inside(k->spec, dir))
 		return CAND_OUTSIDE;
 	if (!manifest_of(k->spec, k->src->kind, dir))
 		return k->src->kind == WS_GO || k->src->kind == WS_UV ?
@@ -661,17 +692,17 @@ static void cand_finding(struct walk *k, const struct cand *c,
 	}
 }
 
-static void ws_add(struct spec_workspaces *w, const char *dir, size_t source,
-		   size_t pattern)
+static void ws_add(struct spec_workspaces *w, const struct cand *c, size_t source)
 {
 	struct workspace *x;
 
 	grow(&w->v, sizeof(*w->v), &w->cap, w->n + 1);
 	x = &w->v[w->n++];
 	memset(x, 0, sizeof(*x));
-	x->dir = xstrdup(dir);
+	x->dir = xstrdup(c->dir);
 	x->source = source;
-	x->pattern = pattern;
+	x->pattern = c->pattern;
+	x->linked = c->linked;
 }
 
 static int ws_has(const struct spec_workspaces *w, const char *dir)
@@ -693,7 +724,7 @@ static void expand_source(struct spec *spec, struct spec_workspaces *w,
 {
 	struct ws_source *src = &w->sources[si];
 	struct walk k;
-	size_t i, j, before;
+	size_t i, before;
 
 	memset(&k, 0, sizeof(k));
 	k.spec = spec;
@@ -715,10 +746,7 @@ static void expand_source(struct spec *spec, struct spec_workspaces *w,
 		k.pattern = i;
 		before = k.n;
 		expand_pattern(&k, p->text);
-		for (j = before; j < k.n; j++) {
-			k.v[j].cls = cand_classify(&k, k.v[j].dir);
-			src->matched[i] += k.v[j].cls != CAND_SILENT;
-		}
+		src->matched[i] = k.n - before;
 	}
 	for (i = 0; src->kind != WS_NPM && i < src->pats.n; i++)
 		if (src->pats.v[i].negate)
@@ -731,7 +759,7 @@ static void expand_source(struct spec *spec, struct spec_workspaces *w,
 		if (k.v[i].cls != CAND_OK)
 			cand_finding(&k, &k.v[i], k.v[i].cls);
 		else if (!ws_has(w, k.v[i].dir))
-			ws_add(w, k.v[i].dir, si, k.v[i].pattern);
+			ws_add(w, &k.v[i], si);
 	}
 	for (i = 0; i < k.n; i++)
 		free(k.v[i].dir);
@@ -766,8 +794,13 @@ static void drop_aliases(const struct spec *spec, struct spec_workspaces *w)
 		char *p = path_join(spec->root, w->v[i].dir);
 		int dup = 0;
 
-		real[i] = realpath(p, NULL);
-		free(p);
+		/* without a symbolic link on the way, the path is canonical */
+		if (w->v[i].linked) {
+			real[i] = realpath(p, NULL);
+			free(p);
+		} else {
+			real[i] = p;
+		}
 		for (j = 0; real[i] && j < i && !dup; j++)
 			dup = real[j] && !strcmp(real[i], real[j]);
 		if (dup) {
