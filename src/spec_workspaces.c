@@ -868,13 +868,12 @@ static int pick_only(struct spec_workspaces *w, const char *only,
 	struct buf names = BUF_INIT;
 	size_t i;
 
-	if (!want) {
-		free(want);
+	if (!want)
 		return 0;
-	}
 	for (i = 0; i < w->n; i++) {
 		if (!strcmp(w->v[i].dir, want)) {
 			w->only = w->v[i].dir;
+			buf_release(&names);
 			free(want);
 			return 0;
 		}
