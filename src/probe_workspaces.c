@@ -193,6 +193,9 @@ static void workspaces_run(const struct run_ctx *ctx, const struct check *c,
 	} else if (w->only) {
 		result_set(r, STATUS_PASS, "%s, 1 of %zu workspaces (%s)", w->only,
 			   w->n, buf_str(&files));
+	} else if (!w->n) {
+		result_set(r, STATUS_PASS, "no workspace: %s lists none",
+			   buf_str(&files));
 	} else {
 		result_set(r, STATUS_PASS, "%zu workspace%s: %s (%s)", w->n,
 			   w->n == 1 ? "" : "s", buf_str(&names), buf_str(&files));

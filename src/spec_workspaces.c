@@ -117,12 +117,13 @@ static struct ws_source *source_new(struct spec_workspaces *w, enum ws_kind kind
  * "./" or "/" dropped (map-workspaces: /^\.?\/+/), and a trailing '/'
  * (it only says "directories", which is all we match anyway). */
 static void add_npm_pattern(struct ws_patterns *p, const char *text,
-			    unsigned line, unsigned col, int pnpm)
+			    unsigned line, unsigned col)
 {
 	size_t bangs = strspn(text, "!"), n;
 
+	/* pnpm's entries get the same: fast-glob reads "./x" as "x", and
+	 * "!" negates there too */
 	text += bangs;
-	(void)pnpm;	/* fast-glob reads "./x" and "/x" as map-workspaces does */
 	if (text[0] == '.' && text[1] == '/')
 		text++;
 	text += strspn(text, "/");
@@ -189,7 +190,7 @@ static int read_npm(struct spec *spec, struct spec_workspaces *w)
 				continue;
 			}
 			add_npm_pattern(&src->pats, item->valuestring, io.line,
-					io.col, 0);
+					io.col);
 		}
 	}
 	cJSON_Delete(doc);
@@ -252,7 +253,7 @@ static int read_pnpm(struct spec *spec, struct spec_workspaces *w,
 				"empty" : "not a string");
 			continue;
 		}
-		add_npm_pattern(&src->pats, it->text, it->line, it->col, 1);
+		add_npm_pattern(&src->pats, it->text, it->line, it->col);
 	}
 	ynode_free(root);
 	return 1;
