@@ -33,6 +33,8 @@ struct audit_opts {
 					 * FROM_CALL: may exceed the repository's cap) */
 	int strict;
 	int no_config;			/* the user's config.ini was not read */
+	int no_workspaces;		/* --no-workspaces: no discovery */
+	const char *workspace;		/* --workspace=PATH, or NULL */
 };
 
 /* 1 when the options select probe p. */

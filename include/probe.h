@@ -105,17 +105,32 @@ struct check {
 	struct origin source;
 	const void *arg;
 	size_t index;
+	const struct spec *spec;	/* the model it was planned from (a
+					 * workspace's, or NULL: the run's);
+					 * it runs with ctx->spec = spec */
+	const char *workspace;		/* that model's spec->dir, or NULL */
 };
 
+/* The checks of a run.  spec and ws are the caller's: before it asks a
+ * probe to plan a workspace's model, it sets spec to that model and ws to
+ * its directory, and plan_add tags each check with them and prefixes its
+ * id ("apps/web:env.parity"), so that no probe needs to know about
+ * workspaces to plan for one. */
 struct plan {
 	struct check *checks;
 	size_t n, cap;
+	const struct spec *spec;	/* NULL: the run's model */
+	const char *ws;			/* NULL: the repository */
 };
 
-/* Add a check; id and title are copied.  Returns the new check. */
+/* Add a check; id and title are copied (id after the workspace prefix).
+ * Returns the new check. */
 struct check *plan_add(struct plan *plan, const struct probe *probe,
 		       const char *id, const char *title, struct origin source,
 		       const void *arg, size_t index);
+/* 1 when id (as a probe writes it, without the prefix) is planned
+ * already for the model being planned. */
+int plan_id_taken(const struct plan *plan, const char *id);
 void plan_release(struct plan *plan);
 
 /* The registered probes, in report order, NULL-terminated. */

@@ -54,7 +54,8 @@ const char *status_name(enum status s);
 	X(PROBE_ERROR, "probe-error")		/* the probe itself failed */ \
 	X(VARIABLE_UNSET, "variable-unset")	/* a ${VAR:?} with no value */ \
 	X(KEYS_STILL_EMPTY, "keys-still-empty")	/* empty as in the example */ \
-	X(MISREAD, "misread")			/* dotenv reads it otherwise */
+	X(MISREAD, "misread")			/* dotenv reads it otherwise */ \
+	X(NO_MATCH, "no-match")			/* a workspace pattern matches nothing */
 
 enum reason {
 #define REASON_ENUM(name, text) REASON_##name,
@@ -81,7 +82,11 @@ struct fix {
 	enum fix_who who;
 	char **argv;		/* NULL-terminated words, or NULL */
 	unsigned needs;		/* enum fix_need bits */
-	struct origin edit;	/* file NULL: nothing to edit */
+	struct origin edit;	/* file NULL: nothing to edit; the name is
+				 * repository-relative, as every origin's */
+	const char *cwd;	/* where argv runs, repository-relative (a
+				 * workspace's directory: a model's string);
+				 * NULL: the repository itself (".") */
 };
 
 struct result {
@@ -98,6 +103,8 @@ struct result {
 	double duration_ms;
 	enum reason reason;	/* REASON_NONE for a pass */
 	struct fix *fix;	/* or NULL */
+	const char *workspace;	/* the workspace it checks ("apps/web", the
+				 * model's string), NULL for the repository */
 };
 
 /* Setters take printf formats and own what they store. */
@@ -126,6 +133,10 @@ int result_fix_argv(struct result *r, enum fix_who who, unsigned needs,
 		    const char *argv0, ...) __attribute__((sentinel));
 /* A fix only a person can make: edit file (at line, 0: anywhere). */
 void result_fix_edit(struct result *r, const char *file, unsigned line);
+/* The fix's argv runs in dir (repository-relative, static or a model's
+ * string; NULL: the repository), for a command whose effect depends on
+ * where it runs (docker compose, pyenv local, mise use).  No fix: no-op. */
+void result_fix_cwd(struct result *r, const char *dir);
 
 /* 1 when s may be a word of a fix's argv: 1 to 200 bytes of
  * [A-Za-z0-9._/@:=+,-], so no space, quote, glob or shell character. */

@@ -16,6 +16,7 @@
 
 #include "nvmrc.h"
 #include "pep440.h"
+#include "probe.h"
 #include "result.h"
 #include "semver.h"
 #include "spec.h"
@@ -79,6 +80,13 @@ struct runtime_prep {
 void runtime_prep_init(struct runtime_prep *p, const struct runtime_req *r);
 void runtime_prep_release(struct runtime_prep *p);
 
+/* 1 when no version satisfies both a and b, and that is certain: every
+ * comparator set of a, joined with every set of b, has its lower bound
+ * above its upper bound (runtime_req.c's emptiness test, which counts
+ * what it cannot judge as satisfiable).  0 when some version may. */
+int runtime_ranges_disjoint(const struct semver_range *a,
+			    const struct semver_range *b);
+
 /* ---- runtime_eval.c ---- */
 
 /* The status and message of one check; the caller releases msg. */
@@ -90,6 +98,16 @@ struct runtime_verdict {
 /* Whether version found (of runtime k, or NULL) meets p: v filled. */
 void runtime_judge(const struct runtime_prep *p, const struct known_runtime *k,
 		   const char *found, struct runtime_verdict *v);
+
+/* ---- runtime_workspaces.c ---- */
+
+/* runtime.NAME.workspaces: the checks of ranges that exclude each other
+ * across workspaces, planned for the repository's model (its check's
+ * index is RUNTIME_WORKSPACES_CHECK, its arg the first requirement). */
+#define RUNTIME_WORKSPACES_CHECK ((size_t)-2)
+void runtime_workspaces_plan(const struct spec *spec, struct plan *plan);
+void runtime_workspaces_run(const struct run_ctx *ctx, const struct check *c,
+			    struct result *res);
 
 /* ---- runtime_hint.c ---- */
 

@@ -123,6 +123,11 @@ struct port_req {
 	char *service;		/* SRC_COMPOSE: the service ("db"); SRC_ENV_*:
 				 * the key ("DATABASE_URL"); else NULL */
 	char *scheme;		/* SRC_ENV_URL: the URL's scheme, lowercase */
+	const char *ws;		/* the workspace that wants it ("apps/web",
+				 * its model's string), NULL for the
+				 * repository: ports are one namespace, so a
+				 * workspace's requirements are resolved with
+				 * the repository's (spec_workspaces.c) */
 };
 
 /*
@@ -308,8 +313,13 @@ struct compose_spec {
 /* "COMPOSE_FILE", ...: for messages (static) */
 const char *compose_from_label(enum compose_from from, int profiles);
 
+struct spec_workspaces;
+
 struct spec {
-	char *root;		/* canonical absolute path of the audited repository */
+	char *root;		/* canonical absolute path of the audited
+				 * repository (a workspace's model too: every
+				 * file stays inside the repository, and PATH
+				 * entries inside it are skipped) */
 	char **files;		/* repo-relative names of the spec files read */
 	size_t nfiles, files_cap;
 	char **strings;		/* spec_intern's copies */
@@ -335,6 +345,18 @@ struct spec {
 
 	long timeout_ms;	/* 0: not set by the repository */
 	struct origin timeout_origin;
+
+	/* ---- workspaces (workspaces.h) ---- */
+	const char *dir;	/* a workspace's model: its directory,
+				 * repository-relative ("apps/web"); every
+				 * file name in it is repository-relative
+				 * too ("apps/web/package.json").  NULL for
+				 * the repository's model */
+	char *dir_abs;		/* root/dir (NULL for the repository) */
+	const struct spec *parent;	/* a workspace: the repository's model */
+	struct spec_workspaces *workspaces;	/* the repository: what
+						 * discovery found, NULL
+						 * when it did not run */
 };
 
 /* Read the repository at dir into *spec.  Returns 0, or -1 with a message
@@ -346,6 +368,8 @@ void spec_release(struct spec *spec);
 /* Load a repository without requiring any spec file (the probe self-test
  * and `init` use it). */
 int spec_load_any(const char *dir, struct spec *spec, struct errbuf *err);
+/* spec_load and spec_load_any do not look for workspaces: spec_load_opts
+ * (workspaces.h) does. */
 
 /* For source loaders (spec_*.c): remember a spec file that was read,
  * returning the spec-owned copy that origins point to. */

@@ -37,8 +37,21 @@ void spec_resolve_ports(struct spec *spec);
 /* Free spec->compose (spec_compose.c). */
 void spec_compose_release(struct spec *spec);
 
-/* The first of names that exists under the root, or NULL. */
+/* The first of names that exists in the model's directory (the
+ * repository's root, or a workspace's directory), or NULL. */
 const char *spec_first_existing(const struct spec *spec, const char *const *names);
+
+/* The repository-relative name of name, a file of the model's directory:
+ * name itself for the repository, "apps/web/name" for a workspace.  A new
+ * string.  Loaders read and record every file under this name, so that
+ * origins are repository-relative whichever model they belong to. */
+char *spec_rel(const struct spec *spec, const char *name);
+
+/* A workspace's model (workspaces.h): loaded with every loader but
+ * preflight.yaml's, from parent->root/dir, with parent as its parent.
+ * dir must outlive child.  0, or -1 with err filled (child released). */
+int spec_load_child(const struct spec *parent, const char *dir,
+		    struct spec *child, struct errbuf *err);
 
 /* err = "file:line:col: message" */
 void spec_error(struct errbuf *err, const char *file, unsigned line,
@@ -51,6 +64,18 @@ int env_key_valid(const char *s);
 /* 1 when s may name a runtime or a tool: [A-Za-z0-9_.+-]+, not starting
  * with '-' or '.', so that it is never an option and fits a check id. */
 int spec_name_valid(const char *s);
+
+/* ---- JSON positions (spec_package.c) ----
+ * cJSON keeps no positions: these walk the text, which cJSON has already
+ * found valid, once more. */
+
+/* Offset of the key path[0].path[1]... (its opening quote), or -1. */
+long json_locate(const char *s, size_t len, const char *const *path, size_t depth);
+/* The offsets of the items of the array that is the value of the key at
+ * offset key, in order, at most max of them: how many were stored (0
+ * when the value is not an array). */
+size_t json_items(const char *s, size_t len, size_t key, size_t *offs,
+		  size_t max);
 
 /* ---- the YAML sources (preflight.yaml, compose files) ---- */
 

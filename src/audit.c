@@ -4,6 +4,7 @@
 #include "runner.h"
 #include "spawnrun.h"
 #include "vfast.h"
+#include "workspaces.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -96,6 +97,86 @@ static cJSON *cache_json(const struct audit *a)
 	return o;
 }
 
+/* {"enabled", "only", "sources": [{kind, file, patterns: [{pattern,
+ * negate, line, matched}]}], "found": [{dir, kind, file, pattern,
+ * loaded}], "findings": [{kind, dir, file, line, message}]}: which
+ * workspaces were found, and from where. */
+static cJSON *workspaces_json(const struct audit *a, const struct audit_opts *o)
+{
+	static const char *const fkinds[] = {
+		[WS_UNMATCHED] = "unmatched", [WS_OUTSIDE] = "outside",
+		[WS_BAD_NAME] = "bad-name", [WS_NO_MANIFEST] = "no-manifest",
+		[WS_INVALID] = "invalid", [WS_CAPPED] = "capped",
+	};
+	const struct spec_workspaces *w = a->loaded ? a->spec.workspaces : NULL;
+	cJSON *j = cJSON_CreateObject(), *arr;
+	size_t i, k;
+
+	cJSON_AddBoolToObject(j, "enabled", !o->no_workspaces);
+	if (w && w->only)
+		cJSON_AddStringToObject(j, "only", w->only);
+	else
+		cJSON_AddNullToObject(j, "only");
+	arr = cJSON_AddArrayToObject(j, "sources");
+	for (i = 0; w && i < w->nsources; i++) {
+		const struct ws_source *s = &w->sources[i];
+		cJSON *so = cJSON_CreateObject(), *pats;
+
+		cJSON_AddStringToObject(so, "kind", ws_kind_key(s->kind));
+		cJSON_AddStringToObject(so, "file", s->file);
+		pats = cJSON_AddArrayToObject(so, "patterns");
+		for (k = 0; k < s->pats.n; k++) {
+			cJSON *p = cJSON_CreateObject();
+
+			cJSON_AddStringToObject(p, "pattern", s->pats.v[k].text);
+			cJSON_AddBoolToObject(p, "negate", s->pats.v[k].negate);
+			if (s->pats.v[k].line)
+				cJSON_AddNumberToObject(p, "line", s->pats.v[k].line);
+			else
+				cJSON_AddNullToObject(p, "line");
+			cJSON_AddNumberToObject(p, "matched", s->matched ?
+						(double)s->matched[k] : 0);
+			cJSON_AddItemToArray(pats, p);
+		}
+		cJSON_AddItemToArray(arr, so);
+	}
+	arr = cJSON_AddArrayToObject(j, "found");
+	for (i = 0; w && i < w->n; i++) {
+		const struct workspace *x = &w->v[i];
+		const struct ws_source *s = &w->sources[x->source];
+		cJSON *f = cJSON_CreateObject();
+
+		cJSON_AddStringToObject(f, "dir", x->dir);
+		cJSON_AddStringToObject(f, "kind", ws_kind_key(s->kind));
+		cJSON_AddStringToObject(f, "file", s->file);
+		cJSON_AddStringToObject(f, "pattern", s->pats.v[x->pattern].text);
+		cJSON_AddBoolToObject(f, "loaded", x->loaded);
+		cJSON_AddItemToArray(arr, f);
+	}
+	arr = cJSON_AddArrayToObject(j, "findings");
+	for (i = 0; w && i < w->nfindings; i++) {
+		const struct ws_finding *f = &w->findings[i];
+		cJSON *fo = cJSON_CreateObject();
+
+		cJSON_AddStringToObject(fo, "kind", fkinds[f->kind]);
+		if (f->dir)
+			cJSON_AddStringToObject(fo, "dir", f->dir);
+		else
+			cJSON_AddNullToObject(fo, "dir");
+		if (f->origin.file)
+			cJSON_AddStringToObject(fo, "file", f->origin.file);
+		else
+			cJSON_AddNullToObject(fo, "file");
+		if (f->origin.line)
+			cJSON_AddNumberToObject(fo, "line", f->origin.line);
+		else
+			cJSON_AddNullToObject(fo, "line");
+		cJSON_AddStringToObject(fo, "message", f->message);
+		cJSON_AddItemToArray(arr, fo);
+	}
+	return j;
+}
+
 /* The settings that decided this run (a->loaded: the files read). */
 static cJSON *run_json(const struct audit *a, const struct audit_opts *o,
 		       const struct config *cfg, const char *timeout_file,
@@ -125,6 +206,16 @@ static cJSON *run_json(const struct audit *a, const struct audit_opts *o,
 	files = cJSON_AddArrayToObject(run, "files_read");
 	for (i = 0; a->loaded && i < a->spec.nfiles; i++)
 		cJSON_AddItemToArray(files, cJSON_CreateString(a->spec.files[i]));
+	if (a->loaded && a->spec.workspaces) {
+		const struct spec_workspaces *w = a->spec.workspaces;
+		size_t k;
+
+		for (k = 0; k < w->n; k++)
+			for (i = 0; w->v[k].loaded && i < w->v[k].spec.nfiles; i++)
+				cJSON_AddItemToArray(files, cJSON_CreateString(
+					w->v[k].spec.files[i]));
+	}
+	cJSON_AddItemToObject(run, "workspaces", workspaces_json(a, o));
 	notes = cJSON_AddArrayToObject(run, "notes");
 	if (a->timeout_note)
 		cJSON_AddItemToArray(notes, cJSON_CreateString(a->timeout_note));
@@ -247,12 +338,35 @@ static void children_end(struct audit *a, double deadline_ms)
 
 /* ---- one audit -------------------------------------------------------- */
 
+/* The repository's checks, then each workspace's, in the order of the
+ * report: the human report groups them so, and JSON keeps that order. */
+static void plan_all(struct audit *a, const struct audit_opts *o)
+{
+	const struct spec_workspaces *w = a->spec.workspaces;
+	size_t i, k;
+
+	for (i = 0; probe_table[i]; i++)
+		if (audit_probe_selected(o, probe_table[i]))
+			probe_table[i]->plan(&a->spec, &a->plan);
+	for (k = 0; w && k < w->n; k++) {
+		if (!w->v[k].loaded)
+			continue;
+		a->plan.spec = &w->v[k].spec;
+		a->plan.ws = w->v[k].dir;
+		for (i = 0; probe_table[i]; i++)
+			if (audit_probe_selected(o, probe_table[i]))
+				probe_table[i]->plan(&w->v[k].spec, &a->plan);
+	}
+	a->plan.spec = NULL;
+	a->plan.ws = NULL;
+}
+
 int audit_run(struct audit *a, struct audit_opts *o, const struct config *cfg,
 	      double start)
 {
+	struct spec_opts sopts = { 0, NULL, 0 };
 	const char *timeout_file;
 	unsigned timeout_line;
-	size_t i;
 
 	memset(a, 0, sizeof(*a));
 	vcache_counters(&a->cache_base[0], &a->cache_base[1], &a->cache_base[2]);
@@ -264,15 +378,15 @@ int audit_run(struct audit *a, struct audit_opts *o, const struct config *cfg,
 		o->strict = 1;
 		o->strict_from = FROM_CONFIG;
 	}
-	if (spec_load(o->dir ? o->dir : ".", &a->spec, &a->err) < 0) {
+	sopts.workspaces = !o->no_workspaces;
+	sopts.only = o->workspace;
+	if (spec_load_opts(o->dir ? o->dir : ".", &sopts, &a->spec, &a->err) < 0) {
 		audit_fail(a, o, cfg, &a->err, audit_error_kind(a->err.kind), start);
 		return -1;
 	}
 	a->loaded = 1;
 	a->timeout_ms = deadline_pick(a, o, cfg, &timeout_file, &timeout_line);
-	for (i = 0; probe_table[i]; i++)
-		if (audit_probe_selected(o, probe_table[i]))
-			probe_table[i]->plan(&a->spec, &a->plan);
+	plan_all(a, o);
 	a->results = xcalloc(a->plan.n ? a->plan.n : 1, sizeof(*a->results));
 	a->abandoned = runner_run(&a->spec, &a->plan, start + (double)a->timeout_ms,
 				  0, a->results);

@@ -11,6 +11,7 @@
 #include "audit.h"
 #include "render.h"
 #include "runner.h"
+#include "workspaces.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -202,7 +203,7 @@ static const char *pin_why(enum reason why)
 static size_t snapshot(const struct spec *spec, double deadline,
 		       struct init_pin **pins, size_t *npins)
 {
-	struct plan plan = { NULL, 0, 0 };
+	struct plan plan = { NULL, 0, 0, NULL, NULL };
 	struct result *res;
 	size_t i, abandoned;
 
@@ -449,6 +450,7 @@ int init_main(int argc, char **argv)
 	struct init_fail f;
 	struct init_doc doc;
 	struct init_pin *pins = NULL;
+	struct spec_opts sopts = { 1, NULL, 1 };
 	struct spec spec;
 	const char *name;
 	double start = clock_ms();
@@ -473,7 +475,9 @@ int init_main(int argc, char **argv)
 		     "the new one", name);
 		return finish_error(&o, NULL, &f);
 	}
-	if (spec_load_any(o.dir ? o.dir : ".", &spec, &f.err) < 0) {
+	/* with the workspaces, so that a workspace file no tool can parse
+	 * stops init as it stops the audit */
+	if (spec_load_opts(o.dir ? o.dir : ".", &sopts, &spec, &f.err) < 0) {
 		f.kind = audit_error_kind(f.err.kind);
 		return finish_error(&o, NULL, &f);
 	}

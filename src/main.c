@@ -49,6 +49,8 @@ static void usage(FILE *out)
 	      "      --no-color            no colour (NO_COLOR does the same)\n"
 	      "  -q, --quiet               print failures and the summary only\n"
 	      "      --no-config           ignore the user's config.ini\n"
+	      "      --workspace=PATH      audit the repository and this one workspace\n"
+	      "      --no-workspaces       do not look for workspaces\n"
 	      "      --list-probes         list the probes and exit (--format=json: as JSON)\n"
 	      "      --schema              print the JSON Schema of envpreflight/1 and exit\n"
 	      "  -V, --version             print the version and exit\n"
@@ -149,7 +151,8 @@ static enum format format_prescan(int argc, char **argv)
 static int parse_options(int argc, char **argv, struct options *o, struct errbuf *err)
 {
 	enum { OPT_JSON = 256, OPT_ONLY, OPT_SKIP, OPT_STRICT, OPT_EXPLAIN,
-	       OPT_NO_COLOR, OPT_LIST, OPT_NO_CONFIG, OPT_SCHEMA };
+	       OPT_NO_COLOR, OPT_LIST, OPT_NO_CONFIG, OPT_SCHEMA, OPT_WORKSPACE,
+	       OPT_NO_WORKSPACES };
 	static const struct option longopts[] = {
 		{ "format", required_argument, NULL, 'f' },
 		{ "json", no_argument, NULL, OPT_JSON },
@@ -163,6 +166,8 @@ static int parse_options(int argc, char **argv, struct options *o, struct errbuf
 		{ "no-config", no_argument, NULL, OPT_NO_CONFIG },
 		{ "list-probes", no_argument, NULL, OPT_LIST },
 		{ "schema", no_argument, NULL, OPT_SCHEMA },
+		{ "workspace", required_argument, NULL, OPT_WORKSPACE },
+		{ "no-workspaces", no_argument, NULL, OPT_NO_WORKSPACES },
 		{ "version", no_argument, NULL, 'V' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
@@ -222,6 +227,15 @@ static int parse_options(int argc, char **argv, struct options *o, struct errbuf
 		case OPT_SCHEMA:
 			o->schema = 1;
 			break;
+		case OPT_WORKSPACE:
+			if (!*optarg)
+				return usage_error(err, "--workspace expects a "
+						   "workspace's directory");
+			o->a.workspace = optarg;
+			break;
+		case OPT_NO_WORKSPACES:
+			o->a.no_workspaces = 1;
+			break;
 		case 'V':
 			printf("envpreflight %s\n", EP_VERSION);
 			return EXIT_OK;
@@ -238,6 +252,9 @@ static int parse_options(int argc, char **argv, struct options *o, struct errbuf
 		o->a.dir = argv[optind++];
 	if (optind < argc)
 		return usage_error(err, "one directory at most ('%s' is extra)", argv[optind]);
+	if (o->a.workspace && o->a.no_workspaces)
+		return usage_error(err, "--workspace and --no-workspaces exclude "
+				   "each other");
 	if (o->a.only || o->a.skip) {
 		size_t i, n = 0;
 

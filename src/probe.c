@@ -52,12 +52,37 @@ struct check *plan_add(struct plan *plan, const struct probe *probe,
 	grow(&plan->checks, sizeof(*plan->checks), &plan->cap, plan->n + 1);
 	c = &plan->checks[plan->n++];
 	c->probe = probe;
-	c->id = xstrdup(id);
+	if (plan->ws) {
+		struct buf b = BUF_INIT;
+
+		buf_printf(&b, "%s:%s", plan->ws, id);
+		c->id = buf_detach(&b);
+	} else {
+		c->id = xstrdup(id);
+	}
 	c->title = xstrdup(title);
 	c->source = source;
 	c->arg = arg;
 	c->index = index;
+	c->spec = plan->spec;
+	c->workspace = plan->ws;
 	return c;
+}
+
+int plan_id_taken(const struct plan *plan, const char *id)
+{
+	size_t i, n = plan->ws ? strlen(plan->ws) : 0;
+
+	for (i = 0; i < plan->n; i++) {
+		const struct check *c = &plan->checks[i];
+
+		if (c->workspace != plan->ws &&
+		    (!c->workspace || !plan->ws || strcmp(c->workspace, plan->ws)))
+			continue;
+		if (!strcmp(c->id + (n ? n + 1 : 0), id))
+			return 1;
+	}
+	return 0;
 }
 
 void plan_release(struct plan *plan)

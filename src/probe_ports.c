@@ -17,9 +17,11 @@
 #include "probe.h"
 #include "procnet.h"
 #include "redact.h"
+#include "workspaces.h"
 
 #include <errno.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -116,20 +118,36 @@ static int uint_cmp(const void *a, const void *b)
 
 /* ---- .env values out of command lines ---------------------------- */
 
-/* Hide the .env's values in every holder's command line (redact.h). */
-static void scan_redact(const struct spec *spec, struct ports_scan *s)
+/* The values of one model's .env, to hide. */
+static void redact_add_env(struct redact_values *x, const struct spec *spec)
 {
 	const struct dotenv *d = &spec->env.env_doc;
+	size_t i;
+
+	if (spec->env.env_errno)
+		return;
+	for (i = 0; i < d->n; i++)
+		redact_values_add(x, d->entries[i].value, d->entries[i].value_len);
+}
+
+/* Hide the .env's values in every holder's command line (redact.h): the
+ * repository's and every workspace's, since their ports are checked
+ * here together. */
+static void scan_redact(const struct spec *spec, struct ports_scan *s)
+{
+	const struct spec_workspaces *w = spec->workspaces;
 	struct redact_values *x;
 	size_t i, j, nh = 0;
 
 	for (i = 0; i < s->n; i++)
 		nh += s->st[i].nh;
-	if (!nh || spec->env.env_errno)
-		return;		/* no command line to look at, or no values */
+	if (!nh)
+		return;		/* no command line to look at */
 	x = redact_values_new();
-	for (i = 0; i < d->n; i++)
-		redact_values_add(x, d->entries[i].value, d->entries[i].value_len);
+	redact_add_env(x, spec);
+	for (i = 0; w && i < w->n; i++)
+		if (w->v[i].loaded)
+			redact_add_env(x, &w->v[i].spec);
 	for (i = 0; redact_values_count(x) && i < s->n; i++) {
 		for (j = 0; j < s->st[i].nh; j++) {
 			struct port_holder *h = &s->st[i].holders[j];
@@ -387,23 +405,45 @@ static int service_name_ok(const char *s)
 		      "0123456789._-") == strlen(s);
 }
 
+/* A requirement's name for a message: its key or service, and the
+ * workspace it belongs to ("DATABASE_URL of apps/web"), since the ports
+ * of every workspace are checked together.  buf holds it. */
+#define NAME_MAX_LEN 300
+static const char *named(const struct port_req *r, char *buf)
+{
+	if (!r->service)
+		return NULL;
+	if (!r->ws)
+		return r->service;
+	snprintf(buf, NAME_MAX_LEN, "%s of %s", r->service, r->ws);
+	return buf;
+}
+
 /* How to bring up what should listen: the hint, and for a compose
  * service the fix a harness can run. */
 static void silent_hint(struct result *r, const struct port_record *rec)
 {
 	const struct port_req *req = rec->req;
+	char nb[NAME_MAX_LEN];
 
 	r->reason = REASON_NOT_LISTENING;
-	if (rec->stack && service_name_ok(rec->stack->service))
+	if (rec->stack && service_name_ok(rec->stack->service)) {
 		result_fix_argv(r, FIX_AGENT, FIX_NEEDS_DOCKER, "docker", "compose",
 				"up", "-d", rec->stack->service, NULL);
-	if (rec->stack)
+		/* a workspace's stack starts from its own directory */
+		result_fix_cwd(r, rec->stack->ws);
+	}
+	if (rec->stack && rec->stack->ws)
+		result_hint(r, "start the stack: docker compose up -d %s in %s (%s "
+			    "provides it)", rec->stack->service, rec->stack->ws,
+			    rec->stack->origin.file);
+	else if (rec->stack)
 		result_hint(r, "start the stack: docker compose up -d %s (%s "
 			    "provides it)", rec->stack->service,
 			    rec->stack->origin.file);
 	else if (req->service)
 		result_hint(r, "start the service %s points to (%s:%u)",
-			    req->service, req->origin.file, req->origin.line);
+			    named(req, nb), req->origin.file, req->origin.line);
 	else
 		result_hint(r, "start the service that should listen on port %u",
 			    req->port);
@@ -413,10 +453,12 @@ static void silent_hint(struct result *r, const struct port_record *rec)
  * "DATABASE_URL", "preflight.yaml". */
 static void who_wants(struct buf *b, const struct port_req *o)
 {
+	char nb[NAME_MAX_LEN];
+
 	if (o->src == SRC_COMPOSE)
-		buf_printf(b, "compose service %s", o->service);
+		buf_printf(b, "compose service %s", named(o, nb));
 	else if (o->service)
-		buf_puts(b, o->service);
+		buf_puts(b, named(o, nb));
 	else
 		buf_puts(b, "preflight.yaml");
 }
@@ -426,6 +468,7 @@ static void who_wants(struct buf *b, const struct port_req *o)
 static void sibling_notes(struct result *r, const struct spec *spec,
 			  const struct port_record *rec)
 {
+	char nb[NAME_MAX_LEN];
 	size_t j, shown = 0;
 
 	for (j = 0; j < rec->nreqs; j++) {
@@ -451,7 +494,7 @@ static void sibling_notes(struct result *r, const struct spec *spec,
 		else if (rec->stack && o->src != SRC_COMPOSE)
 			result_note(r, "%s (%s) points at it: compose service %s "
 				    "publishes it", where.s, who.s,
-				    rec->stack->service);
+				    named(rec->stack, nb));
 		else
 			result_note(r, "also wanted %s by %s (%s)",
 				    o->app ? "free (its own app)" : expect_name(o->expect),
@@ -533,6 +576,7 @@ static cJSON *wanted_by_json(const struct spec *spec,
 		add_str(w, "key", o->src == SRC_ENV_URL || o->src == SRC_ENV_PORT ?
 			o->service : NULL);
 		add_str(w, "scheme", o->scheme);
+		add_str(w, "workspace", o->ws);
 		cJSON_AddItemToArray(arr, w);
 	}
 	return arr;
@@ -567,10 +611,12 @@ static cJSON *data_new(const struct spec *spec, const struct port_record *rec)
 /* "free (for APP_URL)" / "listening for DATABASE_URL (...)" */
 static void for_whom(struct buf *b, const struct port_req *req)
 {
+	char nb[NAME_MAX_LEN];
+
 	if (req->src == SRC_COMPOSE)
-		buf_printf(b, "compose service %s", req->service);
+		buf_printf(b, "compose service %s", named(req, nb));
 	else if (req->service)
-		buf_puts(b, req->service);
+		buf_puts(b, named(req, nb));
 }
 
 static void run_free(struct result *r, const struct port_record *rec,
@@ -601,11 +647,12 @@ static void run_listen(struct result *r, const struct port_record *rec,
 		       const struct port_status *s, const char *who)
 {
 	const struct port_req *req = rec->req;
+	char nb[NAME_MAX_LEN];
 
 	if (s->busy) {
 		if (req->service)
 			result_set(r, STATUS_PASS, "listening for %s (%s)",
-				   req->service, who);
+				   named(req, nb), who);
 		else
 			result_set(r, STATUS_PASS, "listening (%s)", who);
 		return;
@@ -615,7 +662,7 @@ static void run_listen(struct result *r, const struct port_record *rec,
 			   req->service, req->origin.file);
 	else if (req->service)
 		result_set(r, STATUS_FAIL, "nothing listening (wanted by %s)",
-			   req->service);
+			   named(req, nb));
 	else
 		result_set(r, STATUS_FAIL, "nothing listening");
 	silent_hint(r, rec);
@@ -625,12 +672,13 @@ static void run_listen(struct result *r, const struct port_record *rec,
 static void run_stack(struct result *r, const struct port_record *rec,
 		      const struct port_status *s, const char *who)
 {
-	const char *svc = rec->stack->service;
+	char nb[NAME_MAX_LEN], ub[NAME_MAX_LEN];
+	const char *svc = named(rec->stack, nb);
 
 	if (!s->busy && rec->rule == PORT_RULE_STACK_UP) {
 		result_set(r, STATUS_FAIL, "nothing listening: compose service %s "
 			   "publishes it and %s needs it (the stack is down)", svc,
-			   rec->user->service);
+			   named(rec->user, ub));
 		silent_hint(r, rec);
 	} else if (!s->busy) {
 		result_set(r, STATUS_PASS, "free (compose service %s publishes it)",

@@ -604,10 +604,16 @@ static void report_answer(const struct run_ctx *ctx, struct result *res,
 	switch (a->state) {
 	case ANS_MISSING:
 		lead = missing_lead(ctx->spec, r);
+		/* a workspace's: the repository's own check reports it, when
+		 * it has one (one missing pnpm, one failure for the whole
+		 * monorepo) */
+		if (ctx->spec->parent && missing_lead(ctx->spec->parent, r) != r)
+			lead = missing_lead(ctx->spec->parent, r);
 		if (lead != r) {
 			result_set(res, STATUS_SKIP, "not checked: %s is not on PATH, "
-				   "which the %s check reports (needs %s here)",
-				   r->name, req_source_label(lead->src),
+				   "which the %s%s check reports (needs %s here)",
+				   r->name, lead == missing_lead(ctx->spec, r) ? "" :
+				   "repository's ", req_source_label(lead->src),
 				   *r->spec ? p->want : "any version");
 			res->reason = REASON_NOT_FOUND;
 			break;
@@ -672,6 +678,10 @@ static void runtimes_run(const struct run_ctx *ctx, const struct check *c,
 		report_capped(ctx->spec, res);
 		return;
 	}
+	if (c->index == RUNTIME_WORKSPACES_CHECK) {
+		runtime_workspaces_run(ctx, c, res);
+		return;
+	}
 	k = runtime_table_find(r->name);
 	runtime_prep_init(&p, r);
 	res->data = data_new(r);
@@ -703,16 +713,6 @@ out:
 
 /* ---- the plan: one check per requirement ---- */
 
-static int id_taken(const struct plan *plan, const char *id)
-{
-	size_t i;
-
-	for (i = 0; i < plan->n; i++)
-		if (!strcmp(plan->checks[i].id, id))
-			return 1;
-	return 0;
-}
-
 /* Ids: runtime.NAME.SOURCE (runtime.node.engines, runtime.node.nvmrc,
  * runtime.python.preflight): they depend on the requirement's own source
  * only, so that one source added or removed never renames another's
@@ -733,7 +733,7 @@ static void runtimes_plan(const struct spec *spec, struct plan *plan)
 			continue;	/* an alternative: its first's check */
 		buf_printf(&id, "runtime.%s.%s", r->name, req_source_key(r->src));
 		base = id.len;
-		for (n = 2; id_taken(plan, buf_str(&id)); n++) {
+		for (n = 2; plan_id_taken(plan, buf_str(&id)); n++) {
 			id.len = base;
 			buf_printf(&id, ".%u", n);
 		}
@@ -748,12 +748,14 @@ static void runtimes_plan(const struct spec *spec, struct plan *plan)
 	if (spec->runtimes_capped)
 		plan_add(plan, &probe_runtimes, "runtimes.capped", "Runtime requirements",
 			 spec->runtimes_capped_origin, NULL, 0);
+	runtime_workspaces_plan(spec, plan);
 }
 
 static const char *const runtimes_ids[] = {
 	"runtime.NAME.SOURCE",
 	"runtime.NAME.SOURCE.N",
 	"runtimes.capped",
+	"runtime.NAME.workspaces",
 	NULL
 };
 

@@ -106,6 +106,16 @@ static void put_ms(FILE *out, double ms)
 		fprintf(out, "%.0f ms", ms);
 }
 
+/* "MESSAGE (also in N other workspaces)", a new string. */
+static char *xvformat_n(const char *message, size_t others)
+{
+	struct buf b = BUF_INIT;
+
+	buf_printf(&b, "%s (also in %zu other workspace%s)", message ? message : "",
+		   others, others == 1 ? "" : "s");
+	return buf_detach(&b);
+}
+
 static void human_line(FILE *out, const struct result *r, const struct render_opts *o)
 {
 	struct style st = style_of(r->status, o);
@@ -184,17 +194,207 @@ static void human_summary(FILE *out, const struct report *rep, const struct rend
 	fputs(")\n", out);
 }
 
-void render_human(FILE *out, const struct report *rep, const struct render_opts *o)
+/* ---- workspaces: a heading per workspace, identical lines folded ----
+ *
+ * The repository's checks come first, then each workspace's under a
+ * heading line ("── apps/web").  Results of two workspaces are identical
+ * when their id after the "WORKSPACE:" prefix, status, title, message
+ * and hint are the same once every "WORKSPACE/" is taken out of them
+ * ("apps/web/.env parity" and "apps/docs/.env parity" are the same
+ * title): such a result is printed once, in the first workspace's group,
+ * with "(also in N other workspaces)", and the later groups say how many
+ * of theirs were folded away.  The repository's own results never fold;
+ * JSON, JUnit and the annotations never fold. */
+
+/* s with every "ws/" taken out (a new string). */
+static char *unprefixed(const char *s, const char *ws)
 {
-	size_t i;
+	struct buf b = BUF_INIT;
+	size_t n = strlen(ws);
+	const char *p;
+
+	if (!s)
+		return NULL;
+	for (p = s; *p;) {
+		if (!strncmp(p, ws, n) && p[n] == '/') {
+			p += n + 1;
+			continue;
+		}
+		buf_putc(&b, *p++);
+	}
+	return b.s ? buf_detach(&b) : xstrdup("");
+}
+
+struct fold_key {
+	char *id, *title, *message, *hint;
+};
+
+static void fold_key_make(struct fold_key *k, const struct result *r)
+{
+	const char *ws = r->workspace;
+
+	k->id = xstrdup(r->id + strlen(ws) + 1);
+	k->title = unprefixed(r->title, ws);
+	k->message = unprefixed(r->message, ws);
+	k->hint = unprefixed(r->hint, ws);
+}
+
+static void fold_key_release(struct fold_key *k)
+{
+	free(k->id);
+	free(k->title);
+	free(k->message);
+	free(k->hint);
+}
+
+static int str_eq(const char *a, const char *b)
+{
+	return (!a && !b) || (a && b && !strcmp(a, b));
+}
+
+static int fold_key_eq(const struct fold_key *a, const struct fold_key *b)
+{
+	return !strcmp(a->id, b->id) && !strcmp(a->title, b->title) &&
+	       !strcmp(a->message, b->message) && str_eq(a->hint, b->hint);
+}
+
+/* into[i]: the first result that result i folds into (i itself when it
+ * is printed); count[i]: how many fold into a printed one, itself
+ * included.  Results of no workspace fold into nothing. */
+static void fold_compute(const struct report *rep, size_t *into, size_t *count)
+{
+	struct fold_key *k = xcalloc(rep->n ? rep->n : 1, sizeof(*k));
+	size_t i, j;
 
 	for (i = 0; i < rep->n; i++) {
 		const struct result *r = &rep->results[i];
 
-		if (o->quiet && !(r->status == STATUS_FAIL || r->status == STATUS_ERROR ||
-				  (rep->strict && r->status == STATUS_WARN)))
+		into[i] = i;
+		count[i] = 1;
+		if (!r->workspace)
 			continue;
-		human_line(out, r, o);
+		fold_key_make(&k[i], r);
+		for (j = 0; j < i; j++) {
+			const struct result *q = &rep->results[j];
+
+			if (!q->workspace || into[j] != j ||
+			    q->status != r->status || !strcmp(q->workspace, r->workspace) ||
+			    !fold_key_eq(&k[j], &k[i]))
+				continue;
+			into[i] = j;
+			count[j]++;
+			break;
+		}
+	}
+	for (i = 0; i < rep->n; i++)
+		if (rep->results[i].workspace)
+			fold_key_release(&k[i]);
+	free(k);
+}
+
+static int shown(const struct report *rep, const struct result *r,
+		 const struct render_opts *o)
+{
+	return !o->quiet || r->status == STATUS_FAIL || r->status == STATUS_ERROR ||
+	       (rep->strict && r->status == STATUS_WARN);
+}
+
+/* "── apps/web" and, when some of its results were folded into lines
+ * above, how many. */
+static void human_heading(FILE *out, const char *ws, size_t folded,
+			  const struct render_opts *o)
+{
+	fputs(o->utf8 ? "── " : "-- ", out);
+	put_clean(out, ws);
+	if (folded)
+		fprintf(out, " (%zu check%s the same as above)", folded,
+			folded == 1 ? "" : "s");
+	fputc('\n', out);
+}
+
+/* The workspaces that result i stands for (--explain). */
+static void fold_note(FILE *out, const struct report *rep, const size_t *into,
+		      size_t i)
+{
+	size_t j, listed = 0, more = 0;
+
+	fputs("  note: the same in ", out);
+	for (j = i + 1; j < rep->n; j++) {
+		if (into[j] != i || j == i)
+			continue;
+		if (listed == 10) {
+			more++;
+			continue;
+		}
+		fputs(listed++ ? ", " : "", out);
+		put_clean(out, rep->results[j].workspace);
+	}
+	if (more)
+		fprintf(out, " and %zu more", more);
+	fputc('\n', out);
+}
+
+static void render_grouped(FILE *out, const struct report *rep,
+			   const struct render_opts *o)
+{
+	size_t *into = xcalloc(rep->n, sizeof(*into));
+	size_t *count = xcalloc(rep->n, sizeof(*count));
+	size_t i, j;
+
+	fold_compute(rep, into, count);
+	for (i = 0; i < rep->n; i = j) {
+		const char *ws = rep->results[i].workspace;
+		size_t folded = 0, visible = 0;
+
+		/* one group: the run of results of the same workspace */
+		for (j = i; j < rep->n && str_eq(rep->results[j].workspace, ws); j++) {
+			if (!shown(rep, &rep->results[j], o))
+				continue;
+			if (into[j] != j)
+				folded++;
+			else
+				visible++;
+		}
+		if (ws && (visible || folded))
+			human_heading(out, ws, folded, o);
+		for (j = i; j < rep->n && str_eq(rep->results[j].workspace, ws); j++) {
+			const struct result *r = &rep->results[j];
+			struct result copy;
+			char *msg = NULL;
+
+			if (!shown(rep, r, o) || into[j] != j)
+				continue;
+			if (count[j] == 1) {
+				human_line(out, r, o);
+				continue;
+			}
+			/* the message says how many workspaces it stands for */
+			copy = *r;
+			msg = xvformat_n(r->message, count[j] - 1);
+			copy.message = msg;
+			human_line(out, &copy, o);
+			free(msg);
+			if (o->explain)
+				fold_note(out, rep, into, j);
+		}
+	}
+	free(into);
+	free(count);
+}
+
+void render_human(FILE *out, const struct report *rep, const struct render_opts *o)
+{
+	size_t i;
+	int grouped = 0;
+
+	for (i = 0; i < rep->n && !grouped; i++)
+		grouped = rep->results[i].workspace != NULL;
+	if (grouped) {
+		render_grouped(out, rep, o);
+	} else {
+		for (i = 0; i < rep->n; i++)
+			if (shown(rep, &rep->results[i], o))
+				human_line(out, &rep->results[i], o);
 	}
 	human_summary(out, rep, o);
 }
@@ -266,7 +466,7 @@ static cJSON *json_fix(const struct fix *f)
 		arr = cJSON_AddArrayToObject(o, "argv");
 		for (i = 0; f->argv[i]; i++)
 			cJSON_AddItemToArray(arr, json_str(f->argv[i]));
-		cJSON_AddStringToObject(o, "cwd", ".");
+		cJSON_AddItemToObject(o, "cwd", json_str(f->cwd ? f->cwd : "."));
 	} else {
 		cJSON_AddNullToObject(o, "argv");
 		cJSON_AddNullToObject(o, "cwd");
@@ -295,6 +495,7 @@ static cJSON *json_check(const struct result *r)
 	size_t i;
 
 	cJSON_AddItemToObject(c, "id", json_str(r->id));
+	cJSON_AddItemToObject(c, "workspace", json_str(r->workspace));
 	cJSON_AddItemToObject(c, "probe", json_str(r->probe));
 	cJSON_AddStringToObject(c, "status", status_name(r->status));
 	cJSON_AddItemToObject(c, "reason", json_str(reason_name(r->reason)));

@@ -78,6 +78,12 @@ void result_fix_edit(struct result *r, const char *file, unsigned line)
 	r->fix = f;
 }
 
+void result_fix_cwd(struct result *r, const char *dir)
+{
+	if (r->fix && r->fix->argv)
+		r->fix->cwd = dir;
+}
+
 const char *status_name(enum status s)
 {
 	static const char *const names[STATUS_COUNT] = {

@@ -170,6 +170,7 @@ static void result_start(struct result *r, const struct check *c)
 	r->title = xstrdup(c->title);
 	r->probe = c->probe->name;
 	r->source = c->source;
+	r->workspace = c->workspace;
 }
 
 void run_publish(const struct run_ctx *ctx, const struct result *r)
@@ -349,7 +350,9 @@ static struct pool *pool_new(const struct spec *spec, const struct plan *plan,
 
 		job->check = &plan->checks[i];
 		job->pool = p;
-		job->ctx.spec = spec;
+		/* a workspace's check reads its own model; the memo is
+		 * the run's */
+		job->ctx.spec = job->check->spec ? job->check->spec : spec;
 		job->ctx.memo = &p->memo;
 		job->ctx.deadline_ms = deadline_ms;
 		job->ctx.check = job->check;

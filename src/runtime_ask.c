@@ -22,10 +22,23 @@
  * killed at its own, slightly earlier, deadline.  Each child is recorded
  * as the check's that ran it (spawn_run_for), so that one the kernel will
  * not let die is named in that check.
+ *
+ * Workspaces: one answer serves the repository and every workspace
+ * ("runtime:NAME"), asked from the repository.  A workspace gets an answer
+ * of its own ("runtime:NAME@apps/web"), asked from its directory, only when
+ * both hold: it has a file a version manager reads to choose NAME's
+ * version (spec_selects_version: .nvmrc, .python-version, .tool-versions,
+ * volta, packageManager), and the shared answer could depend on the
+ * directory asked from (it came from running the binary, or from a pyenv
+ * shim resolved from the repository's .python-version).  An answer read
+ * from an install path, an npm manifest, the cache or a socket, or a
+ * binary missing from PATH, is the same from any directory, and is shared:
+ * fifty workspaces with an .nvmrc cost no more than one.
  */
 #include "runtime_ask.h"
 #include "runtimes.h"
 #include "spawnrun.h"
+#include "workspaces.h"
 
 #include <errno.h>
 #include <regex.h>
@@ -409,6 +422,13 @@ static void refuse_command(struct runtime_answer *a, const struct ask *q)
 	buf_release(&b);
 }
 
+/* Where a runtime is asked from: the repository, or a workspace's
+ * directory (its version files are the ones a shim reads there). */
+static const char *ask_dir(const struct run_ctx *ctx)
+{
+	return ctx->spec->dir_abs ? ctx->spec->dir_abs : ctx->spec->root;
+}
+
 /* The deadline of one exec: a little before the run's, when there is
  * time for it. */
 static double exec_deadline(const struct run_ctx *ctx)
@@ -444,11 +464,11 @@ static void ask_argv(const struct runtime_answer *a, const struct ask *q,
  * goes into a->resolved, to be run (or cached) instead of the shim, but
  * never one inside the repository. */
 static int ask_shortcut(struct runtime_answer *a, const struct ask *q,
-			const char *root, char **env)
+			const char *where, const char *root, char **env)
 {
 	char v[VERSION_MAX], *real = NULL;
 	enum vmethod method;
-	int got = vfast_lookup(q->name, a->path, root, env, v, sizeof(v),
+	int got = vfast_lookup(q->name, a->path, where, env, v, sizeof(v),
 			       &method, &real);
 
 	if (real) {
@@ -529,7 +549,7 @@ static void ask_spawn(const struct run_ctx *ctx, struct runtime_answer *a,
 	struct spawn_result res;
 
 	if (spawn_run_for(ctx->check, run_path, (char *const *)argv,
-			  ctx->spec->root, env, exec_deadline(ctx), &res) < 0) {
+			  ask_dir(ctx), env, exec_deadline(ctx), &res) < 0) {
 		a->timed_out = 0;
 		a->no_process = res.err == EAGAIN;
 		answer_error(a, "could not run '%s': %s", a->command, strerror(res.err));
@@ -553,15 +573,16 @@ static void ask_spawn(const struct run_ctx *ctx, struct runtime_answer *a,
 static void prepare_exec(const struct run_ctx *ctx, struct runtime_answer *a,
 			 const struct ask *q)
 {
-	const char *root = ctx->spec->root;
+	const char *root = ctx->spec->root, *where = ask_dir(ctx);
 	const int stock = !q->command && !q->regex;	/* the table's query */
 	const char *argv[66];
 	const char *run_path;
 	char **env = child_env(root);
 
 	ask_argv(a, q, argv, ARRAY_SIZE(argv));
-	/* the shortcuts know the stock commands only */
-	if (stock && ask_shortcut(a, q, root, env))
+	/* the shortcuts know the stock commands only; the repository still
+	 * bounds what a shim may resolve to */
+	if (stock && ask_shortcut(a, q, where, root, env))
 		goto out;
 	if (stock && q->k && q->k->noexec) {
 		answer_error(a, "%s: no version readable without running it "
@@ -574,7 +595,9 @@ static void prepare_exec(const struct run_ctx *ctx, struct runtime_answer *a,
 		refuse_command(a, q);
 		goto out;
 	}
-	if (ask_guarded(a, q, root, env))
+	/* the guards walk up from where the child runs: a workspace's own
+	 * configuration, then the repository's */
+	if (ask_guarded(a, q, where, env))
 		goto out;
 	a->command = command_text(run_path, (char *const *)argv);
 	if (stock && ask_cached(a, q, run_path))
@@ -645,7 +668,8 @@ static void *prepare_version(const struct run_ctx *ctx, const void *arg)
 	struct ask q;
 
 	a->name = xstrdup(arg);
-	ask_init(&q, ctx->spec, arg);
+	/* preflight.yaml's command is the repository's, for every model */
+	ask_init(&q, spec_top(ctx->spec), arg);
 	if (!q.command && q.k && q.k->socket) {
 		prepare_docker(a);
 		if (a->state != ANS_PENDING)
@@ -693,7 +717,7 @@ static void *ask_version(const struct run_ctx *ctx, const void *arg)
 	struct runtime_answer *a = answer_dup(arg);
 	struct ask q;
 
-	ask_init(&q, ctx->spec, a->name);
+	ask_init(&q, spec_top(ctx->spec), a->name);
 	if (a->asked_docker)
 		ask_docker(ctx, a);
 	else
@@ -701,41 +725,89 @@ static void *ask_version(const struct run_ctx *ctx, const void *arg)
 	return a;
 }
 
-static const struct runtime_answer *asked(const struct run_ctx *ctx,
-					  const char *what, const char *name,
-					  void *(*make)(const struct run_ctx *,
-							const void *),
-					  const void *arg)
+/* 1 when an answer is the same whichever directory it is asked from. */
+static int answer_shared(const struct runtime_answer *a)
+{
+	switch (a->state) {
+	case ANS_MISSING:	/* PATH does not depend on it */
+	case ANS_DOCKER:
+		return 1;
+	case ANS_FOUND:
+		return a->method == VMETHOD_MANIFEST || a->method == VMETHOD_CACHE ||
+		       a->method == VMETHOD_SOCKET ||
+		       (a->method == VMETHOD_PATH && !a->resolved && !a->note);
+	default:
+		return 0;
+	}
+}
+
+/* The key of NAME's answer asked from dir (NULL: the repository). */
+static void answer_key(struct buf *key, const char *what, const char *name,
+		       const char *dir)
+{
+	buf_printf(key, "%s:%s", what, name);
+	if (dir)
+		buf_printf(key, "@%s", dir);
+}
+
+static const struct runtime_answer *prepare_keyed(const struct run_ctx *ctx,
+						  const char *name,
+						  const char *dir)
 {
 	struct buf key = BUF_INIT;
 	const struct runtime_answer *a;
 
-	buf_printf(&key, "%s:%s", what, name);
-	a = run_once(ctx, buf_str(&key), make, arg, answer_free);
+	answer_key(&key, "runtime-prepared", name, dir);
+	a = run_once(ctx, buf_str(&key), prepare_version, name, answer_free);
 	buf_release(&key);
 	return a;
 }
 
+static const struct runtime_answer *ask_keyed(const struct run_ctx *ctx,
+					      const char *name, const char *dir)
+{
+	const struct runtime_answer *p = prepare_keyed(ctx, name, dir);
+	struct buf key = BUF_INIT;
+	const struct runtime_answer *a;
+
+	if (p->state != ANS_PENDING)
+		return p;
+	answer_key(&key, "runtime", name, dir);
+	a = run_once(ctx, buf_str(&key), ask_version, p, answer_free);
+	buf_release(&key);
+	return a;
+}
+
+/* The repository's answer asked so far: a workspace that has one of its
+ * own gets it from runtime_ask, once the shared one is known. */
 const struct runtime_answer *runtime_prepare(const struct run_ctx *ctx,
 					     const char *name)
 {
-	return asked(ctx, "runtime-prepared", name, prepare_version, name);
+	struct run_ctx shared = *ctx;
+
+	shared.spec = spec_top(ctx->spec);
+	return prepare_keyed(&shared, name, NULL);
 }
 
 const struct runtime_answer *runtime_ask(const struct run_ctx *ctx,
 					 const char *name)
 {
-	const struct runtime_answer *p = runtime_prepare(ctx, name);
+	const struct spec *top = spec_top(ctx->spec);
+	struct run_ctx shared = *ctx;
+	const struct runtime_answer *a;
 
-	if (p->state != ANS_PENDING)
-		return p;
-	return asked(ctx, "runtime", name, ask_version, p);
+	shared.spec = top;
+	a = ask_keyed(&shared, name, NULL);
+	if (ctx->spec == top || !spec_selects_version(ctx->spec, name) ||
+	    answer_shared(a))
+		return a;
+	return ask_keyed(ctx, name, ctx->spec->dir);
 }
 
 int runtime_askable(const struct spec *spec, const char *name)
 {
 	struct ask q;
 
-	ask_init(&q, spec, name);
+	ask_init(&q, spec_top(spec), name);
 	return q.k || q.command;
 }

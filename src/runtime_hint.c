@@ -317,4 +317,8 @@ void runtime_hint_install(struct result *res, const struct runtime_prep *p,
 	cJSON_ReplaceItemInObjectCaseSensitive(res->data, "version_manager",
 					       cJSON_CreateString(m->name));
 	hint_manager(res, p, m);
+	/* nvm install, pyenv local, asdf install, mise use: they read (or
+	 * write) the version files of the directory they run in, which for
+	 * a workspace's requirement is the workspace's */
+	result_fix_cwd(res, res->workspace);
 }

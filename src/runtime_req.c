@@ -259,6 +259,65 @@ static int range_never_satisfied(const struct semver_range *r)
 	return never;
 }
 
+/* The comparator sets of r's canonical text, split on "||": how many
+ * (at most max), as spans of text (which the caller frees). */
+static size_t range_sets(const struct semver_range *r, char **text,
+			 const char **sets, size_t *lens, size_t max)
+{
+	const char *s;
+	size_t n = 0;
+
+	*text = semver_range_format(r);
+	if (!*text)
+		return 0;
+	for (s = *text; n < max;) {
+		const char *bar = strstr(s, "||");
+
+		sets[n] = s;
+		lens[n++] = bar ? (size_t)(bar - s) : strlen(s);
+		if (!bar)
+			break;
+		s = bar + 2;
+	}
+	return n;
+}
+
+#define SETS_MAX 32
+
+int runtime_ranges_disjoint(const struct semver_range *a,
+			    const struct semver_range *b)
+{
+	const char *sa[SETS_MAX], *sb[SETS_MAX];
+	size_t la[SETS_MAX], lb[SETS_MAX], na, nb, i, j;
+	char *ta, *tb;
+	int disjoint = 1;
+
+	na = range_sets(a, &ta, sa, la, SETS_MAX);
+	nb = range_sets(b, &tb, sb, lb, SETS_MAX);
+	/* a set left out by the cap, or a text we could not make: maybe */
+	if (!na || !nb || (ta && strstr(sa[na - 1] + la[na - 1], "||")) ||
+	    (tb && strstr(sb[nb - 1] + lb[nb - 1], "||")))
+		disjoint = 0;
+	/* A and B meet when some set of A meets some set of B: the two
+	 * sets' comparators together are one set, judged as set_empty
+	 * judges one (what it cannot judge counts as meeting) */
+	for (i = 0; disjoint && i < na; i++) {
+		for (j = 0; disjoint && j < nb; j++) {
+			struct buf both = BUF_INIT;
+
+			buf_add(&both, sa[i], la[i]);
+			buf_putc(&both, ' ');
+			buf_add(&both, sb[j], lb[j]);
+			if (!set_empty(both.s, both.len))
+				disjoint = 0;
+			buf_release(&both);
+		}
+	}
+	free(ta);
+	free(tb);
+	return disjoint;
+}
+
 /* ---- reading, per req_kind ---- */
 
 static void prepare_semver(struct runtime_prep *p)

@@ -2,6 +2,7 @@
 #include "spec.h"
 #include "specfile.h"
 #include "saferead.h"
+#include "workspaces.h"
 #include "ytree.h"
 
 #include <errno.h>
@@ -233,12 +234,18 @@ struct tool_req *spec_add_tool(struct spec *spec, const char *name,
 	return t;
 }
 
+char *spec_rel(const struct spec *spec, const char *name)
+{
+	return spec->dir ? path_join(spec->dir, name) : xstrdup(name);
+}
+
 const char *spec_first_existing(const struct spec *spec, const char *const *names)
 {
 	struct stat st;
 
 	for (; *names; names++) {
-		char *p = path_join(spec->root, *names);
+		char *p = path_join(spec->dir_abs ? spec->dir_abs : spec->root,
+				    *names);
 		int found = lstat(p, &st) == 0;
 
 		free(p);
@@ -338,6 +345,9 @@ void spec_release(struct spec *spec)
 {
 	size_t i;
 
+	/* the workspaces first: the repository's port records point into
+	 * their models */
+	spec_workspaces_release(spec);
 	env_release(&spec->env);
 	spec_compose_release(spec);
 	for (i = 0; i < spec->nports; i++) {
@@ -372,10 +382,38 @@ void spec_release(struct spec *spec)
 		free(spec->strings[i]);
 	free(spec->strings);
 	free(spec->root);
+	free(spec->dir_abs);
 	memset(spec, 0, sizeof(*spec));
 }
 
-static int load(const char *dir, struct spec *spec, struct errbuf *err, int any)
+/* Run every loader on spec (a workspace's model skips preflight.yaml,
+ * which only the repository has): 0, or -1 with err filled. */
+static int load_sources(struct spec *spec, struct errbuf *err)
+{
+	size_t i;
+
+	spec->env.process_env = 1;
+	for (i = 0; i < ARRAY_SIZE(sources); i++) {
+		if (spec->parent && sources[i] == &source_preflight)
+			continue;
+		if (sources[i]->load(spec, err) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* Spec files read by the repository's model and its workspaces'. */
+static size_t files_read(const struct spec *spec)
+{
+	size_t n = spec->nfiles, i;
+
+	for (i = 0; spec->workspaces && i < spec->workspaces->n; i++)
+		n += spec->workspaces->v[i].spec.nfiles;
+	return n;
+}
+
+static int load(const char *dir, struct spec *spec, struct errbuf *err, int any,
+		const struct spec_opts *o)
 {
 	char real[PATH_MAX];
 	struct stat st;
@@ -401,23 +439,24 @@ static int load(const char *dir, struct spec *spec, struct errbuf *err, int any)
 		return -1;
 	}
 	spec->root = xstrdup(real);
-	spec->env.process_env = 1;
-	for (i = 0; i < ARRAY_SIZE(sources); i++) {
-		if (sources[i]->load(spec, err) < 0) {
-			spec_release(spec);
-			return -1;
-		}
+	if (load_sources(spec, err) < 0 ||
+	    (o && o->workspaces && spec_workspaces_load(spec, o, err) < 0)) {
+		spec_release(spec);
+		return -1;
 	}
+	/* after the workspaces: their ports are resolved with ours */
 	spec_resolve_ports(spec);
 	/* a compose file named (COMPOSE_FILE, compose.files) but not read
 	 * is a failed compose.config check, not nothing to audit */
-	if (!any && !spec->nfiles && !spec->compose.used) {
+	if (!any && !files_read(spec) && !spec->compose.used) {
 		struct buf b = BUF_INIT;
 		const char *const *n;
 
 		for (i = 0; i < ARRAY_SIZE(sources); i++)
 			for (n = sources[i]->files; *n; n++)
 				buf_printf(&b, "%s%s", b.len ? ", " : "", *n);
+		if (o && o->workspaces)
+			buf_puts(&b, ", pnpm-workspace.yaml, go.work");
 		err_set(err, "nothing to audit in %s: looked for %s", dir, buf_str(&b));
 		err->kind = ERRK_NOTHING;
 		buf_release(&b);
@@ -429,10 +468,33 @@ static int load(const char *dir, struct spec *spec, struct errbuf *err, int any)
 
 int spec_load(const char *dir, struct spec *spec, struct errbuf *err)
 {
-	return load(dir, spec, err, 0);
+	return load(dir, spec, err, 0, NULL);
 }
 
 int spec_load_any(const char *dir, struct spec *spec, struct errbuf *err)
 {
-	return load(dir, spec, err, 1);
+	return load(dir, spec, err, 1, NULL);
+}
+
+int spec_load_opts(const char *dir, const struct spec_opts *o,
+		   struct spec *spec, struct errbuf *err)
+{
+	return load(dir, spec, err, o && o->any, o);
+}
+
+int spec_load_child(const struct spec *parent, const char *dir,
+		    struct spec *child, struct errbuf *err)
+{
+	memset(child, 0, sizeof(*child));
+	child->root = xstrdup(parent->root);
+	child->dir = dir;
+	child->dir_abs = path_join(parent->root, dir);
+	child->parent = parent;
+	if (load_sources(child, err) < 0) {
+		spec_release(child);
+		return -1;
+	}
+	/* no port records: the repository resolves a workspace's ports
+	 * with its own (spec_workspaces.c) */
+	return 0;
 }

@@ -267,6 +267,13 @@ static char *rel_path(const char *root, const char *base, const char *p)
 	return r;
 }
 
+/* The model's directory, repository-relative: "" for the repository,
+ * "apps/web" for a workspace, whose compose project lives there. */
+static const char *spec_base(const struct spec *spec)
+{
+	return spec->dir ? spec->dir : "";
+}
+
 /* The directory of a repository-relative file name, as a new string. */
 static char *rel_dir(const char *name)
 {
@@ -1345,7 +1352,8 @@ static void take_file(struct cload *c, const char *entry, struct origin o,
 			    "is empty: docker compose cannot read it", what, k + 1, n);
 	} else if (is_remote(entry) || !strcmp(entry, "-")) {
 		note_add(c->cs, "%s a remote file or stdin: not read", buf_str(&b));
-	} else if (!(rel = rel_path(c->y.spec->root, "", entry))) {
+	} else if (!(rel = rel_path(c->y.spec->root, spec_base(c->y.spec),
+				    entry))) {
 		problem_add(c, COMPOSE_OUTSIDE, shown, o, "%s a file outside the "
 			    "repository: refused, not read%s", buf_str(&b),
 			    show ? "" : " (not shown: a .env value)");
@@ -1416,9 +1424,9 @@ static void top_files(struct cload *c, char ***out, size_t *nout)
 		cs->files_from = COMPOSE_FROM_DEFAULT;
 		if ((name = spec_first_existing(c->y.spec, files))) {
 			*out = xcalloc(2, sizeof(**out));
-			(*out)[(*nout)++] = xstrdup(name);
+			(*out)[(*nout)++] = spec_rel(c->y.spec, name);
 			if ((name = spec_first_existing(c->y.spec, overrides)))
-				(*out)[(*nout)++] = xstrdup(name);
+				(*out)[(*nout)++] = spec_rel(c->y.spec, name);
 		}
 	}
 	if (fromdot && cs->files_from != COMPOSE_FROM_DOTENV)
@@ -1695,7 +1703,7 @@ static int compose_load(struct spec *spec, struct errbuf *err)
 {
 	struct compose_spec *cs = &spec->compose;
 	struct cload c;
-	char **tops = NULL, *pdir = NULL;
+	char **tops = NULL, *pdir = NULL, *dot;
 	size_t ntops = 0, i;
 	int rc = 0;
 
@@ -1703,18 +1711,21 @@ static int compose_load(struct spec *spec, struct errbuf *err)
 	c.y.spec = spec;
 	c.y.err = err;
 	c.cs = cs;
-	c.pdir = "";
+	c.pdir = spec_base(spec);
 	/* docker compose reads the .env of the directory it runs in (here:
-	 * the repository), unless COMPOSE_DISABLE_ENV_FILE says not to */
+	 * the repository, or the workspace's directory), unless
+	 * COMPOSE_DISABLE_ENV_FILE says not to */
 	c.no_dotenv = env_true(getenv("COMPOSE_DISABLE_ENV_FILE"));
-	if (!c.no_dotenv && rel_stat(spec, ".env") == 0) {
-		const struct dotenv *d = dotenv_for(&c, ".env");
+	dot = spec_rel(spec, ".env");
+	if (!c.no_dotenv && rel_stat(spec, dot) == 0) {
+		const struct dotenv *d = dotenv_for(&c, dot);
 
 		if (d) {
 			env_push(&c.top, d);
-			c.top_names[0] = spec_intern(spec, ".env");
+			c.top_names[0] = spec_intern(spec, dot);
 		}
 	}
+	free(dot);
 	top_files(&c, &tops, &ntops);
 	/* a COMPOSE_FILE exported for other projects says nothing about a
 	 * repository that has no compose file and names none */
@@ -1725,7 +1736,7 @@ static int compose_load(struct spec *spec, struct errbuf *err)
 		/* then the .env beside the first file, which loses to the
 		 * root's (compose.go: WithEnvFiles and WithDotEnv again) */
 		pdir = rel_dir(tops[0]);
-		if (!c.no_dotenv && *pdir) {
+		if (!c.no_dotenv && strcmp(pdir, spec_base(spec))) {
 			char *p = rel_path(spec->root, pdir, ".env");
 			const struct dotenv *d = NULL;
 

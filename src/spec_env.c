@@ -31,7 +31,7 @@ static const char *const examples[] = {
 
 /* The other example files beside the one in use, for --explain and JSON:
  * a repository with two of them may mean the other one. */
-static void note_other_examples(struct spec *spec)
+static void note_other_examples(struct spec *spec, const char *cur)
 {
 	struct env_spec *e = &spec->env;
 	const char *const *n;
@@ -40,7 +40,7 @@ static void note_other_examples(struct spec *spec)
 	for (n = examples; *n; n++) {
 		const char *one[2] = { *n, NULL };
 
-		if (e->example && !strcmp(*n, e->example))
+		if (cur && !strcmp(*n, cur))
 			continue;
 		if (!spec_first_existing(spec, one))
 			continue;
@@ -52,7 +52,9 @@ static void note_other_examples(struct spec *spec)
 
 /* The .env an example is copied to when env.file is not set: ".env",
  * but ".env.local" for ".env.local.example" (and so on for the names
- * ".env.NAME.example"), unless only .env exists. */
+ * ".env.NAME.example"), unless only .env exists.  example and the result
+ * are names in the model's directory (spec_rel makes them
+ * repository-relative). */
 static char *env_default(const struct spec *spec, const char *example)
 {
 	static const char suffix[] = ".example";
@@ -76,8 +78,11 @@ static char *env_default(const struct spec *spec, const char *example)
 	return target;
 }
 
-/* The example's text, read under the spec rules; parsed by env_load. */
-static int read_example(struct spec *spec, struct blob *b, struct errbuf *err)
+/* The example's text, read under the spec rules; parsed by env_load.
+ * *base gets the example's name in the model's directory (a static
+ * string), for env_default; NULL when preflight.yaml named it. */
+static int read_example(struct spec *spec, struct blob *b, const char **base,
+			struct errbuf *err)
 {
 	struct env_spec *e = &spec->env;
 	const char *name = e->example;
@@ -85,12 +90,14 @@ static int read_example(struct spec *spec, struct blob *b, struct errbuf *err)
 
 	b->data = NULL;
 	b->len = 0;
+	*base = NULL;
 	if (!name) {
-		name = spec_first_existing(spec, examples);
-		if (name)
-			e->example = xstrdup(name);
+		*base = spec_first_existing(spec, examples);
+		if (*base)
+			name = e->example = spec_rel(spec, *base);
 	}
-	note_other_examples(spec);
+	/* the one in use, by its name in the model's directory */
+	note_other_examples(spec, *base ? *base : e->example);
 	if (!name)
 		return 0;
 	rc = spec_read(spec, name, b, err);
@@ -119,13 +126,19 @@ static void *parse_job_run(void *arg)
 	return NULL;
 }
 
-static void load_dotenv(struct spec *spec)
+static void load_dotenv(struct spec *spec, const char *base)
 {
 	struct env_spec *e = &spec->env;
 	struct blob b;
 
-	if (!e->file)
-		e->file = env_default(spec, e->example);
+	if (!e->file) {
+		/* preflight.yaml's example (the repository's only) is a
+		 * repository-relative name, as the file's name is */
+		char *local = env_default(spec, base ? base : e->example);
+
+		e->file = spec_rel(spec, local);
+		free(local);
+	}
 	e->file_abs = path_join(spec->root, e->file);
 	/* anywhere (a symlink the user made may lead out), but never a FIFO
 	 * or a device: saferead judges the open descriptor */
@@ -152,11 +165,12 @@ static int env_load(struct spec *spec, struct errbuf *err)
 	struct env_spec *e = &spec->env;
 	struct parse_job job;
 	struct blob example;
+	const char *base;
 	pthread_t thread;
 	int threaded = 0;
 	size_t i;
 
-	if (read_example(spec, &example, err) < 0)
+	if (read_example(spec, &example, &base, err) < 0)
 		return -1;
 	/* Two large files (10,000 keys each) parse in half the time side by
 	 * side: the example on a short-lived thread, the .env here.  Both
@@ -171,7 +185,7 @@ static int env_load(struct spec *spec, struct errbuf *err)
 	}
 	if (e->nrequired || e->noptional)
 		spec->has_env = 1;
-	load_dotenv(spec);
+	load_dotenv(spec, base);
 	if (threaded)
 		pthread_join(thread, NULL);
 	blob_release(&example);

@@ -64,8 +64,7 @@ static size_t skip_value(const char *s, size_t len, size_t i)
 	return i;
 }
 
-/* Offset of the key path[0].path[1]... in valid JSON text, or -1. */
-static long json_locate(const char *s, size_t len, const char *const *path, size_t depth)
+long json_locate(const char *s, size_t len, const char *const *path, size_t depth)
 {
 	size_t i = skip_ws(s, len, 0), d;
 
@@ -95,6 +94,26 @@ static long json_locate(const char *s, size_t len, const char *const *path, size
 			return -1;
 	}
 	return -1;
+}
+
+size_t json_items(const char *s, size_t len, size_t key, size_t *offs,
+		  size_t max)
+{
+	size_t i = skip_ws(s, len, skip_string(s, len, key)), n = 0;
+
+	i = skip_ws(s, len, i + 1);	/* the ':' */
+	if (i >= len || s[i] != '[')
+		return 0;
+	i = skip_ws(s, len, i + 1);
+	while (i < len && s[i] != ']') {
+		if (n < max)
+			offs[n] = i;
+		n++;
+		i = skip_ws(s, len, skip_value(s, len, i));
+		if (i < len && s[i] == ',')
+			i = skip_ws(s, len, i + 1);
+	}
+	return n < max ? n : max;
 }
 
 /* How many arrays and objects are open just before s[off] (strings
@@ -559,17 +578,19 @@ static int load_dev_engines(struct spec *spec, const char *file,
 
 static int package_load(struct spec *spec, struct errbuf *err)
 {
-	const char *file = files[0];
+	char *name = spec_rel(spec, files[0]);
+	const char *file;
 	const char *end = NULL;
 	const cJSON *v;
 	cJSON *doc;
 	struct blob b;
 	int rc;
 
-	rc = spec_read(spec, file, &b, err);
+	rc = spec_read(spec, name, &b, err);
+	file = rc > 0 ? spec_add_file(spec, name) : NULL;
+	free(name);
 	if (rc <= 0)
 		return rc;
-	file = spec_add_file(spec, file);
 	/* the length includes our NUL terminator: cJSON wants to see it */
 	doc = cJSON_ParseWithLengthOpts(b.data, b.len + 1, &end, 1);
 	if (!doc) {

@@ -138,14 +138,11 @@ static char *nvmrc_bad_value(const char *buf, size_t len, unsigned no,
 	return NULL;
 }
 
-static int take_nvmrc(struct spec *spec, const char *file, const char *buf,
-		      size_t len, char *msg, unsigned *line, unsigned *col)
+static int take_node(struct spec *spec, enum req_source src, const char *file,
+		     const char *buf, size_t len, char *msg, unsigned *line)
 {
 	struct nvmrc n;
 	char *bad;
-
-	enum req_source src = strcmp(file, ".node-version") ? SRC_NVMRC :
-			      SRC_NODE_VERSION;
 
 	if (nvmrc_parse(buf, len, &n, msg, MSG_MAX, line) == 0) {
 		spec_add_runtime(spec, src, "node", n.spec, REQ_NVMRC,
@@ -166,6 +163,23 @@ static int take_nvmrc(struct spec *spec, const char *file, const char *buf,
 			first_col(buf, len, *line) : 0), msg, SEV_FAIL);
 	free(bad);
 	return 0;
+}
+
+/* The same reader for both files; the source says which one it is (the
+ * file name would say it too, but a workspace's is "apps/web/.nvmrc"). */
+static int take_nvmrc(struct spec *spec, const char *file, const char *buf,
+		      size_t len, char *msg, unsigned *line, unsigned *col)
+{
+	(void)col;
+	return take_node(spec, SRC_NVMRC, file, buf, len, msg, line);
+}
+
+static int take_node_version(struct spec *spec, const char *file,
+			     const char *buf, size_t len, char *msg,
+			     unsigned *line, unsigned *col)
+{
+	(void)col;
+	return take_node(spec, SRC_NODE_VERSION, file, buf, len, msg, line);
 }
 
 /* ---- .python-version ---- */
@@ -674,19 +688,21 @@ static int take_go_mod(struct spec *spec, const char *file, const char *buf,
 	return 0;
 }
 
-/* Read root/name when it exists and hand it to fn. */
-static int load_one(struct spec *spec, const char *name, vfile_fn *fn,
+/* Read name of the model's directory when it exists and hand it to fn. */
+static int load_one(struct spec *spec, const char *base, vfile_fn *fn,
 		    struct errbuf *err)
 {
 	char msg[MSG_MAX];
 	unsigned line = 0, col = 0;
 	struct blob b;
 	const char *file;
+	char *name = spec_rel(spec, base);
 	int rc = spec_read(spec, name, &b, err);
 
+	file = rc > 0 ? spec_add_file(spec, name) : NULL;
+	free(name);
 	if (rc <= 0)
 		return rc;
-	file = spec_add_file(spec, name);
 	rc = fn(spec, file, b.data, b.len, msg, &line, &col);
 	blob_release(&b);
 	if (rc < 0) {
@@ -703,7 +719,7 @@ static const struct {
 	vfile_fn *fn;
 } readers[] = {
 	{ ".nvmrc", take_nvmrc },
-	{ ".node-version", take_nvmrc },
+	{ ".node-version", take_node_version },
 	{ ".python-version", take_python_version },
 	{ "pyproject.toml", take_pyproject },
 	{ "setup.cfg", take_setup_cfg },

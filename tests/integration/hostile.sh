@@ -310,6 +310,45 @@ EP_ENV="PATH=$h/bin:/usr/bin:/bin" run --json "$h"
 check "repository node on PATH: never run" [ ! -e "$h/EXECUTED" ]
 check "repository node on PATH: said so" grep -q 'inside the audited repository' "$out"
 
+# item: Workspaces that lead out, or are many
+# a workspace that is a symlink out, a go.work path out, a pattern with "..":
+# refused with a warning, nothing of the outside read
+fresh
+mkdir -p "$outside/ws" "$h/packages/real" "$h/svc"
+printf '{"name":"zqxout","engines":{"node":"<1"}}\n' >"$outside/ws/package.json"
+printf 'ZQXOUTKEY=\n' >"$outside/ws/.env.example"
+printf 'module out\n\ngo 9.99\n' >"$outside/ws/go.mod"
+ln -s "$outside/ws" "$h/packages/evil"
+printf '{"name":"real"}\n' >"$h/packages/real/package.json"
+printf '{"workspaces": ["packages/*", "../*", "../../**"]}\n' >"$h/package.json"
+printf 'use (\n\t../outside/ws\n\t%s/ws\n)\n' "$outside" >"$h/go.work"
+run --json "$h"
+check "workspaces out: a warning, not a failure (exit $st)" [ "$st" = 0 ]
+check "workspaces out: nothing of the outside read" sh -c "! grep -q 'ZQXOUT\|zqxout\|9.99' '$out' '$err'"
+check "workspaces out: the symlink refused" grep -q 'packages/evil leads out of the repository (a symbolic link): refused, not read' "$out"
+check "workspaces out: the pattern refused" grep -q "'../\*' leads out of the repository: refused, not searched" "$out"
+check "workspaces out: the go.work paths refused" grep -q "'../outside/ws' leads out of the repository" "$out"
+check "workspaces out: the absolute go.work path refused" grep -q "/ws is outside the repository: refused, not read" "$out"
+check "workspaces out: one workspace audited" grep -q '"audited": \["packages/real"\]' "$out"
+# many: at most 1000 workspaces, a pattern at most 16 levels deep, the
+# rest said, not walked
+fresh
+mkdir -p "$h/p"
+awk -v h="$h" 'BEGIN { for (i = 0; i < 1010; i++) { d = sprintf("%s/p/w%04d", h, i)
+	system("mkdir -p " d); f = d "/package.json"; print "{}" > f; close(f) } }'
+deep=a/b/c/d/e/f/g/h/i/j/k/l/m/n/o/p/q
+mkdir -p "$h/$deep"
+printf '{}\n' >"$h/$deep/package.json"
+printf '{"workspaces": ["p/*", "%s"]}\n' "$deep" >"$h/package.json"
+run --json --only=workspaces "$h"
+check "1010 workspaces: a warning (exit $st)" [ "$st" = 0 ]
+check "1010 workspaces: 1000 taken" python3 -c "
+import json, sys
+d = json.load(open(sys.argv[1]))
+sys.exit(0 if len(d['run']['workspaces']['found']) == 1000 else 1)" "$out"
+check "1010 workspaces: the cap said" grep -q 'more than 1000 workspaces' "$out"
+check "17 levels: not searched" grep -q 'is deeper than 16 levels: not searched' "$out"
+
 # item: Secrets to leak
 fresh
 M=ZQXLEAK4471

@@ -34,6 +34,16 @@ mkdir -p "$TEST_TMPDIR/skipped"
 printf 'A=1\nnot an assignment\n' >"$TEST_TMPDIR/skipped/.env.example"
 check "example line dotenv skips (exit 2)" vg "$TEST_TMPDIR/skipped"
 check "bad yaml" vg "$cases/bad-yaml/repo"
+# workspaces: grouped and folded, JSON, ports across workspaces, go.work and
+# uv, a contradiction, a symlink out, --workspace, not YAML (exit 2)
+check "workspaces, --explain" vg --explain "$cases/ws-pnpm/repo"
+check "workspaces, json" vg --json "$cases/ws-pnpm/repo"
+check "workspaces, ports" vg --json "$cases/ws-ports/repo"
+check "workspaces, go and uv" vg "$cases/ws-go-uv/repo"
+check "workspaces, contradiction" vg --format=junit "$cases/ws-contradiction/repo"
+check "workspaces, symlink out" vg --format=github "$cases/ws-symlink-out/repo"
+check "workspaces, --workspace" vg --workspace=apps/web "$cases/ws-pnpm/repo"
+check "workspaces, not YAML (exit 2)" vg --json "$cases/ws-bad-yaml/repo"
 check "nothing to audit" vg "$cases/nothing/repo"
 check "--list-probes" vg --list-probes
 check "init --stdout" vg init --stdout "$cases/ports-fixture/repo"

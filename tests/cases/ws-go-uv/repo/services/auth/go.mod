@@ -1,0 +1,3 @@
+module example.com/auth
+
+go 1.21
