@@ -51,7 +51,10 @@ const char *status_name(enum status s);
 	X(NOT_RUN, "not-run")			/* the deadline came first */ \
 	X(OUT_OF_SCOPE, "out-of-scope")		/* UDP, a cap */ \
 	X(NOT_APPLICABLE, "not-applicable")	/* nothing to check here */ \
-	X(PROBE_ERROR, "probe-error")		/* the probe itself failed */
+	X(PROBE_ERROR, "probe-error")		/* the probe itself failed */ \
+	X(NOT_INSTALLED, "not-installed")	/* no node_modules, no venv */ \
+	X(OUT_OF_DATE, "out-of-date")		/* installed != lockfile */ \
+	X(LOCKFILE_INVALID, "lockfile-invalid")	/* no tool could read it */
 
 enum reason {
 #define REASON_ENUM(name, text) REASON_##name,
