@@ -76,6 +76,10 @@ struct dep_error {
 int deps_npm_parse(const char *buf, size_t len, struct dep_set *s, int *version,
 		   struct dep_error *err);
 
+/* The package name of an install path: what follows its last
+ * "node_modules/" ("@s/b" for a scoped one), else the path itself. */
+const char *deps_npm_path_name(const char *path);
+
 /* A package.json's "version" (a new string), or NULL. */
 char *deps_npm_package_version(const char *buf, size_t len);
 

@@ -30,7 +30,7 @@ static const char *json_str(const cJSON *o, const char *key)
 /* The package name of an install path: what follows its last
  * "node_modules/" ("@s/b" for a scoped one), else the path itself (a
  * workspace folder such as "packages/web"). */
-static const char *path_name(const char *path)
+const char *deps_npm_path_name(const char *path)
 {
 	const char *p = path, *last = NULL;
 
@@ -64,7 +64,7 @@ static void add_entry(struct dep_set *s, const char *path, const cJSON *e)
 	struct dep *d;
 
 	/* "name" is set for aliases (npm:other@1); the folder is the key */
-	d = dep_set_add(s, path, name && !(f & DEP_LINK) ? name : path_name(path),
+	d = dep_set_add(s, path, name && !(f & DEP_LINK) ? name : deps_npm_path_name(path),
 			json_str(e, "version"), f);
 	if ((f & DEP_LINK) && json_str(e, "resolved"))
 		d->extra = xstrdup(json_str(e, "resolved"));

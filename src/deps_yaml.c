@@ -286,6 +286,26 @@ static const char *locator_version(const char *loc)
 	return !strncmp(at + 1, "npm:", 4) ? at + 5 : at + 1;
 }
 
+/* The install state names a package with peer dependencies by a virtual
+ * locator, "debug@virtual:<hash>#npm:4.3.4"; the lockfile by the package
+ * itself, "debug@npm:4.3.4" (berry's structUtils.devirtualizeLocator). */
+static char *devirtualize(const char *loc, size_t len)
+{
+	const char *at = len > 1 ? memchr(loc + 1, '@', len - 1) : NULL;
+	const char *hash;
+
+	if (!at || (size_t)(loc + len - at) < 9 || memcmp(at + 1, "virtual:", 8) ||
+	    !(hash = memchr(at, '#', (size_t)(loc + len - at))))
+		return xstrndup(loc, len);
+	{
+		struct buf b = BUF_INIT;
+
+		buf_add(&b, loc, (size_t)(at - loc) + 1);
+		buf_add(&b, hash + 1, (size_t)(loc + len - hash - 1));
+		return buf_detach(&b);
+	}
+}
+
 struct yarn_ctx {
 	struct dep_set *s;
 	int state;
@@ -322,12 +342,13 @@ static int yarn_fn(void *arg, const struct ypath *p)
 		c->line = p->line;
 		if (c->state && strcmp(p->value, "__metadata") &&
 		    !strstr(p->value, "@workspace:")) {
-			char *name = locator_name(p->value);
-			struct dep *d = dep_set_add(c->s, p->value, name,
-						    locator_version(p->value), 0);
+			char *loc = devirtualize(p->value, p->vlen);
+			char *name = locator_name(loc);
+			struct dep *d = dep_set_add(c->s, loc, name, locator_version(loc), 0);
 
 			d->line = p->line;
 			free(name);
+			free(loc);
 		}
 		return 0;
 	}

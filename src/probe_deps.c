@@ -414,7 +414,7 @@ static void walk_pkg(struct nm_walk *w, const char *rel, unsigned depth)
 			free(abs);
 			return;
 		}
-		d = dep_set_add(&w->found, rel, rel, NULL, DEP_LINK);
+		d = dep_set_add(&w->found, rel, deps_npm_path_name(rel), NULL, DEP_LINK);
 		if (path_is_inside(real, w->root) && strlen(real) > strlen(w->root)) {
 			const char *target = real + strlen(w->root) + 1;
 
@@ -435,7 +435,7 @@ static void walk_pkg(struct nm_walk *w, const char *rel, unsigned depth)
 		distrust(w, "out of date, updated", rel);
 	if (w->hidden && !dep_set_get(w->hidden, rel))
 		distrust(w, "missing from lockfile", rel);
-	dep_set_add(&w->found, rel, rel, NULL, 0);
+	dep_set_add(&w->found, rel, deps_npm_path_name(rel), NULL, 0);
 	buf_printf(&sub, "%s/node_modules", rel);
 	if (depth < DEPS_WALK_DEPTH)
 		walk_nm(w, buf_str(&sub), depth + 1);
@@ -989,39 +989,27 @@ static char **poetry_optional_groups(const struct spec *spec)
 	return out;
 }
 
-static int python_want(const struct spec *spec, const struct lock_req *l,
-		       const struct venv *v, struct dep_set *want, struct result *r)
+/* The lockfile's packages for the environment v (b: the lockfile's
+ * bytes).  Returns 0, or -1 with e; *unpinned and *includes: pip's lines
+ * not compared. */
+static int python_parse(const struct spec *spec, const struct lock_req *l,
+			const struct venv *v, const struct blob *b, struct dep_set *want,
+			struct dep_error *e, size_t *unpinned, size_t *includes)
 {
-	struct dep_error e;
-	struct blob b;
-	size_t unpinned = 0, includes = 0;
+	char **groups, **g;
 	int rc;
 
-	if (read_lockfile(spec, l, &b, r) < 0)
-		return -1;
-	if (l->kind == LOCK_UV) {
-		rc = deps_uv_parse(b.data, b.len, &v->env, want, &e);
-	} else if (l->kind == LOCK_POETRY) {
-		char **groups = poetry_optional_groups(spec), **g;
-
-		rc = deps_poetry_parse(b.data, b.len, &v->env, (const char *const *)groups,
-				       want, &e);
-		for (g = groups; g && *g; g++)
-			free(*g);
-		free(groups);
-	} else {
-		rc = deps_pip_parse(b.data, b.len, &v->env, want, &unpinned, &includes, &e);
-		if (unpinned || includes)
-			result_note(r, "%s: %zu requirement%s without an == pin and %zu "
-				    "-r/-c line%s not checked", l->origin.file, unpinned,
-				    unpinned == 1 ? "" : "s", includes, includes == 1 ? "" : "s");
-	}
-	blob_release(&b);
-	if (rc < 0) {
-		lockfile_invalid(r, l, &e);
-		return -1;
-	}
-	return 0;
+	*unpinned = *includes = 0;
+	if (l->kind == LOCK_UV)
+		return deps_uv_parse(b->data, b->len, &v->env, want, e);
+	if (l->kind == LOCK_PIP)
+		return deps_pip_parse(b->data, b->len, &v->env, want, unpinned, includes, e);
+	groups = poetry_optional_groups(spec);
+	rc = deps_poetry_parse(b->data, b->len, &v->env, (const char *const *)groups, want, e);
+	for (g = groups; g && *g; g++)
+		free(*g);
+	free(groups);
+	return rc;
 }
 
 /* The environment itself: 0 usable (v filled), else the result is set. */
@@ -1069,8 +1057,13 @@ static void run_python(const struct run_ctx *ctx, const struct lock_req *l,
 	struct dep_diff d;
 	struct venv v;
 	struct buf where = BUF_INIT;
+	struct blob b = { NULL, 0 };
+	struct dep_error e;
+	size_t unpinned, includes;
 
 	memset(&v, 0, sizeof(v));
+	if (read_lockfile(spec, l, &b, r) < 0)
+		return;
 	if (!l->venv) {
 		result_set(r, STATUS_SKIP, "no virtual environment to compare %s with "
 			   "(.venv, or an active VIRTUAL_ENV)", l->origin.file);
@@ -1078,12 +1071,24 @@ static void run_python(const struct run_ctx *ctx, const struct lock_req *l,
 		if (l->kind == LOCK_POETRY)
 			result_hint(r, "poetry keeps its environments in its cache: activate "
 				    "it, or set virtualenvs.in-project");
-		return;
+		goto out;
 	}
-	if (open_venv(spec, l, &v, r) < 0)
+	if (open_venv(spec, l, &v, r) < 0) {
+		/* a lockfile no tool can read says more than the environment */
+		venv_env(&v);
+		if (python_parse(spec, l, &v, &b, &want, &e, &unpinned, &includes) < 0) {
+			lockfile_invalid(r, l, &e);
+		}
 		goto out;
-	if (python_want(spec, l, &v, &want, r) < 0)
+	}
+	if (python_parse(spec, l, &v, &b, &want, &e, &unpinned, &includes) < 0) {
+		lockfile_invalid(r, l, &e);
 		goto out;
+	}
+	if (unpinned || includes)
+		result_note(r, "%s: %zu requirement%s without an == pin and %zu -r/-c "
+			    "line%s not checked", l->origin.file, unpinned,
+			    unpinned == 1 ? "" : "s", includes, includes == 1 ? "" : "s");
 	if (scan_site(&v, &have, ctx->deadline_ms) < 0) {
 		result_set(r, STATUS_ERROR, "the virtual environment was not read before "
 			   "the deadline");
@@ -1099,6 +1104,7 @@ static void run_python(const struct run_ctx *ctx, const struct lock_req *l,
 			    "decided", l->venv);
 	dep_diff_release(&d);
 out:
+	blob_release(&b);
 	buf_release(&where);
 	venv_release(&v);
 	dep_set_release(&want);
