@@ -18,6 +18,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <limits.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -311,6 +312,54 @@ static void not_installed(struct result *r, const struct lock_req *l, const char
 	fix_hint(r, l);
 }
 
+/* ---- a lockfile parsed beside the rest ---- */
+
+/* A 2,000-package lockfile takes as long to parse as the install record
+ * takes to read: the lockfile is parsed on a short-lived thread of its
+ * own meanwhile (joined before the check returns), so that the check
+ * costs the longer of the two, not their sum. */
+struct parse_job {
+	int (*fn)(struct parse_job *j);
+	const struct blob *b;
+	struct dep_set *out;
+	struct dep_error err;
+	const void *arg;	/* what fn needs besides the bytes */
+	const void *arg2;
+	int rc;
+	pthread_t thread;
+	int threaded;
+};
+
+static void *parse_job_main(void *arg)
+{
+	struct parse_job *j = arg;
+
+	j->rc = j->fn(j);
+	return NULL;
+}
+
+static void parse_job_start(struct parse_job *j)
+{
+	j->threaded = pthread_create(&j->thread, NULL, parse_job_main, j) == 0;
+	if (!j->threaded)
+		j->rc = j->fn(j);
+}
+
+static int parse_job_finish(struct parse_job *j)
+{
+	if (j->threaded)
+		pthread_join(j->thread, NULL);
+	j->threaded = 0;
+	return j->rc;
+}
+
+static int npm_job(struct parse_job *j)
+{
+	int version;
+
+	return deps_npm_parse(j->b->data, j->b->len, j->out, &version, &j->err);
+}
+
 /* ---- node_modules ---- */
 
 /* node_modules itself: 0 a directory, else the result is set. */
@@ -390,12 +439,24 @@ static void distrust(struct nm_walk *w, const char *why, const char *path)
 
 static void walk_nm(struct nm_walk *w, const char *rel, unsigned depth);
 
+/* a "/" b, a new string (the walk makes thousands: no printf) */
+static char *join3(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b);
+	char *s = xmalloc(la + lb + 2);
+
+	memcpy(s, a, la);
+	s[la] = '/';
+	memcpy(s + la + 1, b, lb + 1);
+	return s;
+}
+
 /* One package folder at rel (a directory or a link to one). */
 static void walk_pkg(struct nm_walk *w, const char *rel, unsigned depth)
 {
 	char *abs = path_join(w->root, rel);
 	struct stat st, tst;
-	struct buf sub = BUF_INIT;
+	char *sub;
 
 	if (++w->looked > DEPS_WALK_MAX || clock_ms() > w->deadline) {
 		w->stopped = 1;
@@ -436,10 +497,10 @@ static void walk_pkg(struct nm_walk *w, const char *rel, unsigned depth)
 	if (w->hidden && !dep_set_get(w->hidden, rel))
 		distrust(w, "missing from lockfile", rel);
 	dep_set_add(&w->found, rel, deps_npm_path_name(rel), NULL, 0);
-	buf_printf(&sub, "%s/node_modules", rel);
+	sub = join3(rel, "node_modules");
 	if (depth < DEPS_WALK_DEPTH)
-		walk_nm(w, buf_str(&sub), depth + 1);
-	buf_release(&sub);
+		walk_nm(w, sub, depth + 1);
+	free(sub);
 }
 
 static int by_name(const void *a, const void *b)
@@ -484,16 +545,15 @@ static void walk_nm(struct nm_walk *w, const char *rel, unsigned depth)
 		distrust(w, "out of date, updated", rel);
 	free(abs);
 	for (i = 0; i < n; i++) {
-		struct buf child = BUF_INIT;
+		char *child = join3(rel, names[i]);
 
-		buf_printf(&child, "%s/%s", rel, names[i]);
 		if (!w->stopped) {
 			if (names[i][0] == '@' && depth < DEPS_WALK_DEPTH)
-				walk_nm(w, buf_str(&child), depth + 1);
+				walk_nm(w, child, depth + 1);
 			else
-				walk_pkg(w, buf_str(&child), depth);
+				walk_pkg(w, child, depth);
 		}
-		buf_release(&child);
+		free(child);
 		free(names[i]);
 	}
 	free(names);
@@ -525,13 +585,14 @@ static void read_versions(struct nm_walk *w)
 	}
 }
 
-static void run_npm(const struct run_ctx *ctx, const struct lock_req *l, struct result *r)
+/* The installed side of npm: the hidden lockfile when npm would trust
+ * it, else the folders' package.json files.  Fills w (and hidden);
+ * returns 1 trusted, 0 not, -1 with the result set. */
+static int npm_installed(const struct run_ctx *ctx, const struct lock_req *l,
+			 struct nm_walk *w, struct dep_set *hidden, struct result *r)
 {
 	const struct spec *spec = ctx->spec;
-	struct dep_set want = DEP_SET_INIT, hidden = DEP_SET_INIT;
-	struct nm_walk w;
 	struct dep_error e;
-	struct dep_diff d;
 	struct blob b;
 	struct lread lr;
 	struct stat st;
@@ -540,32 +601,18 @@ static void run_npm(const struct run_ctx *ctx, const struct lock_req *l, struct 
 	char *hpath;
 	size_t i;
 
-	if (read_lockfile(spec, l, &b, r) < 0)
-		return;
-	if (deps_npm_parse(b.data, b.len, &want, &version, &e) < 0) {
-		blob_release(&b);
-		lockfile_invalid(r, l, &e);
-		dep_set_release(&want);
-		return;
-	}
-	blob_release(&b);
-	if (node_modules_dir(spec, l, r) < 0) {
-		dep_set_release(&want);
-		return;
-	}
-	memset(&w, 0, sizeof(w));
-	w.root = spec->root;
-	w.deadline = ctx->deadline_ms;
+	w->root = spec->root;
+	w->deadline = ctx->deadline_ms;
 	hpath = path_join(spec->root, "node_modules/.package-lock.json");
 	if (stat(hpath, &st) == 0 &&
 	    deps_read(spec->root, "node_modules/.package-lock.json", 0, DEPS_LOCK_CAP, &b,
 		      &lr) == 0) {
-		if (deps_npm_parse(b.data, b.len, &hidden, &version, &e) == 0) {
+		if (deps_npm_parse(b.data, b.len, hidden, &version, &e) == 0) {
 			have_hidden = 1;
-			w.hidden = &hidden;
-			w.lock_time = mtime_ms(&st) + 10;
+			w->hidden = hidden;
+			w->lock_time = mtime_ms(&st) + 10;
 		} else {
-			w.distrust = xstrdup("it cannot be parsed");
+			w->distrust = xstrdup("it cannot be parsed");
 		}
 		blob_release(&b);
 	}
@@ -577,23 +624,52 @@ static void run_npm(const struct run_ctx *ctx, const struct lock_req *l, struct 
 		r->reason = REASON_OUT_OF_DATE;
 		set_fix(r, l);
 		fix_hint(r, l);
-		free(w.distrust);
-		dep_set_release(&want);
-		return;
+		return -1;
 	}
-	walk_nm(&w, "node_modules", 0);
-	for (i = 0; have_hidden && !w.distrust && i < hidden.n; i++)
-		if (!dep_set_get(&w.found, hidden.v[i].key))
-			distrust(&w, "missing from node_modules", hidden.v[i].key);
-	if (!w.stopped && (!have_hidden || w.distrust))
-		read_versions(&w);
-	if (w.stopped) {
+	walk_nm(w, "node_modules", 0);
+	for (i = 0; have_hidden && !w->distrust && i < hidden->n; i++)
+		if (!dep_set_get(&w->found, hidden->v[i].key))
+			distrust(w, "missing from node_modules", hidden->v[i].key);
+	if (!w->stopped && (!have_hidden || w->distrust))
+		read_versions(w);
+	if (w->stopped) {
 		result_set(r, STATUS_ERROR, "node_modules not compared: more than %d package "
 			   "folders, or the deadline came first", DEPS_WALK_MAX);
 		r->reason = REASON_TIMEOUT;
-	} else {
-		const int trusted = have_hidden && !w.distrust;
+		return -1;
+	}
+	return have_hidden && !w->distrust;
+}
 
+static void run_npm(const struct run_ctx *ctx, const struct lock_req *l, struct result *r)
+{
+	const struct spec *spec = ctx->spec;
+	struct dep_set want = DEP_SET_INIT, hidden = DEP_SET_INIT;
+	struct parse_job job;
+	struct nm_walk w;
+	struct dep_diff d;
+	struct blob b;
+	int trusted;
+
+	if (read_lockfile(spec, l, &b, r) < 0)
+		return;
+	memset(&job, 0, sizeof(job));
+	job.fn = npm_job;
+	job.b = &b;
+	job.out = &want;
+	parse_job_start(&job);
+	memset(&w, 0, sizeof(w));
+	trusted = node_modules_dir(spec, l, r) < 0 ? -2 : npm_installed(ctx, l, &w, &hidden, r);
+	if (parse_job_finish(&job) < 0) {
+		/* a lockfile npm cannot read says more than node_modules: its
+		 * message, reason, hint and fix replace any set above */
+		cJSON_Delete(r->data);
+		r->data = NULL;
+		lockfile_invalid(r, l, &job.err);
+		trusted = -2;
+	}
+	blob_release(&b);
+	if (trusted >= 0) {
 		r->data = data_new(l, trusted ? "node_modules/.package-lock.json" :
 				   "node_modules");
 		deps_compare(&want, trusted ? &hidden : &w.found, DEPS_CMP_EXTRAS, &d);
@@ -603,7 +679,7 @@ static void run_npm(const struct run_ctx *ctx, const struct lock_req *l, struct 
 			result_note(r, "node_modules/.package-lock.json not used, as npm would "
 				    "not (%s): the installed package.json files were read",
 				    w.distrust);
-		else if (!have_hidden)
+		else if (!trusted)
 			result_note(r, "no node_modules/.package-lock.json: the installed "
 				    "package.json files were read");
 		dep_diff_release(&d);
@@ -1012,6 +1088,21 @@ static int python_parse(const struct spec *spec, const struct lock_req *l,
 	return rc;
 }
 
+struct py_job_arg {
+	const struct spec *spec;
+	const struct lock_req *l;
+	const struct venv *v;
+	size_t unpinned, includes;
+};
+
+static int py_job(struct parse_job *j)
+{
+	struct py_job_arg *a = (struct py_job_arg *)j->arg;
+
+	return python_parse(a->spec, a->l, a->v, j->b, j->out, &j->err, &a->unpinned,
+			    &a->includes);
+}
+
 /* The environment itself: 0 usable (v filled), else the result is set. */
 static int open_venv(const struct spec *spec, const struct lock_req *l, struct venv *v,
 		     struct result *r)
@@ -1060,6 +1151,9 @@ static void run_python(const struct run_ctx *ctx, const struct lock_req *l,
 	struct blob b = { NULL, 0 };
 	struct dep_error e;
 	size_t unpinned, includes;
+	struct parse_job job;
+	struct py_job_arg pa;
+	int scanned;
 
 	memset(&v, 0, sizeof(v));
 	if (read_lockfile(spec, l, &b, r) < 0)
@@ -1081,15 +1175,27 @@ static void run_python(const struct run_ctx *ctx, const struct lock_req *l,
 		}
 		goto out;
 	}
-	if (python_parse(spec, l, &v, &b, &want, &e, &unpinned, &includes) < 0) {
-		lockfile_invalid(r, l, &e);
+	/* the lockfile is parsed while the environment is read */
+	memset(&job, 0, sizeof(job));
+	job.fn = py_job;
+	job.b = &b;
+	job.out = &want;
+	pa.spec = spec;
+	pa.l = l;
+	pa.v = &v;
+	job.arg = &pa;
+	parse_job_start(&job);
+	scanned = scan_site(&v, &have, ctx->deadline_ms);
+	if (parse_job_finish(&job) < 0) {
+		lockfile_invalid(r, l, &job.err);
 		goto out;
 	}
-	if (unpinned || includes)
+	if (pa.unpinned || pa.includes)
 		result_note(r, "%s: %zu requirement%s without an == pin and %zu -r/-c "
-			    "line%s not checked", l->origin.file, unpinned,
-			    unpinned == 1 ? "" : "s", includes, includes == 1 ? "" : "s");
-	if (scan_site(&v, &have, ctx->deadline_ms) < 0) {
+			    "line%s not checked", l->origin.file, pa.unpinned,
+			    pa.unpinned == 1 ? "" : "s", pa.includes,
+			    pa.includes == 1 ? "" : "s");
+	if (scanned < 0) {
 		result_set(r, STATUS_ERROR, "the virtual environment was not read before "
 			   "the deadline");
 		r->reason = REASON_TIMEOUT;
