@@ -104,6 +104,8 @@ static const char *shown(const char *s, size_t len, char *out, size_t size)
 
 	if (n >= size)
 		n = size - 1;
+	while (n && n < len && ((unsigned char)s[n] & 0xc0) == 0x80)
+		n--;	/* cut on a character boundary */
 	for (i = 0; i < n; i++) {
 		unsigned char c = (unsigned char)s[i];
 
@@ -494,6 +496,9 @@ static int parse_string(struct parser *ps, struct buf *out, int allow_multi)
 			ps->p += run;
 			continue;
 		}
+		if (!multi && (*ps->p == '\n' || *ps->p == '\r'))
+			return fail_at(ps, start, "unterminated string (a single-line "
+				       "string ends at the end of its line)");
 		if (basic && *ps->p == '\\') {
 			if (multi && line_ending_backslash(ps))
 				continue;
@@ -907,6 +912,21 @@ static int parse_inline_table(struct parser *ps, struct toml_value *t)
 	}
 }
 
+/* A value that is no TOML value (>=3.10): name it, and what it needs. */
+static int bare_word(struct parser *ps)
+{
+	char word[KEY_SHOWN + 1];
+	size_t n = 0;
+
+	while (ps->p + n < ps->end && n < 24 && ps->p[n] != ' ' && ps->p[n] != '\t' &&
+	       ps->p[n] != '\n' && ps->p[n] != '\r' && ps->p[n] != '#' && ps->p[n] != ',')
+		n++;
+	while (n && ps->p + n < ps->end && ((unsigned char)ps->p[n] & 0xc0) == 0x80)
+		n--;	/* cut on a character boundary */
+	shown(ps->p, n, word, sizeof(word));
+	return fail(ps, "invalid value '%s' (a string must be quoted: \"%s\")", word, word);
+}
+
 static struct toml_value *parse_value(struct parser *ps)
 {
 	struct toml_value *v;
@@ -955,9 +975,10 @@ static struct toml_value *parse_value(struct parser *ps)
 	default:
 		if (is_digit(c) || c == '+' || c == '-' || c == 'i' || c == 'n')
 			rc = number_or_date(ps, v);
+		else if (c < 0 || c == '\n' || c == '\r' || c == '#')
+			rc = fail(ps, "expected a value");
 		else
-			rc = fail(ps, c < 0 || c == '\n' || c == '\r' || c == '#' ?
-				  "expected a value" : "invalid value (strings must be quoted)");
+			rc = bare_word(ps);
 	}
 	if (rc < 0) {
 		toml_free(v);
@@ -1043,7 +1064,14 @@ static int insert_keyval(struct parser *ps, struct toml_value *t,
 		return fail_at(ps, last->at, "duplicate key '%s'",
 			       shown(last->s, last->len, name, sizeof(name)));
 	}
-	table_add(t, &k->v[k->n - 1], v);
+	{
+		/* the key/value pair is where its key starts, not its last part */
+		struct key_part last = k->v[k->n - 1];
+
+		last.line = k->v[0].line;
+		last.col = k->v[0].col;
+		table_add(t, &last, v);
+	}
 	return 0;
 }
 

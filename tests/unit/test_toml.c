@@ -259,7 +259,7 @@ static const struct {
 	{ "a = [1]\n[[a]]\n", 2, 1, "not an array of tables" },
 	{ "k = \"\xff\"\n", 1, 6, "invalid UTF-8" },
 	{ "k = 1 # \x01\n", 1, 9, "control character" },
-	{ "k = \"x\ry\"\n", 1, 7, "" },
+	{ "k = \"x\ry\"\n", 1, 5, "unterminated string" },
 	{ "x = 9223372036854775808\n", 1, 5, "out of range" },
 	{ "requires-python = >=3.10\n", 1, 19, "invalid value" },
 	{ "ok = 1\n\n\nk = \"\"\"\n\n\n\"\"\" x\n", 7, 5, "expected the end of the line" },
