@@ -50,6 +50,10 @@ static unsigned entry_flags(const cJSON *e)
 	 * (a platform package of another OS, a failed build) */
 	if (json_true(e, "optional") || json_true(e, "devOptional"))
 		f |= DEP_OPTIONAL;
+	/* a stale entry (a workspace since removed): npm prunes, never
+	 * installs it */
+	if (json_true(e, "extraneous"))
+		f |= DEP_OPTIONAL;
 	if (json_true(e, "dev"))
 		f |= DEP_DEV;
 	if (json_true(e, "link"))

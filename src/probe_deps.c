@@ -244,7 +244,7 @@ static void report_diff(struct result *r, const struct lock_req *l,
 		result_set(r, STATUS_PASS, "%zu package%s match%s %s", d->compared,
 			   d->compared == 1 ? "" : "s", d->compared == 1 ? "es" : "", against);
 		if (d->skipped)
-			result_note(r, "%zu optional or platform-specific package%s of %s "
+			result_note(r, "%zu optional, platform-specific or stale package%s of %s "
 				    "not installed: not counted", d->skipped,
 				    d->skipped == 1 ? "" : "s", l->origin.file);
 		return;
