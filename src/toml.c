@@ -459,7 +459,7 @@ static int line_ending_backslash(struct parser *ps)
 static int parse_string(struct parser *ps, struct buf *out, int allow_multi)
 {
 	const char *start = ps->p;
-	char q = *ps->p;
+	const char q = *ps->p;
 	int multi = peek(ps, 1) == q && peek(ps, 2) == q;
 	int basic = q == '"';
 
@@ -506,6 +506,19 @@ static int parse_string(struct parser *ps, struct buf *out, int allow_multi)
 			if (escape(ps, out) < 0)
 				return -1;
 			continue;
+		}
+		{
+			/* a run of plain characters is copied at once */
+			const char *run = ps->p;
+
+			while (run < ps->end && *run != q && *run != '\\' &&
+			       (unsigned char)*run >= 0x20 && *run != 0x7f)
+				run++;
+			if (run > ps->p) {
+				buf_add(out, ps->p, (size_t)(run - ps->p));
+				ps->p = run;
+				continue;
+			}
 		}
 		if (string_char(ps, out, multi) < 0)
 			return -1;
