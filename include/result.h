@@ -55,7 +55,10 @@ const char *status_name(enum status s);
 	X(VARIABLE_UNSET, "variable-unset")	/* a ${VAR:?} with no value */ \
 	X(KEYS_STILL_EMPTY, "keys-still-empty")	/* empty as in the example */ \
 	X(MISREAD, "misread")			/* dotenv reads it otherwise */ \
-	X(NO_MATCH, "no-match")			/* a workspace pattern matches nothing */
+	X(NO_MATCH, "no-match")			/* a workspace pattern matches nothing */ \
+	X(NOT_INSTALLED, "not-installed")	/* no node_modules, no venv */ \
+	X(OUT_OF_DATE, "out-of-date")		/* installed != lockfile */ \
+	X(LOCKFILE_INVALID, "lockfile-invalid")	/* no tool could read it */
 
 enum reason {
 #define REASON_ENUM(name, text) REASON_##name,

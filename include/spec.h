@@ -315,6 +315,30 @@ const char *compose_from_label(enum compose_from from, int profiles);
 
 struct spec_workspaces;
 
+/* A lockfile the deps probe compares with what is installed, found by
+ * spec_deps.c.  Only its presence is learnt at load time: lockfiles run
+ * to megabytes, so the probe reads and parses each on its own worker,
+ * under the deadline (see probe_deps.c). */
+enum lock_kind {
+	LOCK_NPM,		/* package-lock.json, npm-shrinkwrap.json */
+	LOCK_PNPM,		/* pnpm-lock.yaml */
+	LOCK_YARN,		/* yarn.lock */
+	LOCK_UV,		/* uv.lock */
+	LOCK_POETRY,		/* poetry.lock */
+	LOCK_PIP,		/* requirements*.txt */
+};
+
+struct lock_req {
+	enum lock_kind kind;
+	struct origin origin;	/* the lockfile (spec-owned name), line 0 */
+	char *id;		/* "deps.npm", "deps.pip.requirements-dev.txt" */
+	/* Python: the environment to compare with, as the manager picks it
+	 * (repository-relative or absolute), and what named it (static:
+	 * ".venv", "VIRTUAL_ENV", "UV_PROJECT_ENVIRONMENT"); NULL: none. */
+	char *venv;
+	const char *venv_from;
+};
+
 struct spec {
 	char *root;		/* canonical absolute path of the audited
 				 * repository (a workspace's model too: every
@@ -340,6 +364,8 @@ struct spec {
 	struct origin runtimes_capped_origin;
 	struct tool_req *tools;
 	size_t ntools, tools_cap;
+	struct lock_req *locks;	/* in sources.def's order of kinds */
+	size_t nlocks, locks_cap;
 
 	struct compose_spec compose;
 

@@ -375,6 +375,11 @@ void spec_release(struct spec *spec)
 	for (i = 0; i < spec->ntools; i++)
 		free(spec->tools[i].name);
 	free(spec->tools);
+	for (i = 0; i < spec->nlocks; i++) {
+		free(spec->locks[i].id);
+		free(spec->locks[i].venv);
+	}
+	free(spec->locks);
 	for (i = 0; i < spec->nfiles; i++)
 		free(spec->files[i]);
 	free(spec->files);

@@ -18,6 +18,7 @@
 #include "gomod.h"
 #include "nvmrc.h"
 #include "pep440.h"
+#include "toml.h"
 #include "toolversions.h"
 #include "versions.h"
 
@@ -67,15 +68,6 @@ static void add_problem(struct spec *spec, enum req_source src, const char *name
 	r->problem = xstrdup(msg);
 	r->unmet = sev;
 	r->missing = sev;
-}
-
-/* "not checked: " before msg (size MSG_MAX), in place. */
-static void buf_prepend_not_checked(char *msg)
-{
-	char tmp[MSG_MAX];
-
-	snprintf(tmp, sizeof(tmp), "not checked: %s", msg);
-	memcpy(msg, tmp, strlen(tmp) + 1);
 }
 
 /* Line `no` of buf (trimmed, comment cut at '#' when cut), for "required". */
@@ -210,251 +202,46 @@ static int take_python_version(struct spec *spec, const char *file,
 
 /* ---- pyproject.toml: [project] requires-python ---- */
 
-/* Just enough TOML to find one key: comments, basic and literal strings,
- * multi-line strings and arrays are stepped over so that a '[' inside
- * them is not taken for a table header.  The rest of the document is not
- * validated: it is not ours. */
-struct toml_scan {
-	int in_ml;		/* inside a multi-line string: its quote, or 0 */
-	int depth;		/* open '[' of a multi-line array */
-};
-
-/* Step over s[0..len) from a value position, updating the state. */
-static void toml_skip(struct toml_scan *t, const char *s, size_t len)
-{
-	size_t i = 0;
-
-	while (i < len) {
-		char c = s[i];
-
-		if (t->in_ml) {
-			if (c == '\\' && t->in_ml == '"') {
-				i += 2;
-				continue;
-			}
-			if (c == t->in_ml && i + 2 < len && s[i + 1] == c && s[i + 2] == c) {
-				t->in_ml = 0;
-				i += 3;
-				continue;
-			}
-			i++;
-			continue;
-		}
-		if (c == '#')
-			return;
-		if ((c == '"' || c == '\'') && i + 2 < len && s[i + 1] == c && s[i + 2] == c) {
-			t->in_ml = (unsigned char)c;
-			i += 3;
-			continue;
-		}
-		if (c == '"' || c == '\'') {
-			for (i++; i < len && s[i] != c; i++)
-				if (c == '"' && s[i] == '\\')
-					i++;
-			i++;
-			continue;
-		}
-		if (c == '[')
-			t->depth++;
-		else if (c == ']' && t->depth > 0)
-			t->depth--;
-		i++;
-	}
-}
-
-/* A table header "[name]" (not "[[...]]"): 1 with the trimmed name in
- * *name / *nlen; 0 for an array-of-tables header; -1 when not a header. */
-static int toml_header(const char *s, size_t len, const char **name, size_t *nlen)
-{
-	const char *close;
-
-	if (!len || s[0] != '[')
-		return -1;
-	if (len > 1 && s[1] == '[')
-		return 0;
-	close = memchr(s, ']', len);
-	if (!close)
-		return 0;	/* not TOML; not the [project] table either */
-	*name = s + 1;
-	*nlen = (size_t)(close - s - 1);
-	versions_trim(name, nlen);
-	return 1;
-}
-
-struct pyreq {
-	char *value;
-	unsigned line, col;
-};
-
-/* The key of a key/value line when it is requires-python, bare or quoted:
- * returns the offset just past the '=', or 0. */
-static size_t toml_is_requires_python(const char *s, size_t len)
-{
-	static const char key[] = "requires-python";
-	size_t klen = sizeof(key) - 1, i;
-
-	if (len > klen + 1 && (s[0] == '"' || s[0] == '\'') &&
-	    !memcmp(s + 1, key, klen) && s[klen + 1] == s[0])
-		i = klen + 2;
-	else if (len > klen && !memcmp(s, key, klen))
-		i = klen;
-	else
-		return 0;
-	while (i < len && (s[i] == ' ' || s[i] == '\t'))
-		i++;
-	return i < len && s[i] == '=' ? i + 1 : 0;
-}
-
-/* What is wrong with a requires-python value, by who refuses it. */
-enum pyreq_fault {
-	PYREQ_TOML,		/* not TOML: no tool could parse the file */
-	PYREQ_TOOLS,		/* TOML, but pip refuses it: not a string */
-	PYREQ_OURS,		/* valid, but envpreflight does not read it */
-};
-
-/* Read the string value of requires-python at s[0..len) (after the '=').
- * Returns 0 with *out a new string, or -1 with msg, *bad (the offset in s
- * at fault) and *fault. */
-static int toml_string_value(const char *s, size_t len, char **out, char *msg,
-			     size_t msglen, size_t *bad, enum pyreq_fault *fault)
-{
-	size_t i = 0, open, end;
-	char q;
-
-	while (i < len && (s[i] == ' ' || s[i] == '\t'))
-		i++;
-	*bad = i;
-	*fault = PYREQ_TOML;
-	if (i >= len || (s[i] != '"' && s[i] != '\'')) {
-		/* a number, an array, a table, a boolean: TOML, not a string */
-		*fault = i < len && strchr("0123456789[{tf+-in", s[i]) ?
-			 PYREQ_TOOLS : PYREQ_TOML;
-		versions_err(msg, msglen, "'requires-python' expects a string "
-			     "such as \">=3.10\"");
-		return -1;
-	}
-	open = i;
-	q = s[open];
-	if (open + 2 < len && s[open + 1] == q && s[open + 2] == q) {
-		*fault = PYREQ_OURS;
-		versions_err(msg, msglen, "multi-line strings are not supported "
-			     "for 'requires-python': write it on one line");
-		return -1;
-	}
-	for (end = open + 1; end < len && s[end] != q; end++) {
-		if (q == '"' && s[end] == '\\') {
-			*bad = end;
-			*fault = PYREQ_OURS;
-			versions_err(msg, msglen, "escape sequences are not supported "
-				     "in 'requires-python'");
-			return -1;
-		}
-	}
-	if (end >= len) {
-		versions_err(msg, msglen, "unterminated string (expected %c "
-			     "before the end of the line)", q);
-		return -1;
-	}
-	for (i = end + 1; i < len && (s[i] == ' ' || s[i] == '\t'); i++)
-		;
-	if (i < len && s[i] != '#') {
-		*bad = i;
-		versions_err(msg, msglen, "unexpected text after the string");
-		return -1;
-	}
-	*out = xstrndup(s + open + 1, end - open - 1);
-	return 0;
-}
-
-/* Find [project] requires-python in buf.  Returns 1 with *req filled, 0
- * when there is none, -1 with msg, *eline, *ecol. */
-static int pyproject_find(const char *buf, size_t len, struct pyreq *req,
-			  char *msg, size_t msglen, unsigned *eline, unsigned *ecol,
-			  enum pyreq_fault *fault)
-{
-	struct toml_scan t = { 0, 0 };
-	struct versions_line ln = { NULL, 0, 0 };
-	size_t pos = 0;
-	int in_project = 0;
-
-	req->value = NULL;
-	req->line = req->col = 0;
-	while (versions_next_line(buf, len, &pos, &ln)) {
-		const char *s = ln.s, *name;
-		size_t l = ln.len, nlen, skip = 0, eq, bad;
-		int h;
-
-		if (t.in_ml || t.depth) {
-			toml_skip(&t, s, l);
-			continue;
-		}
-		while (skip < l && (s[skip] == ' ' || s[skip] == '\t'))
-			skip++;
-		s += skip;
-		l -= skip;
-		if (!l || s[0] == '#')
-			continue;
-		h = toml_header(s, l, &name, &nlen);
-		if (h >= 0) {
-			in_project = h == 1 && nlen == 7 && !memcmp(name, "project", 7);
-			continue;
-		}
-		eq = in_project ? toml_is_requires_python(s, l) : 0;
-		if (!eq) {
-			const char *e = memchr(s, '=', l);
-
-			if (e)
-				toml_skip(&t, e + 1, l - (size_t)(e + 1 - s));
-			continue;
-		}
-		if (req->value) {
-			*fault = PYREQ_TOML;
-			versions_err(msg, msglen, "duplicate key 'requires-python' "
-				     "(first at line %u)", req->line);
-			*eline = ln.no;
-			*ecol = (unsigned)skip + 1;
-			free(req->value);
-			req->value = NULL;
-			return -1;
-		}
-		if (toml_string_value(s + eq, l - eq, &req->value, msg, msglen, &bad,
-				      fault) < 0) {
-			*eline = ln.no;
-			*ecol = (unsigned)(skip + eq + bad) + 1;
-			return -1;
-		}
-		req->line = ln.no;
-		req->col = (unsigned)skip + 1;
-	}
-	return req->value != NULL;
-}
-
+/* The whole file is parsed as TOML 1.0 (toml.c): one that is not TOML is
+ * one pip and every build tool refuse too (exit 2, naming line:column);
+ * a requires-python that is TOML but not a string, pip refuses (a
+ * failed check).  The key may be written any way TOML allows: quoted,
+ * dotted (project.requires-python), in an inline table, a multi-line or
+ * escaped string. */
 static int take_pyproject(struct spec *spec, const char *file, const char *buf,
 			  size_t len, char *msg, unsigned *line, unsigned *col)
 {
-	struct pyreq req;
-	enum pyreq_fault fault = PYREQ_TOML;
-	int rc = pyproject_find(buf, len, &req, msg, MSG_MAX, line, col, &fault);
+	struct toml_value *root;
+	struct toml_error te;
+	const struct toml_value *project;
+	size_t i;
 
-	if (rc < 0 && fault != PYREQ_TOML) {
-		char *text = line_text(buf, len, *line, 0);
-
-		/* pip refuses a requires-python that is not a string; a
-		 * multi-line or escaped one is valid, only not read here */
-		if (fault == PYREQ_OURS)
-			buf_prepend_not_checked(msg);
-		add_problem(spec, SRC_PYPROJECT, "python", text, at(file, *line, *col),
-			    msg, fault == PYREQ_TOOLS ? SEV_FAIL : SEV_WARN);
-		free(text);
-		return 0;
-	}
-	if (rc < 0)
+	if (toml_parse(buf, len, NULL, &root, &te) < 0) {
+		versions_err(msg, MSG_MAX, "%s", te.msg);
+		*line = te.line;
+		*col = te.col;
 		return -1;
-	if (rc > 0) {
-		spec_add_runtime(spec, SRC_PYPROJECT, "python", req.value, REQ_PEP440,
-				 at(file, req.line, req.col));
-		free(req.value);
 	}
+	project = toml_get(root, "project");
+	for (i = 0; project && project->type == TOML_TABLE && i < project->n; i++) {
+		const struct toml_kv *kv = &project->kv[i];
+		char *text;
+
+		if (kv->klen != 15 || memcmp(kv->key, "requires-python", 15))
+			continue;
+		if (kv->val->type == TOML_STRING) {
+			spec_add_runtime(spec, SRC_PYPROJECT, "python", kv->val->str,
+					 REQ_PEP440, at(file, kv->line, kv->col));
+			break;
+		}
+		text = line_text(buf, len, kv->val->line, 0);
+		add_problem(spec, SRC_PYPROJECT, "python", text,
+			    at(file, kv->val->line, kv->val->col),
+			    "'requires-python' expects a string such as \">=3.10\"", SEV_FAIL);
+		free(text);
+		break;
+	}
+	toml_free(root);
 	return 0;
 }
 

@@ -70,4 +70,26 @@ st=$?
 [ "$st" != 99 ] || cat "$TEST_TMPDIR/vg"
 check "mcp: a session without leaks or errors" [ "$st" != 99 ]
 [ "$st" = 0 ] && check "mcp: every message answered" [ "$(wc -l <"$TEST_TMPDIR/mcp.out")" = 7 ]
+# the deps probe: each lockfile kind, in sync and drifted, from the fixtures
+fx=$top/tests/fixtures/deps
+dd=$TEST_TMPDIR/deps
+mkdir -p "$dd/pnpm/node_modules/.pnpm" "$dd/yarn/node_modules" "$dd/uv/.venv/lib/python3.12/site-packages/idna-3.9.dist-info" "$dd/poetry"
+cp "$fx/pnpm/pnpm-lock.yaml" "$dd/pnpm/"
+cp "$fx/pnpm/modules.yaml" "$dd/pnpm/node_modules/.modules.yaml"
+sed 's/lodash@4.17.21/lodash@4.17.20/' "$fx/pnpm/current-lock.yaml" >"$dd/pnpm/node_modules/.pnpm/lock.yaml"
+cp "$fx/yarn-nm/yarn.lock" "$dd/yarn/"
+cp "$fx/yarn-nm/yarn-state.yml" "$dd/yarn/node_modules/.yarn-state.yml"
+cp "$fx/uv/uv.lock" "$dd/uv/"
+printf 'version_info = 3.12.3\n' >"$dd/uv/.venv/pyvenv.cfg"
+printf 'Name: idna\nVersion: 3.9\n' >"$dd/uv/.venv/lib/python3.12/site-packages/idna-3.9.dist-info/METADATA"
+cp "$fx/poetry/poetry.lock" "$fx/poetry/pyproject.toml" "$dd/poetry/"
+printf 'requests==2.32.3\nbad line ==\n' >"$dd/poetry/requirements.txt"
+mkdir -p "$dd/npm/node_modules/a"
+printf '{"lockfileVersion": 3, "packages": {"": {}, "node_modules/a": {"version": "1.0.0"}, "node_modules/b": {"version": "2.0.0"}}}' >"$dd/npm/package-lock.json"
+printf '{"name": "a", "version": "0.9.0"}' >"$dd/npm/node_modules/a/package.json"
+for c in pnpm yarn uv poetry npm; do
+	check "deps $c --json --explain" vg --only=deps --json --explain "$dd/$c"
+done
+printf '{"packages": {' >"$dd/npm/package-lock.json"
+check "deps corrupt lockfile" vg --only=deps "$dd/npm"
 finish

@@ -60,7 +60,7 @@ static const struct row garbage[] = {
 	{ CALL("12", "{\"dir\":\"a/../../x\"}"), "is outside" },	/* does not exist */
 	{ CALL("13", "{\"dir\":\"\"}"), "'dir' expects a path" },
 	{ CALL("14", "{\"only\":[\"env\",\"ports,tools\"]}"), "'only' expects probe names" },
-	{ CALL("15", "{\"skip\":\"env,compose,ports,runtimes,tools,workspaces\"}"), "leave no probe to run" },
+	{ CALL("15", "{\"skip\":\"env,compose,ports,runtimes,tools,deps,workspaces\"}"), "leave no probe to run" },
 	{ CALL("16", "{\"timeout_ms\":\"5\"}"), "'timeout_ms' expects a whole number" },
 	{ CALL("17", "{\"timeout_ms\":1e300}"), "'timeout_ms' expects a whole number" },
 	{ CALL("18", "{\"x\":1}"), "unknown argument 'x'" },

@@ -1,0 +1,351 @@
+/* test_deps.c - the deps probe's pure half: PEP 508 markers, PEP 503
+ * names, core metadata, requirements lines, the lockfile parsers on the
+ * fixtures of tests/fixtures/deps, the comparison; garbage never crashes. */
+#include "test.h"
+#include "deps.h"
+#include "util.h"
+#include "saferead.h"
+
+static const struct pymarker_env py312 = {
+	"3.12", "3.12.3", "cpython", "CPython", "linux", "Linux", "posix", "x86_64"
+};
+static const struct pymarker_env unknown_py = {
+	NULL, NULL, NULL, NULL, "linux", "Linux", "posix", "x86_64"
+};
+
+static const struct {
+	const char *marker;
+	int want;		/* 1, 0, -1 undecided */
+	int unknown_python;	/* with no python version known */
+} marker_rows[] = {
+	{ "sys_platform == 'win32'", 0, 0 },
+	{ "sys_platform == \"linux\"", 1, 1 },
+	{ "sys_platform != 'win32'", 1, 1 },
+	{ "platform_system == 'Windows'", 0, 0 },
+	{ "python_version < '3.11'", 0, -1 },
+	{ "python_version >= \"3.8\"", 1, -1 },
+	{ "python_full_version < '3.12.4'", 1, -1 },
+	{ "python_full_version >= '3.13'", 0, -1 },
+	{ "'3.8' < python_version", 1, -1 },
+	{ "python_version > '3.9' and sys_platform == 'win32'", 0, 0 },
+	{ "sys_platform == 'win32' or python_version >= '3.10'", 1, -1 },
+	{ "(sys_platform == 'darwin' or sys_platform == 'linux') and os_name == 'posix'", 1, 1 },
+	{ "extra == 'socks'", -1, -1 },
+	{ "extra == 'socks' and sys_platform == 'win32'", 0, 0 },
+	{ "extra == 'socks' or sys_platform == 'linux'", 1, 1 },
+	{ "platform_machine in 'x86_64 aarch64'", 1, 1 },
+	{ "platform_machine not in 'x86_64 aarch64'", 0, 0 },
+	{ "implementation_name == 'pypy'", 0, -1 },
+	{ "platform_release >= '5'", -1, -1 },
+	{ "python_version < ", -1, -1 },
+	{ "sys_platform == 'linux' junk", -1, -1 },
+	{ "((((sys_platform == 'linux'))))", 1, 1 },
+	{ "", -1, -1 },
+};
+
+static void markers(void)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(marker_rows); i++) {
+		const char *m = marker_rows[i].marker;
+
+		CHECK_INT(pymarker_eval(m, strlen(m), &py312), marker_rows[i].want, "%s", m);
+		CHECK_INT(pymarker_eval(m, strlen(m), &unknown_py),
+			  marker_rows[i].unknown_python, "unknown python: %s", m);
+	}
+}
+
+static void names_and_metadata(void)
+{
+	static const struct {
+		const char *in, *out;
+	} rows[] = {
+		{ "Django", "django" }, { "typing_extensions", "typing-extensions" },
+		{ "zope.interface", "zope-interface" }, { "A-_.-B", "a-b" },
+		{ "ruamel.yaml.clib", "ruamel-yaml-clib" }, { "pip", "pip" },
+	};
+	static const char meta[] =
+		"Metadata-Version: 2.1\r\nName: Typing_Extensions \r\nVersion: 4.12.2\r\n"
+		"Summary: x\r\n\r\nVersion: 0\n";
+	static const char nover[] = "Metadata-Version: 2.1\nName: idna\n\nVersion: 3\n";
+	char *n, *v;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(rows); i++) {
+		char *got = pep503_normalize(rows[i].in, strlen(rows[i].in));
+
+		CHECK_STR(got, rows[i].out, "pep503 %s", rows[i].in);
+		free(got);
+	}
+	deps_pymeta_parse(meta, sizeof(meta) - 1, &n, &v);
+	CHECK_STR(n, "Typing_Extensions", "Name:");
+	CHECK_STR(v, "4.12.2", "Version:");
+	free(n);
+	free(v);
+	/* the body's "Version: 3" is not the header's */
+	deps_pymeta_parse(nover, sizeof(nover) - 1, &n, &v);
+	CHECK_STR(n, "idna", "Name: without Version:");
+	CHECK(v == NULL, "no Version: in the header");
+	free(n);
+	free(v);
+}
+
+static void requirements(void)
+{
+	static const char txt[] =
+		"# a comment\n"
+		"Django==5.0.6 \\\n    --hash=sha256:aa \\\n    --hash=sha256:bb\n"
+		"psycopg[binary,pool] == 3.1.19 ; python_version >= \"3.8\"\n"
+		"pywin32==306; sys_platform == \"win32\"\n"
+		"uvloop==0.19.0 ; extra == \"fast\"\n"
+		"requests>=2.31\n"
+		"flask==3.*\n"
+		"numpy==1.26.4,<2\n"
+		"-r other.txt\n--constraint c.txt\n-e .\n"
+		"git+https://example.invalid/x.git#egg=x\n"
+		"Jinja2===3.1.4  # pinned\n"
+		"Django==4.0\n";
+	struct dep_set s = DEP_SET_INIT;
+	struct dep_error e;
+	size_t unpinned, includes;
+	const struct dep *d;
+
+	CHECK(deps_pip_parse(txt, sizeof(txt) - 1, &py312, &s, &unpinned, &includes, &e) == 0,
+	      "parse");
+	CHECK_INT(s.n, 4, "pins kept (pywin32 false, the second Django ignored)");
+	d = dep_set_get(&s, "django");
+	CHECK(d && !strcmp(d->version, "5.0.6") && d->line == 2, "continuation lines");
+	d = dep_set_get(&s, "psycopg");
+	CHECK(d && !strcmp(d->version, "3.1.19") && d->flags == 0, "extras and a true marker");
+	d = dep_set_get(&s, "uvloop");
+	CHECK(d && (d->flags & DEP_UNDECIDED), "an extra: undecided");
+	d = dep_set_get(&s, "jinja2");
+	CHECK(d && !strcmp(d->version, "3.1.4"), "=== and a comment");
+	CHECK(!dep_set_get(&s, "pywin32"), "a false marker");
+	CHECK_INT(unpinned, 4, "unpinned: >=, a wildcard, two clauses, a URL");
+	CHECK_INT(includes, 2, "-r and --constraint");
+	dep_set_release(&s);
+}
+
+static struct blob fixture(const char *rel)
+{
+	struct blob b;
+	char path[256];
+
+	snprintf(path, sizeof(path), "tests/fixtures/deps/%s", rel);
+	if (saferead_path(path, 1 << 20, &b) < 0) {
+		b.data = xstrdup("");
+		b.len = 0;
+		CHECK(0, "cannot read %s", path);
+	}
+	return b;
+}
+
+static void node_lockfiles(void)
+{
+	struct blob b = fixture("pnpm/pnpm-lock.yaml");
+	struct dep_set want = DEP_SET_INIT, have = DEP_SET_INIT, skipped = DEP_SET_INIT;
+	struct dep_error e;
+	struct dep_diff d;
+	const struct dep *x;
+	char *by = NULL;
+
+	CHECK(deps_pnpm_parse(b.data, b.len, &want, &e) == 0, "pnpm: %s", e.msg);
+	CHECK_INT(want.n, 8, "pnpm 9: the snapshots");
+	x = dep_set_get(&want, "react-dom@18.2.0(react@18.2.0)");
+	CHECK(x && !strcmp(x->name, "react-dom") && !strcmp(x->version, "18.2.0(react@18.2.0)"),
+	      "a peer suffix");
+	x = dep_set_get(&want, "fsevents@2.3.3");
+	CHECK(x && (x->flags & DEP_OPTIONAL), "optional: true");
+	blob_release(&b);
+	b = fixture("pnpm/modules.yaml");
+	CHECK(deps_pnpm_modules(b.data, b.len, &skipped, &by, &e) == 0, "modules: %s", e.msg);
+	CHECK(skipped.n == 1 && dep_set_get(&skipped, "fsevents@2.3.3"), "skipped");
+	CHECK_STR(by, "pnpm@9.1.0", "packageManager");
+	free(by);
+	blob_release(&b);
+
+	/* v6 and v5 ids */
+	{
+		static const char v6[] = "lockfileVersion: '6.0'\npackages:\n  /@babel/core@7.24.0:\n"
+					 "    dev: true\n  /lodash@4.17.21:\n    dev: false\n";
+		static const char v5[] = "lockfileVersion: 5.4\npackages:\n  /@types/node/20.1.0:\n"
+					 "    dev: true\n  /react-dom/18.2.0_react@18.2.0:\n    dev: false\n";
+
+		CHECK(deps_pnpm_parse(v6, sizeof(v6) - 1, &have, &e) == 0, "v6");
+		x = dep_set_get(&have, "@babel/core@7.24.0");
+		CHECK(x && !strcmp(x->name, "@babel/core") && !strcmp(x->version, "7.24.0"), "v6 id");
+		dep_set_release(&have);
+		CHECK(deps_pnpm_parse(v5, sizeof(v5) - 1, &have, &e) == 0, "v5");
+		x = dep_set_get(&have, "@types/node/20.1.0");
+		CHECK(x && !strcmp(x->name, "@types/node") && !strcmp(x->version, "20.1.0"), "v5 id");
+		dep_set_release(&have);
+	}
+
+	/* pairing: one id missing and one extra of that name is one version item */
+	b = fixture("pnpm/current-lock.yaml");
+	{
+		char *p;
+
+		while ((p = strstr(b.data, "typescript@5.4.5")))
+			memcpy(p, "typescript@5.4.4", 16);
+	}
+	CHECK(deps_pnpm_parse(b.data, b.len, &have, &e) == 0, "current");
+	blob_release(&b);
+	dep_set_add(&have, "left-pad@1.3.0", "left-pad", "1.3.0", 0);
+	dep_set_add(&have, "removed@1.0.0", "removed", "1.0.0", 0);
+	deps_compare(&want, &have, DEPS_CMP_EXTRAS | DEPS_CMP_PAIR, &d);
+	CHECK_INT(d.n, 3, "typescript paired, left-pad and 'removed' extra");
+	CHECK(d.n && d.v[0].problem == DEP_VERSION && !strcmp(d.v[0].want->version, "5.4.5") &&
+	      !strcmp(d.v[0].have->version, "5.4.4"), "the version item");
+	CHECK_INT(d.skipped, 1, "fsevents optional");
+	dep_diff_release(&d);
+	dep_set_release(&want);
+	dep_set_release(&have);
+	dep_set_release(&skipped);
+
+	/* yarn: conditions make a package optional; the state devirtualizes */
+	b = fixture("yarn-nm/yarn.lock");
+	CHECK(deps_yarn_parse(b.data, b.len, 0, &want, &e) == 0, "yarn.lock: %s", e.msg);
+	CHECK_INT(want.n, 4, "four packages, the workspace left out");
+	x = dep_set_get(&want, "@esbuild/darwin-arm64@npm:0.20.2");
+	CHECK(x && (x->flags & DEP_OPTIONAL) && !strcmp(x->name, "@esbuild/darwin-arm64"),
+	      "conditions");
+	blob_release(&b);
+	b = fixture("yarn-nm/yarn-state.yml");
+	CHECK(deps_yarn_parse(b.data, b.len, 1, &have, &e) == 0, "state: %s", e.msg);
+	CHECK(dep_set_get(&have, "debug@npm:4.3.4") != NULL, "devirtualized");
+	blob_release(&b);
+	deps_compare(&want, &have, DEPS_CMP_EXTRAS | DEPS_CMP_PAIR, &d);
+	CHECK(d.n == 0 && d.compared == 3, "yarn in sync (%zu differ)", d.n);
+	dep_diff_release(&d);
+	dep_set_release(&want);
+	dep_set_release(&have);
+	CHECK_INT(deps_yarn_parse("# yarn lockfile v1\n", 19, 0, &want, &e), 1, "yarn 1");
+
+	/* npm v1 lockfiles nest */
+	{
+		static const char v1[] = "{\"lockfileVersion\": 1, \"dependencies\": {\"a\": {"
+					 "\"version\": \"1.0.0\", \"dependencies\": {\"b\": {\"version\": "
+					 "\"2.0.0\", \"optional\": true}}}}}";
+		int ver;
+
+		CHECK(deps_npm_parse(v1, sizeof(v1) - 1, &want, &ver, &e) == 0 && ver == 1, "v1");
+		x = dep_set_get(&want, "node_modules/a/node_modules/b");
+		CHECK(x && !strcmp(x->name, "b") && (x->flags & DEP_OPTIONAL), "nested path");
+		dep_set_release(&want);
+		CHECK(deps_npm_parse("{\"a\": 1} x", 10, &want, &ver, &e) < 0 && e.line == 1 &&
+		      e.col == 10, "text after the document at %u:%u", e.line, e.col);
+		CHECK_STR(deps_npm_path_name("node_modules/a/node_modules/@s/b"), "@s/b", "path");
+		CHECK_STR(deps_npm_path_name("packages/web"), "packages/web", "workspace");
+	}
+}
+
+static void python_lockfiles(void)
+{
+	static const struct pymarker_env py310 = {
+		"3.10", "3.10.14", "cpython", "CPython", "linux", "Linux", "posix", "x86_64"
+	};
+	static const char *const no_groups[] = { NULL };
+	static const char *const docs[] = { "docs", NULL };
+	struct blob b = fixture("uv/uv.lock");
+	struct dep_set s = DEP_SET_INIT;
+	struct dep_error e;
+	const struct dep *x;
+
+	CHECK(deps_uv_parse(b.data, b.len, &py312, &s, &e) == 0, "uv: %s", e.msg);
+	CHECK_INT(s.n, 7, "uv on 3.12: the project (editable), its deps, the dev group");
+	CHECK(!dep_set_get(&s, "colorama") && !dep_set_get(&s, "exceptiongroup") &&
+	      !dep_set_get(&s, "trio"), "win32, <3.11 and an extra left out");
+	x = dep_set_get(&s, "typing-extensions");
+	CHECK(x && !strcmp(x->version, "4.12.2") && !x->flags, "a marker that holds");
+	dep_set_release(&s);
+	CHECK(deps_uv_parse(b.data, b.len, &py310, &s, &e) == 0 && dep_set_get(&s, "exceptiongroup"),
+	      "uv on 3.10: exceptiongroup");
+	dep_set_release(&s);
+	CHECK(deps_uv_parse(b.data, b.len, &unknown_py, &s, &e) == 0, "uv, python unknown");
+	x = dep_set_get(&s, "exceptiongroup");
+	CHECK(x && (x->flags & DEP_UNDECIDED), "undecided without a python version");
+	dep_set_release(&s);
+	blob_release(&b);
+
+	b = fixture("poetry/poetry.lock");
+	CHECK(deps_poetry_parse(b.data, b.len, &py312, docs, &s, &e) == 0, "poetry: %s", e.msg);
+	CHECK(s.n == 2 && dep_set_get(&s, "requests") && dep_set_get(&s, "certifi"),
+	      "poetry: main only (%zu)", s.n);
+	dep_set_release(&s);
+	CHECK(deps_poetry_parse(b.data, b.len, &py310, no_groups, &s, &e) == 0 && s.n == 4 &&
+	      dep_set_get(&s, "tomli") && dep_set_get(&s, "sphinx"),
+	      "poetry on 3.10, docs not optional: tomli and sphinx (%zu)", s.n);
+	dep_set_release(&s);
+	blob_release(&b);
+
+	/* lock-version 2.0: no groups, the graph decides */
+	{
+		static const char old[] =
+			"[[package]]\nname = \"pytest\"\nversion = \"8.0.0\"\noptional = false\n"
+			"[package.dependencies]\ncolorama = {version = \"*\", markers = \"sys_platform == \\\"win32\\\"\"}\n"
+			"iniconfig = \"*\"\n"
+			"[[package]]\nname = \"colorama\"\nversion = \"0.4.6\"\noptional = false\n"
+			"[[package]]\nname = \"iniconfig\"\nversion = \"2.0.0\"\noptional = false\n"
+			"[metadata]\nlock-version = \"2.0\"\n";
+
+		CHECK(deps_poetry_parse(old, sizeof(old) - 1, &py312, NULL, &s, &e) == 0 &&
+		      s.n == 2 && !dep_set_get(&s, "colorama"), "poetry 2.0 graph (%zu)", s.n);
+		dep_set_release(&s);
+	}
+	CHECK(deps_uv_parse("[[package]]\nversion = \"1\"\n", 26, &py312, &s, &e) < 0 &&
+	      e.line == 1 && strstr(e.msg, "without a name"), "a package without a name");
+	dep_set_release(&s);
+}
+
+/* Bytes that are not a lockfile: an error or a result, never a crash. */
+static void garbage(void)
+{
+	static const char *const rows[] = {
+		"", "{", "[]", "\xff\xfe", "a: [", "packages:\n  - a\n  - b\n", "- x\n",
+		"snapshots:\n  &a x: *a\n", "{\"packages\": {\"\": 1, \"x\": []}}",
+		"[[package]]\nname = 1\n", "[package]\nname = \"x\"\n",
+		"lockfileVersion: 9\nsnapshots: 3\n", "\"a@npm:1\":\n  resolution: [1]\n",
+	};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(rows); i++) {
+		const char *r = rows[i];
+		size_t n = strlen(r), u, inc;
+		struct dep_set s = DEP_SET_INIT;
+		struct dep_error e;
+		char *by = NULL;
+		int v;
+
+		deps_npm_parse(r, n, &s, &v, &e);
+		dep_set_release(&s);
+		deps_pnpm_parse(r, n, &s, &e);
+		dep_set_release(&s);
+		deps_pnpm_modules(r, n, &s, &by, &e);
+		free(by);
+		dep_set_release(&s);
+		deps_yarn_parse(r, n, 0, &s, &e);
+		dep_set_release(&s);
+		deps_yarn_parse(r, n, 1, &s, &e);
+		dep_set_release(&s);
+		deps_uv_parse(r, n, &py312, &s, &e);
+		dep_set_release(&s);
+		deps_poetry_parse(r, n, &py312, NULL, &s, &e);
+		dep_set_release(&s);
+		deps_pip_parse(r, n, &py312, &s, &u, &inc, &e);
+		dep_set_release(&s);
+		CHECK(1, "row %zu", i);
+	}
+}
+
+void test_main(void)
+{
+	markers();
+	names_and_metadata();
+	requirements();
+	node_lockfiles();
+	python_lockfiles();
+	garbage();
+}
