@@ -3,8 +3,9 @@
  * A probe is a const descriptor listed once in probes.def.  Before any
  * thread starts, the runner asks each selected probe to plan its checks
  * from the model; each planned check is one work item that runs on the
- * thread pool.  Adding a probe is one source file plus one line in
- * probes.def.
+ * thread pool.  Adding a probe takes three things: its source file
+ * (src/probe_NAME.c, the descriptor below), one line in probes.def, and
+ * its id patterns in the man page's CHECK IDS and the schema's $defs/id.
  */
 #ifndef EP_PROBE_H
 #define EP_PROBE_H
@@ -50,6 +51,12 @@ struct probe {
 	 * page's CHECK IDS grammar writes them ("ports.tcp.PORT[-LAST]"):
 	 * --list-probes --format=json lists them. */
 	const char *const *ids;
+	/* NULL for a probe that runs unless --skip names it.  An opt-in
+	 * probe runs only when --only names it, or when opt_in(spec) says
+	 * the repository asked for it (the sandbox probe: preflight.yaml has
+	 * `sandbox:`); its plan is then asked as any other's.  Only audit.c
+	 * decides this (audit_probe_runs). */
+	int (*opt_in)(const struct spec *spec);
 };
 
 /* One planned check.  arg points into the read-only model, or is an

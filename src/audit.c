@@ -30,6 +30,33 @@ int audit_probe_selected(const struct audit_opts *o, const struct probe *p)
 	return !(o->skip && in_list(o->skip, p->name));
 }
 
+/* --only names an opt-in probe that --skip leaves in */
+static int opt_in_named(const struct audit_opts *o, const struct probe *p)
+{
+	return p->opt_in && o->only && audit_probe_selected(o, p);
+}
+
+int audit_probe_runs(const struct audit_opts *o, const struct probe *p,
+		     const struct spec *spec)
+{
+	if (!audit_probe_selected(o, p))
+		return 0;
+	return !p->opt_in || opt_in_named(o, p) || (spec && p->opt_in(spec));
+}
+
+/* An opt-in probe that --only names needs no spec file (it looks at the
+ * machine, not the repository): then a directory without one is no
+ * "nothing to audit". */
+static int needs_spec_file(const struct audit_opts *o)
+{
+	size_t i;
+
+	for (i = 0; probe_table[i]; i++)
+		if (opt_in_named(o, probe_table[i]))
+			return 0;
+	return 1;
+}
+
 /* ---- the run block ---------------------------------------------------- */
 
 /* One effective option and where it came from. */
@@ -56,13 +83,13 @@ static void add_option(cJSON *opts, const char *name, cJSON *value,
 	buf_release(&b);
 }
 
-static cJSON *probes_json(const struct audit_opts *o)
+static cJSON *probes_json(const struct audit_opts *o, const struct spec *spec)
 {
 	cJSON *arr = cJSON_CreateArray();
 	size_t i;
 
 	for (i = 0; probe_table[i]; i++)
-		if (audit_probe_selected(o, probe_table[i]))
+		if (audit_probe_runs(o, probe_table[i], spec))
 			cJSON_AddItemToArray(arr, cJSON_CreateString(probe_table[i]->name));
 	return arr;
 }
@@ -107,7 +134,8 @@ static cJSON *run_json(const struct audit *a, const struct audit_opts *o,
 		   cfg_file, cfg ? cfg->strict_line : 0);
 	add_option(opts, "timeout_ms", cJSON_CreateNumber((double)a->timeout_ms),
 		   o->timeout_from, timeout_file, timeout_line);
-	add_option(opts, "probes", probes_json(o), o->probes_from, NULL, 0);
+	add_option(opts, "probes", probes_json(o, a->loaded ? &a->spec : NULL),
+		   o->probes_from, NULL, 0);
 	conf = cJSON_AddObjectToObject(run, "config");
 	if (cfg_file)
 		cJSON_AddStringToObject(conf, "file", cfg_file);
@@ -224,14 +252,15 @@ int audit_run(struct audit *a, struct audit_opts *o, const struct config *cfg,
 		o->strict = 1;
 		o->strict_from = FROM_CONFIG;
 	}
-	if (spec_load(o->dir ? o->dir : ".", &a->spec, &a->err) < 0) {
+	if ((needs_spec_file(o) ? spec_load : spec_load_any)(o->dir ? o->dir : ".",
+							   &a->spec, &a->err) < 0) {
 		audit_fail(a, o, cfg, &a->err, error_kind(a->err.kind), start);
 		return -1;
 	}
 	a->loaded = 1;
 	a->timeout_ms = deadline_pick(a, o, cfg, &timeout_file, &timeout_line);
 	for (i = 0; probe_table[i]; i++)
-		if (audit_probe_selected(o, probe_table[i]))
+		if (audit_probe_runs(o, probe_table[i], &a->spec))
 			probe_table[i]->plan(&a->spec, &a->plan);
 	a->results = xcalloc(a->plan.n ? a->plan.n : 1, sizeof(*a->results));
 	a->abandoned = runner_run(&a->spec, &a->plan, start + (double)a->timeout_ms,
