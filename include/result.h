@@ -54,7 +54,11 @@ const char *status_name(enum status s);
 	X(PROBE_ERROR, "probe-error")		/* the probe itself failed */ \
 	X(VARIABLE_UNSET, "variable-unset")	/* a ${VAR:?} with no value */ \
 	X(KEYS_STILL_EMPTY, "keys-still-empty")	/* empty as in the example */ \
-	X(MISREAD, "misread")			/* dotenv reads it otherwise */
+	X(MISREAD, "misread")			/* dotenv reads it otherwise */ \
+	X(EXPOSED, "exposed")			/* sandbox: a way out is open */ \
+	X(PRIVILEGED, "privileged")		/* sandbox: more power than asked */ \
+	X(WRITABLE, "writable")			/* sandbox: should be read-only */ \
+	X(NOT_WRITABLE, "not-writable")		/* sandbox: should be writable */
 
 enum reason {
 #define REASON_ENUM(name, text) REASON_##name,
