@@ -4,21 +4,22 @@
  * One check per item of what an agent's sandbox should close: the network,
  * the file system, the identity it runs as, the processes it can see, the
  * escape hatches (a container daemon's socket, sudo) and the secrets in its
- * home.  Each is sbx_judged against preflight.yaml's sandbox: expectations
+ * home.  Each is judged against preflight.yaml's sandbox: expectations
  * (struct sandbox_spec), whose defaults are the strict sandbox; a key set
- * to `any` is reported and not sbx_judged.
+ * to `any` is reported and not judged.
  *
  * What it touches, and never more: files under proc_root() (status,
  * net/dev, net/route, net/ipv6_route, self/mountinfo, self/uid_map, the
  * ns links, 1/comm, the process directories' owners); /etc/resolv.conf,
- * /etc/passwd, /etc/group, /etc/sudoers and the files of /etc/sudoers.d (only when
- * readable); statvfs and access(2) on /, the repository, HOME and
+ * /etc/passwd, /etc/group, /etc/sudoers and the files of /etc/sudoers.d
+ * (only when readable); statvfs and access(2) on /, the repository, HOME and
  * /var/run; stat and access on the container sockets (never connected);
  * an AF_UNIX datagram socket to ask the kernel an interface's flags
  * (SIOCGIFFLAGS: no packet leaves it); and in HOME the credential files
  * by name, the few whose "token line" decides being read only to find
  * that line (sandbox.h), never shown.  Nothing is run, no packet is sent.
- * The parsers are in sandbox.c.
+ * The parsers are in sandbox.c; the escape hatches and the secrets in
+ * sandbox_reach.c.
  */
 #include "probe_sandbox.h"
 #include "procnet.h"
@@ -950,7 +951,7 @@ static void sandbox_run(const struct run_ctx *ctx, const struct check *c,
 	cJSON_AddStringToObject(r->data, "item", it->id);
 	cJSON_AddStringToObject(r->data, "key", sandbox_key_name(it->key));
 	cJSON_AddItemToObject(r->data, "expect", expect_json(it, x.e));
-	cJSON_AddBoolToObject(r->data, "sbx_judged", sbx_judged(&x));
+	cJSON_AddBoolToObject(r->data, "judged", sbx_judged(&x));
 	sbx_add_nullable(r->data, "runtime_option", it->option);
 	it->run(&x, r);
 }

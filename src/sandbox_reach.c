@@ -592,6 +592,7 @@ void sbx_secret_check(const struct sbx *x, struct result *r)
 		cJSON_AddNullToObject(r->data, "path");
 		cJSON_AddBoolToObject(r->data, "present", 0);
 		cJSON_AddItemToObject(r->data, "found", cJSON_CreateArray());
+		cJSON_AddNullToObject(r->data, "variable");
 		result_set(r, STATUS_SKIP, "no home directory to look in");
 		r->reason = REASON_NOT_APPLICABLE;
 		return;
