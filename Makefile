@@ -15,7 +15,7 @@ BUILD   ?= build
 
 # Debian packages: to build, and (the second list) to run the tests.
 DEPS_BUILD := pkg-config libcjson-dev libinih-dev libyaml-dev
-DEPS_TEST  := libxml2-utils iproute2 lsof valgrind man-db git nodejs python3 \
+DEPS_TEST  := libxml2-utils iproute2 lsof valgrind man-db git nodejs python3 util-linux \
               python3-jsonschema
 
 WARN    := -Wall -Wextra -Werror -Wshadow -Wformat=2 -Wstrict-prototypes \

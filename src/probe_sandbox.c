@@ -182,14 +182,17 @@ static int read_net(const struct sbx *x, const char *name, struct blob *b,
 {
 	struct buf rel = BUF_INIT;
 	char *path;
-	int rc;
+	int rc, code;
 
 	buf_printf(&rel, "net/%s", name);
 	path = path_join(x->proc, buf_str(&rel));
 	rc = saferead_path(path, SBX_PROC_CAP, b);
+	code = errno;
+	if (rc < 0 && code != ENOENT && r)
+		sbx_could_not(r, path, code);
 	free(path);
 	buf_release(&rel);
-	if (rc == 0 || errno != ENOENT || !r)
+	if (rc == 0 || code != ENOENT || !r)
 		return rc;
 	buf_printf(&rel, "self/net/%s", name);
 	rc = read_proc(x, buf_str(&rel), SBX_PROC_CAP, b, r);
@@ -681,11 +684,30 @@ static void pid1_comm(const struct sbx *x, char *comm, size_t size)
 	free(path);
 }
 
+/* 1 when the proc file system is another PID namespace's: its "self"
+ * names another pid than ours (a namespace entered without mounting its
+ * own /proc); 0 when it is ours; -1 when it cannot tell (a fixture). */
+static int proc_foreign(const struct sbx *x)
+{
+	char *path = path_join(x->proc, "self"), link[32];
+	ssize_t n = readlink(path, link, sizeof(link) - 1);
+	long pid;
+
+	free(path);
+	if (n <= 0)
+		return -1;
+	link[n] = '\0';
+	if (parse_long(link, 1, 4194304, &pid) < 0)
+		return -1;
+	return pid != (long)getpid();
+}
+
 static void proc_pid_namespace(const struct sbx *x, struct result *r)
 {
 	unsigned long self, one;
 	int have_self = ns_of(x, "self/ns/pid", &self) == 0;
 	int have_one = ns_of(x, "1/ns/pid", &one) == 0;
+	int foreign = proc_foreign(x);
 	char comm[64];
 
 	pid1_comm(x, comm, sizeof(comm));
@@ -698,8 +720,10 @@ static void proc_pid_namespace(const struct sbx *x, struct result *r)
 	else
 		cJSON_AddNullToObject(r->data, "host");
 	sbx_add_nullable(r->data, "pid1", *comm ? comm : NULL);
-	if (have_self && have_one)
-		cJSON_AddBoolToObject(r->data, "pid1_in_namespace", self == one);
+	if (foreign == 1)
+		have_one = 0;	/* PID 1 of the parent's namespace, not ours */
+	if (foreign == 1 || (have_self && have_one))
+		cJSON_AddBoolToObject(r->data, "pid1_in_namespace", foreign != 1 && self == one);
 	else
 		cJSON_AddNullToObject(r->data, "pid1_in_namespace");
 	if (!have_self)
@@ -708,7 +732,7 @@ static void proc_pid_namespace(const struct sbx *x, struct result *r)
 	else if (self == SANDBOX_PID_INIT_INO)
 		sbx_verdict(x, r, 0, STATUS_PASS, REASON_NONE, "the host's PID namespace (PID 1 "
 			"is %s)", *comm ? comm : "not visible");
-	else if (have_one && self != one)
+	else if (foreign == 1 || (have_one && self != one))
 		sbx_verdict(x, r, 0, STATUS_PASS, REASON_NONE, "a private PID namespace, but %s "
 			"is the parent's: PID 1 (%s) is outside it", x->proc,
 			*comm ? comm : "?");
@@ -785,7 +809,7 @@ static void proc_hidepid(const struct sbx *x, struct result *r)
 	int priv = -1;
 
 	if (ns_of(x, "self/ns/pid", &self) == 0)
-		priv = self != SANDBOX_PID_INIT_INO;
+		priv = self != SANDBOX_PID_INIT_INO && proc_foreign(x) != 1;
 	if (read_proc(x, "self/mountinfo", SBX_MOUNTINFO_CAP, &b, r) < 0)
 		return;
 	if (sandbox_mountinfo_proc(b.data, b.len, "/proc", &m) < 0) {

@@ -507,8 +507,11 @@ static void ssh_keys(const char *dir, struct found *f)
 	const char *agent = getenv("SSH_AUTH_SOCK");
 	struct stat st;
 
-	if (agent && agent[0] == '/' && stat(agent, &st) == 0 && S_ISSOCK(st.st_mode) &&
-	    sbx_can_write(agent))
+	/* an agent that signs for us is as good as its keys */
+	int have_agent = agent && agent[0] == '/' && stat(agent, &st) == 0 &&
+			 S_ISSOCK(st.st_mode) && sbx_can_write(agent);
+
+	if (have_agent)
 		sbx_names_add(&f->names, "the ssh-agent socket (SSH_AUTH_SOCK)");
 	if (!d) {
 		f->present = errno != ENOENT && errno != ENOTDIR;
@@ -530,7 +533,8 @@ static void ssh_keys(const char *dir, struct found *f)
 		sbx_names_add(&f->names, de->d_name);
 	}
 	closedir(d);
-	qsort(f->names.v, f->names.n, sizeof(*f->names.v), sbx_name_cmp);
+	qsort(f->names.v + have_agent, f->names.n - (size_t)have_agent,
+	      sizeof(*f->names.v), sbx_name_cmp);
 	if (unreadable && !f->names.n)
 		f->why = "its keys are not readable";
 }
