@@ -311,17 +311,42 @@ static void net_route(const struct sbx *x, struct result *r)
 	sbx_names_release(&v6);
 }
 
+/* The number of default routes, IPv4 and IPv6, or -1 when the IPv4 table
+ * cannot be read. */
+static long default_routes(const struct sbx *x)
+{
+	struct names v = { 0 };
+	struct blob b;
+	long n;
+
+	if (read_net(x, "route", &b, NULL) < 0)
+		return -1;
+	sandbox_default_routes(b.data, b.len, 4, route_collect, &v);
+	blob_release(&b);
+	if (read_net(x, "ipv6_route", &b, NULL) == 0) {
+		sandbox_default_routes(b.data, b.len, 6, route_collect, &v);
+		blob_release(&b);
+	}
+	n = (long)v.n;
+	sbx_names_release(&v);
+	return n;
+}
+
+/* Name servers are a way out only with a route to them: without a default
+ * route (--network none) they are unreachable, and pass. */
 static void net_dns(const struct sbx *x, struct result *r)
 {
 	struct names ns = { 0 };
 	struct blob b;
 	struct buf msg = BUF_INIT;
+	long routes;
 
 	cJSON_AddStringToObject(r->data, "file", "/etc/resolv.conf");
 	if (saferead_path("/etc/resolv.conf", SBX_PROC_CAP, &b) < 0) {
 		int code = errno;
 
 		cJSON_AddItemToObject(r->data, "nameservers", cJSON_CreateArray());
+		cJSON_AddNullToObject(r->data, "reachable");
 		if (code == ENOENT || code == ENOTDIR)
 			sbx_verdict(x, r, 1, STATUS_PASS, REASON_NONE, "no /etc/resolv.conf");
 		else
@@ -330,14 +355,22 @@ static void net_dns(const struct sbx *x, struct result *r)
 	}
 	sandbox_resolv_nameservers(b.data, b.len, name_collect, &ns);
 	blob_release(&b);
+	routes = ns.n ? default_routes(x) : 0;
 	cJSON_AddItemToObject(r->data, "nameservers", sbx_names_json(&ns));
-	sbx_list_text(&msg, ns.v, ns.n);
-	if (ns.n)
-		sbx_verdict(x, r, 0, STATUS_PASS, REASON_NONE, "/etc/resolv.conf names %s",
-			buf_str(&msg));
+	if (!ns.n)
+		cJSON_AddNullToObject(r->data, "reachable");
 	else
+		cJSON_AddBoolToObject(r->data, "reachable", routes != 0);
+	sbx_list_text(&msg, ns.v, ns.n);
+	if (!ns.n)
 		sbx_verdict(x, r, 1, STATUS_PASS, REASON_NONE, "/etc/resolv.conf names no "
-			"name server");
+			    "name server");
+	else if (!routes)
+		sbx_verdict(x, r, 1, STATUS_PASS, REASON_NONE, "/etc/resolv.conf names %s, "
+			    "unreachable: no default route", buf_str(&msg));
+	else
+		sbx_verdict(x, r, 0, STATUS_PASS, REASON_NONE, "/etc/resolv.conf names %s%s",
+			    buf_str(&msg), routes < 0 ? "" : ", reachable by the default route");
 	buf_release(&msg);
 	sbx_names_release(&ns);
 }
@@ -858,8 +891,9 @@ static const struct sbx_item items[] = {
 	{ "network.route", "Sandbox: default route", SANDBOX_NETWORK,
 	  STATUS_FAIL, REASON_EXPOSED, "--network none", NET_HINT, net_route, 0 },
 	{ "network.dns", "Sandbox: DNS servers", SANDBOX_NETWORK,
-	  STATUS_WARN, REASON_EXPOSED, NULL, "without a route they cannot be reached; "
-	  "to name none, mount an empty resolv.conf (-v /dev/null:/etc/resolv.conf:ro)",
+	  STATUS_WARN, REASON_EXPOSED, "--network none", "--network none leaves them "
+	  "unreachable; to name none, mount an empty resolv.conf "
+	  "(-v /dev/null:/etc/resolv.conf:ro)",
 	  net_dns, 0 },
 	{ "fs.root", "Sandbox: root file system", SANDBOX_ROOT,
 	  STATUS_WARN, REASON_WRITABLE, "--read-only", "mount / read-only: --read-only "

@@ -467,16 +467,22 @@ static int load_sandbox_key(struct yload *y, enum sandbox_key k, const struct yn
 	return rc;
 }
 
-/* sandbox: the opt-in sandbox probe's expectations (null: every default) */
-static int load_sandbox(struct yload *y, const struct ynode *n)
+/* sandbox: the opt-in sandbox probe's expectations (null: every default);
+ * root is the document, for the key's own line */
+static int load_sandbox(struct yload *y, const struct ynode *root,
+			const struct ynode *n)
 {
 	const char *known[SANDBOX_KEYS + 1];
 	struct sandbox_spec *sb = &y->spec->sandbox;
 	const struct ynode *v;
+	size_t i;
 	int k;
 
 	sb->used = 1;
 	sb->origin = at(y, n);
+	for (i = 0; i + 1 < root->n; i += 2)
+		if (root->items[i + 1] == n)
+			sb->origin = at(y, root->items[i]);
 	if (ynode_is_null(n))
 		return 0;
 	for (k = 0; k < SANDBOX_KEYS; k++)
@@ -521,7 +527,7 @@ static int load_root(struct yload *y, const struct ynode *root)
 	if ((v = ynode_get(root, "tools")) &&
 	    each_item(y, v, "tools", add_tool, NULL) < 0)
 		return -1;
-	if ((v = ynode_get(root, "sandbox")) && load_sandbox(y, v) < 0)
+	if ((v = ynode_get(root, "sandbox")) && load_sandbox(y, root, v) < 0)
 		return -1;
 	if ((v = ynode_get(root, "timeout_ms"))) {
 		if (get_long(y, v, "timeout_ms", 1, 600000, &y->spec->timeout_ms) < 0)

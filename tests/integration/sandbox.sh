@@ -81,6 +81,7 @@ check "run.options.probes leaves it out" sh -c "! grep -A3 '\"probes\"' '$out' |
 printf 'version: 1\nsandbox:\n  network: any\n' >"$repo/preflight.yaml"
 sbx -- "$repo"
 check "sandbox: in preflight.yaml runs it" has '"id": "sandbox.network.route"'
+check "run.options.probes lists it" sh -c "grep -A3 '\"probes\"' '$out' | grep -q sandbox"
 check "its checks name preflight.yaml:3" sh -c "grep -A12 '\"sandbox.network.route\"' '$out' | grep -q '\"line\": 3'"
 check "any: not judged" [ "$(get network.route judged)" = false ]
 printf 'version: 1\nsandbox:\n  netwrk: none\n' >"$repo/preflight.yaml"
@@ -101,6 +102,10 @@ if unshare --user --map-root-user --net true 2>/dev/null; then
 	is network.interfaces pass
 	is network.route pass
 	check "only lo, and it is down" [ "$(get network.interfaces loopback_up)" = false ]
+	is network.dns pass
+	if grep -q '^nameserver' /etc/resolv.conf 2>/dev/null; then
+		check "name servers, unreachable" [ "$(get network.dns reachable)" = false ]
+	fi
 else
 	echo "note: user and network namespaces are not allowed here; network checks skipped"
 fi
@@ -118,6 +123,10 @@ EOF
 	check "lo up is no way out" [ "$(get network.interfaces loopback_up)" = true ]
 	is network.route fail exposed
 	check "the default route's interface" [ "$(get network.route ipv4)" = '["sbx0"]' ]
+	if grep -q '^nameserver' /etc/resolv.conf 2>/dev/null; then
+		is network.dns warn exposed
+		check "name servers, reachable" [ "$(get network.dns reachable)" = true ]
+	fi
 	check "the hint names --network none" [ "$(grep -c 'network none' "$out")" -ge 2 ]
 	check "the fix is a person's" has '"who": "human"'
 	check "the runtime option as data" [ "$(get network.route runtime_option)" = "--network none" ]

@@ -549,6 +549,7 @@ static void test_preflight(void)
 		CHECK(w[SANDBOX_SECRETS].secrets == 1U << SECRET_NPMRC, "secrets");
 		CHECK_INT(w[SANDBOX_HOME].want, SANDBOX_WANT_DEFAULT, "home by default");
 		CHECK(w[SANDBOX_HOME].origin.file == NULL, "a default has no origin");
+		CHECK_INT(spec.sandbox.origin.line, 2, "the sandbox: key's line");
 		spec_release(&spec);
 	}
 	/* no sandbox: key, no opt-in */
