@@ -224,7 +224,8 @@ static size_t sudo_files(struct sudo_file *files, size_t max, struct names *unre
 				free(p);
 			}
 		closedir(dir);
-		qsort(d.v + first, d.n - first, sizeof(*d.v), sbx_name_cmp);
+		if (d.n > first)
+			qsort(d.v + first, d.n - first, sizeof(*d.v), sbx_name_cmp);
 	} else if (errno != ENOENT) {
 		sbx_names_add(unreadable, "/etc/sudoers.d");
 	}
@@ -533,8 +534,9 @@ static void ssh_keys(const char *dir, struct found *f)
 		sbx_names_add(&f->names, de->d_name);
 	}
 	closedir(d);
-	qsort(f->names.v + have_agent, f->names.n - (size_t)have_agent,
-	      sizeof(*f->names.v), sbx_name_cmp);
+	if (f->names.n > (size_t)have_agent)	/* qsort(NULL, 0) is undefined */
+		qsort(f->names.v + have_agent, f->names.n - (size_t)have_agent,
+		      sizeof(*f->names.v), sbx_name_cmp);
 	if (unreadable && !f->names.n)
 		f->why = "its keys are not readable";
 }
