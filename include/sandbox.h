@@ -208,6 +208,10 @@ int sandbox_sudoers_d_name(const char *name);
  * (the first VAR is copied into var, at most var_size - 1 bytes: npm
  * expands it from the environment). */
 int sandbox_npmrc_token(const char *buf, size_t len, char *var, size_t var_size);
+/* ~/.aws/credentials: 1 when a profile sets aws_secret_access_key or
+ * aws_session_token to a value (an INI key, any case, blanks around '='),
+ * else 0. */
+int sandbox_aws_secret(const char *buf, size_t len);
 /* ~/.netrc: 1 when a "password" token is there (netrc's tokens are
  * whitespace-separated words), else 0. */
 int sandbox_netrc_password(const char *buf, size_t len);

@@ -1077,6 +1077,32 @@ int sandbox_npmrc_token(const char *buf, size_t len, char *var, size_t var_size)
 	return found;
 }
 
+int sandbox_aws_secret(const char *buf, size_t len)
+{
+	static const char *const aws_keys[] = { "aws_secret_access_key", "aws_session_token" };
+	struct span line;
+	size_t pos = 0, i;
+
+	while (next_line(buf, len, &pos, &line)) {
+		const char *eq = memchr(line.p, '=', line.n);
+		struct span key, val;
+
+		if (!eq)
+			continue;
+		key.p = line.p;
+		key.n = (size_t)(eq - line.p);
+		key = trim(key);
+		val.p = eq + 1;
+		val.n = (size_t)(line.p + line.n - val.p);
+		val = trim(val);
+		for (i = 0; i < ARRAY_SIZE(aws_keys); i++)
+			if (key.n == strlen(aws_keys[i]) && !strncasecmp(key.p, aws_keys[i], key.n) &&
+			    val.n)
+				return 1;
+	}
+	return 0;
+}
+
 int sandbox_netrc_password(const char *buf, size_t len)
 {
 	struct span line;

@@ -411,9 +411,9 @@ struct found {
 	char var[128];		/* npmrc: the ${VAR} its token comes from */
 };
 
-/* A credential file whose token line decides: read it (never shown).
- * kind: 'a' aws, 'd' docker, 'n' npmrc, 'r' netrc. */
-static void token_file(const char *path, const char *label, int kind, struct found *f)
+/* A credential file whose token line decides (which: SECRET_AWS, _DOCKER,
+ * _NPMRC or _NETRC): read it, never shown, nothing kept. */
+static void token_file(const char *path, const char *label, int which, struct found *f)
 {
 	struct blob b;
 	int has = 0;
@@ -432,20 +432,14 @@ static void token_file(const char *path, const char *label, int kind, struct fou
 		return;
 	}
 	f->present = 1;
-	switch (kind) {
-	case 'a': {
-		/* aws_secret_access_key or aws_session_token, as a key */
-		size_t i;
-
-		for (i = 0; i + 21 <= b.len && !has; i++)
-			has = !memcmp(b.data + i, "aws_secret_access_key", 21) ||
-			      (i + 17 <= b.len && !memcmp(b.data + i, "aws_session_token", 17));
+	switch (which) {
+	case SECRET_AWS:
+		has = sandbox_aws_secret(b.data, b.len);
 		break;
-	}
-	case 'd':
+	case SECRET_DOCKER:
 		has = sandbox_docker_auth(b.data, b.len);
 		break;
-	case 'n': {
+	case SECRET_NPMRC: {
 		int t = sandbox_npmrc_token(b.data, b.len, f->var, sizeof(f->var));
 		const char *v = t == 2 ? getenv(f->var) : NULL;
 
@@ -456,7 +450,7 @@ static void token_file(const char *path, const char *label, int kind, struct fou
 			f->var[0] = '\0';
 		break;
 	}
-	case 'r':
+	default:
 		has = sandbox_netrc_password(b.data, b.len);
 		break;
 	}
@@ -552,7 +546,7 @@ static void secret_look(int which, const char *home, struct found *f, char **sho
 		break;
 	case SECRET_AWS:
 		p = secret_path(home, "AWS_SHARED_CREDENTIALS_FILE", ".aws/credentials");
-		token_file(p, "credentials", 'a', f);
+		token_file(p, "credentials", SECRET_AWS, f);
 		break;
 	case SECRET_GCLOUD:
 		p = secret_path(home, "CLOUDSDK_CONFIG", ".config/gcloud");
@@ -566,7 +560,7 @@ static void secret_look(int which, const char *home, struct found *f, char **sho
 
 		p = path_join(dc && dc[0] == '/' ? dc : home,
 			      dc && dc[0] == '/' ? "config.json" : ".docker/config.json");
-		token_file(p, "config.json", 'd', f);
+		token_file(p, "config.json", SECRET_DOCKER, f);
 		break;
 	}
 	case SECRET_NPMRC:
@@ -575,11 +569,11 @@ static void secret_look(int which, const char *home, struct found *f, char **sho
 			free(p);
 			p = secret_path(home, "npm_config_userconfig", ".npmrc");
 		}
-		token_file(p, ".npmrc", 'n', f);
+		token_file(p, ".npmrc", SECRET_NPMRC, f);
 		break;
 	default:
 		p = path_join(home, ".netrc");
-		token_file(p, ".netrc", 'r', f);
+		token_file(p, ".netrc", SECRET_NETRC, f);
 		break;
 	}
 	*shown = p;

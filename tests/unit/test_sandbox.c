@@ -375,7 +375,7 @@ static void test_sudoers(void)
 static void test_tokens(void)
 {
 	static const struct {
-		int kind;	/* 'n' npmrc, 'r' netrc, 'd' docker */
+		int kind;	/* 'n' npmrc, 'r' netrc, 'd' docker, 'a' aws */
 		const char *text;
 		int want;
 		const char *var;
@@ -403,6 +403,11 @@ static void test_tokens(void)
 		{ 'd', "{\"auths\": {\"r\": {\"auth\": \"\"}}}", 0, "" },
 		{ 'd', "{\"auths\": {\"r\": {\"identitytoken\": \"t\"}}}", 1, "" },
 		{ 'd', "{\"auth\"", 0, "" },
+		{ 'a', "[default]\naws_access_key_id = AKIA\naws_secret_access_key = x\n", 1, "" },
+		{ 'a', "[p]\nAWS_SESSION_TOKEN=t", 1, "" },
+		{ 'a', "[default]\naws_secret_access_key =\nregion = eu-west-1\n", 0, "" },
+		{ 'a', "[sso]\nsso_start_url = https://x\n# aws_secret_access_key = x", 0, "" },
+		{ 'a', "aws_secret_access_keys = x\n", 0, "" },
 	};
 	size_t i;
 
@@ -411,6 +416,7 @@ static void test_tokens(void)
 		char var[32] = "unset";
 		int got = rows[i].kind == 'n' ? sandbox_npmrc_token(t, strlen(t), var, sizeof(var)) :
 			  rows[i].kind == 'r' ? sandbox_netrc_password(t, strlen(t)) :
+			  rows[i].kind == 'a' ? sandbox_aws_secret(t, strlen(t)) :
 			  sandbox_docker_auth(t, strlen(t));
 
 		CHECK_INT(got, rows[i].want, "token row %zu: %s", i, t);
@@ -474,6 +480,7 @@ static void test_random(void)
 		sandbox_npmrc_token(t, len, v, sizeof(v));
 		sandbox_netrc_password(t, len);
 		sandbox_docker_auth(t, len);
+		sandbox_aws_secret(t, len);
 		free(t);
 	}
 	CHECK(1, "random bytes");
