@@ -610,13 +610,17 @@ void sbx_secret_check(const struct sbx *x, struct result *r)
 	cJSON_AddBoolToObject(r->data, "present", f.present);
 	cJSON_AddItemToObject(r->data, "found", sbx_names_json(&f.names));
 	sbx_add_nullable(r->data, "variable", *f.var ? f.var : NULL);
-	sbx_list_text(&msg, f.names.v, f.names.n);
+	/* a directory's findings are named; a file is its own finding */
+	if (which == SECRET_SSH || which == SECRET_GCLOUD) {
+		buf_puts(&msg, " (");
+		sbx_list_text(&msg, f.names.v, f.names.n);
+		buf_puts(&msg, ")");
+	} else if (*f.var) {
+		buf_printf(&msg, " (its token from %s)", f.var);
+	}
 	if (f.names.n)
-		sbx_verdict(x, r, 0, STATUS_PASS, REASON_NONE, "in reach: %s%s%s%s%s", show,
-			which == SECRET_SSH || which == SECRET_GCLOUD ? " (" : "",
-			which == SECRET_SSH || which == SECRET_GCLOUD ? buf_str(&msg) : "",
-			which == SECRET_SSH || which == SECRET_GCLOUD ? ")" : "",
-			*f.var ? " (its token from the environment)" : "");
+		sbx_verdict(x, r, 0, STATUS_PASS, REASON_NONE, "in reach: %s%s", show,
+			    buf_str(&msg));
 	else if (f.undecided)
 		sbx_verdict(x, r, 0, STATUS_WARN, REASON_UNDECIDED, "%s: %s", show, f.why);
 	else if (f.present)
@@ -624,8 +628,6 @@ void sbx_secret_check(const struct sbx *x, struct result *r)
 			f.why ? f.why : "nothing in reach");
 	else
 		sbx_verdict(x, r, 1, STATUS_PASS, REASON_NONE, "no %s", show);
-	if (*f.var)
-		result_note(r, "the token comes from the variable %s", f.var);
 	buf_release(&msg);
 	sbx_names_release(&f.names);
 	free(show);
