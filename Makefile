@@ -25,7 +25,7 @@ BUILD   ?= build
 # runtimes in libclang-rt-14-dev, which bookworm's clang only recommends;
 # llvm gives llvm-symbolizer for readable sanitizer stacks.
 DEPS_BUILD := pkg-config libcjson-dev libinih-dev libyaml-dev
-DEPS_TEST  := libxml2-utils iproute2 lsof valgrind man-db git nodejs python3 \
+DEPS_TEST  := libxml2-utils iproute2 lsof valgrind man-db git nodejs python3 util-linux \
               python3-jsonschema
 DEPS_CLANG := clang libclang-rt-14-dev llvm cppcheck clang-tidy
 

@@ -37,8 +37,19 @@ struct audit_opts {
 	const char *workspace;		/* --workspace=PATH, or NULL */
 };
 
-/* 1 when the options select probe p. */
+/* 1 when the options leave probe p in: --only names it (or there is no
+ * --only) and --skip does not.  An opt-in probe left in may still not
+ * run: see audit_probe_runs. */
 int audit_probe_selected(const struct audit_opts *o, const struct probe *p);
+/* 1 when the options ask for probe p whatever the repository says: it is
+ * selected, and an opt-in probe is named by --only.  --only and --skip
+ * that leave none are a usage error. */
+int audit_probe_requested(const struct audit_opts *o, const struct probe *p);
+/* 1 when probe p runs in an audit of spec (NULL: not loaded): selected,
+ * and for an opt-in probe (probe.h) named by --only or asked for by the
+ * model. */
+int audit_probe_runs(const struct audit_opts *o, const struct probe *p,
+		     const struct spec *spec);
 
 struct audit {
 	struct spec spec;

@@ -18,7 +18,8 @@
  *     publishes what it would say if cut off (run_publish), and starts
  *     processes with spawn_run_for(ctx->check, ...).
  *  2. One line PROBE(NAME) in include/probes.def, where its checks go in
- *     the report.
+ *     the report.  A probe that only a request runs (sandbox) sets
+ *     .opt_in; audit.c alone decides with it.
  *  3. If it needs something the model does not hold yet: the fields in
  *     include/spec.h, set by a loader (a src/spec_*.c listed in
  *     include/sources.def, or an existing one), with a typed source
@@ -94,6 +95,12 @@ struct probe {
 	 * page's CHECK IDS grammar writes them ("ports.tcp.PORT[-LAST]"):
 	 * --list-probes --format=json lists them. */
 	const char *const *ids;
+	/* NULL for a probe that runs unless --skip names it.  An opt-in
+	 * probe runs only when --only names it, or when opt_in(spec) says
+	 * the repository asked for it (the sandbox probe: preflight.yaml has
+	 * `sandbox:`); its plan is then asked as any other's.  Only audit.c
+	 * decides this (audit_probe_runs). */
+	int (*opt_in)(const struct spec *spec);
 };
 
 /* One planned check.  arg points into the read-only model, or is an

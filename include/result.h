@@ -58,7 +58,11 @@ const char *status_name(enum status s);
 	X(NO_MATCH, "no-match")			/* a workspace pattern matches nothing */ \
 	X(NOT_INSTALLED, "not-installed")	/* no node_modules, no venv */ \
 	X(OUT_OF_DATE, "out-of-date")		/* installed != lockfile */ \
-	X(LOCKFILE_INVALID, "lockfile-invalid")	/* no tool could read it */
+	X(LOCKFILE_INVALID, "lockfile-invalid")	/* no tool could read it */ \
+	X(EXPOSED, "exposed")			/* sandbox: a way out is open */ \
+	X(PRIVILEGED, "privileged")		/* sandbox: more power than asked */ \
+	X(WRITABLE, "writable")			/* sandbox: should be read-only */ \
+	X(NOT_WRITABLE, "not-writable")		/* sandbox: should be writable */
 
 enum reason {
 #define REASON_ENUM(name, text) REASON_##name,

@@ -339,6 +339,62 @@ struct lock_req {
 	const char *venv_from;
 };
 
+/* ---- sandbox: what preflight.yaml `sandbox:` expects -----------------
+ * spec_preflight.c fills struct sandbox_spec; the sandbox probe only reads
+ * it.  Each key is one expectation, judged by one or more checks (the man
+ * page's PREFLIGHT.YAML has the grammar, the probe the checks).  A key the
+ * file does not give keeps its default, the strict sandbox; so does every
+ * key when there is no `sandbox:` at all (--only=sandbox). */
+enum sandbox_key {
+	SANDBOX_NETWORK,	/* none | any */
+	SANDBOX_ROOT,		/* read-only | any */
+	SANDBOX_REPOSITORY,	/* writable | read-only | any */
+	SANDBOX_HOME,		/* writable | any */
+	SANDBOX_USER,		/* non-root | any */
+	SANDBOX_GROUPS,		/* unprivileged | any */
+	SANDBOX_NO_NEW_PRIVS,	/* required | any */
+	SANDBOX_CAPABILITIES,	/* none | any | [CAP_NAME, ...] */
+	SANDBOX_SECCOMP,	/* filter | any */
+	SANDBOX_PID_NAMESPACE,	/* private | any */
+	SANDBOX_PROCESSES,	/* N | any */
+	SANDBOX_HIDEPID,	/* required | any */
+	SANDBOX_DOCKER,		/* none | any */
+	SANDBOX_SUDO,		/* none | any */
+	SANDBOX_VAR_RUN,	/* read-only | any */
+	SANDBOX_SECRETS,	/* none | any | [ssh, aws, ...] */
+};
+#define SANDBOX_KEYS (SANDBOX_SECRETS + 1)
+
+/* What one key asks for. */
+enum sandbox_want {
+	SANDBOX_WANT_DEFAULT,	/* the key's first word above (the default) */
+	SANDBOX_WANT_ANY,	/* any: the check reports, never judges */
+	SANDBOX_WANT_READ_ONLY,	/* repository: read-only (its third word) */
+	SANDBOX_WANT_LIST,	/* capabilities, secrets: only those listed */
+	SANDBOX_WANT_MAX,	/* processes: at most max */
+};
+
+/* At most this many processes in view, unless `processes:` says */
+#define SANDBOX_PROCESSES_DEFAULT 64
+
+struct sandbox_expect {
+	enum sandbox_want want;
+	long max;		/* SANDBOX_WANT_MAX */
+	unsigned long long caps;	/* SANDBOX_WANT_LIST capabilities: bit n
+					 * allows capability n */
+	unsigned secrets;	/* SANDBOX_WANT_LIST secrets: bit n allows
+				 * enum sandbox_secret n (sandbox.h) */
+	struct origin origin;	/* the value in preflight.yaml; file NULL:
+				 * the default */
+};
+
+struct sandbox_spec {
+	int used;		/* preflight.yaml has `sandbox:`: the opt-in
+				 * probe runs without --only */
+	struct origin origin;	/* that key */
+	struct sandbox_expect want[SANDBOX_KEYS];
+};
+
 struct spec {
 	char *root;		/* canonical absolute path of the audited
 				 * repository (a workspace's model too: every
@@ -383,6 +439,7 @@ struct spec {
 	struct spec_workspaces *workspaces;	/* the repository: what
 						 * discovery found, NULL
 						 * when it did not run */
+	struct sandbox_spec sandbox;
 };
 
 /* Read the repository at dir into *spec.  Returns 0, or -1 with a message

@@ -33,6 +33,38 @@ int audit_probe_selected(const struct audit_opts *o, const struct probe *p)
 	return !(o->skip && in_list(o->skip, p->name));
 }
 
+/* --only names an opt-in probe that --skip leaves in */
+static int opt_in_named(const struct audit_opts *o, const struct probe *p)
+{
+	return p->opt_in && o->only && audit_probe_selected(o, p);
+}
+
+int audit_probe_requested(const struct audit_opts *o, const struct probe *p)
+{
+	return audit_probe_selected(o, p) && (!p->opt_in || opt_in_named(o, p));
+}
+
+int audit_probe_runs(const struct audit_opts *o, const struct probe *p,
+		     const struct spec *spec)
+{
+	if (!audit_probe_selected(o, p))
+		return 0;
+	return !p->opt_in || opt_in_named(o, p) || (spec && p->opt_in(spec));
+}
+
+/* An opt-in probe that --only names needs no spec file (it looks at the
+ * machine, not the repository): then a directory without one is no
+ * "nothing to audit". */
+static int needs_spec_file(const struct audit_opts *o)
+{
+	size_t i;
+
+	for (i = 0; probe_table[i]; i++)
+		if (opt_in_named(o, probe_table[i]))
+			return 0;
+	return 1;
+}
+
 /* ---- the run block ---------------------------------------------------- */
 
 /* One effective option and where it came from. */
@@ -62,13 +94,13 @@ static void add_option(cJSON *opts, const char *name, cJSON *value,
 	buf_release(&b);
 }
 
-static cJSON *probes_json(const struct audit_opts *o)
+static cJSON *probes_json(const struct audit_opts *o, const struct spec *spec)
 {
 	cJSON *arr = cJSON_CreateArray();
 	size_t i;
 
 	for (i = 0; probe_table[i]; i++)
-		if (audit_probe_selected(o, probe_table[i]))
+		if (audit_probe_runs(o, probe_table[i], spec))
 			cJSON_AddItemToArray(arr, cJSON_CreateString(probe_table[i]->name));
 	return arr;
 }
@@ -194,7 +226,8 @@ static cJSON *run_json(const struct audit *a, const struct audit_opts *o,
 		   cfg_file, cfg ? cfg->strict_line : 0);
 	add_option(opts, "timeout_ms", cJSON_CreateNumber((double)a->timeout_ms),
 		   o->timeout_from, timeout_file, timeout_line);
-	add_option(opts, "probes", probes_json(o), o->probes_from, NULL, 0);
+	add_option(opts, "probes", probes_json(o, a->loaded ? &a->spec : NULL),
+		   o->probes_from, NULL, 0);
 	conf = cJSON_AddObjectToObject(run, "config");
 	if (cfg_file)
 		cJSON_AddStringToObject(conf, "file", cfg_file);
@@ -346,15 +379,18 @@ static void plan_all(struct audit *a, const struct audit_opts *o)
 	size_t i, k;
 
 	for (i = 0; probe_table[i]; i++)
-		if (audit_probe_selected(o, probe_table[i]))
+		if (audit_probe_runs(o, probe_table[i], &a->spec))
 			probe_table[i]->plan(&a->spec, &a->plan);
 	for (k = 0; w && k < w->n; k++) {
 		if (!w->v[k].loaded)
 			continue;
 		a->plan.spec = &w->v[k].spec;
 		a->plan.ws = w->v[k].dir;
+		/* an opt-in probe looks at the machine: once, for the
+		 * repository */
 		for (i = 0; probe_table[i]; i++)
-			if (audit_probe_selected(o, probe_table[i]))
+			if (!probe_table[i]->opt_in &&
+			    audit_probe_selected(o, probe_table[i]))
 				probe_table[i]->plan(&w->v[k].spec, &a->plan);
 	}
 	a->plan.spec = NULL;
@@ -380,6 +416,7 @@ int audit_run(struct audit *a, struct audit_opts *o, const struct config *cfg,
 	}
 	sopts.workspaces = !o->no_workspaces;
 	sopts.only = o->workspace;
+	sopts.any = !needs_spec_file(o);
 	if (spec_load_opts(o->dir ? o->dir : ".", &sopts, &a->spec, &a->err) < 0) {
 		audit_fail(a, o, cfg, &a->err, audit_error_kind(a->err.kind), start);
 		return -1;

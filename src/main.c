@@ -259,7 +259,7 @@ static int parse_options(int argc, char **argv, struct options *o, struct errbuf
 		size_t i, n = 0;
 
 		for (i = 0; probe_table[i]; i++)
-			n += audit_probe_selected(&o->a, probe_table[i]);
+			n += audit_probe_requested(&o->a, probe_table[i]);
 		if (!n)
 			return usage_error(err, "--only and --skip leave no probe to run");
 	}

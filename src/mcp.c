@@ -414,7 +414,7 @@ static int audit_args_parse(const struct mcp_server *s, const cJSON *args,
 
 		o->probes_from = FROM_CALL;
 		for (i = 0; probe_table[i]; i++)
-			n += audit_probe_selected(o, probe_table[i]);
+			n += audit_probe_requested(o, probe_table[i]);
 		if (!n)
 			return buf_puts(why, "'only' and 'skip' leave no probe to run"), -1;
 	}

@@ -4,6 +4,7 @@
  * key, a wrong type or a duplicate key is an error naming file:line:col,
  * so that a typo never passes silently.
  */
+#include "sandbox.h"
 #include "specfile.h"
 #include "ytree.h"
 
@@ -109,8 +110,8 @@ static int get_long(struct yload *y, const struct ynode *n, const char *where,
 /* A list (or a single scalar) of items, each passed to fn. */
 static int each_item(struct yload *y, const struct ynode *n, const char *where,
 		     int (*fn)(struct yload *, const struct ynode *, const char *,
-			       const void *),
-		     const void *arg)
+			       void *),
+		     void *arg)
 {
 	size_t i;
 
@@ -129,7 +130,7 @@ static int each_item(struct yload *y, const struct ynode *n, const char *where,
 }
 
 static int add_env_key(struct yload *y, const struct ynode *n, const char *where,
-		       const void *arg)
+		       void *arg)
 {
 	int optional = arg != NULL;
 	struct env_spec *e = &y->spec->env;
@@ -195,13 +196,13 @@ static int load_env(struct yload *y, const struct ynode *n)
 	    each_item(y, v, "env.required", add_env_key, NULL) < 0)
 		return -1;
 	if ((v = ynode_get(n, "optional")) &&
-	    each_item(y, v, "env.optional", add_env_key, (const void *)1) < 0)
+	    each_item(y, v, "env.optional", add_env_key, (void *)1) < 0)
 		return -1;
 	return 0;
 }
 
 static int add_port(struct yload *y, const struct ynode *n, const char *where,
-		    const void *arg)
+		    void *arg)
 {
 	enum port_expect expect = arg ? PORT_LISTENING : PORT_FREE;
 	struct spec *spec = y->spec;
@@ -237,7 +238,7 @@ static int load_ports(struct yload *y, const struct ynode *n)
 	    each_item(y, v, "ports.free", add_port, NULL) < 0)
 		return -1;
 	if ((v = ynode_get(n, "listening")) &&
-	    each_item(y, v, "ports.listening", add_port, (const void *)1) < 0)
+	    each_item(y, v, "ports.listening", add_port, (void *)1) < 0)
 		return -1;
 	return 0;
 }
@@ -332,7 +333,7 @@ static int load_runtimes(struct yload *y, const struct ynode *n)
 }
 
 static int add_tool(struct yload *y, const struct ynode *n, const char *where,
-		    const void *arg)
+		    void *arg)
 {
 	if (n->kind != YNODE_SCALAR || ynode_is_null(n) || !spec_name_valid(n->text))
 		return yload_error(y, n, "'%s' expects a list of command names", where);
@@ -344,7 +345,7 @@ static int add_tool(struct yload *y, const struct ynode *n, const char *where,
  * them; compose.profiles: profile names (compose-spec's pattern
  * [a-zA-Z0-9][a-zA-Z0-9_.-]*, or "*" for all). */
 static int add_compose_name(struct yload *y, const struct ynode *n,
-			    const char *where, const void *arg)
+			    const char *where, void *arg)
 {
 	struct compose_spec *cs = &y->spec->compose;
 	int is_file = arg == NULL;
@@ -399,11 +400,110 @@ static int load_compose(struct yload *y, const struct ynode *n)
 	return 0;
 }
 
+/* One name of a sandbox.capabilities or sandbox.secrets list. */
+static int add_sandbox_name(struct yload *y, const struct ynode *n, const char *where,
+			    void *arg)
+{
+	struct sandbox_expect *e = arg;
+	int caps = !strcmp(where, "sandbox.capabilities");
+	int bit = -1;
+
+	if (n->kind == YNODE_SCALAR && !ynode_is_null(n))
+		bit = caps ? sandbox_cap_parse(n->text) : sandbox_secret_parse(n->text);
+	if (bit < 0) {
+		char *name = n->kind == YNODE_SCALAR ? text_clean(n->text) : xstrdup("?");
+
+		yload_error(y, n, "'%s': '%s' is not %s", where, name,
+			    caps ? "a capability name (CAP_NET_BIND_SERVICE, net_raw, ...)" :
+			    "a secret name (ssh, aws, gcloud, docker, npmrc, netrc)");
+		free(name);
+		return -1;
+	}
+	if (caps)
+		e->caps |= 1ULL << bit;
+	else
+		e->secrets |= 1U << bit;
+	return 0;
+}
+
+/* sandbox.KEY: the key's word, `any`, and for three keys a number
+ * (processes) or a list of names (capabilities, secrets). */
+static int load_sandbox_key(struct yload *y, enum sandbox_key k, const struct ynode *v)
+{
+	struct sandbox_expect *e = &y->spec->sandbox.want[k];
+	const char *def = sandbox_key_default(k), *alt = sandbox_key_alt(k);
+	int listed = k == SANDBOX_CAPABILITIES || k == SANDBOX_SECRETS;
+	struct buf where = BUF_INIT, forms = BUF_INIT;
+	int rc;
+
+	e->origin = at(y, v);
+	if (v->kind == YNODE_SCALAR && !ynode_is_null(v)) {
+		if (!strcmp(v->text, "any"))
+			return e->want = SANDBOX_WANT_ANY, 0;
+		if (def && !strcmp(v->text, def))
+			return e->want = SANDBOX_WANT_DEFAULT, 0;
+		if (alt && !strcmp(v->text, alt))
+			return e->want = SANDBOX_WANT_READ_ONLY, 0;
+		if (k == SANDBOX_PROCESSES && parse_long(v->text, 1, 1000000, &e->max) == 0)
+			return e->want = SANDBOX_WANT_MAX, 0;
+	}
+	buf_printf(&where, "sandbox.%s", sandbox_key_name(k));
+	if (listed && v->kind == YNODE_SEQ) {
+		e->want = SANDBOX_WANT_LIST;
+		rc = each_item(y, v, buf_str(&where), add_sandbox_name, e);
+		buf_release(&where);
+		return rc;
+	}
+	if (k == SANDBOX_PROCESSES)
+		buf_puts(&forms, "a number from 1 to 1000000, or any");
+	else if (alt)
+		buf_printf(&forms, "%s, %s or any", def, alt);
+	else if (listed)
+		buf_printf(&forms, "%s, any or a list of %s", def,
+			   k == SANDBOX_CAPABILITIES ? "capability names" : "secret names");
+	else
+		buf_printf(&forms, "%s or any", def);
+	rc = yload_error(y, v, "'%s' expects %s", buf_str(&where), buf_str(&forms));
+	buf_release(&where);
+	buf_release(&forms);
+	return rc;
+}
+
+/* sandbox: the opt-in sandbox probe's expectations (null: every default);
+ * root is the document, for the key's own line */
+static int load_sandbox(struct yload *y, const struct ynode *root,
+			const struct ynode *n)
+{
+	const char *known[SANDBOX_KEYS + 1];
+	struct sandbox_spec *sb = &y->spec->sandbox;
+	const struct ynode *v;
+	size_t i;
+	int k;
+
+	sb->used = 1;
+	sb->origin = at(y, n);
+	for (i = 0; i + 1 < root->n; i += 2)
+		if (root->items[i + 1] == n)
+			sb->origin = at(y, root->items[i]);
+	if (ynode_is_null(n))
+		return 0;
+	for (k = 0; k < SANDBOX_KEYS; k++)
+		known[k] = sandbox_key_name((enum sandbox_key)k);
+	known[SANDBOX_KEYS] = NULL;
+	if (want_map(y, n, "sandbox") < 0 || check_keys(y, n, "'sandbox'", known) < 0)
+		return -1;
+	for (k = 0; k < SANDBOX_KEYS; k++)
+		if ((v = ynode_get(n, known[k])) &&
+		    load_sandbox_key(y, (enum sandbox_key)k, v) < 0)
+			return -1;
+	return 0;
+}
+
 static int load_root(struct yload *y, const struct ynode *root)
 {
 	static const char *const known[] = {
 		"version", "env", "ports", "runtimes", "tools", "compose",
-		"timeout_ms", NULL
+		"timeout_ms", "sandbox", NULL
 	};
 	const struct ynode *v;
 	long n;
@@ -428,6 +528,8 @@ static int load_root(struct yload *y, const struct ynode *root)
 		return -1;
 	if ((v = ynode_get(root, "tools")) &&
 	    each_item(y, v, "tools", add_tool, NULL) < 0)
+		return -1;
+	if ((v = ynode_get(root, "sandbox")) && load_sandbox(y, root, v) < 0)
 		return -1;
 	if ((v = ynode_get(root, "timeout_ms"))) {
 		if (get_long(y, v, "timeout_ms", 1, 600000, &y->spec->timeout_ms) < 0)

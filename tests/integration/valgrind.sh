@@ -1,6 +1,7 @@
 #!/bin/sh
 # valgrind.sh - no leaks and no memory errors on the main paths: a clean
-# audit, every output format, a failing audit and a usage error.
+# audit, every output format, a failing audit and a usage error, and the
+# sandbox probe.
 . "$(dirname "$0")/../lib.sh"
 top=$(cd "$(dirname "$0")/../.." && pwd)
 if ! command -v valgrind >/dev/null 2>&1; then
@@ -92,4 +93,12 @@ for c in pnpm yarn uv poetry npm; do
 done
 printf '{"packages": {' >"$dd/npm/package-lock.json"
 check "deps corrupt lockfile" vg --only=deps "$dd/npm"
+# the sandbox probe, with secrets in the home and a sudoers-free machine
+mkdir -p "$TEST_TMPDIR/home/.ssh" "$TEST_TMPDIR/sbx"
+: >"$TEST_TMPDIR/home/.ssh/id_ed25519"
+printf '//r/:_authToken=x\n' >"$TEST_TMPDIR/home/.npmrc"
+check "sandbox, every check" vg --only=sandbox --json --explain "$TEST_TMPDIR/sbx"
+printf 'version: 1\nsandbox:\n  capabilities: [chown]\n  secrets: [npmrc]\n  processes: 3\n' \
+	>"$TEST_TMPDIR/sbx/preflight.yaml"
+check "sandbox from preflight.yaml, human" vg --explain "$TEST_TMPDIR/sbx"
 finish

@@ -1,0 +1,87 @@
+/* probe_sandbox.h - what the sandbox probe's two files share (private to
+ * them: src/probe_sandbox.c has the items, the verdict and the network,
+ * file system, identity and process checks; src/sandbox_reach.c the escape
+ * hatches and the secrets in reach).  The pure parsers are sandbox.h's.
+ */
+#ifndef EP_PROBE_SANDBOX_H
+#define EP_PROBE_SANDBOX_H
+
+#include "probe.h"
+#include "sandbox.h"
+
+#define SBX_PROC_CAP (1024 * 1024)		/* a status, a route table */
+#define SBX_MOUNTINFO_CAP (8 * 1024 * 1024)	/* a container host's mounts */
+#define SBX_ETC_CAP (4 * 1024 * 1024)		/* passwd, group of a large site */
+#define SBX_LIST_MAX 4096	/* names looked at: interfaces, ~/.ssh, ... */
+
+struct sbx_item;
+
+/* What one check is given. */
+struct sbx {
+	const struct spec *spec;
+	const struct sandbox_expect *e;	/* its key's expectation */
+	const struct sbx_item *it;
+	const char *proc;		/* proc_root() */
+};
+
+/* One check, a row of probe_sandbox.c's table. */
+struct sbx_item {
+	const char *id;		/* after "sandbox." */
+	const char *title;
+	enum sandbox_key key;
+	enum status sev;	/* what a breach is, unless the check says */
+	enum reason why;	/* and why, likewise */
+	const char *option;	/* the docker/podman run option that closes
+				 * it, or NULL when the remedy is leaving
+				 * something out */
+	const char *hint;
+	void (*run)(const struct sbx *x, struct result *r);
+	int secret;		/* enum sandbox_secret, for the secrets */
+};
+
+/* 1 when the check's key judges it (not `any`, not a listed secret). */
+int sbx_judged(const struct sbx *x);
+
+/*
+ * The outcome: a pass when ok, else status sev (STATUS_PASS: the item's
+ * own) with why (REASON_NONE: the item's), the item's hint and a human
+ * fix (the remedy is in how the harness starts the sandbox: no argv).  A
+ * key that does not judge makes it a pass with a note.
+ */
+void sbx_verdict(const struct sbx *x, struct result *r, int ok, enum status sev,
+		 enum reason why, const char *fmt, ...)
+	__attribute__((format(printf, 6, 7)));
+/* An error result: what could not be read, and why (code 0: it does not
+ * parse). */
+void sbx_could_not(struct result *r, const char *what, int code);
+/* This process's /proc/self/status: 0, or -1 with r set to an error (id
+ * released then). */
+int sbx_read_identity(const struct sbx *x, struct proc_identity *id,
+		      struct result *r);
+/* A file of /etc, read whole (at most SBX_ETC_CAP): 0, or -1 (b empty). */
+int sbx_etc_read(const char *path, struct blob *b);
+/* faccessat(W_OK) with the effective ids: 1 or 0. */
+int sbx_can_write(const char *path);
+
+/* A list of names, each owned. */
+struct names {
+	char **v;
+	size_t n, cap;
+};
+void sbx_names_add(struct names *s, const char *name);
+void sbx_names_release(struct names *s);
+cJSON *sbx_names_json(const struct names *s);
+/* "a, b, c and 4 more": the first few names, for a message */
+void sbx_list_text(struct buf *b, char *const *names, size_t n);
+int sbx_name_cmp(const void *a, const void *b);	/* qsort, by strcmp */
+void sbx_add_nullable(cJSON *o, const char *key, const char *s);
+
+/* sandbox_reach.c: the escape hatches and the secrets (struct sbx_item
+ * run functions) */
+void sbx_escape_docker_socket(const struct sbx *x, struct result *r);
+void sbx_escape_docker_host(const struct sbx *x, struct result *r);
+void sbx_escape_sudo(const struct sbx *x, struct result *r);
+void sbx_escape_var_run(const struct sbx *x, struct result *r);
+void sbx_secret_check(const struct sbx *x, struct result *r);
+
+#endif

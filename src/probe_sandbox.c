@@ -1,0 +1,1061 @@
+/* probe_sandbox.c - is this really a sandbox?  (opt-in: --only=sandbox, or
+ * preflight.yaml `sandbox:`)
+ *
+ * One check per item of what an agent's sandbox should close: the network,
+ * the file system, the identity it runs as, the processes it can see, the
+ * escape hatches (a container daemon's socket, sudo) and the secrets in its
+ * home.  Each is judged against preflight.yaml's sandbox: expectations
+ * (struct sandbox_spec), whose defaults are the strict sandbox; a key set
+ * to `any` is reported and not judged.
+ *
+ * What it touches, and never more: files under proc_root() (status,
+ * net/dev, net/route, net/ipv6_route, self/mountinfo, self/uid_map, the
+ * ns links, 1/comm, the process directories' owners); /etc/resolv.conf,
+ * /etc/passwd, /etc/group, /etc/sudoers and the files of /etc/sudoers.d
+ * (only when readable); statvfs and access(2) on /, the repository, HOME and
+ * /var/run; stat and access on the container sockets (never connected);
+ * an AF_UNIX datagram socket to ask the kernel an interface's flags
+ * (SIOCGIFFLAGS: no packet leaves it); and in HOME the credential files
+ * by name, the few whose "token line" decides being read only to find
+ * that line (sandbox.h), never shown.  Nothing is run, no packet is sent.
+ * The parsers are in sandbox.c; the escape hatches and the secrets in
+ * sandbox_reach.c.
+ */
+#include "probe_sandbox.h"
+#include "procnet.h"
+#include "saferead.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <net/if.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <unistd.h>
+
+#define SHOW_MAX 6		/* names in a message */
+
+/* ---- the verdict, and what the checks share (probe_sandbox.h) ------ */
+
+int sbx_judged(const struct sbx *x)
+{
+	if (x->e->want == SANDBOX_WANT_ANY)
+		return 0;
+	if (x->it->key == SANDBOX_SECRETS && x->e->want == SANDBOX_WANT_LIST)
+		return !(x->e->secrets & (1U << x->it->secret));
+	return 1;
+}
+
+void sbx_verdict(const struct sbx *x, struct result *r, int ok, enum status sev,
+		 enum reason why, const char *fmt, ...)
+{
+	va_list ap;
+	char *msg;
+
+	va_start(ap, fmt);
+	msg = xvformat(fmt, ap);
+	va_end(ap);
+	if (!ok && !sbx_judged(x)) {
+		result_note(r, "not judged: sandbox.%s allows it",
+			    sandbox_key_name(x->it->key));
+		ok = 1;
+	}
+	result_set(r, ok ? STATUS_PASS : sev != STATUS_PASS ? sev : x->it->sev, "%s", msg);
+	free(msg);
+	if (ok)
+		return;
+	r->reason = why != REASON_NONE ? why : x->it->why;
+	result_hint(r, "%s", x->it->hint);
+	result_fix_edit(r, NULL, 0);
+}
+
+/* A check that could not look: an error naming what failed. */
+void sbx_could_not(struct result *r, const char *what, int code)
+{
+	result_set(r, STATUS_ERROR, "cannot read %s: %s", what,
+		   code ? saferead_strerror(code) : "it does not parse");
+	r->reason = REASON_UNREADABLE;
+}
+
+/* Read <proc>/rel: 0, or -1 with r set to an error. */
+static int read_proc(const struct sbx *x, const char *rel, size_t cap,
+		     struct blob *b, struct result *r)
+{
+	char *path = path_join(x->proc, rel);
+	int rc = saferead_path(path, cap, b);
+
+	if (rc < 0)
+		sbx_could_not(r, path, errno);
+	free(path);
+	return rc;
+}
+
+/* The identity of this process: 0, or -1 with r set to an error. */
+int sbx_read_identity(const struct sbx *x, struct proc_identity *id,
+			 struct result *r)
+{
+	struct blob b;
+	const char *bad;
+	char *path;
+	int rc;
+
+	if (read_proc(x, "self/status", SBX_PROC_CAP, &b, r) < 0) {
+		memset(id, 0, sizeof(*id));
+		return -1;
+	}
+	rc = sandbox_status_parse(b.data, b.len, id, &bad);
+	blob_release(&b);
+	if (rc == 0)
+		return 0;
+	path = path_join(x->proc, "self/status");
+	result_set(r, STATUS_ERROR, "cannot read %s: its %s line does not parse", path, bad);
+	r->reason = REASON_UNREADABLE;
+	free(path);
+	proc_identity_release(id);
+	return -1;
+}
+
+/* A short list for a message: "a, b, c and 4 more". */
+void sbx_list_text(struct buf *b, char *const *names, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n && i < SHOW_MAX; i++)
+		buf_printf(b, "%s%s", i ? ", " : "", names[i]);
+	if (n > SHOW_MAX)
+		buf_printf(b, " and %zu more", n - SHOW_MAX);
+}
+
+void sbx_names_add(struct names *s, const char *name)
+{
+	grow(&s->v, sizeof(*s->v), &s->cap, s->n + 1);
+	s->v[s->n++] = xstrdup(name);
+}
+
+void sbx_names_release(struct names *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->n; i++)
+		free(s->v[i]);
+	free(s->v);
+	memset(s, 0, sizeof(*s));
+}
+
+cJSON *sbx_names_json(const struct names *s)
+{
+	cJSON *a = cJSON_CreateArray();
+	size_t i;
+
+	for (i = 0; i < s->n; i++)
+		cJSON_AddItemToArray(a, cJSON_CreateString(s->v[i]));
+	return a;
+}
+
+void sbx_add_nullable(cJSON *o, const char *key, const char *s)
+{
+	if (s)
+		cJSON_AddStringToObject(o, key, s);
+	else
+		cJSON_AddNullToObject(o, key);
+}
+
+/* ---- network -------------------------------------------------------- */
+
+static void name_collect(const char *name, void *arg)
+{
+	struct names *s = arg;
+
+	if (s->n < SBX_LIST_MAX)
+		sbx_names_add(s, name);
+}
+
+/* <proc>/net/NAME, or self/net/NAME where procfs hides net/ (subset=pid) */
+static int read_net(const struct sbx *x, const char *name, struct blob *b,
+		    struct result *r)
+{
+	struct buf rel = BUF_INIT;
+	char *path;
+	int rc, code;
+
+	buf_printf(&rel, "net/%s", name);
+	path = path_join(x->proc, buf_str(&rel));
+	rc = saferead_path(path, SBX_PROC_CAP, b);
+	code = errno;
+	if (rc < 0 && code != ENOENT && r)
+		sbx_could_not(r, path, code);
+	free(path);
+	buf_release(&rel);
+	if (rc == 0 || code != ENOENT || !r)
+		return rc;
+	buf_printf(&rel, "self/net/%s", name);
+	rc = read_proc(x, buf_str(&rel), SBX_PROC_CAP, b, r);
+	buf_release(&rel);
+	return rc;
+}
+
+/* IFF_* flags of an interface of our network namespace, as `ip link`
+ * shows them (UP is IFF_UP), asked over an AF_UNIX socket: 0, or -1 when
+ * the kernel does not know the name (a fixture's). */
+static int if_flags(int fd, const char *name, unsigned *flags)
+{
+	struct ifreq ifr;
+	size_t n = strlen(name);
+
+	if (fd < 0 || n >= sizeof(ifr.ifr_name))
+		return -1;
+	memset(&ifr, 0, sizeof(ifr));
+	memcpy(ifr.ifr_name, name, n);
+	if (ioctl(fd, SIOCGIFFLAGS, &ifr) < 0)
+		return -1;
+	*flags = (unsigned short)ifr.ifr_flags;
+	return 0;
+}
+
+static void net_interfaces(const struct sbx *x, struct result *r)
+{
+	struct names all = { 0 }, up = { 0 }, down = { 0 }, gone = { 0 };
+	struct blob b;
+	struct buf msg = BUF_INIT;
+	int fd, lo_up = 0;
+	size_t i;
+
+	if (read_net(x, "dev", &b, r) < 0)
+		return;
+	sandbox_netdev_names(b.data, b.len, name_collect, &all);
+	blob_release(&b);
+	fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	for (i = 0; i < all.n; i++) {
+		unsigned flags;
+
+		if (if_flags(fd, all.v[i], &flags) < 0)
+			sbx_names_add(&gone, all.v[i]);
+		else if (flags & IFF_LOOPBACK)
+			lo_up |= (flags & IFF_UP) != 0;
+		else
+			sbx_names_add(flags & IFF_UP ? &up : &down, all.v[i]);
+	}
+	if (fd >= 0)
+		close(fd);
+	cJSON_AddItemToObject(r->data, "up", sbx_names_json(&up));
+	cJSON_AddItemToObject(r->data, "down", sbx_names_json(&down));
+	cJSON_AddItemToObject(r->data, "unknown", sbx_names_json(&gone));
+	cJSON_AddBoolToObject(r->data, "loopback_up", lo_up);
+	if (up.n) {
+		sbx_list_text(&msg, up.v, up.n);
+		sbx_verdict(x, r, 0, STATUS_PASS, REASON_NONE, "%s %s up", buf_str(&msg),
+			up.n == 1 ? "is" : "are");
+	} else {
+		sbx_verdict(x, r, 1, STATUS_PASS, REASON_NONE, "no interface is up but the "
+			"loopback (lo %s)", lo_up ? "up" : "down");
+	}
+	if (gone.n)
+		result_note(r, "%zu interface%s of %s/net/dev unknown to the kernel here",
+			    gone.n, gone.n == 1 ? "" : "s", x->proc);
+	buf_release(&msg);
+	sbx_names_release(&all);
+	sbx_names_release(&up);
+	sbx_names_release(&down);
+	sbx_names_release(&gone);
+}
+
+static void route_collect(const char *iface, void *arg)
+{
+	struct names *s = arg;
+	size_t i;
+
+	for (i = 0; i < s->n; i++)
+		if (!strcmp(s->v[i], iface))
+			return;
+	if (s->n < SBX_LIST_MAX)
+		sbx_names_add(s, iface);
+}
+
+static void net_route(const struct sbx *x, struct result *r)
+{
+	struct names v4 = { 0 }, v6 = { 0 };
+	struct blob b;
+	struct buf msg = BUF_INIT;
+
+	if (read_net(x, "route", &b, r) < 0)
+		return;
+	sandbox_default_routes(b.data, b.len, 4, route_collect, &v4);
+	blob_release(&b);
+	/* no ipv6_route: IPv6 is off, so there is no IPv6 route */
+	if (read_net(x, "ipv6_route", &b, NULL) == 0) {
+		sandbox_default_routes(b.data, b.len, 6, route_collect, &v6);
+		blob_release(&b);
+	}
+	cJSON_AddItemToObject(r->data, "ipv4", sbx_names_json(&v4));
+	cJSON_AddItemToObject(r->data, "ipv6", sbx_names_json(&v6));
+	if (v4.n) {
+		buf_puts(&msg, "IPv4 via ");
+		sbx_list_text(&msg, v4.v, v4.n);
+	}
+	if (v6.n) {
+		buf_puts(&msg, v4.n ? "; IPv6 via " : "IPv6 via ");
+		sbx_list_text(&msg, v6.v, v6.n);
+	}
+	if (v4.n || v6.n)
+		sbx_verdict(x, r, 0, STATUS_PASS, REASON_NONE, "a default route: %s", buf_str(&msg));
+	else
+		sbx_verdict(x, r, 1, STATUS_PASS, REASON_NONE, "no default route");
+	buf_release(&msg);
+	sbx_names_release(&v4);
+	sbx_names_release(&v6);
+}
+
+/* The number of default routes, IPv4 and IPv6, or -1 when the IPv4 table
+ * cannot be read. */
+static long default_routes(const struct sbx *x)
+{
+	struct names v = { 0 };
+	struct blob b;
+	long n;
+
+	if (read_net(x, "route", &b, NULL) < 0)
+		return -1;
+	sandbox_default_routes(b.data, b.len, 4, route_collect, &v);
+	blob_release(&b);
+	if (read_net(x, "ipv6_route", &b, NULL) == 0) {
+		sandbox_default_routes(b.data, b.len, 6, route_collect, &v);
+		blob_release(&b);
+	}
+	n = (long)v.n;
+	sbx_names_release(&v);
+	return n;
+}
+
+/* Name servers are a way out only with a route to them: without a default
+ * route (--network none) they are unreachable, and pass. */
+static void net_dns(const struct sbx *x, struct result *r)
+{
+	struct names ns = { 0 };
+	struct blob b;
+	struct buf msg = BUF_INIT;
+	long routes;
+
+	cJSON_AddStringToObject(r->data, "file", "/etc/resolv.conf");
+	if (saferead_path("/etc/resolv.conf", SBX_PROC_CAP, &b) < 0) {
+		int code = errno;
+
+		cJSON_AddItemToObject(r->data, "nameservers", cJSON_CreateArray());
+		cJSON_AddNullToObject(r->data, "reachable");
+		if (code == ENOENT || code == ENOTDIR)
+			sbx_verdict(x, r, 1, STATUS_PASS, REASON_NONE, "no /etc/resolv.conf");
+		else
+			sbx_could_not(r, "/etc/resolv.conf", code);
+		return;
+	}
+	sandbox_resolv_nameservers(b.data, b.len, name_collect, &ns);
+	blob_release(&b);
+	routes = ns.n ? default_routes(x) : 0;
+	cJSON_AddItemToObject(r->data, "nameservers", sbx_names_json(&ns));
+	if (!ns.n)
+		cJSON_AddNullToObject(r->data, "reachable");
+	else
+		cJSON_AddBoolToObject(r->data, "reachable", routes != 0);
+	sbx_list_text(&msg, ns.v, ns.n);
+	if (!ns.n)
+		sbx_verdict(x, r, 1, STATUS_PASS, REASON_NONE, "/etc/resolv.conf names no "
+			    "name server");
+	else if (!routes)
+		sbx_verdict(x, r, 1, STATUS_PASS, REASON_NONE, "/etc/resolv.conf names %s, "
+			    "unreachable: no default route", buf_str(&msg));
+	else
+		sbx_verdict(x, r, 0, STATUS_PASS, REASON_NONE, "/etc/resolv.conf names %s%s",
+			    buf_str(&msg), routes < 0 ? "" : ", reachable by the default route");
+	buf_release(&msg);
+	sbx_names_release(&ns);
+}
+
+/* ---- file system ---------------------------------------------------- */
+
+static int mounted_read_only(const char *path)
+{
+	struct statvfs sv;
+
+	return statvfs(path, &sv) == 0 && (sv.f_flag & ST_RDONLY);
+}
+
+int sbx_can_write(const char *path)
+{
+	return faccessat(AT_FDCWD, path, W_OK, AT_EACCESS) == 0;
+}
+
+static void fs_root(const struct sbx *x, struct result *r)
+{
+	struct statvfs sv;
+
+	if (statvfs("/", &sv) < 0) {
+		sbx_could_not(r, "/ (statvfs)", errno);
+		return;
+	}
+	cJSON_AddBoolToObject(r->data, "read_only", (sv.f_flag & ST_RDONLY) != 0);
+	if (sv.f_flag & ST_RDONLY)
+		sbx_verdict(x, r, 1, STATUS_PASS, REASON_NONE, "/ is mounted read-only");
+	else
+		sbx_verdict(x, r, 0, STATUS_PASS, REASON_NONE, "/ is mounted read-write");
+}
+
+static void fs_repository(const struct sbx *x, struct result *r)
+{
+	const char *root = x->spec->root;
+	int w = sbx_can_write(root), ro = mounted_read_only(root);
+	int want_ro = x->e->want == SANDBOX_WANT_READ_ONLY;
+
+	cJSON_AddStringToObject(r->data, "path", root);
+	cJSON_AddBoolToObject(r->data, "writable", w);
+	cJSON_AddBoolToObject(r->data, "read_only_mount", ro);
+	if (want_ro)
+		sbx_verdict(x, r, !w, STATUS_FAIL, REASON_WRITABLE, "the repository is %s",
+			w ? "writable" : ro ? "on a read-only mount" : "not writable");
+	else
+		sbx_verdict(x, r, w, STATUS_PASS, REASON_NONE, "the repository is %s",
+			w ? "writable" : ro ? "on a read-only mount" : "not writable");
+	if (want_ro && w)
+		result_hint(r, "mount the repository read-only (-v SRC:DST:ro)");
+}
+
+static void fs_home(const struct sbx *x, struct result *r)
+{
+	const char *home = getenv("HOME");
+	struct stat st;
+	int dir = 0, w = 0;
+
+	sbx_add_nullable(r->data, "home", home && *home ? home : NULL);
+	if (home && *home && home[0] == '/' && stat(home, &st) == 0) {
+		dir = S_ISDIR(st.st_mode);
+		w = dir && sbx_can_write(home);
+	}
+	cJSON_AddBoolToObject(r->data, "directory", dir);
+	cJSON_AddBoolToObject(r->data, "writable", w);
+	if (!home || !*home)
+		sbx_verdict(x, r, 0, STATUS_PASS, REASON_NONE, "HOME is not set");
+	else if (home[0] != '/')
+		sbx_verdict(x, r, 0, STATUS_PASS, REASON_NONE, "HOME (%s) is not an absolute path",
+			home);
+	else if (!dir)
+		sbx_verdict(x, r, 0, STATUS_PASS, REASON_NONE, "HOME (%s) is not a directory", home);
+	else
+		sbx_verdict(x, r, w, STATUS_PASS, REASON_NONE, "HOME (%s) is %s", home,
+			w ? "writable" : "not writable");
+}
+
+/* ---- identity ------------------------------------------------------- */
+
+/* The user namespace: 1 a child namespace, 0 the initial one, -1 unknown. */
+static int in_user_namespace(const struct sbx *x)
+{
+	char *path = path_join(x->proc, "self/ns/user");
+	char link[64];
+	ssize_t n = readlink(path, link, sizeof(link) - 1);
+	unsigned long ino;
+
+	free(path);
+	if (n <= 0)
+		return -1;
+	link[n] = '\0';
+	if (sandbox_ns_inode(link, "user", &ino) < 0)
+		return -1;
+	return ino != SANDBOX_USER_INIT_INO;
+}
+
+int sbx_etc_read(const char *path, struct blob *b)
+{
+	if (saferead_path(path, SBX_ETC_CAP, b) == 0)
+		return 0;
+	b->data = NULL;
+	b->len = 0;
+	return -1;
+}
+
+static void id_user(const struct sbx *x, struct result *r)
+{
+	struct proc_identity id;
+	struct blob pw, map;
+	char name[64] = "", *path;
+	unsigned long outside = 0;
+	int whole = 0, mapped = -1, userns = in_user_namespace(x);
+	long euid;
+
+	if (sbx_read_identity(x, &id, r) < 0)
+		return;
+	euid = id.uid[1];
+	if (sbx_etc_read("/etc/passwd", &pw) == 0) {
+		sandbox_passwd_find(pw.data, pw.len, (unsigned long)euid, name, sizeof(name),
+				    NULL, 0);
+		blob_release(&pw);
+	}
+	path = path_join(x->proc, "self/uid_map");
+	if (saferead_path(path, SBX_PROC_CAP, &map) == 0) {
+		mapped = sandbox_id_map(map.data, map.len, (unsigned long)euid, &outside,
+					&whole) == 0;
+		blob_release(&map);
+	}
+	free(path);
+	cJSON_AddNumberToObject(r->data, "uid", (double)id.uid[0]);
+	cJSON_AddNumberToObject(r->data, "euid", (double)euid);
+	sbx_add_nullable(r->data, "user", *name ? name : NULL);
+	if (userns < 0)
+		cJSON_AddNullToObject(r->data, "user_namespace");
+	else
+		cJSON_AddBoolToObject(r->data, "user_namespace", userns);
+	if (mapped == 1 && !whole)
+		cJSON_AddNumberToObject(r->data, "uid_outside", (double)outside);
+	else
+		cJSON_AddNullToObject(r->data, "uid_outside");
+	if (euid != 0)
+		sbx_verdict(x, r, 1, STATUS_PASS, REASON_NONE, "uid %ld%s%s%s", euid,
+			*name ? " (" : "", name, *name ? ")" : "");
+	else if (userns == 1 && mapped == 1 && !whole)
+		sbx_verdict(x, r, 0, STATUS_PASS, REASON_NONE, "root (uid 0) in a user namespace, "
+			"uid %lu outside", outside);
+	else
+		sbx_verdict(x, r, 0, STATUS_PASS, REASON_NONE, "root (uid 0)%s",
+			userns == 0 ? ", in the initial user namespace: the host's root" : "");
+	proc_identity_release(&id);
+}
+
+static void id_groups(const struct sbx *x, struct result *r)
+{
+	struct proc_identity id;
+	struct blob gr;
+	struct names priv = { 0 };
+	struct buf msg = BUF_INIT;
+	cJSON *list;
+	size_t i;
+
+	if (sbx_read_identity(x, &id, r) < 0)
+		return;
+	if (sbx_etc_read("/etc/group", &gr) < 0)
+		gr.data = NULL;
+	cJSON_AddNumberToObject(r->data, "gid", (double)id.gid[1]);
+	list = cJSON_AddArrayToObject(r->data, "groups");
+	for (i = 0; i <= id.ngroups; i++) {
+		/* the effective gid first, then the supplementary groups */
+		unsigned long gid = i ? id.groups[i - 1] : (unsigned long)id.gid[1];
+		char name[64] = "";
+		cJSON *g;
+
+		if (gr.data)
+			sandbox_group_name(gr.data, gr.len, gid, name, sizeof(name));
+		if (i && gid == (unsigned long)id.gid[1])
+			continue;
+		if (sandbox_group_privileged(*name ? name : NULL, gid) && priv.n < SBX_LIST_MAX) {
+			struct buf b = BUF_INIT;
+
+			if (*name)
+				buf_puts(&b, name);
+			else
+				buf_printf(&b, "gid %lu", gid);
+			sbx_names_add(&priv, buf_str(&b));
+			buf_release(&b);
+		}
+		if (cJSON_GetArraySize(list) >= 256)
+			continue;	/* the kernel allows 65536; JSON lists 256 */
+		g = cJSON_CreateObject();
+		cJSON_AddNumberToObject(g, "gid", (double)gid);
+		sbx_add_nullable(g, "name", *name ? name : NULL);
+		cJSON_AddItemToArray(list, g);
+	}
+	if (gr.data)
+		blob_release(&gr);
+	cJSON_AddItemToObject(r->data, "privileged", sbx_names_json(&priv));
+	sbx_list_text(&msg, priv.v, priv.n);
+	if (priv.n)
+		sbx_verdict(x, r, 0, STATUS_PASS, REASON_NONE, "member of %s", buf_str(&msg));
+	else
+		sbx_verdict(x, r, 1, STATUS_PASS, REASON_NONE, "%zu group%s, none privileged",
+			id.ngroups + 1, id.ngroups ? "s" : "");
+	buf_release(&msg);
+	sbx_names_release(&priv);
+	proc_identity_release(&id);
+}
+
+static void id_no_new_privs(const struct sbx *x, struct result *r)
+{
+	struct proc_identity id;
+
+	if (sbx_read_identity(x, &id, r) < 0)
+		return;
+	if (id.no_new_privs < 0)
+		cJSON_AddNullToObject(r->data, "no_new_privs");
+	else
+		cJSON_AddBoolToObject(r->data, "no_new_privs", id.no_new_privs);
+	if (id.no_new_privs < 0)
+		sbx_verdict(x, r, 0, STATUS_WARN, REASON_UNDECIDED, "the kernel does not say "
+			"(no NoNewPrivs line: before Linux 4.10)");
+	else if (id.no_new_privs)
+		sbx_verdict(x, r, 1, STATUS_PASS, REASON_NONE, "no_new_privs is set: setuid "
+			"programs cannot raise privileges");
+	else
+		sbx_verdict(x, r, 0, STATUS_PASS, REASON_NONE, "no_new_privs is not set: a "
+			"setuid program (sudo, su) can raise privileges");
+	proc_identity_release(&id);
+}
+
+static void id_capabilities(const struct sbx *x, struct result *r)
+{
+	struct proc_identity id;
+	struct names eff = { 0 }, bad = { 0 };
+	unsigned long long allowed = 0;
+	struct buf msg = BUF_INIT;
+	char mask[17];
+	unsigned bit;
+	int userns;
+
+	if (sbx_read_identity(x, &id, r) < 0)
+		return;
+	if (!id.have_cap_eff) {
+		char *path = path_join(x->proc, "self/status");
+
+		result_set(r, STATUS_ERROR, "cannot read %s: it has no CapEff line", path);
+		r->reason = REASON_UNREADABLE;
+		free(path);
+		proc_identity_release(&id);
+		return;
+	}
+	if (x->e->want == SANDBOX_WANT_LIST)
+		allowed = x->e->caps;
+	for (bit = 0; bit < 64; bit++) {
+		char other[16];
+		const char *name = sandbox_cap_name(bit);
+
+		if (!(id.cap_eff & (1ULL << bit)))
+			continue;
+		if (!name) {
+			snprintf(other, sizeof(other), "cap_%u", bit);
+			name = other;
+		}
+		sbx_names_add(&eff, name);
+		if (!(allowed & (1ULL << bit)))
+			sbx_names_add(&bad, name);
+	}
+	snprintf(mask, sizeof(mask), "%016llx", id.cap_eff);
+	userns = in_user_namespace(x);
+	cJSON_AddStringToObject(r->data, "mask", mask);
+	cJSON_AddItemToObject(r->data, "effective", sbx_names_json(&eff));
+	cJSON_AddItemToObject(r->data, "not_allowed", sbx_names_json(&bad));
+	if (bad.n) {
+		sbx_list_text(&msg, bad.v, bad.n);
+		sbx_verdict(x, r, 0, STATUS_PASS, REASON_NONE, "%zu effective capabilit%s%s: %s",
+			bad.n, bad.n == 1 ? "y" : "ies",
+			x->e->want == SANDBOX_WANT_LIST ? " not allowed" : "", buf_str(&msg));
+	} else {
+		sbx_verdict(x, r, 1, STATUS_PASS, REASON_NONE, eff.n ? "%zu effective "
+			"capabilities, all allowed" : "no effective capabilities", eff.n);
+	}
+	if (eff.n && userns == 1)
+		result_note(r, "in a user namespace: they act on its own namespaces only");
+	buf_release(&msg);
+	sbx_names_release(&eff);
+	sbx_names_release(&bad);
+	proc_identity_release(&id);
+}
+
+static void id_seccomp(const struct sbx *x, struct result *r)
+{
+	static const char *const modes[] = { "disabled", "strict", "filter" };
+	struct proc_identity id;
+
+	if (sbx_read_identity(x, &id, r) < 0)
+		return;
+	sbx_add_nullable(r->data, "mode", id.seccomp >= 0 ? modes[id.seccomp] : NULL);
+	if (id.seccomp_filters >= 0)
+		cJSON_AddNumberToObject(r->data, "filters", (double)id.seccomp_filters);
+	else
+		cJSON_AddNullToObject(r->data, "filters");
+	if (id.seccomp == 2)
+		sbx_verdict(x, r, 1, STATUS_PASS, REASON_NONE, "seccomp filter mode");
+	else if (id.seccomp == 1)
+		sbx_verdict(x, r, 1, STATUS_PASS, REASON_NONE, "seccomp strict mode");
+	else
+		sbx_verdict(x, r, 0, STATUS_PASS, REASON_NONE, "no seccomp filter: every system "
+			"call is open%s", id.seccomp < 0 ? " (the kernel has no seccomp)" : "");
+	proc_identity_release(&id);
+}
+
+/* ---- processes ------------------------------------------------------ */
+
+/* A namespace link's inode: 0, or -1. */
+static int ns_of(const struct sbx *x, const char *rel, unsigned long *ino)
+{
+	char *path = path_join(x->proc, rel), link[64];
+	ssize_t n = readlink(path, link, sizeof(link) - 1);
+
+	free(path);
+	if (n <= 0)
+		return -1;
+	link[n] = '\0';
+	return sandbox_ns_inode(link, "pid", ino);
+}
+
+/* PID 1's command (cleaned, at most 15 bytes), or "" */
+static void pid1_comm(const struct sbx *x, char *comm, size_t size)
+{
+	struct blob b;
+	char *path = path_join(x->proc, "1/comm");
+
+	comm[0] = '\0';
+	if (saferead_path(path, 4096, &b) == 0) {
+		size_t n = strcspn(b.data, "\n");
+		char *c;
+
+		b.data[n] = '\0';
+		c = text_clean(b.data);
+		snprintf(comm, size, "%s", c);
+		free(c);
+		blob_release(&b);
+	}
+	free(path);
+}
+
+/* 1 when the proc file system is another PID namespace's: its "self"
+ * names another pid than ours (a namespace entered without mounting its
+ * own /proc); 0 when it is ours; -1 when it cannot tell (a fixture). */
+static int proc_foreign(const struct sbx *x)
+{
+	char *path = path_join(x->proc, "self"), link[32];
+	ssize_t n = readlink(path, link, sizeof(link) - 1);
+	long pid;
+
+	free(path);
+	if (n <= 0)
+		return -1;
+	link[n] = '\0';
+	if (parse_long(link, 1, 4194304, &pid) < 0)
+		return -1;
+	return pid != (long)getpid();
+}
+
+static void proc_pid_namespace(const struct sbx *x, struct result *r)
+{
+	unsigned long self, one;
+	int have_self = ns_of(x, "self/ns/pid", &self) == 0;
+	int have_one = ns_of(x, "1/ns/pid", &one) == 0;
+	int foreign = proc_foreign(x);
+	char comm[64];
+
+	pid1_comm(x, comm, sizeof(comm));
+	if (have_self)
+		cJSON_AddNumberToObject(r->data, "namespace", (double)self);
+	else
+		cJSON_AddNullToObject(r->data, "namespace");
+	if (have_self)
+		cJSON_AddBoolToObject(r->data, "host", self == SANDBOX_PID_INIT_INO);
+	else
+		cJSON_AddNullToObject(r->data, "host");
+	sbx_add_nullable(r->data, "pid1", *comm ? comm : NULL);
+	if (foreign == 1)
+		have_one = 0;	/* PID 1 of the parent's namespace, not ours */
+	if (foreign == 1 || (have_self && have_one))
+		cJSON_AddBoolToObject(r->data, "pid1_in_namespace", foreign != 1 && self == one);
+	else
+		cJSON_AddNullToObject(r->data, "pid1_in_namespace");
+	if (!have_self)
+		sbx_verdict(x, r, 0, STATUS_WARN, REASON_UNDECIDED, "cannot read %s/self/ns/pid "
+			"(PID 1 is %s)", x->proc, *comm ? comm : "not visible");
+	else if (self == SANDBOX_PID_INIT_INO)
+		sbx_verdict(x, r, 0, STATUS_PASS, REASON_NONE, "the host's PID namespace (PID 1 "
+			"is %s)", *comm ? comm : "not visible");
+	else if (foreign == 1 || (have_one && self != one))
+		sbx_verdict(x, r, 0, STATUS_PASS, REASON_NONE, "a private PID namespace, but %s "
+			"is the parent's: PID 1 (%s) is outside it", x->proc,
+			*comm ? comm : "?");
+	else
+		sbx_verdict(x, r, 1, STATUS_PASS, REASON_NONE, "a private PID namespace (PID 1 "
+			"is %s)", *comm ? comm : "not visible");
+}
+
+static int all_digits(const char *s)
+{
+	return *s && strspn(s, "0123456789") == strlen(s);
+}
+
+static void proc_count(const struct sbx *x, struct result *r)
+{
+	DIR *d = opendir(x->proc);
+	struct dirent *de;
+	size_t seen = 0, others = 0;
+	struct buf msg = BUF_INIT;
+	long max = x->e->want == SANDBOX_WANT_MAX ? x->e->max : SANDBOX_PROCESSES_DEFAULT;
+	uid_t me = geteuid();
+
+	if (!d) {
+		sbx_could_not(r, x->proc, errno);
+		return;
+	}
+	while ((de = readdir(d)) != NULL && seen < 10000000) {
+		struct stat st;
+
+		if (!all_digits(de->d_name))
+			continue;
+		/* a process that exits meanwhile is not counted */
+		if (fstatat(dirfd(d), de->d_name, &st, 0) < 0)
+			continue;
+		seen++;
+		others += st.st_uid != me;
+	}
+	closedir(d);
+	cJSON_AddNumberToObject(r->data, "visible", (double)seen);
+	cJSON_AddNumberToObject(r->data, "other_users", (double)others);
+	if (x->e->want == SANDBOX_WANT_ANY)
+		cJSON_AddNullToObject(r->data, "max");
+	else
+		cJSON_AddNumberToObject(r->data, "max", (double)max);
+	if (others)
+		buf_printf(&msg, ", %zu of other users", others);
+	if (x->e->want != SANDBOX_WANT_ANY)
+		buf_printf(&msg, " (at most %ld expected)", max);
+	sbx_verdict(x, r, seen <= (size_t)max, STATUS_PASS, REASON_NONE,
+		"%zu process%s in view%s", seen, seen == 1 ? "" : "es", buf_str(&msg));
+	buf_release(&msg);
+}
+
+static const char *hidepid_word(enum sandbox_hidepid h)
+{
+	switch (h) {
+	case HIDEPID_NOACCESS:
+		return "noaccess";
+	case HIDEPID_INVISIBLE:
+		return "invisible";
+	case HIDEPID_PTRACEABLE:
+		return "ptraceable";
+	case HIDEPID_OFF:
+		break;
+	}
+	return "off";
+}
+
+static void proc_hidepid(const struct sbx *x, struct result *r)
+{
+	struct blob b;
+	struct proc_mount m;
+	unsigned long self;
+	int priv = -1;
+
+	if (ns_of(x, "self/ns/pid", &self) == 0)
+		priv = self != SANDBOX_PID_INIT_INO && proc_foreign(x) != 1;
+	if (read_proc(x, "self/mountinfo", SBX_MOUNTINFO_CAP, &b, r) < 0)
+		return;
+	if (sandbox_mountinfo_proc(b.data, b.len, "/proc", &m) < 0) {
+		char *path = path_join(x->proc, "self/mountinfo");
+
+		blob_release(&b);
+		sbx_could_not(r, path, 0);
+		free(path);
+		return;
+	}
+	blob_release(&b);
+	sbx_add_nullable(r->data, "hidepid", m.found ? hidepid_word(m.hidepid) : NULL);
+	cJSON_AddBoolToObject(r->data, "subset_pid", m.subset_pid);
+	if (priv < 0)
+		cJSON_AddNullToObject(r->data, "private_pid_namespace");
+	else
+		cJSON_AddBoolToObject(r->data, "private_pid_namespace", priv);
+	if (!m.found)
+		sbx_verdict(x, r, priv == 1, STATUS_WARN, REASON_UNDECIDED, "no proc file system "
+			"is mounted on /proc");
+	else if (m.hidepid != HIDEPID_OFF)
+		sbx_verdict(x, r, 1, STATUS_PASS, REASON_NONE, "/proc hides other users' "
+			"processes (hidepid=%s)", hidepid_word(m.hidepid));
+	else if (priv == 1)
+		sbx_verdict(x, r, 1, STATUS_PASS, REASON_NONE, "hidepid=off, not needed: a "
+			"private PID namespace");
+	else
+		sbx_verdict(x, r, 0, STATUS_PASS, REASON_NONE, "/proc shows other users' "
+			"processes (hidepid=off)");
+}
+
+int sbx_name_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* ---- the items, in report order ------------------------------------- */
+
+
+#define NET_HINT "start the sandbox without a network: --network none " \
+	"(docker, podman), or unshare --net"
+
+static const struct sbx_item items[] = {
+	{ "network.interfaces", "Sandbox: network interfaces", SANDBOX_NETWORK,
+	  STATUS_FAIL, REASON_EXPOSED, "--network none", NET_HINT, net_interfaces, 0 },
+	{ "network.route", "Sandbox: default route", SANDBOX_NETWORK,
+	  STATUS_FAIL, REASON_EXPOSED, "--network none", NET_HINT, net_route, 0 },
+	{ "network.dns", "Sandbox: DNS servers", SANDBOX_NETWORK,
+	  STATUS_WARN, REASON_EXPOSED, "--network none", "--network none leaves them "
+	  "unreachable; to name none, mount an empty resolv.conf "
+	  "(-v /dev/null:/etc/resolv.conf:ro)",
+	  net_dns, 0 },
+	{ "fs.root", "Sandbox: root file system", SANDBOX_ROOT,
+	  STATUS_WARN, REASON_WRITABLE, "--read-only", "mount / read-only: --read-only "
+	  "(with --tmpfs /tmp for scratch space)", fs_root, 0 },
+	{ "fs.repository", "Sandbox: repository", SANDBOX_REPOSITORY,
+	  STATUS_WARN, REASON_NOT_WRITABLE, NULL, "mount the repository read-write "
+	  "(-v SRC:DST:rw) as the user the agent runs as", fs_repository, 0 },
+	{ "fs.home", "Sandbox: HOME", SANDBOX_HOME,
+	  STATUS_WARN, REASON_NOT_WRITABLE, NULL, "give the sandbox a writable HOME of its "
+	  "own: -e HOME=/home/agent with a volume or --tmpfs there", fs_home, 0 },
+	{ "identity.user", "Sandbox: user", SANDBOX_USER,
+	  STATUS_WARN, REASON_PRIVILEGED, "--user UID:GID", "run as an unprivileged user: "
+	  "--user UID:GID (or a user namespace: --userns-remap, podman --userns)",
+	  id_user, 0 },
+	{ "identity.groups", "Sandbox: groups", SANDBOX_GROUPS,
+	  STATUS_WARN, REASON_PRIVILEGED, NULL, "run as a user outside the root, sudo, "
+	  "wheel, docker and disk groups (--user UID:GID, no --group-add)", id_groups, 0 },
+	{ "identity.no_new_privs", "Sandbox: no_new_privs", SANDBOX_NO_NEW_PRIVS,
+	  STATUS_FAIL, REASON_PRIVILEGED, "--security-opt no-new-privileges",
+	  "--security-opt no-new-privileges (setpriv --no-new-privs)", id_no_new_privs, 0 },
+	{ "identity.capabilities", "Sandbox: capabilities", SANDBOX_CAPABILITIES,
+	  STATUS_FAIL, REASON_PRIVILEGED, "--cap-drop ALL", "--cap-drop ALL, then "
+	  "--cap-add only what sandbox.capabilities allows", id_capabilities, 0 },
+	{ "identity.seccomp", "Sandbox: seccomp", SANDBOX_SECCOMP,
+	  STATUS_WARN, REASON_EXPOSED, NULL, "keep the runtime's default seccomp "
+	  "profile: no --security-opt seccomp=unconfined, no --privileged", id_seccomp, 0 },
+	{ "processes.pid_namespace", "Sandbox: PID namespace", SANDBOX_PID_NAMESPACE,
+	  STATUS_FAIL, REASON_EXPOSED, NULL, "do not share the host's PID namespace (no "
+	  "--pid host); unshare --pid --fork --mount-proc", proc_pid_namespace, 0 },
+	{ "processes.visible", "Sandbox: visible processes", SANDBOX_PROCESSES,
+	  STATUS_WARN, REASON_EXPOSED, NULL, "a private PID namespace shows only the "
+	  "sandbox's own processes (no --pid host)", proc_count, 0 },
+	{ "processes.hidepid", "Sandbox: hidepid", SANDBOX_HIDEPID,
+	  STATUS_WARN, REASON_EXPOSED, NULL, "mount /proc with hidepid=invisible, or use "
+	  "a private PID namespace (no --pid host)", proc_hidepid, 0 },
+	{ "escape.docker_socket", "Sandbox: container sockets", SANDBOX_DOCKER,
+	  STATUS_FAIL, REASON_EXPOSED, NULL, "do not mount the Docker or Podman socket "
+	  "into the sandbox (no -v /var/run/docker.sock:...)", sbx_escape_docker_socket, 0 },
+	{ "escape.docker_host", "Sandbox: DOCKER_HOST", SANDBOX_DOCKER,
+	  STATUS_FAIL, REASON_EXPOSED, NULL, "do not pass DOCKER_HOST or CONTAINER_HOST "
+	  "into the sandbox (-e)", sbx_escape_docker_host, 0 },
+	{ "escape.sudo", "Sandbox: sudo", SANDBOX_SUDO,
+	  STATUS_FAIL, REASON_EXPOSED, "--security-opt no-new-privileges",
+	  "--security-opt no-new-privileges makes setuid sudo powerless; or remove the "
+	  "rule", sbx_escape_sudo, 0 },
+	{ "escape.var_run", "Sandbox: /var/run", SANDBOX_VAR_RUN,
+	  STATUS_WARN, REASON_WRITABLE, "--read-only", "--read-only, or mount /var/run "
+	  "read-only", sbx_escape_var_run, 0 },
+	{ "secrets.ssh", "Sandbox: ~/.ssh", SANDBOX_SECRETS,
+	  STATUS_FAIL, REASON_EXPOSED, NULL, "do not mount ~/.ssh or forward the agent "
+	  "(SSH_AUTH_SOCK) into the sandbox; give it a HOME of its own", sbx_secret_check,
+	  SECRET_SSH },
+	{ "secrets.aws", "Sandbox: ~/.aws/credentials", SANDBOX_SECRETS,
+	  STATUS_FAIL, REASON_EXPOSED, NULL, "do not mount ~/.aws into the sandbox; give "
+	  "it a HOME of its own", sbx_secret_check, SECRET_AWS },
+	{ "secrets.gcloud", "Sandbox: ~/.config/gcloud", SANDBOX_SECRETS,
+	  STATUS_FAIL, REASON_EXPOSED, NULL, "do not mount ~/.config/gcloud into the "
+	  "sandbox; give it a HOME of its own", sbx_secret_check, SECRET_GCLOUD },
+	{ "secrets.docker", "Sandbox: ~/.docker/config.json", SANDBOX_SECRETS,
+	  STATUS_FAIL, REASON_EXPOSED, NULL, "do not mount ~/.docker into the sandbox; "
+	  "give it a HOME of its own", sbx_secret_check, SECRET_DOCKER },
+	{ "secrets.npmrc", "Sandbox: ~/.npmrc", SANDBOX_SECRETS,
+	  STATUS_FAIL, REASON_EXPOSED, NULL, "do not mount ~/.npmrc or pass its token "
+	  "variable into the sandbox; give it a HOME of its own", sbx_secret_check,
+	  SECRET_NPMRC },
+	{ "secrets.netrc", "Sandbox: ~/.netrc", SANDBOX_SECRETS,
+	  STATUS_FAIL, REASON_EXPOSED, NULL, "do not mount ~/.netrc into the sandbox; "
+	  "give it a HOME of its own", sbx_secret_check, SECRET_NETRC },
+};
+
+/* ---- the probe ------------------------------------------------------- */
+
+/* "none", "read-only", 64, ["CAP_NET_RAW"], "any": what the key expects */
+static cJSON *expect_json(const struct sbx_item *it, const struct sandbox_expect *e)
+{
+	cJSON *a;
+	unsigned i;
+
+	switch (e->want) {
+	case SANDBOX_WANT_ANY:
+		return cJSON_CreateString("any");
+	case SANDBOX_WANT_READ_ONLY:
+		return cJSON_CreateString(sandbox_key_alt(it->key));
+	case SANDBOX_WANT_MAX:
+		return cJSON_CreateNumber((double)e->max);
+	case SANDBOX_WANT_LIST:
+		a = cJSON_CreateArray();
+		for (i = 0; i < 64; i++) {
+			const char *n = it->key == SANDBOX_CAPABILITIES ?
+					(e->caps & (1ULL << i) ? sandbox_cap_name(i) : NULL) :
+					(i < 32 && (e->secrets & (1U << i)) ?
+					 sandbox_secret_name((enum sandbox_secret)i) : NULL);
+
+			if (n)
+				cJSON_AddItemToArray(a, cJSON_CreateString(n));
+		}
+		return a;
+	case SANDBOX_WANT_DEFAULT:
+		break;
+	}
+	if (it->key == SANDBOX_PROCESSES)
+		return cJSON_CreateNumber(SANDBOX_PROCESSES_DEFAULT);
+	return cJSON_CreateString(sandbox_key_default(it->key));
+}
+
+static void sandbox_run(const struct run_ctx *ctx, const struct check *c,
+			struct result *r)
+{
+	const struct sbx_item *it = &items[c->index];
+	struct sbx x = { ctx->spec, &ctx->spec->sandbox.want[it->key], it, proc_root() };
+
+	r->data = cJSON_CreateObject();
+	cJSON_AddStringToObject(r->data, "item", it->id);
+	cJSON_AddStringToObject(r->data, "key", sandbox_key_name(it->key));
+	cJSON_AddItemToObject(r->data, "expect", expect_json(it, x.e));
+	cJSON_AddBoolToObject(r->data, "judged", sbx_judged(&x));
+	sbx_add_nullable(r->data, "runtime_option", it->option);
+	it->run(&x, r);
+}
+
+static void sandbox_plan(const struct spec *spec, struct plan *plan)
+{
+	struct buf id = BUF_INIT;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(items); i++) {
+		const struct sandbox_expect *e = &spec->sandbox.want[items[i].key];
+		struct origin none = { NULL, 0, 0 };
+		struct origin o = e->origin.file ? e->origin :
+				  spec->sandbox.used ? spec->sandbox.origin : none;
+
+		buf_printf(&id, "sandbox.%s", items[i].id);
+		plan_add(plan, &probe_sandbox, buf_str(&id), items[i].title, o, NULL, i);
+		buf_release(&id);
+	}
+}
+
+static int sandbox_opt_in(const struct spec *spec)
+{
+	return spec->sandbox.used;
+}
+
+static const char *const sandbox_ids[] = {
+	"sandbox.network.interfaces", "sandbox.network.route", "sandbox.network.dns",
+	"sandbox.fs.root", "sandbox.fs.repository", "sandbox.fs.home",
+	"sandbox.identity.user", "sandbox.identity.groups",
+	"sandbox.identity.no_new_privs", "sandbox.identity.capabilities",
+	"sandbox.identity.seccomp", "sandbox.processes.pid_namespace",
+	"sandbox.processes.visible", "sandbox.processes.hidepid",
+	"sandbox.escape.docker_socket", "sandbox.escape.docker_host",
+	"sandbox.escape.sudo", "sandbox.escape.var_run", "sandbox.secrets.ssh",
+	"sandbox.secrets.aws", "sandbox.secrets.gcloud", "sandbox.secrets.docker",
+	"sandbox.secrets.npmrc", "sandbox.secrets.netrc",
+	NULL
+};
+
+const struct probe probe_sandbox = {
+	.name = "sandbox",
+	.summary = "is this really a sandbox? network, file system, identity, "
+		   "processes, escape hatches, secrets (opt-in)",
+	.plan = sandbox_plan,
+	.run = sandbox_run,
+	.ids = sandbox_ids,
+	.opt_in = sandbox_opt_in,
+};

@@ -1,0 +1,1153 @@
+/* sandbox.c - the sandbox probe's words and pure parsers (see sandbox.h).
+ *
+ * No function here makes a system call: the probe reads, these judge.
+ * Lines may be of any length and the text need not end in a NUL, so every
+ * scan is bounded by the length given, never by a terminator.
+ */
+#include "sandbox.h"
+#include "util.h"
+
+#include <ctype.h>
+#include <net/if.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- words ---------------------------------------------------------- */
+
+static const struct {
+	const char *name, *def, *alt;
+} keys[SANDBOX_KEYS] = {
+	[SANDBOX_NETWORK] = { "network", "none", NULL },
+	[SANDBOX_ROOT] = { "root", "read-only", NULL },
+	[SANDBOX_REPOSITORY] = { "repository", "writable", "read-only" },
+	[SANDBOX_HOME] = { "home", "writable", NULL },
+	[SANDBOX_USER] = { "user", "non-root", NULL },
+	[SANDBOX_GROUPS] = { "groups", "unprivileged", NULL },
+	[SANDBOX_NO_NEW_PRIVS] = { "no_new_privs", "required", NULL },
+	[SANDBOX_CAPABILITIES] = { "capabilities", "none", NULL },
+	[SANDBOX_SECCOMP] = { "seccomp", "filter", NULL },
+	[SANDBOX_PID_NAMESPACE] = { "pid_namespace", "private", NULL },
+	[SANDBOX_PROCESSES] = { "processes", NULL, NULL },
+	[SANDBOX_HIDEPID] = { "hidepid", "required", NULL },
+	[SANDBOX_DOCKER] = { "docker", "none", NULL },
+	[SANDBOX_SUDO] = { "sudo", "none", NULL },
+	[SANDBOX_VAR_RUN] = { "var_run", "read-only", NULL },
+	[SANDBOX_SECRETS] = { "secrets", "none", NULL },
+};
+
+const char *sandbox_key_name(enum sandbox_key k)
+{
+	return (unsigned)k < SANDBOX_KEYS ? keys[k].name : NULL;
+}
+
+const char *sandbox_key_default(enum sandbox_key k)
+{
+	return (unsigned)k < SANDBOX_KEYS ? keys[k].def : NULL;
+}
+
+const char *sandbox_key_alt(enum sandbox_key k)
+{
+	return (unsigned)k < SANDBOX_KEYS ? keys[k].alt : NULL;
+}
+
+/* include/uapi/linux/capability.h, in order */
+static const char *const caps[SANDBOX_CAPS_KNOWN] = {
+	"CAP_CHOWN", "CAP_DAC_OVERRIDE", "CAP_DAC_READ_SEARCH", "CAP_FOWNER",
+	"CAP_FSETID", "CAP_KILL", "CAP_SETGID", "CAP_SETUID", "CAP_SETPCAP",
+	"CAP_LINUX_IMMUTABLE", "CAP_NET_BIND_SERVICE", "CAP_NET_BROADCAST",
+	"CAP_NET_ADMIN", "CAP_NET_RAW", "CAP_IPC_LOCK", "CAP_IPC_OWNER",
+	"CAP_SYS_MODULE", "CAP_SYS_RAWIO", "CAP_SYS_CHROOT", "CAP_SYS_PTRACE",
+	"CAP_SYS_PACCT", "CAP_SYS_ADMIN", "CAP_SYS_BOOT", "CAP_SYS_NICE",
+	"CAP_SYS_RESOURCE", "CAP_SYS_TIME", "CAP_SYS_TTY_CONFIG", "CAP_MKNOD",
+	"CAP_LEASE", "CAP_AUDIT_WRITE", "CAP_AUDIT_CONTROL", "CAP_SETFCAP",
+	"CAP_MAC_OVERRIDE", "CAP_MAC_ADMIN", "CAP_SYSLOG", "CAP_WAKE_ALARM",
+	"CAP_BLOCK_SUSPEND", "CAP_AUDIT_READ", "CAP_PERFMON", "CAP_BPF",
+	"CAP_CHECKPOINT_RESTORE",
+};
+
+const char *sandbox_cap_name(unsigned bit)
+{
+	return bit < SANDBOX_CAPS_KNOWN ? caps[bit] : NULL;
+}
+
+int sandbox_cap_parse(const char *name)
+{
+	unsigned i;
+
+	if (!strncasecmp(name, "CAP_", 4))
+		name += 4;
+	for (i = 0; i < SANDBOX_CAPS_KNOWN; i++)
+		if (!strcasecmp(caps[i] + 4, name))
+			return (int)i;
+	return -1;
+}
+
+static const char *const secrets[SANDBOX_SECRETS_KNOWN] = {
+	[SECRET_SSH] = "ssh", [SECRET_AWS] = "aws", [SECRET_GCLOUD] = "gcloud",
+	[SECRET_DOCKER] = "docker", [SECRET_NPMRC] = "npmrc", [SECRET_NETRC] = "netrc",
+};
+
+const char *sandbox_secret_name(enum sandbox_secret s)
+{
+	return (unsigned)s < SANDBOX_SECRETS_KNOWN ? secrets[s] : NULL;
+}
+
+int sandbox_secret_parse(const char *name)
+{
+	int i;
+
+	for (i = 0; i < SANDBOX_SECRETS_KNOWN; i++)
+		if (!strcmp(secrets[i], name))
+			return i;
+	return -1;
+}
+
+/* ---- scanning helpers ----------------------------------------------- */
+
+struct span {
+	const char *p;
+	size_t n;
+};
+
+/* The next line of buf[0..len) from *pos (without its '\n'): 1, or 0 at
+ * the end. */
+static int next_line(const char *buf, size_t len, size_t *pos, struct span *line)
+{
+	const char *nl;
+
+	if (*pos >= len)
+		return 0;
+	line->p = buf + *pos;
+	nl = memchr(line->p, '\n', len - *pos);
+	line->n = nl ? (size_t)(nl - line->p) : len - *pos;
+	*pos += line->n + 1;
+	return 1;
+}
+
+static int is_blank(char c)
+{
+	return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f';
+}
+
+/* Split a line into at most max whitespace-separated words; returns how
+ * many (words past max are not counted). */
+static size_t split_words(struct span line, struct span *w, size_t max)
+{
+	size_t i = 0, n = 0;
+
+	while (n < max) {
+		while (i < line.n && is_blank(line.p[i]))
+			i++;
+		if (i >= line.n)
+			break;
+		w[n].p = line.p + i;
+		while (i < line.n && !is_blank(line.p[i]))
+			i++;
+		w[n].n = (size_t)(line.p + i - w[n].p);
+		n++;
+	}
+	return n;
+}
+
+static int span_is(struct span s, const char *word)
+{
+	size_t n = strlen(word);
+
+	return s.n == n && !memcmp(s.p, word, n);
+}
+
+/* A whole span of digits in base (10 or 16), at most max_digits of them:
+ * 0, or -1. */
+static int span_number(struct span s, int base, size_t max_digits,
+		       unsigned long long *out)
+{
+	unsigned long long v = 0;
+	size_t i;
+
+	if (!s.n || s.n > max_digits)
+		return -1;
+	for (i = 0; i < s.n; i++) {
+		int c = (unsigned char)s.p[i], d;
+
+		if (c >= '0' && c <= '9')
+			d = c - '0';
+		else if (base == 16 && c >= 'a' && c <= 'f')
+			d = c - 'a' + 10;
+		else if (base == 16 && c >= 'A' && c <= 'F')
+			d = c - 'A' + 10;
+		else
+			return -1;
+		v = v * (unsigned)base + (unsigned)d;
+	}
+	*out = v;
+	return 0;
+}
+
+/* ---- /proc/self/status ------------------------------------------------ */
+
+/* "Uid:\t0\t0\t0\t0": four ids */
+static int ids4(struct span rest, long out[4])
+{
+	struct span w[5];
+	unsigned long long v;
+	size_t i;
+
+	if (split_words(rest, w, 5) != 4)
+		return -1;
+	for (i = 0; i < 4; i++) {
+		if (span_number(w[i], 10, 10, &v) < 0 || v > 4294967295ULL)
+			return -1;
+		out[i] = (long)v;
+	}
+	return 0;
+}
+
+static int groups_parse(struct span rest, struct proc_identity *id)
+{
+	size_t i = 0, cap = 0;
+
+	for (;;) {
+		struct span w;
+		unsigned long long v;
+
+		while (i < rest.n && is_blank(rest.p[i]))
+			i++;
+		if (i >= rest.n)
+			return 0;
+		w.p = rest.p + i;
+		while (i < rest.n && !is_blank(rest.p[i]))
+			i++;
+		w.n = (size_t)(rest.p + i - w.p);
+		if (span_number(w, 10, 10, &v) < 0 || v > 4294967295ULL)
+			return -1;
+		/* the kernel has at most NGROUPS_MAX (65536) */
+		if (id->ngroups >= 65536)
+			return -1;
+		grow(&id->groups, sizeof(*id->groups), &cap, id->ngroups + 1);
+		id->groups[id->ngroups++] = (unsigned long)v;
+	}
+}
+
+/* A single number field: 0, or -1. */
+static int one_number(struct span rest, int base, size_t max_digits,
+		      unsigned long long *out)
+{
+	struct span w[2];
+
+	if (split_words(rest, w, 2) != 1)
+		return -1;
+	return span_number(w[0], base, max_digits, out);
+}
+
+static int status_field(struct span name, struct span rest, struct proc_identity *id,
+			const char **bad)
+{
+	unsigned long long v;
+
+	if (span_is(name, "Uid")) {
+		*bad = "Uid";
+		return ids4(rest, id->uid);
+	}
+	if (span_is(name, "Gid")) {
+		*bad = "Gid";
+		return ids4(rest, id->gid);
+	}
+	if (span_is(name, "Groups")) {
+		*bad = "Groups";
+		id->ngroups = 0;
+		return groups_parse(rest, id);
+	}
+	if (span_is(name, "NoNewPrivs")) {
+		*bad = "NoNewPrivs";
+		if (one_number(rest, 10, 1, &v) < 0 || v > 1)
+			return -1;
+		id->no_new_privs = (int)v;
+	} else if (span_is(name, "Seccomp")) {
+		*bad = "Seccomp";
+		if (one_number(rest, 10, 1, &v) < 0 || v > 2)
+			return -1;
+		id->seccomp = (int)v;
+	} else if (span_is(name, "Seccomp_filters")) {
+		*bad = "Seccomp_filters";
+		if (one_number(rest, 10, 9, &v) < 0)
+			return -1;
+		id->seccomp_filters = (long)v;
+	} else if (span_is(name, "CapEff")) {
+		*bad = "CapEff";
+		if (one_number(rest, 16, 16, &v) < 0)
+			return -1;
+		id->cap_eff = v;
+		id->have_cap_eff = 1;
+	}
+	return 0;
+}
+
+int sandbox_status_parse(const char *buf, size_t len, struct proc_identity *out,
+			 const char **bad)
+{
+	struct span line;
+	size_t pos = 0;
+	int have_uid = 0, have_gid = 0;
+
+	memset(out, 0, sizeof(*out));
+	out->no_new_privs = out->seccomp = -1;
+	out->seccomp_filters = -1;
+	*bad = NULL;
+	while (next_line(buf, len, &pos, &line)) {
+		const char *colon = memchr(line.p, ':', line.n);
+		struct span name, rest;
+
+		if (!colon)
+			continue;
+		name.p = line.p;
+		name.n = (size_t)(colon - line.p);
+		rest.p = colon + 1;
+		rest.n = line.n - name.n - 1;
+		if (status_field(name, rest, out, bad) < 0)
+			return -1;
+		have_uid |= span_is(name, "Uid");
+		have_gid |= span_is(name, "Gid");
+		*bad = NULL;
+	}
+	if (!have_uid || !have_gid) {
+		*bad = have_uid ? "Gid" : "Uid";
+		return -1;
+	}
+	return 0;
+}
+
+void proc_identity_release(struct proc_identity *id)
+{
+	free(id->groups);
+	id->groups = NULL;
+	id->ngroups = 0;
+}
+
+/* ---- /proc/net ---------------------------------------------------------- */
+
+/* Copy a span into a NUL-terminated buffer of size: 0, or -1 when it does
+ * not fit or is empty. */
+static int span_copy(struct span s, char *out, size_t size)
+{
+	if (!s.n || s.n >= size)
+		return -1;
+	memcpy(out, s.p, s.n);
+	out[s.n] = '\0';
+	return 0;
+}
+
+size_t sandbox_netdev_names(const char *buf, size_t len,
+			    void (*fn)(const char *name, void *arg), void *arg)
+{
+	struct span line;
+	size_t pos = 0, lineno = 0, count = 0;
+
+	while (next_line(buf, len, &pos, &line)) {
+		const char *colon;
+		struct span w[1];
+		char name[IFNAMSIZ];
+
+		if (++lineno <= 2)
+			continue;	/* "Inter-|   Receive ...", " face |bytes ..." */
+		colon = memchr(line.p, ':', line.n);
+		if (!colon)
+			continue;
+		line.n = (size_t)(colon - line.p);
+		if (split_words(line, w, 1) != 1 || w[0].p + w[0].n != colon ||
+		    span_copy(w[0], name, sizeof(name)) < 0)
+			continue;
+		fn(name, arg);
+		count++;
+	}
+	return count;
+}
+
+#define ROUTE_RTF_UP 0x0001U		/* include/uapi/linux/route.h */
+#define ROUTE_RTF_REJECT 0x0200U
+
+/* Iface Destination Gateway Flags RefCnt Use Metric Mask MTU Window IRTT */
+static int route4_default(struct span line, char *iface)
+{
+	struct span w[8];
+	unsigned long long dest, flags, mask;
+
+	if (split_words(line, w, 8) != 8 || span_copy(w[0], iface, IFNAMSIZ) < 0 ||
+	    span_number(w[1], 16, 8, &dest) < 0 || span_number(w[3], 16, 8, &flags) < 0 ||
+	    span_number(w[7], 16, 8, &mask) < 0)
+		return 0;
+	return !dest && !mask && (flags & ROUTE_RTF_UP) && !(flags & ROUTE_RTF_REJECT);
+}
+
+/* dest plen src splen nexthop metric refcnt use flags iface */
+static int route6_default(struct span line, char *iface)
+{
+	struct span w[10];
+	unsigned long long plen, flags;
+	size_t i;
+
+	if (split_words(line, w, 10) != 10 || w[0].n != 32 ||
+	    span_copy(w[9], iface, IFNAMSIZ) < 0 ||
+	    span_number(w[1], 16, 2, &plen) < 0 || span_number(w[8], 16, 8, &flags) < 0)
+		return 0;
+	for (i = 0; i < 32; i++)
+		if (w[0].p[i] != '0')
+			return 0;
+	return !plen && (flags & ROUTE_RTF_UP) && !(flags & ROUTE_RTF_REJECT);
+}
+
+size_t sandbox_default_routes(const char *buf, size_t len, int family,
+			      void (*fn)(const char *iface, void *arg), void *arg)
+{
+	struct span line;
+	size_t pos = 0, count = 0, lineno = 0;
+
+	while (next_line(buf, len, &pos, &line)) {
+		char iface[IFNAMSIZ];
+		int hit;
+
+		if (family == 4 && ++lineno == 1)
+			continue;	/* the header */
+		hit = family == 4 ? route4_default(line, iface) : route6_default(line, iface);
+		if (!hit)
+			continue;
+		fn(iface, arg);
+		count++;
+	}
+	return count;
+}
+
+/* glibc resolv/res_init.c: a line that starts with the keyword and a
+ * blank; '#' and ';' at the start are comments */
+size_t sandbox_resolv_nameservers(const char *buf, size_t len,
+				  void (*fn)(const char *addr, void *arg), void *arg)
+{
+	struct span line;
+	size_t pos = 0, count = 0;
+
+	while (next_line(buf, len, &pos, &line)) {
+		struct span w[2], rest;
+		char addr[64];
+
+		if (line.n < 11 || memcmp(line.p, "nameserver", 10) || !is_blank(line.p[10]))
+			continue;
+		rest.p = line.p + 10;
+		rest.n = line.n - 10;
+		if (split_words(rest, w, 1) != 1 || span_copy(w[0], addr, sizeof(addr)) < 0)
+			continue;
+		fn(addr, arg);
+		count++;
+	}
+	return count;
+}
+
+/* ---- processes -------------------------------------------------------- */
+
+/* mountinfo escapes space, tab, newline and backslash as \ooo */
+static int mount_point_is(struct span s, const char *want)
+{
+	size_t i = 0, k = 0, n = strlen(want);
+
+	while (i < s.n) {
+		char c = s.p[i];
+
+		if (c == '\\' && i + 3 < s.n && s.p[i + 1] >= '0' && s.p[i + 1] <= '3' &&
+		    s.p[i + 2] >= '0' && s.p[i + 2] <= '7' && s.p[i + 3] >= '0' &&
+		    s.p[i + 3] <= '7') {
+			c = (char)((s.p[i + 1] - '0') * 64 + (s.p[i + 2] - '0') * 8 +
+				   (s.p[i + 3] - '0'));
+			i += 4;
+		} else {
+			i++;
+		}
+		if (k >= n || want[k] != c)
+			return 0;
+		k++;
+	}
+	return k == n;
+}
+
+static void proc_options(struct span opts, struct proc_mount *out)
+{
+	size_t i = 0;
+
+	out->hidepid = HIDEPID_OFF;
+	out->subset_pid = 0;
+	while (i < opts.n) {
+		struct span o = { opts.p + i, 0 };
+		const char *comma = memchr(o.p, ',', opts.n - i);
+
+		o.n = comma ? (size_t)(comma - o.p) : opts.n - i;
+		i += o.n + 1;
+		if (span_is(o, "hidepid=1") || span_is(o, "hidepid=noaccess"))
+			out->hidepid = HIDEPID_NOACCESS;
+		else if (span_is(o, "hidepid=2") || span_is(o, "hidepid=invisible"))
+			out->hidepid = HIDEPID_INVISIBLE;
+		else if (span_is(o, "hidepid=4") || span_is(o, "hidepid=ptraceable"))
+			out->hidepid = HIDEPID_PTRACEABLE;
+		else if (span_is(o, "hidepid=0") || span_is(o, "hidepid=off"))
+			out->hidepid = HIDEPID_OFF;
+		else if (span_is(o, "subset=pid"))
+			out->subset_pid = 1;
+	}
+}
+
+/* ID PARENT MAJ:MIN ROOT MOUNT-POINT OPTIONS [OPTIONAL...] - TYPE SOURCE SUPER */
+int sandbox_mountinfo_proc(const char *buf, size_t len, const char *mount_point,
+			   struct proc_mount *out)
+{
+	struct span line;
+	size_t pos = 0;
+	int parsed = 0;
+
+	memset(out, 0, sizeof(*out));
+	while (next_line(buf, len, &pos, &line)) {
+		struct span w[32];
+		size_t n = split_words(line, w, 32), dash;
+
+		for (dash = 6; dash < n && !span_is(w[dash], "-"); dash++)
+			;
+		if (n < 10 || dash + 3 >= n)
+			continue;
+		parsed = 1;
+		if (!mount_point_is(w[4], mount_point))
+			continue;
+		/* a later mount on the same point hides the earlier one */
+		if (!span_is(w[dash + 1], "proc")) {
+			out->found = 0;
+			continue;
+		}
+		out->found = 1;
+		proc_options(w[dash + 3], out);
+	}
+	return parsed ? 0 : -1;
+}
+
+int sandbox_ns_inode(const char *link, const char *type, unsigned long *ino)
+{
+	size_t n = strlen(type);
+	struct span s;
+	unsigned long long v;
+	const char *end;
+
+	if (strncmp(link, type, n) || link[n] != ':' || link[n + 1] != '[')
+		return -1;
+	s.p = link + n + 2;
+	end = strchr(s.p, ']');
+	if (!end || end[1])
+		return -1;
+	s.n = (size_t)(end - s.p);
+	if (span_number(s, 10, 10, &v) < 0 || v > 4294967295ULL)
+		return -1;
+	*ino = (unsigned long)v;
+	return 0;
+}
+
+int sandbox_id_map(const char *buf, size_t len, unsigned long id,
+		   unsigned long *outside, int *whole)
+{
+	struct span line;
+	size_t pos = 0;
+	int found = -1;
+
+	*whole = 0;
+	while (next_line(buf, len, &pos, &line)) {
+		struct span w[4];
+		unsigned long long in, out, count;
+
+		if (split_words(line, w, 4) != 3 || span_number(w[0], 10, 10, &in) < 0 ||
+		    span_number(w[1], 10, 10, &out) < 0 ||
+		    span_number(w[2], 10, 10, &count) < 0)
+			return -1;
+		if (!in && !out && count == 4294967295ULL)
+			*whole = 1;
+		if (found < 0 && id >= in && id - in < count) {
+			*outside = (unsigned long)(out + (id - in));
+			found = 0;
+		}
+	}
+	return found;
+}
+
+/* ---- /etc ------------------------------------------------------------- */
+
+/* The fields of a colon-separated line, at most max. */
+static size_t split_colons(struct span line, struct span *f, size_t max)
+{
+	size_t n = 0, i = 0;
+
+	while (n < max) {
+		const char *c = memchr(line.p + i, ':', line.n - i);
+
+		f[n].p = line.p + i;
+		f[n].n = c ? (size_t)(c - f[n].p) : line.n - i;
+		n++;
+		if (!c)
+			break;
+		i += f[n - 1].n + 1;
+	}
+	return n;
+}
+
+static void copy_cut(struct span s, char *out, size_t size)
+{
+	size_t n = s.n < size - 1 ? s.n : size - 1;
+
+	memcpy(out, s.p, n);
+	out[n] = '\0';
+}
+
+int sandbox_passwd_find(const char *buf, size_t len, unsigned long uid,
+			char *name, size_t name_size, char *home, size_t home_size)
+{
+	struct span line;
+	size_t pos = 0;
+
+	while (next_line(buf, len, &pos, &line)) {
+		struct span f[7];
+		unsigned long long v;
+
+		if (split_colons(line, f, 7) != 7 || span_number(f[2], 10, 10, &v) < 0 ||
+		    v != uid || !f[0].n)
+			continue;
+		if (name)
+			copy_cut(f[0], name, name_size);
+		if (home)
+			copy_cut(f[5], home, home_size);
+		return 0;
+	}
+	return -1;
+}
+
+int sandbox_group_name(const char *buf, size_t len, unsigned long gid,
+		       char *name, size_t name_size)
+{
+	struct span line;
+	size_t pos = 0;
+
+	while (next_line(buf, len, &pos, &line)) {
+		struct span f[4];
+		unsigned long long v;
+
+		if (split_colons(line, f, 4) != 4 || span_number(f[2], 10, 10, &v) < 0 ||
+		    v != gid || !f[0].n)
+			continue;
+		copy_cut(f[0], name, name_size);
+		return 0;
+	}
+	return -1;
+}
+
+int sandbox_group_privileged(const char *name, unsigned long gid)
+{
+	static const char *const names[] = {
+		"root", "sudo", "wheel", "admin", "docker", "lxd", "incus-admin",
+		"libvirt", "disk", "shadow",
+	};
+	size_t i;
+
+	if (gid == 0)
+		return 1;
+	for (i = 0; name && i < ARRAY_SIZE(names); i++)
+		if (!strcmp(name, names[i]))
+			return 1;
+	return 0;
+}
+
+/* ---- sudoers ------------------------------------------------------------
+ * sudoers(5): a logical line continues over a backslash-newline; '#'
+ * starts a comment unless it is #include/#includedir or is followed by a
+ * digit (a uid); the first word says what the line is. */
+
+#define SUDO_LINE_MAX (64 * 1024)	/* longer logical lines are skipped */
+#define SUDO_ALIAS_DEPTH 8
+
+/* The next logical line into b (comments cut): 1 with *first set to the
+ * number of its first physical line, 0 at the end. */
+static int sudo_line(const char *buf, size_t len, size_t *pos, unsigned *lineno,
+		     struct buf *b, unsigned *first)
+{
+	struct span line;
+	int more = 1, any = 0, dropped = 0;
+	char *s, *hash;
+
+	b->len = 0;
+	*first = *lineno + 1;
+	while (more && next_line(buf, len, pos, &line)) {
+		size_t n = line.n;
+
+		any = 1;
+		(*lineno)++;
+		while (n && is_blank(line.p[n - 1]))
+			n--;
+		more = n && line.p[n - 1] == '\\';
+		if (more)
+			n--;
+		dropped |= b->len + n > SUDO_LINE_MAX;
+		if (dropped)
+			continue;	/* too long: dropped whole */
+		buf_add(b, line.p, n);
+		buf_putc(b, ' ');
+	}
+	if (!any)
+		return 0;
+	if (dropped)
+		b->len = 0;
+	buf_puts(b, "");	/* terminated, and allocated even when empty */
+	s = b->s;
+	if (!strncmp(s + strspn(s, " \t"), "#include", 8))
+		s[0] = '\0';	/* a directive: the probe reads sudoers.d itself */
+	for (hash = s; (hash = strchr(hash, '#')) != NULL; hash++) {
+		if (!isdigit((unsigned char)hash[1])) {
+			*hash = '\0';
+			break;
+		}
+	}
+	return 1;
+}
+
+static const char *skip_blanks(const char *p)
+{
+	while (*p && is_blank(*p))
+		p++;
+	return p;
+}
+
+/* The list item at *p (up to ',', a blank or end), copied without
+ * quotes into item; *p moves past it.  0, or -1 when there is none. */
+static int list_item(const char **p, char *item, size_t size, const char *stop)
+{
+	const char *s = skip_blanks(*p);
+	size_t n = 0;
+
+	if (!*s || strchr(stop, *s))
+		return -1;
+	while (*s && *s != ',' && !is_blank(*s) && !strchr(stop, *s)) {
+		if (*s == '"') {
+			s++;
+			continue;
+		}
+		if (*s == '\\' && s[1])
+			s++;
+		if (n + 1 < size)
+			item[n++] = *s;
+		s++;
+	}
+	item[n] = '\0';
+	*p = s;
+	return 0;
+}
+
+static int list_match(const char *list, const struct sudo_who *who,
+		      const struct sudo_aliases *a, int depth, const char **end,
+		      const char *stop);
+
+static int parse_id(const char *s, unsigned long *out)
+{
+	struct span sp = { s, strlen(s) };
+	unsigned long long v;
+
+	if (span_number(sp, 10, 10, &v) < 0 || v > 4294967295ULL)
+		return -1;
+	*out = (unsigned long)v;
+	return 0;
+}
+
+static int item_match(const char *item, const struct sudo_who *who,
+		      const struct sudo_aliases *a, int depth)
+{
+	unsigned long id;
+	size_t i;
+
+	if (!strcmp(item, "ALL"))
+		return 1;
+	if (item[0] == '#')
+		return parse_id(item + 1, &id) == 0 && id == who->uid;
+	if (item[0] == '+' || (item[0] == '%' && item[1] == ':'))
+		return 0;	/* netgroups, non-Unix groups: not resolved */
+	if (item[0] == '%' && item[1] == '#') {
+		if (parse_id(item + 2, &id) < 0)
+			return 0;
+		for (i = 0; i < who->ngroups; i++)
+			if (who->gids[i] == id)
+				return 1;
+		return 0;
+	}
+	if (item[0] == '%') {
+		for (i = 0; i < who->ngroups; i++)
+			if (who->groups[i] && !strcmp(who->groups[i], item + 1))
+				return 1;
+		return 0;
+	}
+	for (i = 0; a && i < a->n; i++) {
+		const char *end;
+
+		if (strcmp(a->name[i], item))
+			continue;
+		return depth < SUDO_ALIAS_DEPTH &&
+		       list_match(a->list[i], who, a, depth + 1, &end, "");
+	}
+	return who->user && !strcmp(who->user, item);
+}
+
+/* A comma list (User_List) from list, up to a blank that no comma
+ * follows or a character of stop; *end is where it ended.  The last item
+ * that matches decides, a '!' negating it. */
+static int list_match(const char *list, const struct sudo_who *who,
+		      const struct sudo_aliases *a, int depth, const char **end,
+		      const char *stop)
+{
+	const char *p = list;
+	int result = 0;
+	char item[256];
+
+	for (;;) {
+		const char *s = skip_blanks(p);
+		int neg = 0;
+
+		while (*s == '!') {
+			neg = !neg;
+			s = skip_blanks(s + 1);
+		}
+		p = s;
+		if (list_item(&p, item, sizeof(item), stop) < 0)
+			break;
+		if (item_match(item, who, a, depth))
+			result = !neg;
+		s = skip_blanks(p);
+		if (*s != ',')
+			break;
+		p = s + 1;
+	}
+	*end = p;
+	return result;
+}
+
+/* "NAME = list : NAME2 = list2" after User_Alias */
+static void alias_add(struct sudo_aliases *a, const char *defs)
+{
+	const char *p = defs;
+
+	while (*p) {
+		const char *eq, *colon;
+		char name[128];
+		size_t n;
+
+		p = skip_blanks(p);
+		n = strcspn(p, " \t=");
+		eq = strchr(p, '=');
+		if (!eq || !n || n >= sizeof(name))
+			return;
+		memcpy(name, p, n);
+		name[n] = '\0';
+		colon = strchr(eq + 1, ':');
+		grow(&a->name, sizeof(*a->name), &a->cap, a->n + 1);
+		a->list = xrealloc(a->list, a->cap * sizeof(*a->list));
+		a->name[a->n] = xstrdup(name);
+		a->list[a->n] = colon ? xstrndup(eq + 1, (size_t)(colon - eq - 1)) :
+				xstrdup(eq + 1);
+		a->n++;
+		if (!colon || a->n >= 4096)
+			return;
+		p = colon + 1;
+	}
+}
+
+static int word_is(const char *s, const char *word)
+{
+	size_t n = strlen(word);
+
+	return !strncmp(s, word, n) && (!s[n] || is_blank(s[n]) || s[n] == ':' ||
+					 s[n] == '@' || s[n] == '>' || s[n] == '!');
+}
+
+void sandbox_sudoers_aliases(const char *buf, size_t len, struct sudo_aliases *a)
+{
+	struct buf b = BUF_INIT;
+	size_t pos = 0;
+	unsigned lineno = 0, first;
+
+	while (sudo_line(buf, len, &pos, &lineno, &b, &first)) {
+		const char *s = skip_blanks(buf_str(&b));
+
+		if (word_is(s, "User_Alias"))
+			alias_add(a, s + 10);
+	}
+	buf_release(&b);
+}
+
+void sudo_aliases_release(struct sudo_aliases *a)
+{
+	size_t i;
+
+	for (i = 0; i < a->n; i++) {
+		free(a->name[i]);
+		free(a->list[i]);
+	}
+	free(a->name);
+	free(a->list);
+	memset(a, 0, sizeof(*a));
+}
+
+/* A word of a comma-and-blank separated option list: "!authenticate". */
+static int has_option(const char *s, const char *opt)
+{
+	size_t n = strlen(opt);
+	const char *p = s;
+
+	while ((p = strstr(p, opt)) != NULL) {
+		int before = p == s || is_blank(p[-1]) || p[-1] == ',';
+		int after = !p[n] || is_blank(p[n]) || p[n] == ',';
+
+		if (before && after)
+			return 1;
+		p += n;
+	}
+	return 0;
+}
+
+/* A NOPASSWD tag after the '=' of a user specification. */
+static int has_nopasswd(const char *s)
+{
+	const char *p = s;
+
+	while ((p = strstr(p, "NOPASSWD")) != NULL) {
+		int before = p == s || !(isalnum((unsigned char)p[-1]) || p[-1] == '_');
+
+		p += 8;
+		if (before && *skip_blanks(p) == ':')
+			return 1;
+	}
+	return 0;
+}
+
+static const char *sudo_defaults(const char *s, const struct sudo_who *who,
+				 const struct sudo_aliases *a)
+{
+	const char *end;
+
+	s += 8;
+	if (*s == ':') {
+		if (!list_match(s + 1, who, a, 0, &end, ""))
+			return NULL;
+		s = end;
+	} else if (*s == '@' || *s == '>' || *s == '!') {
+		/* per host, per runas user or per command: the host and the
+		 * command are not known here, so these count for everyone */
+		s += strcspn(s, " \t");
+	}
+	return has_option(s, "!authenticate") ? "!authenticate" : NULL;
+}
+
+size_t sandbox_sudoers_scan(const char *buf, size_t len, const struct sudo_who *who,
+			    const struct sudo_aliases *aliases,
+			    void (*fn)(unsigned line, const char *what, void *arg),
+			    void *arg)
+{
+	static const char *const skip[] = {
+		"User_Alias", "Runas_Alias", "Host_Alias", "Cmnd_Alias", "Cmd_Alias",
+		"@include", "@includedir",
+	};
+	struct buf b = BUF_INIT;
+	size_t pos = 0, count = 0, i;
+	unsigned lineno = 0, first;
+
+	while (sudo_line(buf, len, &pos, &lineno, &b, &first)) {
+		const char *s = skip_blanks(buf_str(&b)), *end, *what = NULL;
+
+		if (!*s)
+			continue;
+		for (i = 0; i < ARRAY_SIZE(skip) && !word_is(s, skip[i]); i++)
+			;
+		if (i < ARRAY_SIZE(skip))
+			continue;
+		if (word_is(s, "Defaults")) {
+			what = sudo_defaults(s, who, aliases);
+		} else if (list_match(s, who, aliases, 0, &end, "=")) {
+			const char *eq = strchr(end, '=');
+
+			if (eq && has_nopasswd(eq + 1))
+				what = "NOPASSWD";
+		}
+		if (!what)
+			continue;
+		fn(first, what, arg);
+		count++;
+	}
+	buf_release(&b);
+	return count;
+}
+
+int sandbox_sudoers_d_name(const char *name)
+{
+	size_t n = strlen(name);
+
+	return n && name[n - 1] != '~' && !strchr(name, '.');
+}
+
+/* ---- token lines -------------------------------------------------------- */
+
+static int ends_with(struct span s, const char *suffix)
+{
+	size_t n = strlen(suffix);
+
+	return s.n >= n && !memcmp(s.p + s.n - n, suffix, n);
+}
+
+static struct span trim(struct span s)
+{
+	while (s.n && is_blank(*s.p)) {
+		s.p++;
+		s.n--;
+	}
+	while (s.n && is_blank(s.p[s.n - 1]))
+		s.n--;
+	return s;
+}
+
+/* A value made only of ${NAME} references (npm's envReplace): 1 with the
+ * first NAME copied, else 0. */
+static int only_env_refs(struct span v, char *var, size_t size)
+{
+	size_t i = 0;
+	int first = 1;
+
+	while (i < v.n) {
+		const char *close;
+		size_t n;
+
+		if (v.n - i < 4 || v.p[i] != '$' || v.p[i + 1] != '{')
+			return 0;
+		close = memchr(v.p + i + 2, '}', v.n - i - 2);
+		if (!close)
+			return 0;
+		n = (size_t)(close - (v.p + i + 2));
+		if (first && var && size) {
+			size_t k = n < size - 1 ? n : size - 1;
+
+			memcpy(var, v.p + i + 2, k);
+			var[k] = '\0';
+			/* npm 9: ${NAME?} is an optional reference */
+			if (k && var[k - 1] == '?')
+				var[k - 1] = '\0';
+		}
+		first = 0;
+		i += n + 3;
+	}
+	return !first;
+}
+
+int sandbox_npmrc_token(const char *buf, size_t len, char *var, size_t var_size)
+{
+	static const char *const suffixes[] = { "_authToken", "_auth", "_password" };
+	struct span line;
+	size_t pos = 0, i;
+	int found = 0;
+
+	if (var && var_size)
+		var[0] = '\0';
+	while (next_line(buf, len, &pos, &line)) {
+		const char *eq;
+		struct span key, val;
+
+		line = trim(line);
+		if (!line.n || *line.p == '#' || *line.p == ';')
+			continue;
+		eq = memchr(line.p, '=', line.n);
+		if (!eq)
+			continue;
+		key.p = line.p;
+		key.n = (size_t)(eq - line.p);
+		key = trim(key);
+		val.p = eq + 1;
+		val.n = (size_t)(line.p + line.n - val.p);
+		val = trim(val);
+		if (val.n >= 2 && (*val.p == '"' || *val.p == '\'') &&
+		    val.p[val.n - 1] == *val.p) {
+			val.p++;
+			val.n -= 2;
+		}
+		for (i = 0; i < ARRAY_SIZE(suffixes) && !ends_with(key, suffixes[i]); i++)
+			;
+		if (i == ARRAY_SIZE(suffixes) || !val.n)
+			continue;
+		if (!only_env_refs(val, found ? NULL : var, var_size))
+			return 1;
+		found = 2;
+	}
+	return found;
+}
+
+int sandbox_aws_secret(const char *buf, size_t len)
+{
+	static const char *const aws_keys[] = { "aws_secret_access_key", "aws_session_token" };
+	struct span line;
+	size_t pos = 0, i;
+
+	while (next_line(buf, len, &pos, &line)) {
+		const char *eq = memchr(line.p, '=', line.n);
+		struct span key, val;
+
+		if (!eq)
+			continue;
+		key.p = line.p;
+		key.n = (size_t)(eq - line.p);
+		key = trim(key);
+		val.p = eq + 1;
+		val.n = (size_t)(line.p + line.n - val.p);
+		val = trim(val);
+		for (i = 0; i < ARRAY_SIZE(aws_keys); i++)
+			if (key.n == strlen(aws_keys[i]) && !strncasecmp(key.p, aws_keys[i], key.n) &&
+			    val.n)
+				return 1;
+	}
+	return 0;
+}
+
+int sandbox_netrc_password(const char *buf, size_t len)
+{
+	struct span line;
+	size_t pos = 0;
+
+	while (next_line(buf, len, &pos, &line)) {
+		struct span w[64];
+		size_t n = split_words(line, w, 64), i;
+
+		for (i = 0; i < n; i++)
+			if (span_is(w[i], "password") && i + 1 < n)
+				return 1;
+	}
+	return 0;
+}
+
+int sandbox_docker_auth(const char *buf, size_t len)
+{
+	static const char *const names[] = {
+		"\"auth\"", "\"identitytoken\"", "\"registrytoken\"",
+	};
+	size_t i, k;
+
+	for (k = 0; k < ARRAY_SIZE(names); k++) {
+		size_t n = strlen(names[k]);
+
+		for (i = 0; i + n <= len; i++) {
+			const char *p;
+
+			if (memcmp(buf + i, names[k], n))
+				continue;
+			p = buf + i + n;
+			while (p < buf + len && is_blank(*p))
+				p++;
+			if (p >= buf + len || *p != ':')
+				continue;
+			p++;
+			while (p < buf + len && (is_blank(*p) || *p == '\n'))
+				p++;
+			/* "auth": "" holds nothing */
+			if (p + 1 < buf + len && p[0] == '"' && p[1] == '"')
+				continue;
+			if (p < buf + len && *p == '"')
+				return 1;
+		}
+	}
+	return 0;
+}

@@ -1,0 +1,424 @@
+#!/bin/sh
+# sandbox.sh - the opt-in sandbox probe, against real sandboxes and real
+# holes.  Each item is seen both ways in the same test: a fresh network
+# namespace (only lo) against one with a veth pair up and a default route;
+# a private PID namespace (unshare --pid --mount-proc) against this one and
+# against a /proc left from the parent; setpriv's no_new_privs, dropped
+# capabilities and another uid against root; a read-only root (a bind
+# remount in a user namespace) against a writable one; a NOPASSWD rule
+# and a setuid sudo in a private /etc (a mount namespace) against
+# no_new_privs; real unix sockets for docker; a fixture HOME with every
+# kind of credential (whose values never show) against a clean one; a
+# fixture /proc (ENVPREFLIGHT_PROC_ROOT) for seccomp, hidepid and
+# capability lists; and bad input (huge and garbage /proc files, a HOME
+# that is a file, symbolic link loops, a FIFO): a clear result, never a
+# crash or a hang.  What the kernel forbids here (user namespaces, root
+# for mounts) is skipped with a message.
+. "$(dirname "$0")/../lib.sh"
+T=$TEST_TMPDIR/sbx
+repo=$T/repo
+home=$T/home
+mkdir -p "$repo" "$home"
+chmod 755 "$T" "$TEST_TMPDIR" "$repo" 2>/dev/null
+out=$T/out.json
+err=$T/err
+st=0
+
+# sbx [WRAPPER...] -- [ARGS...]: the binary under WRAPPER (unshare,
+# setpriv), in a clean environment ($SBX_ENV adds to it), --json, on
+# $repo; the report is kept for run.sh's schema check.
+sbx() {
+	wrap=
+	while [ $# -gt 0 ] && [ "$1" != -- ]; do
+		wrap="$wrap $1"
+		shift
+	done
+	shift
+	# shellcheck disable=SC2086
+	env -i PATH=/usr/local/bin:/usr/bin:/bin HOME="$home" LC_ALL=C.UTF-8 \
+		XDG_CACHE_HOME="$T/cache" ${SBX_ENV:-} $wrap "$EP_BIN" --json "$@" >"$out" 2>"$err"
+	st=$?
+	if [ -n "${EP_JSON_DIR:-}" ] && [ -s "$out" ]; then
+		cp "$out" "$(mktemp "$EP_JSON_DIR/sandbox.XXXXXX")"
+	fi
+	return 0
+}
+
+# get ID FIELD: the check's status, reason or message, or data.FIELD
+get() {
+	/usr/bin/python3 - "$out" "$1" "$2" <<'EOF'
+import json, sys
+doc = json.load(open(sys.argv[1]))
+for c in doc["checks"]:
+    if c["id"] == "sandbox." + sys.argv[2]:
+        f = sys.argv[3]
+        v = c[f] if f in ("status", "reason", "message", "hint", "notes") else c["data"].get(f)
+        print(json.dumps(v) if not isinstance(v, str) else v)
+        break
+else:
+    print("(no check)")
+EOF
+}
+
+# is ID STATUS [REASON]: the check has that status (and reason)
+is() {
+	s=$(get "$1" status)
+	r=$(get "$1" reason)
+	if [ "$s" = "$2" ] && { [ -z "${3:-}" ] || [ "$r" = "$3" ]; }; then
+		ok
+	else
+		not_ok "$1: want $2${3:+ ($3)}, got $s ($r): $(get "$1" message) [$(head -c 300 "$err")]"
+	fi
+}
+
+has() { grep -q -- "$1" "$out"; }
+
+# ---- opt-in: nothing runs unless asked -------------------------------
+printf 'version: 1\ntools: [sh]\n' >"$repo/preflight.yaml"
+sbx -- "$repo"
+check "no sandbox: key, no --only: no sandbox check" sh -c "! grep -q '\"probe\": \"sandbox\"' '$out'"
+check "run.options.probes leaves it out" sh -c "! grep -A3 '\"probes\"' '$out' | grep -q sandbox"
+printf 'version: 1\nsandbox:\n  network: any\n' >"$repo/preflight.yaml"
+sbx -- "$repo"
+check "sandbox: in preflight.yaml runs it" has '"id": "sandbox.network.route"'
+check "run.options.probes lists it" sh -c "grep -A3 '\"probes\"' '$out' | grep -q sandbox"
+check "its checks name preflight.yaml:3" sh -c "grep -A12 '\"sandbox.network.route\"' '$out' | grep -q '\"line\": 3'"
+check "any: not judged" [ "$(get network.route judged)" = false ]
+printf 'version: 1\nsandbox:\n  netwrk: none\n' >"$repo/preflight.yaml"
+sbx -- "$repo"
+check "an unknown sandbox key: exit 2 ($st)" [ "$st" = 2 ]
+check "an unknown sandbox key: named" grep -q "unknown key 'netwrk' in 'sandbox'" "$err"
+rm -f "$repo/preflight.yaml"
+sbx -- "$repo"
+check "no spec file: nothing to audit ($st)" [ "$st" = 2 ]
+sbx -- --only=sandbox "$repo"
+check "no spec file, --only=sandbox: it runs ($st)" [ "$st" -le 1 ] && has '"sandbox.fs.root"'
+check "24 checks" [ "$(grep -c '"id": "sandbox\.' "$out")" = 24 ]
+check "--list-probes names it" sh -c "'$EP_BIN' --list-probes | grep -q '^sandbox '"
+
+# ---- network: a fresh namespace against one with a way out -------------
+if unshare --user --map-root-user --net true 2>/dev/null; then
+	sbx unshare --user --map-root-user --net -- --only=sandbox "$repo"
+	is network.interfaces pass
+	is network.route pass
+	check "only lo, and it is down" [ "$(get network.interfaces loopback_up)" = false ]
+	is network.dns pass
+	if grep -q '^nameserver' /etc/resolv.conf 2>/dev/null; then
+		check "name servers, unreachable" [ "$(get network.dns reachable)" = false ]
+	fi
+else
+	echo "note: user and network namespaces are not allowed here; network checks skipped"
+fi
+if [ "$(id -u)" = 0 ] && unshare --net ip link add sbx0 type veth peer name sbx1 2>/dev/null; then
+	cat >"$T/net.sh" <<EOF
+ip link add sbx0 type veth peer name sbx1 && ip link set sbx0 up && ip link set sbx1 up &&
+ip link set lo up && ip addr add 10.77.0.1/24 dev sbx0 &&
+ip route add default via 10.77.0.2 || exit 99
+exec "\$@"
+EOF
+	sbx unshare --net sh "$T/net.sh" -- --only=sandbox "$repo"
+	is network.interfaces fail exposed
+	up=$(get network.interfaces up)
+	check "the veth pair is up: $up" sh -c "case '$up' in *sbx0*sbx1*|*sbx1*sbx0*) ;; *) exit 1 ;; esac"
+	check "lo up is no way out" [ "$(get network.interfaces loopback_up)" = true ]
+	is network.route fail exposed
+	check "the default route's interface" [ "$(get network.route ipv4)" = '["sbx0"]' ]
+	if grep -q '^nameserver' /etc/resolv.conf 2>/dev/null; then
+		is network.dns warn exposed
+		check "name servers, reachable" [ "$(get network.dns reachable)" = true ]
+	fi
+	check "the hint names --network none" [ "$(grep -c 'network none' "$out")" -ge 2 ]
+	check "the fix is a person's" has '"who": "human"'
+	check "the runtime option as data" [ "$(get network.route runtime_option)" = "--network none" ]
+else
+	echo "note: no root or no veth here; the open-network case is skipped"
+fi
+
+# ---- processes: a private PID namespace against this one ----------------
+outer=$(readlink /proc/self/ns/pid)
+sbx -- --only=sandbox "$repo"
+ns_out=$(get processes.pid_namespace namespace)
+if [ "$outer" = "pid:[4026531836]" ]; then
+	is processes.pid_namespace fail exposed
+else
+	is processes.pid_namespace pass
+fi
+if unshare --user --map-root-user --pid --fork --mount --mount-proc true 2>/dev/null; then
+	sbx unshare --user --map-root-user --pid --fork --mount --mount-proc -- --only=sandbox "$repo"
+	is processes.pid_namespace pass
+	check "PID 1 is ours" [ "$(get processes.pid_namespace pid1)" = envpreflight ]
+	check "another namespace than outside" [ "$(get processes.pid_namespace namespace)" != "$ns_out" ]
+	is processes.visible pass
+	check "one process in view ($(get processes.visible visible))" [ "$(get processes.visible visible)" = 1 ]
+	is processes.hidepid pass
+	# a PID namespace whose /proc is still the parent's
+	sbx unshare --user --map-root-user --pid --fork -- --only=sandbox "$repo"
+	is processes.pid_namespace fail exposed
+	check "the parent's /proc is named" grep -q "is the parent's" "$out"
+else
+	echo "note: PID namespaces are not allowed here; the private case is skipped"
+fi
+
+# ---- identity: setpriv against root -------------------------------------
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null 2>&1; then
+	chmod 777 "$home"
+	sbx -- --only=sandbox "$repo"
+	is identity.no_new_privs fail privileged
+	is identity.capabilities fail privileged
+	is identity.user warn privileged
+	is fs.repository pass
+	sbx setpriv --no-new-privs --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all \
+		--bounding-set=-all -- --only=sandbox "$repo"
+	is identity.no_new_privs pass
+	is identity.capabilities pass
+	check "no capability" [ "$(get identity.capabilities mask)" = 0000000000000000 ]
+	is identity.user pass
+	is identity.groups pass
+	is fs.repository warn not-writable
+	is escape.var_run pass
+	chmod 755 "$home"
+else
+	echo "note: not root or no setpriv; the identity cases are skipped"
+fi
+
+# ---- file system: a read-only root against a writable one ---------------
+if unshare --user --map-root-user --mount true 2>/dev/null; then
+	cat >"$T/ro.sh" <<EOF
+mount --bind "$repo" "$repo" && mount --bind "$home" "$home" && mount -o remount,bind,ro / || exit 99
+exec "\$@"
+EOF
+	sbx -- --only=sandbox "$repo"
+	is fs.root warn writable
+	sbx unshare --user --map-root-user --mount sh "$T/ro.sh" -- --only=sandbox "$repo"
+	is fs.root pass
+	is fs.repository pass
+	is fs.home pass
+	cat >"$T/ro2.sh" <<EOF
+mount -o remount,bind,ro / || exit 99
+exec "\$@"
+EOF
+	printf 'version: 1\nsandbox:\n  repository: read-only\n' >"$repo/preflight.yaml"
+	sbx -- "$repo"
+	is fs.repository fail writable
+	sbx unshare --user --map-root-user --mount sh "$T/ro2.sh" -- "$repo"
+	is fs.repository pass
+	rm -f "$repo/preflight.yaml"
+else
+	echo "note: mount namespaces are not allowed here; the read-only root is skipped"
+fi
+
+# ---- escape hatches: real sockets, DOCKER_HOST ---------------------------
+mksock() {
+	/usr/bin/python3 -c 'import socket, sys; s = socket.socket(socket.AF_UNIX); s.bind(sys.argv[1])' "$1"
+}
+mksock "$T/docker.sock"
+SBX_ENV="DOCKER_HOST=unix://$T/docker.sock" sbx -- --only=sandbox "$repo"
+if [ "$(id -u)" = 0 ] || [ -w "$T/docker.sock" ]; then
+	is escape.docker_socket fail exposed
+fi
+check "the socket is listed" has "\"path\": \"$T/docker.sock\""
+is escape.docker_host fail exposed
+check "its scheme" [ "$(get escape.docker_host variables)" = '[{"name": "DOCKER_HOST", "scheme": "unix"}]' ]
+SBX_ENV="DOCKER_HOST=tcp://deploy:hunter2pass@build.example:2376" sbx -- --only=sandbox "$repo"
+is escape.docker_host fail exposed
+check "a DOCKER_HOST password never shows" sh -c "! grep -q hunter2pass '$out'"
+SBX_ENV="DOCKER_HOST=unix://$T/none.sock" sbx -- --only=sandbox "$repo"
+is escape.docker_host warn exposed
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null 2>&1; then
+	chmod 600 "$T/docker.sock"
+	SBX_ENV="DOCKER_HOST=unix://$T/docker.sock" sbx setpriv --reuid=65534 --regid=65534 \
+		--clear-groups -- --only=sandbox "$repo"
+	is escape.docker_socket warn exposed
+fi
+
+# ---- sudo: a NOPASSWD rule in a private /etc ----------------------------
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null 2>&1 &&
+	unshare --mount true 2>/dev/null; then
+	etc=$T/etc
+	mkdir -p "$etc/sudoers.d" "$T/bin"
+	cp /etc/ld.so.cache "$etc/" 2>/dev/null
+	printf 'root:x:0:0:root:/root:/bin/sh\nagent:x:4242:4242::%s:/bin/sh\n' "$home" >"$etc/passwd"
+	printf 'root:x:0:\nagent:x:4242:\ndocker:x:999:agent\n' >"$etc/group"
+	: >"$etc/resolv.conf"
+	printf 'Defaults env_reset\nroot ALL=(ALL:ALL) ALL\n@includedir /etc/sudoers.d\n' >"$etc/sudoers"
+	printf '# the agent may run anything\n%%docker ALL=(ALL) NOPASSWD: ALL\n' >"$etc/sudoers.d/agent"
+	printf 'agent ALL=(ALL) NOPASSWD: ALL\n' >"$etc/sudoers.d/skipped.bak"
+	chmod 444 "$etc/sudoers" "$etc/sudoers.d/agent"
+	cp /bin/true "$T/bin/sudo"	# never run: only its setuid bit is looked at
+	chmod 4755 "$T/bin/sudo"
+	cat >"$T/etc.sh" <<EOF
+mount --bind "$etc" /etc || exit 99
+exec "\$@"
+EOF
+	chmod 777 "$home"
+	agent="setpriv --reuid=4242 --regid=4242 --init-groups"
+	SBX_ENV="PATH=$T/bin:/usr/bin:/bin" sbx unshare --mount sh "$T/etc.sh" $agent -- \
+		--only=sandbox "$repo"
+	is escape.sudo fail exposed
+	check "the rule's file and line" [ "$(get escape.sudo rules)" = \
+		'[{"file": "/etc/sudoers.d/agent", "line": 2, "what": "NOPASSWD"}]' ]
+	is identity.groups warn privileged
+	is network.dns pass
+	SBX_ENV="PATH=$T/bin:/usr/bin:/bin" sbx unshare --mount sh "$T/etc.sh" setpriv \
+		--no-new-privs --reuid=4242 --regid=4242 --init-groups -- --only=sandbox "$repo"
+	is escape.sudo pass
+	chmod 400 "$etc/sudoers.d/agent"
+	SBX_ENV="PATH=$T/bin:/usr/bin:/bin" sbx unshare --mount sh "$T/etc.sh" $agent -- \
+		--only=sandbox "$repo"
+	is escape.sudo warn undecided
+	check "what could not be read" [ "$(get escape.sudo unreadable)" = '["/etc/sudoers.d/agent"]' ]
+	chmod 755 "$home"
+else
+	echo "note: not root, no setpriv or no mount namespace; the sudo cases are skipped"
+fi
+
+# ---- secrets in reach: names, never values -----------------------------
+mkdir -p "$home/.ssh" "$home/.aws" "$home/.config/gcloud" "$home/.docker"
+printf -- '-----BEGIN OPENSSH PRIVATE KEY-----\nsshkeyvalue0001\n' >"$home/.ssh/id_ed25519"
+: >"$home/.ssh/id_ed25519.pub"
+: >"$home/.ssh/deploy_key"
+: >"$home/.ssh/deploy_key.pub"
+: >"$home/.ssh/known_hosts"
+printf '[default]\naws_access_key_id = AKIAEXAMPLEVALUE01\naws_secret_access_key = awssecretvalue01\n' \
+	>"$home/.aws/credentials"
+printf '{"refresh_token": "gcloudvalue01"}' >"$home/.config/gcloud/application_default_credentials.json"
+printf '{"auths": {"ghcr.io": {"auth": "ZG9ja2VydmFsdWUwMQ=="}}}' >"$home/.docker/config.json"
+printf '//registry.npmjs.org/:_authToken=${NPM_TOKEN}\n' >"$home/.npmrc"
+printf 'machine example.com login me password netrcvalue01\n' >"$home/.netrc"
+mksock "$T/agent.sock"
+SBX_ENV="NPM_TOKEN=npmvalue01 SSH_AUTH_SOCK=$T/agent.sock" sbx -- --only=sandbox "$repo"
+for s in ssh aws gcloud docker npmrc netrc; do
+	is "secrets.$s" fail exposed
+done
+check "ssh: the keys by name" [ "$(get secrets.ssh found)" = \
+	'["the ssh-agent socket (SSH_AUTH_SOCK)", "deploy_key", "id_ed25519"]' ]
+check "npmrc: the variable by name" [ "$(get secrets.npmrc variable)" = NPM_TOKEN ]
+check "paths shown from ~" [ "$(get secrets.aws path)" = "~/.aws/credentials" ]
+for fmt in json human junit github; do
+	env -i PATH=/usr/bin:/bin HOME="$home" NPM_TOKEN=npmvalue01 LC_ALL=C.UTF-8 \
+		"$EP_BIN" --only=sandbox --explain --format=$fmt "$repo" >"$T/all.$fmt" 2>&1
+done
+check "no secret value in any format" sh -c "! grep -l -e value0 -e value01 -e AKIA -e ZG9ja2Vy '$T'/all.*"
+SBX_ENV= sbx -- --only=sandbox "$repo"
+is secrets.npmrc pass
+check "npmrc: its variable is unset" sh -c "grep -q 'token variable is not set' '$out'"
+printf 'version: 1\nsandbox:\n  secrets: [npmrc, netrc]\n' >"$repo/preflight.yaml"
+SBX_ENV="NPM_TOKEN=x" sbx -- "$repo"
+is secrets.npmrc pass
+is secrets.netrc pass
+is secrets.aws fail exposed
+check "allowed: a note" sh -c "grep -q 'not judged: sandbox.secrets allows it' '$out'"
+rm -f "$repo/preflight.yaml"
+# a clean home
+rm -rf "$home"
+mkdir -p "$home/.ssh" "$home/.docker"
+: >"$home/.ssh/known_hosts"
+: >"$home/.ssh/config"
+printf '{"auths": {"ghcr.io": {}}, "credsStore": "desktop"}' >"$home/.docker/config.json"
+printf 'registry=https://registry.npmjs.org/\n' >"$home/.npmrc"
+sbx -- --only=sandbox "$repo"
+for s in ssh aws gcloud docker npmrc netrc; do
+	is "secrets.$s" pass
+done
+
+# ---- bad input: HOME and ~/.ssh ------------------------------------------
+# item: a HOME that is a file
+rm -rf "$home"
+: >"$home"
+sbx -- --only=sandbox "$repo"
+check "HOME a file: a report ($st)" [ "$st" -le 1 ] && [ -s "$out" ]
+is fs.home warn not-writable
+check "HOME a file: says so" sh -c "grep -q 'is not a directory' '$out'"
+is secrets.ssh pass
+rm -f "$home"
+# item: symbolic link loops in and at ~/.ssh, a FIFO for ~/.npmrc, a large one
+mkdir -p "$home/.ssh"
+ln -s id_rsa "$home/.ssh/id_rsa"
+ln -s id_b "$home/.ssh/id_a"
+ln -s id_a "$home/.ssh/id_b"
+mkfifo "$home/.npmrc"
+sbx -- --only=sandbox "$repo"
+check "loops and a FIFO: a report ($st)" [ "$st" -le 1 ] && [ -s "$out" ]
+is secrets.ssh pass
+check "loops: not readable" sh -c "grep -q 'keys are not readable' '$out'"
+is secrets.npmrc pass
+rm -rf "$home/.ssh" "$home/.npmrc"
+ln -s .ssh "$home/.ssh"
+head -c 2000000 /dev/zero | tr '\0' a >"$home/.netrc"
+sbx -- --only=sandbox "$repo"
+is secrets.ssh pass
+check "~/.ssh a loop: says so" sh -c "grep -q 'a loop of symbolic links' '$out'"
+is secrets.netrc warn undecided
+rm -rf "$home"
+mkdir -p "$home"
+
+# ---- a fixture /proc: seccomp, hidepid, capabilities, and bad input -----
+# a small /proc tree: self/status, self/mountinfo, the pid ns links,
+# PID 1's comm, net/dev (lo), net/route (no route), an identity uid_map
+fixture() {
+	# fixture NAME STATUS MOUNT-OPTIONS PIDNS-INODE
+	d=$T/proc-$1
+	rm -rf "$d"
+	mkdir -p "$d/self/ns" "$d/1" "$d/7" "$d/net"
+	printf '%b' "$2" >"$d/self/status"
+	printf '22 27 0:21 / /proc rw - proc proc %s\n' "$3" >"$d/self/mountinfo"
+	mkdir -p "$d/1/ns"
+	ln -s "pid:[$4]" "$d/self/ns/pid"
+	ln -s "pid:[$4]" "$d/1/ns/pid"
+	echo systemd >"$d/1/comm"
+	printf 'h\nh\n    lo: 0 0\n' >"$d/net/dev"
+	printf 'Iface\tDestination\n' >"$d/net/route"
+	printf '0 0 4294967295\n' >"$d/self/uid_map"
+}
+ids='Uid:\t1000\t1000\t1000\t1000\nGid:\t1000\t1000\t1000\t1000\nGroups:\t\n'
+fixture tight "${ids}CapEff:\t0000000000000000\nNoNewPrivs:\t1\nSeccomp:\t2\nSeccomp_filters:\t3\n" \
+	rw,hidepid=invisible 4026531836
+SBX_ENV="ENVPREFLIGHT_PROC_ROOT=$T/proc-tight" sbx -- --only=sandbox "$repo"
+is identity.capabilities pass
+is identity.no_new_privs pass
+is identity.seccomp pass
+check "seccomp filters" [ "$(get identity.seccomp filters)" = 3 ]
+is identity.user pass
+is processes.hidepid pass
+is processes.pid_namespace fail exposed
+check "PID 1 named" grep -q "the host's PID namespace (PID 1 is systemd)" "$out"
+check "two processes in the fixture" [ "$(get processes.visible visible)" = 2 ]
+fixture open "${ids}CapEff:\t0000000000000003\nNoNewPrivs:\t0\nSeccomp:\t0\n" rw 4026532999
+SBX_ENV="ENVPREFLIGHT_PROC_ROOT=$T/proc-open" sbx -- --only=sandbox "$repo"
+is identity.capabilities fail privileged
+check "capabilities by name" [ "$(get identity.capabilities effective)" = '["CAP_CHOWN", "CAP_DAC_OVERRIDE"]' ]
+is identity.seccomp warn exposed
+is identity.no_new_privs fail privileged
+is processes.hidepid pass
+is processes.pid_namespace pass
+printf 'version: 1\nsandbox:\n  capabilities: [chown]\n  seccomp: any\n  processes: 1\n' \
+	>"$repo/preflight.yaml"
+SBX_ENV="ENVPREFLIGHT_PROC_ROOT=$T/proc-open" sbx -- "$repo"
+is identity.capabilities fail privileged
+check "only the one not allowed" [ "$(get identity.capabilities not_allowed)" = '["CAP_DAC_OVERRIDE"]' ]
+check "the expectation as a list" [ "$(get identity.capabilities expect)" = '["CAP_CHOWN"]' ]
+is identity.seccomp pass
+is processes.visible warn exposed
+rm -f "$repo/preflight.yaml"
+fixture hostpid "${ids}CapEff:\t0\nNoNewPrivs:\t1\nSeccomp:\t2\n" rw 4026531836
+SBX_ENV="ENVPREFLIGHT_PROC_ROOT=$T/proc-hostpid" sbx -- --only=sandbox "$repo"
+is processes.hidepid warn exposed
+# item: hostile /proc content
+fixture garbage "${ids}CapEff:\tnot-a-mask\n" 'rw' 1
+SBX_ENV="ENVPREFLIGHT_PROC_ROOT=$T/proc-garbage" sbx -- --only=sandbox "$repo"
+check "garbage CapEff: exit 1, a report ($st)" [ "$st" = 1 ]
+is identity.capabilities error unreadable
+check "garbage CapEff: names the line" grep -q 'its CapEff line does not parse' "$out"
+fixture huge "${ids}CapEff:\t0\n" rw 1
+head -c 3000000 /dev/zero | tr '\0' x >"$T/proc-huge/self/status"
+printf 'garbage\n' >"$T/proc-huge/self/mountinfo"
+head -c 3000000 /dev/zero | tr '\0' y >>"$T/proc-huge/net/dev"
+rm "$T/proc-huge/net/route"
+SBX_ENV="ENVPREFLIGHT_PROC_ROOT=$T/proc-huge" sbx -- --only=sandbox "$repo"
+check "huge /proc files: a report ($st)" [ "$st" = 1 ] && [ -s "$out" ]
+is identity.user error unreadable
+check "huge status: the cap named" grep -q 'larger than' "$out"
+is processes.hidepid error unreadable
+is network.route error unreadable
+is network.interfaces error unreadable
+finish
