@@ -1,4 +1,4 @@
-/* duration.c - see duration.h.
+/* parse/duration.c - see duration.h.
  *
  * Go's rule (time.ParseDuration, src/time/format.go): a sequence of
  * decimal numbers, each with an optional fraction and a unit suffix; the
