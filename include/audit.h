@@ -45,11 +45,11 @@ struct audit_opts {
 	long wait_ms, interval_ms;
 	enum opt_from wait_from, interval_from;
 	/* Called before each pause with the first check still waited for
-	 * and how many are, the time since the start and wait_ms; and once,
-	 * pending NULL, when the wait is over.  NULL: nothing to call (the
-	 * MCP server). */
+	 * and how many are, and the time since the start; and once, pending
+	 * NULL, when the wait is over.  NULL: nothing to call (the MCP
+	 * server). */
 	void (*progress)(void *arg, const struct result *pending, size_t n,
-			 double elapsed_ms, long wait_ms);
+			 double elapsed_ms);
 	void *progress_arg;
 };
 

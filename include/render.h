@@ -69,12 +69,13 @@ void render_junit(FILE *out, const struct report *rep, const struct render_opts 
 void render_github(FILE *out, const struct report *rep, const struct render_opts *o);
 
 /* --wait's progress line on a terminal (out: stderr), rewritten in place
- * before each sleep: "waiting for port 5432 (3.2 s of 60 s)", naming the
- * first check still waited for (its title) and how many more.  *width is
- * the caller's, 0 at first: what is on the line now, for the next call
- * to overwrite.  pending NULL clears the line. */
+ * before each pause: "waiting for port 5432 (3.2 s)", naming the first
+ * check still waited for (its title, without a trailing source) and how
+ * many more, and the time since the start.  *width is the caller's, 0 at
+ * first: what is on the line now, for the next call to overwrite.
+ * pending NULL clears the line. */
 void render_progress(FILE *out, const struct result *pending, size_t n,
-		     double elapsed_ms, long wait_ms, size_t *width);
+		     double elapsed_ms, size_t *width);
 
 /* The envpreflight/1 document of rep, as render_json prints it; the
  * caller frees it with cJSON_Delete. */

@@ -501,7 +501,7 @@ static void wait_run(struct audit *a, const struct audit_opts *o, double start)
 		}
 		if (o->progress)
 			o->progress(o->progress_arg, &a->results[which[0]], n,
-				    now - start, o->wait_ms);
+				    now - start);
 		/* the last pause ends with the wait, for a last look */
 		sleep_ms(end - now < (double)interval ? end - now : (double)interval);
 		wait_round(a, which, n, o->strict, start);
@@ -510,7 +510,7 @@ static void wait_run(struct audit *a, const struct audit_opts *o, double start)
 	if (w->rounds > 1)
 		w->waited_ms = now - first;
 	if (o->progress)
-		o->progress(o->progress_arg, NULL, 0, now - start, o->wait_ms);
+		o->progress(o->progress_arg, NULL, 0, now - start);
 	if (w->timed_out) {
 		w->not_ready = xcalloc(n, sizeof(*w->not_ready));
 		for (i = 0; i < n; i++) {

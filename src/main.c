@@ -348,12 +348,12 @@ static void render_opts_init(struct render_opts *r, const struct options *o,
  * report is stdout's; a log or a pipe gets nothing extra).  arg is the
  * width on the line now (render_progress). */
 static void wait_progress(void *arg, const struct result *pending, size_t n,
-			  double elapsed_ms, long wait_ms)
+			  double elapsed_ms)
 {
 	size_t *width = arg;
 
 	if (pending || *width)
-		render_progress(stderr, pending, n, elapsed_ms, wait_ms, width);
+		render_progress(stderr, pending, n, elapsed_ms, width);
 }
 
 static void render(const struct report *rep, enum format f, const struct render_opts *ro)

@@ -671,29 +671,37 @@ void render_json_value(FILE *out, const cJSON *doc)
  * the carriage return. */
 #define PROGRESS_MAX 76
 
+/* The title of c as the progress line names it: "Port 5432" reads "port
+ * 5432" in a sentence ("TCP" stays), and the source in parentheses that a
+ * runtime's title ends with ("Docker daemon (preflight.yaml)") goes, so
+ * that the time is the line's only parenthesis.  The caller frees it. */
+static char *progress_title(const struct result *c)
+{
+	char *t = text_clean(c->title ? c->title : c->id);
+	size_t len = strlen(t);
+	char *open = strrchr(t, '(');
+
+	if (len > 1 && t[len - 1] == ')' && open && open > t + 1 && open[-1] == ' ')
+		open[-1] = '\0';
+	if (t[0] >= 'A' && t[0] <= 'Z' && t[1] >= 'a' && t[1] <= 'z')
+		t[0] = (char)(t[0] - 'A' + 'a');
+	return t;
+}
+
 void render_progress(FILE *out, const struct result *pending, size_t n,
-		     double elapsed_ms, long wait_ms, size_t *width)
+		     double elapsed_ms, size_t *width)
 {
 	struct buf b = BUF_INIT;
 	char *title;
 	size_t len, i;
 
 	if (pending) {
-		title = text_clean(pending->title ? pending->title : pending->id);
-		/* "Port 5432" reads "port 5432" in a sentence; "TCP" stays */
-		if (title[0] >= 'A' && title[0] <= 'Z' && title[1] >= 'a' &&
-		    title[1] <= 'z')
-			title[0] = (char)(title[0] - 'A' + 'a');
+		title = progress_title(pending);
 		buf_printf(&b, "waiting for %s", title);
 		free(title);
 		if (n > 1)
 			buf_printf(&b, " and %zu more", n - 1);
-		if (wait_ms % 1000)
-			buf_printf(&b, " (%.1f s of %.1f s)", elapsed_ms / 1000,
-				   (double)wait_ms / 1000);
-		else
-			buf_printf(&b, " (%.1f s of %ld s)", elapsed_ms / 1000,
-				   wait_ms / 1000);
+		buf_printf(&b, " (%.1f s)", elapsed_ms / 1000);
 	}
 	len = b.len;
 	if (len > PROGRESS_MAX) {

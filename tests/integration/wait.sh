@@ -307,8 +307,8 @@ if command -v script >/dev/null 2>&1 && start_gate tty down; then
 	env -i PATH=/usr/bin:/bin HOME="$TEST_TMPDIR/home" LC_ALL=C.UTF-8 TERM=dumb \
 		script -qec "$EP_BIN --wait=500ms --interval=100ms $dir/repo" /dev/null \
 		>"$dir/tty" 2>&1
-	check "tty: the progress line names the port" \
-		grep -q "waiting for port $port (" "$dir/tty"
+	check "tty: the progress line names the port and the time" \
+		grep -q "waiting for port $port ([0-9]*\.[0-9] s)" "$dir/tty"
 	check "tty: rewritten in place (a carriage return, no newline of its own)" \
 		sh -c 'tr "\r" "\n" <"$1" | grep -c "^waiting for port" | grep -qv "^0$" &&
 		       ! grep -q "^waiting for" "$1"' _ "$dir/tty"
