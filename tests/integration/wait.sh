@@ -4,7 +4,9 @@
 # listens from the start (no second round), a docker daemon that answers
 # 503 and then its version, what waiting cannot change (no wait at all),
 # a hung daemon under a short deadline, SIGTERM during a wait, the
-# progress line on a terminal and nothing on a pipe, and bad values.
+# progress line on a terminal and nothing on a pipe, ports alone (one that
+# starts listening, one that is released, on the progress line's word),
+# and bad values.
 #
 # No clock is asserted.  The listener that "starts later" starts on an
 # event that proves the first round is over: the fake docker daemon's
@@ -324,6 +326,79 @@ if command -v script >/dev/null 2>&1 && start_gate tty down; then
 else
 	echo "note: no script(1): the terminal case is skipped"
 fi
+
+# ---- ports alone: a listener that comes up, one that goes away ----
+# No daemon to count rounds by: envpreflight runs on a terminal, and the
+# progress line, written only before a pause, proves that the first round
+# is over and found the port not ready.  Only then does the helper start
+# listening (later) or close its listener (release).  later.py MODE
+# PORTFILE TRIGGER holds a port of 127.0.0.1 bound (so that nobody else
+# takes it), listening at once for release, and when TRIGGER exists
+# starts listening (later) or closes it (release); it ends after 120 s.
+later=$TEST_TMPDIR/later.py
+cat >"$later" <<'EOF2'
+import os, signal, socket, sys, time
+mode, portfile, trigger = sys.argv[1:4]
+signal.alarm(120)
+signal.signal(signal.SIGTERM, lambda *_: os._exit(0))
+tcp = socket.socket()
+tcp.bind(("127.0.0.1", 0))
+if mode == "release":
+    tcp.listen(8)
+with open(portfile + ".tmp", "w") as f:
+    f.write("%d\n" % tcp.getsockname()[1])
+os.rename(portfile + ".tmp", portfile)
+while not os.path.exists(trigger):
+    time.sleep(0.02)
+if mode == "later":
+    tcp.listen(8)
+else:
+    tcp.close()
+time.sleep(120)
+EOF2
+for mode in later release; do
+	command -v script >/dev/null 2>&1 || { echo "note: no script(1): the $mode case is skipped"; break; }
+	dir=$TEST_TMPDIR/ports-$mode
+	rm -rf "$dir"
+	mkdir -p "$dir/repo"
+	python3 "$later" "$mode" "$dir/port" "$dir/go" &
+	lpid=$!
+	if ! wait_for "$dir/port"; then
+		not_ok "ports $mode: the helper did not start"
+		kill "$lpid" 2>/dev/null
+		wait "$lpid" 2>/dev/null
+		continue
+	fi
+	port=$(cat "$dir/port")
+	want=listening
+	[ "$mode" = release ] && want=free
+	printf 'version: 1\nports:\n  %s: [%s]\n' "$want" "$port" >"$dir/repo/preflight.yaml"
+	env -i PATH=/usr/bin:/bin HOME="$TEST_TMPDIR/home" LC_ALL=C.UTF-8 TERM=dumb \
+		script -qfec "$EP_BIN --json --wait=60s --interval=50ms $dir/repo >$dir/out" \
+		/dev/null >"$dir/tty" 2>&1 &
+	epid=$!
+	i=0
+	until grep -q "waiting for port $port" "$dir/tty" 2>/dev/null || [ $i -ge 400 ]; do
+		sleep 0.05
+		i=$((i + 1))
+	done
+	touch "$dir/go"
+	wait "$epid"
+	st=$?
+	[ -n "${EP_JSON_DIR:-}" ] && [ -s "$dir/out" ] && cp "$dir/out" "$(mktemp "$EP_JSON_DIR/$T_NAME.XXXXXX")"
+	check "ports $mode: a progress line before the change" grep -q "waiting for port $port" "$dir/tty"
+	check "ports $mode: exit 0 once the port is $want (status $st)" [ "$st" = 0 ]
+	check "ports $mode: the port passes, after more than one attempt" \
+		[ "$(py '(c("ports.tcp.'$port'")["status"], c("ports.tcp.'$port'")["attempts"] > 1)' "$dir/out")" = \
+		  "('pass', True)" ]
+	check "ports $mode: in wait.ready, not timed out" \
+		[ "$(py '([r["id"] for r in d["wait"]["ready"]], d["wait"]["timed_out"], d["wait"]["not_ready"])' "$dir/out")" = \
+		  "(['ports.tcp.$port'], False, [])" ]
+	check "ports $mode: rounds and attempts agree" \
+		[ "$(py 'c("ports.tcp.'$port'")["attempts"] == d["wait"]["rounds"]' "$dir/out")" = True ]
+	kill "$lpid" 2>/dev/null
+	wait "$lpid" 2>/dev/null
+done
 
 # ---- bad values: exit 2, the accepted forms named; JSON kind usage ----
 repo=$TEST_TMPDIR/usage
