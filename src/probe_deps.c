@@ -181,32 +181,40 @@ static void data_set_number(cJSON *d, const char *key, double v)
 	cJSON_ReplaceItemInObjectCaseSensitive(d, key, cJSON_CreateNumber(v));
 }
 
+/* A side's version for a message (or its extra, when asked), else none. */
+static const char *side_version(const struct dep *d, int extra, const char *none)
+{
+	if (d && d->version)
+		return d->version;
+	return extra && d && d->extra ? d->extra : none;
+}
+
 /* "lodash: lockfile 4.17.21, installed 4.17.20" */
 static void describe(struct buf *b, const struct dep_diff_item *it)
 {
 	const struct dep *w = it->want, *h = it->have;
-	const char *name = w ? w->name : h->name;
+	const char *name = w ? w->name : h ? h->name : "?";
 
 	buf_add_clean(b, name);
 	switch (it->problem) {
 	case DEP_MISSING:
 		buf_puts(b, ": lockfile ");
-		buf_add_clean(b, w->version ? w->version : "(any version)");
+		buf_add_clean(b, side_version(w, 0, "(any version)"));
 		buf_puts(b, ", not installed");
 		break;
 	case DEP_VERSION:
 		buf_puts(b, ": lockfile ");
-		buf_add_clean(b, w->version ? w->version : w->extra ? w->extra : "?");
+		buf_add_clean(b, side_version(w, 1, "?"));
 		buf_puts(b, ", installed ");
-		buf_add_clean(b, h->version ? h->version : h->extra ? h->extra : "?");
+		buf_add_clean(b, side_version(h, 1, "?"));
 		break;
 	case DEP_EXTRA:
 		buf_puts(b, ": not in the lockfile, installed ");
-		buf_add_clean(b, h->version ? h->version : "?");
+		buf_add_clean(b, side_version(h, 0, "?"));
 		break;
 	case DEP_UNKNOWN_VERSION:
 		buf_puts(b, ": lockfile ");
-		buf_add_clean(b, w->version ? w->version : "?");
+		buf_add_clean(b, side_version(w, 0, "?"));
 		buf_puts(b, ", installed version unknown (no Version: in its metadata)");
 		break;
 	}
@@ -439,8 +447,8 @@ static char *join3(const char *a, const char *b)
 	size_t la = strlen(a), lb = strlen(b);
 	char *s = xmalloc(la + lb + 2);
 
-	memcpy(s, a, la);
-	s[la] = '/';
+	memcpy(s, a, la);	/* NOLINT(bugprone-not-null-terminated-result): */
+	s[la] = '/';		/* the second copy brings b's terminator */
 	memcpy(s + la + 1, b, lb + 1);
 	return s;
 }
@@ -538,7 +546,7 @@ static void walk_nm(struct nm_walk *w, const char *rel, unsigned depth)
 	    stat(abs, &st) == 0 && mtime_ms(&st) > w->lock_time)
 		distrust(w, "out of date, updated", rel);
 	free(abs);
-	for (i = 0; i < n; i++) {
+	for (i = 0; names && i < n; i++) {
 		char *child = join3(rel, names[i]);
 
 		if (!w->stopped) {
