@@ -118,7 +118,7 @@ static void set_fix(struct result *r, const struct lock_req *l)
 	char *py;
 
 	if (l->kind != LOCK_PIP) {
-		result_fix_argv(r, FIX_AGENT, FIX_NEEDS_NETWORK, a[0], a[1], a[2], a[3], NULL);
+		result_fix_argv(r, FIX_AGENT, FIX_NEEDS_NETWORK, a[0], a[1], a[2], a[3], (char *)NULL);
 		return;
 	}
 	if (!l->venv)
@@ -127,7 +127,7 @@ static void set_fix(struct result *r, const struct lock_req *l)
 	 * character an argv word may not */
 	py = path_join(l->venv, "bin/python");
 	result_fix_argv(r, FIX_AGENT, FIX_NEEDS_NETWORK, py, "-m", "pip", "install", "-r",
-			l->origin.file, NULL);
+			l->origin.file, (char *)NULL);
 	free(py);
 }
 
@@ -326,7 +326,6 @@ struct parse_job {
 	struct dep_set *out;
 	struct dep_error err;
 	const void *arg;	/* what fn needs besides the bytes */
-	const void *arg2;
 	int rc;
 	pthread_t thread;
 	int threaded;

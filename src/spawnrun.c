@@ -402,7 +402,7 @@ static void nap(double until_ms)
  * as the kernel lets it: one stopped in uninterruptible sleep or in a
  * frozen cgroup stays, and is left for a later call.  Returns how many of
  * those looked at are still unreaped. */
-static size_t live_reap_until(struct live *only, double until_ms)
+static size_t live_reap_until(const struct live *only, double until_ms)
 {
 	for (;;) {
 		struct live **pp, *l;

@@ -230,6 +230,7 @@ void deps_pymeta_parse(const char *buf, size_t len, char **name, char **version)
 		size_t n = nl ? (size_t)(nl - s) : len - pos;
 
 		pos += n + 1;
+		/* cppcheck-suppress knownConditionTrueFalse ; n is 0 on an empty line */
 		if (!n || (n == 1 && s[0] == '\r'))
 			break;
 		if (!*name)

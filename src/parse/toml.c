@@ -380,7 +380,7 @@ static void put_utf8(struct buf *b, unsigned long cp)
 static int escape(struct parser *ps, struct buf *b)
 {
 	const char *at = ps->p - 1;
-	int c = peek(ps, 0), digits = 0, i;
+	int c = peek(ps, 0), ndigits = 0, i;
 	unsigned long cp = 0;
 
 	switch (c) {
@@ -391,19 +391,19 @@ static int escape(struct parser *ps, struct buf *b)
 	case 'r': buf_putc(b, '\r'); break;
 	case '"': buf_putc(b, '"'); break;
 	case '\\': buf_putc(b, '\\'); break;
-	case 'u': digits = 4; break;
-	case 'U': digits = 8; break;
+	case 'u': ndigits = 4; break;
+	case 'U': ndigits = 8; break;
 	default:
 		return fail_at(ps, at, "invalid escape sequence in a string");
 	}
 	ps->p++;
-	if (!digits)
+	if (!ndigits)
 		return 0;
-	for (i = 0; i < digits; i++) {
+	for (i = 0; i < ndigits; i++) {
 		int h = hex_digit(peek(ps, 0));
 
 		if (h < 0)
-			return fail_at(ps, at, "\\%c expects %d hex digits", c, digits);
+			return fail_at(ps, at, "\\%c expects %d hex digits", c, ndigits);
 		cp = cp * 16 + (unsigned long)h;
 		ps->p++;
 	}
