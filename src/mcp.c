@@ -135,6 +135,19 @@ static cJSON *audit_input_schema(void)
 	cJSON_AddStringToObject(p, "description", "deadline of this audit in ms "
 				"(default: the repository's timeout_ms, at most 30000, "
 				"else the user's, else 3000)");
+	p = cJSON_AddObjectToObject(props, "wait_ms");
+	cJSON_AddStringToObject(p, "type", "integer");
+	cJSON_AddNumberToObject(p, "minimum", 1);
+	cJSON_AddNumberToObject(p, "maximum", MCP_WAIT_MAX_MS);
+	cJSON_AddStringToObject(p, "description", "wait up to this many ms for the "
+				"checks that waiting can change (TCP ports, the docker "
+				"daemon) to pass, running them again (as --wait)");
+	p = cJSON_AddObjectToObject(props, "interval_ms");
+	cJSON_AddStringToObject(p, "type", "integer");
+	cJSON_AddNumberToObject(p, "minimum", 1);
+	cJSON_AddNumberToObject(p, "maximum", MCP_WAIT_MAX_MS);
+	cJSON_AddStringToObject(p, "description", "with wait_ms: the pause between "
+				"two rounds, at most wait_ms (default 250)");
 	cJSON_AddBoolToObject(s, "additionalProperties", 0);
 	return s;
 }
@@ -374,6 +387,42 @@ static int dir_resolve(const struct mcp_config *cfg, const char *dir, char **out
 	return 0;
 }
 
+/* A whole number of ms from 1 to max, or -1. */
+static long whole_ms(const cJSON *v, long max)
+{
+	double d = cJSON_IsNumber(v) ? v->valuedouble : 0;
+
+	return d >= 1 && d <= (double)max && d == floor(d) ? (long)d : -1;
+}
+
+/* wait_ms and interval_ms, as --wait and --interval; 0, or -1 with why. */
+static int wait_args_parse(const cJSON *args, struct audit_opts *o,
+			   struct buf *why)
+{
+	const cJSON *w = cJSON_GetObjectItemCaseSensitive(args, "wait_ms");
+	const cJSON *i = cJSON_GetObjectItemCaseSensitive(args, "interval_ms");
+	long wait = w ? whole_ms(w, MCP_WAIT_MAX_MS) : 0;
+	long interval = i ? whole_ms(i, MCP_WAIT_MAX_MS) : 0;
+
+	if (wait < 0)
+		return buf_printf(why, "'wait_ms' expects a whole number of "
+				  "milliseconds from 1 to %d", MCP_WAIT_MAX_MS), -1;
+	if (interval < 0)
+		return buf_printf(why, "'interval_ms' expects a whole number of "
+				  "milliseconds from 1 to %d", MCP_WAIT_MAX_MS), -1;
+	if (interval && !wait)
+		return buf_puts(why, "'interval_ms' needs 'wait_ms' (the pause "
+				"between the rounds of a wait)"), -1;
+	if (interval > wait)
+		return buf_puts(why, "'interval_ms' is longer than 'wait_ms': no "
+				"second round could start"), -1;
+	o->wait_ms = wait;
+	o->interval_ms = interval;
+	o->wait_from = w ? FROM_CALL : FROM_DEFAULT;
+	o->interval_from = i ? FROM_CALL : FROM_DEFAULT;
+	return 0;
+}
+
 /* The arguments of audit into o (strings owned by the caller's bufs);
  * 0, or -1 with why. */
 struct audit_args {
@@ -385,7 +434,8 @@ static int audit_args_parse(const struct mcp_server *s, const cJSON *args,
 			    struct buf *why)
 {
 	static const char *const known[] = {
-		"dir", "only", "skip", "strict", "timeout_ms", NULL
+		"dir", "only", "skip", "strict", "timeout_ms", "wait_ms",
+		"interval_ms", NULL
 	};
 	const cJSON *v;
 	size_t i;
@@ -397,7 +447,7 @@ static int audit_args_parse(const struct mcp_server *s, const cJSON *args,
 			char *q = quote_text(v->string);
 
 			buf_printf(why, "unknown argument '%s' (expected dir, only, "
-				   "skip, strict, timeout_ms)", q);
+				   "skip, strict, timeout_ms, wait_ms, interval_ms)", q);
 			free(q);
 			return -1;
 		}
@@ -434,6 +484,8 @@ static int audit_args_parse(const struct mcp_server *s, const cJSON *args,
 		o->timeout_ms = (long)d;
 		o->timeout_from = FROM_CALL;
 	}
+	if (wait_args_parse(args, o, why) < 0)
+		return -1;
 	v = cJSON_GetObjectItemCaseSensitive(args, "dir");
 	if (v && (!cJSON_IsString(v) || !*v->valuestring))
 		return buf_puts(why, "'dir' expects a path"), -1;

@@ -724,6 +724,7 @@ out:
 static void runtimes_plan(const struct spec *spec, struct plan *plan)
 {
 	struct buf id = BUF_INIT, title = BUF_INIT;
+	struct check *c;
 	size_t i, base;
 	unsigned n;
 
@@ -741,8 +742,11 @@ static void runtimes_plan(const struct spec *spec, struct plan *plan)
 		}
 		buf_printf(&title, "%s (%s)", k ? k->display : r->name,
 			   req_source_label(r->src));
-		plan_add(plan, &probe_runtimes, buf_str(&id), buf_str(&title),
-			 r->origin, r, i);
+		c = plan_add(plan, &probe_runtimes, buf_str(&id), buf_str(&title),
+			     r->origin, r, i);
+		/* the daemon's answer changes as it starts; a program's
+		 * version does not */
+		c->volatile_state = runtime_by_socket(spec, r->name);
 		buf_release(&id);
 		buf_release(&title);
 	}
