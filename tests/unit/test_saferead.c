@@ -165,6 +165,47 @@ static void test_text_position(void)
 	blob_release(&b);
 }
 
+/* text_check reads eight plain bytes at a time: what it finds, and where,
+ * must not depend on where a word starts. */
+static void test_text_check(void)
+{
+	static const struct {
+		const char *in;
+		size_t len;
+		int rc;
+		unsigned line, col;
+		const char *what;
+	} texts[] = {
+		{ "", 0, 0, 0, 0, NULL },
+		{ "plain ascii, longer than a word\n\ttab\r\n", 38, 0, 0, 0, NULL },
+		{ "h\xc3\xa9llo w\xc3\xb6rld \xe2\x82\xac \xf0\x9f\x98\x80 and more", 31, 0, 0, 0, NULL },
+		{ "\x7f\x01\x1f control bytes are text here", 31, 0, 0, 0, NULL },
+		{ "abcdefg\0", 8, -1, 1, 8, "NUL byte" },
+		{ "abcdefgh\0ijklmnop", 17, -1, 1, 9, "NUL byte" },
+		{ "abcdefghijklmnop\0", 17, -1, 1, 17, "NUL byte" },
+		{ "0123456\n89abcdef\n0123\xff", 22, -1, 3, 5, "invalid UTF-8" },
+		{ "line one\nline two\nl\xc3\xa9 \xc3", 23, -1, 3, 5, "invalid UTF-8" },
+		{ "\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\x80", 9, -1, 1, 9, "invalid UTF-8" },
+		{ "surrogate \xed\xa0\x80 here", 18, -1, 1, 11, "invalid UTF-8" },
+		{ "overlong \xc0\xaf", 11, -1, 1, 10, "invalid UTF-8" },
+		{ "cut \xe2\x82", 6, -1, 1, 5, "invalid UTF-8" },
+		{ "\n\n\n\n\n\n\n\n\n\n\0", 11, -1, 11, 1, "NUL byte" },
+	};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(texts); i++) {
+		unsigned line = 0, col = 0;
+		const char *what = NULL;
+		int rc = text_check(texts[i].in, texts[i].len, &line, &col, &what);
+
+		CHECK_INT(rc, texts[i].rc, "text_check row %zu", i);
+		if (rc < 0 && texts[i].rc < 0)
+			CHECK(line == texts[i].line && col == texts[i].col && what &&
+			      !strcmp(what, texts[i].what), "text_check row %zu: %u:%u %s",
+			      i, line, col, what ? what : "");
+	}
+}
+
 /* ---- the race: what an attacker swaps between open and judgement ---- */
 
 enum swap { SWAP_FILE_FOR_LINK, SWAP_LINK_FOR_FILE };
@@ -227,4 +268,5 @@ void test_main(void)
 		}
 	}
 	test_text_position();
+	test_text_check();
 }
