@@ -20,6 +20,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,6 +36,7 @@
 #define DEPS_SHOWN 5		/* packages named in the message */
 #define DEPS_WALK_MAX 200000	/* package folders looked at */
 #define DEPS_WALK_DEPTH 64	/* nested node_modules */
+#define DEPS_MANY_THREADED 64	/* install records read on two threads from here */
 
 /* ---- reading ---- */
 
@@ -345,6 +347,73 @@ static int parse_job_finish(struct parse_job *j)
 		pthread_join(j->thread, NULL);
 	j->threaded = 0;
 	return j->rc;
+}
+
+/* ---- many small files read on two threads ---- */
+
+/* An install record is a file a package: 2,000 METADATA or package.json
+ * files for as many packages, each read with the handful of system calls
+ * saferead's checks take, are most of what a check costs.  They are read
+ * on two threads, the check's own and a short-lived helper (joined before
+ * the check returns), each taking the next file in turn; what a file says
+ * goes to its own slot (take), so the result is the same whichever
+ * thread read it.  Below DEPS_MANY_THREADED files a thread costs more
+ * than it saves. */
+struct many_read {
+	size_t n;
+	/* file i's name relative to the directory, into buf (size bytes);
+	 * NULL: nothing to read for i */
+	const char *(*name)(const struct many_read *m, size_t i, char *buf, size_t size);
+	/* what file i says, into slot i of arg's own (either thread) */
+	void (*take)(const struct many_read *m, size_t i, const struct blob *b);
+	void *arg;
+	double deadline;
+	struct saferead_dir dir;
+	atomic_size_t next;	/* the next file to take */
+	atomic_int late;	/* the deadline came first */
+};
+
+static void *many_read_main(void *arg)
+{
+	struct many_read *m = arg;
+	const struct saferead_policy pol = { SAFEREAD_ANYWHERE, SAFEREAD_BYTES, DEPS_META_CAP };
+	char buf[PATH_MAX];
+	size_t i;
+
+	while ((i = atomic_fetch_add(&m->next, 1)) < m->n) {
+		const char *name;
+		struct blob b;
+
+		if (clock_ms() > m->deadline) {
+			atomic_store(&m->late, 1);
+			break;
+		}
+		name = m->name(m, i, buf, sizeof(buf));
+		if (name && saferead_dir_file(&m->dir, &pol, name, &b, NULL) == 0) {
+			m->take(m, i, &b);
+			blob_release(&b);
+		}
+	}
+	return NULL;
+}
+
+/* Read the m->n files m names below dir (a file that cannot be read is
+ * left out).  Returns 0, or -1 when the deadline came first. */
+static int many_read_run(struct many_read *m, const char *dir)
+{
+	pthread_t helper;
+	int threaded = 0;
+
+	atomic_init(&m->next, 0);
+	atomic_init(&m->late, 0);
+	saferead_dir_open(&m->dir, dir);	/* on failure each read fails */
+	if (m->n >= DEPS_MANY_THREADED)
+		threaded = pthread_create(&helper, NULL, many_read_main, m) == 0;
+	many_read_main(m);
+	if (threaded)
+		pthread_join(helper, NULL);
+	saferead_dir_close(&m->dir);
+	return atomic_load(&m->late) || clock_ms() > m->deadline ? -1 : 0;
 }
 
 static int npm_job(struct parse_job *j)
@@ -982,49 +1051,85 @@ static void venv_release(struct venv *v)
 		free(v->site[i]);
 }
 
+/* What one site-packages holds: its entries, and what the metadata of
+ * each says (the slots of many_read). */
+struct site_files {
+	char **names;		/* sorted */
+	struct site_meta {
+		char *name, *version;
+	} *got;
+};
+
+/* "X.dist-info/METADATA" or "X.egg-info/PKG-INFO"; NULL for any other
+ * entry. */
+static const char *meta_file(const struct many_read *m, size_t i, char *buf, size_t size)
+{
+	const struct site_files *f = m->arg;
+	const char *e = f->names[i], *file;
+	size_t len = strlen(e), flen;
+
+	if (len > 10 && !strcmp(e + len - 10, ".dist-info"))
+		file = "/METADATA";
+	else if (len > 9 && !strcmp(e + len - 9, ".egg-info"))
+		file = "/PKG-INFO";
+	else
+		return NULL;
+	flen = strlen(file);
+	if (len + flen >= size)
+		return NULL;
+	memcpy(buf, e, len);
+	memcpy(buf + len, file, flen + 1);
+	return buf;
+}
+
+static void meta_take(const struct many_read *m, size_t i, const struct blob *b)
+{
+	const struct site_files *f = m->arg;
+
+	deps_pymeta_parse(b->data, b->len, &f->got[i].name, &f->got[i].version);
+}
+
 /* Every *.dist-info/METADATA (and *.egg-info/PKG-INFO) of the
  * environment: normalised name -> version, read from the file (the
- * folder's name is a hint only). */
+ * folder's name is a hint only), the first of a name in name order. */
 static int scan_site(struct venv *v, struct dep_set *have, double deadline)
 {
 	size_t s, i, n;
+	int rc = 0;
 
 	for (s = 0; s < v->nsite; s++) {
-		char **names = list_dir(v->site[s], &n);
+		struct site_files f;
+		struct many_read m;
 
+		f.names = list_dir(v->site[s], &n);
+		f.got = xcalloc(n ? n : 1, sizeof(*f.got));
+		memset(&m, 0, sizeof(m));
+		m.n = n;
+		m.name = meta_file;
+		m.take = meta_take;
+		m.arg = &f;
+		m.deadline = deadline;
+		if (many_read_run(&m, v->site[s]) < 0)
+			rc = -1;
 		for (i = 0; i < n; i++) {
-			size_t len = strlen(names[i]);
-			int dist = len > 10 && !strcmp(names[i] + len - 10, ".dist-info");
-			int egg = len > 9 && !strcmp(names[i] + len - 9, ".egg-info");
-			struct buf p = BUF_INIT;
-			struct blob b;
-			struct lread lr;
-			char *name = NULL, *version = NULL;
+			const struct site_meta *g = &f.got[i];
 
-			if ((dist || egg) && clock_ms() <= deadline) {
-				buf_printf(&p, "%s/%s", names[i], dist ? "METADATA" : "PKG-INFO");
-				if (deps_read(v->site[s], buf_str(&p), 0, DEPS_META_CAP, &b,
-					      &lr) == 0) {
-					deps_pymeta_parse(b.data, b.len, &name, &version);
-					blob_release(&b);
-				}
-			}
-			if (name) {
-				char *key = pep503_normalize(name, strlen(name));
+			if (g->name) {
+				char *key = pep503_normalize(g->name, strlen(g->name));
 
 				if (!dep_set_get(have, key))
-					dep_set_add(have, key, name, version,
-						    version ? 0 : DEP_NO_VERSION);
+					dep_set_add(have, key, g->name, g->version,
+						    g->version ? 0 : DEP_NO_VERSION);
 				free(key);
 			}
-			free(name);
-			free(version);
-			buf_release(&p);
-			free(names[i]);
+			free(g->name);
+			free(g->version);
+			free(f.names[i]);
 		}
-		free(names);
+		free(f.got);
+		free(f.names);
 	}
-	return clock_ms() > deadline ? -1 : 0;
+	return rc < 0 || clock_ms() > deadline ? -1 : 0;
 }
 
 /* poetry install leaves out groups pyproject.toml marks optional
