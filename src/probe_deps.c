@@ -477,17 +477,41 @@ static const char *installed_by(const struct spec *spec)
  * scoped ones and nested node_modules, symbolic links followed to their
  * targets.  npm trusts its hidden lockfile only when no folder is newer
  * than it (+10 ms), every folder is in it and every entry of it is a
- * folder; otherwise it reads the folders, and so does this probe. */
+ * folder; otherwise it reads the folders, and so does this probe.
+ *
+ * The hidden lockfile is parsed on a thread of its own while the walk
+ * runs: the walk notes the folders it judges (seen, in its order) and
+ * nm_judge judges them once the lockfile is there, so that the first
+ * reason is the one a walk against the parsed lockfile would give. */
+struct nm_seen {
+	char *folder;		/* a node_modules or scope folder (owned), or
+				 * NULL: the package folder found.v[pkg] */
+	size_t pkg;
+	double mtime;
+};
+
 struct nm_walk {
 	const char *root;
 	struct dep_set found;	/* key: path from the root; extra: link target */
 	const struct dep_set *hidden;	/* or NULL */
 	double lock_time;	/* the hidden lockfile's mtime + 10 ms */
 	char *distrust;		/* why npm would not trust it (first reason) */
+	int note;		/* a hidden lockfile is there: fill seen */
+	struct nm_seen *seen;
+	size_t nseen, seen_cap;
 	double deadline;
 	int stopped;		/* the cap or the deadline */
 	size_t looked;
 };
+
+static void nm_note(struct nm_walk *w, char *folder, size_t pkg, const struct stat *st)
+{
+	grow(&w->seen, sizeof(*w->seen), &w->seen_cap, w->nseen + 1);
+	w->seen[w->nseen].folder = folder;
+	w->seen[w->nseen].pkg = pkg;
+	w->seen[w->nseen].mtime = mtime_ms(st);
+	w->nseen++;
+}
 
 static void distrust(struct nm_walk *w, const char *why, const char *path)
 {
@@ -498,6 +522,34 @@ static void distrust(struct nm_walk *w, const char *why, const char *path)
 	buf_printf(&b, "%s: ", why);
 	buf_add_clean(&b, path);
 	w->distrust = buf_detach(&b);
+}
+
+/* The folders the walk noted, against the parsed hidden lockfile, in
+ * the walk's order. */
+static void nm_judge(struct nm_walk *w)
+{
+	size_t i;
+
+	for (i = 0; i < w->nseen && !w->distrust; i++) {
+		const struct nm_seen *e = &w->seen[i];
+		const char *rel = e->folder ? e->folder : w->found.v[e->pkg].key;
+
+		if (e->mtime > w->lock_time)
+			distrust(w, "out of date, updated", rel);
+		else if (!e->folder && !dep_set_get(w->hidden, rel))
+			distrust(w, "missing from lockfile", rel);
+	}
+}
+
+static void nm_walk_release(struct nm_walk *w)
+{
+	size_t i;
+
+	for (i = 0; i < w->nseen; i++)
+		free(w->seen[i].folder);
+	free(w->seen);
+	free(w->distrust);
+	dep_set_release(&w->found);
 }
 
 static void walk_nm(struct nm_walk *w, const char *rel, unsigned depth);
@@ -519,6 +571,7 @@ static void walk_pkg(struct nm_walk *w, const char *rel, unsigned depth)
 {
 	char *abs = path_join(w->root, rel);
 	struct stat st, tst;
+	struct dep *d;
 	char *sub;
 
 	if (++w->looked > DEPS_WALK_MAX || clock_ms() > w->deadline) {
@@ -532,7 +585,6 @@ static void walk_pkg(struct nm_walk *w, const char *rel, unsigned depth)
 	}
 	if (S_ISLNK(st.st_mode)) {
 		char real[PATH_MAX];
-		struct dep *d;
 
 		if (!realpath(abs, real) || stat(real, &tst) < 0 || !S_ISDIR(tst.st_mode)) {
 			free(abs);
@@ -555,11 +607,9 @@ static void walk_pkg(struct nm_walk *w, const char *rel, unsigned depth)
 		return;
 	}
 	free(abs);
-	if (w->hidden && mtime_ms(&st) > w->lock_time)
-		distrust(w, "out of date, updated", rel);
-	if (w->hidden && !dep_set_get(w->hidden, rel))
-		distrust(w, "missing from lockfile", rel);
-	dep_set_add(&w->found, rel, deps_npm_path_name(rel), NULL, 0);
+	d = dep_set_add(&w->found, rel, deps_npm_path_name(rel), NULL, 0);
+	if (w->note)
+		nm_note(w, NULL, (size_t)(d - w->found.v), &st);
 	sub = join3(rel, "node_modules");
 	if (depth < DEPS_WALK_DEPTH)
 		walk_nm(w, sub, depth + 1);
@@ -603,9 +653,8 @@ static void walk_nm(struct nm_walk *w, const char *rel, unsigned depth)
 	char **names = list_dir(abs, &n);
 	struct stat st;
 
-	if (names && w->hidden && strcmp(rel, "node_modules") &&
-	    stat(abs, &st) == 0 && mtime_ms(&st) > w->lock_time)
-		distrust(w, "out of date, updated", rel);
+	if (names && w->note && strcmp(rel, "node_modules") && stat(abs, &st) == 0)
+		nm_note(w, xstrdup(rel), 0, &st);
 	free(abs);
 	for (i = 0; i < n; i++) {
 		char *child = join3(rel, names[i]);
@@ -655,11 +704,11 @@ static int npm_installed(const struct run_ctx *ctx, const struct lock_req *l,
 			 struct nm_walk *w, struct dep_set *hidden, struct result *r)
 {
 	const struct spec *spec = ctx->spec;
-	struct dep_error e;
+	struct parse_job job;
 	struct blob b;
 	struct lread lr;
 	struct stat st;
-	int version, have_hidden = 0;
+	int have_hidden = 0;
 	const char *by;
 	char *hpath;
 	size_t i;
@@ -670,17 +719,17 @@ static int npm_installed(const struct run_ctx *ctx, const struct lock_req *l,
 	if (stat(hpath, &st) == 0 &&
 	    deps_read(spec->root, "node_modules/.package-lock.json", 0, DEPS_LOCK_CAP, &b,
 		      &lr) == 0) {
-		if (deps_npm_parse(b.data, b.len, hidden, &version, &e) == 0) {
-			have_hidden = 1;
-			w->hidden = hidden;
-			w->lock_time = mtime_ms(&st) + 10;
-		} else {
-			w->distrust = xstrdup("it cannot be parsed");
-		}
-		blob_release(&b);
+		/* parsed while node_modules is walked */
+		memset(&job, 0, sizeof(job));
+		job.fn = npm_job;
+		job.b = &b;
+		job.out = hidden;
+		parse_job_start(&job);
+		w->note = 1;
 	}
 	free(hpath);
-	if (!have_hidden && (by = installed_by(spec)) && strcmp(by, "npm")) {
+	/* with a hidden lockfile there, installed_by says npm */
+	if (!w->note && (by = installed_by(spec)) && strcmp(by, "npm")) {
 		result_set(r, STATUS_FAIL, "node_modules was installed by %s "
 			   "(node_modules/.%s), not by npm", by,
 			   !strcmp(by, "pnpm") ? "modules.yaml" : "yarn-state.yml");
@@ -690,6 +739,17 @@ static int npm_installed(const struct run_ctx *ctx, const struct lock_req *l,
 		return -1;
 	}
 	walk_nm(w, "node_modules", 0);
+	if (w->note) {
+		if (parse_job_finish(&job) == 0) {
+			have_hidden = 1;
+			w->hidden = hidden;
+			w->lock_time = mtime_ms(&st) + 10;
+			nm_judge(w);
+		} else {
+			w->distrust = xstrdup("it cannot be parsed");
+		}
+		blob_release(&b);
+	}
 	for (i = 0; have_hidden && !w->distrust && i < hidden->n; i++)
 		if (!dep_set_get(&w->found, hidden->v[i].key))
 			distrust(w, "missing from node_modules", hidden->v[i].key);
@@ -747,8 +807,7 @@ static void run_npm(const struct run_ctx *ctx, const struct lock_req *l, struct 
 				    "package.json files were read");
 		dep_diff_release(&d);
 	}
-	free(w.distrust);
-	dep_set_release(&w.found);
+	nm_walk_release(&w);
 	dep_set_release(&hidden);
 	dep_set_release(&want);
 }
