@@ -708,7 +708,7 @@ static int npm_installed(const struct run_ctx *ctx, const struct lock_req *l,
 	struct blob b;
 	struct lread lr;
 	struct stat st;
-	int have_hidden = 0;
+	int have_file = 0, have_hidden = 0;
 	const char *by;
 	char *hpath;
 	size_t i;
@@ -725,11 +725,11 @@ static int npm_installed(const struct run_ctx *ctx, const struct lock_req *l,
 		job.b = &b;
 		job.out = hidden;
 		parse_job_start(&job);
-		w->note = 1;
+		have_file = w->note = 1;
 	}
 	free(hpath);
 	/* with a hidden lockfile there, installed_by says npm */
-	if (!w->note && (by = installed_by(spec)) && strcmp(by, "npm")) {
+	if (!have_file && (by = installed_by(spec)) && strcmp(by, "npm")) {
 		result_set(r, STATUS_FAIL, "node_modules was installed by %s "
 			   "(node_modules/.%s), not by npm", by,
 			   !strcmp(by, "pnpm") ? "modules.yaml" : "yarn-state.yml");
@@ -739,7 +739,7 @@ static int npm_installed(const struct run_ctx *ctx, const struct lock_req *l,
 		return -1;
 	}
 	walk_nm(w, "node_modules", 0);
-	if (w->note) {
+	if (have_file) {
 		if (parse_job_finish(&job) == 0) {
 			have_hidden = 1;
 			w->hidden = hidden;
@@ -1136,7 +1136,7 @@ static const char *meta_file(const struct many_read *m, size_t i, char *buf, siz
 	flen = strlen(file);
 	if (len + flen >= size)
 		return NULL;
-	memcpy(buf, e, len);
+	memcpy(buf, e, len + 1);
 	memcpy(buf + len, file, flen + 1);
 	return buf;
 }

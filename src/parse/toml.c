@@ -69,11 +69,16 @@ struct arena_block {
 	max_align_t data[];
 };
 
+/* A table's index, in the tree's memory; its slots are malloc'd. */
+struct arena_index {
+	struct strmap map;
+	struct arena_index *next;	/* the one made before */
+};
+
 struct toml_arena {
 	struct arena_block *last;
 	size_t next_size;
-	struct strmap **maps;	/* the tables' indexes, whose slots are malloc'd */
-	size_t nmaps, maps_cap;
+	struct arena_index *indexes;	/* the newest first */
 };
 
 struct parser {
@@ -214,11 +219,10 @@ static void *arena_grow(struct toml_arena *a, void *v, size_t elem, size_t *cap,
 static void arena_free(struct toml_arena *a)
 {
 	struct arena_block *b, *prev;
-	size_t i;
+	struct arena_index *x;
 
-	for (i = 0; i < a->nmaps; i++)
-		strmap_release(a->maps[i]);
-	free(a->maps);
+	for (x = a->indexes; x; x = x->next)
+		strmap_release(&x->map);
 	for (b = a->last; b; b = prev) {
 		prev = b->next;
 		free(b);
@@ -288,10 +292,12 @@ static void table_add(struct parser *ps, struct toml_value *t, const struct key_
 	kv->val = v;
 	t->n++;
 	if (t->n == INDEX_FROM + 1) {
-		t->index = arena_alloc(a, sizeof(*t->index));
-		memset(t->index, 0, sizeof(*t->index));
-		grow(&a->maps, sizeof(*a->maps), &a->maps_cap, a->nmaps + 1);
-		a->maps[a->nmaps++] = t->index;
+		struct arena_index *x = arena_alloc(a, sizeof(*x));
+
+		memset(x, 0, sizeof(*x));
+		x->next = a->indexes;
+		a->indexes = x;
+		t->index = &x->map;
 		for (i = 0; i < t->n; i++)
 			strmap_put(t->index, t->kv[i].key, t->kv[i].klen, i);
 	} else if (t->index) {
