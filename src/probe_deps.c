@@ -18,6 +18,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -28,6 +29,7 @@
 #include <strings.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
+#include <unistd.h>
 
 /* Lockfiles of the largest monorepos are some tens of megabytes; past
  * this one is skipped with a message naming it, never read. */
@@ -492,6 +494,8 @@ struct nm_seen {
 
 struct nm_walk {
 	const char *root;
+	int rootfd;		/* root, open (O_PATH): the walk goes by
+				 * descriptors, each name a step or two long */
 	struct dep_set found;	/* key: path from the root; extra: link target */
 	const struct dep_set *hidden;	/* or NULL */
 	double lock_time;	/* the hidden lockfile's mtime + 10 ms */
@@ -552,7 +556,8 @@ static void nm_walk_release(struct nm_walk *w)
 	dep_set_release(&w->found);
 }
 
-static void walk_nm(struct nm_walk *w, const char *rel, unsigned depth);
+static void walk_nm(struct nm_walk *w, int dfd, const char *name, const char *rel,
+		    unsigned depth);
 
 /* a "/" b, a new string (the walk makes thousands: no printf) */
 static char *join3(const char *a, const char *b)
@@ -566,30 +571,29 @@ static char *join3(const char *a, const char *b)
 	return s;
 }
 
-/* One package folder at rel (a directory or a link to one). */
-static void walk_pkg(struct nm_walk *w, const char *rel, unsigned depth)
+/* One package folder at rel (a directory or a link to one), which is
+ * name below the open directory dfd. */
+static void walk_pkg(struct nm_walk *w, int dfd, const char *name, const char *rel,
+		     unsigned depth)
 {
-	char *abs = path_join(w->root, rel);
 	struct stat st, tst;
 	struct dep *d;
-	char *sub;
+	char *sub, *subname;
 
 	if (++w->looked > DEPS_WALK_MAX || clock_ms() > w->deadline) {
 		w->stopped = 1;
-		free(abs);
 		return;
 	}
-	if (lstat(abs, &st) < 0) {
-		free(abs);
+	if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0)
 		return;
-	}
 	if (S_ISLNK(st.st_mode)) {
 		char real[PATH_MAX];
+		char *abs = path_join(w->root, rel);
+		int ok = realpath(abs, real) && stat(real, &tst) == 0 && S_ISDIR(tst.st_mode);
 
-		if (!realpath(abs, real) || stat(real, &tst) < 0 || !S_ISDIR(tst.st_mode)) {
-			free(abs);
+		free(abs);
+		if (!ok)
 			return;
-		}
 		d = dep_set_add(&w->found, rel, deps_npm_path_name(rel), NULL, DEP_LINK);
 		if (path_is_inside(real, w->root) && strlen(real) > strlen(w->root)) {
 			const char *target = real + strlen(w->root) + 1;
@@ -597,23 +601,22 @@ static void walk_pkg(struct nm_walk *w, const char *rel, unsigned depth)
 			d->extra = xstrdup(target);
 			/* a workspace: walked once, as its own folder */
 			if (!dep_set_get(&w->found, target) && depth < DEPS_WALK_DEPTH)
-				walk_pkg(w, target, depth + 1);
+				walk_pkg(w, w->rootfd, target, target, depth + 1);
 		}
-		free(abs);
 		return;
 	}
-	if (!S_ISDIR(st.st_mode)) {
-		free(abs);
+	if (!S_ISDIR(st.st_mode))
 		return;
-	}
-	free(abs);
 	d = dep_set_add(&w->found, rel, deps_npm_path_name(rel), NULL, 0);
 	if (w->note)
 		nm_note(w, NULL, (size_t)(d - w->found.v), &st);
-	sub = join3(rel, "node_modules");
-	if (depth < DEPS_WALK_DEPTH)
-		walk_nm(w, sub, depth + 1);
-	free(sub);
+	if (depth < DEPS_WALK_DEPTH) {
+		sub = join3(rel, "node_modules");
+		subname = join3(name, "node_modules");
+		walk_nm(w, dfd, subname, sub, depth + 1);
+		free(subname);
+		free(sub);
+	}
 }
 
 static int by_name(const void *a, const void *b)
@@ -621,80 +624,108 @@ static int by_name(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* The entries of a directory, dot names left out, sorted (so that the
- * walk and its first reason are the same every run). */
-static char **list_dir(const char *abs, size_t *n)
+/* The entries of an open directory, dot names left out, sorted (so that
+ * the walk and its first reason are the same every run). */
+static char **list_entries(DIR *d, size_t *n)
 {
-	DIR *d = opendir(abs);
 	struct dirent *e;
 	char **v = NULL;
 	size_t cap = 0;
 
 	*n = 0;
-	if (!d)
-		return NULL;
 	while ((e = readdir(d))) {
 		if (e->d_name[0] == '.')
 			continue;
 		grow(&v, sizeof(*v), &cap, *n + 1);
 		v[(*n)++] = xstrdup(e->d_name);
 	}
-	closedir(d);
 	if (*n)
 		qsort(v, *n, sizeof(*v), by_name);
 	return v;
 }
 
-/* A node_modules folder (or a scope inside one) at rel. */
-static void walk_nm(struct nm_walk *w, const char *rel, unsigned depth)
+/* The same of the directory abs (NULL when it cannot be read). */
+static char **list_dir(const char *abs, size_t *n)
 {
-	char *abs = path_join(w->root, rel);
-	size_t n, i;
-	char **names = list_dir(abs, &n);
+	DIR *d = opendir(abs);
+	char **v;
+
+	*n = 0;
+	if (!d)
+		return NULL;
+	v = list_entries(d, n);
+	closedir(d);
+	return v;
+}
+
+/* A node_modules folder (or a scope inside one) at rel, which is name
+ * below the open directory dfd. */
+static void walk_nm(struct nm_walk *w, int dfd, const char *name, const char *rel,
+		    unsigned depth)
+{
+	int fd = openat(dfd, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	DIR *dir = fd < 0 ? NULL : fdopendir(fd);
+	size_t n = 0, i;
+	char **names;
 	struct stat st;
 
-	if (names && w->note && strcmp(rel, "node_modules") && stat(abs, &st) == 0)
+	if (!dir) {
+		if (fd >= 0)
+			close(fd);
+		return;
+	}
+	names = list_entries(dir, &n);
+	if (names && w->note && strcmp(rel, "node_modules") && fstat(fd, &st) == 0)
 		nm_note(w, xstrdup(rel), 0, &st);
-	free(abs);
 	for (i = 0; i < n; i++) {
 		char *child = join3(rel, names[i]);
 
 		if (!w->stopped) {
 			if (names[i][0] == '@' && depth < DEPS_WALK_DEPTH)
-				walk_nm(w, child, depth + 1);
+				walk_nm(w, fd, names[i], child, depth + 1);
 			else
-				walk_pkg(w, child, depth);
+				walk_pkg(w, fd, names[i], child, depth);
 		}
 		free(child);
 		free(names[i]);
 	}
 	free(names);
+	closedir(dir);	/* and fd */
+}
+
+/* "KEY/package.json" of found package i; NULL for a link (its target
+ * is a folder of its own). */
+static const char *pkg_json(const struct many_read *m, size_t i, char *buf, size_t size)
+{
+	const struct nm_walk *w = m->arg;
+	const struct dep *d = &w->found.v[i];
+
+	if ((d->flags & DEP_LINK) ||
+	    (size_t)snprintf(buf, size, "%s/package.json", d->key) >= size)
+		return NULL;
+	return buf;
+}
+
+static void pkg_json_take(const struct many_read *m, size_t i, const struct blob *b)
+{
+	const struct nm_walk *w = m->arg;
+
+	w->found.v[i].version = deps_npm_package_version(b->data, b->len);
 }
 
 /* The versions of the folders found, from their package.json files. */
 static void read_versions(struct nm_walk *w)
 {
-	size_t i;
+	struct many_read m;
 
-	for (i = 0; i < w->found.n && !w->stopped; i++) {
-		struct dep *d = &w->found.v[i];
-		struct buf p = BUF_INIT;
-		struct blob b;
-		struct lread lr;
-
-		if (d->flags & DEP_LINK)
-			continue;
-		if (clock_ms() > w->deadline) {
-			w->stopped = 1;
-			break;
-		}
-		buf_printf(&p, "%s/package.json", d->key);
-		if (deps_read(w->root, buf_str(&p), 0, DEPS_META_CAP, &b, &lr) == 0) {
-			d->version = deps_npm_package_version(b.data, b.len);
-			blob_release(&b);
-		}
-		buf_release(&p);
-	}
+	memset(&m, 0, sizeof(m));
+	m.n = w->found.n;
+	m.name = pkg_json;
+	m.take = pkg_json_take;
+	m.arg = w;
+	m.deadline = w->deadline;
+	if (many_read_run(&m, w->root) < 0)
+		w->stopped = 1;
 }
 
 /* The installed side of npm: the hidden lockfile when npm would trust
@@ -738,7 +769,11 @@ static int npm_installed(const struct run_ctx *ctx, const struct lock_req *l,
 		fix_hint(r, l);
 		return -1;
 	}
-	walk_nm(w, "node_modules", 0);
+	w->rootfd = open(spec->root, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (w->rootfd >= 0) {
+		walk_nm(w, w->rootfd, "node_modules", "node_modules", 0);
+		close(w->rootfd);
+	}
 	if (have_file) {
 		if (parse_job_finish(&job) == 0) {
 			have_hidden = 1;
