@@ -21,6 +21,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -556,6 +557,33 @@ static int line_ending_backslash(struct parser *ps)
 	}
 }
 
+/* The end of the run of plain characters at p: none of q, a backslash, a
+ * control character or DEL.  A lockfile is mostly strings (URLs,
+ * hashes): eight bytes at a time while a whole word is plain.  Each test
+ * on a word (a byte equal to c; a byte below 0x20) is exact as a whole,
+ * and the bytes of the word it stops at are looked at one by one. */
+static const char *plain_run(const char *p, const char *end, char q)
+{
+	const uint64_t ones = 0x0101010101010101ULL, highs = 0x8080808080808080ULL;
+	const uint64_t wq = ones * (unsigned char)q, wb = ones * '\\', wdel = ones * 0x7f;
+
+	while (end - p >= 8) {
+		uint64_t w, x, y, z;
+
+		memcpy(&w, p, 8);
+		x = w ^ wq;
+		y = w ^ wb;
+		z = w ^ wdel;
+		if ((((x - ones) & ~x) | ((y - ones) & ~y) | ((z - ones) & ~z) |
+		     ((w - ones * 0x20) & ~w)) & highs)
+			break;
+		p += 8;
+	}
+	while (p < end && *p != q && *p != '\\' && (unsigned char)*p >= 0x20 && *p != 0x7f)
+		p++;
+	return p;
+}
+
 /* A string of any kind at ps->p (its opening quote): the text into *out. */
 static int parse_string(struct parser *ps, struct buf *out, int allow_multi)
 {
@@ -610,11 +638,8 @@ static int parse_string(struct parser *ps, struct buf *out, int allow_multi)
 		}
 		{
 			/* a run of plain characters is copied at once */
-			const char *run = ps->p;
+			const char *run = plain_run(ps->p, ps->end, q);
 
-			while (run < ps->end && *run != q && *run != '\\' &&
-			       (unsigned char)*run >= 0x20 && *run != 0x7f)
-				run++;
 			if (run > ps->p) {
 				buf_add(out, ps->p, (size_t)(run - ps->p));
 				ps->p = run;
