@@ -89,6 +89,26 @@ struct saferead_error {
 int saferead_file(const struct saferead_policy *p, const char *dir,
 		  const char *name, struct blob *out, struct saferead_error *err);
 
+/* Many files of one directory read in a row (the METADATA of every
+ * package of a virtual environment): the directory, and /proc/self/fd,
+ * are opened once, not once a file.  saferead_dir_file(d, p, name, ...)
+ * reads as saferead_file(p, dir, name, ...) does (dir must be canonical
+ * for the SAFEREAD_BENEATH policies), relative to the directory as it
+ * was when saferead_dir_open opened it.  saferead_dir_open returns 0, or
+ * -1 with errno, and then every read fails with that code; dir is
+ * borrowed until saferead_dir_close.  Threads may share one. */
+struct saferead_dir {
+	const char *dir;
+	int dfd;		/* O_PATH, or -1 */
+	int procfd;		/* /proc/self/fd (O_PATH), or -1 */
+	int code;		/* why dfd is -1 */
+};
+
+int saferead_dir_open(struct saferead_dir *d, const char *dir);
+int saferead_dir_file(const struct saferead_dir *d, const struct saferead_policy *p,
+		      const char *name, struct blob *out, struct saferead_error *err);
+void saferead_dir_close(struct saferead_dir *d);
+
 /* saferead_file(SAFEREAD_ANYWHERE, bytes, cap) on one path: 0, or -1 with
  * errno set to the code. */
 int saferead_path(const char *path, size_t cap, struct blob *out);

@@ -12,6 +12,10 @@
  * recursion or a huge tree; the caller caps the input size.  Lookups in a
  * table are O(1) on average (a hash index once a table grows), so a table
  * of 100,000 keys parses in linear time.
+ *
+ * The whole tree (values, keys, strings, arrays) lives in a few large
+ * blocks that the root owns: one toml_free of the root releases it at
+ * once, and a value inside the tree is never freed on its own.
  */
 #ifndef EP_TOML_H
 #define EP_TOML_H
@@ -32,6 +36,7 @@ enum toml_type {
 };
 
 struct toml_value;
+struct toml_arena;
 struct strmap;
 
 /* One key of a table; key may hold NUL bytes ("\u0000" is a valid key). */
@@ -59,6 +64,7 @@ struct toml_value {
 	struct toml_kv *kv;
 	size_t n, cap;
 	struct strmap *index;	/* TABLE: key -> kv index, once n > 8 */
+	struct toml_arena *arena;	/* the root's: the tree's memory; else NULL */
 };
 
 struct toml_limits {
@@ -77,11 +83,14 @@ struct toml_error {
 };
 
 /* Parse buf[0..len) (UTF-8, as TOML requires) into *root, a TABLE that
- * the caller frees with toml_free.  Returns 0, or -1 with err filled and
- * *root NULL.  lim NULL: toml_default_limits. */
+ * the caller frees with toml_free; the tree copies what it keeps of buf.
+ * Returns 0, or -1 with err filled and *root NULL.  lim NULL:
+ * toml_default_limits. */
 int toml_parse(const char *buf, size_t len, const struct toml_limits *lim,
 	       struct toml_value **root, struct toml_error *err);
-void toml_free(struct toml_value *v);
+/* Free a tree toml_parse returned, all of it (NULL: nothing).  Any other
+ * value is part of its root's tree: nothing happens. */
+void toml_free(struct toml_value *root);
 
 /* The value of key in table t (NULL when t is not a table or has none). */
 const struct toml_value *toml_get(const struct toml_value *t, const char *key);

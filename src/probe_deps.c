@@ -18,8 +18,10 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,6 +29,7 @@
 #include <strings.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
+#include <unistd.h>
 
 /* Lockfiles of the largest monorepos are some tens of megabytes; past
  * this one is skipped with a message naming it, never read. */
@@ -35,6 +38,7 @@
 #define DEPS_SHOWN 5		/* packages named in the message */
 #define DEPS_WALK_MAX 200000	/* package folders looked at */
 #define DEPS_WALK_DEPTH 64	/* nested node_modules */
+#define DEPS_MANY_THREADED 64	/* install records read on two threads from here */
 
 /* ---- reading ---- */
 
@@ -354,6 +358,73 @@ static int parse_job_finish(struct parse_job *j)
 	return j->rc;
 }
 
+/* ---- many small files read on two threads ---- */
+
+/* An install record is a file a package: 2,000 METADATA or package.json
+ * files for as many packages, each read with the handful of system calls
+ * saferead's checks take, are most of what a check costs.  They are read
+ * on two threads, the check's own and a short-lived helper (joined before
+ * the check returns), each taking the next file in turn; what a file says
+ * goes to its own slot (take), so the result is the same whichever
+ * thread read it.  Below DEPS_MANY_THREADED files a thread costs more
+ * than it saves. */
+struct many_read {
+	size_t n;
+	/* file i's name relative to the directory, into buf (size bytes);
+	 * NULL: nothing to read for i */
+	const char *(*name)(const struct many_read *m, size_t i, char *buf, size_t size);
+	/* what file i says, into slot i of arg's own (either thread) */
+	void (*take)(const struct many_read *m, size_t i, const struct blob *b);
+	void *arg;
+	double deadline;
+	struct saferead_dir dir;
+	atomic_size_t next;	/* the next file to take */
+	atomic_int late;	/* the deadline came first */
+};
+
+static void *many_read_main(void *arg)
+{
+	struct many_read *m = arg;
+	const struct saferead_policy pol = { SAFEREAD_ANYWHERE, SAFEREAD_BYTES, DEPS_META_CAP };
+	char buf[PATH_MAX];
+	size_t i;
+
+	while ((i = atomic_fetch_add(&m->next, 1)) < m->n) {
+		const char *name;
+		struct blob b;
+
+		if (clock_ms() > m->deadline) {
+			atomic_store(&m->late, 1);
+			break;
+		}
+		name = m->name(m, i, buf, sizeof(buf));
+		if (name && saferead_dir_file(&m->dir, &pol, name, &b, NULL) == 0) {
+			m->take(m, i, &b);
+			blob_release(&b);
+		}
+	}
+	return NULL;
+}
+
+/* Read the m->n files m names below dir (a file that cannot be read is
+ * left out).  Returns 0, or -1 when the deadline came first. */
+static int many_read_run(struct many_read *m, const char *dir)
+{
+	pthread_t helper;
+	int threaded = 0;
+
+	atomic_init(&m->next, 0);
+	atomic_init(&m->late, 0);
+	saferead_dir_open(&m->dir, dir);	/* on failure each read fails */
+	if (m->n >= DEPS_MANY_THREADED)
+		threaded = pthread_create(&helper, NULL, many_read_main, m) == 0;
+	many_read_main(m);
+	if (threaded)
+		pthread_join(helper, NULL);
+	saferead_dir_close(&m->dir);
+	return atomic_load(&m->late) || clock_ms() > m->deadline ? -1 : 0;
+}
+
 static int npm_job(struct parse_job *j)
 {
 	int version;
@@ -415,17 +486,43 @@ static const char *installed_by(const struct spec *spec)
  * scoped ones and nested node_modules, symbolic links followed to their
  * targets.  npm trusts its hidden lockfile only when no folder is newer
  * than it (+10 ms), every folder is in it and every entry of it is a
- * folder; otherwise it reads the folders, and so does this probe. */
+ * folder; otherwise it reads the folders, and so does this probe.
+ *
+ * The hidden lockfile is parsed on a thread of its own while the walk
+ * runs: the walk notes the folders it judges (seen, in its order) and
+ * nm_judge judges them once the lockfile is there, so that the first
+ * reason is the one a walk against the parsed lockfile would give. */
+struct nm_seen {
+	char *folder;		/* a node_modules or scope folder (owned), or
+				 * NULL: the package folder found.v[pkg] */
+	size_t pkg;
+	double mtime;
+};
+
 struct nm_walk {
 	const char *root;
+	int rootfd;		/* root, open (O_PATH): the walk goes by
+				 * descriptors, each name a step or two long */
 	struct dep_set found;	/* key: path from the root; extra: link target */
 	const struct dep_set *hidden;	/* or NULL */
 	double lock_time;	/* the hidden lockfile's mtime + 10 ms */
 	char *distrust;		/* why npm would not trust it (first reason) */
+	int note;		/* a hidden lockfile is there: fill seen */
+	struct nm_seen *seen;
+	size_t nseen, seen_cap;
 	double deadline;
 	int stopped;		/* the cap or the deadline */
 	size_t looked;
 };
+
+static void nm_note(struct nm_walk *w, char *folder, size_t pkg, const struct stat *st)
+{
+	grow(&w->seen, sizeof(*w->seen), &w->seen_cap, w->nseen + 1);
+	w->seen[w->nseen].folder = folder;
+	w->seen[w->nseen].pkg = pkg;
+	w->seen[w->nseen].mtime = mtime_ms(st);
+	w->nseen++;
+}
 
 static void distrust(struct nm_walk *w, const char *why, const char *path)
 {
@@ -438,7 +535,36 @@ static void distrust(struct nm_walk *w, const char *why, const char *path)
 	w->distrust = buf_detach(&b);
 }
 
-static void walk_nm(struct nm_walk *w, const char *rel, unsigned depth);
+/* The folders the walk noted, against the parsed hidden lockfile, in
+ * the walk's order. */
+static void nm_judge(struct nm_walk *w)
+{
+	size_t i;
+
+	for (i = 0; i < w->nseen && !w->distrust; i++) {
+		const struct nm_seen *e = &w->seen[i];
+		const char *rel = e->folder ? e->folder : w->found.v[e->pkg].key;
+
+		if (e->mtime > w->lock_time)
+			distrust(w, "out of date, updated", rel);
+		else if (!e->folder && !dep_set_get(w->hidden, rel))
+			distrust(w, "missing from lockfile", rel);
+	}
+}
+
+static void nm_walk_release(struct nm_walk *w)
+{
+	size_t i;
+
+	for (i = 0; i < w->nseen; i++)
+		free(w->seen[i].folder);
+	free(w->seen);
+	free(w->distrust);
+	dep_set_release(&w->found);
+}
+
+static void walk_nm(struct nm_walk *w, int dfd, const char *name, const char *rel,
+		    unsigned depth);
 
 /* a "/" b, a new string (the walk makes thousands: no printf) */
 static char *join3(const char *a, const char *b)
@@ -452,30 +578,29 @@ static char *join3(const char *a, const char *b)
 	return s;
 }
 
-/* One package folder at rel (a directory or a link to one). */
-static void walk_pkg(struct nm_walk *w, const char *rel, unsigned depth)
+/* One package folder at rel (a directory or a link to one), which is
+ * name below the open directory dfd. */
+static void walk_pkg(struct nm_walk *w, int dfd, const char *name, const char *rel,
+		     unsigned depth)
 {
-	char *abs = path_join(w->root, rel);
 	struct stat st, tst;
-	char *sub;
+	struct dep *d;
+	char *sub, *subname;
 
 	if (++w->looked > DEPS_WALK_MAX || clock_ms() > w->deadline) {
 		w->stopped = 1;
-		free(abs);
 		return;
 	}
-	if (lstat(abs, &st) < 0) {
-		free(abs);
+	if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0)
 		return;
-	}
 	if (S_ISLNK(st.st_mode)) {
 		char real[PATH_MAX];
-		struct dep *d;
+		char *abs = path_join(w->root, rel);
+		int ok = realpath(abs, real) && stat(real, &tst) == 0 && S_ISDIR(tst.st_mode);
 
-		if (!realpath(abs, real) || stat(real, &tst) < 0 || !S_ISDIR(tst.st_mode)) {
-			free(abs);
+		free(abs);
+		if (!ok)
 			return;
-		}
 		d = dep_set_add(&w->found, rel, deps_npm_path_name(rel), NULL, DEP_LINK);
 		if (path_is_inside(real, w->root) && strlen(real) > strlen(w->root)) {
 			const char *target = real + strlen(w->root) + 1;
@@ -483,25 +608,22 @@ static void walk_pkg(struct nm_walk *w, const char *rel, unsigned depth)
 			d->extra = xstrdup(target);
 			/* a workspace: walked once, as its own folder */
 			if (!dep_set_get(&w->found, target) && depth < DEPS_WALK_DEPTH)
-				walk_pkg(w, target, depth + 1);
+				walk_pkg(w, w->rootfd, target, target, depth + 1);
 		}
-		free(abs);
 		return;
 	}
-	if (!S_ISDIR(st.st_mode)) {
-		free(abs);
+	if (!S_ISDIR(st.st_mode))
 		return;
+	d = dep_set_add(&w->found, rel, deps_npm_path_name(rel), NULL, 0);
+	if (w->note)
+		nm_note(w, NULL, (size_t)(d - w->found.v), &st);
+	if (depth < DEPS_WALK_DEPTH) {
+		sub = join3(rel, "node_modules");
+		subname = join3(name, "node_modules");
+		walk_nm(w, dfd, subname, sub, depth + 1);
+		free(subname);
+		free(sub);
 	}
-	free(abs);
-	if (w->hidden && mtime_ms(&st) > w->lock_time)
-		distrust(w, "out of date, updated", rel);
-	if (w->hidden && !dep_set_get(w->hidden, rel))
-		distrust(w, "missing from lockfile", rel);
-	dep_set_add(&w->found, rel, deps_npm_path_name(rel), NULL, 0);
-	sub = join3(rel, "node_modules");
-	if (depth < DEPS_WALK_DEPTH)
-		walk_nm(w, sub, depth + 1);
-	free(sub);
 }
 
 static int by_name(const void *a, const void *b)
@@ -509,81 +631,108 @@ static int by_name(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* The entries of a directory, dot names left out, sorted (so that the
- * walk and its first reason are the same every run). */
-static char **list_dir(const char *abs, size_t *n)
+/* The entries of an open directory, dot names left out, sorted (so that
+ * the walk and its first reason are the same every run). */
+static char **list_entries(DIR *d, size_t *n)
 {
-	DIR *d = opendir(abs);
 	struct dirent *e;
 	char **v = NULL;
 	size_t cap = 0;
 
 	*n = 0;
-	if (!d)
-		return NULL;
 	while ((e = readdir(d))) {
 		if (e->d_name[0] == '.')
 			continue;
 		grow(&v, sizeof(*v), &cap, *n + 1);
 		v[(*n)++] = xstrdup(e->d_name);
 	}
-	closedir(d);
 	if (*n)
 		qsort(v, *n, sizeof(*v), by_name);
 	return v;
 }
 
-/* A node_modules folder (or a scope inside one) at rel. */
-static void walk_nm(struct nm_walk *w, const char *rel, unsigned depth)
+/* The same of the directory abs (NULL when it cannot be read). */
+static char **list_dir(const char *abs, size_t *n)
 {
-	char *abs = path_join(w->root, rel);
-	size_t n, i;
-	char **names = list_dir(abs, &n);
+	DIR *d = opendir(abs);
+	char **v;
+
+	*n = 0;
+	if (!d)
+		return NULL;
+	v = list_entries(d, n);
+	closedir(d);
+	return v;
+}
+
+/* A node_modules folder (or a scope inside one) at rel, which is name
+ * below the open directory dfd. */
+static void walk_nm(struct nm_walk *w, int dfd, const char *name, const char *rel,
+		    unsigned depth)
+{
+	int fd = openat(dfd, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	DIR *dir = fd < 0 ? NULL : fdopendir(fd);
+	size_t n = 0, i;
+	char **names;
 	struct stat st;
 
-	if (names && w->hidden && strcmp(rel, "node_modules") &&
-	    stat(abs, &st) == 0 && mtime_ms(&st) > w->lock_time)
-		distrust(w, "out of date, updated", rel);
-	free(abs);
+	if (!dir) {
+		if (fd >= 0)
+			close(fd);
+		return;
+	}
+	names = list_entries(dir, &n);
+	if (names && w->note && strcmp(rel, "node_modules") && fstat(fd, &st) == 0)
+		nm_note(w, xstrdup(rel), 0, &st);
 	for (i = 0; names && i < n; i++) {
 		char *child = join3(rel, names[i]);
 
 		if (!w->stopped) {
 			if (names[i][0] == '@' && depth < DEPS_WALK_DEPTH)
-				walk_nm(w, child, depth + 1);
+				walk_nm(w, fd, names[i], child, depth + 1);
 			else
-				walk_pkg(w, child, depth);
+				walk_pkg(w, fd, names[i], child, depth);
 		}
 		free(child);
 		free(names[i]);
 	}
 	free(names);
+	closedir(dir);	/* and fd */
+}
+
+/* "KEY/package.json" of found package i; NULL for a link (its target
+ * is a folder of its own). */
+static const char *pkg_json(const struct many_read *m, size_t i, char *buf, size_t size)
+{
+	const struct nm_walk *w = m->arg;
+	const struct dep *d = &w->found.v[i];
+
+	if ((d->flags & DEP_LINK) ||
+	    (size_t)snprintf(buf, size, "%s/package.json", d->key) >= size)
+		return NULL;
+	return buf;
+}
+
+static void pkg_json_take(const struct many_read *m, size_t i, const struct blob *b)
+{
+	const struct nm_walk *w = m->arg;
+
+	w->found.v[i].version = deps_npm_package_version(b->data, b->len);
 }
 
 /* The versions of the folders found, from their package.json files. */
 static void read_versions(struct nm_walk *w)
 {
-	size_t i;
+	struct many_read m;
 
-	for (i = 0; i < w->found.n && !w->stopped; i++) {
-		struct dep *d = &w->found.v[i];
-		struct buf p = BUF_INIT;
-		struct blob b;
-		struct lread lr;
-
-		if (d->flags & DEP_LINK)
-			continue;
-		if (clock_ms() > w->deadline) {
-			w->stopped = 1;
-			break;
-		}
-		buf_printf(&p, "%s/package.json", d->key);
-		if (deps_read(w->root, buf_str(&p), 0, DEPS_META_CAP, &b, &lr) == 0) {
-			d->version = deps_npm_package_version(b.data, b.len);
-			blob_release(&b);
-		}
-		buf_release(&p);
-	}
+	memset(&m, 0, sizeof(m));
+	m.n = w->found.n;
+	m.name = pkg_json;
+	m.take = pkg_json_take;
+	m.arg = w;
+	m.deadline = w->deadline;
+	if (many_read_run(&m, w->root) < 0)
+		w->stopped = 1;
 }
 
 /* The installed side of npm: the hidden lockfile when npm would trust
@@ -593,11 +742,11 @@ static int npm_installed(const struct run_ctx *ctx, const struct lock_req *l,
 			 struct nm_walk *w, struct dep_set *hidden, struct result *r)
 {
 	const struct spec *spec = ctx->spec;
-	struct dep_error e;
+	struct parse_job job;
 	struct blob b;
 	struct lread lr;
 	struct stat st;
-	int version, have_hidden = 0;
+	int have_file = 0, have_hidden = 0;
 	const char *by;
 	char *hpath;
 	size_t i;
@@ -608,17 +757,17 @@ static int npm_installed(const struct run_ctx *ctx, const struct lock_req *l,
 	if (stat(hpath, &st) == 0 &&
 	    deps_read(spec->root, "node_modules/.package-lock.json", 0, DEPS_LOCK_CAP, &b,
 		      &lr) == 0) {
-		if (deps_npm_parse(b.data, b.len, hidden, &version, &e) == 0) {
-			have_hidden = 1;
-			w->hidden = hidden;
-			w->lock_time = mtime_ms(&st) + 10;
-		} else {
-			w->distrust = xstrdup("it cannot be parsed");
-		}
-		blob_release(&b);
+		/* parsed while node_modules is walked */
+		memset(&job, 0, sizeof(job));
+		job.fn = npm_job;
+		job.b = &b;
+		job.out = hidden;
+		parse_job_start(&job);
+		have_file = w->note = 1;
 	}
 	free(hpath);
-	if (!have_hidden && (by = installed_by(spec)) && strcmp(by, "npm")) {
+	/* with a hidden lockfile there, installed_by says npm */
+	if (!have_file && (by = installed_by(spec)) && strcmp(by, "npm")) {
 		result_set(r, STATUS_FAIL, "node_modules was installed by %s "
 			   "(node_modules/.%s), not by npm", by,
 			   !strcmp(by, "pnpm") ? "modules.yaml" : "yarn-state.yml");
@@ -627,7 +776,22 @@ static int npm_installed(const struct run_ctx *ctx, const struct lock_req *l,
 		fix_hint(r, l);
 		return -1;
 	}
-	walk_nm(w, "node_modules", 0);
+	w->rootfd = open(spec->root, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (w->rootfd >= 0) {
+		walk_nm(w, w->rootfd, "node_modules", "node_modules", 0);
+		close(w->rootfd);
+	}
+	if (have_file) {
+		if (parse_job_finish(&job) == 0) {
+			have_hidden = 1;
+			w->hidden = hidden;
+			w->lock_time = mtime_ms(&st) + 10;
+			nm_judge(w);
+		} else {
+			w->distrust = xstrdup("it cannot be parsed");
+		}
+		blob_release(&b);
+	}
 	for (i = 0; have_hidden && !w->distrust && i < hidden->n; i++)
 		if (!dep_set_get(&w->found, hidden->v[i].key))
 			distrust(w, "missing from node_modules", hidden->v[i].key);
@@ -685,8 +849,7 @@ static void run_npm(const struct run_ctx *ctx, const struct lock_req *l, struct 
 				    "package.json files were read");
 		dep_diff_release(&d);
 	}
-	free(w.distrust);
-	dep_set_release(&w.found);
+	nm_walk_release(&w);
 	dep_set_release(&hidden);
 	dep_set_release(&want);
 }
@@ -989,49 +1152,85 @@ static void venv_release(struct venv *v)
 		free(v->site[i]);
 }
 
+/* What one site-packages holds: its entries, and what the metadata of
+ * each says (the slots of many_read). */
+struct site_files {
+	char **names;		/* sorted */
+	struct site_meta {
+		char *name, *version;
+	} *got;
+};
+
+/* "X.dist-info/METADATA" or "X.egg-info/PKG-INFO"; NULL for any other
+ * entry. */
+static const char *meta_file(const struct many_read *m, size_t i, char *buf, size_t size)
+{
+	const struct site_files *f = m->arg;
+	const char *e = f->names[i], *file;
+	size_t len = strlen(e), flen;
+
+	if (len > 10 && !strcmp(e + len - 10, ".dist-info"))
+		file = "/METADATA";
+	else if (len > 9 && !strcmp(e + len - 9, ".egg-info"))
+		file = "/PKG-INFO";
+	else
+		return NULL;
+	flen = strlen(file);
+	if (len + flen >= size)
+		return NULL;
+	memcpy(buf, e, len + 1);
+	memcpy(buf + len, file, flen + 1);
+	return buf;
+}
+
+static void meta_take(const struct many_read *m, size_t i, const struct blob *b)
+{
+	const struct site_files *f = m->arg;
+
+	deps_pymeta_parse(b->data, b->len, &f->got[i].name, &f->got[i].version);
+}
+
 /* Every *.dist-info/METADATA (and *.egg-info/PKG-INFO) of the
  * environment: normalised name -> version, read from the file (the
- * folder's name is a hint only). */
+ * folder's name is a hint only), the first of a name in name order. */
 static int scan_site(struct venv *v, struct dep_set *have, double deadline)
 {
 	size_t s, i, n;
+	int rc = 0;
 
 	for (s = 0; s < v->nsite; s++) {
-		char **names = list_dir(v->site[s], &n);
+		struct site_files f;
+		struct many_read m;
 
+		f.names = list_dir(v->site[s], &n);
+		f.got = xcalloc(n ? n : 1, sizeof(*f.got));
+		memset(&m, 0, sizeof(m));
+		m.n = n;
+		m.name = meta_file;
+		m.take = meta_take;
+		m.arg = &f;
+		m.deadline = deadline;
+		if (many_read_run(&m, v->site[s]) < 0)
+			rc = -1;
 		for (i = 0; i < n; i++) {
-			size_t len = strlen(names[i]);
-			int dist = len > 10 && !strcmp(names[i] + len - 10, ".dist-info");
-			int egg = len > 9 && !strcmp(names[i] + len - 9, ".egg-info");
-			struct buf p = BUF_INIT;
-			struct blob b;
-			struct lread lr;
-			char *name = NULL, *version = NULL;
+			const struct site_meta *g = &f.got[i];
 
-			if ((dist || egg) && clock_ms() <= deadline) {
-				buf_printf(&p, "%s/%s", names[i], dist ? "METADATA" : "PKG-INFO");
-				if (deps_read(v->site[s], buf_str(&p), 0, DEPS_META_CAP, &b,
-					      &lr) == 0) {
-					deps_pymeta_parse(b.data, b.len, &name, &version);
-					blob_release(&b);
-				}
-			}
-			if (name) {
-				char *key = pep503_normalize(name, strlen(name));
+			if (g->name) {
+				char *key = pep503_normalize(g->name, strlen(g->name));
 
 				if (!dep_set_get(have, key))
-					dep_set_add(have, key, name, version,
-						    version ? 0 : DEP_NO_VERSION);
+					dep_set_add(have, key, g->name, g->version,
+						    g->version ? 0 : DEP_NO_VERSION);
 				free(key);
 			}
-			free(name);
-			free(version);
-			buf_release(&p);
-			free(names[i]);
+			free(g->name);
+			free(g->version);
+			free(f.names[i]);
 		}
-		free(names);
+		free(f.got);
+		free(f.names);
 	}
-	return clock_ms() > deadline ? -1 : 0;
+	return rc < 0 || clock_ms() > deadline ? -1 : 0;
 }
 
 /* poetry install leaves out groups pyproject.toml marks optional

@@ -82,17 +82,25 @@ static int open_path(const struct saferead_policy *p, int dfd, const char *name,
 	return openat(dfd, name, flags);
 }
 
+/* fd's entry in /proc/self/fd: relative to procfd (that directory, open)
+ * when there is one, else the whole path. */
+static const char *proc_fd_name(int procfd, int fd, char *buf, size_t size)
+{
+	snprintf(buf, size, procfd >= 0 ? "%d" : "/proc/self/fd/%d", fd);
+	return buf;
+}
+
 /* The path the kernel gives for an open descriptor, into buf: 0, or -1
  * when /proc/self/fd cannot tell (not mounted, or turned off). */
-static int fd_path(int fd, char *buf, size_t size)
+static int fd_path(int procfd, int fd, char *buf, size_t size)
 {
 	char link[64];
 	ssize_t n;
 
 	if (!use_proc_fd)
 		return -1;
-	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
-	n = readlink(link, buf, size - 1);
+	n = readlinkat(procfd >= 0 ? procfd : AT_FDCWD,
+		       proc_fd_name(procfd, fd, link, sizeof(link)), buf, size - 1);
 	if (n <= 0 || (size_t)n >= size - 1 || buf[0] != '/')
 		return -1;
 	buf[n] = '\0';
@@ -101,7 +109,7 @@ static int fd_path(int fd, char *buf, size_t size)
 
 /* Is the file open as pfd (stat st), reached as dir/name, inside dir?
  * 1 yes, 0 no, -1 it changed under us (EAGAIN). */
-static int is_beneath(int pfd, const struct stat *st, const char *dir,
+static int is_beneath(int procfd, int pfd, const struct stat *st, const char *dir,
 		      const char *name)
 {
 	char where[PATH_MAX];
@@ -109,7 +117,7 @@ static int is_beneath(int pfd, const struct stat *st, const char *dir,
 	struct stat rs;
 	int inside;
 
-	if (fd_path(pfd, where, sizeof(where)) == 0)
+	if (fd_path(procfd, pfd, where, sizeof(where)) == 0)
 		return path_is_inside(where, dir);
 	/* No /proc: the canonical path of the name must be inside and be
 	 * this very file.  A swap after our open changes the inode; only a
@@ -129,7 +137,7 @@ static int is_beneath(int pfd, const struct stat *st, const char *dir,
 
 /* Step 3: a descriptor for reading the very inode pfd names.  -1 with
  * errno (EAGAIN when the name now leads elsewhere). */
-static int reopen(int pfd, const struct stat *st, int dfd, const char *name,
+static int reopen(int procfd, int pfd, const struct stat *st, int dfd, const char *name,
 		  int nofollow)
 {
 	struct stat rs;
@@ -137,8 +145,8 @@ static int reopen(int pfd, const struct stat *st, int dfd, const char *name,
 	int fd = -1;
 
 	if (use_proc_fd) {
-		snprintf(link, sizeof(link), "/proc/self/fd/%d", pfd);
-		fd = open(link, READ_FLAGS);
+		fd = openat(procfd >= 0 ? procfd : AT_FDCWD,
+			    proc_fd_name(procfd, pfd, link, sizeof(link)), READ_FLAGS);
 		if (fd < 0 && errno != ENOENT)
 			return -1;
 	}
@@ -218,13 +226,13 @@ static int check_text(const struct saferead_policy *p, struct blob *out,
 }
 
 /* The judgement of step 2, on the open descriptor: 0, or an error code. */
-static int judge(const struct saferead_policy *p, int pfd, const struct stat *st,
-		 int kernel_beneath, const char *dir, const char *name)
+static int judge(const struct saferead_policy *p, int procfd, int pfd,
+		 const struct stat *st, int kernel_beneath, const char *dir, const char *name)
 {
 	if (S_ISLNK(st->st_mode))
 		return ELOOP;	/* NOFOLLOW: the symlink itself was opened */
 	if (p->where != SAFEREAD_ANYWHERE && !kernel_beneath) {
-		int in = is_beneath(pfd, st, dir, name);
+		int in = is_beneath(procfd, pfd, st, dir, name);
 
 		if (in <= 0)
 			return in < 0 ? EAGAIN : EXDEV;
@@ -238,25 +246,14 @@ static int judge(const struct saferead_policy *p, int pfd, const struct stat *st
 	return 0;
 }
 
-int saferead_file(const struct saferead_policy *p, const char *dir,
-		  const char *name, struct blob *out, struct saferead_error *err)
+/* Steps 1 to 3 for name relative to dfd (the directory dir, open, or
+ * AT_FDCWD); procfd: /proc/self/fd open, or -1.  err and out start cleared. */
+static int read_at(const struct saferead_policy *p, int dfd, int procfd, const char *dir,
+		   const char *name, struct blob *out, struct saferead_error *err)
 {
-	struct saferead_error dummy;
-	int dfd = AT_FDCWD, pfd, fd = -1, beneath, code, rc = -1;
+	int pfd, fd = -1, beneath, code, rc = -1;
 	struct stat st;
 
-	if (!err)
-		err = &dummy;
-	memset(err, 0, sizeof(*err));
-	out->data = NULL;
-	out->len = 0;
-	if (p->where != SAFEREAD_ANYWHERE && !dir)
-		return fail(err, EINVAL);
-	if (dir) {
-		dfd = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
-		if (dfd < 0)
-			return fail(err, errno);
-	}
 	pfd = open_path(p, dfd, name, &beneath);
 	if (pfd < 0) {
 		struct stat ls;
@@ -273,7 +270,7 @@ int saferead_file(const struct saferead_policy *p, const char *dir,
 		code = errno;
 		goto out_code;
 	}
-	code = judge(p, pfd, &st, beneath, dir, name);
+	code = judge(p, procfd, pfd, &st, beneath, dir, name);
 	if (code == EXDEV) {
 		struct stat ls;
 
@@ -282,7 +279,7 @@ int saferead_file(const struct saferead_policy *p, const char *dir,
 	}
 	if (code)
 		goto out_code;
-	fd = reopen(pfd, &st, dfd, name, p->where == SAFEREAD_BENEATH_NOFOLLOW);
+	fd = reopen(procfd, pfd, &st, dfd, name, p->where == SAFEREAD_BENEATH_NOFOLLOW);
 	if (fd < 0 || read_all(fd, (size_t)st.st_size, p->cap, out) < 0) {
 		code = errno;
 		goto out_code;
@@ -298,9 +295,68 @@ out:
 		close(fd);
 	if (pfd >= 0)
 		close(pfd);
+	return rc;
+}
+
+static void start(struct saferead_error *err, struct blob *out)
+{
+	memset(err, 0, sizeof(*err));
+	out->data = NULL;
+	out->len = 0;
+}
+
+int saferead_file(const struct saferead_policy *p, const char *dir,
+		  const char *name, struct blob *out, struct saferead_error *err)
+{
+	struct saferead_error dummy;
+	int dfd = AT_FDCWD, rc;
+
+	if (!err)
+		err = &dummy;
+	start(err, out);
+	if (p->where != SAFEREAD_ANYWHERE && !dir)
+		return fail(err, EINVAL);
+	if (dir) {
+		dfd = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
+		if (dfd < 0)
+			return fail(err, errno);
+	}
+	rc = read_at(p, dfd, -1, dir, name, out, err);
 	if (dfd >= 0)
 		close(dfd);
 	return rc;
+}
+
+int saferead_dir_open(struct saferead_dir *d, const char *dir)
+{
+	d->dir = dir;
+	d->dfd = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	d->code = d->dfd < 0 ? errno : 0;
+	/* without it, each read names /proc/self/fd/N whole */
+	d->procfd = use_proc_fd ? open("/proc/self/fd", O_PATH | O_DIRECTORY | O_CLOEXEC) : -1;
+	return d->dfd < 0 ? -1 : 0;
+}
+
+int saferead_dir_file(const struct saferead_dir *d, const struct saferead_policy *p,
+		      const char *name, struct blob *out, struct saferead_error *err)
+{
+	struct saferead_error dummy;
+
+	if (!err)
+		err = &dummy;
+	start(err, out);
+	if (d->dfd < 0)
+		return fail(err, d->code);
+	return read_at(p, d->dfd, d->procfd, d->dir, name, out, err);
+}
+
+void saferead_dir_close(struct saferead_dir *d)
+{
+	if (d->dfd >= 0)
+		close(d->dfd);
+	if (d->procfd >= 0)
+		close(d->procfd);
+	d->dfd = d->procfd = -1;
 }
 
 int saferead_path(const char *path, size_t cap, struct blob *out)

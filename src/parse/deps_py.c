@@ -26,6 +26,8 @@ struct pypkg {
 	size_t next_same;	/* the next package of this name, or (size_t)-1 */
 	int virtual_root;	/* uv: source virtual (never installed) */
 	enum reach reach;
+	enum reach queued;	/* the best reach it was queued at without an
+				 * extra (R_NO: not yet) */
 };
 
 struct pygraph {
@@ -36,7 +38,8 @@ struct pygraph {
 	/* the work list: package, extra to follow (or NULL), reach */
 	struct { size_t pkg; const char *extra; enum reach r; } *q;
 	size_t nq, qcap;
-	struct strmap seen;	/* "pkg/extra" already queued with reach */
+	struct strmap seen;	/* "pkg/extra" already queued with reach (an
+				 * extra's; a package's own: pypkg.queued) */
 	char **seen_keys;
 	size_t nseen, seen_cap;
 };
@@ -93,18 +96,18 @@ static void graph_release(struct pygraph *g)
 	strmap_release(&g->seen);
 }
 
-/* Queue package i (with extra, or NULL) at reach r, unless it was
- * queued at r or better already. */
-static void graph_push(struct pygraph *g, size_t i, const char *extra, enum reach r)
+/* Was package i's extra queued at r or better already?  Notes that it
+ * is now. */
+static int extra_queued(struct pygraph *g, size_t i, const char *extra, enum reach r)
 {
 	struct buf key = BUF_INIT;
 	size_t at;
 
-	buf_printf(&key, "%zu/%s", i, extra ? extra : "");
+	buf_printf(&key, "%zu/%s", i, extra);
 	at = strmap_get(&g->seen, key.s, key.len);
 	if (at != NONE && at >= (size_t)r) {
 		buf_release(&key);
-		return;
+		return 1;
 	}
 	if (at == NONE) {
 		grow(&g->seen_keys, sizeof(*g->seen_keys), &g->seen_cap, g->nseen + 1);
@@ -113,6 +116,20 @@ static void graph_push(struct pygraph *g, size_t i, const char *extra, enum reac
 	} else {
 		strmap_put(&g->seen, key.s, key.len, (size_t)r);
 		buf_release(&key);
+	}
+	return 0;
+}
+
+/* Queue package i (with extra, or NULL) at reach r (never R_NO), unless
+ * it was queued at r or better already. */
+static void graph_push(struct pygraph *g, size_t i, const char *extra, enum reach r)
+{
+	if (!extra) {
+		if (g->v[i].queued >= r)
+			return;
+		g->v[i].queued = r;
+	} else if (extra_queued(g, i, extra, r)) {
+		return;
 	}
 	if (r > g->v[i].reach)
 		g->v[i].reach = r;

@@ -21,6 +21,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,19 +35,51 @@ enum {
 
 #define INDEX_FROM 8		/* a table gets a hash index past this */
 #define KEY_SHOWN 40		/* bytes of a key quoted in a message */
+#define KEY_INLINE 4		/* parts of a key held without a malloc */
+#define ARENA_FIRST 4096	/* the first block of a tree's memory */
+#define ARENA_MAX (1024 * 1024)	/* blocks double up to this size */
 
 const struct toml_limits toml_default_limits = { 128, 4u * 1024 * 1024 };
 
+/* One part of a dotted key: a bare key points into the input, a quoted
+ * one into the tree's memory (decoded); neither is NUL-terminated. */
 struct key_part {
-	char *s;
+	const char *s;
 	size_t len;
 	unsigned line, col;
 	const char *at;		/* where it was written */
 };
 
+/* A dotted key: its parts in inl, or on the heap past KEY_INLINE of them
+ * (key_init, key_release; not to be copied). */
 struct key {
 	struct key_part *v;
 	size_t n, cap;
+	struct key_part inl[KEY_INLINE];
+};
+
+/* The memory of one tree: blocks of growing size that values, keys,
+ * strings and arrays are cut from in turn, and that toml_free releases
+ * at once.  A 2,000-package uv.lock is some 40,000 values and as many
+ * keys and strings: a malloc and a free for each cost more than parsing
+ * them, and a parse on a thread of its own grows its malloc heap a page
+ * (a system call) at a time. */
+struct arena_block {
+	struct arena_block *next;	/* the block before */
+	size_t size, used;	/* bytes of data */
+	max_align_t data[];
+};
+
+/* A table's index, in the tree's memory; its slots are malloc'd. */
+struct arena_index {
+	struct strmap map;
+	struct arena_index *next;	/* the one made before */
+};
+
+struct toml_arena {
+	struct arena_block *last;
+	size_t next_size;
+	struct arena_index *indexes;	/* the newest first */
 };
 
 struct parser {
@@ -58,6 +91,8 @@ struct parser {
 	unsigned depth;
 	struct toml_value **pending;	/* tables dotted keys opened */
 	size_t npending, pending_cap;
+	struct toml_arena *arena;	/* the tree's memory */
+	struct buf scratch;	/* a string, key or number being decoded */
 	struct toml_error *err;
 	int failed;
 };
@@ -117,6 +152,87 @@ static const char *shown(const char *s, size_t len, char *out, size_t size)
 	return out;
 }
 
+/* ---- the tree's memory ---- */
+
+static struct toml_arena *arena_new(void)
+{
+	struct toml_arena *a = xcalloc(1, sizeof(*a));
+
+	a->next_size = ARENA_FIRST;
+	return a;
+}
+
+/* n bytes aligned for any type, from the newest block or a new one; a
+ * block's unused tail stays unused. */
+static void *arena_alloc(struct toml_arena *a, size_t n)
+{
+	const size_t align = _Alignof(max_align_t);
+	struct arena_block *b = a->last;
+	void *p;
+
+	n = (n + align - 1) & ~(align - 1);
+	if (!b || b->size - b->used < n) {
+		size_t size = a->next_size > n ? a->next_size : n;
+
+		b = xmalloc(sizeof(*b) + size);
+		b->next = a->last;
+		b->size = size;
+		b->used = 0;
+		a->last = b;
+		if (a->next_size < ARENA_MAX)
+			a->next_size *= 2;
+	}
+	p = (char *)b->data + b->used;
+	b->used += n;
+	return p;
+}
+
+/* s[0..len) as a NUL-terminated string of the tree (s may hold NULs). */
+static char *arena_strndup(struct toml_arena *a, const char *s, size_t len)
+{
+	char *d = arena_alloc(a, len + 1);
+
+	if (len)
+		memcpy(d, s, len);
+	d[len] = 0;
+	return d;
+}
+
+/* Room for need elements of elem bytes in *v (capacity *cap): a larger
+ * copy when it is short, the old one left unused (at most as much as
+ * the array itself, summed over its doublings). */
+static void *arena_grow(struct toml_arena *a, void *v, size_t elem, size_t *cap,
+			size_t need)
+{
+	size_t c = *cap;
+	void *nv;
+
+	if (need <= c)
+		return v;
+	c = c ? c : 4;
+	while (c < need)
+		c *= 2;
+	nv = arena_alloc(a, c * elem);
+	if (*cap)
+		memcpy(nv, v, *cap * elem);
+	*cap = c;
+	return nv;
+}
+
+static void arena_free(struct toml_arena *a)
+{
+	struct arena_block *b, *prev;
+	struct arena_index *x;
+
+	for (x = a->indexes; x; x = x->next)
+		strmap_release(&x->map);
+	for (b = a->last; b; b = prev) {
+		prev = b->next;
+		free(b);
+	}
+	free(a);
+}
+
 /* ---- values ---- */
 
 static struct toml_value *value_new(struct parser *ps, enum toml_type type,
@@ -128,36 +244,18 @@ static struct toml_value *value_new(struct parser *ps, enum toml_type type,
 		fail_record(ps, at, "too many values (more than %zu)", ps->lim->max_values);
 		return NULL;
 	}
-	v = xcalloc(1, sizeof(*v));
+	v = arena_alloc(ps->arena, sizeof(*v));
+	memset(v, 0, sizeof(*v));
 	v->type = type;
 	v->line = ps->line;
 	v->col = (unsigned)(at - ps->line_start) + 1;
 	return v;
 }
 
-void toml_free(struct toml_value *v)
+void toml_free(struct toml_value *root)
 {
-	size_t i;
-
-	if (!v)
-		return;
-	if (v->type == TOML_TABLE) {
-		for (i = 0; i < v->n; i++) {
-			free(v->kv[i].key);
-			toml_free(v->kv[i].val);
-		}
-		free(v->kv);
-		if (v->index) {
-			strmap_release(v->index);
-			free(v->index);
-		}
-	} else if (v->type == TOML_ARRAY) {
-		for (i = 0; i < v->n; i++)
-			toml_free(v->items[i]);
-		free(v->items);
-	}
-	free(v->str);
-	free(v);
+	if (root && root->arena)
+		arena_free(root->arena);	/* root is in it */
 }
 
 static size_t table_find(const struct toml_value *t, const char *key, size_t len)
@@ -181,24 +279,28 @@ static struct toml_value *table_lookup(const struct toml_value *t,
 }
 
 /* Add key k (copied) with value v to t; the caller checked it is new. */
-static void table_add(struct toml_value *t, const struct key_part *k,
+static void table_add(struct parser *ps, struct toml_value *t, const struct key_part *k,
 		      struct toml_value *v)
 {
+	struct toml_arena *a = ps->arena;
 	struct toml_kv *kv;
 	size_t i;
 
-	grow(&t->kv, sizeof(*t->kv), &t->cap, t->n + 1);
+	t->kv = arena_grow(a, t->kv, sizeof(*t->kv), &t->cap, t->n + 1);
 	kv = &t->kv[t->n];
-	kv->key = xmalloc(k->len + 1);
-	memcpy(kv->key, k->s, k->len);
-	kv->key[k->len] = 0;
+	kv->key = arena_strndup(a, k->s, k->len);
 	kv->klen = k->len;
 	kv->line = k->line;
 	kv->col = k->col;
 	kv->val = v;
 	t->n++;
 	if (t->n == INDEX_FROM + 1) {
-		t->index = xcalloc(1, sizeof(*t->index));
+		struct arena_index *x = arena_alloc(a, sizeof(*x));
+
+		memset(x, 0, sizeof(*x));
+		x->next = a->indexes;
+		a->indexes = x;
+		t->index = &x->map;
 		for (i = 0; i < t->n; i++)
 			strmap_put(t->index, t->kv[i].key, t->kv[i].klen, i);
 	} else if (t->index) {
@@ -206,10 +308,10 @@ static void table_add(struct toml_value *t, const struct key_part *k,
 	}
 }
 
-static void array_add(struct toml_value *a, struct toml_value *v)
+static void array_add(struct parser *ps, struct toml_value *a, struct toml_value *v)
 {
 	/* NOLINTNEXTLINE(bugprone-sizeof-expression): an array of pointers */
-	grow(&a->items, sizeof(*a->items), &a->cap, a->n + 1);
+	a->items = arena_grow(ps->arena, a->items, sizeof(*a->items), &a->cap, a->n + 1);
 	a->items[a->n++] = v;
 }
 
@@ -458,6 +560,33 @@ static int line_ending_backslash(struct parser *ps)
 	}
 }
 
+/* The end of the run of plain characters at p: none of q, a backslash, a
+ * control character or DEL.  A lockfile is mostly strings (URLs,
+ * hashes): eight bytes at a time while a whole word is plain.  Each test
+ * on a word (a byte equal to c; a byte below 0x20) is exact as a whole,
+ * and the bytes of the word it stops at are looked at one by one. */
+static const char *plain_run(const char *p, const char *end, char q)
+{
+	const uint64_t ones = 0x0101010101010101ULL, highs = 0x8080808080808080ULL;
+	const uint64_t wq = ones * (unsigned char)q, wb = ones * '\\', wdel = ones * 0x7f;
+
+	while (end - p >= 8) {
+		uint64_t w, x, y, z;
+
+		memcpy(&w, p, 8);
+		x = w ^ wq;
+		y = w ^ wb;
+		z = w ^ wdel;
+		if ((((x - ones) & ~x) | ((y - ones) & ~y) | ((z - ones) & ~z) |
+		     ((w - ones * 0x20) & ~w)) & highs)
+			break;
+		p += 8;
+	}
+	while (p < end && *p != q && *p != '\\' && (unsigned char)*p >= 0x20 && *p != 0x7f)
+		p++;
+	return p;
+}
+
 /* A string of any kind at ps->p (its opening quote): the text into *out. */
 static int parse_string(struct parser *ps, struct buf *out, int allow_multi)
 {
@@ -512,11 +641,8 @@ static int parse_string(struct parser *ps, struct buf *out, int allow_multi)
 		}
 		{
 			/* a run of plain characters is copied at once */
-			const char *run = ps->p;
+			const char *run = plain_run(ps->p, ps->end, q);
 
-			while (run < ps->end && *run != q && *run != '\\' &&
-			       (unsigned char)*run >= 0x20 && *run != 0x7f)
-				run++;
 			if (run > ps->p) {
 				buf_add(out, ps->p, (size_t)(run - ps->p));
 				ps->p = run;
@@ -536,46 +662,64 @@ static int bare_key_char(int c)
 	       (c >= '0' && c <= '9') || c == '_' || c == '-';
 }
 
-static void key_release(struct key *k)
+static void key_init(struct key *k)
 {
-	size_t i;
-
-	for (i = 0; i < k->n; i++)
-		free(k->v[i].s);
-	free(k->v);
-	k->v = NULL;
-	k->n = k->cap = 0;
+	k->v = k->inl;
+	k->n = 0;
+	k->cap = KEY_INLINE;
 }
 
-/* A dotted key at ps->p into k (the caller releases it). */
+static void key_release(struct key *k)
+{
+	if (k->v != k->inl)
+		free(k->v);
+	key_init(k);
+}
+
+static struct key_part *key_push(struct key *k)
+{
+	if (k->n == k->cap) {
+		struct key_part *v = xmalloc(2 * k->cap * sizeof(*v));
+
+		memcpy(v, k->v, k->n * sizeof(*v));
+		if (k->v != k->inl)
+			free(k->v);
+		k->v = v;
+		k->cap *= 2;
+	}
+	return &k->v[k->n++];
+}
+
+/* A dotted key at ps->p into k (key_init'ed; the caller releases it). */
 static int parse_key(struct parser *ps, struct key *k)
 {
 	for (;;) {
 		struct key_part *part;
-		struct buf b = BUF_INIT;
-		const char *at = ps->p;
+		const char *at = ps->p, *s;
+		size_t len;
 		int c = peek(ps, 0);
 
 		if (k->n >= ps->lim->max_depth)
 			return fail(ps, "key has too many parts (more than %u)",
 				    ps->lim->max_depth);
 		if (c == '"' || c == '\'') {
-			if (parse_string(ps, &b, 0) < 0) {
-				buf_release(&b);
+			ps->scratch.len = 0;
+			if (parse_string(ps, &ps->scratch, 0) < 0)
 				return -1;
-			}
+			len = ps->scratch.len;
+			s = arena_strndup(ps->arena, ps->scratch.s, len);
 		} else if (bare_key_char(c)) {
 			while (bare_key_char(peek(ps, 0)))
 				ps->p++;
-			buf_add(&b, at, (size_t)(ps->p - at));
+			s = at;
+			len = (size_t)(ps->p - at);
 		} else {
 			return fail(ps, c < 0 || c == '\n' || c == '\r' ? "expected a key" :
 				    "invalid character in a key (quote it)");
 		}
-		grow(&k->v, sizeof(*k->v), &k->cap, k->n + 1);
-		part = &k->v[k->n++];
-		part->len = b.len;
-		part->s = b.s ? buf_detach(&b) : xstrdup("");
+		part = key_push(k);
+		part->len = len;
+		part->s = s;
 		part->line = ps->line;
 		part->col = (unsigned)(at - ps->line_start) + 1;
 		part->at = at;
@@ -618,20 +762,18 @@ static int is_bin(int c) { return c == '0' || c == '1'; }
 
 static int radix_integer(struct parser *ps, struct toml_value *v)
 {
-	struct buf b = BUF_INIT;
+	struct buf *b = &ps->scratch;
 	int kind = peek(ps, 1), base = kind == 'x' ? 16 : kind == 'o' ? 8 : 2;
 	unsigned long long u;
 	char *end;
 
 	ps->p += 2;
-	if (digits(ps, &b, base == 16 ? is_hex : base == 8 ? is_oct : is_bin,
-		   "an integer") < 0) {
-		buf_release(&b);
+	b->len = 0;
+	if (digits(ps, b, base == 16 ? is_hex : base == 8 ? is_oct : is_bin,
+		   "an integer") < 0)
 		return -1;
-	}
 	errno = 0;
-	u = strtoull(b.s, &end, base);
-	buf_release(&b);
+	u = strtoull(b->s, &end, base);
 	if (errno || u > (unsigned long long)9223372036854775807LL)
 		return fail(ps, "integer out of range (64 bits)");
 	v->type = TOML_INTEGER;
@@ -769,49 +911,44 @@ static int offset_part(struct parser *ps, struct buf *b)
 
 static int datetime(struct parser *ps, struct toml_value *v)
 {
-	struct buf b = BUF_INIT;
-	int rc = -1;
+	struct buf *b = &ps->scratch;
 
+	b->len = 0;
 	if (peek(ps, 2) == ':') {
-		if (time_part(ps, &b) < 0)
-			goto out;
+		if (time_part(ps, b) < 0)
+			return -1;
 		v->type = TOML_TIME_LOCAL;
-		rc = 0;
 		goto out;
 	}
-	if (date_part(ps, &b) < 0)
-		goto out;
+	if (date_part(ps, b) < 0)
+		return -1;
 	v->type = TOML_DATE_LOCAL;
 	/* a space joins a time only when one follows: "1979-05-27 # x" is a date */
 	if (peek(ps, 0) == 'T' || peek(ps, 0) == 't' ||
 	    (peek(ps, 0) == ' ' && is_digit(peek(ps, 1)) && is_digit(peek(ps, 2)) &&
 	     peek(ps, 3) == ':')) {
 		ps->p++;
-		buf_putc(&b, 'T');
-		if (time_part(ps, &b) < 0)
-			goto out;
+		buf_putc(b, 'T');
+		if (time_part(ps, b) < 0)
+			return -1;
 		v->type = TOML_DATETIME_LOCAL;
 		if (peek(ps, 0) == 'Z' || peek(ps, 0) == 'z' || peek(ps, 0) == '+' ||
 		    peek(ps, 0) == '-') {
-			if (offset_part(ps, &b) < 0)
-				goto out;
+			if (offset_part(ps, b) < 0)
+				return -1;
 			v->type = TOML_DATETIME;
 		}
 	}
-	rc = 0;
 out:
-	if (rc == 0) {
-		v->len = b.len;
-		v->str = buf_detach(&b);
-	}
-	buf_release(&b);
-	return rc;
+	v->len = b->len;
+	v->str = arena_strndup(ps->arena, b->s, b->len);
+	return 0;
 }
 
 static int number_or_date(struct parser *ps, struct toml_value *v)
 {
-	struct buf b = BUF_INIT;
-	int c = peek(ps, 0), rc;
+	struct buf *b = &ps->scratch;
+	int c = peek(ps, 0);
 
 	if (is_digit(c) && is_digit(peek(ps, 1)) &&
 	    ((is_digit(peek(ps, 2)) && is_digit(peek(ps, 3)) && peek(ps, 4) == '-') ||
@@ -819,19 +956,16 @@ static int number_or_date(struct parser *ps, struct toml_value *v)
 		return datetime(ps, v);
 	if (c == '0' && (peek(ps, 1) == 'x' || peek(ps, 1) == 'o' || peek(ps, 1) == 'b'))
 		return radix_integer(ps, v);
+	b->len = 0;
 	if (c == '+' || c == '-') {
-		buf_putc(&b, (char)c);
+		buf_putc(b, (char)c);
 		ps->p++;
-		if (peek(ps, 0) == 'i' || peek(ps, 0) == 'n') {
-			buf_release(&b);
+		if (peek(ps, 0) == 'i' || peek(ps, 0) == 'n')
 			return special_float(ps, v, c == '-' ? -1 : 1);
-		}
 	}
 	if (c == 'i' || c == 'n')
 		return special_float(ps, v, 1);
-	rc = decimal(ps, v, &b);
-	buf_release(&b);
-	return rc;
+	return decimal(ps, v, b);
 }
 
 /* ---- arrays, inline tables, values ---- */
@@ -862,7 +996,7 @@ static int parse_array(struct parser *ps, struct toml_value *a)
 		}
 		if (!(item = parse_value(ps)))
 			return -1;
-		array_add(a, item);
+		array_add(ps, a, item);
 		if (skip_ws_nl(ps) < 0)
 			return -1;
 		if (peek(ps, 0) == ',') {
@@ -888,9 +1022,10 @@ static int parse_inline_table(struct parser *ps, struct toml_value *t)
 		return 0;
 	}
 	for (;;) {
-		struct key k = { NULL, 0, 0 };
+		struct key k;
 		struct toml_value *v;
 
+		key_init(&k);
 		skip_ws(ps);
 		if (parse_key(ps, &k) < 0) {
 			key_release(&k);
@@ -952,14 +1087,14 @@ static struct toml_value *parse_value(struct parser *ps)
 		return NULL;
 	switch (c) {
 	case '"':
-	case '\'': {
-		struct buf b = BUF_INIT;
-
-		rc = parse_string(ps, &b, 1);
-		v->len = b.len;
-		v->str = b.s ? buf_detach(&b) : xstrdup("");
+	case '\'':
+		ps->scratch.len = 0;
+		rc = parse_string(ps, &ps->scratch, 1);
+		if (rc == 0) {
+			v->len = ps->scratch.len;
+			v->str = arena_strndup(ps->arena, ps->scratch.s, v->len);
+		}
 		break;
-	}
 	case '[':
 		v->type = TOML_ARRAY;
 		rc = enter(ps) < 0 ? -1 : parse_array(ps, v);
@@ -996,11 +1131,7 @@ static struct toml_value *parse_value(struct parser *ps)
 		else
 			rc = bare_word(ps);
 	}
-	if (rc < 0) {
-		toml_free(v);
-		return NULL;
-	}
-	return v;
+	return rc < 0 ? NULL : v;	/* v stays in the tree's memory, unused */
 }
 
 /* ---- tables ---- */
@@ -1035,11 +1166,11 @@ static struct toml_value *new_table(struct parser *ps, struct toml_value *parent
 		return NULL;
 	t->line = k->line;
 	t->col = k->col;
-	table_add(parent, k, t);
+	table_add(ps, parent, k, t);
 	return t;
 }
 
-/* Key k = v into table t (v is consumed, also on error).  Dotted keys
+/* Key k = v into table t (on error v stays unused in the tree's memory).  Dotted keys
  * open tables on the way; in a section (dotted_pending) they may not
  * enter a table defined elsewhere, and they become defined at the next
  * header. */
@@ -1053,13 +1184,10 @@ static int insert_keyval(struct parser *ps, struct toml_value *t,
 		struct toml_value *child = table_lookup(t, &k->v[i]);
 
 		if (!child) {
-			if (!(child = new_table(ps, t, &k->v[i]))) {
-				toml_free(v);
+			if (!(child = new_table(ps, t, &k->v[i])))
 				return -1;
-			}
 		} else if (child->type != TOML_TABLE || (child->flags & F_FROZEN) ||
 			   (child->flags & F_DEFINED)) {
-			toml_free(v);
 			return fail_at(ps, k->v[i].at,
 				       child->type == TOML_TABLE ?
 				       "dotted key '%s' reaches into a table defined elsewhere" :
@@ -1070,14 +1198,11 @@ static int insert_keyval(struct parser *ps, struct toml_value *t,
 			pending_add(ps, child);
 		t = child;
 	}
-	if (t->flags & F_FROZEN) {
-		toml_free(v);
+	if (t->flags & F_FROZEN)
 		return fail(ps, "cannot add a key to an inline table");
-	}
 	if (table_lookup(t, &k->v[k->n - 1])) {
 		const struct key_part *last = &k->v[k->n - 1];
 
-		toml_free(v);
 		return fail_at(ps, last->at, "duplicate key '%s'",
 			       shown(last->s, last->len, name, sizeof(name)));
 	}
@@ -1087,7 +1212,7 @@ static int insert_keyval(struct parser *ps, struct toml_value *t,
 
 		last.line = k->v[0].line;
 		last.col = k->v[0].col;
-		table_add(t, &last, v);
+		table_add(ps, t, &last, v);
 	}
 	return 0;
 }
@@ -1097,7 +1222,7 @@ static int parse_header(struct parser *ps, struct toml_value *root,
 			struct toml_value **current)
 {
 	char name[KEY_SHOWN + 1];
-	struct key k = { NULL, 0, 0 };
+	struct key k;
 	const char *at = ps->p;
 	int aot = peek(ps, 1) == '[';
 	struct toml_value *t = root, *child;
@@ -1105,6 +1230,7 @@ static int parse_header(struct parser *ps, struct toml_value *root,
 	size_t i;
 	int rc = -1;
 
+	key_init(&k);
 	pending_close(ps);
 	ps->p += aot ? 2 : 1;
 	skip_ws(ps);
@@ -1139,7 +1265,7 @@ static int parse_header(struct parser *ps, struct toml_value *root,
 			if (!(child = value_new(ps, TOML_ARRAY, at)))
 				goto out;
 			child->flags = F_AOT | F_DEFINED;
-			table_add(t, last, child);
+			table_add(ps, t, last, child);
 		} else if (child->type != TOML_ARRAY || !(child->flags & F_AOT)) {
 			fail_record(ps, at, "'%s' is already defined and is not an array of "
 				    "tables", shown(last->s, last->len, name, sizeof(name)));
@@ -1148,7 +1274,7 @@ static int parse_header(struct parser *ps, struct toml_value *root,
 		if (!(elem = value_new(ps, TOML_TABLE, at)))
 			goto out;
 		elem->flags = F_DEFINED;
-		array_add(child, elem);
+		array_add(ps, child, elem);
 		*current = elem;
 	} else {
 		if (!child) {
@@ -1172,10 +1298,11 @@ out:
 
 static int parse_keyval_line(struct parser *ps, struct toml_value *current)
 {
-	struct key k = { NULL, 0, 0 };
+	struct key k;
 	struct toml_value *v;
 	int rc = -1;
 
+	key_init(&k);
 	if (parse_key(ps, &k) < 0)
 		goto out;
 	if (peek(ps, 0) != '=') {
@@ -1250,11 +1377,16 @@ int toml_parse(const char *buf, size_t len, const struct toml_limits *lim,
 	ps.line = 1;
 	ps.lim = lim ? lim : &toml_default_limits;
 	ps.err = err;
-	if (!(*root = value_new(&ps, TOML_TABLE, buf)))
+	ps.arena = arena_new();
+	if (!(*root = value_new(&ps, TOML_TABLE, buf))) {
+		arena_free(ps.arena);
 		return -1;
+	}
 	(*root)->flags = F_DEFINED;
+	(*root)->arena = ps.arena;
 	rc = parse_document(&ps, *root);
 	free(ps.pending);
+	buf_release(&ps.scratch);
 	if (rc < 0) {
 		toml_free(*root);
 		*root = NULL;

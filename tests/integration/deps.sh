@@ -92,6 +92,61 @@ else
 	echo "note: npm is not installed; the real npm lockfile cases were not run"
 fi
 
+# ---- npm's hidden lockfile, judged as npm would (made by hand) ----
+# The hidden lockfile is parsed while node_modules is walked and the
+# folders the walk saw are judged against it after: the reason given is
+# still the first one in the walk's order.
+npm_hand() {	# DIR HIDDEN-PACKAGES: a and b at 1.0.0, locked and installed
+	rm -rf "$1"
+	mkdir -p "$1/node_modules/a" "$1/node_modules/b"
+	printf '{"name":"app","version":"1.0.0"}\n' >"$1/package.json"
+	printf '{"name":"app","version":"1.0.0","lockfileVersion":3,"requires":true,"packages":{"":{"name":"app","version":"1.0.0"},"node_modules/a":{"version":"1.0.0"},"node_modules/b":{"version":"1.0.0"}}}\n' \
+		>"$1/package-lock.json"
+	for p in a b; do
+		printf '{"name":"%s","version":"1.0.0"}\n' "$p" >"$1/node_modules/$p/package.json"
+	done
+	printf '{"name":"app","version":"1.0.0","lockfileVersion":3,"requires":true,"packages":{%s}}\n' \
+		"$2" >"$1/node_modules/.package-lock.json"
+	find "$1/node_modules" -type d -exec touch -d '-1 hour' {} +
+	touch -d '-30 minutes' "$1/node_modules/.package-lock.json"
+}
+both='"node_modules/a":{"version":"1.0.0"},"node_modules/b":{"version":"1.0.0"}'
+repo=$TEST_TMPDIR/npm-hand
+npm_hand "$repo" "$both"
+out=$(ep --only=deps --explain "$repo")
+check "npm by hand: the hidden lockfile trusted: $out" \
+	has "npm packages (package-lock.json): 2 packages match node_modules/.package-lock.json" "$out"
+npm_hand "$repo" '"node_modules/b":{"version":"1.0.0"}'
+touch -d '+1 hour' "$repo/node_modules/b"
+out=$(ep --only=deps --explain "$repo")
+check "npm by hand: a folder missing from the hidden lockfile, before a newer one: $out" \
+	has "not used, as npm would not (missing from lockfile: node_modules/a)" "$out"
+npm_hand "$repo" '"node_modules/a":{"version":"1.0.0"}'
+touch -d '+1 hour' "$repo/node_modules/a"
+out=$(ep --only=deps --explain "$repo")
+check "npm by hand: a newer folder, before one missing from the hidden lockfile: $out" \
+	has "not used, as npm would not (out of date, updated: node_modules/a)" "$out"
+npm_hand "$repo" "$both"',"node_modules/a/node_modules/c":{"version":"1.0.0"}'
+mkdir -p "$repo/node_modules/a/node_modules/c"
+printf '{"name":"c","version":"1.0.0"}\n' >"$repo/node_modules/a/node_modules/c/package.json"
+touch -d '-1 hour' "$repo/node_modules/a" "$repo/node_modules/a/node_modules/c"
+touch -d '+1 hour' "$repo/node_modules/a/node_modules"
+out=$(ep --only=deps --explain "$repo")
+check "npm by hand: a newer nested node_modules: $out" \
+	has "not used, as npm would not (out of date, updated: node_modules/a/node_modules)" "$out"
+npm_hand "$repo" "$both"',"node_modules/c":{"version":"1.0.0"}'
+out=$(ep --only=deps --explain "$repo")
+check "npm by hand: a hidden lockfile entry with no folder: $out" \
+	has "not used, as npm would not (missing from node_modules: node_modules/c)" "$out"
+npm_hand "$repo" "$both"
+printf '{"packages": {' >"$repo/node_modules/.package-lock.json"
+touch -d '-30 minutes' "$repo/node_modules/.package-lock.json"
+out=$(ep --only=deps --explain "$repo")
+check "npm by hand: a hidden lockfile that cannot be parsed: $out" \
+	has "not used, as npm would not (it cannot be parsed): the installed package.json files were read" "$out"
+check "npm by hand: ... and the folders compared: $out" \
+	has "2 packages match the package.json files in node_modules" "$out"
+
 # ---- a 50 MiB lockfile, and one over the cap ----
 repo=$TEST_TMPDIR/big
 mkdir -p "$repo"

@@ -94,6 +94,29 @@ for c in pnpm yarn uv poetry npm; do
 done
 printf '{"packages": {' >"$dd/npm/package-lock.json"
 check "deps corrupt lockfile" vg --only=deps "$dd/npm"
+# enough packages for the install records to be read on two threads, a
+# hidden lockfile parsed while node_modules is walked, and a uv.lock
+mkdir -p "$dd/many/node_modules" "$dd/many/.venv/lib/python3.12/site-packages"
+printf 'version_info = 3.12.3\n' >"$dd/many/.venv/pyvenv.cfg"
+{ printf 'version = 1\n[[package]]\nname = "app"\nversion = "0.1.0"\nsource = { editable = "." }\ndependencies = [\n'
+  i=0; while [ $i -lt 80 ]; do printf '  { name = "q%d" },\n' $i; i=$((i + 1)); done
+  printf ']\n'
+  i=0; while [ $i -lt 80 ]; do printf '[[package]]\nname = "q%d"\nversion = "1.%d"\n' $i $i; i=$((i + 1)); done
+} >"$dd/many/uv.lock"
+lock='"": {}'
+i=0
+while [ $i -lt 80 ]; do
+	mkdir -p "$dd/many/node_modules/p$i" "$dd/many/.venv/lib/python3.12/site-packages/q$i-1.$i.dist-info"
+	printf '{"name": "p%d", "version": "1.%d.0"}' $i $i >"$dd/many/node_modules/p$i/package.json"
+	printf 'Name: q%d\nVersion: 1.%d\n' $i $i >"$dd/many/.venv/lib/python3.12/site-packages/q$i-1.$i.dist-info/METADATA"
+	lock="$lock, \"node_modules/p$i\": {\"version\": \"1.$i.0\"}"
+	i=$((i + 1))
+done
+printf '{"lockfileVersion": 3, "packages": {%s}}' "$lock" >"$dd/many/package-lock.json"
+check "deps: 80 packages, package.json files and METADATA read on two threads" \
+	vg --only=deps --json --explain "$dd/many"
+cp "$dd/many/package-lock.json" "$dd/many/node_modules/.package-lock.json"
+check "deps: 80 packages and npm's hidden lockfile" vg --only=deps --json --explain "$dd/many"
 # the sandbox probe, with secrets in the home and a sudoers-free machine
 mkdir -p "$TEST_TMPDIR/home/.ssh" "$TEST_TMPDIR/sbx"
 : >"$TEST_TMPDIR/home/.ssh/id_ed25519"

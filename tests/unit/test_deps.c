@@ -300,6 +300,62 @@ static void python_lockfiles(void)
 	dep_set_release(&s);
 }
 
+/* How uv's graph is walked: a package reached first through a marker
+ * that cannot be decided and then through one that holds is decided
+ * (queued again at the better reach), in either order; an extra is
+ * followed once per package; one reached only undecided stays so. */
+static const char uv_head[] =
+	"version = 1\n"
+	"[[package]]\nname = \"app\"\nversion = \"0.1.0\"\nsource = { editable = \".\" }\n";
+static const struct {
+	const char *body;	/* after uv_head: app's dependencies and the rest */
+	const char *key;
+	int present;
+	unsigned flags;
+} uv_graph_rows[] = {
+	{ "dependencies = [{ name = \"a\" }, { name = \"b\", marker = \"platform_release >= '5'\" }]\n"
+	  "[[package]]\nname = \"a\"\nversion = \"1\"\ndependencies = [{ name = \"b\" }]\n"
+	  "[[package]]\nname = \"b\"\nversion = \"2\"\n", "b", 1, 0 },
+	{ "dependencies = [{ name = \"b\", marker = \"platform_release >= '5'\" }, { name = \"a\" }]\n"
+	  "[[package]]\nname = \"a\"\nversion = \"1\"\ndependencies = [{ name = \"b\" }]\n"
+	  "[[package]]\nname = \"b\"\nversion = \"2\"\n", "b", 1, 0 },
+	{ "dependencies = [{ name = \"b\", marker = \"platform_release >= '5'\" }]\n"
+	  "[[package]]\nname = \"b\"\nversion = \"2\"\n", "b", 1, DEP_UNDECIDED },
+	{ "dependencies = [{ name = \"a\", extra = [\"fast\"] }, { name = \"a\", extra = [\"fast\"] }]\n"
+	  "[[package]]\nname = \"a\"\nversion = \"1\"\n"
+	  "[package.optional-dependencies]\nfast = [{ name = \"c\" }]\n"
+	  "[[package]]\nname = \"c\"\nversion = \"3\"\n", "c", 1, 0 },
+	{ "dependencies = [{ name = \"a\" }]\n"
+	  "[[package]]\nname = \"a\"\nversion = \"1\"\n"
+	  "[package.optional-dependencies]\nfast = [{ name = \"c\" }]\n"
+	  "[[package]]\nname = \"c\"\nversion = \"3\"\n", "c", 0, 0 },
+	{ "dependencies = [{ name = \"a\", marker = \"sys_platform == 'win32'\" }]\n"
+	  "[[package]]\nname = \"a\"\nversion = \"1\"\n", "a", 0, 0 },
+};
+
+static void uv_graph(void)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(uv_graph_rows); i++) {
+		struct buf b = BUF_INIT;
+		struct dep_set s = DEP_SET_INIT;
+		struct dep_error e;
+		const struct dep *d;
+
+		buf_puts(&b, uv_head);
+		buf_puts(&b, uv_graph_rows[i].body);
+		CHECK(deps_uv_parse(b.s, b.len, &py312, &s, &e) == 0, "uv row %zu: %s", i, e.msg);
+		d = dep_set_get(&s, uv_graph_rows[i].key);
+		CHECK_INT(d != NULL, uv_graph_rows[i].present, "uv row %zu: %s present", i,
+			  uv_graph_rows[i].key);
+		if (d && uv_graph_rows[i].present)
+			CHECK_INT((int)d->flags, (int)uv_graph_rows[i].flags, "uv row %zu: flags", i);
+		dep_set_release(&s);
+		buf_release(&b);
+	}
+}
+
 /* Bytes that are not a lockfile: an error or a result, never a crash. */
 static void garbage(void)
 {
@@ -347,5 +403,6 @@ void test_main(void)
 	requirements();
 	node_lockfiles();
 	python_lockfiles();
+	uv_graph();
 	garbage();
 }

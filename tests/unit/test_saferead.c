@@ -120,20 +120,27 @@ static const struct row rows[] = {
 	{ ANY, BY, CAP, "fifolink", EINVAL, NULL, 0 },
 };
 
-static void test_rows(int openat2_on, int proc_on)
+/* Every row read by saferead_file, or (via_dir) through one
+ * saferead_dir opened on root for them all: the same answers. */
+static void test_rows(int openat2_on, int proc_on, int via_dir)
 {
+	struct saferead_dir d;
 	size_t i;
 
 	saferead_test_setup(openat2_on, proc_on, NULL, NULL);
+	if (via_dir)
+		CHECK(saferead_dir_open(&d, root) == 0, "saferead_dir_open");
 	for (i = 0; i < ARRAY_SIZE(rows); i++) {
 		const struct row *r = &rows[i];
 		struct saferead_policy p = { r->where, r->text, r->cap };
 		struct saferead_error err;
 		struct blob b;
-		int rc = saferead_file(&p, root, r->name, &b, &err);
+		int rc = via_dir ? saferead_dir_file(&d, &p, r->name, &b, &err) :
+			 saferead_file(&p, root, r->name, &b, &err);
 
-		CHECK_INT(rc < 0 ? err.code : 0, r->code, "row %zu %s (openat2 %d, proc %d)",
-			  i, r->name, openat2_on, proc_on);
+		CHECK_INT(rc < 0 ? err.code : 0, r->code,
+			  "row %zu %s (openat2 %d, proc %d, dir %d)", i, r->name, openat2_on,
+			  proc_on, via_dir);
 		if (rc == 0 && r->want)
 			CHECK_STR(b.data, r->want, "row %zu %s", i, r->name);
 		if (rc < 0) {
@@ -144,7 +151,27 @@ static void test_rows(int openat2_on, int proc_on)
 		}
 		blob_release(&b);
 	}
+	if (via_dir)
+		saferead_dir_close(&d);
 	saferead_test_setup(1, 1, NULL, NULL);
+}
+
+/* A directory that cannot be opened: every read says why. */
+static void test_dir_missing(void)
+{
+	struct saferead_policy p = { SAFEREAD_ANYWHERE, SAFEREAD_BYTES, CAP };
+	struct saferead_error err;
+	struct saferead_dir d;
+	struct blob b;
+
+	CHECK(saferead_dir_open(&d, at(root, "no-such-dir")) < 0 && errno == ENOENT,
+	      "missing directory: errno %d", errno);
+	CHECK(saferead_dir_file(&d, &p, "plain", &b, &err) < 0 && err.code == ENOENT &&
+	      b.data == NULL, "read in a missing directory: %d", err.code);
+	saferead_dir_close(&d);
+	CHECK(saferead_dir_open(&d, at(root, "plain")) < 0 && errno == ENOTDIR,
+	      "a file is no directory: errno %d", errno);
+	saferead_dir_close(&d);
 }
 
 static void test_text_position(void)
@@ -163,6 +190,47 @@ static void test_text_position(void)
 	      "saferead_path: errno %d", errno);
 	CHECK(saferead_path(at(root, "plain"), CAP, &b) == 0 && b.len == 7, "path read");
 	blob_release(&b);
+}
+
+/* text_check reads eight plain bytes at a time: what it finds, and where,
+ * must not depend on where a word starts. */
+static void test_text_check(void)
+{
+	static const struct {
+		const char *in;
+		size_t len;
+		int rc;
+		unsigned line, col;
+		const char *what;
+	} texts[] = {
+		{ "", 0, 0, 0, 0, NULL },
+		{ "plain ascii, longer than a word\n\ttab\r\n", 38, 0, 0, 0, NULL },
+		{ "h\xc3\xa9llo w\xc3\xb6rld \xe2\x82\xac \xf0\x9f\x98\x80 and more", 31, 0, 0, 0, NULL },
+		{ "\x7f\x01\x1f control bytes are text here", 31, 0, 0, 0, NULL },
+		{ "abcdefg\0", 8, -1, 1, 8, "NUL byte" },
+		{ "abcdefgh\0ijklmnop", 17, -1, 1, 9, "NUL byte" },
+		{ "abcdefghijklmnop\0", 17, -1, 1, 17, "NUL byte" },
+		{ "0123456\n89abcdef\n0123\xff", 22, -1, 3, 5, "invalid UTF-8" },
+		{ "line one\nline two\nl\xc3\xa9 \xc3", 23, -1, 3, 5, "invalid UTF-8" },
+		{ "\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\x80", 9, -1, 1, 9, "invalid UTF-8" },
+		{ "surrogate \xed\xa0\x80 here", 18, -1, 1, 11, "invalid UTF-8" },
+		{ "overlong \xc0\xaf", 11, -1, 1, 10, "invalid UTF-8" },
+		{ "cut \xe2\x82", 6, -1, 1, 5, "invalid UTF-8" },
+		{ "\n\n\n\n\n\n\n\n\n\n\0", 11, -1, 11, 1, "NUL byte" },
+	};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(texts); i++) {
+		unsigned line = 0, col = 0;
+		const char *what = NULL;
+		int rc = text_check(texts[i].in, texts[i].len, &line, &col, &what);
+
+		CHECK_INT(rc, texts[i].rc, "text_check row %zu", i);
+		if (rc < 0 && texts[i].rc < 0)
+			CHECK(line == texts[i].line && col == texts[i].col && what &&
+			      !strcmp(what, texts[i].what), "text_check row %zu: %u:%u %s",
+			      i, line, col, what ? what : "");
+	}
 }
 
 /* ---- the race: what an attacker swaps between open and judgement ---- */
@@ -185,7 +253,7 @@ static void swap_now(void *arg)
 	}
 }
 
-static void test_race(int openat2_on, int proc_on)
+static void test_race(int openat2_on, int proc_on, int via_dir)
 {
 	enum swap how;
 
@@ -200,7 +268,15 @@ static void test_race(int openat2_on, int proc_on)
 		else
 			CHECK(symlink(at(outside, "secret"), at(root, "race")) == 0, "link");
 		saferead_test_setup(openat2_on, proc_on, swap_now, &how);
-		rc = saferead_file(&saferead_spec, root, "race", &b, &err);
+		if (via_dir) {
+			struct saferead_dir d;
+
+			saferead_dir_open(&d, root);
+			rc = saferead_dir_file(&d, &saferead_spec, "race", &b, &err);
+			saferead_dir_close(&d);
+		} else {
+			rc = saferead_file(&saferead_spec, root, "race", &b, &err);
+		}
 		saferead_test_setup(1, 1, NULL, NULL);
 		CHECK(!(rc == 0 && strstr(b.data, "ZQXOUTSIDE")),
 		      "swap %d (openat2 %d, proc %d): the outside file was read",
@@ -217,14 +293,18 @@ static void test_race(int openat2_on, int proc_on)
 
 void test_main(void)
 {
-	int o, p;
+	int o, p, d;
 
 	setup();
 	for (o = 0; o <= 1; o++) {
 		for (p = 0; p <= 1; p++) {
-			test_rows(o, p);
-			test_race(o, p);
+			for (d = 0; d <= 1; d++) {
+				test_rows(o, p, d);
+				test_race(o, p, d);
+			}
 		}
 	}
+	test_dir_missing();
 	test_text_position();
+	test_text_check();
 }

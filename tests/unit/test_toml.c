@@ -287,6 +287,76 @@ static void errors(void)
 	}
 }
 
+/* Strings are scanned eight bytes at a time: a character that ends the
+ * plain run (a quote, a backslash, a control character, DEL) and one that
+ * does not (UTF-8, a tab) at every offset of two words, in each kind of
+ * string, give what a byte-by-byte scan gives. */
+static const struct {
+	const char *open, *close;	/* the string's quotes */
+	const char *mid;		/* written at the offset */
+	const char *want;		/* decoded; NULL: an error */
+	const char *msg;		/* the error */
+} string_rows[] = {
+	{ "\"", "\"", "\\n", "\n", NULL },
+	{ "\"", "\"", "\\\"", "\"", NULL },
+	{ "\"", "\"", "\\u00e9", "\xc3\xa9", NULL },
+	{ "\"", "\"", "\xc3\xa9", "\xc3\xa9", NULL },
+	{ "\"", "\"", "\t", "\t", NULL },
+	{ "\"", "\"", "\x01", NULL, "control character 0x01 in a string" },
+	{ "\"", "\"", "\x7f", NULL, "control character 0x7f in a string" },
+	{ "\"", "\"", "\x1f", NULL, "control character 0x1f in a string" },
+	{ "'", "'", "\\", "\\", NULL },
+	{ "'", "'", "\"", "\"", NULL },
+	{ "'", "'", "\xe2\x82\xac", "\xe2\x82\xac", NULL },
+	{ "'", "'", "\x7f", NULL, "control character 0x7f in a string" },
+	{ "\"\"\"", "\"\"\"", "\n", "\n", NULL },
+	{ "\"\"\"", "\"\"\"", "\"\"", "\"\"", NULL },
+	{ "\"\"\"", "\"\"\"", "\\\n   ", "", NULL },
+	{ "\"\"\"", "\"\"\"", "\x0b", NULL, "control character 0x0b in a string" },
+	{ "'''", "'''", "\r\n", "\n", NULL },
+	{ "'''", "'''", "''", "''", NULL },
+	{ "'''", "'''", "\\", "\\", NULL },
+};
+
+static void strings(void)
+{
+	static const char text[] = "abcdefghijklmnopqrstuvwxyz";
+	size_t i, at;
+
+	for (i = 0; i < ARRAY_SIZE(string_rows); i++) {
+		for (at = 0; at < 18; at++) {
+			struct buf doc = BUF_INIT, want = BUF_INIT;
+			struct toml_value *root;
+			struct toml_error err;
+			const char *got;
+			int rc;
+
+			/* "_" first: a newline just after the opening quotes is
+			 * trimmed */
+			buf_printf(&doc, "k = %s_%.*s%s%s%s\n", string_rows[i].open, (int)at, text,
+				   string_rows[i].mid, text + at, string_rows[i].close);
+			rc = toml_parse(doc.s, doc.len, NULL, &root, &err);
+			if (!string_rows[i].want) {
+				CHECK(rc < 0 && strstr(err.msg, string_rows[i].msg) &&
+				      err.line == 1 &&
+				      err.col == 6 + strlen(string_rows[i].open) + at,
+				      "string row %zu at %zu: %d %u:%u %s", i, at, rc, err.line,
+				      err.col, rc < 0 ? err.msg : "");
+			} else {
+				buf_printf(&want, "_%.*s%s%s", (int)at, text, string_rows[i].want,
+					   text + at);
+				got = rc == 0 ? toml_str(toml_get(root, "k")) : NULL;
+				CHECK(got && !strcmp(got, want.s), "string row %zu at %zu: %s", i,
+				      at, rc < 0 ? err.msg : got ? got : "(none)");
+			}
+			if (rc == 0)
+				toml_free(root);
+			buf_release(&doc);
+			buf_release(&want);
+		}
+	}
+}
+
 /* Depth, value count and a wide table stay bounded and linear. */
 static void limits(void)
 {
@@ -367,6 +437,7 @@ void test_main(void)
 {
 	conformance();
 	errors();
+	strings();
 	limits();
 	api();
 }
