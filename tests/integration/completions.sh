@@ -2,7 +2,7 @@
 # completions.sh - the shell completions in src/completions/: bash (with
 # bash-completion loaded, the completion function driven as readline would:
 # COMP_WORDS, COMP_CWORD, COMP_LINE, COMP_POINT, then COMPREPLY read back),
-# fish (complete -C) and zsh (loaded by compinit); probe names come from
+# fish (complete -C) and zsh (typed into on a pseudo-terminal); probe names come from
 # --list-probes when asked; and every option of --help, every format of the
 # schema and both subcommands are in all three files.
 . "$(dirname "$0")/../lib.sh"
@@ -129,16 +129,43 @@ else
 	not_ok "fish is missing (apt-get install fish)"
 fi
 
-# ---- zsh: compinit registers the function from its #compdef line
+# ---- zsh: compinit registers the function from its #compdef line; then
+# zcomp.zsh types LINE<Tab> into an interactive zsh on a pseudo-terminal
+# and reads back every candidate the completion added
 if command -v zsh >/dev/null; then
 	got=$(env -i PATH="/usr/bin:/bin" HOME="$TEST_TMPDIR/home" zsh -f -c "
 		fpath=('$comp' \$fpath)
-		autoload -Uz compinit && compinit -u -D -d "$TEST_TMPDIR/zcompdump"
+		autoload -Uz compinit && compinit -u -D -d '$TEST_TMPDIR/zcompdump'
 		print -r -- \$_comps[envpreflight]" 2>&1)
 	check "zsh: compinit maps envpreflight to _envpreflight ($got)" [ "$got" = "_envpreflight" ]
 	check "zsh: the function parses" zsh -n "$comp/_envpreflight"
 	# compinit rewrites the dump file it is given: never /dev/null
 	check "zsh: /dev/null is still the device" [ -c /dev/null ]
+	zcomp() {
+		(cd "$TEST_TMPDIR/tree" && env -i PATH="$bin:/usr/bin:/bin" HOME="$TEST_TMPDIR/home" \
+			timeout 120 zsh -f "$top/tests/integration/zcomp.zsh" "$comp" \
+			"$TEST_TMPDIR/zcomp.out" "$1" >/dev/null 2>&1 || echo "(zsh exit $?)"
+		 grep -v '^$' "$TEST_TMPDIR/zcomp.out" | sort -u | tr '\n' ' ')
+	}
+	got=$(zcomp 'envpreflight --fo')
+	check "zsh: --fo<Tab> ($got)" [ "$got" = "--format " ]
+	got=$(zcomp 'envpreflight --only=')
+	check "zsh: --only=<Tab> lists the probes ($got)" [ "$got" = "$probes" ]
+	got=$(zcomp 'envpreflight --only=env,po')
+	check "zsh: --only=env,po<Tab> ($got)" [ "$got" = "ports " ]
+	got=$(zcomp 'envpreflight --format=')
+	check "zsh: --format=<Tab> lists the formats ($got)" [ "$got" = "$formats " ]
+	got=$(zcomp 'envpreflight ')
+	check "zsh: the first word: directories and the subcommands ($got)" \
+		[ "$got" = "apps examples init mcp " ]
+	got=$(zcomp 'envpreflight init --s')
+	check "zsh: init --s<Tab> ($got)" [ "$got" = "--snapshot --stdout " ]
+	got=$(zcomp 'envpreflight mcp --')
+	check "zsh: mcp --<Tab> ($got)" [ "$got" = "--allow-dir --help --no-config " ]
+	if [ -n "${fake:-}" ]; then
+		got=$(bin=$fake zcomp 'envpreflight --skip=')
+		check "zsh: a new probe needs no edit ($got)" [ "$got" = "brandnew env " ]
+	fi
 else
 	not_ok "zsh is missing (apt-get install zsh)"
 fi
