@@ -59,7 +59,9 @@ TSAN    := -fsanitize=thread -fno-omit-frame-pointer
 FUZZ_SAN := -fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer \
             -fno-sanitize-recover=all
 
-SRCS    := $(wildcard src/*.c)
+# src/parse/: the pure parsers (bytes in, values out, no system call;
+# tests/integration/layers.sh checks it), the fuzz targets' subjects
+SRCS    := $(wildcard src/*.c) $(wildcard src/parse/*.c)
 SCHEMA  := src/schema/envpreflight-1.schema.json
 OBJS    := $(SRCS:src/%.c=$(BUILD)/%.o) $(BUILD)/schema.o
 LIBOBJS := $(filter-out $(BUILD)/main.o,$(OBJS))
@@ -89,6 +91,7 @@ $(BUILD)/envpreflight: $(OBJS)
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $(OBJS) $(LDLIBS)
 
 $(BUILD)/%.o: src/%.c $(BUILD)/%.d | $(BUILD)
+	@mkdir -p $(@D)
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(DEPFLAGS) -c -o $@ $<
 
 # the schema file as a C string: each line quoted, \ and " escaped
@@ -132,7 +135,7 @@ $(BUILD)/fuzz/fuzz_%: $(BUILD)/fuzz/target_%.o $(BUILD)/fuzz/fuzz.o $(LIBOBJS)
 	$(CC) $(ALL_CFLAGS) -fsanitize=fuzzer $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 $(BUILD):
-	mkdir -p $(BUILD)/tests $(BUILD)/fuzz
+	mkdir -p $(BUILD)/tests $(BUILD)/fuzz $(BUILD)/parse
 
 units: $(UNITS) $(REPLAY)
 

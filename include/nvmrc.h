@@ -56,6 +56,19 @@ int nvmrc_parse(const char *buf, size_t len, struct nvmrc *out,
 int nvmrc_resolve_lts(struct nvmrc *n, long today, const char *nvm_dir,
 		      char *err, size_t errlen);
 
+/* The two halves of nvmrc_resolve_lts (src/nodelts_nvm.c), so that what
+ * reads nvm's files stays apart from this pure parser.  nvmrc_lts_alias:
+ * the alias nvm resolves for n ("*", "-1", "iron") into buf; 0 when n is
+ * not an LTS spec.  nvmrc_lts_settle: n resolved from nvm's answer
+ * (nodelts_nvm_resolve's return value nvm_rc, with *nv when 1 (its file is
+ * taken) or the reason why when -1; 0: no answer) or else from the table;
+ * returns as nvmrc_resolve_lts does. */
+struct nodelts_nvm;
+int nvmrc_lts_alias(const struct nvmrc *n, char *buf, size_t len);
+int nvmrc_lts_settle(struct nvmrc *n, long today, int nvm_rc,
+		     struct nodelts_nvm *nv, const char *why, char *err,
+		     size_t errlen);
+
 /* Does node_version ("v22.11.0", as `node --version` prints it) satisfy n?
  * 1 or 0; -1 when the version cannot be parsed, or when n is a user alias
  * (NVMRC_ALIAS), which cannot be resolved without nvm's own files.

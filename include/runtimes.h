@@ -102,10 +102,13 @@ void runtime_judge(const struct runtime_prep *p, const struct known_runtime *k,
 /* ---- runtime_workspaces.c ---- */
 
 /* runtime.NAME.workspaces: the checks of ranges that exclude each other
- * across workspaces, planned for the repository's model (its check's
- * index is RUNTIME_WORKSPACES_CHECK, its arg the first requirement). */
+ * across workspaces, planned for the repository's model as checks of
+ * probe self (the runtimes probe, passed in so that this file does not
+ * import its caller; its check's index is RUNTIME_WORKSPACES_CHECK, its
+ * arg the first requirement). */
 #define RUNTIME_WORKSPACES_CHECK ((size_t)-2)
-void runtime_workspaces_plan(const struct spec *spec, struct plan *plan);
+void runtime_workspaces_plan(const struct probe *self, const struct spec *spec,
+			     struct plan *plan);
 void runtime_workspaces_run(const struct run_ctx *ctx, const struct check *c,
 			    struct result *res);
 

@@ -17,6 +17,9 @@ struct spec_source {
 	const char *name;		/* for messages: "preflight.yaml" */
 	const char *const *files;	/* the names it looks for, NULL-terminated */
 	int (*load)(struct spec *spec, struct errbuf *err);
+	/* frees what load put into the model beyond the common parts, or
+	 * NULL (spec_release calls it, so spec.c names no loader) */
+	void (*release)(struct spec *spec);
 };
 
 #define SOURCE(name) extern const struct spec_source source_##name;
@@ -33,9 +36,6 @@ int spec_read(struct spec *spec, const char *name, struct blob *out,
 
 /* Once every source is loaded: one port_record per port (spec_ports.c). */
 void spec_resolve_ports(struct spec *spec);
-
-/* Free spec->compose (spec_compose.c). */
-void spec_compose_release(struct spec *spec);
 
 /* The first of names that exists in the model's directory (the
  * repository's root, or a workspace's directory), or NULL. */

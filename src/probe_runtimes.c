@@ -748,7 +748,7 @@ static void runtimes_plan(const struct spec *spec, struct plan *plan)
 	if (spec->runtimes_capped)
 		plan_add(plan, &probe_runtimes, "runtimes.capped", "Runtime requirements",
 			 spec->runtimes_capped_origin, NULL, 0);
-	runtime_workspaces_plan(spec, plan);
+	runtime_workspaces_plan(&probe_runtimes, spec, plan);
 }
 
 static const char *const runtimes_ids[] = {

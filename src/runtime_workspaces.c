@@ -72,7 +72,8 @@ static int named_elsewhere(const struct spec *const *mv, size_t nm, size_t m,
 	return 0;
 }
 
-void runtime_workspaces_plan(const struct spec *spec, struct plan *plan)
+void runtime_workspaces_plan(const struct probe *self, const struct spec *spec,
+			     struct plan *plan)
 {
 	const struct spec **mv;
 	const char *done[64];
@@ -100,7 +101,7 @@ void runtime_workspaces_plan(const struct spec *spec, struct plan *plan)
 			 * requirement's own source has that key */
 			buf_printf(&id, "runtime.%s.workspaces", r->name);
 			buf_printf(&title, "%s (workspaces)", k ? k->display : r->name);
-			plan_add(plan, &probe_runtimes, buf_str(&id), buf_str(&title),
+			plan_add(plan, self, buf_str(&id), buf_str(&title),
 				 r->origin, r, RUNTIME_WORKSPACES_CHECK);
 			buf_release(&id);
 			buf_release(&title);

@@ -349,7 +349,9 @@ void spec_release(struct spec *spec)
 	 * their models */
 	spec_workspaces_release(spec);
 	env_release(&spec->env);
-	spec_compose_release(spec);
+	for (i = 0; i < ARRAY_SIZE(sources); i++)
+		if (sources[i]->release)
+			sources[i]->release(spec);
 	for (i = 0; i < spec->nports; i++) {
 		free(spec->ports[i].service);
 		free(spec->ports[i].scheme);

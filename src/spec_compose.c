@@ -1762,7 +1762,7 @@ static int compose_load(struct spec *spec, struct errbuf *err)
 	return rc;
 }
 
-void spec_compose_release(struct spec *spec)
+static void compose_release(struct spec *spec)
 {
 	struct compose_spec *cs = &spec->compose;
 	size_t i;
@@ -1797,4 +1797,5 @@ const struct spec_source source_compose = {
 	.name = "compose.yaml",
 	.files = files,
 	.load = compose_load,
+	.release = compose_release,
 };

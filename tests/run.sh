@@ -11,6 +11,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 case $bin in /*) ;; *) bin=$top/$bin ;; esac
 case $build in /*) ;; *) build=$top/$build ;; esac
 export EP_BIN="$bin"
+export EP_BUILD="$build"	# the objects, for integration/layers.sh
 # the conformance vectors: our own copy in tests/conformance/, so that the
 # suite is hermetic (integration/vectors.sh checks that the copy still
 # matches shared/ when a checkout has it beside it)

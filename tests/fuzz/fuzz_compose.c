@@ -1,6 +1,6 @@
 /* fuzz_compose.c - the compose file loader (src/spec_compose.c: services,
  * ports in short and long syntax, merge keys, ${VAR} substitution from
- * the .env) over ytree and src/portspec.c.
+ * the .env) over ytree and src/parse/portspec.c.
  *
  * Input: compose.yaml, then (after the first NUL) the .env its ${VAR}
  * read.  Both are written into a scratch repository and spec_load reads

@@ -1,4 +1,4 @@
-/* fuzz_dotenv.c - dotenv_parse (src/dotenv.c) on any bytes.
+/* fuzz_dotenv.c - dotenv_parse (src/parse/dotenv.c) on any bytes.
  *
  * Invariants: keys are [A-Za-z0-9_.-]+; every byte of a value is a byte
  * of the input or the LF/CR of an expanded \n or \r (no value is built

@@ -1,4 +1,4 @@
-/* fuzz_gitignore.c - .gitignore rules and git's wildmatch (src/gitignore.c).
+/* fuzz_gitignore.c - .gitignore rules and git's wildmatch (src/parse/gitignore.c).
  *
  * Input: rule text, then (after the first NUL) up to 8 paths, one a line.
  * The rules are added twice, as the root .gitignore and as a/.gitignore,

@@ -1,4 +1,4 @@
-/* fuzz_gitindex.c - the git index reader (src/gitindex.c): a repository
+/* fuzz_gitindex.c - the git index reader (src/parse/gitindex.c): a repository
  * ships its own .git, so the index is untrusted bytes.
  *
  * Input: the index file.  Looked up: ".env", "a/.env" and a path taken

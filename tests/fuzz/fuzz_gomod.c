@@ -1,5 +1,5 @@
 /* fuzz_gomod.c - go.mod's go and toolchain lines, and Go's version order
- * (src/gomod.c).
+ * (src/parse/gomod.c).
  *
  * Invariants: a parsed go version is at least itself, or one Go's own
  * order cannot read (go.mod's syntax allows "1.21.3rc1", gover does not:

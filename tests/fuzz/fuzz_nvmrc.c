@@ -1,4 +1,4 @@
-/* fuzz_nvmrc.c - .nvmrc / .node-version as nvm reads them (src/nvmrc.c).
+/* fuzz_nvmrc.c - .nvmrc / .node-version as nvm reads them (src/parse/nvmrc.c).
  *
  * Invariants: a parsed spec has a line, describes itself in printable
  * text, and answers -1, 0 or 1 for any node version (the input's own line

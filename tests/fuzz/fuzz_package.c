@@ -1,6 +1,6 @@
 /* fuzz_package.c - the package.json loader (src/spec_package.c over
  * cJSON, with its own walk to find the line of a key) and corepack's
- * "packageManager" syntax (src/versions.c pkgmanager_parse).
+ * "packageManager" syntax (src/parse/versions.c pkgmanager_parse).
  *
  * The loader reads files only, so the input is written as package.json
  * into a scratch repository and spec_load reads it (see fuzz.h).

@@ -1,4 +1,4 @@
-/* fuzz_pep440.c - PEP 440 specifiers and versions (src/pep440.c).
+/* fuzz_pep440.c - PEP 440 specifiers and versions (src/parse/pep440.c).
  *
  * Input: a specifier, then (after the first NUL) a version.
  *

@@ -1,5 +1,5 @@
 /* fuzz_portspec.c - compose "ports:" entries, "published" ranges and
- * *_URL values (src/portspec.c).
+ * *_URL values (src/parse/portspec.c).
  *
  * Invariants: parsed ports lie in 1-65535 with lo <= hi (host 0, 0 for
  * none); the protocol is one of three and tcp says whether it is "tcp";

@@ -1,4 +1,4 @@
-/* fuzz_pyversion.c - pyenv's .python-version (src/pep440.c pyenv_parse).
+/* fuzz_pyversion.c - pyenv's .python-version (src/parse/pep440.c pyenv_parse).
  *
  * Invariants: every entry has a name, a position and a known kind; an
  * entry that can be checked answers -1, 0 or 1; error messages are

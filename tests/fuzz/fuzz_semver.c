@@ -1,4 +1,4 @@
-/* fuzz_semver.c - npm semver versions and ranges (src/semver.c).
+/* fuzz_semver.c - npm semver versions and ranges (src/parse/semver.c).
  *
  * Input: a first byte of options (bit 0 loose, bit 1 includePrerelease),
  * a range, then (after the first NUL) a version.

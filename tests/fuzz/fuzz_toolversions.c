@@ -1,4 +1,4 @@
-/* fuzz_toolversions.c - asdf / mise .tool-versions (src/toolversions.c).
+/* fuzz_toolversions.c - asdf / mise .tool-versions (src/parse/toolversions.c).
  *
  * Invariants: one entry per tool (a repeated tool is a dup_line on the
  * first), each with a version and a position; find() gives the entry of a

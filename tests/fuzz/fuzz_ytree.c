@@ -1,4 +1,4 @@
-/* fuzz_ytree.c - YAML into a position-keeping tree (src/ytree.c over
+/* fuzz_ytree.c - YAML into a position-keeping tree (src/parse/ytree.c over
  * libyaml), which preflight.yaml and the compose files go through.
  *
  * Invariants: the tree stays within the node and text budgets, aliases

@@ -1,4 +1,4 @@
-/* test_toml.c - src/toml.c against toml-lang/toml-test (every TOML 1.0
+/* test_toml.c - src/parse/toml.c against toml-lang/toml-test (every TOML 1.0
  * case: valid ones decode to the expected tagged JSON, invalid ones are
  * refused), then our own rows: error positions, limits, scale. */
 #include "test.h"

@@ -185,62 +185,66 @@ static int resolve_by_table(struct nvmrc *n, long today, char *err, size_t errle
 	return 0;
 }
 
-/* nvm's answer, when it has one: 1 used, 0 none, -1 refused. */
-static int resolve_by_nvm(struct nvmrc *n, const char *nvm_dir, char *err,
+int nvmrc_lts_alias(const struct nvmrc *n, char *buf, size_t len)
+{
+	if (n->kind == NVMRC_LTS_ANY)
+		snprintf(buf, len, "*");
+	else if (n->kind != NVMRC_LTS)
+		return 0;
+	else if (n->back)
+		snprintf(buf, len, "-%lu", n->back);
+	else
+		snprintf(buf, len, "%s", n->codename);
+	return 1;
+}
+
+/* nvm's answer nv (rc 1), taken into n: 1 used, -1 refused.  Takes
+ * nv->file. */
+static int resolve_by_nvm(struct nvmrc *n, struct nodelts_nvm *nv, char *err,
 			  size_t errlen)
 {
-	struct nodelts_nvm nv;
-	char alias[40], why[200], q[VERSIONS_QUOTE_MAX];
+	char q[VERSIONS_QUOTE_MAX];
 	const struct nodelts_line *l;
 	unsigned long v[3];
-	int rc;
 
-	if (n->kind == NVMRC_LTS_ANY)
-		snprintf(alias, sizeof(alias), "*");
-	else if (n->back)
-		snprintf(alias, sizeof(alias), "-%lu", n->back);
-	else
-		snprintf(alias, sizeof(alias), "%s", n->codename);
-	rc = nodelts_nvm_resolve(nvm_dir, alias, &nv, why, sizeof(why));
-	if (rc < 0) {
-		versions_err(err, errlen, "'%s': %s",
-			     versions_quote(q, sizeof(q), n->spec, strlen(n->spec)),
-			     why);
-		return -1;
-	}
-	if (rc == 0)
-		return 0;
-	if (parse_spec_version(nv.version, strlen(nv.version), v) != 3) {
+	if (parse_spec_version(nv->version, strlen(nv->version), v) != 3) {
 		versions_err(err, errlen, "'%s': nvm's alias %s names '%s', not "
 			     "a release", versions_quote(q, sizeof(q), n->spec,
 							 strlen(n->spec)),
-			     nv.file, nv.version);
-		nodelts_nvm_release(&nv);
+			     nv->file, nv->version);
 		return -1;
 	}
 	n->from_nvm = 1;
 	n->major = v[0];
-	snprintf(n->codename, sizeof(n->codename), "%s", nv.codename);
-	snprintf(n->nvm_version, sizeof(n->nvm_version), "%s", nv.version);
-	n->nvm_file = nv.file;
-	nv.file = NULL;
+	snprintf(n->codename, sizeof(n->codename), "%s", nv->codename);
+	snprintf(n->nvm_version, sizeof(n->nvm_version), "%s", nv->version);
+	n->nvm_file = nv->file;
+	nv->file = NULL;
 	l = nodelts_by_major(v[0]);
 	if (l) {
 		n->lts_start = l->lts;
 		n->lts_end = l->end;
 	}
-	nodelts_nvm_release(&nv);
 	return 1;
 }
 
-int nvmrc_resolve_lts(struct nvmrc *n, long today, const char *nvm_dir,
-		      char *err, size_t errlen)
+int nvmrc_lts_settle(struct nvmrc *n, long today, int nvm_rc,
+		     struct nodelts_nvm *nv, const char *why, char *err,
+		     size_t errlen)
 {
-	int rc;
+	char q[VERSIONS_QUOTE_MAX];
+	int rc = 0;
 
 	if (n->kind != NVMRC_LTS && n->kind != NVMRC_LTS_ANY)
 		return 0;
-	rc = nvm_dir ? resolve_by_nvm(n, nvm_dir, err, errlen) : 0;
+	if (nvm_rc < 0) {
+		versions_err(err, errlen, "'%s': %s",
+			     versions_quote(q, sizeof(q), n->spec, strlen(n->spec)),
+			     why);
+		return -1;
+	}
+	if (nvm_rc > 0)
+		rc = resolve_by_nvm(n, nv, err, errlen);
 	if (rc == 0)
 		rc = resolve_by_table(n, today, err, errlen);
 	if (rc < 0)

@@ -1,0 +1,211 @@
+#!/bin/sh
+# layers.sh - the shape of the program, read from the objects with nm:
+#
+# 1. The pure parsers (src/parse/) make no system call: no object there
+#    refers to a function that reads a file, a directory, the environment,
+#    the network, the clock or the process table, starts or signals a
+#    process, or prints.  They may use only each other and util.o (memory
+#    and strings), and util.o reads nothing either.  That is what makes
+#    them safe fuzz targets and lets a reader trust "bytes in, values out".
+# 2. No import circles between modules, except through the two registries
+#    (probe.c's table of probes, probes.def; spec.c's table of spec
+#    sources, sources.def, and its workspaces stage): a module is one .c
+#    file, or the files that share a private header (a header beside them
+#    in src/, not in include/).
+#
+# Objects come from $EP_BUILD (tests/run.sh sets it), else build/.
+. "$(dirname "$0")/../lib.sh"
+top=$(cd "$(dirname "$0")/../.." && pwd)
+build=${EP_BUILD:-$top/build}
+if ! command -v nm >/dev/null 2>&1; then
+	not_ok "nm is not installed (binutils)"
+	finish
+	exit
+fi
+out=$TEST_TMPDIR/layers.out
+/usr/bin/python3 - "$top" "$build" >"$out" 2>&1 <<'EOF'
+import glob, os, re, subprocess, sys
+
+top, build = sys.argv[1], sys.argv[2]
+
+# What a pure parser never calls (glibc's names, some with their aliases):
+# files and directories, the environment, sockets and name lookups, users,
+# the machine, the clock, processes and signals, threads, memory maps,
+# output.  A new system function a parser starts to use fails here by its
+# absence from ALLOWED below, not only by its presence in this list.
+FORBIDDEN = set("""
+open open64 openat openat64 openat2 creat creat64 close read pread pread64
+readv preadv write pwrite writev stat stat64 fstat fstat64 lstat lstat64
+fstatat fstatat64 statx __xstat __fxstat __lxstat __fxstatat statfs fstatfs
+statvfs access faccessat euidaccess readlink readlinkat realpath
+canonicalize_file_name opendir fdopendir readdir readdir64 scandir
+closedir dirfd fopen fopen64 fdopen freopen fmemopen open_memstream fclose
+fread fgets fgetc getc getline getdelim __getdelim fscanf __isoc99_fscanf
+fwrite fputs fputc putc puts putchar printf fprintf vfprintf vprintf
+dprintf perror stdout stderr stdin
+getenv secure_getenv environ __environ setenv unsetenv putenv
+socket connect bind listen accept accept4 recv recvfrom recvmsg send sendto
+sendmsg getsockopt setsockopt getaddrinfo gethostbyname poll ppoll select
+getpwuid getpwuid_r getpwnam getpwnam_r getgrgid getgrgid_r getuid geteuid
+getgid getegid getpid getppid uname gethostname sysconf
+time clock_gettime gettimeofday localtime localtime_r gmtime gmtime_r
+fork vfork execve execv execvp execl execlp posix_spawn posix_spawnp system
+popen kill raise signal sigaction waitpid waitid syscall ioctl fcntl
+mmap munmap dlopen pthread_create pthread_join exit _exit
+""".split())
+
+# util.o is below every parser: what it may call that a parser may not,
+# and why.  The clock: clock_ms() for the runner and the audit, which no
+# parser calls (their objects do not name it, checked below).  stderr and
+# fprintf: the one out-of-memory message before abort().
+UTIL_ALLOWED = {"clock_gettime", "fprintf", "stderr"}
+UTIL_ONLY = {"clock_ms"}
+
+def syms(obj):
+    out = subprocess.run(["nm", "-P", obj], capture_output=True, text=True,
+                         check=True).stdout
+    d, u = set(), set()
+    for line in out.splitlines():
+        f = line.split()
+        if len(f) < 2:
+            continue
+        if f[1] == "U":
+            u.add(f[0])
+        elif f[1] in "TDBRCVW":
+            d.add(f[0])
+    return d, u
+
+mods = {}
+for src in sorted(glob.glob(top + "/src/*.c") + glob.glob(top + "/src/parse/*.c")):
+    rel = os.path.relpath(src, top + "/src")[:-2]
+    obj = os.path.join(build, rel + ".o")
+    if not os.path.exists(obj):
+        print("not ok: no object %s (build first)" % obj)
+        sys.exit(1)
+    mods[rel] = syms(obj)
+schema = os.path.join(build, "schema.o")
+if os.path.exists(schema):
+    mods["schema"] = syms(schema)
+
+owner = {}
+for m, (d, _) in mods.items():
+    for s in d:
+        owner[s] = m
+
+passed = failed = 0
+def check(ok, what):
+    global passed, failed
+    if ok:
+        passed += 1
+    else:
+        failed += 1
+        print("not ok: " + what)
+
+parse = sorted(m for m in mods if m.startswith("parse/"))
+check(len(parse) >= 20, "src/parse/ holds %d parsers" % len(parse))
+for m in parse:
+    d, u = mods[m]
+    bad = sorted(s for s in u if s in FORBIDDEN or s in UTIL_ONLY)
+    check(not bad, "%s.o calls %s" % (m, ", ".join(bad)))
+    uses = sorted({owner[s] for s in u if s in owner} - set(parse) - {"util"})
+    check(not uses, "%s.o uses %s, which are not pure parsers" % (m, ", ".join(uses)))
+_, u = mods["util"]
+bad = sorted(s for s in u if s in FORBIDDEN and s not in UTIL_ALLOWED)
+check(not bad, "util.o calls %s" % ", ".join(bad))
+
+# -- import circles ---------------------------------------------------
+# modules: files joined by a private header they include
+def private_headers(src):
+    text = open(src, encoding="utf-8").read()
+    d = os.path.dirname(src)
+    for h in re.findall(r'^#include "([^"]+)"', text, re.M):
+        p = os.path.normpath(os.path.join(d, h))
+        if p.startswith(top + "/src/") and os.path.exists(p):
+            yield p
+group = {m: m for m in mods}
+def find(m):
+    while group[m] != m:
+        m = group[m]
+    return m
+by_header = {}
+for m in mods:
+    src = os.path.join(top, "src", m + ".c")
+    if os.path.exists(src):
+        for h in private_headers(src):
+            by_header.setdefault(h, []).append(m)
+for h, ms in by_header.items():
+    for m in ms[1:]:
+        group[find(m)] = find(ms[0])
+
+# the registries' own references to the entries they list
+def entries(deffile, macro, prefix):
+    text = open(os.path.join(top, "include", deffile), encoding="utf-8").read()
+    return {prefix + n for n in re.findall(r"^%s\((\w+)\)" % macro, text, re.M)}
+registry = {"probe": entries("probes.def", "PROBE", "probe_"),
+            "spec": entries("sources.def", "SOURCE", "source_")}
+for r, names in registry.items():
+    check(names and names <= mods[r][1],
+          "%s.o names the entries of its table" % r)
+# The spec loader's stage after the sources: a workspace is a spec, so
+# spec_load loads the workspaces (spec_workspaces.c), which load each
+# workspace's model through spec_load_child, by design a recursion.
+registry["spec"] |= {"spec_workspaces_load", "spec_workspaces_release"}
+
+graph = {}
+for m, (d, u) in mods.items():
+    a = find(m)
+    graph.setdefault(a, set())
+    for s in u:
+        if s in registry.get(m, ()) or s not in owner:
+            continue
+        b = find(owner[s])
+        if b != a:
+            graph[a].add(b)
+
+# Tarjan's strongly connected components
+index, low, stack, on, sccs, counter = {}, {}, [], set(), [], [0]
+sys.setrecursionlimit(10000)
+def visit(v):
+    index[v] = low[v] = counter[0]
+    counter[0] += 1
+    stack.append(v)
+    on.add(v)
+    for w in graph[v]:
+        if w not in index:
+            visit(w)
+            low[v] = min(low[v], low[w])
+        elif w in on:
+            low[v] = min(low[v], index[w])
+    if low[v] == index[v]:
+        comp = []
+        while True:
+            w = stack.pop()
+            on.discard(w)
+            comp.append(w)
+            if w == v:
+                break
+        sccs.append(comp)
+for v in sorted(graph):
+    if v not in index:
+        visit(v)
+for comp in sccs:
+    if len(comp) > 1:
+        members = sorted(comp)
+        detail = "; ".join("%s -> %s" % (a, ", ".join(sorted(graph[a] & set(comp))))
+                           for a in members)
+        check(False, "import circle: " + detail)
+check(len(graph) > 40, "%d modules read" % len(graph))
+print("%d passed, %d failed" % (passed, failed))
+sys.exit(1 if failed else 0)
+EOF
+st=$?
+grep -v ' passed, ' "$out"
+p=$(sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\1/p' "$out")
+f=$(sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\2/p' "$out")
+if [ -z "$p" ]; then
+	not_ok "the nm reader did not finish (status $st)"
+else
+	T_PASSED=$((T_PASSED + p))
+	T_FAILED=$((T_FAILED + f))
+fi
+finish
