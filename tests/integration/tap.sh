@@ -2,13 +2,12 @@
 # tap.sh - --format=tap is TAP 14 that a TAP 14 parser (tap-parser, node-tap's,
 # in strict mode, from tests/tap/node_modules when make deps could install
 # it) reads to the same verdicts as the JSON report, hostile text escaped;
-# --format=tap13 is the same stream announced as version 13, which prove
-# (Test::Harness) runs as a harness and TAP::Parser reads without a parse
-# error, YAML diagnostics included.
+# prove (Test::Harness) runs both --format=tap and --format=tap13 (the same
+# stream announced as version 13) as a harness, and TAP::Parser reads them
+# to the JSON report's verdicts, YAML diagnostics included.
 . "$(dirname "$0")/../lib.sh"
 top=$(cd "$(dirname "$0")/../.." && pwd)
 parser=$top/tests/tap
-lacks() { ! grep -q "$1" "$2"; }
 
 # A repository whose text carries TAP's metacharacters: the example file
 # (named in the message and the source of the parity check, which warns:
@@ -77,6 +76,12 @@ if errs:
 sys.exit(1 if errs else 0)
 EOF
 
+# a repository whose audit cannot run: its preflight.yaml has an unknown
+# key, with TAP's metacharacters in it
+bad=$TEST_TMPDIR/bad
+mkdir -p "$bad"
+printf 'version: 1\nenv:\n  "a#b\\\\c": 1\n' >"$bad/preflight.yaml"
+
 if [ -d "$parser/node_modules/tap-parser" ] && command -v node >/dev/null; then
 	tp() { node "$parser/parse.mjs"; }
 	tp <"$TEST_TMPDIR/r.tap" >"$TEST_TMPDIR/r.parsed"
@@ -98,9 +103,6 @@ if [ -d "$parser/node_modules/tap-parser" ] && command -v node >/dev/null; then
 	done
 	check "the fixture has warnings" grep -q '"status": "warn"' "$TEST_TMPDIR/w.json"
 	# the audit could not run: Bail out!, the reason escaped and whole
-	bad=$TEST_TMPDIR/bad
-	mkdir -p "$bad"
-	printf 'version: 1\nenv:\n  "a#b\\\\c": 1\n' >"$bad/preflight.yaml"
 	ep --format=tap "$bad" 2>/dev/null | tp >"$TEST_TMPDIR/b.parsed"
 	check "tap-parser: an audit that cannot run bails out, not ok" python3 -c '
 import json, sys
@@ -119,14 +121,50 @@ else
 	     "offline it cannot): the TAP 14 parser test is skipped"
 fi
 
-# prove, the harness of Test::Harness, on tap13; TAP::Parser on the same
-# stream for the details (no parse error, the YAML read back)
+# prove, the harness of Test::Harness, and TAP::Parser for the details (the
+# parse errors, the YAML read back), on both streams.  Test::Harness reads
+# TAP version 14 from 3.48 on (with the grammar of 13, which TAP 14 keeps
+# to); before that (3.44, Debian 12's perl) the version line of --format=tap
+# is a parse error, and it must be the only one: every other line is read as
+# a later harness reads it.  --format=tap13 has no parse error in either.
 if command -v prove >/dev/null && perl -MTAP::Parser -e 1 2>/dev/null; then
-	(cd "$TEST_TMPDIR" && prove -e cat r13.tap) >"$TEST_TMPDIR/prove.out" 2>&1
-	check "prove: a failed check fails the run" [ $? != 0 ]
-	check "prove: names the failed tests: $(tr '\n' ';' <"$TEST_TMPDIR/prove.out")" \
-		grep -q 'Failed test: *4$' "$TEST_TMPDIR/prove.out"
-	check "prove: no parse error" lacks "Parse errors" "$TEST_TMPDIR/prove.out"
+	v14=$(perl -MTAP::Parser -e 'print TAP::Parser->VERSION >= 3.48 ? "yes" : "no"')
+	echo "note: Test::Harness $(perl -MTAP::Parser -e 'print TAP::Parser->VERSION')" \
+	     "reads TAP version 14: $v14"
+	verr="TAP specified version 14 but we don't know about versions later than 13"
+	# parse_errors FILE VERSION: prove's parse errors of a stream (-p:
+	# all of them), less the version line's where the harness predates 14
+	parse_errors() {
+		sed -n '/^  Parse errors: /,/^[^ ]/{s/^  Parse errors: //; s/^ *//; /^Files=/d; p;}' "$1" |
+			{ if [ "$2" = 14 ] && [ "$v14" = no ]; then grep -vxF "$verr"; else cat; fi; }
+	}
+	# prove_on NAME FILE VERSION: prove -p -e cat FILE, its exit status
+	# and parse errors kept as TEST_TMPDIR/NAME.out, NAME.st, NAME.errs
+	prove_on() {
+		(cd "$(dirname "$2")" && prove -p -e cat "$(basename "$2")") >"$TEST_TMPDIR/$1.out" 2>&1
+		echo $? >"$TEST_TMPDIR/$1.st"
+		parse_errors "$TEST_TMPDIR/$1.out" "$3" >"$TEST_TMPDIR/$1.errs"
+	}
+	# a clean verdict: exit 0, or, where the version line is the one
+	# parse error, prove's "Result: FAIL" for that alone
+	passes() {
+		if [ "$2" = 14 ] && [ "$v14" = no ]; then
+			[ ! -s "$TEST_TMPDIR/$1.errs" ] && grep -q 'Failed: 0)' "$TEST_TMPDIR/$1.out" &&
+				grep -qxF "  Parse errors: $verr" "$TEST_TMPDIR/$1.out"
+		else
+			[ "$(cat "$TEST_TMPDIR/$1.st")" = 0 ]
+		fi
+	}
+	for v in 14 13; do
+		f=$TEST_TMPDIR/r.tap
+		[ $v = 13 ] && f=$TEST_TMPDIR/r13.tap
+		prove_on "prove$v" "$f" $v
+		check "prove, TAP $v: a failed check fails the run" [ "$(cat "$TEST_TMPDIR/prove$v.st")" != 0 ]
+		check "prove, TAP $v: names the failed tests: $(tr '\n' ';' <"$TEST_TMPDIR/prove$v.out")" \
+			grep -q 'Failed test: *4$' "$TEST_TMPDIR/prove$v.out"
+		check "prove, TAP $v: no parse error: $(tr '\n' ';' <"$TEST_TMPDIR/prove$v.errs")" \
+			[ ! -s "$TEST_TMPDIR/prove$v.errs" ]
+	done
 	cat >"$TEST_TMPDIR/read.pl" <<'EOF'
 # TAP::Parser over a file: the parse errors, and every test with its
 # YAML diagnostic as JSON (JSON::PP is in perl's core)
@@ -142,11 +180,15 @@ while (my $r = $p->next) {
 print JSON::PP->new->canonical->encode({ errors => [$p->parse_errors],
 	version => $p->version, planned => $p->tests_planned, tests => \@t });
 EOF
-	perl "$TEST_TMPDIR/read.pl" "$TEST_TMPDIR/r13.tap" >"$TEST_TMPDIR/p13.json"
-	check "TAP::Parser: tap13 reads as the JSON report" python3 -c '
+	# python3 reads.py PARSED.json REPORT.json VERSION [ALLOWED_ERROR]
+	cat >"$TEST_TMPDIR/reads.py" <<'EOF'
 import json, sys
 p = json.load(open(sys.argv[1])); rep = json.load(open(sys.argv[2]))
-ok = p["errors"] == [] and p["version"] == 13 and p["planned"] == len(rep["checks"])
+version = int(sys.argv[3]); allowed = sys.argv[4:]
+ok = [e for e in p["errors"] if e not in allowed] == []
+ok = ok and p["planned"] == len(rep["checks"]) == len(p["tests"])
+# a harness that predates 14 reads it as the latest it knows, 13
+ok = ok and p["version"] == (version if not allowed else 13)
 for t, c in zip(p["tests"], rep["checks"]):
     ok = ok and t["ok"] == (c["status"] not in ("fail", "error"))
     ok = ok and t["skip"] == (c["status"] == "skip")
@@ -154,22 +196,40 @@ for t, c in zip(p["tests"], rep["checks"]):
         d = t.get("diag") or {}
         ok = ok and d.get("id") == c["id"] and d.get("message") == c["message"]
         ok = ok and d.get("at", {}).get("file") == c["source"]["file"]
-sys.exit(0 if ok else 1)' "$TEST_TMPDIR/p13.json" "$TEST_TMPDIR/r.json"
-	# a clean run passes under prove; nothing to check is a skip, which passes
+if not ok:
+    print(json.dumps(p)[:2000])
+sys.exit(0 if ok else 1)
+EOF
+	allowed=
+	[ "$v14" = no ] && allowed=$verr
+	perl "$TEST_TMPDIR/read.pl" "$TEST_TMPDIR/r.tap" >"$TEST_TMPDIR/p14.json"
+	check "TAP::Parser: tap reads as the JSON report" \
+		python3 "$TEST_TMPDIR/reads.py" "$TEST_TMPDIR/p14.json" "$TEST_TMPDIR/r.json" 14 ${allowed:+"$allowed"}
+	perl "$TEST_TMPDIR/read.pl" "$TEST_TMPDIR/r13.tap" >"$TEST_TMPDIR/p13.json"
+	check "TAP::Parser: tap13 reads as the JSON report" \
+		python3 "$TEST_TMPDIR/reads.py" "$TEST_TMPDIR/p13.json" "$TEST_TMPDIR/r.json" 13
+	# a clean run passes under prove; nothing to check is a skip, which
+	# passes; an audit that cannot run bails out
 	ok_repo=$TEST_TMPDIR/ok
 	mkdir -p "$ok_repo"
 	printf 'version: 1\ntools: [sh]\n' >"$ok_repo/preflight.yaml"
-	ep --format=tap13 "$ok_repo" >"$TEST_TMPDIR/ok.tap"
-	(cd "$TEST_TMPDIR" && prove -e cat ok.tap) >"$TEST_TMPDIR/prove-ok.out" 2>&1
-	check "prove: a clean run passes: $(tr '\n' ';' <"$TEST_TMPDIR/prove-ok.out")" [ $? = 0 ]
-	ep --format=tap13 --only=tools "$top/tests/cases/env-mixed-json/repo" >"$TEST_TMPDIR/none.tap"
-	(cd "$TEST_TMPDIR" && prove -e cat none.tap) >"$TEST_TMPDIR/prove-none.out" 2>&1
-	check "prove: nothing to check is skipped, and passes" [ $? = 0 ]
-	check "prove: says skipped" grep -q 'skipped' "$TEST_TMPDIR/prove-none.out"
-	ep --format=tap13 "$TEST_TMPDIR/bad" >"$TEST_TMPDIR/bad.tap" 2>/dev/null
-	(cd "$TEST_TMPDIR" && prove -e cat bad.tap) >"$TEST_TMPDIR/prove-bad.out" 2>&1
-	check "prove: an audit that cannot run bails out" [ $? != 0 ]
-	check "prove: says so" grep -q 'Bailout called' "$TEST_TMPDIR/prove-bad.out"
+	for v in 14 13; do
+		f=tap
+		[ $v = 13 ] && f=tap13
+		ep --format=$f "$ok_repo" >"$TEST_TMPDIR/ok$v.tap"
+		prove_on "prove-ok$v" "$TEST_TMPDIR/ok$v.tap" $v
+		check "prove, TAP $v: a clean run passes: $(tr '\n' ';' <"$TEST_TMPDIR/prove-ok$v.out")" \
+			passes "prove-ok$v" $v
+		ep --format=$f --only=tools "$top/tests/cases/env-mixed-json/repo" >"$TEST_TMPDIR/none$v.tap"
+		prove_on "prove-none$v" "$TEST_TMPDIR/none$v.tap" $v
+		check "prove, TAP $v: nothing to check is skipped, and passes" passes "prove-none$v" $v
+		check "prove, TAP $v: says skipped" grep -q 'skipped' "$TEST_TMPDIR/prove-none$v.out"
+		ep --format=$f "$TEST_TMPDIR/bad" >"$TEST_TMPDIR/bad$v.tap" 2>/dev/null
+		prove_on "prove-bad$v" "$TEST_TMPDIR/bad$v.tap" $v
+		check "prove, TAP $v: an audit that cannot run bails out" \
+			[ "$(cat "$TEST_TMPDIR/prove-bad$v.st")" != 0 ]
+		check "prove, TAP $v: says so" grep -q 'Bailout called' "$TEST_TMPDIR/prove-bad$v.out"
+	done
 else
 	not_ok "prove and TAP::Parser are missing (apt-get install perl)"
 fi
