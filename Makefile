@@ -235,13 +235,18 @@ fuzz: fuzz-build
 fuzz-smoke: fuzz-build
 	tests/fuzz/run.sh build-fuzz $(FUZZ_SMOKE_SECONDS) $(FUZZ)
 
+# the man page as installed: its footer names the version of
+# include/version.h, whatever the source page says
+$(BUILD)/envpreflight.1: man/envpreflight.1 include/version.h | $(BUILD)
+	sed 's/^\(\.TH .* "envpreflight \)[^"]*"/\1$(VERSION)"/' man/envpreflight.1 >$@
+
 # from $(BUILD), so that make deb's build (BUILD=build-deb/obj) leaves
 # ./envpreflight alone
-install: $(BUILD)/envpreflight
+install: $(BUILD)/envpreflight $(BUILD)/envpreflight.1
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(BASHCOMPDIR) \
 	  $(DESTDIR)$(ZSHCOMPDIR) $(DESTDIR)$(FISHCOMPDIR) $(DESTDIR)$(SCHEMADIR)
 	install -m 0755 $(BUILD)/envpreflight $(DESTDIR)$(BINDIR)/envpreflight
-	install -m 0644 man/envpreflight.1 $(DESTDIR)$(MANDIR)/man1/envpreflight.1
+	install -m 0644 $(BUILD)/envpreflight.1 $(DESTDIR)$(MANDIR)/man1/envpreflight.1
 	install -m 0644 src/completions/envpreflight.bash $(DESTDIR)$(BASHCOMPDIR)/envpreflight
 	install -m 0644 src/completions/_envpreflight $(DESTDIR)$(ZSHCOMPDIR)/_envpreflight
 	install -m 0644 src/completions/envpreflight.fish $(DESTDIR)$(FISHCOMPDIR)/envpreflight.fish
