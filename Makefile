@@ -256,8 +256,9 @@ install: $(BUILD)/envpreflight $(BUILD)/envpreflight.1
 DEB_BUILD ?= build-deb
 DEB_OUT ?= .
 DEB_MAINTAINER ?= envpreflight developers <dev@envpreflight.invalid>
+# (+: the build inside is a make of its own, which shares make -jN's jobs)
 deb: deps-deb
-	sh src/debian/build.sh '$(VERSION)' $(DEB_BUILD) $(DEB_OUT) '$(DEB_MAINTAINER)'
+	+sh src/debian/build.sh '$(VERSION)' $(DEB_BUILD) $(DEB_OUT) '$(DEB_MAINTAINER)'
 
 check-deb: deb
 	sh tests/deb.sh '$(VERSION)' $(DEB_OUT)

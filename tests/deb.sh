@@ -89,6 +89,9 @@ if command -v man >/dev/null; then
 	got=$(MANWIDTH=80 man -l "$root/usr/share/man/man1/envpreflight.1.gz" 2>/dev/null | head -n 5 | tr -s ' \n' ' ')
 	check "the installed man page renders ($got)" sh -c "printf '%s' '$got' | grep -q 'envpreflight'"
 fi
+zcat "$root/usr/share/man/man1/envpreflight.1.gz" | head -n 1 >"$TEST_TMPDIR/th"
+check "the man page's footer names $version ($(cat "$TEST_TMPDIR/th"))" \
+	grep -qF "\"envpreflight $version\"" "$TEST_TMPDIR/th"
 bashcomp=/usr/share/bash-completion/bash_completion
 if [ -f "$bashcomp" ]; then
 	got=$(env -i PATH="$root/usr/bin:/usr/bin:/bin" XDG_DATA_DIRS="$root/usr/share" \
@@ -125,15 +128,19 @@ else
 	not_ok "lintian is missing (make deps installs it)"
 fi
 
-# ---- without its tools, make deb says what to install
+# ---- without its tools, make deb says what to install: a machine with
+# dpkg (essential) and binutils, without dpkg-dev
 mkdir -p "$TEST_TMPDIR/nobin"
-ln -s "$(command -v dirname)" "$TEST_TMPDIR/nobin/dirname"
+for t in dirname dpkg dpkg-deb strip; do
+	ln -s "$(command -v $t)" "$TEST_TMPDIR/nobin/$t"
+done
 PATH=$TEST_TMPDIR/nobin /bin/sh "$top/src/debian/build.sh" "$version" "$TEST_TMPDIR/w" "$TEST_TMPDIR/o" \
 	'x <x@example.org>' >/dev/null 2>"$TEST_TMPDIR/nodpkg.err"
 check "no dpkg-dev: exit 1" [ $? = 1 ]
 check "no dpkg-dev: says what to install ($(cat "$TEST_TMPDIR/nodpkg.err"))" \
-	grep -q '^make deb: dpkg-deb is missing (apt-get install dpkg-dev, or make deps as root)$' \
+	grep -q '^make deb: dpkg-shlibdeps is missing (apt-get install dpkg-dev, or make deps as root)$' \
 	"$TEST_TMPDIR/nodpkg.err"
+check "no dpkg-dev: nothing built" sh -c "[ ! -e '$TEST_TMPDIR/w' ] && [ ! -e '$TEST_TMPDIR/o' ]"
 if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
 	# not root: the missing package named, with the command to run
 	setpriv --reuid=65534 --regid=65534 --clear-groups env HOME=/nonexistent \

@@ -19,9 +19,12 @@ maintainer=$4
 top=$(cd "$(dirname "$0")/../.." && pwd)
 here=$top/src/debian
 
-for tool in dpkg-deb dpkg-shlibdeps dpkg-buildflags dpkg-architecture strip; do
-	command -v $tool >/dev/null 2>&1 || {
-		echo "make deb: $tool is missing (apt-get install dpkg-dev, or make deps as root)" >&2
+# each tool with the Debian package that has it (dpkg is essential, so
+# what a machine lacks is in practice dpkg-dev)
+for tool in dpkg-deb:dpkg dpkg-shlibdeps:dpkg-dev dpkg-buildflags:dpkg-dev \
+	dpkg-architecture:dpkg-dev strip:binutils; do
+	command -v "${tool%%:*}" >/dev/null 2>&1 || {
+		echo "make deb: ${tool%%:*} is missing (apt-get install ${tool#*:}, or make deps as root)" >&2
 		exit 1
 	}
 done
