@@ -102,7 +102,7 @@ if [ -f "$bashcomp" ]; then
 fi
 if command -v zsh >/dev/null; then
 	got=$(env -i PATH=/usr/bin:/bin zsh -f -c "fpath=('$root/usr/share/zsh/vendor-completions' \$fpath)
-		autoload -Uz compinit && compinit -u -D -d "$TEST_TMPDIR/zcompdump" && print -r -- \$_comps[envpreflight]" 2>&1)
+		autoload -Uz compinit && compinit -u -D -d '$TEST_TMPDIR/zcompdump' && print -r -- \$_comps[envpreflight]" 2>&1)
 	check "zsh's compinit finds the installed completion ($got)" [ "$got" = _envpreflight ]
 	# compinit rewrites the dump file it is given: never /dev/null
 	check "zsh: /dev/null is still the device" [ -c /dev/null ]
