@@ -18,6 +18,9 @@
 /* A repository may set its own deadline, but may not buy itself more
  * than this inside a harness; only the caller can go further. */
 #define REPO_TIMEOUT_MAX_MS 30000
+/* --wait: how long at most, and the default pause between rounds */
+#define WAIT_MAX_MS 3600000
+#define DEFAULT_INTERVAL_MS 250
 
 /* Where an effective option came from: JSON run.options.*.from
  * ("default", "command line", "tool call" for the MCP server's
@@ -35,6 +38,19 @@ struct audit_opts {
 	int no_config;			/* the user's config.ini was not read */
 	int no_workspaces;		/* --no-workspaces: no discovery */
 	const char *workspace;		/* --workspace=PATH, or NULL */
+	/* --wait: run the checks that waiting can change again until they
+	 * pass or wait_ms (counted from the run's start) runs out, pausing
+	 * interval_ms between rounds (0: DEFAULT_INTERVAL_MS, at most
+	 * wait_ms); wait_ms 0: no wait */
+	long wait_ms, interval_ms;
+	enum opt_from wait_from, interval_from;
+	/* Called before each pause with the first check still waited for
+	 * and how many are, and the time since the start; and once, pending
+	 * NULL, when the wait is over.  NULL: nothing to call (the MCP
+	 * server). */
+	void (*progress)(void *arg, const struct result *pending, size_t n,
+			 double elapsed_ms);
+	void *progress_arg;
 };
 
 /* 1 when the options leave probe p in: --only names it (or there is no
@@ -61,6 +77,7 @@ struct audit {
 	char *timeout_note;		/* a clamped repository timeout, or NULL */
 	struct errbuf err;		/* when the audit could not run */
 	struct report_error error;
+	struct report_wait wait;	/* --wait's (rep.wait points here) */
 	unsigned cache_base[3];		/* the version cache's counters when
 					 * it started (hits, misses, stores) */
 	struct report rep;		/* ready to render (rep.error set when it
@@ -71,7 +88,12 @@ struct audit {
 /*
  * Run one audit with options o (settings from cfg, which may be NULL,
  * fill in what o left open), counting the deadline from start (a
- * clock_ms() time).  Returns 0 with a->rep ready, or -1 when the audit
+ * clock_ms() time).  With o->wait_ms, the checks that waiting can change
+ * (struct check's volatile_state) and that fail for a reason that
+ * waiting can change run again, round after round, each round under a
+ * deadline of its own (timeout_ms from the round's start), until they
+ * pass or wait_ms from start runs out: the audit then ends by start +
+ * wait_ms + timeout_ms (plus the children's grace) at the latest.  Returns 0 with a->rep ready, or -1 when the audit
  * could not run (a->err says why, a->rep.error is set; the caller exits
  * 2).  o is updated with where each setting came from.
  */

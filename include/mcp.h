@@ -21,6 +21,11 @@
  * for one of them gets it, any other gets the newest. */
 #define MCP_PROTOCOL_LATEST "2025-11-25"
 
+/* The longest wait_ms of the audit tool: as long as its longest deadline,
+ * since messages are handled one at a time and a signal waits for the
+ * call in hand. */
+#define MCP_WAIT_MAX_MS 600000
+
 struct mcp_config {
 	const char *root;	/* canonical: relative dir arguments are
 				 * resolved here, and may not leave it */

@@ -88,8 +88,9 @@ struct probe {
 	 * planned check; run sets status, message and the rest. */
 	void (*run)(const struct run_ctx *ctx, const struct check *c,
 		    struct result *r);
-	/* Whether its results can change while we wait (ports: yes), for a
-	 * future --wait. */
+	/* Whether its checks' results can change while we wait (ports:
+	 * yes): the default that plan_add gives each check, which its plan
+	 * may change on the check plan_add returns (see struct check). */
 	int volatile_state;
 	/* The id patterns its checks can have, NULL-terminated, as the man
 	 * page's CHECK IDS grammar writes them ("ports.tcp.PORT[-LAST]"):
@@ -116,6 +117,11 @@ struct check {
 					 * workspace's, or NULL: the run's);
 					 * it runs with ctx->spec = spec */
 	const char *workspace;		/* that model's spec->dir, or NULL */
+	/* 1 when waiting can change its result (a port, the docker
+	 * daemon): --wait runs it again until it passes.  Decided when it
+	 * is planned: the probe's volatile_state, or its plan's word for
+	 * this check (a UDP port, a URL with no valid port: 0). */
+	int volatile_state;
 };
 
 /* The checks of a run.  spec and ws are the caller's: before it asks a

@@ -17,6 +17,26 @@ struct report_error {
 	const char *message;	/* without the file:line:col prefix */
 };
 
+/* What --wait did (JSON "wait"). */
+struct wait_ready {
+	const char *id;		/* the check's id (the plan's string) */
+	double after_ms;	/* from the run's start to the end of the
+				 * round that found it ready */
+};
+
+struct report_wait {
+	unsigned rounds;	/* 1: everything was ready at once */
+	double waited_ms;	/* from the end of the first round to the end
+				 * of the last (0 for one round) */
+	int timed_out;		/* DURATION ran out with a check that waiting
+				 * could change still failing */
+	struct wait_ready *ready;	/* checks that failed at first and
+					 * became ready later, in that order */
+	size_t nready;
+	const char **not_ready;	/* timed_out: the ids of those checks */
+	size_t nnot_ready;
+};
+
 struct report {
 	const char *root;		/* canonical path of the repository, or
 					 * NULL when it could not be found */
@@ -27,6 +47,7 @@ struct report {
 	int strict;			/* warnings count as failures */
 	const struct report_error *error;	/* the audit did not run, or NULL */
 	cJSON *run;			/* JSON's run block (owned by the caller) */
+	const struct report_wait *wait;	/* --wait, or NULL */
 };
 
 /* JSON's outcome: "passed", "failed", "not-run" or "nothing-to-check". */
@@ -54,6 +75,15 @@ void render_github_summary(FILE *out, const struct report *rep);
  * test point per check, a YAML diagnostic for each that did not plainly
  * pass; "Bail out!" when the audit could not run. */
 void render_tap(FILE *out, const struct report *rep, int version);
+
+/* --wait's progress line on a terminal (out: stderr), rewritten in place
+ * before each pause: "waiting for port 5432 (3.2 s)", naming the first
+ * check still waited for (its title, without a trailing source) and how
+ * many more, and the time since the start.  *width is the caller's, 0 at
+ * first: what is on the line now, for the next call to overwrite.
+ * pending NULL clears the line. */
+void render_progress(FILE *out, const struct result *pending, size_t n,
+		     double elapsed_ms, size_t *width);
 
 /* The envpreflight/1 document of rep, as render_json prints it; the
  * caller frees it with cJSON_Delete. */

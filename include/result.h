@@ -112,6 +112,8 @@ struct result {
 	struct fix *fix;	/* or NULL */
 	const char *workspace;	/* the workspace it checks ("apps/web", the
 				 * model's string), NULL for the repository */
+	unsigned attempts;	/* how many times it ran: 1, more when --wait
+				 * ran it again (JSON "attempts") */
 };
 
 /* Setters take printf formats and own what they store. */

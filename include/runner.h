@@ -23,6 +23,14 @@
 size_t runner_run(const struct spec *spec, const struct plan *plan,
 		double deadline_ms, unsigned threads, struct result *results);
 
+/* The same for the n checks of plan that which lists (indexes into
+ * plan->checks), as --wait runs again the checks that waiting can change:
+ * results[i] is check which[i]'s.  Each call has a memo of its own
+ * (run_once), so that it looks at the machine afresh. */
+size_t runner_run_some(const struct spec *spec, const struct plan *plan,
+		       const size_t *which, size_t n, double deadline_ms,
+		       unsigned threads, struct result *results);
+
 /* Wait, without a bound, until the worker threads of every run have
  * ended, abandoned ones included: then spec and plan may be freed.  For a
  * caller that outlives its runs (tests); main exits instead. */

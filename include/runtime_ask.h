@@ -64,6 +64,10 @@ const struct runtime_answer *runtime_ask(const struct run_ctx *ctx,
  * preflight.yaml gives a command for it. */
 int runtime_askable(const struct spec *spec, const char *name);
 
+/* 1 when name is asked over a socket (the docker daemon): the table
+ * says so and preflight.yaml gives it no command of its own. */
+int runtime_by_socket(const struct spec *spec, const char *name);
+
 /* 1 when command (preflight.yaml's, its program found at path) is a
  * version query envpreflight runs. */
 int runtime_cmd_allowed(char *const *command, const char *path);

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 static int in_list(const char *list, const char *name)
 {
@@ -209,6 +210,17 @@ static cJSON *workspaces_json(const struct audit *a, const struct audit_opts *o)
 	return j;
 }
 
+/* The pause between --wait's rounds: the caller's, else the default,
+ * never longer than the wait itself. */
+static long interval_pick(const struct audit_opts *o)
+{
+	if (o->interval_ms)
+		return o->interval_ms;
+	if (o->wait_ms && o->wait_ms < DEFAULT_INTERVAL_MS)
+		return o->wait_ms;
+	return DEFAULT_INTERVAL_MS;
+}
+
 /* The settings that decided this run (a->loaded: the files read). */
 static cJSON *run_json(const struct audit *a, const struct audit_opts *o,
 		       const struct config *cfg, const char *timeout_file,
@@ -228,6 +240,10 @@ static cJSON *run_json(const struct audit *a, const struct audit_opts *o,
 		   o->timeout_from, timeout_file, timeout_line);
 	add_option(opts, "probes", probes_json(o, a->loaded ? &a->spec : NULL),
 		   o->probes_from, NULL, 0);
+	add_option(opts, "wait_ms", o->wait_ms ? cJSON_CreateNumber((double)o->wait_ms) :
+		   cJSON_CreateNull(), o->wait_from, NULL, 0);
+	add_option(opts, "interval_ms", cJSON_CreateNumber((double)interval_pick(o)),
+		   o->interval_from, NULL, 0);
 	conf = cJSON_AddObjectToObject(run, "config");
 	if (cfg_file)
 		cJSON_AddStringToObject(conf, "file", cfg_file);
@@ -369,6 +385,146 @@ static void children_end(struct audit *a, double deadline_ms)
 	spawn_stuck_free(stuck, n);
 }
 
+/* ---- --wait ----------------------------------------------------------- */
+
+/* 1 when r makes the run fail (report_failed's rule for one check). */
+static int fails_run(const struct result *r, int strict)
+{
+	return r->status == STATUS_FAIL || r->status == STATUS_ERROR ||
+	       (strict && r->status == STATUS_WARN);
+}
+
+/* 1 when waiting may yet make r pass: it fails the run for a state of the
+ * machine that changes by itself (nothing listens yet, a port not yet
+ * released, no daemon socket yet, no answer yet), not for a verdict that
+ * waiting cannot change (a version that does not satisfy, permission
+ * denied, a port that is not valid, a table we cannot read).  The check
+ * must also be volatile (plan time): a node that is too old stays so. */
+static int wait_may_change(const struct result *r, int strict)
+{
+	if (!fails_run(r, strict))
+		return 0;
+	switch (r->reason) {
+	case REASON_HELD:		/* a port still held */
+	case REASON_NOT_LISTENING:	/* not listening yet */
+	case REASON_DAEMON_DOWN:	/* a socket, nobody on it yet */
+	case REASON_NOT_FOUND:		/* no daemon socket yet */
+	case REASON_EXEC_FAILED:	/* a daemon's bad reply: starting */
+	case REASON_TIMEOUT:		/* no answer before the deadline */
+	case REASON_NOT_RUN:
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+/* The checks to run again, in plan order, into which; how many. */
+static size_t wait_pending(const struct audit *a, int strict, size_t *which)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < a->plan.n; i++)
+		if (a->plan.checks[i].volatile_state &&
+		    wait_may_change(&a->results[i], strict))
+			which[n++] = i;
+	return n;
+}
+
+static void sleep_ms(double ms)
+{
+	double until = clock_ms() + ms, left;
+
+	/* the signals are blocked in this thread (signals.c): a signal ends
+	 * the process from the watcher, never interrupts this */
+	while ((left = until - clock_ms()) > 0) {
+		struct timespec ts;
+
+		ts.tv_sec = (time_t)(left / 1000);
+		ts.tv_nsec = (long)((left - (double)ts.tv_sec * 1000) * 1e6);
+		nanosleep(&ts, NULL);
+	}
+}
+
+/* One more round: the n checks of which, with a memo of their own (a
+ * fresh look at the socket tables) and a deadline of their own; their
+ * results replace the earlier ones, counting the attempts. */
+static void wait_round(struct audit *a, const size_t *which, size_t n,
+		       int strict, double start)
+{
+	struct result *got = xcalloc(n, sizeof(*got));
+	double deadline = clock_ms() + (double)a->timeout_ms;
+	size_t i;
+
+	a->abandoned += runner_run_some(&a->spec, &a->plan, which, n, deadline, 0,
+					got);
+	for (i = 0; i < n; i++) {
+		struct result *r = &a->results[which[i]];
+
+		got[i].attempts += r->attempts;
+		if (!fails_run(&got[i], strict)) {
+			struct report_wait *w = &a->wait;
+			double after = clock_ms() - start;
+
+			w->ready = xrealloc(w->ready, (w->nready + 1) * sizeof(*w->ready));
+			w->ready[w->nready].id = a->plan.checks[which[i]].id;
+			w->ready[w->nready++].after_ms = after;
+			result_note(&got[i], "ready after %.1f s, at attempt %u (--wait)",
+				    after / 1000, got[i].attempts);
+		}
+		result_release(r);
+		*r = got[i];
+	}
+	free(got);
+	children_end(a, deadline);
+}
+
+/* Run the checks that waiting can change again until they pass or
+ * o->wait_ms from start runs out (see audit.h); a->wait says how it
+ * went, and each check still failing says so in a note. */
+static void wait_run(struct audit *a, const struct audit_opts *o, double start)
+{
+	struct report_wait *w = &a->wait;
+	double end = start + (double)o->wait_ms, first = clock_ms(), now;
+	long interval = interval_pick(o);
+	size_t *which = xcalloc(a->plan.n ? a->plan.n : 1, sizeof(*which));
+	size_t n, i;
+
+	w->rounds = 1;
+	for (;;) {
+		n = wait_pending(a, o->strict, which);
+		now = clock_ms();
+		if (!n)
+			break;
+		if (now >= end) {
+			w->timed_out = 1;
+			break;
+		}
+		if (o->progress)
+			o->progress(o->progress_arg, &a->results[which[0]], n,
+				    now - start);
+		/* the last pause ends with the wait, for a last look */
+		sleep_ms(end - now < (double)interval ? end - now : (double)interval);
+		wait_round(a, which, n, o->strict, start);
+		w->rounds++;
+	}
+	if (w->rounds > 1)
+		w->waited_ms = now - first;
+	if (o->progress)
+		o->progress(o->progress_arg, NULL, 0, now - start);
+	if (w->timed_out) {
+		w->not_ready = xcalloc(n, sizeof(*w->not_ready));
+		for (i = 0; i < n; i++) {
+			struct result *r = &a->results[which[i]];
+
+			w->not_ready[w->nnot_ready++] = a->plan.checks[which[i]].id;
+			result_note(r, "not ready when the wait ran out, after %.1f s "
+				    "and %u attempt%s (--wait)", (now - start) / 1000,
+				    r->attempts, r->attempts == 1 ? "" : "s");
+		}
+	}
+	free(which);
+}
+
 /* ---- one audit -------------------------------------------------------- */
 
 /* The repository's checks, then each workspace's, in the order of the
@@ -428,6 +584,10 @@ int audit_run(struct audit *a, struct audit_opts *o, const struct config *cfg,
 	a->abandoned = runner_run(&a->spec, &a->plan, start + (double)a->timeout_ms,
 				  0, a->results);
 	children_end(a, start + (double)a->timeout_ms);
+	if (o->wait_ms) {
+		wait_run(a, o, start);
+		a->rep.wait = &a->wait;
+	}
 	a->rep.root = a->spec.root;
 	a->rep.display_dir = o->dir ? o->dir : ".";
 	a->rep.results = a->results;
@@ -446,6 +606,8 @@ void audit_release(struct audit *a)
 
 	cJSON_Delete(a->rep.run);
 	free(a->timeout_note);
+	free(a->wait.ready);
+	free(a->wait.not_ready);
 	if (a->abandoned)
 		return;		/* a stuck worker may still read the model */
 	for (i = 0; a->results && i < a->plan.n; i++)

@@ -7,6 +7,7 @@
  * goes to stderr as before.
  */
 #include "audit.h"
+#include "duration.h"
 #include "init.h"
 #include "mcp.h"
 #include "schema.h"
@@ -28,6 +29,7 @@ enum exit_status { EXIT_OK = 0, EXIT_FAIL = 1, EXIT_USAGE = 2 };
 /* The command line: what the audit takes, and how to show it. */
 struct options {
 	struct audit_opts a;
+	const char *wait_arg, *interval_arg;	/* as given, for messages */
 	int explain, no_color, quiet;
 	int list_probes, schema;
 };
@@ -47,6 +49,10 @@ static void usage(FILE *out)
 	      "      --only=PROBE[,...]    run only these probes (see --list-probes)\n"
 	      "      --skip=PROBE[,...]    skip these probes\n"
 	      "  -t, --timeout=MS          deadline for the whole audit (default 3000)\n"
+	      "      --wait=DURATION       run the checks that waiting can change (ports, the\n"
+	      "                            docker daemon) again until they pass or DURATION\n"
+	      "                            (30s, 500ms, 2m, 1m30s) runs out\n"
+	      "      --interval=DURATION   the pause between those rounds (default 250ms)\n"
 	      "      --strict              warnings fail the run\n"
 	      "      --explain             show where each requirement came from\n"
 	      "      --no-color            no colour (NO_COLOR does the same)\n"
@@ -96,6 +102,38 @@ static void list_probes_json(FILE *out)
 
 	render_json_value(out, doc);
 	cJSON_Delete(doc);
+}
+
+/* A --wait or --interval value: 0 with *ms set, or a usage error that
+ * gives the accepted forms. */
+static int parse_duration_opt(const char *opt, const char *v, long *ms,
+			      struct errbuf *err)
+{
+	static const char forms[] = "500ms, 30s, 2m or 1m30s (units ms, s, m and h; "
+				    "from 1ms to 1h)";
+
+	switch (duration_parse(v, strlen(v), WAIT_MAX_MS, ms)) {
+	case DURATION_OK:
+		return 0;
+	case DURATION_NO_UNIT:
+		if (strspn(v, "0.") == strlen(v))
+			break;	/* "0": zero, whatever the unit */
+		return usage_error(err, "%s=%s: a duration needs a unit (%sms? %ss?): "
+				   "give one such as %s", opt, v, v, v, forms);
+	case DURATION_NEGATIVE:
+		return usage_error(err, "%s=%s: a duration cannot be negative: give "
+				   "one such as %s", opt, v, forms);
+	case DURATION_ZERO:
+		break;
+	case DURATION_TOO_LONG:
+		return usage_error(err, "%s=%s: longer than 1h: give a duration such "
+				   "as %s", opt, v, forms);
+	case DURATION_SYNTAX:
+		return usage_error(err, "%s expects a duration such as %s, not '%s'",
+				   opt, forms, v);
+	}
+	return usage_error(err, "%s=%s: a duration must be longer than zero: give "
+			   "one such as %s", opt, v, forms);
 }
 
 /* Every name of a comma list must be a probe: 0, or a usage error. */
@@ -155,7 +193,7 @@ static int parse_options(int argc, char **argv, struct options *o, struct errbuf
 {
 	enum { OPT_JSON = 256, OPT_ONLY, OPT_SKIP, OPT_STRICT, OPT_EXPLAIN,
 	       OPT_NO_COLOR, OPT_LIST, OPT_NO_CONFIG, OPT_SCHEMA, OPT_WORKSPACE,
-	       OPT_NO_WORKSPACES };
+	       OPT_NO_WORKSPACES, OPT_WAIT, OPT_INTERVAL };
 	static const struct option longopts[] = {
 		{ "format", required_argument, NULL, 'f' },
 		{ "json", no_argument, NULL, OPT_JSON },
@@ -171,6 +209,8 @@ static int parse_options(int argc, char **argv, struct options *o, struct errbuf
 		{ "schema", no_argument, NULL, OPT_SCHEMA },
 		{ "workspace", required_argument, NULL, OPT_WORKSPACE },
 		{ "no-workspaces", no_argument, NULL, OPT_NO_WORKSPACES },
+		{ "wait", required_argument, NULL, OPT_WAIT },
+		{ "interval", required_argument, NULL, OPT_INTERVAL },
 		{ "version", no_argument, NULL, 'V' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
@@ -239,6 +279,18 @@ static int parse_options(int argc, char **argv, struct options *o, struct errbuf
 		case OPT_NO_WORKSPACES:
 			o->a.no_workspaces = 1;
 			break;
+		case OPT_WAIT:
+			if (parse_duration_opt("--wait", optarg, &o->a.wait_ms, err))
+				return EXIT_USAGE;
+			o->a.wait_from = FROM_CLI;
+			o->wait_arg = optarg;
+			break;
+		case OPT_INTERVAL:
+			if (parse_duration_opt("--interval", optarg, &o->a.interval_ms, err))
+				return EXIT_USAGE;
+			o->a.interval_from = FROM_CLI;
+			o->interval_arg = optarg;
+			break;
 		case 'V':
 			printf("envpreflight %s\n", EP_VERSION);
 			return EXIT_OK;
@@ -255,6 +307,13 @@ static int parse_options(int argc, char **argv, struct options *o, struct errbuf
 		o->a.dir = argv[optind++];
 	if (optind < argc)
 		return usage_error(err, "one directory at most ('%s' is extra)", argv[optind]);
+	if (o->a.interval_ms && !o->a.wait_ms)
+		return usage_error(err, "--interval needs --wait (the pause between "
+				   "the rounds of a wait)");
+	if (o->a.interval_ms > o->a.wait_ms)
+		return usage_error(err, "--interval=%s is longer than --wait=%s: no "
+				   "second round could start", o->interval_arg,
+				   o->wait_arg);
 	if (o->a.workspace && o->a.no_workspaces)
 		return usage_error(err, "--workspace and --no-workspaces exclude "
 				   "each other");
@@ -341,6 +400,18 @@ static void step_summary(const struct report *rep)
 	free(text);
 }
 
+/* --wait's progress line: on stderr, and only when it is a terminal (the
+ * report is stdout's; a log or a pipe gets nothing extra).  arg is the
+ * width on the line now (render_progress). */
+static void wait_progress(void *arg, const struct result *pending, size_t n,
+			  double elapsed_ms)
+{
+	size_t *width = arg;
+
+	if (pending || *width)
+		render_progress(stderr, pending, n, elapsed_ms, width);
+}
+
 static void render(const struct report *rep, enum format f, const struct render_opts *ro)
 {
 	switch (f) {
@@ -402,6 +473,7 @@ int main(int argc, char **argv)
 	struct audit a;
 	struct render_opts ro;
 	double start = clock_ms();
+	size_t progress_width = 0;
 	int rc, threads_ok;
 
 	/* a subcommand is the first word, before any option (a directory
@@ -447,6 +519,10 @@ int main(int argc, char **argv)
 	}
 	/* setlocale is not thread-safe: settle it before any worker starts */
 	render_opts_init(&ro, &o, cfgp);
+	if (o.a.wait_ms && !o.quiet && isatty(STDERR_FILENO)) {
+		o.a.progress = wait_progress;
+		o.a.progress_arg = &progress_width;
+	}
 	/* before the audit's first thread, so that none of them takes the
 	 * signals; from here on every exit is signals_exit */
 	threads_ok = signals_guard() == 0;

@@ -27,10 +27,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define RPC_PARSE_ERROR -32700
-#define RPC_INVALID_REQUEST -32600
-#define RPC_METHOD_NOT_FOUND -32601
-#define RPC_INVALID_PARAMS -32602
+#define RPC_PARSE_ERROR (-32700)
+#define RPC_INVALID_REQUEST (-32600)
+#define RPC_METHOD_NOT_FOUND (-32601)
+#define RPC_INVALID_PARAMS (-32602)
+#define RPC_INTERNAL_ERROR (-32603)
 
 static const char *const protocol_versions[] = {
 	MCP_PROTOCOL_LATEST, "2025-06-18", "2025-03-26", "2024-11-05",
@@ -94,7 +95,7 @@ static const char probes_description[] =
 /* {"type": "object", "properties": {...}} of the audit tool. */
 static cJSON *audit_input_schema(void)
 {
-	cJSON *s = cJSON_CreateObject(), *props, *p, *any, *arr, *names;
+	cJSON *s = cJSON_CreateObject(), *props, *p, *any, *form, *names;
 	const char *const lists[] = { "only", "skip" };
 	size_t i, k;
 
@@ -109,18 +110,18 @@ static cJSON *audit_input_schema(void)
 	for (k = 0; k < ARRAY_SIZE(lists); k++) {
 		p = cJSON_AddObjectToObject(props, lists[k]);
 		any = cJSON_AddArrayToObject(p, "anyOf");
-		arr = cJSON_CreateObject();
-		cJSON_AddStringToObject(arr, "type", "array");
-		names = cJSON_AddArrayToObject(cJSON_AddObjectToObject(arr, "items"),
+		form = cJSON_CreateObject();
+		cJSON_AddStringToObject(form, "type", "array");
+		names = cJSON_AddArrayToObject(cJSON_AddObjectToObject(form, "items"),
 					       "enum");
 		for (i = 0; probe_table[i]; i++)
 			cJSON_AddItemToArray(names, cJSON_CreateString(probe_table[i]->name));
-		cJSON_AddItemToArray(any, arr);
-		arr = cJSON_CreateObject();
-		cJSON_AddStringToObject(arr, "type", "string");
-		cJSON_AddStringToObject(arr, "description", "probe names separated by "
+		cJSON_AddItemToArray(any, form);
+		form = cJSON_CreateObject();
+		cJSON_AddStringToObject(form, "type", "string");
+		cJSON_AddStringToObject(form, "description", "probe names separated by "
 					"commas");
-		cJSON_AddItemToArray(any, arr);
+		cJSON_AddItemToArray(any, form);
 		cJSON_AddStringToObject(p, "description", k ? "skip these probes" :
 					"run only these probes");
 	}
@@ -134,6 +135,19 @@ static cJSON *audit_input_schema(void)
 	cJSON_AddStringToObject(p, "description", "deadline of this audit in ms "
 				"(default: the repository's timeout_ms, at most 30000, "
 				"else the user's, else 3000)");
+	p = cJSON_AddObjectToObject(props, "wait_ms");
+	cJSON_AddStringToObject(p, "type", "integer");
+	cJSON_AddNumberToObject(p, "minimum", 1);
+	cJSON_AddNumberToObject(p, "maximum", MCP_WAIT_MAX_MS);
+	cJSON_AddStringToObject(p, "description", "wait up to this many ms for the "
+				"checks that waiting can change (TCP ports, the docker "
+				"daemon) to pass, running them again (as --wait)");
+	p = cJSON_AddObjectToObject(props, "interval_ms");
+	cJSON_AddStringToObject(p, "type", "integer");
+	cJSON_AddNumberToObject(p, "minimum", 1);
+	cJSON_AddNumberToObject(p, "maximum", MCP_WAIT_MAX_MS);
+	cJSON_AddStringToObject(p, "description", "with wait_ms: the pause between "
+				"two rounds, at most wait_ms (default 250)");
 	cJSON_AddBoolToObject(s, "additionalProperties", 0);
 	return s;
 }
@@ -373,6 +387,42 @@ static int dir_resolve(const struct mcp_config *cfg, const char *dir, char **out
 	return 0;
 }
 
+/* A whole number of ms from 1 to max, or -1. */
+static long whole_ms(const cJSON *v, long max)
+{
+	double d = cJSON_IsNumber(v) ? v->valuedouble : 0;
+
+	return d >= 1 && d <= (double)max && d == floor(d) ? (long)d : -1;
+}
+
+/* wait_ms and interval_ms, as --wait and --interval; 0, or -1 with why. */
+static int wait_args_parse(const cJSON *args, struct audit_opts *o,
+			   struct buf *why)
+{
+	const cJSON *w = cJSON_GetObjectItemCaseSensitive(args, "wait_ms");
+	const cJSON *i = cJSON_GetObjectItemCaseSensitive(args, "interval_ms");
+	long wait = w ? whole_ms(w, MCP_WAIT_MAX_MS) : 0;
+	long interval = i ? whole_ms(i, MCP_WAIT_MAX_MS) : 0;
+
+	if (wait < 0)
+		return buf_printf(why, "'wait_ms' expects a whole number of "
+				  "milliseconds from 1 to %d", MCP_WAIT_MAX_MS), -1;
+	if (interval < 0)
+		return buf_printf(why, "'interval_ms' expects a whole number of "
+				  "milliseconds from 1 to %d", MCP_WAIT_MAX_MS), -1;
+	if (interval && !wait)
+		return buf_puts(why, "'interval_ms' needs 'wait_ms' (the pause "
+				"between the rounds of a wait)"), -1;
+	if (interval > wait)
+		return buf_puts(why, "'interval_ms' is longer than 'wait_ms': no "
+				"second round could start"), -1;
+	o->wait_ms = wait;
+	o->interval_ms = interval;
+	o->wait_from = w ? FROM_CALL : FROM_DEFAULT;
+	o->interval_from = i ? FROM_CALL : FROM_DEFAULT;
+	return 0;
+}
+
 /* The arguments of audit into o (strings owned by the caller's bufs);
  * 0, or -1 with why. */
 struct audit_args {
@@ -384,7 +434,8 @@ static int audit_args_parse(const struct mcp_server *s, const cJSON *args,
 			    struct buf *why)
 {
 	static const char *const known[] = {
-		"dir", "only", "skip", "strict", "timeout_ms", NULL
+		"dir", "only", "skip", "strict", "timeout_ms", "wait_ms",
+		"interval_ms", NULL
 	};
 	const cJSON *v;
 	size_t i;
@@ -396,7 +447,7 @@ static int audit_args_parse(const struct mcp_server *s, const cJSON *args,
 			char *q = quote_text(v->string);
 
 			buf_printf(why, "unknown argument '%s' (expected dir, only, "
-				   "skip, strict, timeout_ms)", q);
+				   "skip, strict, timeout_ms, wait_ms, interval_ms)", q);
 			free(q);
 			return -1;
 		}
@@ -433,6 +484,8 @@ static int audit_args_parse(const struct mcp_server *s, const cJSON *args,
 		o->timeout_ms = (long)d;
 		o->timeout_from = FROM_CALL;
 	}
+	if (wait_args_parse(args, o, why) < 0)
+		return -1;
 	v = cJSON_GetObjectItemCaseSensitive(args, "dir");
 	if (v && (!cJSON_IsString(v) || !*v->valuestring))
 		return buf_puts(why, "'dir' expects a path"), -1;
@@ -499,6 +552,7 @@ static cJSON *call_audit(struct mcp_server *s, const cJSON *args, struct rpc_err
 	audit_release(a);
 	if (a->abandoned) {
 		abandoned_audits = xrealloc(abandoned_audits, (nabandoned_audits + 1) *
+					    /* NOLINTNEXTLINE(bugprone-sizeof-expression): an array of pointers */
 					    sizeof(*abandoned_audits));
 		abandoned_audits[nabandoned_audits++] = a;
 	} else {
@@ -520,7 +574,7 @@ static cJSON *call_list_probes(struct mcp_server *s, const cJSON *args,
 	cJSON *r;
 	size_t i;
 
-	if (cJSON_GetArraySize(args) > 0) {
+	if (args && args->child) {	/* any argument at all */
 		char *q = quote_text(args->child->string);
 
 		memset(&o, 0, sizeof(o));
@@ -662,6 +716,8 @@ static int utf8_valid(const char *s)
 /* A request id: a string or a finite number (MCP: never null). */
 static int id_valid(const cJSON *id)
 {
+	if (!id)
+		return 0;
 	if (cJSON_IsString(id))
 		return utf8_valid(id->valuestring);
 	return cJSON_IsNumber(id) && isfinite(id->valuedouble);
@@ -673,7 +729,8 @@ static char *handle(struct mcp_server *s, const cJSON *msg)
 	const cJSON *method = cJSON_GetObjectItemCaseSensitive(msg, "method");
 	const cJSON *params = cJSON_GetObjectItemCaseSensitive(msg, "params");
 	const cJSON *version = cJSON_GetObjectItemCaseSensitive(msg, "jsonrpc");
-	struct rpc_error e;
+	/* what a NULL result means when nothing said why (cJSON out of memory) */
+	struct rpc_error e = { RPC_INTERNAL_ERROR, "internal error" };
 	cJSON *result;
 
 	if (!cJSON_IsObject(msg))

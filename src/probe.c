@@ -66,6 +66,7 @@ struct check *plan_add(struct plan *plan, const struct probe *probe,
 	c->index = index;
 	c->spec = plan->spec;
 	c->workspace = plan->ws;
+	c->volatile_state = probe->volatile_state;
 	return c;
 }
 

@@ -65,6 +65,7 @@ static void plan_one(struct plan *plan, const struct port_record *rec)
 {
 	const struct port_req *r = rec->req;
 	struct buf id = BUF_INIT, title = BUF_INIT;
+	struct check *c;
 
 	switch (r->kind) {
 	case PORT_REQ_URLS_CAPPED:
@@ -87,7 +88,10 @@ static void plan_one(struct plan *plan, const struct port_record *rec)
 			buf_printf(&title, "/%s", proto_name(r->proto));
 		break;
 	}
-	plan_add(plan, &probe_ports, id.s, title.s, r->origin, rec, 0);
+	c = plan_add(plan, &probe_ports, id.s, title.s, r->origin, rec, 0);
+	/* waiting changes what listens on a TCP port, not a port out of
+	 * scope or one that is not valid */
+	c->volatile_state = r->kind == PORT_REQ_PORT && r->proto == PORT_TCP;
 	buf_release(&id);
 	buf_release(&title);
 }
@@ -429,7 +433,7 @@ static void silent_hint(struct result *r, const struct port_record *rec)
 	r->reason = REASON_NOT_LISTENING;
 	if (rec->stack && service_name_ok(rec->stack->service)) {
 		result_fix_argv(r, FIX_AGENT, FIX_NEEDS_DOCKER, "docker", "compose",
-				"up", "-d", rec->stack->service, NULL);
+				"up", "-d", rec->stack->service, (char *)NULL);
 		/* a workspace's stack starts from its own directory */
 		result_fix_cwd(r, rec->stack->ws);
 	}

@@ -389,6 +389,24 @@ static void render_grouped(FILE *out, const struct report *rep,
 	free(count);
 }
 
+/* --wait ran out: what never became ready, just above the summary line
+ * (--quiet too: it says why the run failed). */
+static void human_wait(FILE *out, const struct report *rep)
+{
+	const struct report_wait *w = rep->wait;
+	size_t i;
+
+	if (!w || !w->timed_out || !w->nnot_ready)
+		return;
+	fprintf(out, "never ready within --wait (%u round%s): ", w->rounds,
+		w->rounds == 1 ? "" : "s");
+	for (i = 0; i < w->nnot_ready; i++) {
+		fputs(i ? ", " : "", out);
+		put_clean(out, w->not_ready[i]);
+	}
+	fputc('\n', out);
+}
+
 void render_human(FILE *out, const struct report *rep, const struct render_opts *o)
 {
 	size_t i;
@@ -403,6 +421,7 @@ void render_human(FILE *out, const struct report *rep, const struct render_opts 
 			if (shown(rep, &rep->results[i], o))
 				human_line(out, &rep->results[i], o);
 	}
+	human_wait(out, rep);
 	human_summary(out, rep, o);
 }
 
@@ -526,6 +545,7 @@ static cJSON *json_check(const struct result *r)
 	for (i = 0; i < r->nnotes; i++)
 		cJSON_AddItemToArray(notes, json_str(r->notes[i]));
 	cJSON_AddNumberToObject(c, "duration_ms", round3(r->duration_ms));
+	cJSON_AddNumberToObject(c, "attempts", r->attempts);
 	if (r->data) {
 		data = cJSON_Duplicate(r->data, 1);
 		json_clean(data);
@@ -534,6 +554,33 @@ static cJSON *json_check(const struct result *r)
 		cJSON_AddNullToObject(c, "data");
 	}
 	return c;
+}
+
+/* {"rounds", "waited_ms", "timed_out", "ready": [{"id", "after_ms"}],
+ * "not_ready": [id]}, or null without --wait */
+static cJSON *json_wait(const struct report_wait *w)
+{
+	cJSON *o, *arr;
+	size_t i;
+
+	if (!w)
+		return cJSON_CreateNull();
+	o = cJSON_CreateObject();
+	cJSON_AddNumberToObject(o, "rounds", w->rounds);
+	cJSON_AddNumberToObject(o, "waited_ms", round3(w->waited_ms));
+	cJSON_AddBoolToObject(o, "timed_out", w->timed_out);
+	arr = cJSON_AddArrayToObject(o, "ready");
+	for (i = 0; i < w->nready; i++) {
+		cJSON *r = cJSON_CreateObject();
+
+		cJSON_AddItemToObject(r, "id", json_str(w->ready[i].id));
+		cJSON_AddNumberToObject(r, "after_ms", round3(w->ready[i].after_ms));
+		cJSON_AddItemToArray(arr, r);
+	}
+	arr = cJSON_AddArrayToObject(o, "not_ready");
+	for (i = 0; i < w->nnot_ready; i++)
+		cJSON_AddItemToArray(arr, json_str(w->not_ready[i]));
+	return o;
 }
 
 static cJSON *json_error(const struct report_error *e)
@@ -593,6 +640,7 @@ cJSON *report_json(const struct report *rep)
 	for (i = 0; i < STATUS_COUNT; i++)
 		cJSON_AddNumberToObject(sum, status_name((enum status)i),
 					(double)s.count[i]);
+	cJSON_AddItemToObject(doc, "wait", json_wait(rep->wait));
 	checks = cJSON_AddArrayToObject(doc, "checks");
 	for (i = 0; i < rep->n; i++)
 		cJSON_AddItemToArray(checks, json_check(&rep->results[i]));
@@ -622,6 +670,61 @@ void render_json_value(FILE *out, const cJSON *doc)
 
 	json_put_indented(out, text);
 	free(text);
+}
+
+/* -------- --wait's progress line -------- */
+
+/* Short enough not to wrap on an 80-column terminal, which would defeat
+ * the carriage return. */
+#define PROGRESS_MAX 76
+
+/* The title of c as the progress line names it: "Port 5432" reads "port
+ * 5432" in a sentence ("TCP" stays), and the source in parentheses that a
+ * runtime's title ends with ("Docker daemon (preflight.yaml)") goes, so
+ * that the time is the line's only parenthesis.  The caller frees it. */
+static char *progress_title(const struct result *c)
+{
+	char *t = text_clean(c->title ? c->title : c->id);
+	size_t len = strlen(t);
+	char *open = strrchr(t, '(');
+
+	if (len > 1 && t[len - 1] == ')' && open && open > t + 1 && open[-1] == ' ')
+		open[-1] = '\0';
+	if (t[0] >= 'A' && t[0] <= 'Z' && t[1] >= 'a' && t[1] <= 'z')
+		t[0] = (char)(t[0] - 'A' + 'a');
+	return t;
+}
+
+void render_progress(FILE *out, const struct result *pending, size_t n,
+		     double elapsed_ms, size_t *width)
+{
+	struct buf b = BUF_INIT;
+	char *title;
+	size_t len, i;
+
+	if (pending) {
+		title = progress_title(pending);
+		buf_printf(&b, "waiting for %s", title);
+		free(title);
+		if (n > 1)
+			buf_printf(&b, " and %zu more", n - 1);
+		buf_printf(&b, " (%.1f s)", elapsed_ms / 1000);
+	}
+	len = b.len;
+	if (len > PROGRESS_MAX) {
+		len = PROGRESS_MAX;
+		while (len && ((unsigned char)b.s[len] & 0xc0) == 0x80)
+			len--;	/* not in the middle of a character */
+	}
+	fputc('\r', out);
+	fwrite(buf_str(&b), 1, len, out);
+	for (i = len; i < *width; i++)
+		fputc(' ', out);
+	if (!pending)
+		fputc('\r', out);
+	*width = pending ? len : 0;
+	fflush(out);
+	buf_release(&b);
 }
 
 /* -------- JUnit XML -------- */

@@ -171,6 +171,7 @@ static void result_start(struct result *r, const struct check *c)
 	r->probe = c->probe->name;
 	r->source = c->source;
 	r->workspace = c->workspace;
+	r->attempts = 1;	/* this run's; --wait adds the earlier ones */
 }
 
 void run_publish(const struct run_ctx *ctx, const struct result *r)
@@ -329,8 +330,10 @@ static void run_inline(struct pool *p, double deadline_ms, int err,
 	}
 }
 
+/* A pool for the n checks of plan that which lists (NULL: all of them,
+ * n being plan->n), in that order. */
 static struct pool *pool_new(const struct spec *spec, const struct plan *plan,
-			     double deadline_ms)
+			     const size_t *which, size_t n, double deadline_ms)
 {
 	struct pool *p = xcalloc(1, sizeof(*p));
 	pthread_condattr_t ca;
@@ -343,12 +346,12 @@ static struct pool *pool_new(const struct spec *spec, const struct plan *plan,
 	pthread_condattr_destroy(&ca);
 	pthread_cond_init(&p->memo.ready, NULL);
 	p->memo.lock = &p->lock;
-	p->njobs = plan->n;
-	p->jobs = xcalloc(plan->n, sizeof(*p->jobs));
-	for (i = 0; i < plan->n; i++) {
+	p->njobs = n;
+	p->jobs = xcalloc(n, sizeof(*p->jobs));
+	for (i = 0; i < n; i++) {
 		struct run_job *job = &p->jobs[i];
 
-		job->check = &plan->checks[i];
+		job->check = &plan->checks[which ? which[i] : i];
 		job->pool = p;
 		/* a workspace's check reads its own model; the memo is
 		 * the run's */
@@ -428,16 +431,24 @@ static size_t pool_collect(struct pool *p, double deadline_ms,
 size_t runner_run(const struct spec *spec, const struct plan *plan,
 		double deadline_ms, unsigned threads, struct result *results)
 {
+	return runner_run_some(spec, plan, NULL, plan->n, deadline_ms, threads,
+			       results);
+}
+
+size_t runner_run_some(const struct spec *spec, const struct plan *plan,
+		       const size_t *which, size_t n, double deadline_ms,
+		       unsigned threads, struct result *results)
+{
 	struct pool *p;
 	size_t i, nworkers, abandoned;
 	int err;
 
-	if (!plan->n)
+	if (!n)
 		return 0;
 	if (!threads)
 		threads = RUNNER_MAX_THREADS;
-	nworkers = plan->n < threads ? plan->n : threads;
-	p = pool_new(spec, plan, deadline_ms);
+	nworkers = n < threads ? n : threads;
+	p = pool_new(spec, plan, which, n, deadline_ms);
 	if (!workers_start(p, nworkers, &err)) {
 		run_inline(p, deadline_ms, err, results);
 		pool_unref(p);

@@ -811,3 +811,11 @@ int runtime_askable(const struct spec *spec, const char *name)
 	ask_init(&q, spec_top(spec), name);
 	return q.k || q.command;
 }
+
+int runtime_by_socket(const struct spec *spec, const char *name)
+{
+	struct ask q;
+
+	ask_init(&q, spec_top(spec), name);
+	return !q.command && q.k && q.k->socket;
+}

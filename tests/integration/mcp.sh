@@ -164,6 +164,49 @@ alive() {
 }
 if alive 41.7311 || alive 41.7312; then not_ok "hung runtime: a child survived"; else ok; fi
 
+# ---- wait_ms: the audit waits as --wait does
+# a port held bound but not listening (nobody else can take it)
+mkdir -p "$root/waitrepo"
+python3 -c '
+import os, signal, socket, sys, time
+signal.signal(signal.SIGTERM, lambda *_: os._exit(0))
+s = socket.socket(); s.bind(("127.0.0.1", 0))
+open(sys.argv[1] + ".tmp", "w").write("%d\n" % s.getsockname()[1])
+os.rename(sys.argv[1] + ".tmp", sys.argv[1])
+time.sleep(120)' "$TEST_TMPDIR/wport" &
+holder=$!
+i=0
+while [ ! -s "$TEST_TMPDIR/wport" ] && [ $i -lt 400 ]; do sleep 0.05; i=$((i + 1)); done
+wport=$(cat "$TEST_TMPDIR/wport" 2>/dev/null)
+printf 'version: 1\nports:\n  listening: [%s]\n' "${wport:-1}" >"$root/waitrepo/preflight.yaml"
+{
+	init 2025-06-18
+	call 1 '{"dir":"waitrepo","wait_ms":300,"interval_ms":100}'
+	call 2 '{"dir":"waitrepo","wait_ms":0}'
+	call 3 '{"dir":"waitrepo","interval_ms":100}'
+	call 4 '{"dir":"waitrepo","wait_ms":100,"interval_ms":200}'
+	call 5 '{"dir":"waitrepo","wait_ms":"1s"}'
+	call 6 '{"dir":"env-pass/repo","wait_ms":20000}'
+} | mcp >"$TEST_TMPDIR/w.out"
+check "wait_ms: runs out on a port that never listens; nothing to wait for ends it" \
+	python3 "$expect" "$TEST_TMPDIR/w.out" '0 ok' \
+	"1 ok result.isError=false result.structuredContent.wait.timed_out=true result.structuredContent.wait.not_ready=[\"ports.tcp.$wport\"] result.structuredContent.run.options.wait_ms.value=300 result.structuredContent.run.options.interval_ms.value=100" \
+	'2 -32602' '3 -32602' '4 -32602' '5 -32602' \
+	'6 ok result.structuredContent.ok=true result.structuredContent.wait.rounds=1 result.structuredContent.checks[0].attempts=1'
+check "wait_ms: the human text names what never became ready" \
+	grep -q "never ready within --wait" "$TEST_TMPDIR/w.out"
+check "wait_ms: from the tool call" \
+	grep -q '"wait_ms":{"value":300,"from":"tool call"}' "$TEST_TMPDIR/w.out"
+python3 - "$TEST_TMPDIR/w.out" "$EP_JSON_DIR" <<'EOF'
+import json, sys
+for n, line in enumerate(open(sys.argv[1])):
+    doc = json.loads(line).get("result", {}).get("structuredContent")
+    if doc and doc.get("schema") == "envpreflight/1":
+        json.dump(doc, open(f"{sys.argv[2]}/mcp-wait.{n}.json", "w"))
+EOF
+kill "$holder" 2>/dev/null
+wait "$holder" 2>/dev/null
+
 # ---- SIGTERM ends the server cleanly
 fifo=$TEST_TMPDIR/in
 mkfifo "$fifo"

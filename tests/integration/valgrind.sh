@@ -1,7 +1,8 @@
 #!/bin/sh
 # valgrind.sh - no leaks and no memory errors on the main paths: a clean
-# audit, every output format, a failing audit and a usage error, and the
-# sandbox probe.
+# audit, every output format, a failing audit and a usage error, the
+# sandbox probe, and --wait (one that runs out, one that sees a port come
+# up).
 . "$(dirname "$0")/../lib.sh"
 top=$(cd "$(dirname "$0")/../.." && pwd)
 if ! command -v valgrind >/dev/null 2>&1; then
@@ -110,4 +111,53 @@ check "sandbox, every check" vg --only=sandbox --json --explain "$TEST_TMPDIR/sb
 printf 'version: 1\nsandbox:\n  capabilities: [chown]\n  secrets: [npmrc]\n  processes: 3\n' \
 	>"$TEST_TMPDIR/sbx/preflight.yaml"
 check "sandbox from preflight.yaml, human" vg --explain "$TEST_TMPDIR/sbx"
+# --wait: a port held bound but never listening (the wait runs out: the
+# rounds, the notes, not_ready), then one that starts listening once the
+# progress line on a terminal proves the first round over (ready, after_ms)
+wd=$TEST_TMPDIR/wait
+mkdir -p "$wd/repo"
+rm -f "$wd/port" "$wd/go"
+python3 -c '
+import os, signal, socket, sys, time
+signal.alarm(600)
+signal.signal(signal.SIGTERM, lambda *_: os._exit(0))
+s = socket.socket(); s.bind(("127.0.0.1", 0))
+open(sys.argv[1] + ".tmp", "w").write("%d\n" % s.getsockname()[1])
+os.rename(sys.argv[1] + ".tmp", sys.argv[1])
+while not os.path.exists(sys.argv[2]):
+    time.sleep(0.02)
+s.listen(8)
+time.sleep(600)' "$wd/port" "$wd/go" &
+holder=$!
+i=0
+while [ ! -s "$wd/port" ] && [ $i -lt 400 ]; do sleep 0.05; i=$((i + 1)); done
+printf 'version: 1\nports:\n  listening: [%s]\n' "$(cat "$wd/port" 2>/dev/null)" \
+	>"$wd/repo/preflight.yaml"
+check "--wait runs out, json --explain" vg --json --explain --wait=300ms --interval=100ms "$wd/repo"
+check "--wait runs out, human" vg --wait=300ms --interval=100ms "$wd/repo"
+if command -v script >/dev/null 2>&1; then
+	env -i PATH=/usr/local/bin:/usr/bin:/bin HOME="$TEST_TMPDIR/home" \
+		XDG_CONFIG_HOME="$TEST_TMPDIR/xdg" XDG_CACHE_HOME="$TEST_TMPDIR/cache" \
+		LC_ALL=C.UTF-8 TERM=dumb script -qfec "valgrind -q --leak-check=full \
+		--errors-for-leak-kinds=definite,indirect,possible --error-exitcode=99 \
+		--log-file=$wd/vg $EP_BIN --timeout=300000 --json --wait=10m --interval=50ms \
+		$wd/repo >$wd/out" /dev/null >"$wd/tty" 2>&1 &
+	vpid=$!
+	i=0
+	until grep -q "waiting for port" "$wd/tty" 2>/dev/null || [ $i -ge 1200 ]; do
+		sleep 0.05
+		i=$((i + 1))
+	done
+	touch "$wd/go"
+	wait "$vpid"
+	st=$?
+	[ "$st" != 99 ] || cat "$wd/vg"
+	check "--wait, a port that comes up: no leaks or errors" [ "$st" != 99 ]
+	check "--wait, a port that comes up: it did (status $st)" \
+		grep -q '"after_ms"' "$wd/out"
+else
+	echo "note: no script(1): --wait with a port that comes up is skipped"
+fi
+kill "$holder" 2>/dev/null
+wait "$holder" 2>/dev/null
 finish
