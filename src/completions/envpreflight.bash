@@ -81,12 +81,13 @@ _envpreflight()
         _filedir -d
         return
         ;;
-    -t | --timeout) return ;;
+    -t | --timeout | --wait | --interval) return ;;
     esac
     $split && return
 
     if [[ $cur == -* ]]; then
-        _envpreflight_options '--format= --json --only= --skip= --timeout= --strict
+        _envpreflight_options '--format= --json --only= --skip= --timeout= --wait=
+            --interval= --strict
             --explain --no-color --quiet --no-config --workspace= --no-workspaces
             --list-probes --schema --version --help'
         return

@@ -46,6 +46,8 @@ complete -c envpreflight -n __envpreflight_main -l json -d 'same as --format=jso
 complete -c envpreflight -n __envpreflight_main -l only -x -a '(__envpreflight_probes)' -d 'run only these probes'
 complete -c envpreflight -n __envpreflight_main -l skip -x -a '(__envpreflight_probes)' -d 'skip these probes'
 complete -c envpreflight -n __envpreflight_main -s t -l timeout -x -d 'deadline for the whole audit (ms)'
+complete -c envpreflight -n __envpreflight_main -l wait -x -d 'run the checks that waiting can change until they pass (30s, 2m)'
+complete -c envpreflight -n __envpreflight_main -l interval -x -d 'the pause between rounds of --wait (250ms)'
 complete -c envpreflight -n __envpreflight_main -l strict -d 'warnings fail the run'
 complete -c envpreflight -n __envpreflight_main -l explain -d 'show where each requirement came from'
 complete -c envpreflight -n __envpreflight_main -l no-color -d 'no colour'

@@ -77,6 +77,11 @@ if [ -f "$bashcomp" ] && command -v bash >/dev/null; then
 	check "bash: after an option, directories only ($got)" [ "$got" = "apps examples " ]
 	got=$(bcomp 'envpreflight --workspace=ap' envpreflight --workspace = "ap")
 	check "bash: --workspace=<Tab> completes directories ($got)" [ "$got" = "apps " ]
+	got=$(bcomp 'envpreflight --w' envpreflight --w)
+	check "bash: --w<Tab> ($got)" [ "$got" = "--wait= --workspace= " ]
+	got=$(bcomp 'envpreflight --wait=' envpreflight --wait = "")
+	# (no candidate: printf's one empty line, a lone space here)
+	check "bash: --wait=<Tab> offers nothing to pick ($got)" [ "$got" = " " ]
 	got=$(bcomp 'envpreflight --no-w' envpreflight --no-w)
 	check "bash: --no-w<Tab> ($got)" [ "$got" = "--no-workspaces " ]
 	got=$(bcomp 'envpreflight init --s' envpreflight init --s)
@@ -119,6 +124,8 @@ if command -v fish >/dev/null; then
 	got=$(fcomp 'envpreflight ')
 	check "fish: the first word: directories and the subcommands ($got)" \
 		[ "$got" = "apps/ examples/ init mcp " ]
+	got=$(fcomp 'envpreflight --wa')
+	check "fish: --wa<Tab> ($got)" [ "$got" = "--wait " ]
 	got=$(fcomp 'envpreflight init --s')
 	check "fish: init --s<Tab> ($got)" [ "$got" = "--snapshot --stdout " ]
 	got=$(fcomp 'envpreflight mcp --')
@@ -158,6 +165,8 @@ if command -v zsh >/dev/null; then
 	got=$(zcomp 'envpreflight ')
 	check "zsh: the first word: directories and the subcommands ($got)" \
 		[ "$got" = "apps examples init mcp " ]
+	got=$(zcomp 'envpreflight --i')
+	check "zsh: --i<Tab> ($got)" [ "$got" = "--interval " ]
 	got=$(zcomp 'envpreflight init --s')
 	check "zsh: init --s<Tab> ($got)" [ "$got" = "--snapshot --stdout " ]
 	got=$(zcomp 'envpreflight mcp --')
