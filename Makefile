@@ -8,14 +8,28 @@
 #   make lint       cppcheck and clang-tidy over src/ (.clang-tidy, .cppcheck)
 #   make fuzz       every libFuzzer target for FUZZ_SECONDS each (clang)
 #   make fuzz-smoke the same for FUZZ_SMOKE_SECONDS each (what .ci/run does)
-#   make install    PREFIX=/usr/local DESTDIR=
+#   make install    PREFIX=/usr/local DESTDIR= (binary, man page, completions,
+#                   the JSON Schema)
+#   make deb        envpreflight_VERSION_ARCH.deb (src/debian/build.sh)
+#   make check-deb  the package built, installed into a throw-away root, run,
+#                   and lintian (tests/deb.sh)
 #
 # CPPFLAGS, CFLAGS and LDFLAGS are honoured; objects depend on the headers
 # they include (-MMD -MP).
 
 PREFIX  ?= /usr/local
 BINDIR  ?= $(PREFIX)/bin
-MANDIR  ?= $(PREFIX)/share/man
+DATADIR ?= $(PREFIX)/share
+MANDIR  ?= $(DATADIR)/man
+# where each shell looks for completions below a prefix; Debian's zsh does
+# not search /usr/share/zsh/site-functions, so make deb installs into
+# vendor-completions instead
+BASHCOMPDIR ?= $(DATADIR)/bash-completion/completions
+ZSHCOMPDIR  ?= $(DATADIR)/zsh/site-functions
+FISHCOMPDIR ?= $(DATADIR)/fish/vendor_completions.d
+SCHEMADIR   ?= $(DATADIR)/envpreflight
+# the version, said once: include/version.h
+VERSION := $(shell sed -n 's/^\#define EP_VERSION "\(.*\)"$$/\1/p' include/version.h)
 CC      ?= cc
 PKGS    := libcjson inih yaml-0.1
 BUILD   ?= build
@@ -26,7 +40,10 @@ BUILD   ?= build
 # llvm gives llvm-symbolizer for readable sanitizer stacks.
 DEPS_BUILD := pkg-config libcjson-dev libinih-dev libyaml-dev
 DEPS_TEST  := libxml2-utils iproute2 lsof valgrind man-db git nodejs python3 util-linux \
-              python3-jsonschema
+              python3-jsonschema python3-yaml perl bash-completion zsh fish
+# make deb (dpkg-shlibdeps, dpkg-buildflags; dpkg-deb is dpkg's) and make
+# check-deb (lintian); no fakeroot: dpkg-deb --root-owner-group
+DEPS_PKG   := dpkg-dev lintian
 DEPS_CLANG := clang libclang-rt-14-dev llvm cppcheck clang-tidy
 
 WARN    := -Wall -Wextra -Werror -Wshadow -Wformat=2 -Wstrict-prototypes \
@@ -163,15 +180,30 @@ mcp-deps:
 	  echo "deps: installed the MCP SDK into $(MCP_TEST)/node_modules"; \
 	else echo "deps: npm ci failed (offline?): the MCP SDK client test will be skipped"; fi
 
+# tap-parser, the TAP 14 parser of tests/integration/tap.sh, the same way
+# into tests/tap/node_modules (pinned by its package-lock.json)
+TAP_TEST := tests/tap
+tap-deps:
+	@[ -d $(TAP_TEST)/node_modules/tap-parser ] && exit 0; \
+	if ! command -v npm >/dev/null 2>&1; then \
+	  echo "deps: npm is missing (apt-get install npm): the TAP 14 parser test will be skipped"; \
+	elif npm ci --prefix $(TAP_TEST) --no-audit --no-fund --loglevel=error >/dev/null 2>&1; then \
+	  echo "deps: installed tap-parser into $(TAP_TEST)/node_modules"; \
+	else echo "deps: npm ci failed (offline?): the TAP 14 parser test will be skipped"; fi
+
 # everything any target needs (a bare machine: make deps, then .ci/run)
 deps:
-	$(call install_missing,$(DEPS_BUILD) $(DEPS_TEST) $(DEPS_CLANG))
-	@$(MAKE) -s mcp-deps
+	$(call install_missing,$(DEPS_BUILD) $(DEPS_TEST) $(DEPS_CLANG) $(DEPS_PKG))
+	@$(MAKE) -s mcp-deps tap-deps
 
 # what make check, make asan and make run need: no clang
 deps-check:
 	$(call install_missing,$(DEPS_BUILD) $(DEPS_TEST))
-	@$(MAKE) -s mcp-deps
+	@$(MAKE) -s mcp-deps tap-deps
+
+# what make deb and make check-deb need
+deps-deb:
+	$(call install_missing,$(DEPS_BUILD) $(DEPS_PKG))
 
 run: deps-check envpreflight
 	@[ -f examples/webapp/.env ] || cp examples/webapp/.env.dev examples/webapp/.env
@@ -203,13 +235,36 @@ fuzz: fuzz-build
 fuzz-smoke: fuzz-build
 	tests/fuzz/run.sh build-fuzz $(FUZZ_SMOKE_SECONDS) $(FUZZ)
 
-install: envpreflight
-	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1
-	install -m 0755 envpreflight $(DESTDIR)$(BINDIR)/envpreflight
-	install -m 0644 man/envpreflight.1 $(DESTDIR)$(MANDIR)/man1/envpreflight.1
+# the man page as installed: its footer names the version of
+# include/version.h, whatever the source page says
+$(BUILD)/envpreflight.1: man/envpreflight.1 include/version.h | $(BUILD)
+	sed 's/^\(\.TH .* "envpreflight \)[^"]*"/\1$(VERSION)"/' man/envpreflight.1 >$@
+
+# from $(BUILD), so that make deb's build (BUILD=build-deb/obj) leaves
+# ./envpreflight alone
+install: $(BUILD)/envpreflight $(BUILD)/envpreflight.1
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(BASHCOMPDIR) \
+	  $(DESTDIR)$(ZSHCOMPDIR) $(DESTDIR)$(FISHCOMPDIR) $(DESTDIR)$(SCHEMADIR)
+	install -m 0755 $(BUILD)/envpreflight $(DESTDIR)$(BINDIR)/envpreflight
+	install -m 0644 $(BUILD)/envpreflight.1 $(DESTDIR)$(MANDIR)/man1/envpreflight.1
+	install -m 0644 src/completions/envpreflight.bash $(DESTDIR)$(BASHCOMPDIR)/envpreflight
+	install -m 0644 src/completions/_envpreflight $(DESTDIR)$(ZSHCOMPDIR)/_envpreflight
+	install -m 0644 src/completions/envpreflight.fish $(DESTDIR)$(FISHCOMPDIR)/envpreflight.fish
+	install -m 0644 $(SCHEMA) $(DESTDIR)$(SCHEMADIR)/envpreflight-1.schema.json
+
+# the Debian package, and its test (a throw-away root, lintian)
+DEB_BUILD ?= build-deb
+DEB_OUT ?= .
+DEB_MAINTAINER ?= envpreflight developers <dev@envpreflight.invalid>
+# (+: the build inside is a make of its own, which shares make -jN's jobs)
+deb: deps-deb
+	+sh src/debian/build.sh '$(VERSION)' $(DEB_BUILD) $(DEB_OUT) '$(DEB_MAINTAINER)'
+
+check-deb: deb
+	sh tests/deb.sh '$(VERSION)' $(DEB_OUT)
 
 clean:
-	rm -rf build build-asan build-tsan build-fuzz envpreflight
+	rm -rf build build-asan build-tsan build-fuzz build-deb envpreflight envpreflight_*.deb
 
-.PHONY: all units fuzz-bins deps deps-check mcp-deps run check asan tsan lint \
-        fuzz-build fuzz fuzz-smoke install clean
+.PHONY: all units fuzz-bins deps deps-check deps-deb mcp-deps tap-deps run check asan \
+        tsan lint fuzz-build fuzz fuzz-smoke install deb check-deb clean

@@ -12,8 +12,8 @@
 #include "probe.h"
 #include "render.h"
 #include "spec.h"
+#include "version.h"
 
-#define EP_VERSION "0.2.0"
 #define DEFAULT_TIMEOUT_MS 3000
 /* A repository may set its own deadline, but may not buy itself more
  * than this inside a harness; only the caller can go further. */

@@ -67,6 +67,14 @@ void render_human(FILE *out, const struct report *rep, const struct render_opts 
 void render_json(FILE *out, const struct report *rep, const struct render_opts *o);
 void render_junit(FILE *out, const struct report *rep, const struct render_opts *o);
 void render_github(FILE *out, const struct report *rep, const struct render_opts *o);
+/* GitHub's job summary in Markdown: a heading, the summary line and one
+ * table row per check (status, check, message, source), every text
+ * escaped; main appends it to $GITHUB_STEP_SUMMARY with --format=github. */
+void render_github_summary(FILE *out, const struct report *rep);
+/* TAP: "TAP version 14" (version 14) or 13 (--format=tap13), the plan, a
+ * test point per check, a YAML diagnostic for each that did not plainly
+ * pass; "Bail out!" when the audit could not run. */
+void render_tap(FILE *out, const struct report *rep, int version);
 
 /* --wait's progress line on a terminal (out: stderr), rewritten in place
  * before each pause: "waiting for port 5432 (3.2 s)", naming the first

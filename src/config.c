@@ -64,7 +64,7 @@ static int on_value(void *user, const char *section, const char *name, const cha
 	if (!strcmp(name, "format")) {
 		if (format_parse(value, &c->format) == 0)
 			return c->format_line = x->line, 1;
-		snprintf(x->msg, sizeof(x->msg), "'format' expects human, json, junit or github");
+		snprintf(x->msg, sizeof(x->msg), "'format' expects %s", format_names_text());
 	} else if (!strcmp(name, "color")) {
 		c->color_line = x->line;
 		if (!strcmp(value, "auto"))

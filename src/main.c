@@ -13,6 +13,8 @@
 #include "schema.h"
 #include "signals.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <langinfo.h>
 #include <locale.h>
@@ -41,7 +43,8 @@ static void usage(FILE *out)
 	      "init writes a commented preflight.yaml, mcp serves the audit to agents over MCP\n"
 	      "(envpreflight init --help, envpreflight mcp --help).\n"
 	      "\n"
-	      "  -f, --format=FORMAT       human (default), json, junit or github\n"
+	      "  -f, --format=FORMAT       human (default), json, junit, github, tap\n"
+	      "                            (TAP 14) or tap13\n"
 	      "      --json                same as --format=json\n"
 	      "      --only=PROBE[,...]    run only these probes (see --list-probes)\n"
 	      "      --skip=PROBE[,...]    skip these probes\n"
@@ -219,8 +222,8 @@ static int parse_options(int argc, char **argv, struct options *o, struct errbuf
 		switch (c) {
 		case 'f':
 			if (format_parse(optarg, &o->a.format) < 0)
-				return usage_error(err, "unknown format '%s' (expected human, "
-						   "json, junit or github)", optarg);
+				return usage_error(err, "unknown format '%s' (expected %s)",
+						   optarg, format_names_text());
 			o->a.format_from = FROM_CLI;
 			break;
 		case OPT_JSON:
@@ -344,6 +347,59 @@ static void render_opts_init(struct render_opts *r, const struct options *o,
 	r->explain = o->explain;
 }
 
+/*
+ * --format=github in a GitHub Actions job: the job summary, appended to
+ * the file GITHUB_STEP_SUMMARY names (the runner makes it; an unset or
+ * empty variable is no job).  One write with O_APPEND, so that the table
+ * lands whole after what other steps wrote; O_NONBLOCK only so that a
+ * FIFO without a reader fails instead of hanging the run.  A file that
+ * cannot be written is a warning: the exit status stays the audit's.
+ */
+static void step_summary(const struct report *rep)
+{
+	const char *path = getenv("GITHUB_STEP_SUMMARY");
+	char *text = NULL, *shown;
+	size_t len = 0, off = 0;
+	FILE *mem;
+	int fd, e = 0;
+
+	if (!path || !*path)
+		return;
+	mem = open_memstream(&text, &len);
+	if (!mem) {
+		e = errno;
+	} else {
+		render_github_summary(mem, rep);
+		if (fclose(mem) != 0)
+			e = errno ? errno : EIO;
+	}
+	fd = e ? -1 : open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOCTTY |
+			   O_NONBLOCK, 0666);
+	if (!e && fd < 0)
+		e = errno;
+	if (fd >= 0 && fcntl(fd, F_SETFL, O_APPEND) < 0)
+		e = errno;
+	while (!e && off < len) {
+		ssize_t n = write(fd, text + off, len - off);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			e = n < 0 ? errno : EIO;
+		else
+			off += (size_t)n;
+	}
+	if (fd >= 0 && close(fd) < 0 && !e)
+		e = errno;
+	if (e) {
+		shown = text_clean(path);
+		fprintf(stderr, "envpreflight: warning: cannot write the job summary to "
+			"'%s' (GITHUB_STEP_SUMMARY): %s\n", shown, strerror(e));
+		free(shown);
+	}
+	free(text);
+}
+
 /* --wait's progress line: on stderr, and only when it is a terminal (the
  * report is stdout's; a log or a pipe gets nothing extra).  arg is the
  * width on the line now (render_progress). */
@@ -370,6 +426,13 @@ static void render(const struct report *rep, enum format f, const struct render_
 		break;
 	case FORMAT_GITHUB:
 		render_github(stdout, rep, ro);
+		step_summary(rep);
+		break;
+	case FORMAT_TAP:
+		render_tap(stdout, rep, 14);
+		break;
+	case FORMAT_TAP13:
+		render_tap(stdout, rep, 13);
 		break;
 	}
 }

@@ -1,5 +1,5 @@
-/* render.c - human, JSON, JUnit XML and GitHub annotations over one
- * result list.  Every string that may come from the repository passes
+/* render.c - human, JSON, JUnit XML, GitHub annotations (and the job
+ * summary) and TAP over one result list.  Every string that may come from the repository passes
  * through text_clean/buf_add_clean on its way out, whatever the format.
  */
 #include "render.h"
@@ -12,7 +12,14 @@
 static const char *const format_names[] = {
 	[FORMAT_HUMAN] = "human", [FORMAT_JSON] = "json",
 	[FORMAT_JUNIT] = "junit", [FORMAT_GITHUB] = "github",
+	[FORMAT_TAP] = "tap", [FORMAT_TAP13] = "tap13",
 };
+
+const char *format_names_text(void)
+{
+	/* the table above in words (test_main checks that it agrees) */
+	return "human, json, junit, github, tap or tap13";
+}
 
 int format_parse(const char *s, enum format *out)
 {
@@ -955,4 +962,205 @@ void render_github(FILE *out, const struct report *rep, const struct render_opts
 	}
 	plain.color = 0;
 	render_human(out, rep, &plain);
+}
+
+/* -------- GitHub job summary (GITHUB_STEP_SUMMARY) -------- */
+
+/* Text in a Markdown table cell: cleaned like every output, a line break
+ * as <br>, and every ASCII punctuation mark that Markdown, GitHub's
+ * extensions (math $, @mentions, #refs, ~strikethrough) or HTML could
+ * read as syntax escaped with a backslash (CommonMark lets any ASCII
+ * punctuation be escaped so), '|' included, which would end the cell. */
+static void md_put(FILE *out, const char *s)
+{
+	static const char special[] = "\\`*_[]<>|!~#&{}$^@";
+	const char *line = s ? s : "";
+
+	for (;;) {
+		size_t n = strcspn(line, "\r\n");
+		char *raw = xstrndup(line, n), *c = text_clean(raw);
+		const char *p;
+
+		for (p = c; *p; p++) {
+			if (strchr(special, *p))
+				fputc('\\', out);
+			fputc(*p, out);
+		}
+		free(c);
+		free(raw);
+		line += n;
+		if (!*line)
+			break;
+		/* \r\n is one break */
+		line += line[0] == '\r' && line[1] == '\n' ? 2 : 1;
+		fputs("<br>", out);
+	}
+}
+
+static void md_source(FILE *out, const struct result *r)
+{
+	char pos[32] = "";
+
+	if (!r->source.file)
+		return;
+	if (r->source.line && r->source.col)
+		snprintf(pos, sizeof(pos), ":%u:%u", r->source.line, r->source.col);
+	else if (r->source.line)
+		snprintf(pos, sizeof(pos), ":%u", r->source.line);
+	md_put(out, r->source.file);
+	fputs(pos, out);
+}
+
+void render_github_summary(FILE *out, const struct report *rep)
+{
+	static const char *const mark[STATUS_COUNT] = {
+		[STATUS_PASS] = "\u2705 pass", [STATUS_WARN] = "\u26a0\ufe0f warn",
+		[STATUS_FAIL] = "\u274c fail", [STATUS_SKIP] = "\u23ed\ufe0f skip",
+		[STATUS_ERROR] = "\u203c\ufe0f error",
+	};
+	struct render_opts plain = { .utf8 = 1 };
+	size_t i;
+
+	fputs("### envpreflight\n\n", out);
+	if (rep->error) {
+		fputs("\u203c\ufe0f The audit could not run: ", out);
+		error_text(out, rep->error, md_put);
+		fputs("\n\n", out);
+		return;
+	}
+	/* the human report's summary line, with its mark */
+	human_summary(out, rep, &plain);
+	if (!rep->n) {
+		fputc('\n', out);
+		return;
+	}
+	fputs("\n| Status | Check | Message | Source |\n| --- | --- | --- | --- |\n", out);
+	for (i = 0; i < rep->n; i++) {
+		const struct result *r = &rep->results[i];
+
+		if (rep->strict && r->status == STATUS_WARN)
+			fputs("| \u274c warn (strict) | ", out);
+		else
+			fprintf(out, "| %s | ", mark[r->status]);
+		md_put(out, r->title);
+		fputs(" (", out);
+		md_put(out, r->id);
+		fputs(") | ", out);
+		md_put(out, r->message);
+		if (r->hint) {
+			fputs("<br>hint: ", out);
+			md_put(out, r->hint);
+		}
+		fputs(" | ", out);
+		md_source(out, r);
+		fputs(" |\n", out);
+	}
+	fputc('\n', out);
+}
+
+/* -------- TAP -------- */
+
+/* A test point's description or a directive's reason: cleaned (one line),
+ * '\\' and '#' escaped as TAP 14 says, so that no '#' of the repository's
+ * text starts a directive. */
+static void tap_put(FILE *out, const char *s)
+{
+	char *c = text_clean(s ? s : "");
+	const char *p;
+
+	for (p = c; *p; p++) {
+		if (*p == '\\' || *p == '#')
+			fputc('\\', out);
+		fputc(*p, out);
+	}
+	free(c);
+}
+
+/* A YAML 1.2 double-quoted scalar, which the TAP 13 harnesses' YAMLish
+ * reads too: cleaned text has no control character left to escape. */
+static void tap_yaml_str(FILE *out, const char *key, const char *s, int indent)
+{
+	char *c = text_clean(s ? s : "");
+	const char *p;
+
+	fprintf(out, "%*s%s: \"", indent, "", key);
+	for (p = c; *p; p++) {
+		if (*p == '\\' || *p == '"')
+			fputc('\\', out);
+		fputc(*p, out);
+	}
+	fputs("\"\n", out);
+	free(c);
+}
+
+/* The diagnostic of a check that did not plainly pass: the YAML block
+ * after its test point, indented two spaces.  What a check found is in
+ * its message (never a value); data stays in JSON. */
+static void tap_diag(FILE *out, const struct result *r)
+{
+	fputs("  ---\n", out);
+	tap_yaml_str(out, "id", r->id, 2);
+	tap_yaml_str(out, "probe", r->probe, 2);
+	tap_yaml_str(out, "status", status_name(r->status), 2);
+	if (reason_name(r->reason))
+		tap_yaml_str(out, "reason", reason_name(r->reason), 2);
+	tap_yaml_str(out, "message", r->message, 2);
+	if (r->hint)
+		tap_yaml_str(out, "hint", r->hint, 2);
+	if (r->workspace)
+		tap_yaml_str(out, "workspace", r->workspace, 2);
+	if (r->source.file) {
+		fputs("  at:\n", out);
+		tap_yaml_str(out, "file", r->source.file, 4);
+		if (r->source.line)
+			fprintf(out, "    line: %u\n", r->source.line);
+		if (r->source.col)
+			fprintf(out, "    column: %u\n", r->source.col);
+	}
+	fputs("  ...\n", out);
+}
+
+void render_tap(FILE *out, const struct report *rep, int version)
+{
+	size_t i;
+
+	fprintf(out, "TAP version %d\n", version);
+	if (rep->error) {
+		/* the audit did not run: neither passed nor skipped */
+		fputs("Bail out! ", out);
+		error_text(out, rep->error, tap_put);
+		fputc('\n', out);
+		return;
+	}
+	if (!rep->n) {
+		fputs("1..0 # SKIP nothing to check\n", out);
+		return;
+	}
+	fprintf(out, "1..%zu\n", rep->n);
+	for (i = 0; i < rep->n; i++) {
+		const struct result *r = &rep->results[i];
+		int bad = r->status == STATUS_FAIL || r->status == STATUS_ERROR ||
+			  (rep->strict && r->status == STATUS_WARN);
+
+		fprintf(out, "%s %zu - ", bad ? "not ok" : "ok", i + 1);
+		/* a flat list has no workspace headings: a title that does
+		 * not start with its workspace's path gets it in front */
+		if (r->workspace && (strncmp(r->title, r->workspace, strlen(r->workspace)) ||
+				     r->title[strlen(r->workspace)] != '/')) {
+			tap_put(out, r->workspace);
+			fputs(": ", out);
+		}
+		tap_put(out, r->title);
+		if (r->status == STATUS_SKIP) {
+			fputs(" # SKIP ", out);
+			tap_put(out, r->message);
+			fputc('\n', out);
+			continue;
+		}
+		fputs(": ", out);
+		tap_put(out, r->message);
+		fputc('\n', out);
+		if (r->status != STATUS_PASS)
+			tap_diag(out, r);
+	}
 }

@@ -8,7 +8,9 @@
 #                    <TOP> stands for the top of the source tree, so that
 #                    ENVPREFLIGHT_PROC_ROOT=<TOP>/tests/fixtures/proc/ports works
 #   expected.out     stdout, with the repo path as <ROOT>, other paths in the
-#                    source tree as <TOP>, and timings masked
+#                    source tree as <TOP>, timings masked, and JSON's
+#                    run.version as <VERSION> (a new version is one edit, of
+#                    include/version.h)
 #   expected.status  the exit status
 #   expected.err     stderr, masked the same way (optional: checked when present)
 # UPDATE=1 sh tests/golden.sh rewrites the expectations from the current binary;
@@ -44,7 +46,8 @@ for dir in "$top"/tests/cases/${CASES:-*}/; do
 	# report is validated against the schema at the end (tests/run.sh)
 	(cd "$root" && EP_ENV="$envs" ep "$@" --json) >/dev/null 2>&1
 	# then the rest of the tree (fixture binaries a case puts on PATH)
-	mask "$cases" <"$out.raw" | sed -e "s#$top#<TOP>#g" -e "s#$TEST_TMPDIR#<TMP>#g" >"$out"
+	mask "$cases" <"$out.raw" | sed -e "s#$top#<TOP>#g" -e "s#$TEST_TMPDIR#<TMP>#g" \
+		-e '/^  "run": {$/{n;s/^\(    "version": \)"[^"]*"/\1"<VERSION>"/;}' >"$out"
 	mask "$cases" <"$err.raw" | sed -e "s#$top#<TOP>#g" -e "s#$TEST_TMPDIR#<TMP>#g" >"$err"
 	if [ "${UPDATE:-}" = 1 ]; then
 		cp "$out" "$dir/expected.out"

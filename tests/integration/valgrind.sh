@@ -16,20 +16,29 @@ esac
 # A deadline no run under valgrind reaches, however busy the machine: a
 # check cut off at the deadline leaves its worker thread running at exit
 # (by design: main does not wait for it), which valgrind counts as a
-# possible leak of the thread's stack.
+# possible leak of the thread's stack.  VG_ENV: more VAR=VALUE for the run.
 vg() {
 	env -i PATH=/usr/local/bin:/usr/bin:/bin HOME="$TEST_TMPDIR/home" \
 		XDG_CONFIG_HOME="$TEST_TMPDIR/xdg" XDG_CACHE_HOME="$TEST_TMPDIR/cache" LC_ALL=C.UTF-8 \
-		valgrind -q --leak-check=full --errors-for-leak-kinds=definite,indirect,possible \
+		${VG_ENV:-} valgrind -q --leak-check=full --errors-for-leak-kinds=definite,indirect,possible \
 		--error-exitcode=99 "$EP_BIN" --timeout=300000 "$@" >/dev/null 2>"$TEST_TMPDIR/vg"
 	st=$?
 	[ "$st" != 99 ] || { cat "$TEST_TMPDIR/vg"; return 1; }
 }
 cases=$top/tests/cases
 check "webapp" vg "$top/examples/webapp"
-for f in human json junit github; do
+for f in human json junit github tap tap13; do
 	check "mixed $f --explain" vg --format=$f --explain "$cases/env-mixed-json/repo"
 done
+# the GitHub job summary, written and not writable; TAP of an audit that
+# could not run
+VG_ENV="GITHUB_STEP_SUMMARY=$TEST_TMPDIR/summary.md"
+check "github, job summary" vg --format=github "$cases/env-mixed-json/repo"
+check "github, job summary written" [ -s "$TEST_TMPDIR/summary.md" ]
+VG_ENV="GITHUB_STEP_SUMMARY=/dev/full"
+check "github, job summary not writable" vg --format=github "$cases/env-mixed-json/repo"
+VG_ENV=
+check "tap, bad yaml (Bail out!)" vg --format=tap "$cases/bad-yaml/repo"
 check "monorepo after cp, --explain" vg --explain --only=env,ports "$cases/env-monorepo-cp/repo"
 check "monorepo filled, json" vg --json --explain --only=env "$cases/env-monorepo-filled/repo"
 mkdir -p "$TEST_TMPDIR/skipped"
