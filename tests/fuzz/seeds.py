@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """seeds.py - build tests/fuzz/corpus/<target>/ from the test fixtures.
 
-Run from the top of the tree: python3 tests/fuzz/seeds.py
+Run from the top of the tree: python3 tests/fuzz/seeds.py [TARGET...]
+(only the targets named, when some are)
 The seeds come from the conformance vectors (tests/conformance), the golden
 cases' repositories (tests/cases/*/repo), the /proc fixtures, the rows of
 the unit tests (string literals of their tables) and a few lines written
@@ -17,6 +18,7 @@ import os
 import re
 import shutil
 import subprocess
+import sys
 import tempfile
 
 MAX_SEEDS = 40
@@ -24,12 +26,37 @@ MAX_BYTES = 4096
 OUT = "tests/fuzz/corpus"
 
 
+def strip_comments(text):
+    """text without its /* */ and // comments (string and character
+    literals kept whole: "lts/*" is not the start of a comment)."""
+    out, i, n = [], 0, len(text)
+    while i < n:
+        c = text[i]
+        if c in "\"'":
+            j = i + 1
+            while j < n and text[j] != c:
+                j += 2 if text[j] == "\\" else 1
+            out.append(text[i:j + 1])
+            i = j + 1
+        elif text.startswith("/*", i):
+            j = text.find("*/", i + 2)
+            i = n if j < 0 else j + 2
+            out.append(" ")
+        elif text.startswith("//", i):
+            j = text.find("\n", i)
+            i = n if j < 0 else j
+        else:
+            out.append(c)
+            i += 1
+    return "".join(out)
+
+
 def c_rows(path):
     """Rows of a C table: for every '{' followed by a string literal, the
     fields up to the matching '}', a field being the decoded concatenation
     of string literals (bytes) or None for anything else."""
     text = open(path, encoding="utf-8").read()
-    text = re.sub(r"/\*.*?\*/", " ", text, flags=re.S)
+    text = strip_comments(text)
     rows = []
     i = 0
     while True:
@@ -41,6 +68,12 @@ def c_rows(path):
         other = False
         while j < len(text):
             c = text[j]
+            if c == "'":	# a character literal, '"' among them
+                m = re.match(r"'(\\.|[^\\'])'", text[j:])
+                if m:
+                    other = True
+                    j += len(m.group(0))
+                    continue
             if c == '"':
                 s, j = c_string(text, j)
                 cur = (cur or b"") + s
@@ -90,6 +123,69 @@ def c_string(text, j):
             out += e.encode()
             j += 2
     return bytes(out), j + 1
+
+
+def c_table(path, name, after=None):
+    """Rows of the C table named name (its initializer after "name[] =",
+    the first one past the text after when it is given):
+    each field the decoded string literals (bytes), or the raw text of any
+    other field (str)."""
+    text = open(path, encoding="utf-8").read()
+    text = strip_comments(text)
+    start = text.index(after) if after else 0
+    m = re.compile(r"\b%s\[\] = \{" % re.escape(name)).search(text, start)
+    if not m:
+        raise SystemExit("%s: no table %s" % (path, name))
+    i, depth, rows = m.end(), 1, []
+    fields, cur, raw = [], None, ""
+    while depth:
+        c = text[i]
+        if c == '"':
+            s, i = c_string(text, i)
+            cur = (cur or b"") + s
+            continue
+        if c == "{":
+            depth += 1
+            if depth == 2:
+                fields, cur, raw = [], None, ""
+            elif depth > 2:
+                raw += c
+        elif c == "}":
+            depth -= 1
+            if depth == 1:
+                fields.append(cur if cur is not None else raw.strip())
+                rows.append(fields)
+            elif depth > 1:
+                raw += c
+        elif c == "," and depth == 2:
+            fields.append(cur if cur is not None else raw.strip())
+            cur, raw = None, ""
+        elif depth >= 2:
+            raw += c
+        i += 1
+    return rows
+
+
+def strings(path):
+    """Every string literal of a C file (adjacent ones joined)."""
+    text = open(path, encoding="utf-8").read()
+    text = strip_comments(text)
+    out, i = [], 0
+    while True:
+        j = text.find('"', i)
+        if j < 0:
+            return out
+        if text[j - 1] == "'" and text[j + 1] == "'":
+            i = j + 1
+            continue
+        cur = b""
+        while j < len(text) and text[j] == '"':
+            s, j = c_string(text, j)
+            cur += s
+            while j < len(text) and text[j] in " \t\n":
+                j += 1
+        out.append(cur)
+        i = j
 
 
 def field(rows, n):
@@ -145,7 +241,12 @@ SCALED = {
 }
 
 
+ONLY = set(sys.argv[1:])
+
+
 def write(target, seeds):
+    if ONLY and target not in ONLY:
+        return
     d = os.path.join(OUT, target)
     shutil.rmtree(d, ignore_errors=True)
     os.makedirs(d)
@@ -240,6 +341,16 @@ def main():
         if len(r) > 2 and r[2] is not None:
             procnet.append(b"\0" + header + r[2] + b"\n")
             procnet.append(b"\1" + header + r[2] + b"\n")
+    # the other /proc texts (fuzz_procnet.c's first byte, bits 1-2):
+    # <pid>/stat lines, <pid>/status texts, and mountinfo, a socket link
+    # and a pid directory name
+    for kind, sel in (("stat", b"\2"), ("status", b"\4")):
+        for p in sorted(glob.glob("tests/fixtures/proc/*/[0-9]*/" + kind))[:6]:
+            procnet.append(sel + open(p, "rb").read())
+    for p in sorted(glob.glob("tests/fixtures/proc/*/self/mountinfo")):
+        procnet.append(b"\6" + open(p, "rb").read())
+    procnet += [b"\6socket:[123456]", b"\x064242", b"\6/proc\\040x\\134y",
+                b"\2" + b"42 (a) b) c) S 1 42 42 0 -1 4194560 0 0 0 0 0 0 0 0 20 0 1 0 77 0 0\n"]
     write("procnet", procnet)
 
     write("portspec", field(c_rows("tests/unit/test_portspec.c"), 0))
