@@ -135,6 +135,12 @@ static int deps_load(struct spec *spec, struct errbuf *err)
 	int npm = 0;
 
 	(void)err;
+	/* a workspace is installed with the repository: npm, pnpm, yarn and
+	 * uv keep one lockfile at the top for every workspace and ignore a
+	 * workspace's own (npm's arborist loads only the root's), so only the
+	 * repository's lockfiles are compared */
+	if (spec->parent)
+		return 0;
 	for (i = 0; i < ARRAY_SIZE(fixed); i++) {
 		struct lock_req *l;
 
