@@ -88,6 +88,11 @@ int text_check(const char *buf, size_t len, unsigned *line, unsigned *col,
  * counts the columns of its marks. */
 void text_pos(const char *buf, size_t len, size_t off, unsigned *line,
 	      unsigned *col);
+/* A line and column libyaml gave for buf[0..len) kept inside the text:
+ * at the end of a stream that does not end in a newline libyaml moves its
+ * mark to a line after the last, which a message must not name; such a
+ * position becomes the end of the last line. */
+void text_pos_clamp(const char *buf, size_t len, unsigned *line, unsigned *col);
 
 /* Append s to b with every control character, DEL, ESC sequence opener and
  * invalid UTF-8 byte replaced by '?', so that text from a hostile repository

@@ -241,6 +241,17 @@ void text_pos(const char *buf, size_t len, size_t off, unsigned *line,
 	}
 }
 
+void text_pos_clamp(const char *buf, size_t len, unsigned *line, unsigned *col)
+{
+	unsigned lines = 1;
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		lines += buf[i] == '\n';
+	if (*line > lines)
+		text_pos(buf, len, len, line, col);
+}
+
 void buf_add_clean(struct buf *b, const char *str)
 {
 	const unsigned char *s = (const unsigned char *)str;

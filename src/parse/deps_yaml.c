@@ -146,6 +146,8 @@ static int ywalk(const char *buf, size_t len, yw_fn *fn, void *ctx,
 	}
 	rc = 0;
 out:
+	if (rc < 0 && err->line)
+		text_pos_clamp(buf, len, &err->line, &err->col);
 	for (i = 0; i < n; i++)
 		free(lv[i].key);
 	free(lv);

@@ -38,6 +38,8 @@ static void set_err(struct builder *b, const yaml_mark_t *m, const char *fmt, ..
 
 	b->err->line = m ? (unsigned)m->line + 1 : 0;
 	b->err->col = m ? (unsigned)m->column + 1 : 0;
+	if (m)
+		text_pos_clamp(b->buf, b->len, &b->err->line, &b->err->col);
 	va_start(ap, fmt);
 	vsnprintf(b->err->msg, sizeof(b->err->msg), fmt, ap);
 	va_end(ap);
