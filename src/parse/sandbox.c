@@ -329,7 +329,9 @@ void proc_identity_release(struct proc_identity *id)
  * not fit or is empty. */
 static int span_copy(struct span s, char *out, size_t size)
 {
-	if (!s.n || s.n >= size)
+	/* a NUL inside would cut the copy short: another, shorter name than
+	 * the text's (fuzz_sandbox: an empty interface name) */
+	if (!s.n || s.n >= size || memchr(s.p, '\0', s.n))
 		return -1;
 	memcpy(out, s.p, s.n);
 	out[s.n] = '\0';
