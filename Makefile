@@ -57,7 +57,7 @@ FUZZ_BINS  := $(FUZZ_NAMES:%=$(BUILD)/fuzz/fuzz_%)
 REPLAY     := $(BUILD)/tests/test_fuzz
 REPLAY_OBJS := $(FUZZ_NAMES:%=$(BUILD)/fuzz/replay_%.o) $(BUILD)/fuzz/fuzz.o
 FUZZ_SECONDS ?= 60
-FUZZ_SMOKE_SECONDS ?= 10
+FUZZ_SMOKE_SECONDS ?= 4
 
 # the threaded tests, for make tsan
 TSAN_UNITS := test_threads test_probes test_procnet test_compose test_spawnrun \
@@ -109,12 +109,17 @@ $(REPLAY): tests/fuzz/replay.c $(REPLAY).d $(BUILD)/tests/test_main.o $(REPLAY_O
 	$(CC) $(ALL_CPPFLAGS) -Itests/unit -Itests/fuzz $(ALL_CFLAGS) $(DEPFLAGS) \
 	  $(LDFLAGS) -o $@ $< $(BUILD)/tests/test_main.o $(REPLAY_OBJS) $(LIBOBJS) $(LDLIBS)
 
-# the libFuzzer binaries (BUILD=build-fuzz, CC=clang, SAN=FUZZ_SAN)
+# the libFuzzer binaries (BUILD=build-fuzz, CC=clang, SAN=FUZZ_SAN), each
+# linked against an archive of the objects so that it holds (and libFuzzer
+# counts the edges of) only what its parser uses
 $(BUILD)/fuzz/target_%.o: tests/fuzz/fuzz_%.c $(BUILD)/fuzz/target_%.d
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(DEPFLAGS) -c -o $@ $<
 
-$(BUILD)/fuzz/fuzz_%: $(BUILD)/fuzz/target_%.o $(BUILD)/fuzz/fuzz.o $(LIBOBJS)
+$(BUILD)/libenvpreflight.a: $(LIBOBJS)
+	rm -f $@ && $(AR) rcs $@ $(LIBOBJS)
+
+$(BUILD)/fuzz/fuzz_%: $(BUILD)/fuzz/target_%.o $(BUILD)/fuzz/fuzz.o $(BUILD)/libenvpreflight.a
 	$(CC) $(ALL_CFLAGS) -fsanitize=fuzzer $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 $(BUILD):
