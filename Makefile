@@ -3,6 +3,7 @@
 #   make            build ./envpreflight
 #   make run        install deps, build, audit examples/webapp
 #   make check      install deps (and the MCP SDK from npm), build, run every test
+#   make golden     the golden cases; UPDATE=1 rewrites their expectations
 #   make asan       the tests under AddressSanitizer + UBSan
 #   make tsan       the threaded tests under ThreadSanitizer (clang)
 #   make lint       cppcheck and clang-tidy over src/ (.clang-tidy, .cppcheck)
@@ -186,6 +187,18 @@ check: deps-check
 	$(MAKE) envpreflight units
 	tests/run.sh ./envpreflight $(BUILD)
 
+# The golden cases (tests/cases/*/, see tests/cases/README) against the
+# binary, as make check runs them; UPDATE=1 rewrites their expected output,
+# status and stderr instead (refusing any that holds this machine's paths
+# or user name): review the diff before committing it.  CASES='env-*'
+# picks some.
+golden: envpreflight
+	@t=$$(mktemp -d "$${TMPDIR:-/tmp}/envpreflight-golden.XXXXXX") && \
+	  TEST_TMPDIR=$$t EP_BIN=$(CURDIR)/envpreflight UPDATE=$(UPDATE) CASES='$(CASES)' \
+	  sh tests/golden.sh; st=$$?; rm -rf "$$t"; \
+	  if [ "$(UPDATE)" = 1 ]; then git status --short tests/cases 2>/dev/null; fi; \
+	  exit $$st
+
 asan: deps-check
 	$(MAKE) BUILD=build-asan SAN="$(ASAN)" CFLAGS="-O1 -g" build-asan/envpreflight units
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1 \
@@ -216,5 +229,5 @@ install: envpreflight
 clean:
 	rm -rf build build-asan build-tsan build-fuzz envpreflight
 
-.PHONY: all units fuzz-bins deps deps-check mcp-deps run check asan tsan lint \
+.PHONY: all units fuzz-bins deps deps-check mcp-deps run check golden asan tsan lint \
         fuzz-build fuzz fuzz-smoke install clean
