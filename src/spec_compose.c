@@ -1631,7 +1631,7 @@ static void check_envfiles(struct cload *c)
 				uses[nuses].file = f;
 				uses[nuses].others = 0;
 				strmap_put(&index, f->rel, strlen(f->rel), nuses++);
-			} else if (uses[k].last != s) {
+			} else if (k < nuses && uses[k].last != s) {
 				uses[k].last = s;
 				uses[k].others++;
 			}
