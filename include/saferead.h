@@ -103,7 +103,7 @@ const char *saferead_strerror(int code);
  * turned off (0) to exercise the fallbacks, and between (when not NULL)
  * is called after the name is opened and before the descriptor is
  * judged, where an attacker would swap the file. */
-void saferead_test_setup(int use_openat2, int use_proc_fd,
+void saferead_test_setup(int openat2_on, int proc_fd_on,
 			 void (*between)(void *arg), void *arg);
 
 #endif

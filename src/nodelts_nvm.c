@@ -126,7 +126,8 @@ static int alias_back(const char *ltsdir, unsigned long n, char *out,
 		names[count++] = xstrdup(e->d_name);
 	}
 	closedir(d);
-	qsort(names, count, sizeof(*names), cmp_str);
+	if (count)	/* names is NULL when the directory was empty */
+		qsort(names, count, sizeof(*names), cmp_str);
 	/* tail shows every entry when there are fewer: head takes the first */
 	i = n + 1 <= count ? count - (n + 1) : 0;
 	if (!count || !strcmp(names[i], "*") || strlen(names[i]) >= outlen ||

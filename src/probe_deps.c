@@ -118,7 +118,7 @@ static void set_fix(struct result *r, const struct lock_req *l)
 	char *py;
 
 	if (l->kind != LOCK_PIP) {
-		result_fix_argv(r, FIX_AGENT, FIX_NEEDS_NETWORK, a[0], a[1], a[2], a[3], NULL);
+		result_fix_argv(r, FIX_AGENT, FIX_NEEDS_NETWORK, a[0], a[1], a[2], a[3], (char *)NULL);
 		return;
 	}
 	if (!l->venv)
@@ -127,7 +127,7 @@ static void set_fix(struct result *r, const struct lock_req *l)
 	 * character an argv word may not */
 	py = path_join(l->venv, "bin/python");
 	result_fix_argv(r, FIX_AGENT, FIX_NEEDS_NETWORK, py, "-m", "pip", "install", "-r",
-			l->origin.file, NULL);
+			l->origin.file, (char *)NULL);
 	free(py);
 }
 
@@ -181,32 +181,40 @@ static void data_set_number(cJSON *d, const char *key, double v)
 	cJSON_ReplaceItemInObjectCaseSensitive(d, key, cJSON_CreateNumber(v));
 }
 
+/* A side's version for a message (or its extra, when asked), else none. */
+static const char *side_version(const struct dep *d, int extra, const char *none)
+{
+	if (d && d->version)
+		return d->version;
+	return extra && d && d->extra ? d->extra : none;
+}
+
 /* "lodash: lockfile 4.17.21, installed 4.17.20" */
 static void describe(struct buf *b, const struct dep_diff_item *it)
 {
 	const struct dep *w = it->want, *h = it->have;
-	const char *name = w ? w->name : h->name;
+	const char *name = w ? w->name : h ? h->name : "?";
 
 	buf_add_clean(b, name);
 	switch (it->problem) {
 	case DEP_MISSING:
 		buf_puts(b, ": lockfile ");
-		buf_add_clean(b, w->version ? w->version : "(any version)");
+		buf_add_clean(b, side_version(w, 0, "(any version)"));
 		buf_puts(b, ", not installed");
 		break;
 	case DEP_VERSION:
 		buf_puts(b, ": lockfile ");
-		buf_add_clean(b, w->version ? w->version : w->extra ? w->extra : "?");
+		buf_add_clean(b, side_version(w, 1, "?"));
 		buf_puts(b, ", installed ");
-		buf_add_clean(b, h->version ? h->version : h->extra ? h->extra : "?");
+		buf_add_clean(b, side_version(h, 1, "?"));
 		break;
 	case DEP_EXTRA:
 		buf_puts(b, ": not in the lockfile, installed ");
-		buf_add_clean(b, h->version ? h->version : "?");
+		buf_add_clean(b, side_version(h, 0, "?"));
 		break;
 	case DEP_UNKNOWN_VERSION:
 		buf_puts(b, ": lockfile ");
-		buf_add_clean(b, w->version ? w->version : "?");
+		buf_add_clean(b, side_version(w, 0, "?"));
 		buf_puts(b, ", installed version unknown (no Version: in its metadata)");
 		break;
 	}
@@ -318,7 +326,6 @@ struct parse_job {
 	struct dep_set *out;
 	struct dep_error err;
 	const void *arg;	/* what fn needs besides the bytes */
-	const void *arg2;
 	int rc;
 	pthread_t thread;
 	int threaded;
@@ -439,8 +446,8 @@ static char *join3(const char *a, const char *b)
 	size_t la = strlen(a), lb = strlen(b);
 	char *s = xmalloc(la + lb + 2);
 
-	memcpy(s, a, la);
-	s[la] = '/';
+	memcpy(s, a, la);	/* NOLINT(bugprone-not-null-terminated-result): */
+	s[la] = '/';		/* the second copy brings b's terminator */
 	memcpy(s + la + 1, b, lb + 1);
 	return s;
 }
@@ -538,7 +545,7 @@ static void walk_nm(struct nm_walk *w, const char *rel, unsigned depth)
 	    stat(abs, &st) == 0 && mtime_ms(&st) > w->lock_time)
 		distrust(w, "out of date, updated", rel);
 	free(abs);
-	for (i = 0; i < n; i++) {
+	for (i = 0; names && i < n; i++) {
 		char *child = join3(rel, names[i]);
 
 		if (!w->stopped) {

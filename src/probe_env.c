@@ -312,7 +312,7 @@ static void parity_reason(const struct env_spec *e, const struct parity *p,
 		r->reason = REASON_KEYS_EXTRA;
 	if (r->reason == REASON_ENV_MISSING && e->example && env[0] != '-' &&
 	    e->example[0] != '-' &&
-	    result_fix_argv(r, FIX_AGENT, 0, "cp", e->example, env, NULL) == 0)
+	    result_fix_argv(r, FIX_AGENT, 0, "cp", e->example, env, (char *)NULL) == 0)
 		return;
 	if (r->reason == REASON_KEYS_EXTRA)
 		return;
@@ -614,7 +614,7 @@ static void gitignore_verdict(const struct env_spec *e, const struct gitrepo_fil
 		r->reason = REASON_TRACKED;
 		if (g->path[0] != '-')
 			result_fix_argv(r, FIX_HUMAN, 0, "git", "rm", "--cached",
-					g->path, NULL);
+					g->path, (char *)NULL);
 		return;
 	}
 	if (gitignore_match(g->ignore, g->path, 0, &m)) {

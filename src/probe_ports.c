@@ -429,7 +429,7 @@ static void silent_hint(struct result *r, const struct port_record *rec)
 	r->reason = REASON_NOT_LISTENING;
 	if (rec->stack && service_name_ok(rec->stack->service)) {
 		result_fix_argv(r, FIX_AGENT, FIX_NEEDS_DOCKER, "docker", "compose",
-				"up", "-d", rec->stack->service, NULL);
+				"up", "-d", rec->stack->service, (char *)NULL);
 		/* a workspace's stack starts from its own directory */
 		result_fix_cwd(r, rec->stack->ws);
 	}

@@ -543,17 +543,19 @@ static void report_alternatives(const struct run_ctx *ctx,
 	struct platform pl;
 	struct buf msg = BUF_INIT, one = BUF_INIT;
 	unsigned i;
-	int unknown = 0;
+	int unknown = 0, have_pl = 0;
 
-	if (r->kind == REQ_PLATFORM)
-		platform_current(&pl);
-	else
+	if (r->kind != REQ_PLATFORM)
 		publish_asking(ctx, res, r);
 	for (i = 0; i < r->nalt; i++) {
 		const struct runtime_req *q = r + i;
 		int m;
 
 		buf_release(&one);
+		if (q->kind == REQ_PLATFORM && !have_pl) {
+			platform_current(&pl);	/* once, when first asked */
+			have_pl = 1;
+		}
 		m = q->kind == REQ_PLATFORM ? judge_platform(q, &pl, &one) :
 		    judge_alt_runtime(ctx, q, &one, &first);
 		if (m == 1) {

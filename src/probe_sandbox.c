@@ -983,7 +983,7 @@ static cJSON *expect_json(const struct sbx_item *it, const struct sandbox_expect
 		a = cJSON_CreateArray();
 		for (i = 0; i < 64; i++) {
 			const char *n = it->key == SANDBOX_CAPABILITIES ?
-					(e->caps & (1ULL << i) ? sandbox_cap_name(i) : NULL) :
+					((e->caps & (1ULL << i)) ? sandbox_cap_name(i) : NULL) :
 					(i < 32 && (e->secrets & (1U << i)) ?
 					 sandbox_secret_name((enum sandbox_secret)i) : NULL);
 

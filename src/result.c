@@ -9,7 +9,7 @@
 const char *reason_name(enum reason why)
 {
 	static const char *const names[] = {
-#define REASON_NAME(name, text) [REASON_##name] = text,
+#define REASON_NAME(name, text) [REASON_##name] = (text),
 		REASONS(REASON_NAME)
 #undef REASON_NAME
 	};

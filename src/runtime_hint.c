@@ -125,7 +125,7 @@ static void hint_generic(struct result *res, const char *name, const char *v,
 		buf_printf(&pkg, "npm%s%s", *v ? "@" : "", v);
 		result_hint(res, "npm install -g %s", pkg.s);
 		result_fix_argv(res, FIX_AGENT, FIX_NEEDS_NETWORK, "npm", "install",
-				"-g", pkg.s, NULL);
+				"-g", pkg.s, (char *)NULL);
 		buf_release(&pkg);
 	}
 	else if (!strcmp(name, "pnpm") || !strcmp(name, "yarn"))
@@ -209,16 +209,16 @@ static void hint_pyenv(struct result *res, const struct runtime_prep *p)
 		} else {
 			result_hint(res, "pyenv local %s (installed already, it "
 				    "satisfies %s)", have, p->want);
-			result_fix_argv(res, FIX_AGENT, 0, "pyenv", "local", have, NULL);
+			result_fix_argv(res, FIX_AGENT, 0, "pyenv", "local", have, (char *)NULL);
 		}
 	} else if (r->src == SRC_PYTHON_VERSION) {
 		result_hint(res, "pyenv install (it reads .python-version)");
 		result_fix_argv(res, FIX_AGENT, FIX_NEEDS_NETWORK, "pyenv", "install",
-				NULL);
+				(char *)NULL);
 	} else if (*p->num) {
 		result_hint(res, "pyenv install %s", p->num);
 		result_fix_argv(res, FIX_AGENT, FIX_NEEDS_NETWORK, "pyenv", "install",
-				p->num, NULL);
+				p->num, (char *)NULL);
 	} else {
 		result_hint(res, "pyenv install --list, then pyenv install a "
 			    "version the requirement admits");
@@ -243,11 +243,11 @@ static void hint_manager(struct result *res, const struct runtime_prep *p,
 		if (r->src == SRC_NVMRC) {
 			result_hint(res, "nvm install (it reads .nvmrc)");
 			result_fix_argv(res, FIX_AGENT, FIX_NEEDS_NETWORK, "nvm",
-					"install", NULL);
+					"install", (char *)NULL);
 		} else if (*p->nvm || *num) {
 			result_hint(res, "nvm install %s", *p->nvm ? p->nvm : num);
 			result_fix_argv(res, FIX_AGENT, FIX_NEEDS_NETWORK, "nvm",
-					"install", *p->nvm ? p->nvm : num, NULL);
+					"install", *p->nvm ? p->nvm : num, (char *)NULL);
 		} else {
 			result_hint(res, "nvm ls-remote, then nvm install a version "
 				    "the requirement admits");
@@ -257,30 +257,30 @@ static void hint_manager(struct result *res, const struct runtime_prep *p,
 		buf_printf(&arg, "%s%s%s", name, sep, num);
 		result_hint(res, "volta install %s", arg.s);
 		result_fix_argv(res, FIX_AGENT, FIX_NEEDS_NETWORK, "volta", "install",
-				arg.s, NULL);
+				arg.s, (char *)NULL);
 		break;
 	case MGR_ASDF:
 		if (r->src == SRC_TOOL_VERSIONS) {
 			result_hint(res, "asdf install (it reads .tool-versions)");
 			result_fix_argv(res, FIX_AGENT, FIX_NEEDS_NETWORK, "asdf",
-					"install", NULL);
+					"install", (char *)NULL);
 		} else {
 			buf_printf(&arg, "latest%s%s", *num ? ":" : "", num);
 			result_hint(res, "asdf install %s %s", asdf_plugin(name), arg.s);
 			result_fix_argv(res, FIX_AGENT, FIX_NEEDS_NETWORK, "asdf",
-					"install", asdf_plugin(name), arg.s, NULL);
+					"install", asdf_plugin(name), arg.s, (char *)NULL);
 		}
 		break;
 	case MGR_MISE:
 		if (r->src == SRC_TOOL_VERSIONS) {
 			result_hint(res, "mise install (it reads .tool-versions)");
 			result_fix_argv(res, FIX_AGENT, FIX_NEEDS_NETWORK, "mise",
-					"install", NULL);
+					"install", (char *)NULL);
 		} else {
 			buf_printf(&arg, "%s%s%s", name, sep, num);
 			result_hint(res, "mise use %s", arg.s);
 			result_fix_argv(res, FIX_AGENT, FIX_NEEDS_NETWORK, "mise", "use",
-					arg.s, NULL);
+					arg.s, (char *)NULL);
 		}
 		break;
 	case MGR_PYENV:
@@ -306,7 +306,7 @@ void runtime_hint_install(struct result *res, const struct runtime_prep *p,
 			    " npm", p->pm.name, p->num);
 		result_fix_argv(res, FIX_AGENT, FIX_NEEDS_NETWORK, "corepack",
 				"enable", strcmp(p->pm.name, "npm") ? NULL : "npm",
-				NULL);
+				(char *)NULL);
 		return;
 	}
 	m = manager_pick(r, managers_for(r->name), path);

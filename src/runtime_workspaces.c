@@ -81,6 +81,7 @@ void runtime_workspaces_plan(const struct probe *self, const struct spec *spec,
 
 	if (spec->parent || !spec->workspaces)
 		return;
+	/* NOLINTNEXTLINE(bugprone-sizeof-expression): an array of pointers */
 	mv = xcalloc(MODELS_MAX, sizeof(*mv));
 	nm = models(spec, mv, MODELS_MAX);
 	for (m = 0; m < nm; m++) {
@@ -149,6 +150,7 @@ static cJSON *req_json(const struct cmp *c)
 static size_t gather(const struct spec *top, const char *name, struct cmp *v,
 		     size_t max)
 {
+	/* NOLINTNEXTLINE(bugprone-sizeof-expression): an array of pointers */
 	const struct spec **mv = xcalloc(MODELS_MAX, sizeof(*mv));
 	size_t nm = models(top, mv, MODELS_MAX), n = 0, m, i, j;
 

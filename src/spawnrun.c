@@ -402,7 +402,7 @@ static void nap(double until_ms)
  * as the kernel lets it: one stopped in uninterruptible sleep or in a
  * frozen cgroup stays, and is left for a later call.  Returns how many of
  * those looked at are still unreaped. */
-static size_t live_reap_until(struct live *only, double until_ms)
+static size_t live_reap_until(const struct live *only, double until_ms)
 {
 	for (;;) {
 		struct live **pp, *l;
@@ -633,6 +633,7 @@ static char proc_state(pid_t pid, unsigned *flags)
 	if (!f)
 		return 0;
 	if (!fgets(line, sizeof(line), f) || !(paren = strrchr(line, ')')) ||
+	    /* NOLINTNEXTLINE(cert-err34-c): the kernel's stat line */
 	    sscanf(paren + 1, " %c %*d %*d %*d %*d %*d %u", &st, flags) != 2)
 		st = 0;
 	fclose(f);
@@ -853,6 +854,15 @@ static int spawn_registered(struct live *l, const char *path,
 
 /* Start the child and register it.  Returns 0, ETIMEDOUT when the
  * deadline has already passed, or an errno value. */
+/* errno after a failed call, never 0: 0 would send the caller of
+ * child_start on with no child */
+static int failure_code(void)
+{
+	int err = errno;
+
+	return err ? err : EIO;
+}
+
 static int child_start(struct child *c, const void *owner, const char *path,
 		       char *const argv[], const char *cwd, char *const envp[],
 		       double deadline_ms)
@@ -864,9 +874,9 @@ static int child_start(struct child *c, const void *owner, const char *path,
 
 	infd = stdin_open();
 	if (infd < 0)
-		return errno;
+		return failure_code();
 	if (pipe_high(fds) < 0) {
-		rc = errno;
+		rc = failure_code();
 		close(infd);
 		return rc;
 	}

@@ -334,6 +334,7 @@ static const struct dotenv *dotenv_for(struct cload *c, const char *name)
 	dotenv_parse(b.data, b.len, d);
 	explicit_bzero(b.data, b.len);
 	blob_release(&b);
+	/* NOLINTNEXTLINE(bugprone-sizeof-expression): an array of pointers */
 	grow(&c->owned, sizeof(*c->owned), &c->owned_cap, c->nowned + 1);
 	c->owned[c->nowned++] = d;
 	return d;
@@ -341,6 +342,7 @@ static const struct dotenv *dotenv_for(struct cload *c, const char *name)
 
 static void env_push(struct cenv *env, const struct dotenv *d)
 {
+	/* NOLINTNEXTLINE(bugprone-sizeof-expression): an array of pointers */
 	env->docs = xrealloc(env->docs, (env->n + 1) * sizeof(*env->docs));
 	env->docs[env->n++] = d;
 }
@@ -1195,6 +1197,7 @@ static int load_include(struct cload *c, const struct ynode *e)
 		ipdir = rel_dir(rels[0]);
 	}
 	env = xcalloc(1, sizeof(*env));
+	/* NOLINTNEXTLINE(bugprone-sizeof-expression): an array of pointers */
 	grow(&c->envs, sizeof(*c->envs), &c->envs_cap, c->nenvs + 1);
 	c->envs[c->nenvs++] = env;
 	for (i = 0; i < c->env->n; i++)

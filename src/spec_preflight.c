@@ -130,6 +130,7 @@ static int each_item(struct yload *y, const struct ynode *n, const char *where,
 }
 
 static int add_env_key(struct yload *y, const struct ynode *n, const char *where,
+		       /* cppcheck-suppress constParameter ; each_item's callback type */
 		       void *arg)
 {
 	int optional = arg != NULL;
@@ -202,6 +203,7 @@ static int load_env(struct yload *y, const struct ynode *n)
 }
 
 static int add_port(struct yload *y, const struct ynode *n, const char *where,
+		    /* cppcheck-suppress constParameter ; each_item's callback type */
 		    void *arg)
 {
 	enum port_expect expect = arg ? PORT_LISTENING : PORT_FREE;
@@ -345,6 +347,7 @@ static int add_tool(struct yload *y, const struct ynode *n, const char *where,
  * them; compose.profiles: profile names (compose-spec's pattern
  * [a-zA-Z0-9][a-zA-Z0-9_.-]*, or "*" for all). */
 static int add_compose_name(struct yload *y, const struct ynode *n,
+			    /* cppcheck-suppress constParameter ; each_item's callback type */
 			    const char *where, void *arg)
 {
 	struct compose_spec *cs = &y->spec->compose;

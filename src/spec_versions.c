@@ -160,6 +160,7 @@ static int take_node(struct spec *spec, enum req_source src, const char *file,
 /* The same reader for both files; the source says which one it is (the
  * file name would say it too, but a workspace's is "apps/web/.nvmrc"). */
 static int take_nvmrc(struct spec *spec, const char *file, const char *buf,
+		      /* NOLINTNEXTLINE(readability-non-const-parameter): a taker's signature */
 		      size_t len, char *msg, unsigned *line, unsigned *col)
 {
 	(void)col;
@@ -168,6 +169,7 @@ static int take_nvmrc(struct spec *spec, const char *file, const char *buf,
 
 static int take_node_version(struct spec *spec, const char *file,
 			     const char *buf, size_t len, char *msg,
+			     /* NOLINTNEXTLINE(readability-non-const-parameter): as above */
 			     unsigned *line, unsigned *col)
 {
 	(void)col;

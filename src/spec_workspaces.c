@@ -224,7 +224,7 @@ static int read_pnpm(struct spec *spec, struct spec_workspaces *w,
 		ynode_free(root);
 		return 1;
 	}
-	if (ynode_is_null(pk)) {
+	if (!pk || ynode_is_null(pk)) {
 		ynode_free(root);
 		return 0;
 	}

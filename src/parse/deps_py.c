@@ -478,6 +478,7 @@ static void pip_line(const char *s, size_t n, unsigned line,
 		while (p < end && (*p == ' ' || *p == '\t'))
 			p++;
 	}
+	/* cppcheck-suppress knownConditionTrueFalse ; "pkg==1" is 3 bytes from p */
 	if (end - p < 3 || p[0] != '=' || p[1] != '=') {
 		(*unpinned)++;
 		return;

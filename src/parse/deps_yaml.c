@@ -92,6 +92,8 @@ static int ywalk(const char *buf, size_t len, yw_fn *fn, void *ctx,
 			break;
 		case YAML_MAPPING_END_EVENT:
 		case YAML_SEQUENCE_END_EVENT:
+			if (!n)		/* libyaml pairs them; never below the top */
+				break;
 			n--;
 			free(lv[n].key);
 			if (!n)

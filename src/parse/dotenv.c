@@ -753,6 +753,7 @@ static void mentions_find(struct scan *sc, const unsigned char *lk)
 			continue;
 		while (i < e && (s[i] == '#' || s[i] == ' ' || s[i] == '\t'))
 			i++;
+		/* cppcheck-suppress knownConditionTrueFalse ; "# export KEY" */
 		if (e - i > 7 && !memcmp(s + i, "export", 6) &&
 		    (s[i + 6] == ' ' || s[i + 6] == '\t'))
 			for (i += 6; i < e && (s[i] == ' ' || s[i] == '\t'); i++)

@@ -604,6 +604,8 @@ static void describe_parts(const struct nvmrc *n, char *buf, size_t len)
 void nvmrc_describe(const struct nvmrc *n, char *buf, size_t len)
 {
 	char q[VERSIONS_QUOTE_MAX], parts[64];
+	/* the name after "lts/" as written: spec is "lts/..." for NVMRC_LTS */
+	const char *named = n->spec && strlen(n->spec) > 4 ? n->spec + 4 : "";
 
 	if (!len)
 		return;
@@ -622,13 +624,13 @@ void nvmrc_describe(const struct nvmrc *n, char *buf, size_t len)
 	case NVMRC_LTS:
 		if (!n->resolved)
 			snprintf(buf, len, "%s", q);
-		else if (n->nvm_version[0] && strcmp(n->spec + 4, n->codename))
+		else if (n->nvm_version[0] && strcmp(named, n->codename))
 			snprintf(buf, len, "%s = lts/%s (%s per nvm)", q,
 				 n->codename, n->nvm_version);
 		else if (n->nvm_version[0])
 			snprintf(buf, len, "lts/%s (%s per nvm)", n->codename,
 				 n->nvm_version);
-		else if (strcmp(n->spec + 4, n->codename) == 0)
+		else if (strcmp(named, n->codename) == 0)
 			snprintf(buf, len, "lts/%s (v%lu.x)", n->codename,
 				 n->major);
 		else

@@ -125,6 +125,7 @@ static int mi_line(const char *p, const char *end, const char *mnt)
 	char f[PATH_MAX], point[PATH_MAX];
 	int i;
 
+	f[0] = point[0] = '\0';	/* for cppcheck: mi_field fills them */
 	for (i = 0; i < 5; i++)
 		if (!mi_field(&p, end, i == 4 ? point : f, i == 4 ? sizeof(point) :
 			      sizeof(f)))

@@ -64,13 +64,13 @@ struct parser {
 
 /* ---- errors ---- */
 
-static int fail_at(struct parser *ps, const char *at, const char *fmt, ...)
+static void fail_record(struct parser *ps, const char *at, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
 /* Record the first error, at the byte `at`.  Its line is counted from
  * the start (once, on failure): `at` may be a line or more behind the
  * cursor, at the start of a multi-line string. */
-static int fail_at(struct parser *ps, const char *at, const char *fmt, ...)
+static void fail_record(struct parser *ps, const char *at, const char *fmt, ...)
 {
 	va_list ap;
 	const char *ls = ps->buf;
@@ -78,7 +78,7 @@ static int fail_at(struct parser *ps, const char *at, const char *fmt, ...)
 	const char *q;
 
 	if (ps->failed)
-		return -1;
+		return;
 	ps->failed = 1;
 	if (at > ps->end)
 		at = ps->end;
@@ -92,9 +92,11 @@ static int fail_at(struct parser *ps, const char *at, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(ps->err->msg, sizeof(ps->err->msg), fmt, ap);
 	va_end(ap);
-	return -1;
 }
 
+/* -1, in the macro itself: the analyser does not follow a variadic call,
+ * and every caller's error path depends on this value */
+#define fail_at(ps, at, ...) (fail_record((ps), (at), __VA_ARGS__), -1)
 #define fail(ps, ...) fail_at((ps), (ps)->p, __VA_ARGS__)
 
 /* A key for a message: at most KEY_SHOWN bytes, non-printing as '?'. */
@@ -123,7 +125,7 @@ static struct toml_value *value_new(struct parser *ps, enum toml_type type,
 	struct toml_value *v;
 
 	if (++ps->nvalues > ps->lim->max_values) {
-		fail_at(ps, at, "too many values (more than %zu)", ps->lim->max_values);
+		fail_record(ps, at, "too many values (more than %zu)", ps->lim->max_values);
 		return NULL;
 	}
 	v = xcalloc(1, sizeof(*v));
@@ -206,6 +208,7 @@ static void table_add(struct toml_value *t, const struct key_part *k,
 
 static void array_add(struct toml_value *a, struct toml_value *v)
 {
+	/* NOLINTNEXTLINE(bugprone-sizeof-expression): an array of pointers */
 	grow(&a->items, sizeof(*a->items), &a->cap, a->n + 1);
 	a->items[a->n++] = v;
 }
@@ -377,7 +380,7 @@ static void put_utf8(struct buf *b, unsigned long cp)
 static int escape(struct parser *ps, struct buf *b)
 {
 	const char *at = ps->p - 1;
-	int c = peek(ps, 0), digits = 0, i;
+	int c = peek(ps, 0), ndigits = 0, i;
 	unsigned long cp = 0;
 
 	switch (c) {
@@ -388,19 +391,19 @@ static int escape(struct parser *ps, struct buf *b)
 	case 'r': buf_putc(b, '\r'); break;
 	case '"': buf_putc(b, '"'); break;
 	case '\\': buf_putc(b, '\\'); break;
-	case 'u': digits = 4; break;
-	case 'U': digits = 8; break;
+	case 'u': ndigits = 4; break;
+	case 'U': ndigits = 8; break;
 	default:
 		return fail_at(ps, at, "invalid escape sequence in a string");
 	}
 	ps->p++;
-	if (!digits)
+	if (!ndigits)
 		return 0;
-	for (i = 0; i < digits; i++) {
+	for (i = 0; i < ndigits; i++) {
 		int h = hex_digit(peek(ps, 0));
 
 		if (h < 0)
-			return fail_at(ps, at, "\\%c expects %d hex digits", c, digits);
+			return fail_at(ps, at, "\\%c expects %d hex digits", c, ndigits);
 		cp = cp * 16 + (unsigned long)h;
 		ps->p++;
 	}
@@ -1007,6 +1010,7 @@ static void pending_add(struct parser *ps, struct toml_value *t)
 	if (t->flags & F_PENDING)
 		return;
 	t->flags |= F_PENDING;
+	/* NOLINTNEXTLINE(bugprone-sizeof-expression): an array of pointers */
 	grow(&ps->pending, sizeof(*ps->pending), &ps->pending_cap, ps->npending + 1);
 	ps->pending[ps->npending++] = t;
 }
@@ -1107,8 +1111,8 @@ static int parse_header(struct parser *ps, struct toml_value *root,
 	if (parse_key(ps, &k) < 0)
 		goto out;
 	if (peek(ps, 0) != ']' || (aot && peek(ps, 1) != ']')) {
-		fail(ps, aot ? "expected ']]' after the table name" :
-		     "expected ']' after the table name");
+		fail_record(ps, ps->p, aot ? "expected ']]' after the table name" :
+			    "expected ']' after the table name");
 		goto out;
 	}
 	ps->p += aot ? 2 : 1;
@@ -1120,8 +1124,8 @@ static int parse_header(struct parser *ps, struct toml_value *root,
 		} else if (child->type == TOML_ARRAY && (child->flags & F_AOT)) {
 			child = child->items[child->n - 1];
 		} else if (child->type != TOML_TABLE || (child->flags & F_FROZEN)) {
-			fail_at(ps, at, "'%s' is not a table that can be extended",
-				shown(k.v[i].s, k.v[i].len, name, sizeof(name)));
+			fail_record(ps, at, "'%s' is not a table that can be extended",
+				    shown(k.v[i].s, k.v[i].len, name, sizeof(name)));
 			goto out;
 		}
 		t = child;
@@ -1137,8 +1141,8 @@ static int parse_header(struct parser *ps, struct toml_value *root,
 			child->flags = F_AOT | F_DEFINED;
 			table_add(t, last, child);
 		} else if (child->type != TOML_ARRAY || !(child->flags & F_AOT)) {
-			fail_at(ps, at, "'%s' is already defined and is not an array of "
-				"tables", shown(last->s, last->len, name, sizeof(name)));
+			fail_record(ps, at, "'%s' is already defined and is not an array of "
+				    "tables", shown(last->s, last->len, name, sizeof(name)));
 			goto out;
 		}
 		if (!(elem = value_new(ps, TOML_TABLE, at)))
@@ -1151,8 +1155,8 @@ static int parse_header(struct parser *ps, struct toml_value *root,
 			if (!(child = new_table(ps, t, last)))
 				goto out;
 		} else if (child->type != TOML_TABLE || (child->flags & (F_DEFINED | F_FROZEN))) {
-			fail_at(ps, at, "table '%s' is defined twice",
-				shown(last->s, last->len, name, sizeof(name)));
+			fail_record(ps, at, "table '%s' is defined twice",
+				    shown(last->s, last->len, name, sizeof(name)));
 			goto out;
 		}
 		child->flags |= F_DEFINED;
@@ -1175,7 +1179,7 @@ static int parse_keyval_line(struct parser *ps, struct toml_value *current)
 	if (parse_key(ps, &k) < 0)
 		goto out;
 	if (peek(ps, 0) != '=') {
-		fail(ps, "expected '=' after a key");
+		fail_record(ps, ps->p, "expected '=' after a key");
 		goto out;
 	}
 	ps->p++;
