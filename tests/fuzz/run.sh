@@ -21,8 +21,11 @@
 # cost pass in which the targets take a short unit and repeat it to
 # FUZZ_SCALE_MAX bytes (512 KiB; see fuzz_scale in fuzz.h): that is how a
 # quadratic path shows up.  FUZZ_LEN_CONTROL=0 in the environment makes
-# libFuzzer use the whole -max_len at once.  Exceptions are in options()
-# below, each with its reason.  Seeds: tests/fuzz/corpus/TARGET and
+# libFuzzer use the whole -max_len at once; FUZZ_TIMEOUT=N raises the
+# timeout on a machine so loaded that a niced fuzzer waits seconds for a
+# core (then run a timeout's input again alone: a unit that takes 0.2 s
+# there was only starved).  Exceptions are in options() below, each with
+# its reason.  Seeds: tests/fuzz/corpus/TARGET and
 # tests/fuzz/regress/TARGET (read only); what libFuzzer finds goes to
 # BUILD/corpus/TARGET (BUILD/corpus-cost/TARGET for the cost pass), kept
 # between runs.  Dictionaries: tests/fuzz/dict/*.dict, joined per target.
@@ -61,6 +64,7 @@ options() {
 	initquote) max_len=65536 ;;
 	pymarker) max_len=65536; dicts=pep440 ;;
 	esac
+	timeout=${FUZZ_TIMEOUT:-$timeout}
 }
 
 if [ $# -eq 0 ]; then
@@ -108,12 +112,12 @@ plain_seconds=$((seconds - cost_seconds))
 [ "$plain_seconds" -ge 1 ] || plain_seconds=1
 
 # target TARGET: both passes of one target; writes its table line to
-# $scratch/TARGET.line
+# BUILD/logs/TARGET.line
 target() {
 	t=$1
 	bin=$build/fuzz/fuzz_$t
 	if [ ! -x "$bin" ]; then
-		echo "$t: no $bin (make fuzz-build)" >"$scratch/$t.line"
+		echo "$t: no $bin (make fuzz-build)" >"$build/logs/$t.line"
 		return
 	fi
 	options "$t"
@@ -137,11 +141,13 @@ target() {
 	# the slowest unit of either pass: how far from -timeout the parser is
 	slow=$(printf '%s\n%s\n' "$cost_slow" "${slow:-0}" | sort -n | tail -n 1)
 	printf '%-15s %10s %6s %6s %6s %9s %5s  %s\n' "$t" "${execs:-?}" "${cov:-?}" \
-		"${ft:-?}" "${corp:-?}" "$cost" "$slow" "$result" >"$scratch/$t.line"
+		"${ft:-?}" "${corp:-?}" "$cost" "$slow" "$result" >"$build/logs/$t.line"
 }
 
 # FUZZ_JOBS lanes, the targets dealt out in turn; each lane runs its
 # targets one after the other
+mkdir -p "$build/logs"
+for t in "$@"; do rm -f "$build/logs/$t.line"; done
 jobs=${FUZZ_JOBS:-2}
 lane=0
 while [ "$lane" -lt "$jobs" ]; do
@@ -161,9 +167,9 @@ wait
 failed=0
 printf '%-15s %10s %6s %6s %6s %9s %5s  %s\n' target execs cov ft corpus cost slow_s result
 for t in "$@"; do
-	if [ -f "$scratch/$t.line" ]; then
-		cat "$scratch/$t.line"
-		grep -q '  ok$' "$scratch/$t.line" || failed=1
+	if [ -f "$build/logs/$t.line" ]; then
+		cat "$build/logs/$t.line"
+		grep -q '  ok$' "$build/logs/$t.line" || failed=1
 	else
 		echo "$t: no result"
 		failed=1
