@@ -91,7 +91,8 @@ void text_pos(const char *buf, size_t len, size_t off, unsigned *line,
 /* A line and column libyaml gave for buf[0..len) kept inside the text:
  * at the end of a stream that does not end in a newline libyaml moves its
  * mark to a line after the last, which a message must not name; such a
- * position becomes the end of the last line. */
+ * position becomes the end of the last line.  Lines are libyaml's: CR LF,
+ * CR, LF, NEL, LS and PS each end one. */
 void text_pos_clamp(const char *buf, size_t len, unsigned *line, unsigned *col);
 
 /* Append s to b with every control character, DEL, ESC sequence opener and

@@ -37,7 +37,32 @@ static void deps_check_error(const struct dep_error *e, unsigned lines)
 	FUZZ_CHECK(e->line <= lines);
 }
 
-static unsigned deps_lines(const uint8_t *data, size_t size)
+/* How many lines YAML sees in data: CR LF, CR, LF, NEL, LS and PS each
+ * end one (libyaml's marks, which pnpm's and yarn's readers report). */
+static inline unsigned deps_yaml_lines(const uint8_t *d, size_t size)
+{
+	unsigned n = 1;
+	size_t i = 0;
+
+	while (i < size) {
+		size_t k = 0;
+
+		if (d[i] == '\r')
+			k = i + 1 < size && d[i + 1] == '\n' ? 2 : 1;
+		else if (d[i] == '\n')
+			k = 1;
+		else if (i + 1 < size && d[i] == 0xc2 && d[i + 1] == 0x85)
+			k = 2;
+		else if (i + 2 < size && d[i] == 0xe2 && d[i + 1] == 0x80 &&
+			 (d[i + 2] == 0xa8 || d[i + 2] == 0xa9))
+			k = 3;
+		n += k > 0;
+		i += k ? k : 1;
+	}
+	return n;
+}
+
+static inline unsigned deps_lines(const uint8_t *data, size_t size)
 {
 	unsigned n = 1;
 	size_t i;

@@ -4,8 +4,9 @@
  * first byte choosing.
  *
  * Invariants (deps_check.h): each entry found by its key, with a name,
- * known flags and a line inside the file, and the set equal to itself
- * under deps_compare (ids holding versions: DEPS_CMP_PAIR); the pnpm
+ * known flags and a line inside the file (lines as YAML counts them: a
+ * lone CR ends one), and the set equal to itself under deps_compare (ids
+ * holding versions: DEPS_CMP_PAIR); the pnpm
  * that wrote .modules.yaml, when named, is printable text of the file's;
  * a failure names a line inside the file and says why, printably.
  */
@@ -28,7 +29,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	data++;
 	size--;
 	data = fuzz_scale(data, &size, &owned);
-	lines = deps_lines(data, size);
+	lines = deps_yaml_lines(data, size);
 	memset(&err, 0, sizeof(err));
 	if (modules)
 		rc = deps_pnpm_modules((const char *)data, size, &s, &by, &err);

@@ -4,7 +4,8 @@
  *
  * Invariants (deps_check.h): 0 (a berry lockfile), 1 (yarn 1: nothing
  * read) or -1; each entry found by its key, with a name, known flags and
- * a line inside the file, and the set equal to itself under deps_compare
+ * a line inside the file (lines as YAML counts them: a lone CR ends one),
+ * and the set equal to itself under deps_compare
  * (DEPS_CMP_PAIR); a yarn 1 lockfile gives an empty set; a failure names
  * a line inside the file and says why, printably.
  */
@@ -26,7 +27,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	data++;
 	size--;
 	data = fuzz_scale(data, &size, &owned);
-	lines = deps_lines(data, size);
+	lines = deps_yaml_lines(data, size);
 	memset(&err, 0, sizeof(err));
 	rc = deps_yarn_parse((const char *)data, size, state, &s, &err);
 	FUZZ_CHECK(rc >= -1 && rc <= 1);

@@ -372,6 +372,11 @@ static void test_yaml_error_at_end(void)
 		{ "a: b\nc: [\n", 3, 1 },
 		{ "a: b\n  c: d\n e", 2, 4 },
 		{ "a: \"b", 1, 6 },
+		/* libyaml's lines: a CR, CR LF or NEL ends one too */
+		{ "a: b\rc: [", 2, 5 },
+		{ "a: b\r\nc d", 2, 4 },
+		{ "a: b\r\nc: [\r\n", 3, 1 },
+		{ "a: b\xc2\x85" "c: [", 2, 5 },
 	};
 	size_t i;
 
