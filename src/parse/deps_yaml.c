@@ -271,10 +271,18 @@ int deps_pnpm_modules(const char *buf, size_t len, struct dep_set *skipped,
 
 /* ---- yarn ---- */
 
+/* The '@' after a locator's name (a scope's own '@' skipped), or NULL;
+ * an empty locator (a key "") has none, and nothing after its NUL is
+ * read (fuzz_yarnlock: strchr(loc + 1) read past an empty key). */
+static const char *locator_at(const char *loc)
+{
+	return *loc ? strchr(loc + 1, '@') : NULL;
+}
+
 /* "lodash@npm:4.17.21" -> "lodash"; "@s/a@npm:1.0.0" -> "@s/a". */
 static char *locator_name(const char *loc)
 {
-	const char *at = strchr(loc + 1, '@');
+	const char *at = locator_at(loc);
 
 	return at ? xstrndup(loc, (size_t)(at - loc)) : xstrdup(loc);
 }
@@ -283,7 +291,7 @@ static char *locator_name(const char *loc)
  * else all after the name's '@'. */
 static const char *locator_version(const char *loc)
 {
-	const char *at = strchr(loc + 1, '@');
+	const char *at = locator_at(loc);
 
 	if (!at)
 		return NULL;
