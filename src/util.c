@@ -259,24 +259,20 @@ static size_t yaml_break(const char *buf, size_t len, size_t i)
 	return 0;
 }
 
-void text_pos_clamp(const char *buf, size_t len, unsigned *line, unsigned *col)
+void text_yaml_end(const char *buf, size_t len, unsigned *lines, unsigned *col)
 {
-	unsigned lines = 1, c = 1;
 	size_t i = 0, k;
 
+	*lines = *col = 1;
 	while (i < len) {
 		if ((k = yaml_break(buf, len, i))) {
-			lines++, c = 1;
+			(*lines)++, *col = 1;
 			i += k;
 			continue;
 		}
 		if (((unsigned char)buf[i] & 0xc0) != 0x80)
-			c++;
+			(*col)++;
 		i++;
-	}
-	if (*line > lines) {
-		*line = lines;
-		*col = c;
 	}
 }
 

@@ -53,8 +53,10 @@ static int ywalk(const char *buf, size_t len, yw_fn *fn, void *ctx,
 	struct yw_level *lv = NULL;
 	size_t n = 0, cap = 0, i;
 	int rc = -1, done = 0;
+	unsigned end_line, end_col;
 
 	memset(err, 0, sizeof(*err));
+	text_yaml_end(buf, len, &end_line, &end_col);
 	if (!yaml_parser_initialize(&parser)) {
 		snprintf(err->msg, sizeof(err->msg), "cannot start the YAML parser");
 		return -1;
@@ -109,7 +111,11 @@ static int ywalk(const char *buf, size_t len, yw_fn *fn, void *ctx,
 			memset(&p, 0, sizeof(p));
 			p.is_key = lv[n - 1].map && lv[n - 1].want_key;
 			p.in_seq = !lv[n - 1].map;
+			/* an empty value at the end of a text without a
+			 * final newline: a mark past its last line */
 			p.line = (unsigned)ev.start_mark.line + 1;
+			if (p.line > end_line)
+				p.line = end_line;
 			if (ev.type == YAML_SCALAR_EVENT) {
 				p.value = (const char *)ev.data.scalar.value;
 				p.vlen = ev.data.scalar.length;
@@ -148,8 +154,10 @@ static int ywalk(const char *buf, size_t len, yw_fn *fn, void *ctx,
 	}
 	rc = 0;
 out:
-	if (rc < 0 && err->line)
-		text_pos_clamp(buf, len, &err->line, &err->col);
+	if (rc < 0 && err->line > end_line) {
+		err->line = end_line;
+		err->col = end_col;
+	}
 	for (i = 0; i < n; i++)
 		free(lv[i].key);
 	free(lv);

@@ -390,6 +390,18 @@ static void test_yaml_error_at_end(void)
 		      ends[i].col);
 		ynode_free(root);
 	}
+	/* a node there too: the empty value of a last "? key" */
+	{
+		struct ytree_error ye;
+		struct ynode *root = NULL;
+		const struct ynode *v = NULL;
+
+		if (ytree_parse("a: b\n? c", 8, 100, &root, &ye) == 0)
+			v = ynode_get(root, "c");
+		CHECK(v && v->line == 2 && v->col == 4, "the empty value at %u:%u",
+		      v ? v->line : 0, v ? v->col : 0);
+		ynode_free(root);
+	}
 }
 
 void test_main(void)
