@@ -3,6 +3,7 @@
 #   make            build ./envpreflight
 #   make run        install deps, build, audit examples/webapp
 #   make check      install deps (and the MCP SDK from npm), build, run every test
+#   make golden     the golden cases; UPDATE=1 rewrites their expectations
 #   make asan       the tests under AddressSanitizer + UBSan
 #   make tsan       the threaded tests under ThreadSanitizer (clang)
 #   make lint       cppcheck and clang-tidy over src/ (.clang-tidy, .cppcheck)
@@ -74,7 +75,7 @@ FUZZ_BINS  := $(FUZZ_NAMES:%=$(BUILD)/fuzz/fuzz_%)
 REPLAY     := $(BUILD)/tests/test_fuzz
 REPLAY_OBJS := $(FUZZ_NAMES:%=$(BUILD)/fuzz/replay_%.o) $(BUILD)/fuzz/fuzz.o
 FUZZ_SECONDS ?= 60
-FUZZ_SMOKE_SECONDS ?= 10
+FUZZ_SMOKE_SECONDS ?= 4
 
 # the threaded tests, for make tsan
 TSAN_UNITS := test_threads test_probes test_procnet test_compose test_spawnrun \
@@ -126,12 +127,17 @@ $(REPLAY): tests/fuzz/replay.c $(REPLAY).d $(BUILD)/tests/test_main.o $(REPLAY_O
 	$(CC) $(ALL_CPPFLAGS) -Itests/unit -Itests/fuzz $(ALL_CFLAGS) $(DEPFLAGS) \
 	  $(LDFLAGS) -o $@ $< $(BUILD)/tests/test_main.o $(REPLAY_OBJS) $(LIBOBJS) $(LDLIBS)
 
-# the libFuzzer binaries (BUILD=build-fuzz, CC=clang, SAN=FUZZ_SAN)
+# the libFuzzer binaries (BUILD=build-fuzz, CC=clang, SAN=FUZZ_SAN), each
+# linked against an archive of the objects so that it holds (and libFuzzer
+# counts the edges of) only what its parser uses
 $(BUILD)/fuzz/target_%.o: tests/fuzz/fuzz_%.c $(BUILD)/fuzz/target_%.d
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(DEPFLAGS) -c -o $@ $<
 
-$(BUILD)/fuzz/fuzz_%: $(BUILD)/fuzz/target_%.o $(BUILD)/fuzz/fuzz.o $(LIBOBJS)
+$(BUILD)/libenvpreflight.a: $(LIBOBJS)
+	rm -f $@ && $(AR) rcs $@ $(LIBOBJS)
+
+$(BUILD)/fuzz/fuzz_%: $(BUILD)/fuzz/target_%.o $(BUILD)/fuzz/fuzz.o $(BUILD)/libenvpreflight.a
 	$(CC) $(ALL_CFLAGS) -fsanitize=fuzzer $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 $(BUILD):
@@ -213,6 +219,18 @@ check: deps-check
 	$(MAKE) envpreflight units
 	tests/run.sh ./envpreflight $(BUILD)
 
+# The golden cases (tests/cases/*/, see tests/cases/README) against the
+# binary, as make check runs them; UPDATE=1 rewrites their expected output,
+# status and stderr instead (refusing any that holds this machine's paths
+# or user name): review the diff before committing it.  CASES='env-*'
+# picks some.
+golden: envpreflight
+	@t=$$(mktemp -d "$${TMPDIR:-/tmp}/envpreflight-golden.XXXXXX") && \
+	  TEST_TMPDIR=$$t EP_BIN=$(CURDIR)/envpreflight UPDATE=$(UPDATE) CASES='$(CASES)' \
+	  sh tests/golden.sh; st=$$?; rm -rf "$$t"; \
+	  if [ "$(UPDATE)" = 1 ]; then git status --short tests/cases 2>/dev/null; fi; \
+	  exit $$st
+
 asan: deps-check
 	$(MAKE) BUILD=build-asan SAN="$(ASAN)" CFLAGS="-O1 -g" build-asan/envpreflight units
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1 \
@@ -266,5 +284,5 @@ check-deb: deb
 clean:
 	rm -rf build build-asan build-tsan build-fuzz build-deb envpreflight envpreflight_*.deb
 
-.PHONY: all units fuzz-bins deps deps-check deps-deb mcp-deps tap-deps run check asan \
-        tsan lint fuzz-build fuzz fuzz-smoke install deb check-deb clean
+.PHONY: all units fuzz-bins deps deps-check deps-deb mcp-deps tap-deps run check golden \
+        asan tsan lint fuzz-build fuzz fuzz-smoke install deb check-deb clean

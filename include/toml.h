@@ -68,8 +68,10 @@ struct toml_value {
 };
 
 struct toml_limits {
-	unsigned max_depth;	/* nested arrays and inline tables, and the
-				 * parts of one dotted key or header */
+	unsigned max_depth;	/* nested arrays and inline tables with the
+				 * parts of the keys inside them, and the
+				 * parts of one dotted key or header: a tree
+				 * is at most 4 * max_depth + 1 deep */
 	size_t max_values;	/* every value, table and array */
 };
 

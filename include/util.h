@@ -88,6 +88,12 @@ int text_check(const char *buf, size_t len, unsigned *line, unsigned *col,
  * counts the columns of its marks. */
 void text_pos(const char *buf, size_t len, size_t off, unsigned *line,
 	      unsigned *col);
+/* Where buf[0..len) ends as libyaml counts lines (CR LF, CR, LF, NEL, LS
+ * and PS each end one): the number of lines and the column after the last
+ * character.  At the end of a text without a final newline libyaml moves
+ * its mark to a line after the last, which a message must not name: the
+ * YAML readers put such a mark here instead. */
+void text_yaml_end(const char *buf, size_t len, unsigned *lines, unsigned *col);
 
 /* Append s to b with every control character, DEL, ESC sequence opener and
  * invalid UTF-8 byte replaced by '?', so that text from a hostile repository

@@ -249,6 +249,41 @@ void text_pos(const char *buf, size_t len, size_t off, unsigned *line,
 	}
 }
 
+/* The length of the YAML line break at buf[i] (CR LF, CR, LF, NEL, LS,
+ * PS: what libyaml counts its lines by), or 0. */
+static size_t yaml_break(const char *buf, size_t len, size_t i)
+{
+	const unsigned char *u = (const unsigned char *)buf + i;
+	size_t left = len - i;
+
+	if (u[0] == '\r')
+		return left > 1 && u[1] == '\n' ? 2 : 1;
+	if (u[0] == '\n')
+		return 1;
+	if (left > 1 && u[0] == 0xc2 && u[1] == 0x85)
+		return 2;
+	if (left > 2 && u[0] == 0xe2 && u[1] == 0x80 && (u[2] == 0xa8 || u[2] == 0xa9))
+		return 3;
+	return 0;
+}
+
+void text_yaml_end(const char *buf, size_t len, unsigned *lines, unsigned *col)
+{
+	size_t i = 0, k;
+
+	*lines = *col = 1;
+	while (i < len) {
+		if ((k = yaml_break(buf, len, i))) {
+			(*lines)++, *col = 1;
+			i += k;
+			continue;
+		}
+		if (((unsigned char)buf[i] & 0xc0) != 0x80)
+			(*col)++;
+		i++;
+	}
+}
+
 void buf_add_clean(struct buf *b, const char *str)
 {
 	const unsigned char *s = (const unsigned char *)str;

@@ -13,10 +13,23 @@
 #                    include/version.h)
 #   expected.status  the exit status
 #   expected.err     stderr, masked the same way (optional: checked when present)
-# UPDATE=1 sh tests/golden.sh rewrites the expectations from the current binary;
+# UPDATE=1 sh tests/golden.sh rewrites the expectations from the current binary
+# (make golden UPDATE=1), refusing any that holds something of this machine;
 # CASES='env-*' limits a run (or an update) to some cases.
 . "$(dirname "$0")/lib.sh"
 top=$(cd "$(dirname "$0")/.." && pwd)
+
+# leaks FILE...: what of this machine the files hold (the source tree's
+# path, the scratch directory, the home directory, the user's name
+# unless it is root, which fixtures name too); nothing when clean
+leaks() {
+	for w in "$top" "${TMPDIR:-/tmp}/envpreflight" "$TEST_TMPDIR" \
+		 ${HOME:+"$HOME/"} ${USER:+"/home/$USER"}; do
+		[ "$w" = / ] || grep -Fn -- "$w" "$@" /dev/null
+	done
+	u=$(id -un 2>/dev/null)
+	[ -z "$u" ] || [ "$u" = root ] || grep -Fwn -- "$u" "$@" /dev/null
+}
 
 # The cases run from a copy outside the source tree, so that what git
 # knows of this checkout (ignore rules, the index) cannot change their
@@ -50,11 +63,17 @@ for dir in "$top"/tests/cases/${CASES:-*}/; do
 		-e '/^  "run": {$/{n;s/^\(    "version": \)"[^"]*"/\1"<VERSION>"/;}' >"$out"
 	mask "$cases" <"$err.raw" | sed -e "s#$top#<TOP>#g" -e "s#$TEST_TMPDIR#<TMP>#g" >"$err"
 	if [ "${UPDATE:-}" = 1 ]; then
+		if [ -n "$(leaks "$out" "$err")" ]; then
+			not_ok "$name: not updated, the output holds this machine's data:"
+			leaks "$out" "$err" | head -n 5 | sed 's/^/    /'
+			continue
+		fi
 		cp "$out" "$dir/expected.out"
 		echo "$status" >"$dir/expected.status"
 		[ -s "$err" ] && cp "$err" "$dir/expected.err"
 		[ -s "$err" ] || rm -f "$dir/expected.err"
 		echo "updated $name"
+		ok
 		continue
 	fi
 	good=1

@@ -7,14 +7,8 @@ set -u
 build=$1
 shift
 top=$(cd "$(dirname "$0")/.." && pwd)
-if [ -z "${TEST_SHARED:-}" ]; then
-	if [ -d "$top/../shared/conformance" ]; then
-		TEST_SHARED=$top/../shared
-	else
-		TEST_SHARED=$top/tests
-	fi
-fi
-export TEST_SHARED
+# the conformance vectors: our own copy, as tests/run.sh reads them
+export TEST_SHARED="${TEST_SHARED:-$top/tests}"
 export TEST_TMPDIR="${TMPDIR:-/tmp}/envpreflight-tsan.$$"
 mkdir -p "$TEST_TMPDIR"
 trap 'rm -rf "$TEST_TMPDIR"' EXIT INT TERM

@@ -53,8 +53,10 @@ static int ywalk(const char *buf, size_t len, yw_fn *fn, void *ctx,
 	struct yw_level *lv = NULL;
 	size_t n = 0, cap = 0, i;
 	int rc = -1, done = 0;
+	unsigned end_line, end_col;
 
 	memset(err, 0, sizeof(*err));
+	text_yaml_end(buf, len, &end_line, &end_col);
 	if (!yaml_parser_initialize(&parser)) {
 		snprintf(err->msg, sizeof(err->msg), "cannot start the YAML parser");
 		return -1;
@@ -109,7 +111,11 @@ static int ywalk(const char *buf, size_t len, yw_fn *fn, void *ctx,
 			memset(&p, 0, sizeof(p));
 			p.is_key = lv[n - 1].map && lv[n - 1].want_key;
 			p.in_seq = !lv[n - 1].map;
+			/* an empty value at the end of a text without a
+			 * final newline: a mark past its last line */
 			p.line = (unsigned)ev.start_mark.line + 1;
+			if (p.line > end_line)
+				p.line = end_line;
 			if (ev.type == YAML_SCALAR_EVENT) {
 				p.value = (const char *)ev.data.scalar.value;
 				p.vlen = ev.data.scalar.length;
@@ -148,6 +154,10 @@ static int ywalk(const char *buf, size_t len, yw_fn *fn, void *ctx,
 	}
 	rc = 0;
 out:
+	if (rc < 0 && err->line > end_line) {
+		err->line = end_line;
+		err->col = end_col;
+	}
 	for (i = 0; i < n; i++)
 		free(lv[i].key);
 	free(lv);
@@ -269,10 +279,18 @@ int deps_pnpm_modules(const char *buf, size_t len, struct dep_set *skipped,
 
 /* ---- yarn ---- */
 
+/* The '@' after a locator's name (a scope's own '@' skipped), or NULL;
+ * an empty locator (a key "") has none, and nothing after its NUL is
+ * read (fuzz_yarnlock: strchr(loc + 1) read past an empty key). */
+static const char *locator_at(const char *loc)
+{
+	return *loc ? strchr(loc + 1, '@') : NULL;
+}
+
 /* "lodash@npm:4.17.21" -> "lodash"; "@s/a@npm:1.0.0" -> "@s/a". */
 static char *locator_name(const char *loc)
 {
-	const char *at = strchr(loc + 1, '@');
+	const char *at = locator_at(loc);
 
 	return at ? xstrndup(loc, (size_t)(at - loc)) : xstrdup(loc);
 }
@@ -281,7 +299,7 @@ static char *locator_name(const char *loc)
  * else all after the name's '@'. */
 static const char *locator_version(const char *loc)
 {
-	const char *at = strchr(loc + 1, '@');
+	const char *at = locator_at(loc);
 
 	if (!at)
 		return NULL;

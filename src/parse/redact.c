@@ -485,11 +485,17 @@ void redact_values_add(struct redact_values *x, const char *v, size_t len)
 {
 	size_t off = 0;
 
-	/* argv has no NUL: each NUL-separated part on its own; v[len] is
-	 * the value's own terminator */
+	/* argv has no NUL: each NUL-separated part on its own, read within
+	 * v[0..len) only (v need not end in a NUL: fuzzing found the last
+	 * part read on to the next NUL in memory) */
 	while (off < len) {
-		add_part(x, v + off);
-		off += strlen(v + off) + 1;
+		size_t n = strnlen(v + off, len - off);
+		char *part = xstrndup(v + off, n);
+
+		add_part(x, part);
+		explicit_bzero(part, n);
+		free(part);
+		off += n + 1;
 	}
 }
 

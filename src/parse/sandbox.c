@@ -329,7 +329,9 @@ void proc_identity_release(struct proc_identity *id)
  * not fit or is empty. */
 static int span_copy(struct span s, char *out, size_t size)
 {
-	if (!s.n || s.n >= size)
+	/* a NUL inside would cut the copy short: another, shorter name than
+	 * the text's (fuzz_sandbox: an empty interface name) */
+	if (!s.n || s.n >= size || memchr(s.p, '\0', s.n))
 		return -1;
 	memcpy(out, s.p, s.n);
 	out[s.n] = '\0';
@@ -546,8 +548,8 @@ int sandbox_id_map(const char *buf, size_t len, unsigned long id,
 		   unsigned long *outside, int *whole)
 {
 	struct span line;
-	size_t pos = 0;
-	int found = -1;
+	size_t pos = 0, lines = 0;
+	int found = -1, identity = 0;
 
 	*whole = 0;
 	while (next_line(buf, len, &pos, &line)) {
@@ -558,13 +560,17 @@ int sandbox_id_map(const char *buf, size_t len, unsigned long id,
 		    span_number(w[1], 10, 10, &out) < 0 ||
 		    span_number(w[2], 10, 10, &count) < 0)
 			return -1;
-		if (!in && !out && count == 4294967295ULL)
-			*whole = 1;
+		lines++;
+		identity |= !in && !out && count == 4294967295ULL;
 		if (found < 0 && id >= in && id - in < count) {
 			*outside = (unsigned long)(out + (id - in));
 			found = 0;
 		}
 	}
+	/* the identity line alone: the kernel refuses overlapping lines, so
+	 * a text with another one beside it is no map it wrote (fuzz_sandbox:
+	 * whole said 1 while the first line mapped the id elsewhere) */
+	*whole = identity && lines == 1;
 	return found;
 }
 

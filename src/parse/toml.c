@@ -702,6 +702,13 @@ static int parse_key(struct parser *ps, struct key *k)
 		if (k->n >= ps->lim->max_depth)
 			return fail(ps, "key has too many parts (more than %u)",
 				    ps->lim->max_depth);
+		/* in an inline table a key's parts nest as deep as the tables
+		 * around it: they count with them, here and for what nests in
+		 * the value (fuzz_toml: 127 levels of tables with 127-part
+		 * keys made a tree 16,000 levels deep of 32 KB) */
+		if (ps->depth + k->n >= ps->lim->max_depth)
+			return fail(ps, "nested too deeply (more than %u levels)",
+				    ps->lim->max_depth);
 		if (c == '"' || c == '\'') {
 			ps->scratch.len = 0;
 			if (parse_string(ps, &ps->scratch, 0) < 0)
@@ -1037,7 +1044,12 @@ static int parse_inline_table(struct parser *ps, struct toml_value *t)
 		}
 		ps->p++;
 		skip_ws(ps);
-		if (!(v = parse_value(ps))) {
+		/* the value sits under the key's other parts: they count
+		 * towards the depth of what nests in it */
+		ps->depth += (unsigned)k.n - 1;
+		v = parse_value(ps);
+		ps->depth -= (unsigned)k.n - 1;
+		if (!v) {
 			key_release(&k);
 			return -1;
 		}

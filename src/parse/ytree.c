@@ -25,6 +25,8 @@ struct builder {
 	size_t naliases;
 	struct ytree_error *err;
 	unsigned depth;
+	unsigned end_line, end_col;	/* text_yaml_end: where marks past
+					 * the end go */
 };
 
 #define YTREE_MAX_DEPTH 200
@@ -38,6 +40,10 @@ static void set_err(struct builder *b, const yaml_mark_t *m, const char *fmt, ..
 
 	b->err->line = m ? (unsigned)m->line + 1 : 0;
 	b->err->col = m ? (unsigned)m->column + 1 : 0;
+	if (m && b->err->line > b->end_line) {
+		b->err->line = b->end_line;
+		b->err->col = b->end_col;
+	}
 	va_start(ap, fmt);
 	vsnprintf(b->err->msg, sizeof(b->err->msg), fmt, ap);
 	va_end(ap);
@@ -70,6 +76,12 @@ static struct ynode *node_new(struct builder *b, enum ynode_kind kind,
 	n->kind = kind;
 	n->line = (unsigned)m->line + 1;
 	n->col = (unsigned)m->column + 1;
+	/* a node at the end of a text without a final newline (the empty
+	 * value of a last "? key") has its mark on a line after the last */
+	if (n->line > b->end_line) {
+		n->line = b->end_line;
+		n->col = b->end_col;
+	}
 	return n;
 }
 
@@ -286,6 +298,7 @@ int ytree_parse_stats(const char *buf, size_t len, size_t max_nodes,
 	b.err = err;
 	b.buf = buf;
 	b.len = len;
+	text_yaml_end(buf, len, &b.end_line, &b.end_col);
 	*root = NULL;
 	memset(err, 0, sizeof(*err));
 	if (!yaml_parser_initialize(&b.parser)) {

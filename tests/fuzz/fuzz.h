@@ -71,8 +71,8 @@ void fuzz_put(const char *rel, const uint8_t *data, size_t size);
 
 /* spec_load the scratch repository and check the model it gives: every
  * port in 1-65535, every name one that a check id can hold, every origin
- * a file; "file" (the one the target wrote) among the files read; a
- * failure says why.  The model is released again. */
+ * a file; "file" (the one the target wrote, unless NULL) among the files
+ * read; a failure says why.  The model is released again. */
 void fuzz_spec_load(const char *file);
 
 #endif

@@ -3,17 +3,19 @@
  *
  * Invariants: the tree stays within the node and text budgets, aliases
  * included (a "billion laughs" file fails instead); every node has a
- * position and a known kind, a mapping an even number of items, a scalar
- * its NUL-terminated text; a failure says where and why.
+ * position inside the text (lines as libyaml counts them) and a known
+ * kind, a mapping an even number of items, a scalar its NUL-terminated
+ * text; a failure says where, inside the text, and why.
  */
 #include "fuzz.h"
+#include "util.h"
 #include "ytree.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 /* the tree walked with a stack of our own: depth is the parser's to bound */
-static void check_tree(const struct ynode *root)
+static void check_tree(const struct ynode *root, unsigned lines)
 {
 	const struct ynode **stack;
 	size_t n = 0, cap = 64, nodes = 0, text = 0, i;
@@ -26,7 +28,7 @@ static void check_tree(const struct ynode *root)
 
 		FUZZ_CHECK(y != NULL);
 		nodes++;
-		FUZZ_CHECK(y->line >= 1 && y->col >= 1);
+		FUZZ_CHECK(y->line >= 1 && y->line <= lines && y->col >= 1);
 		switch (y->kind) {
 		case YNODE_SCALAR:
 			FUZZ_CHECK(y->text && y->text[y->len] == '\0' && y->n == 0);
@@ -61,16 +63,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct ynode *root = NULL;
 	struct ytree_error err;
 	uint8_t *owned;
+	unsigned lines, end_col;
 
 	data = fuzz_scale(data, &size, &owned);
+	text_yaml_end((const char *)data, size, &lines, &end_col);
 	if (ytree_parse((const char *)data, size, YTREE_MAX_NODES, &root, &err) < 0) {
 		FUZZ_CHECK(root == NULL);
 		FUZZ_CHECK(err.msg[0] && memchr(err.msg, '\0', sizeof(err.msg)));
+		FUZZ_CHECK(err.line <= lines);
 		free(owned);
 		return 0;
 	}
 	if (root) {
-		check_tree(root);
+		check_tree(root, lines);
 		/* what the loaders ask of a root */
 		ynode_get(root, "version");
 		ynode_get(root, "services");

@@ -14,6 +14,8 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -92,8 +94,17 @@ static int run_one(const struct target *t, const char *path)
 		return 0;
 	}
 	if (pid == 0) {
-		t->one(data, len);
+		/* the input in a buffer of its own size, as libFuzzer gives
+		 * it, so that under `make asan` a read past its end is a
+		 * report, not a read of the rest of the slurp buffer */
+		uint8_t *exact = malloc(len ? len : 1);
+
+		if (!exact)
+			abort();
+		memcpy(exact, data, len);
 		free(data);
+		t->one(exact, len);
+		free(exact);
 		exit(0);	/* exit, not _exit: LeakSanitizer checks here */
 	}
 	free(data);

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """seeds.py - build tests/fuzz/corpus/<target>/ from the test fixtures.
 
-Run from the top of the tree: python3 tests/fuzz/seeds.py
+Run from the top of the tree: python3 tests/fuzz/seeds.py [TARGET...]
+(only the targets named, when some are)
 The seeds come from the conformance vectors (tests/conformance), the golden
 cases' repositories (tests/cases/*/repo), the /proc fixtures, the rows of
 the unit tests (string literals of their tables) and a few lines written
@@ -17,11 +18,38 @@ import os
 import re
 import shutil
 import subprocess
+import sys
 import tempfile
 
 MAX_SEEDS = 40
 MAX_BYTES = 4096
+BIG = {"uvlock": 8192}	# a real uv.lock of a small project is 4.4 KB
 OUT = "tests/fuzz/corpus"
+
+
+def strip_comments(text):
+    """text without its /* */ and // comments (string and character
+    literals kept whole: "lts/*" is not the start of a comment)."""
+    out, i, n = [], 0, len(text)
+    while i < n:
+        c = text[i]
+        if c in "\"'":
+            j = i + 1
+            while j < n and text[j] != c:
+                j += 2 if text[j] == "\\" else 1
+            out.append(text[i:j + 1])
+            i = j + 1
+        elif text.startswith("/*", i):
+            j = text.find("*/", i + 2)
+            i = n if j < 0 else j + 2
+            out.append(" ")
+        elif text.startswith("//", i):
+            j = text.find("\n", i)
+            i = n if j < 0 else j
+        else:
+            out.append(c)
+            i += 1
+    return "".join(out)
 
 
 def c_rows(path):
@@ -29,7 +57,7 @@ def c_rows(path):
     fields up to the matching '}', a field being the decoded concatenation
     of string literals (bytes) or None for anything else."""
     text = open(path, encoding="utf-8").read()
-    text = re.sub(r"/\*.*?\*/", " ", text, flags=re.S)
+    text = strip_comments(text)
     rows = []
     i = 0
     while True:
@@ -41,6 +69,12 @@ def c_rows(path):
         other = False
         while j < len(text):
             c = text[j]
+            if c == "'":	# a character literal, '"' among them
+                m = re.match(r"'(\\.|[^\\'])'", text[j:])
+                if m:
+                    other = True
+                    j += len(m.group(0))
+                    continue
             if c == '"':
                 s, j = c_string(text, j)
                 cur = (cur or b"") + s
@@ -90,6 +124,69 @@ def c_string(text, j):
             out += e.encode()
             j += 2
     return bytes(out), j + 1
+
+
+def c_table(path, name, after=None):
+    """Rows of the C table named name (its initializer after "name[] =",
+    the first one past the text after when it is given):
+    each field the decoded string literals (bytes), or the raw text of any
+    other field (str)."""
+    text = open(path, encoding="utf-8").read()
+    text = strip_comments(text)
+    start = text.index(after) if after else 0
+    m = re.compile(r"\b%s\[\] = \{" % re.escape(name)).search(text, start)
+    if not m:
+        raise SystemExit("%s: no table %s" % (path, name))
+    i, depth, rows = m.end(), 1, []
+    fields, cur, raw = [], None, ""
+    while depth:
+        c = text[i]
+        if c == '"':
+            s, i = c_string(text, i)
+            cur = (cur or b"") + s
+            continue
+        if c == "{":
+            depth += 1
+            if depth == 2:
+                fields, cur, raw = [], None, ""
+            elif depth > 2:
+                raw += c
+        elif c == "}":
+            depth -= 1
+            if depth == 1:
+                fields.append(cur if cur is not None else raw.strip())
+                rows.append(fields)
+            elif depth > 1:
+                raw += c
+        elif c == "," and depth == 2:
+            fields.append(cur if cur is not None else raw.strip())
+            cur, raw = None, ""
+        elif depth >= 2:
+            raw += c
+        i += 1
+    return rows
+
+
+def strings(path):
+    """Every string literal of a C file (adjacent ones joined)."""
+    text = open(path, encoding="utf-8").read()
+    text = strip_comments(text)
+    out, i = [], 0
+    while True:
+        j = text.find('"', i)
+        if j < 0:
+            return out
+        if text[j - 1] == "'" and text[j + 1] == "'":
+            i = j + 1
+            continue
+        cur = b""
+        while j < len(text) and text[j] == '"':
+            s, j = c_string(text, j)
+            cur += s
+            while j < len(text) and text[j] in " \t\n":
+                j += 1
+        out.append(cur)
+        i = j
 
 
 def field(rows, n):
@@ -142,10 +239,45 @@ SCALED = {
     "semver": [b"\0" + M + M + b">=1." + S + b".0 || " + M + b"1.0.0\x001.0.0",
                b"\1" + M + b"~" + S + b" \x001.2.3"],
     "pep440": [M + M + b">=1." + S + b"," + M + b"<9\x003.11"],
+    "toml": [M + b"[t" + S + b"]\nk = [1, {a = 'x'}]\n",
+             M + b"a" + S + b".b.c = " + M + b'"v"\n',
+             M + b"[[p]]\nname = \"x" + S + b"\"\nversion = \"1\"\n"],
+    "composevar": [M + b"${A" + S + b":-x}$$" + M + b"\0A0=1\n"],
+    "composeproject": [M + b"services:\n" + M + b"  s" + S + b":\n    ports: [\"${P:-1}" + S +
+                       b':80"]\n    env_file: [app.env]\n' + M + b"\0P=2\n"],
+    "npmlock": [M + b'{"lockfileVersion":3,"packages":{' + M + b'"node_modules/p' + S +
+                b'":{"version":"1.0.' + S + b'"},' + M + b'"":{}}}'],
+    "pnpmlock": [b"\0" + M + b"lockfileVersion: '9.0'\nsnapshots:\n" + M + b"  p" + S +
+                 b"@1.0.0: {}\n"],
+    "yarnlock": [b"\0" + M + b"__metadata:\n  version: 8\n" + M + b'"p' + S + b'@npm:^1":\n'
+                 b'  version: 1.0.0\n  resolution: "p' + S + b'@npm:1.0.0"\n'],
+    "uvlock": [b"\0" + M + b'version = 1\n[[package]]\nname = "root"\nversion = "0"\n'
+               b'source = { virtual = "." }\ndependencies = [' + M + b'{ name = "p' + S +
+               b'" },' + M + b']\n' + M + b'[[package]]\nname = "p' + S + b'"\nversion = "1"\n'],
+    "poetrylock": [b"\0" + M + b'[[package]]\nname = "p' + S + b'"\nversion = "1.0"\n'
+                   b'optional = false\n'],
+    "pipreq": [b"\0" + M + b"p" + S + b"==1." + S + b' ; python_version >= "3"\n'],
+    "pymeta": [M + b"Metadata-Version: 2.1\n" + M + b"X-" + S + b": y\n" + M + b"Name: p\n"],
+    "sandbox": [b"\0" + M + b"Uid:\t0\t0\t0\t0\nGid:\t0\t0\t0\t0\nGroups:\t" + M + S +
+                b" " + M + b"\nNoNewPrivs:\t1\nSeccomp:\t2\nCapEff:\t0\n",
+                b"\1" + M + b"h\nh\n" + M + b"  e" + S + b": 1 2\n",
+                b"\x08" + M + b"u" + S + b":x:" + S + b":0::/h" + S + b":/bin/sh\n"],
+    "sudoers": [M + b"User_Alias A" + S + b" = dev\n" + M + b"A" + S +
+                b" ALL=(ALL) NOPASSWD: ALL\n"],
+    "workspaces": [b"\0" + M + b"go 1.22\nuse (\n" + M + b"\t./m" + S + b"\n" + M + b")\n",
+                   b"\1" + M + b"[tool.uv.workspace]\nmembers = [" + M + b'"p' + S + b'", ' +
+                   M + b"]\n",
+                   b"\2" + M + b"{a,b}/" + M + b"**/" + M + b"\0a/b/c"],
+    "mcp": [M + b'{"jsonrpc":"2.0","id":' + S + b',"method":"ping"}\n'],
 }
 
 
+ONLY = set(sys.argv[1:])
+
+
 def write(target, seeds):
+    if ONLY and target not in ONLY:
+        return
     d = os.path.join(OUT, target)
     shutil.rmtree(d, ignore_errors=True)
     os.makedirs(d)
@@ -154,7 +286,7 @@ def write(target, seeds):
     for s in seeds:
         if isinstance(s, str):
             s = s.encode("utf-8")
-        if len(s) > MAX_BYTES or s in kept or s in scaled:
+        if len(s) > BIG.get(target, MAX_BYTES) or s in kept or s in scaled:
             continue
         kept.append(s)
     # spread the choice over the whole list, not only its head
@@ -240,6 +372,16 @@ def main():
         if len(r) > 2 and r[2] is not None:
             procnet.append(b"\0" + header + r[2] + b"\n")
             procnet.append(b"\1" + header + r[2] + b"\n")
+    # the other /proc texts (fuzz_procnet.c's first byte, bits 1-2):
+    # <pid>/stat lines, <pid>/status texts, and mountinfo, a socket link
+    # and a pid directory name
+    for kind, sel in (("stat", b"\2"), ("status", b"\4")):
+        for p in sorted(glob.glob("tests/fixtures/proc/*/[0-9]*/" + kind))[:6]:
+            procnet.append(sel + open(p, "rb").read())
+    for p in sorted(glob.glob("tests/fixtures/proc/*/self/mountinfo")):
+        procnet.append(b"\6" + open(p, "rb").read())
+    procnet += [b"\6socket:[123456]", b"\x064242", b"\6/proc\\040x\\134y",
+                b"\2" + b"42 (a) b) c) S 1 42 42 0 -1 4194560 0 0 0 0 0 0 0 0 20 0 1 0 77 0 0\n"]
     write("procnet", procnet)
 
     write("portspec", field(c_rows("tests/unit/test_portspec.c"), 0))
@@ -313,6 +455,199 @@ def main():
         "[metadata]\nname = x\n[options]\npython_requires = ~=3.11\ninstall_requires =\n    a\n    b\n",
         "[options]\npython_requires=\n", "; c\n[options]\n  python_requires = >=3.10, <3.13\n",
         "[options\npython_requires = 3\n",
+    ])
+
+    new_targets()
+
+
+def new_targets():
+    cases = "tests/cases/*/repo/"
+    fix = "tests/fixtures/deps/"
+
+    toml = files(cases + "pyproject.toml") + files(fix + "*/*.lock") + \
+        files(fix + "*/pyproject.toml")
+    toml += [open(p, "rb").read() for p in
+             sorted(glob.glob("tests/conformance/toml-test/**/*.toml", recursive=True))]
+    write("toml", toml)
+
+    rows = c_table("tests/unit/test_compose_project.c", "var_rows")
+    write("composevar", [r[0] + b"\0" + r[1] for r in rows
+                         if isinstance(r[0], bytes) and isinstance(r[1], bytes)])
+
+    project = []
+    names = ["compose.yaml", ".env", "compose.override.yaml", "inc/compose.yaml",
+             "inc/.env", "app.env"]
+    for repo in sorted(glob.glob("tests/cases/compose-*/repo")):
+        parts = []
+        for n in names:
+            p = os.path.join(repo, n)
+            if n == "compose.yaml" and not os.path.isfile(p):
+                p = os.path.join(repo, "docker-compose.yml")
+            parts.append(open(p, "rb").read() if os.path.isfile(p) else b"")
+        while parts and not parts[-1]:
+            parts.pop()
+        if parts:
+            project.append(b"\0".join(parts))
+    for r in c_table("tests/unit/test_compose_project.c", "rows"):
+        if len(r) < 2 or not isinstance(r[1], str):
+            continue
+        got = dict(re.findall(r'\{\s*"([^"]+)"\s*,\s*(\w+)', r[1]))
+        if not got:
+            continue
+    project += [
+        b"include:\n  - inc/compose.yaml\nservices:\n  web:\n    ports: [\"3000:3000\"]\n"
+        b"\0COMPOSE_PROFILES=debug\n\0\0services:\n  db:\n    ports: [\"${DB_PORT:-5432}:5432\"]\n"
+        b"    profiles: [debug]\n\0DB_PORT=5433\n",
+        b"services:\n  app:\n    env_file: [app.env]\n    ports: [\"${PORT}:80\"]\n"
+        b"\0COMPOSE_FILE=compose.yaml:compose.override.yaml\n\0services:\n  app:\n"
+        b"    ports: !override [\"81:80\"]\n\0\0\0PORT=8080\n",
+        b"services:\n  a:\n    extends: {file: inc/compose.yaml, service: b}\n"
+        b"    depends_on: {b: {condition: service_started, required: false}}\n"
+        b"\0COMPOSE_PATH_SEPARATOR=;\nCOMPOSE_FILE=compose.yaml;inc/compose.yaml\n\0\0"
+        b"services:\n  b:\n    ports: [\"7000-7002:7000-7002/udp\"]\n",
+    ]
+    write("composeproject", project)
+
+    init = (b'{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":'
+            b'"%s","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}')
+    mcp = []
+    for table in ("before_init", "garbage", "newest"):
+        msgs = [r[0] for r in c_table("tests/unit/test_mcp.c", table)
+                if r and isinstance(r[0], bytes)]
+        for v in (b"2025-06-18", b"2025-11-25", b"2024-11-05"):
+            mcp.append(init % v + b"\n" + b"\n".join(m for m in msgs if b"\n" not in m))
+        mcp += msgs
+    mcp.append(init % b"2025-11-25" + b'\n{"jsonrpc":"2.0","method":"notifications/initialized"}\n'
+               b'{"jsonrpc":"2.0","id":1,"method":"tools/list"}\n'
+               b'{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"list_probes",'
+               b'"arguments":{}}}\n'
+               b'{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"audit",'
+               b'"arguments":{"dir":".","only":["env"],"timeout_ms":100}}}')
+    write("mcp", mcp)
+
+    # the MCP SDK's real lockfile (v3), cut to its first packages
+    lock = json.load(open("tests/mcp/package-lock.json"))
+    lock["packages"] = dict(list(lock["packages"].items())[:6])
+    small = json.dumps(lock, indent=1).encode()
+    write("npmlock", [small] + [
+        b'{"lockfileVersion":3,"packages":{"":{"name":"x"},"node_modules/a":{"version":"1.0.0",'
+        b'"optional":true},"node_modules/a/node_modules/b":{"version":"2.0.0","dev":true,'
+        b'"devOptional":true}}}',
+        b'{"lockfileVersion":1,"dependencies":{"a":{"version":"1.0.0","dependencies":'
+        b'{"b":{"version":"2.0.0","optional":true}}},"c":{"version":"3.0.0","dev":true}}}',
+        b'{"lockfileVersion":3,"packages":{"":{"name":"x"},"node_modules/a":{"version":"1.0.0"},'
+        b'"node_modules/@s/b":{"version":"2.0.0","dev":true},"packages/w":{"version":"0.0.1"},'
+        b'"node_modules/w":{"resolved":"packages/w","link":true}}}',
+        b'{"name":"x","version":"1.2.3"}', b"{}", b"[]", b'{"lockfileVersion":"3"}',
+    ])
+    write("pnpmlock", [b"\0" + x for x in files(fix + "pnpm/*lock.yaml")] +
+          [b"\1" + x for x in files(fix + "pnpm/modules.yaml")] + [
+        b"\0lockfileVersion: 5.4\npackages:\n  /a/1.0.0:\n    dev: false\n"
+        b"  /@s/b/2.0.0_peer@1.0.0:\n    optional: true\n",
+        b"\0lockfileVersion: '6.0'\npackages:\n  /a@1.0.0:\n    resolution: {integrity: x}\n",
+        b"\0lockfileVersion: '9.0'\nimporters:\n  .:\n    dependencies:\n      w:\n"
+        b"        specifier: workspace:*\n        version: link:packages/w\n"
+        b"snapshots:\n  a@1.0.0(peer@2.0.0): {}\n  '@s/b@2.0.0':\n    optional: true\n",
+        b"\1packageManager: pnpm@9.12.0\nskipped:\n  - fsevents@2.3.3\n",
+    ])
+    write("yarnlock", [b"\0" + x for x in files(fix + "yarn-*/yarn.lock")] +
+          [b"\1" + x for x in files(fix + "yarn-*/yarn-state.yml")] + [
+        b"\0# yarn lockfile v1\n\na@^1:\n  version \"1.0.0\"\n",
+        b'\0__metadata:\n  version: 8\n\n"a@npm:^1, a@npm:^1.1":\n  version: 1.2.0\n'
+        b'  resolution: "a@npm:1.2.0"\n\n"w@workspace:packages/w":\n  version: 0.0.0-use.local\n'
+        b'  resolution: "w@workspace:packages/w"\n',
+        b'\1__metadata:\n  version: 1\n  nmMode: classic\n\n"a@npm:1.2.0":\n'
+        b'  locations:\n    - "node_modules/a"\n',
+    ])
+    write("uvlock", [b"\0" + x for x in files(fix + "uv/uv.lock")] +
+          [b"\1" + x for x in files(fix + "uv/uv.lock")] + [
+        b'\0version = 1\nrequires-python = ">=3.10"\n[[package]]\nname = "app"\n'
+        b'version = "0.1.0"\nsource = { editable = "." }\ndependencies = [\n'
+        b'  { name = "a", marker = "sys_platform == \'win32\'" },\n  { name = "b", extra = ["x"] },\n]\n'
+        b'[package.optional-dependencies]\nfast = [{ name = "c" }]\n[package.dev-dependencies]\n'
+        b'dev = [{ name = "d" }]\n[[package]]\nname = "a"\nversion = "1"\n[[package]]\n'
+        b'name = "b"\nversion = "2"\n[package.optional-dependencies]\nx = [{ name = "c" }]\n'
+        b'[[package]]\nname = "c"\nversion = "3"\n[[package]]\nname = "d"\nversion = "4"\n',
+    ])
+    write("poetrylock", [b"\0" + x for x in files(fix + "poetry/poetry.lock")] +
+          [b"\3" + x for x in files(fix + "poetry/poetry.lock")] + [
+        b'\0[[package]]\nname = "a"\nversion = "1.0"\noptional = false\n'
+        b'markers = "python_version >= \\"3.8\\""\ngroups = ["main", "dev"]\n'
+        b'[package.dependencies]\nb = {version = ">=1", markers = "sys_platform == \'linux\'"}\n'
+        b'[[package]]\nname = "b"\nversion = "2.0"\noptional = false\n'
+        b'[metadata]\nlock-version = "2.1"\n',
+    ])
+    deps_strings = strings("tests/unit/test_deps.c")
+    write("pipreq", [b"\0" + x for x in deps_strings if b"==" in x and b"\n" in x] + [
+        b"\0a==1\nb===2 ; python_version < '3'\n-r other.txt\n--hash=sha256:x\nc>=1\n",
+        b"\1d[x,y]==3 \\\n  --hash=sha256:aa\ne==4; extra == 'z'\n",
+    ])
+    write("pymeta", [x for x in deps_strings if b"Name:" in x or b"Version:" in x] + [
+        b"Metadata-Version: 2.1\r\nName: Typing_Extensions\r\nVersion: 4.12.2\r\n\r\nbody\n",
+        b"Name: a\n  continued\nVersion:1\n", b"Zope.Interface", b"A-_.-B",
+    ])
+    write("pymarker", [r[0] for r in c_table("tests/unit/test_deps.c", "marker_rows")
+                       if isinstance(r[0], bytes)])
+
+    sb = "tests/unit/test_sandbox.c"
+    sandbox = []
+    st = strings(sb)
+    for x in st:
+        if b"Uid:" in x:
+            sandbox.append(b"\0" + x)
+        if b" - proc " in x or b"/proc " in x:
+            sandbox.append(b"\5" + x)
+        if b":x:" in x:
+            sandbox.append(b"\x08" + x)
+        if x.endswith(b"]") and b":[" in x:
+            sandbox.append(b"\6" + x)
+        if b"nameserver" in x:
+            sandbox.append(b"\4" + x)
+        if b"_authToken" in x or b"password" in x or b"aws_" in x or b'"auth' in x:
+            sandbox.append(b"\x09" + x)
+    for x in st:
+        if b"Inter-" in x or b": " in x and b"\n" in x:
+            sandbox.append(b"\1" + x)
+        if b"Iface" in x or b"00000000" in x:
+            sandbox.append(b"\2" + x + b"\n")
+            sandbox.append(b"\3" + x + b"\n")
+    sandbox += [b"\7         0          0 4294967295\n", b"\7         0       1000          1\n",
+                b"\6pid:[4026531836]", b"\6CAP_NET_RAW", b"\6net_admin", b"\6npmrc",
+                b"\6README", b"\6x~"]
+    write("sandbox", sandbox)
+    write("sudoers", [r[0] for r in c_table(sb, "rows", "test_sudoers(void)") if r and isinstance(r[0], bytes)
+                      and (b"ALL" in r[0] or b"Defaults" in r[0])] + [
+        b"User_Alias DEVS = dev, %docker\nDEVS ALL=(ALL) NOPASSWD: ALL\0",
+        b"Defaults:dev !authenticate\n\0%#999 ALL = NOPASSWD:/bin/x \\\n  , /bin/y\n",
+    ])
+
+    redact = []
+    for r in c_table("tests/unit/test_redact.c", "rows"):
+        if r and isinstance(r[0], bytes):
+            redact.append(b"\x70\0" + r[0].replace(b"|", b"\0"))
+    redact += [b"\x10SECRET1\nhunter22\0app\0--x\0hunter22\0SECRET1",
+               b"\xffa b c d\n\0x\0a b c d e"]
+    write("redact", redact)
+
+    ws = "tests/unit/test_workspaces.c"
+    wsp = [b"\0" + x for x in files(cases + "go.work")]
+    wsp += [b"\1" + x for x in files(cases + "pyproject.toml")]
+    wsp += [b"\0" + r[1] for r in c_table(ws, "gowork_rows") if isinstance(r[1], bytes)]
+    wsp += [b"\1" + r[1] for r in c_table(ws, "uv_rows") if isinstance(r[1], bytes)]
+    for r in c_table(ws, "glob_rows"):
+        if len(r) > 1 and isinstance(r[0], bytes) and isinstance(r[1], bytes):
+            wsp.append(b"\2" + r[0] + b"\0" + r[1])
+    for r in c_table(ws, "brace_rows"):
+        if r and isinstance(r[0], bytes):
+            wsp.append(b"\3" + r[0] + b"\0apps/web")
+    for r in c_table(ws, "dir_rows"):
+        if r and isinstance(r[0], bytes):
+            wsp.append(b"\2x\0" + r[0])
+    write("workspaces", wsp)
+
+    quote = strings("tests/unit/test_init.c")
+    write("initquote", [x for x in quote if b"\0" not in x] + [
+        b"", b">=20 <23", "\u00e9t\u00e9 \u2028 \u0085".encode("utf-8"), b"\t\r\n\x1b",
     ])
 
 

@@ -60,7 +60,7 @@ void test_main(void);
 		}                                                           \
 	} while (0)
 
-/* Path of a file under $TEST_SHARED (static buffer). */
+/* Path of a file under $TEST_SHARED, else under tests/ (static buffer). */
 const char *test_shared(const char *rel);
 /* A fresh empty directory under $TEST_TMPDIR (static buffer). */
 const char *test_tmpdir(const char *name);

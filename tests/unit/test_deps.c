@@ -396,8 +396,45 @@ static void garbage(void)
 	}
 }
 
+/* pnpm's and yarn's YAML failing at the end of a file without a final
+ * newline: the error names a line of the file (libyaml's mark moved one
+ * past the last; fuzz_pnpmlock, fuzz_yarnlock). */
+static void yaml_error_lines(void)
+{
+	static const struct {
+		const char *text;
+		int which;	/* 0 pnpm-lock.yaml, 1 .modules.yaml, 2 yarn.lock */
+		unsigned line;
+	} rows[] = {
+		{ "lockfileVersion: '9.0'\nsnapshots:\n  a@1: {}\nb c", 0, 4 },
+		{ "packageManager: pnpm@9.12.0\nskipped:\n  - a\nskipped:-  - b", 1, 4 },
+		{ "__metadata:\n  version: 8\n\n\"a@npm:1\":\n  version: 1.0.0\n  con", 2, 6 },
+	};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(rows); i++) {
+		const char *r = rows[i].text;
+		struct dep_set s = DEP_SET_INIT;
+		struct dep_error e;
+		char *by = NULL;
+		int rc;
+
+		if (rows[i].which == 0)
+			rc = deps_pnpm_parse(r, strlen(r), &s, &e);
+		else if (rows[i].which == 1)
+			rc = deps_pnpm_modules(r, strlen(r), &s, &by, &e);
+		else
+			rc = deps_yarn_parse(r, strlen(r), 0, &s, &e);
+		CHECK(rc < 0 && e.line == rows[i].line, "row %zu: line %u, want %u (%s)", i,
+		      e.line, rows[i].line, e.msg);
+		free(by);
+		dep_set_release(&s);
+	}
+}
+
 void test_main(void)
 {
+	yaml_error_lines();
 	markers();
 	names_and_metadata();
 	requirements();

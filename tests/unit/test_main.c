@@ -13,7 +13,9 @@ const char *test_shared(const char *rel)
 	static char path[4096];
 	const char *root = getenv("TEST_SHARED");
 
-	snprintf(path, sizeof(path), "%s/%s", root ? root : "../shared", rel);
+	/* our own copy of the vectors first (hermetic), as tests/run.sh
+	 * says, also for a program run by hand from the top of the tree */
+	snprintf(path, sizeof(path), "%s/%s", root && *root ? root : "tests", rel);
 	return path;
 }
 

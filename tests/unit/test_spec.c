@@ -357,8 +357,56 @@ static void test_yaml_anchor_cost(void)
 	buf_release(&b);
 }
 
+/* An error at the end of a text without a final newline: libyaml puts
+ * its mark on a line after the last, and the message named it (a 2-line
+ * preflight.yaml "at 3:1"; found by fuzzing the lockfile readers, which
+ * share the cause).  It names the end of the last line. */
+static void test_yaml_error_at_end(void)
+{
+	static const struct {
+		const char *text;
+		unsigned line, col;
+	} ends[] = {
+		{ "a: b\nc: [", 2, 5 },
+		{ "a: b\nc d", 2, 4 },
+		{ "a: b\nc: [\n", 3, 1 },
+		{ "a: b\n  c: d\n e", 2, 4 },
+		{ "a: \"b", 1, 6 },
+		/* libyaml's lines: a CR, CR LF or NEL ends one too */
+		{ "a: b\rc: [", 2, 5 },
+		{ "a: b\r\nc d", 2, 4 },
+		{ "a: b\r\nc: [\r\n", 3, 1 },
+		{ "a: b\xc2\x85" "c: [", 2, 5 },
+	};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(ends); i++) {
+		struct ytree_error ye;
+		struct ynode *root = NULL;
+		int rc = ytree_parse(ends[i].text, strlen(ends[i].text), 100, &root, &ye);
+
+		CHECK(rc < 0 && ye.line == ends[i].line && ye.col == ends[i].col,
+		      "row %zu: %u:%u, want %u:%u", i, ye.line, ye.col, ends[i].line,
+		      ends[i].col);
+		ynode_free(root);
+	}
+	/* a node there too: the empty value of a last "? key" */
+	{
+		struct ytree_error ye;
+		struct ynode *root = NULL;
+		const struct ynode *v = NULL;
+
+		if (ytree_parse("a: b\n? c", 8, 100, &root, &ye) == 0)
+			v = ynode_get(root, "c");
+		CHECK(v && v->line == 2 && v->col == 4, "the empty value at %u:%u",
+		      v ? v->line : 0, v ? v->col : 0);
+		ynode_free(root);
+	}
+}
+
 void test_main(void)
 {
+	test_yaml_error_at_end();
 	test_yaml_anchor_cost();
 	test_rows();
 	test_model();

@@ -1,11 +1,16 @@
 /* test_threads.c - the runner under load, for ThreadSanitizer (make tsan)
  * as much as for its answers: many checks on many workers sharing run_once
  * values, and the ports lookup (its own threads, its one-time /proc root)
- * called from several workers at once against a real listening socket. */
+ * called from several workers at once against a real listening socket;
+ * the env loader's thread for a large example (spec_env.c) and the deps
+ * probe's lockfile parser thread (probe_deps.c), each beside the work it
+ * overlaps. */
 #include "test.h"
 #include "probe.h"
 #include "procnet.h"
 #include "runner.h"
+#include "spec.h"
+#include "util.h"
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -112,6 +117,74 @@ static void one_round(unsigned threads)
 	plan_release(&plan);
 }
 
+/* A .env.example over the size that parses on its own thread, and a .env
+ * of the same keys parsed meanwhile. */
+static void env_example_thread(void)
+{
+	const char *dir = test_tmpdir("threads-env");
+	struct buf ex = BUF_INIT, env = BUF_INIT;
+	struct errbuf err;
+	struct spec spec;
+	int i;
+
+	for (i = 0; i < 10000; i++) {
+		buf_printf(&ex, "KEY_%05d=example value %d # a comment\n", i, i);
+		buf_printf(&env, "KEY_%05d=value%d\n", i, i);
+	}
+	CHECK(ex.len >= 64 * 1024, "the example is large enough for a thread");
+	test_write_str(dir, ".env.example", buf_str(&ex));
+	test_write_str(dir, ".env", buf_str(&env));
+	if (spec_load_any(dir, &spec, &err) != 0) {
+		CHECK(0, "load: %s", err.msg);
+	} else {
+		CHECK_INT(spec.env.example_doc.n, 10000, "example keys");
+		CHECK_INT(spec.env.env_doc.n, 10000, ".env keys");
+		spec_release(&spec);
+	}
+	buf_release(&ex);
+	buf_release(&env);
+}
+
+/* The deps probe's npm check: the lockfile parsed on a thread while
+ * node_modules is read. */
+static void deps_parse_thread(void)
+{
+	const char *dir = test_tmpdir("threads-deps");
+	const struct probe *p = probe_find("deps");
+	struct plan plan = { NULL, 0, 0 };
+	struct result res[4];
+	struct errbuf err;
+	struct spec spec;
+	size_t i;
+
+	test_write_str(dir, "package.json", "{\"name\":\"app\",\"version\":\"1.0.0\","
+		       "\"dependencies\":{\"a\":\"1.0.0\",\"b\":\"2.0.0\"}}\n");
+	test_write_str(dir, "package-lock.json", "{\"name\":\"app\",\"lockfileVersion\":3,"
+		       "\"packages\":{\"\":{\"name\":\"app\"},"
+		       "\"node_modules/a\":{\"version\":\"1.0.0\"},"
+		       "\"node_modules/b\":{\"version\":\"2.0.0\"}}}\n");
+	test_write_str(dir, "node_modules/a/package.json", "{\"name\":\"a\",\"version\":\"1.0.0\"}\n");
+	test_write_str(dir, "node_modules/b/package.json", "{\"name\":\"b\",\"version\":\"2.0.0\"}\n");
+	CHECK(p != NULL, "the deps probe");
+	if (!p || spec_load_any(dir, &spec, &err) != 0) {
+		CHECK(0, "load: %s", p ? err.msg : "no probe");
+		return;
+	}
+	p->plan(&spec, &plan);
+	CHECK(plan.n >= 1 && plan.n <= 4, "deps checks planned: %zu", plan.n);
+	if (plan.n >= 1 && plan.n <= 4) {
+		CHECK_INT(runner_run(&spec, &plan, clock_ms() + 120000, 2, res), 0,
+			  "none abandoned");
+		for (i = 0; i < plan.n; i++) {
+			CHECK(res[i].status == STATUS_PASS, "%s: %s", res[i].id,
+			      res[i].message);
+			result_release(&res[i]);
+		}
+	}
+	plan_release(&plan);
+	spec_release(&spec);
+}
+
 void test_main(void)
 {
 	static const unsigned threads[ROUNDS] = { 8, 2, 16, 0 };
@@ -124,4 +197,6 @@ void test_main(void)
 	for (i = 0; i < ROUNDS; i++)
 		one_round(threads[i]);
 	close(fd);
+	env_example_thread();
+	deps_parse_thread();
 }

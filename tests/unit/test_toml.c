@@ -381,6 +381,33 @@ static void limits(void)
 	      strstr(err.msg, "too many parts"), "deep header: %s", err.msg);
 	buf_release(&b);
 
+	/* inline tables whose keys have many parts: the parts count with
+	 * the tables (127 of each made a tree 16,000 levels deep) */
+	buf_puts(&b, "x = ");
+	for (i = 0; i < 127; i++) {
+		size_t j;
+
+		buf_putc(&b, '{');
+		for (j = 0; j < 127; j++)
+			buf_puts(&b, j ? ".a" : "a");
+		buf_puts(&b, " = ");
+	}
+	buf_putc(&b, '1');
+	for (i = 0; i < 127; i++)
+		buf_putc(&b, '}');
+	CHECK(toml_parse(b.s, b.len, NULL, &root, &err) < 0 &&
+	      strstr(err.msg, "nested too deeply"), "deep dotted keys: %s", err.msg);
+	buf_release(&b);
+	/* at the limit of 16, tables and parts together, and one past */
+	buf_puts(&b, "x = {a.b.c.d = {e.f.g.h = {i.j.k.l = {m.n.o = 1}}}}\n");
+	CHECK(toml_parse(b.s, b.len, &lim, &root, &err) == 0, "at the limit: %s", err.msg);
+	toml_free(root);
+	buf_release(&b);
+	buf_puts(&b, "x = {a.b.c.d = {e.f.g.h = {i.j.k.l = {m.n.o.p = 1}}}}\n");
+	CHECK(toml_parse(b.s, b.len, &lim, &root, &err) < 0 &&
+	      strstr(err.msg, "nested too deeply"), "one past: %s", err.msg);
+	buf_release(&b);
+
 	buf_puts(&b, "x = [");
 	for (i = 0; i < 200; i++)
 		buf_puts(&b, "1,");

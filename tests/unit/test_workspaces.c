@@ -168,6 +168,8 @@ static const struct parse_row uv_rows[] = {
 	{ "a header inside a string", "[project]\ndescription = \"\"\"\n"
 	  "[tool.uv.workspace]\nmembers = [\"fake\"]\n\"\"\"\n", "", 0 },
 	{ "array of tables", "[[tool.uv.index]]\nurl = \"x\"\n", "", 0 },
+	{ "columns count characters", "[tool.uv.workspace]\nmembers = [\"\xc3\xa9\", \"x\",\n"
+	  " \"y\"]\nexclude = [\"\xc3\xa9/z\"]\n", "\xc3\xa9@2:12 x@2:17 y@3:2 !\xc3\xa9/z@4:12", 1 },
 	{ "not an array", "[tool.uv.workspace]\nmembers = \"packages/*\"\n",
 	  "error 2:11 'members' in [tool.uv.workspace] expects an array", -1 },
 	{ "not strings", "[tool.uv.workspace]\nmembers = [1, 2]\n",
@@ -204,6 +206,33 @@ static void run_parse_rows(const char *name, const struct parse_row *rows,
 		free(l);
 		ws_patterns_release(&p);
 	}
+}
+
+/* 30,000 members: the first WS_PATTERNS_MAX kept, each at its own line,
+ * and the exclude after them too (each string's position was counted
+ * from the top of the file: quadratic, found by fuzz_workspaces). */
+static void test_uv_many(void)
+{
+	struct buf b = BUF_INIT;
+	struct ws_patterns p;
+	char msg[256] = "";
+	unsigned line = 0, col = 0;
+	size_t i;
+
+	buf_puts(&b, "[tool.uv.workspace]\nmembers = [\n");
+	for (i = 0; i < 30000; i++)
+		buf_printf(&b, "  \"m%zu\",\n", i);
+	buf_puts(&b, "]\n");
+	CHECK_INT(ws_uv_parse(b.s, b.len, &p, msg, sizeof(msg), &line, &col), 1,
+		  "parsed: %s", msg);
+	CHECK_INT(p.n, WS_PATTERNS_MAX, "the cap");
+	if (p.n == WS_PATTERNS_MAX) {
+		CHECK_STR(p.v[255].text, "m255", "the last kept");
+		CHECK(p.v[255].line == 258 && p.v[255].col == 3, "at %u:%u",
+		      p.v[255].line, p.v[255].col);
+	}
+	ws_patterns_release(&p);
+	buf_release(&b);
 }
 
 /* ---- discovery on real trees --------------------------------------------- */
@@ -600,6 +629,7 @@ void test_main(void)
 	test_dir_valid();
 	run_parse_rows("go.work", gowork_rows, ARRAY_SIZE(gowork_rows), ws_gowork_parse);
 	run_parse_rows("uv", uv_rows, ARRAY_SIZE(uv_rows), ws_uv_parse);
+	test_uv_many();
 	test_discovery();
 	test_models();
 	test_child_error();

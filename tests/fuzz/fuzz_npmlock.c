@@ -1,0 +1,46 @@
+/* fuzz_npmlock.c - npm's lockfiles (src/parse/deps_npm.c
+ * deps_npm_parse): package-lock.json of every lockfileVersion,
+ * npm-shrinkwrap.json and node_modules/.package-lock.json; and a
+ * package.json's "version" (deps_npm_package_version).
+ *
+ * Invariants (deps_check.h): each entry found by its key, with a name,
+ * known flags and a line inside the file, and the set equal to itself
+ * under deps_compare; an install path's package name is a suffix of it;
+ * a failure names a line inside the file and says why, printably.
+ */
+#include "deps_check.h"
+
+#include <stdlib.h>
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct dep_set s = DEP_SET_INIT;
+	struct dep_error err;
+	unsigned lines;
+	uint8_t *owned;
+	size_t i;
+	char *v;
+	int version = 0;
+
+	data = fuzz_scale(data, &size, &owned);
+	lines = deps_lines(data, size);
+	memset(&err, 0, sizeof(err));
+	if (deps_npm_parse((const char *)data, size, &s, &version, &err) == 0) {
+		deps_check_set(&s, lines, DEPS_CMP_EXTRAS);
+		for (i = 0; i < s.n; i++) {
+			const char *name = deps_npm_path_name(s.v[i].key);
+			size_t kl = strlen(s.v[i].key), nl = strlen(name);
+
+			FUZZ_CHECK(nl <= kl && !strcmp(s.v[i].key + kl - nl, name));
+		}
+	} else {
+		deps_check_error(&err, lines);
+		FUZZ_CHECK(s.n == 0 || err.msg[0]);
+	}
+	dep_set_release(&s);
+	v = deps_npm_package_version((const char *)data, size);
+	FUZZ_CHECK(!v || strlen(v) <= size);
+	free(v);
+	free(owned);
+	return 0;
+}
