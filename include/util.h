@@ -118,4 +118,7 @@ double clock_ms(void);
 /* Parse a whole decimal string into [min, max]; 0 or -1 (no errno). */
 int parse_long(const char *s, long min, long max, long *out);
 
+/* The value of one hexadecimal digit (either case), or -1. */
+int hex_digit(int c);
+
 #endif

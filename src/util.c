@@ -381,3 +381,14 @@ int parse_long(const char *s, long min, long max, long *out)
 	*out = v;
 	return 0;
 }
+
+int hex_digit(int c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}

@@ -251,28 +251,40 @@ static int source_is(const struct toml_value *t, const char *kind, int dot)
 	return v && (!dot || !strcmp(v, "."));
 }
 
+/* The lock's packages into g (uv and poetry share the graph): 1 loaded
+ * (the caller releases g and *root), 0 no package table (nothing to
+ * release), -1 an error in err (nothing to release). */
+static int graph_open(const char *buf, size_t len, const struct pymarker_env *env,
+		      struct pygraph *g, struct toml_value **root, struct dep_error *err)
+{
+	const struct toml_value *pkgs = lock_packages(buf, len, root, err);
+
+	if (!*root)
+		return -1;
+	if (!pkgs) {
+		toml_free(*root);
+		return 0;
+	}
+	memset(g, 0, sizeof(*g));
+	g->env = env;
+	if (graph_load(g, pkgs, err) < 0) {
+		graph_release(g);
+		toml_free(*root);
+		return -1;
+	}
+	return 1;
+}
+
 int deps_uv_parse(const char *buf, size_t len, const struct pymarker_env *env,
 		  struct dep_set *s, struct dep_error *err)
 {
 	struct toml_value *root = NULL;
-	const struct toml_value *pkgs = lock_packages(buf, len, &root, err);
 	struct pygraph g;
 	size_t i, nroots = 0;
-	int pass;
+	int pass, rc = graph_open(buf, len, env, &g, &root, err);
 
-	if (!root)
-		return -1;
-	if (!pkgs) {
-		toml_free(root);
-		return 0;
-	}
-	memset(&g, 0, sizeof(g));
-	g.env = env;
-	if (graph_load(&g, pkgs, err) < 0) {
-		graph_release(&g);
-		toml_free(root);
-		return -1;
-	}
+	if (rc <= 0)
+		return rc;
 	/* the project at ".", else every workspace member (a virtual root) */
 	for (pass = 0; pass < 2 && !nroots; pass++)
 		for (i = 0; i < g.n; i++) {
@@ -378,24 +390,13 @@ int deps_poetry_parse(const char *buf, size_t len, const struct pymarker_env *en
 		      struct dep_error *err)
 {
 	struct toml_value *root = NULL;
-	const struct toml_value *pkgs = lock_packages(buf, len, &root, err);
 	struct pygraph g;
 	unsigned char *incoming;
 	size_t i, j;
+	int rc = graph_open(buf, len, env, &g, &root, err);
 
-	if (!root)
-		return -1;
-	if (!pkgs) {
-		toml_free(root);
-		return 0;
-	}
-	memset(&g, 0, sizeof(g));
-	g.env = env;
-	if (graph_load(&g, pkgs, err) < 0) {
-		graph_release(&g);
-		toml_free(root);
-		return -1;
-	}
+	if (rc <= 0)
+		return rc;
 	incoming = xcalloc(g.n ? g.n : 1, 1);
 	for (i = 0; i < g.n; i++) {
 		const struct toml_value *deps = toml_get(g.v[i].t, "dependencies");

@@ -192,17 +192,6 @@ static int field_next(const char **p, const char *end, const char **f,
 	return 1;
 }
 
-static int hex_digit(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 /* Exactly n (1..8) hex digits into *out. */
 static int hex_parse(const char *s, size_t n, uint32_t *out)
 {

@@ -440,17 +440,6 @@ static int skip_ws_nl(struct parser *ps)
 
 /* ---- strings ---- */
 
-static int hex_digit(int c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 static void put_utf8(struct buf *b, unsigned long cp)
 {
 	char u[4];
