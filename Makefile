@@ -75,7 +75,7 @@ FUZZ_BINS  := $(FUZZ_NAMES:%=$(BUILD)/fuzz/fuzz_%)
 REPLAY     := $(BUILD)/tests/test_fuzz
 REPLAY_OBJS := $(FUZZ_NAMES:%=$(BUILD)/fuzz/replay_%.o) $(BUILD)/fuzz/fuzz.o
 FUZZ_SECONDS ?= 60
-FUZZ_SMOKE_SECONDS ?= 4
+FUZZ_SMOKE_SECONDS ?= 3
 
 # the threaded tests, for make tsan
 TSAN_UNITS := test_threads test_probes test_procnet test_compose test_spawnrun \
