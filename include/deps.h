@@ -53,8 +53,9 @@ struct dep_set {
 
 #define DEP_SET_INIT { NULL, 0, 0, STRMAP_INIT }
 
-/* Add a package (strings copied); a key already there is replaced and
- * returned.  version and extra may be NULL. */
+/* Add a package (strings copied); a key already there keeps its name
+ * and takes the new version and flags, its extra cleared, and is
+ * returned.  version may be NULL. */
 struct dep *dep_set_add(struct dep_set *s, const char *key, const char *name,
 			const char *version, unsigned flags);
 const struct dep *dep_set_get(const struct dep_set *s, const char *key);

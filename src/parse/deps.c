@@ -14,10 +14,14 @@ struct dep *dep_set_add(struct dep_set *s, const char *key, const char *name,
 	size_t i = strmap_get(&s->index, key, strlen(key));
 	struct dep *d;
 
-	if (i != STRMAP_NONE) {
+	if (i != STRMAP_NONE) {	/* a key again: its version, flags and extra
+				 * are the last one's (JSON.parse keeps the
+				 * last of duplicate keys) */
 		d = &s->v[i];
 		free(d->version);
+		free(d->extra);
 		d->version = version ? xstrdup(version) : NULL;
+		d->extra = NULL;
 		d->flags = flags;
 		return d;
 	}
