@@ -92,6 +92,18 @@ static const char probes_description[] =
 	"List the probes an audit runs (for only and skip) and the check ids "
 	"each can report.";
 
+/* An integer property of milliseconds, 1 to max, into props. */
+static void add_ms_property(cJSON *props, const char *name, double max,
+			    const char *description)
+{
+	cJSON *p = cJSON_AddObjectToObject(props, name);
+
+	cJSON_AddStringToObject(p, "type", "integer");
+	cJSON_AddNumberToObject(p, "minimum", 1);
+	cJSON_AddNumberToObject(p, "maximum", max);
+	cJSON_AddStringToObject(p, "description", description);
+}
+
 /* {"type": "object", "properties": {...}} of the audit tool. */
 static cJSON *audit_input_schema(void)
 {
@@ -128,26 +140,14 @@ static cJSON *audit_input_schema(void)
 	p = cJSON_AddObjectToObject(props, "strict");
 	cJSON_AddStringToObject(p, "type", "boolean");
 	cJSON_AddStringToObject(p, "description", "warnings fail the audit");
-	p = cJSON_AddObjectToObject(props, "timeout_ms");
-	cJSON_AddStringToObject(p, "type", "integer");
-	cJSON_AddNumberToObject(p, "minimum", 1);
-	cJSON_AddNumberToObject(p, "maximum", 600000);
-	cJSON_AddStringToObject(p, "description", "deadline of this audit in ms "
-				"(default: the repository's timeout_ms, at most 30000, "
-				"else the user's, else 3000)");
-	p = cJSON_AddObjectToObject(props, "wait_ms");
-	cJSON_AddStringToObject(p, "type", "integer");
-	cJSON_AddNumberToObject(p, "minimum", 1);
-	cJSON_AddNumberToObject(p, "maximum", MCP_WAIT_MAX_MS);
-	cJSON_AddStringToObject(p, "description", "wait up to this many ms for the "
-				"checks that waiting can change (TCP ports, the docker "
-				"daemon) to pass, running them again (as --wait)");
-	p = cJSON_AddObjectToObject(props, "interval_ms");
-	cJSON_AddStringToObject(p, "type", "integer");
-	cJSON_AddNumberToObject(p, "minimum", 1);
-	cJSON_AddNumberToObject(p, "maximum", MCP_WAIT_MAX_MS);
-	cJSON_AddStringToObject(p, "description", "with wait_ms: the pause between "
-				"two rounds, at most wait_ms (default 250)");
+	add_ms_property(props, "timeout_ms", 600000, "deadline of this audit in ms "
+			"(default: the repository's timeout_ms, at most 30000, "
+			"else the user's, else 3000)");
+	add_ms_property(props, "wait_ms", MCP_WAIT_MAX_MS, "wait up to this many ms "
+			"for the checks that waiting can change (TCP ports, the "
+			"docker daemon) to pass, running them again (as --wait)");
+	add_ms_property(props, "interval_ms", MCP_WAIT_MAX_MS, "with wait_ms: the "
+			"pause between two rounds, at most wait_ms (default 250)");
 	cJSON_AddBoolToObject(s, "additionalProperties", 0);
 	return s;
 }
