@@ -276,9 +276,14 @@ static int listeners_get(const char *proc, struct tcp_listener **v,
 /* ---- who holds a socket ------------------------------------------- */
 
 /* Up to size-1 bytes of base/path, NUL-terminated; the length read, or -1
- * with errno.  With st, the open file's fstat too. */
+ * with errno.  With st, the open file's fstat too.  With record, the file
+ * is one record of a procfs seq file (stat, status, cgroup), which a read
+ * returns whole when it fits (seq_read_iter fills the buffer from one
+ * show()), or a regular file (a copy of /proc), where a short read is the
+ * end too: no second read to see the end of it, a sixth of phase 0's
+ * system calls on a machine of thousands of processes. */
 static ssize_t read_head_st(int base, const char *path, char *buf,
-			    size_t size, struct stat *st)
+			    size_t size, struct stat *st, int record)
 {
 	size_t len = 0;
 	int fd;
@@ -308,6 +313,8 @@ static ssize_t read_head_st(int base, const char *path, char *buf,
 		if (k == 0)
 			break;
 		len += (size_t)k;
+		if (record && len < size - 1)
+			break;
 	}
 	close(fd);
 	buf[len] = '\0';
@@ -316,7 +323,12 @@ static ssize_t read_head_st(int base, const char *path, char *buf,
 
 static ssize_t read_head(int base, const char *path, char *buf, size_t size)
 {
-	return read_head_st(base, path, buf, size, NULL);
+	return read_head_st(base, path, buf, size, NULL, 0);
+}
+
+static ssize_t read_record(int base, const char *path, char *buf, size_t size)
+{
+	return read_head_st(base, path, buf, size, NULL, 1);
 }
 
 /* One (socket, process) pair found in the scan: the descriptor number it
@@ -655,7 +667,7 @@ static unsigned long long proc_cgroup(struct worker *w, int pid)
 
 	snprintf(path, sizeof(path), "%d/cgroup", pid);
 	w->cgroup_reads++;
-	if (read_head(sc->base, path, w->buf, sizeof(w->buf)) < 0)
+	if (read_record(sc->base, path, w->buf, sizeof(w->buf)) < 0)
 		return 0;
 	line = w->buf;
 	while (strncmp(line, "0::/", 4)) {
@@ -709,7 +721,7 @@ static void info_item(struct worker *w, size_t i)
 		size_t n = 0;
 
 		snprintf(path, sizeof(path), "%d/status", p->key.pid);
-		if (read_head(sc->base, path, buf, size) >= 0)
+		if (read_record(sc->base, path, buf, size) >= 0)
 			procnet_status_parse(buf, p->key.uid, &n, &p->ppid,
 					     &p->pgrp, &p->ties);
 		p->key.nuid = n;
@@ -721,7 +733,7 @@ static void info_item(struct worker *w, size_t i)
 			p->key.uid[p->key.nuid++] = (unsigned)st.st_uid;
 	}
 	snprintf(path, sizeof(path), "%d/stat", p->key.pid);
-	if (read_head_st(sc->base, path, buf, size, &st) >= 0) {
+	if (read_head_st(sc->base, path, buf, size, &st, 1) >= 0) {
 		p->ties = procnet_stat_ties(buf, &p->ppid, &p->pgrp) == 0;
 		if (sc->procfs)
 			p->key.uid[p->key.nuid++] = (unsigned)st.st_uid;
