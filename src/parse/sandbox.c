@@ -1010,6 +1010,23 @@ static struct span trim(struct span s)
 	return s;
 }
 
+/* Whether s is a NAME npm's envReplace replaces: @npmcli/config's
+ * envExpr is /(?<!\\)(\\*)\$\{([^${}?]+)(\?)?\}/g, so one character or more,
+ * none of them '$', '{' or '?' but an optional last '?', and none a NUL,
+ * which no environment variable's name holds (the text stays as written:
+ * a literal, hidden as one). */
+static int is_env_ref_name(const char *s, size_t n)
+{
+	size_t i;
+
+	if (n && s[n - 1] == '?')
+		n--;
+	for (i = 0; i < n; i++)
+		if (s[i] == '$' || s[i] == '{' || s[i] == '?' || s[i] == '\0')
+			return 0;
+	return n > 0;
+}
+
 /* A value made only of ${NAME} references (npm's envReplace): 1 with the
  * first NAME copied, else 0. */
 static int only_env_refs(struct span v, char *var, size_t size)
@@ -1027,6 +1044,8 @@ static int only_env_refs(struct span v, char *var, size_t size)
 		if (!close)
 			return 0;
 		n = (size_t)(close - (v.p + i + 2));
+		if (!is_env_ref_name(v.p + i + 2, n))
+			return 0;
 		if (first && var && size) {
 			size_t k = n < size - 1 ? n : size - 1;
 

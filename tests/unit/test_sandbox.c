@@ -392,6 +392,12 @@ static void test_tokens(void)
 		{ 'n', "//r/:_authToken=${A}\n//s/:_authToken=lit\n", 1, "A" },
 		{ 'n', "//r/:_authToken=x${A}\n", 1, "" },
 		{ 'n', "//r/:_authToken=${A\n", 1, "" },
+		/* names npm's envExpr does not take: the text stays literal */
+		{ 'n', "//r/:_authToken=${}x\n", 1, "" },
+		{ 'n', "//r/:_authToken=${A${B}\n", 1, "" },
+		{ 'n', "//r/:_authToken=${A?B}\n", 1, "" },
+		{ 'n', "//r/:_authToken=${A??}\n", 1, "" },
+		{ 'n', "//r/:_authToken=${?}\n", 1, "" },
 		{ 'n', "_authTokenx=1\nalways-auth=true\n", 0, "" },
 		{ 'r', "machine example.com login me password secret\n", 1, "" },
 		{ 'r', "machine example.com\n  login me\n  password s\n", 1, "" },
@@ -422,6 +428,17 @@ static void test_tokens(void)
 		CHECK_INT(got, rows[i].want, "token row %zu: %s", i, t);
 		if (rows[i].kind == 'n')
 			CHECK_STR(var, rows[i].var, "token row %zu variable", i);
+	}
+	{
+		/* a NUL in the name (fuzz_sandbox): no variable can have it,
+		 * so npm leaves the text as written, a literal token; it was
+		 * taken for a reference to a variable named "" */
+		static const char t[] = "//r/:_authToken=${\0A}\n";
+		char var[32] = "unset";
+
+		CHECK_INT(sandbox_npmrc_token(t, sizeof(t) - 1, var, sizeof(var)), 1,
+			  "a NUL in ${...}: a literal");
+		CHECK_STR(var, "", "no variable named");
 	}
 }
 
