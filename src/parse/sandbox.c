@@ -743,8 +743,31 @@ static int list_item(const char **p, char *item, size_t size, const char *stop)
 	return 0;
 }
 
+/*
+ * The aliases of one scan: looked up by name through idx (the positions
+ * sorted by name, the first definition of a name first, which is the one
+ * used), and each resolved once for the user (memo): a user list naming
+ * an alias a thousand times, or aliases of aliases each naming the next
+ * many times, cost one resolution each, not one per mention (which made
+ * the lookup quadratic and nested aliases exponential).  An alias met
+ * again while it is being resolved (a loop, which visudo refuses) or
+ * deeper than SUDO_ALIAS_DEPTH matches nothing.
+ */
+enum { ALIAS_UNKNOWN, ALIAS_BUSY, ALIAS_NO, ALIAS_YES };
+
+struct alias_ref {
+	const char *name;
+	size_t pos;
+};
+
+struct alias_ctx {
+	const struct sudo_aliases *a;
+	struct alias_ref *idx;	/* a->n, by name then position */
+	unsigned char *memo;	/* a->n, by position */
+};
+
 static int list_match(const char *list, const struct sudo_who *who,
-		      const struct sudo_aliases *a, int depth, const char **end,
+		      struct alias_ctx *c, int depth, const char **end,
 		      const char *stop);
 
 static int parse_id(const char *s, unsigned long *out)
@@ -758,9 +781,28 @@ static int parse_id(const char *s, unsigned long *out)
 	return 0;
 }
 
-static int item_match(const char *item, const struct sudo_who *who,
-		      const struct sudo_aliases *a, int depth)
+/* The position of the alias named name (its first definition), or -1. */
+static long alias_find(const struct alias_ctx *c, const char *name)
 {
+	size_t lo = 0, hi = c->a ? c->a->n : 0;
+
+	while (lo < hi) {	/* the first position whose name is >= name */
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (strcmp(c->idx[mid].name, name) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == (c->a ? c->a->n : 0) || strcmp(c->idx[lo].name, name))
+		return -1;
+	return (long)c->idx[lo].pos;
+}
+
+static int item_match(const char *item, const struct sudo_who *who,
+		      struct alias_ctx *c, int depth)
+{
+	long k;
 	unsigned long id;
 	size_t i;
 
@@ -784,13 +826,19 @@ static int item_match(const char *item, const struct sudo_who *who,
 				return 1;
 		return 0;
 	}
-	for (i = 0; a && i < a->n; i++) {
+	k = alias_find(c, item);
+	if (k >= 0) {
 		const char *end;
+		int r;
 
-		if (strcmp(a->name[i], item))
-			continue;
-		return depth < SUDO_ALIAS_DEPTH &&
-		       list_match(a->list[i], who, a, depth + 1, &end, "");
+		if (c->memo[k] == ALIAS_YES || c->memo[k] == ALIAS_NO)
+			return c->memo[k] == ALIAS_YES;
+		if (c->memo[k] == ALIAS_BUSY || depth >= SUDO_ALIAS_DEPTH)
+			return 0;
+		c->memo[k] = ALIAS_BUSY;
+		r = list_match(c->a->list[k], who, c, depth + 1, &end, "");
+		c->memo[k] = r ? ALIAS_YES : ALIAS_NO;
+		return r;
 	}
 	return who->user && !strcmp(who->user, item);
 }
@@ -799,7 +847,7 @@ static int item_match(const char *item, const struct sudo_who *who,
  * follows or a character of stop; *end is where it ended.  The last item
  * that matches decides, a '!' negating it. */
 static int list_match(const char *list, const struct sudo_who *who,
-		      const struct sudo_aliases *a, int depth, const char **end,
+		      struct alias_ctx *c, int depth, const char **end,
 		      const char *stop)
 {
 	const char *p = list;
@@ -817,7 +865,7 @@ static int list_match(const char *list, const struct sudo_who *who,
 		p = s;
 		if (list_item(&p, item, sizeof(item), stop) < 0)
 			break;
-		if (item_match(item, who, a, depth))
+		if (item_match(item, who, c, depth))
 			result = !neg;
 		s = skip_blanks(p);
 		if (*s != ',')
@@ -846,13 +894,15 @@ static void alias_add(struct sudo_aliases *a, const char *defs)
 		memcpy(name, p, n);
 		name[n] = '\0';
 		colon = strchr(eq + 1, ':');
-		grow(&a->name, sizeof(*a->name), &a->cap, a->n + 1);
-		a->list = xrealloc(a->list, a->cap * sizeof(*a->list));
+		if (a->n == a->cap) {	/* both arrays grow together */
+			grow(&a->name, sizeof(*a->name), &a->cap, a->n + 1);
+			a->list = xrealloc(a->list, a->cap * sizeof(*a->list));
+		}
 		a->name[a->n] = xstrdup(name);
 		a->list[a->n] = colon ? xstrndup(eq + 1, (size_t)(colon - eq - 1)) :
 				xstrdup(eq + 1);
 		a->n++;
-		if (!colon || a->n >= 4096)
+		if (!colon)
 			return;
 		p = colon + 1;
 	}
@@ -927,13 +977,13 @@ static int has_nopasswd(const char *s)
 }
 
 static const char *sudo_defaults(const char *s, const struct sudo_who *who,
-				 const struct sudo_aliases *a)
+				 struct alias_ctx *c)
 {
 	const char *end;
 
 	s += 8;
 	if (*s == ':') {
-		if (!list_match(s + 1, who, a, 0, &end, ""))
+		if (!list_match(s + 1, who, c, 0, &end, ""))
 			return NULL;
 		s = end;
 	} else if (*s == '@' || *s == '>' || *s == '!') {
@@ -942,6 +992,30 @@ static const char *sudo_defaults(const char *s, const struct sudo_who *who,
 		s += strcspn(s, " \t");
 	}
 	return has_option(s, "!authenticate") ? "!authenticate" : NULL;
+}
+
+/* By name, then by position: the first definition of a name first. */
+static int alias_ref_cmp(const void *x, const void *y)
+{
+	const struct alias_ref *a = x, *b = y;
+	int d = strcmp(a->name, b->name);
+
+	return d ? d : (a->pos > b->pos) - (a->pos < b->pos);
+}
+
+static void alias_ctx_init(struct alias_ctx *c, const struct sudo_aliases *a)
+{
+	size_t i, n = a ? a->n : 0;
+
+	c->a = a;
+	c->idx = xmalloc((n ? n : 1) * sizeof(*c->idx));
+	c->memo = xcalloc(n ? n : 1, 1);
+	for (i = 0; i < n; i++) {
+		c->idx[i].name = a->name[i];
+		c->idx[i].pos = i;
+	}
+	if (n > 1)
+		qsort(c->idx, n, sizeof(*c->idx), alias_ref_cmp);
 }
 
 size_t sandbox_sudoers_scan(const char *buf, size_t len, const struct sudo_who *who,
@@ -954,9 +1028,11 @@ size_t sandbox_sudoers_scan(const char *buf, size_t len, const struct sudo_who *
 		"@include", "@includedir",
 	};
 	struct buf b = BUF_INIT;
+	struct alias_ctx c;
 	size_t pos = 0, count = 0, i;
 	unsigned lineno = 0, first;
 
+	alias_ctx_init(&c, aliases);
 	while (sudo_line(buf, len, &pos, &lineno, &b, &first)) {
 		const char *s = skip_blanks(buf_str(&b)), *end, *what = NULL;
 
@@ -967,8 +1043,8 @@ size_t sandbox_sudoers_scan(const char *buf, size_t len, const struct sudo_who *
 		if (i < ARRAY_SIZE(skip))
 			continue;
 		if (word_is(s, "Defaults")) {
-			what = sudo_defaults(s, who, aliases);
-		} else if (list_match(s, who, aliases, 0, &end, "=")) {
+			what = sudo_defaults(s, who, &c);
+		} else if (list_match(s, who, &c, 0, &end, "=")) {
 			const char *eq = strchr(end, '=');
 
 			if (eq && has_nopasswd(eq + 1))
@@ -980,6 +1056,8 @@ size_t sandbox_sudoers_scan(const char *buf, size_t len, const struct sudo_who *
 		count++;
 	}
 	buf_release(&b);
+	free(c.idx);
+	free(c.memo);
 	return count;
 }
 

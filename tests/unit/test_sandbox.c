@@ -324,6 +324,12 @@ static void test_sudoers(void)
 		{ "User_Alias ADMINS = alice : OPS = bob\nADMINS ALL = NOPASSWD: ALL\n"
 		  "OPS ALL = NOPASSWD: ALL\n", "" },
 		{ "User_Alias A = B\nUser_Alias B = A\nA ALL = NOPASSWD: ALL\n", "" },	/* a loop */
+		/* a name defined twice: the first definition */
+		{ "User_Alias A = bob\nUser_Alias A = dev\nA ALL = NOPASSWD: ALL\n", "" },
+		{ "User_Alias A = dev\nUser_Alias A = bob\nA ALL = NOPASSWD: ALL\n", "3:NOPASSWD" },
+		/* resolved once, then remembered: !A after A */
+		{ "User_Alias A = dev\nA, !A ALL = NOPASSWD: ALL\n", "" },
+		{ "User_Alias A = dev\nUser_Alias B = A, A\n!B, B ALL = NOPASSWD: ALL\n", "3:NOPASSWD" },
 		{ "+netgroup ALL=NOPASSWD: ALL\n%:nonunix ALL=NOPASSWD: ALL\n", "" },
 		{ "Defaults !authenticate\n", "1:!authenticate" },
 		{ "Defaults env_reset, !authenticate\n", "1:!authenticate" },
@@ -362,6 +368,33 @@ static void test_sudoers(void)
 		sandbox_sudoers_scan(f2, strlen(f2), &dev, &a, hits, &b);
 		CHECK_STR(buf_str(&b), "1:NOPASSWD", "alias across files");
 		buf_release(&b);
+		sudo_aliases_release(&a);
+	}
+	/* scale (fuzz_sudoers' cost pass): 20,000 aliases, each line's
+	 * growth once (it reallocated the whole list each time, quadratic),
+	 * and seven levels of aliases each naming the next 2,000 times
+	 * (2,000^7 resolutions before each alias was remembered); eight
+	 * levels is as deep as aliases are followed */
+	{
+		struct sudo_aliases a = { 0 };
+		struct buf b = BUF_INIT, t = BUF_INIT;
+		int k, j;
+
+		for (k = 0; k < 20000; k++)
+			buf_printf(&t, "User_Alias U%d = u%d\n", k, k);
+		for (k = 0; k < 7; k++) {
+			buf_printf(&t, "User_Alias N%d = ", k);
+			for (j = 0; j < 2000; j++)
+				buf_printf(&t, j ? ", N%d" : "N%d", k + 1);
+			buf_puts(&t, "\n");
+		}
+		buf_puts(&t, "User_Alias N7 = dev\nU19999, N0 ALL = NOPASSWD: ALL\n");
+		sandbox_sudoers_aliases(buf_str(&t), t.len, &a);
+		CHECK_INT((int)a.n, 20008, "every alias kept");
+		sandbox_sudoers_scan(buf_str(&t), t.len, &dev, &a, hits, &b);
+		CHECK_STR(buf_str(&b), "20009:NOPASSWD", "nested aliases, resolved once each");
+		buf_release(&b);
+		buf_release(&t);
 		sudo_aliases_release(&a);
 	}
 	CHECK(sandbox_sudoers_d_name("agent"), "plain name");
