@@ -237,6 +237,22 @@ busy_case() {
 		return
 	fi
 	port=$(cut -d' ' -f1 "$out/farm.out")
+	holder=$(cut -d' ' -f2 "$out/farm.out")
+	# "started last" is the highest pid only until pids wrap around
+	# (pid_max): then the holder sits among the first, and the case is
+	# not the one measured; start the farm again, up to 3 times
+	if [ "$1" != kids ] &&
+	   [ "$(pgrep -P "$farm_pid" | sort -n | tail -n 1)" != "$holder" ]; then
+		farm_stop
+		tries=$((${tries:-0} + 1))
+		if [ "$tries" -le 3 ]; then
+			busy_case "$@"
+		else
+			echo "$3: the holder's pid wrapped below the others 3 times"
+		fi
+		tries=0
+		return
+	fi
 	brepo=$out/busy-repo
 	mkdir -p "$brepo"
 	printf 'version: 1\nports:\n  free: [%s]\n' "$port" >"$brepo/preflight.yaml"
