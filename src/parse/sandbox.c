@@ -744,9 +744,9 @@ static int list_item(const char **p, char *item, size_t size, const char *stop)
 }
 
 /*
- * The aliases of one scan: looked up by name through idx (the positions
- * sorted by name, the first definition of a name first, which is the one
- * used), and each resolved once for the user (memo): a user list naming
+ * The aliases of one scan: looked up by name through idx (sorted by name,
+ * and of a name defined twice only the first definition, the one used),
+ * and each resolved once for the user (memo): a user list naming
  * an alias a thousand times, or aliases of aliases each naming the next
  * many times, cost one resolution each, not one per mention (which made
  * the lookup quadratic and nested aliases exponential).  An alias met
@@ -762,7 +762,8 @@ struct alias_ref {
 
 struct alias_ctx {
 	const struct sudo_aliases *a;
-	struct alias_ref *idx;	/* a->n, by name then position */
+	struct alias_ref *idx;	/* nidx, by name */
+	size_t nidx;
 	unsigned char *memo;	/* a->n, by position */
 };
 
@@ -781,22 +782,31 @@ static int parse_id(const char *s, unsigned long *out)
 	return 0;
 }
 
+static int alias_name_cmp(const void *x, const void *y)
+{
+	return strcmp(((const struct alias_ref *)x)->name,
+		      ((const struct alias_ref *)y)->name);
+}
+
+/* By name, then by position: the first definition of a name first. */
+static int alias_ref_cmp(const void *x, const void *y)
+{
+	const struct alias_ref *a = x, *b = y;
+	int d = strcmp(a->name, b->name);
+
+	return d ? d : (a->pos > b->pos) - (a->pos < b->pos);
+}
+
 /* The position of the alias named name (its first definition), or -1. */
 static long alias_find(const struct alias_ctx *c, const char *name)
 {
-	size_t lo = 0, hi = c->a ? c->a->n : 0;
+	const struct alias_ref key = { name, 0 }, *r;
 
-	while (lo < hi) {	/* the first position whose name is >= name */
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (strcmp(c->idx[mid].name, name) < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	if (lo == (c->a ? c->a->n : 0) || strcmp(c->idx[lo].name, name))
+	if (!c->nidx)
 		return -1;
-	return (long)c->idx[lo].pos;
+	/* the index holds each name once: pos does not take part */
+	r = bsearch(&key, c->idx, c->nidx, sizeof(*c->idx), alias_name_cmp);
+	return r ? (long)r->pos : -1;
 }
 
 static int item_match(const char *item, const struct sudo_who *who,
@@ -994,15 +1004,7 @@ static const char *sudo_defaults(const char *s, const struct sudo_who *who,
 	return has_option(s, "!authenticate") ? "!authenticate" : NULL;
 }
 
-/* By name, then by position: the first definition of a name first. */
-static int alias_ref_cmp(const void *x, const void *y)
-{
-	const struct alias_ref *a = x, *b = y;
-	int d = strcmp(a->name, b->name);
-
-	return d ? d : (a->pos > b->pos) - (a->pos < b->pos);
-}
-
+/* The index of a's names, each name once (its first definition). */
 static void alias_ctx_init(struct alias_ctx *c, const struct sudo_aliases *a)
 {
 	size_t i, n = a ? a->n : 0;
@@ -1016,6 +1018,9 @@ static void alias_ctx_init(struct alias_ctx *c, const struct sudo_aliases *a)
 	}
 	if (n > 1)
 		qsort(c->idx, n, sizeof(*c->idx), alias_ref_cmp);
+	for (i = c->nidx = 0; i < n; i++)
+		if (!c->nidx || strcmp(c->idx[i].name, c->idx[c->nidx - 1].name))
+			c->idx[c->nidx++] = c->idx[i];
 }
 
 size_t sandbox_sudoers_scan(const char *buf, size_t len, const struct sudo_who *who,
