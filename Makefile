@@ -1,8 +1,10 @@
 # envpreflight - plain make, pkg-config for the three libraries.
 #
-#   make            build ./envpreflight
-#   make run        install deps, build, audit examples/webapp
-#   make check      install deps (and the MCP SDK from npm), build, run every test
+#   make            build ./envpreflight (says what to install when the
+#                   libraries are missing)
+#   make run        install what building needs, build, audit examples/webapp
+#   make check      install what testing needs (Debian packages, and the
+#                   test clients from npm), build, run every test
 #   make golden     the golden cases; UPDATE=1 rewrites their expectations
 #   make asan       the tests under AddressSanitizer + UBSan
 #   make tsan       the threaded tests under ThreadSanitizer (clang)
@@ -38,8 +40,9 @@ BUILD   ?= build
 # Debian packages: to build, to run the tests, and for the clang-based
 # checks (tsan, lint, fuzz).  clang 14 finds libFuzzer and the sanitizer
 # runtimes in libclang-rt-14-dev, which bookworm's clang only recommends;
-# llvm gives llvm-symbolizer for readable sanitizer stacks.
-DEPS_BUILD := pkg-config libcjson-dev libinih-dev libyaml-dev
+# llvm gives llvm-symbolizer for readable sanitizer stacks.  make run
+# installs DEPS_BUILD only; the test toolchain comes with make check.
+DEPS_BUILD := gcc libc6-dev pkg-config libcjson-dev libinih-dev libyaml-dev
 DEPS_TEST  := libxml2-utils iproute2 lsof valgrind man-db git nodejs python3 util-linux \
               python3-jsonschema python3-yaml perl bash-completion zsh fish
 # make deb (dpkg-shlibdeps, dpkg-buildflags; dpkg-deb is dpkg's) and make
@@ -50,6 +53,9 @@ DEPS_CLANG := clang libclang-rt-14-dev llvm cppcheck clang-tidy
 WARN    := -Wall -Wextra -Werror -Wshadow -Wformat=2 -Wstrict-prototypes \
            -Wmissing-prototypes -Wvla -Wpointer-arith -Wno-unused-parameter
 CFLAGS  ?= -O2 -g
+# Read when make reads this file: a target that installs the libraries
+# first (run, check, asan, ...) builds in a make of its own, started after
+# the install, which reads it again (tests/integration/makefile.sh).
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 ALL_CPPFLAGS = -D_GNU_SOURCE -Iinclude $(PKG_CFLAGS) $(CPPFLAGS)
 ALL_CFLAGS = -std=c11 $(WARN) $(CFLAGS) $(SAN)
@@ -91,7 +97,7 @@ envpreflight: $(BUILD)/envpreflight
 $(BUILD)/envpreflight: $(OBJS)
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $(OBJS) $(LDLIBS)
 
-$(BUILD)/%.o: src/%.c $(BUILD)/%.d | $(BUILD)
+$(BUILD)/%.o: src/%.c $(BUILD)/%.d | $(BUILD) libs-present
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(DEPFLAGS) -c -o $@ $<
 
@@ -143,6 +149,14 @@ $(BUILD)/fuzz/fuzz_%: $(BUILD)/fuzz/target_%.o $(BUILD)/fuzz/fuzz.o $(BUILD)/lib
 $(BUILD):
 	mkdir -p $(BUILD)/tests $(BUILD)/fuzz $(BUILD)/parse
 
+# Before the first object: the three libraries, or what to run to get them
+# (a build without them would stop at the first #include <cJSON.h>).
+libs-present:
+	@pkg-config --exists $(PKGS) 2>/dev/null || { \
+	  echo "envpreflight: cannot build: the libraries are missing (pkg-config $(PKGS))"; \
+	  echo "  run 'make deps-build' (it installs: $(DEPS_BUILD)), or 'make run', which does it first"; \
+	  exit 1; } >&2
+
 units: $(UNITS) $(REPLAY)
 
 fuzz-bins: $(FUZZ_BINS)
@@ -155,63 +169,90 @@ DEPFILES := $(OBJS:.o=.d) $(UNITS:=.d) $(BUILD)/tests/test_main.d $(REPLAY).d \
 $(DEPFILES):
 -include $(wildcard $(DEPFILES))
 
-# apt-get install what is missing of the packages in $(1), as root; else
-# print the command to run
+# apt-get install what is missing of the packages in $(1): as root; as
+# another user through sudo where sudo can ask (a terminal) or needs no
+# password, after printing the one line it runs; else that line is printed
+# and make stops.  A failed install names the packages and stops: nothing
+# is built half-way, and the next make tries again.
 define install_missing
 	@missing=""; for p in $(1); do \
 	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'ok installed' || missing="$$missing $$p"; \
 	done; \
-	if [ -z "$$missing" ]; then echo "deps: all present"; \
-	elif [ "$$(id -u)" = 0 ]; then \
-	  echo "deps: installing$$missing"; \
-	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing >/dev/null; \
-	else echo "deps: missing packages; run: sudo apt-get install$$missing"; exit 1; fi
+	[ -n "$$missing" ] || exit 0; \
+	sudo=; if [ "$$(id -u)" != 0 ]; then \
+	  if command -v sudo >/dev/null 2>&1 && { [ -t 0 ] || sudo -n true 2>/dev/null; }; then sudo=sudo; \
+	  else echo "deps: missing Debian packages; run: sudo apt-get install$$missing" >&2; exit 1; fi; \
+	fi; \
+	echo "deps: installing:$$missing"; \
+	[ -z "$$sudo" ] || echo "deps: running: sudo apt-get install$$missing"; \
+	log=$$(mktemp "$${TMPDIR:-/tmp}/envpreflight-apt.XXXXXX") || exit 1; \
+	if $$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends $$missing >"$$log" 2>&1 || \
+	   { $$sudo apt-get update -q >>"$$log" 2>&1 && \
+	     $$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends $$missing >>"$$log" 2>&1; }; then \
+	  rm -f "$$log"; \
+	else \
+	  grep -E '^(E|W|Err):' "$$log" | tail -n 5 | sed 's/^/deps:   /' >&2; rm -f "$$log"; \
+	  echo "deps: could not install:$$missing (apt-get failed: see above); install them and run make again" >&2; \
+	  exit 1; \
+	fi
 endef
 
-# The official MCP TypeScript SDK, the client of tests/integration/mcp.sh,
-# from npm into tests/mcp/node_modules (pinned by its package-lock.json).
-# Offline, the test says it is skipped; nothing else depends on it.
-MCP_TEST := tests/mcp
-mcp-deps:
-	@[ -d $(MCP_TEST)/node_modules/@modelcontextprotocol/sdk ] && exit 0; \
+# npm ci of the test client in $(1), pinned by its package-lock.json, into
+# $(1)/node_modules, for the test named $(3); $(2) a file the install must
+# hold.  A stamp says the install finished (npm ci starts by removing
+# node_modules, so a cut one is never taken for whole).  Offline, npm's own
+# error is shown and the test says it is skipped; nothing else needs it.
+define npm_install
+	@[ -f $(1)/node_modules/.envpreflight-ok ] && [ -e $(1)/node_modules/$(2) ] && exit 0; \
 	if ! command -v npm >/dev/null 2>&1; then \
-	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
-	    echo "deps: installing npm"; \
-	    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends npm >/dev/null 2>&1; \
-	  fi; \
+	  echo "deps: npm is missing (apt-get install npm): $(3) will be skipped"; exit 0; \
 	fi; \
-	if ! command -v npm >/dev/null 2>&1; then \
-	  echo "deps: npm is missing (apt-get install npm): the MCP SDK client test will be skipped"; \
-	elif npm ci --prefix $(MCP_TEST) --no-audit --no-fund --loglevel=error >/dev/null 2>&1; then \
-	  echo "deps: installed the MCP SDK into $(MCP_TEST)/node_modules"; \
-	else echo "deps: npm ci failed (offline?): the MCP SDK client test will be skipped"; fi
+	log=$$(mktemp "$${TMPDIR:-/tmp}/envpreflight-npm.XXXXXX") || exit 1; \
+	if npm ci --prefix $(1) --no-audit --no-fund --loglevel=error >"$$log" 2>&1; then \
+	  touch $(1)/node_modules/.envpreflight-ok; echo "deps: installed $(2) into $(1)/node_modules"; \
+	else \
+	  echo "deps: npm ci in $(1) failed: $(3) will be skipped; npm said:"; \
+	  grep -E 'npm (ERR|error)' "$$log" | head -n 4 | sed 's/^/deps:   /'; \
+	fi; rm -f "$$log"
+endef
 
-# tap-parser, the TAP 14 parser of tests/integration/tap.sh, the same way
-# into tests/tap/node_modules (pinned by its package-lock.json)
+# npm itself, for the test clients below, from Debian where node has none
+# (nodesource's nodejs brings its own npm)
+npm-deps:
+	@command -v npm >/dev/null 2>&1 || $(MAKE) -s apt-npm
+apt-npm:
+	$(call install_missing,npm)
+
+# The official MCP TypeScript SDK, the client of tests/integration/mcp.sh,
+# and tap-parser, the TAP 14 parser of tests/integration/tap.sh
+MCP_TEST := tests/mcp
 TAP_TEST := tests/tap
-tap-deps:
-	@[ -d $(TAP_TEST)/node_modules/tap-parser ] && exit 0; \
-	if ! command -v npm >/dev/null 2>&1; then \
-	  echo "deps: npm is missing (apt-get install npm): the TAP 14 parser test will be skipped"; \
-	elif npm ci --prefix $(TAP_TEST) --no-audit --no-fund --loglevel=error >/dev/null 2>&1; then \
-	  echo "deps: installed tap-parser into $(TAP_TEST)/node_modules"; \
-	else echo "deps: npm ci failed (offline?): the TAP 14 parser test will be skipped"; fi
+mcp-deps: npm-deps
+	$(call npm_install,$(MCP_TEST),@modelcontextprotocol/sdk,the MCP SDK client test)
+tap-deps: npm-deps
+	$(call npm_install,$(TAP_TEST),tap-parser,the TAP 14 parser test)
 
 # everything any target needs (a bare machine: make deps, then .ci/run)
 deps:
 	$(call install_missing,$(DEPS_BUILD) $(DEPS_TEST) $(DEPS_CLANG) $(DEPS_PKG))
 	@$(MAKE) -s mcp-deps tap-deps
 
-# what make check, make asan and make run need: no clang
+# what make check and make asan need: no clang
 deps-check:
 	$(call install_missing,$(DEPS_BUILD) $(DEPS_TEST))
 	@$(MAKE) -s mcp-deps tap-deps
+
+# what make run needs: a compiler and the three libraries
+deps-build:
+	$(call install_missing,$(DEPS_BUILD))
 
 # what make deb and make check-deb need
 deps-deb:
 	$(call install_missing,$(DEPS_BUILD) $(DEPS_PKG))
 
-run: deps-check envpreflight
+# the build in a make of its own, after the install (see PKG_CFLAGS)
+run: deps-build
+	@$(MAKE) -s envpreflight
 	@[ -f examples/webapp/.env ] || cp examples/webapp/.env.dev examples/webapp/.env
 	./envpreflight examples/webapp; st=$$?; [ $$st -le 1 ]
 
@@ -284,5 +325,6 @@ check-deb: deb
 clean:
 	rm -rf build build-asan build-tsan build-fuzz build-deb envpreflight envpreflight_*.deb
 
-.PHONY: all units fuzz-bins deps deps-check deps-deb mcp-deps tap-deps run check golden \
+.PHONY: all units fuzz-bins libs-present deps deps-build deps-check deps-deb npm-deps apt-npm \
+        mcp-deps tap-deps run check golden \
         asan tsan lint fuzz-build fuzz fuzz-smoke install deb check-deb clean
