@@ -66,12 +66,16 @@ TSAN    := -fsanitize=thread -fno-omit-frame-pointer
 FUZZ_SAN := -fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer \
             -fno-sanitize-recover=all
 
-# src/parse/: the pure parsers (bytes in, values out, no system call;
-# tests/integration/layers.sh checks it), the fuzz targets' subjects
-SRCS    := $(wildcard src/*.c) $(wildcard src/parse/*.c)
+# src/ is one folder a layer (src/README; tests/integration/layers.sh
+# holds the rule of which layer may use which, and checks it on the
+# objects); a layer's private headers sit beside its code, include/ holds
+# what crosses layers.  The unit tests see every layer's headers.
+LAYERS  := util parse os model engine probes runtimes cli
+SRCS    := $(foreach l,$(LAYERS),$(wildcard src/$(l)/*.c))
 SCHEMA  := src/schema/envpreflight-1.schema.json
 OBJS    := $(SRCS:src/%.c=$(BUILD)/%.o) $(BUILD)/schema.o
-LIBOBJS := $(filter-out $(BUILD)/main.o,$(OBJS))
+TEST_CPPFLAGS := -Itests/unit $(LAYERS:%=-Isrc/%)
+LIBOBJS := $(filter-out $(BUILD)/cli/main.o,$(OBJS))
 UNITS   := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,\
              $(filter-out tests/unit/test_main.c,$(wildcard tests/unit/test_*.c)))
 
@@ -85,7 +89,7 @@ FUZZ_SMOKE_SECONDS ?= 3
 
 # the threaded tests, for make tsan
 TSAN_UNITS := test_threads test_probes test_procnet test_compose test_spawnrun \
-              test_vfast test_runtimes test_docker test_spec
+              test_peek test_runtimes test_docker test_spec
 
 all: envpreflight
 
@@ -108,29 +112,29 @@ $(BUILD)/schema.c: $(SCHEMA) | $(BUILD)
 	  sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/"/' -e 's/$$/\\n"/' $(SCHEMA); \
 	  echo ';'; } >$@
 
-$(BUILD)/schema.o: $(BUILD)/schema.c include/schema.h
-	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -c -o $@ $<
+$(BUILD)/schema.o: $(BUILD)/schema.c src/cli/schema.h
+	$(CC) $(ALL_CPPFLAGS) -Isrc/cli $(ALL_CFLAGS) -c -o $@ $<
 
 $(BUILD)/tests/test_main.o: tests/unit/test_main.c $(BUILD)/tests/test_main.d | $(BUILD)
-	$(CC) $(ALL_CPPFLAGS) -Itests/unit $(ALL_CFLAGS) $(DEPFLAGS) -c -o $@ $<
+	$(CC) $(ALL_CPPFLAGS) $(TEST_CPPFLAGS) $(ALL_CFLAGS) $(DEPFLAGS) -c -o $@ $<
 
 $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/tests/%.d $(BUILD)/tests/test_main.o $(LIBOBJS)
-	$(CC) $(ALL_CPPFLAGS) -Itests/unit $(ALL_CFLAGS) -Wno-missing-field-initializers \
+	$(CC) $(ALL_CPPFLAGS) $(TEST_CPPFLAGS) $(ALL_CFLAGS) -Wno-missing-field-initializers \
 	  $(DEPFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/tests/test_main.o $(LIBOBJS) $(LDLIBS)
 
 # the fuzz targets in the ordinary build, each under its own name, linked
 # into one replay program that tests/run.sh runs like any unit test
 $(BUILD)/fuzz/replay_%.o: tests/fuzz/fuzz_%.c $(BUILD)/fuzz/replay_%.d
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -DLLVMFuzzerTestOneInput=fuzz_$*_one \
+	$(CC) $(ALL_CPPFLAGS) $(TEST_CPPFLAGS) $(ALL_CFLAGS) -DLLVMFuzzerTestOneInput=fuzz_$*_one \
 	  $(DEPFLAGS) -c -o $@ $<
 
 $(BUILD)/fuzz/fuzz.o: tests/fuzz/fuzz.c $(BUILD)/fuzz/fuzz.d
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(DEPFLAGS) -c -o $@ $<
+	$(CC) $(ALL_CPPFLAGS) $(TEST_CPPFLAGS) $(ALL_CFLAGS) $(DEPFLAGS) -c -o $@ $<
 
 $(REPLAY): tests/fuzz/replay.c $(REPLAY).d $(BUILD)/tests/test_main.o $(REPLAY_OBJS) $(LIBOBJS)
-	$(CC) $(ALL_CPPFLAGS) -Itests/unit -Itests/fuzz $(ALL_CFLAGS) $(DEPFLAGS) \
+	$(CC) $(ALL_CPPFLAGS) $(TEST_CPPFLAGS) -Itests/fuzz $(ALL_CFLAGS) $(DEPFLAGS) \
 	  $(LDFLAGS) -o $@ $< $(BUILD)/tests/test_main.o $(REPLAY_OBJS) $(LIBOBJS) $(LDLIBS)
 
 # the libFuzzer binaries (BUILD=build-fuzz, CC=clang, SAN=FUZZ_SAN), each
@@ -138,7 +142,7 @@ $(REPLAY): tests/fuzz/replay.c $(REPLAY).d $(BUILD)/tests/test_main.o $(REPLAY_O
 # counts the edges of) only what its parser uses
 $(BUILD)/fuzz/target_%.o: tests/fuzz/fuzz_%.c $(BUILD)/fuzz/target_%.d
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(DEPFLAGS) -c -o $@ $<
+	$(CC) $(ALL_CPPFLAGS) $(TEST_CPPFLAGS) $(ALL_CFLAGS) $(DEPFLAGS) -c -o $@ $<
 
 $(BUILD)/libenvpreflight.a: $(LIBOBJS)
 	rm -f $@ && $(AR) rcs $@ $(LIBOBJS)
@@ -147,7 +151,7 @@ $(BUILD)/fuzz/fuzz_%: $(BUILD)/fuzz/target_%.o $(BUILD)/fuzz/fuzz.o $(BUILD)/lib
 	$(CC) $(ALL_CFLAGS) -fsanitize=fuzzer $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 $(BUILD):
-	mkdir -p $(BUILD)/tests $(BUILD)/fuzz $(BUILD)/parse
+	mkdir -p $(BUILD)/tests $(BUILD)/fuzz
 
 # Before the first object: the three libraries, or what to run to get them
 # (a build without them would stop at the first #include <cJSON.h>).

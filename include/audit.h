@@ -78,8 +78,8 @@ struct audit {
 	struct errbuf err;		/* when the audit could not run */
 	struct report_error error;
 	struct report_wait wait;	/* --wait's (rep.wait points here) */
-	unsigned cache_base[3];		/* the version cache's counters when
-					 * it started (hits, misses, stores) */
+	struct probe_mark marks[PROBE_COUNT];	/* each probe's run_mark,
+					 * by its place in probe_table */
 	struct report rep;		/* ready to render (rep.error set when it
 					 * could not run; rep.run only for
 					 * FORMAT_JSON) */

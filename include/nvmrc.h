@@ -56,7 +56,7 @@ int nvmrc_parse(const char *buf, size_t len, struct nvmrc *out,
 int nvmrc_resolve_lts(struct nvmrc *n, long today, const char *nvm_dir,
 		      char *err, size_t errlen);
 
-/* The two halves of nvmrc_resolve_lts (src/nodelts_nvm.c), so that what
+/* The two halves of nvmrc_resolve_lts (src/nvm_aliases.c), so that what
  * reads nvm's files stays apart from this pure parser.  nvmrc_lts_alias:
  * the alias nvm resolves for n ("*", "-1", "iron") into buf; 0 when n is
  * not an LTS spec.  nvmrc_lts_settle: n resolved from nvm's answer

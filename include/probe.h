@@ -8,7 +8,7 @@
  * What adding a probe takes, as it really is (in the manner of git's
  * builtin.h):
  *
- *  1. src/probe_NAME.c defines `const struct probe probe_NAME` with
+ *  1. src/probes/probe_NAME.c defines `const struct probe probe_NAME` with
  *     .name, .summary, .plan, .run and .ids (the id patterns, as the man
  *     page's CHECK IDS writes them).  plan only reads the model; run fills
  *     the result: status, message, `reason` for anything but a pass (a
@@ -21,10 +21,10 @@
  *     the report.  A probe that only a request runs (sandbox) sets
  *     .opt_in; audit.c alone decides with it.
  *  3. If it needs something the model does not hold yet: the fields in
- *     include/spec.h, set by a loader (a src/spec_*.c listed in
- *     include/sources.def, or an existing one), with a typed source
+ *     include/spec.h, set by a loader (a src/model/spec_*.c listed in
+ *     src/model/sources.def, or an existing one), with a typed source
  *     (enum req_source) on every requirement; if the repository can
- *     configure it, its key in src/spec_preflight.c (strict: unknown keys
+ *     configure it, its key in src/model/spec_preflight.c (strict: unknown keys
  *     are errors).
  *  4. The JSON Schema, src/schema/envpreflight-1.schema.json: the ids in
  *     $defs/id and the shape of its data (the test suite validates every
@@ -48,6 +48,12 @@ struct plan;
 
 struct run_memo;
 struct run_job;
+
+/* A probe's note of process-wide state when an audit starts (see
+ * probe.run_mark): small and opaque to the engine. */
+struct probe_mark {
+	unsigned n[4];
+};
 
 /* Given to every check when it runs: one for each check. */
 struct run_ctx {
@@ -102,6 +108,15 @@ struct probe {
 	 * `sandbox:`); its plan is then asked as any other's.  Only audit.c
 	 * decides this (audit_probe_runs). */
 	int (*opt_in)(const struct spec *spec);
+	/* What the probe says of the whole run, under run_key in the JSON
+	 * report's run block (the runtimes probe: its version cache), or
+	 * NULL.  run_mark notes the process-wide state when an audit starts
+	 * (an MCP server runs many audits in one process); run_json gives
+	 * this audit's share from that note.  The engine names no probe: it
+	 * asks each of the table that has a run_key. */
+	const char *run_key;
+	void (*run_mark)(struct probe_mark *m);
+	cJSON *(*run_json)(const struct probe_mark *m);
 };
 
 /* One planned check.  arg points into the read-only model, or is an
@@ -157,5 +172,13 @@ cJSON *probe_list_json(void);
 #define PROBE(name) extern const struct probe probe_##name;
 #include "probes.def"
 #undef PROBE
+
+/* How many probe_table holds (without its NULL). */
+enum {
+#define PROBE(name) PROBE_INDEX_##name,
+#include "probes.def"
+#undef PROBE
+	PROBE_COUNT
+};
 
 #endif

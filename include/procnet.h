@@ -11,6 +11,9 @@
 
 #include <stddef.h>
 
+/* the pure parts: the tables' text, the scan's order */
+#include "procnet_text.h"
+
 /* "/proc" unless ENVPREFLIGHT_PROC_ROOT is set (and not empty); read once,
  * thread-safe.  The string is static. */
 const char *proc_root(void);
@@ -18,32 +21,6 @@ const char *proc_root(void);
 /* This boot's id (<proc>/sys/kernel/random/boot_id), or NULL when it
  * cannot be read.  Static, thread-safe. */
 const char *proc_boot_id(void);
-
-/* The start time (field 22, clock ticks after boot) of a <pid>/stat
- * line: 0, or -1 when the line does not parse.  Pure. */
-int procnet_stat_starttime(const char *stat, unsigned long long *out);
-
-/* One LISTEN socket. */
-struct tcp_listener {
-	unsigned port;
-	int family;		/* AF_INET or AF_INET6: which table */
-	unsigned char addr[16];	/* network order; 4 bytes for AF_INET */
-	char addr_text[46];	/* inet_ntop; ::ffff:a.b.c.d as "a.b.c.d" */
-	int v4mapped;		/* an AF_INET6 socket on ::ffff:a.b.c.d */
-	int any;		/* 0.0.0.0, :: or ::ffff:0.0.0.0 */
-	unsigned uid;		/* the uid that created the socket */
-	unsigned long inode;	/* sockfs inode: the key to /proc/PID/fd */
-	unsigned long long cgroup;	/* cgroup v2 id of its creator, from
-					 * sock_diag (kernel >= 5.7); 0 unknown */
-};
-
-/* Append every LISTEN (st 0A) entry of one file's text to *v (n used, cap
- * allocated, as grow() in util.h keeps them; the caller frees *v).  family
- * says which file the text came from.  The first line is the header and is
- * skipped by position; lines that do not parse are skipped.  Pure: safe to
- * fuzz. */
-void procnet_parse(const char *buf, size_t len, int family,
-		   struct tcp_listener **v, size_t *n, size_t *cap);
 
 /* Append the listeners of <proc>/net/tcp and <proc>/net/tcp6 (proc NULL:
  * proc_root()).  A missing tcp6 is not an error (IPv6 off).  Returns 0, or
@@ -96,13 +73,6 @@ enum proc_view {
 				 * (ptraceable): other users' processes hidden */
 	PROC_VIEW_UNMOUNTED,	/* no process at all, not even ourselves */
 };
-
-/* The hidepid= option of the proc mount at mount point mnt, else of the
- * one at "/proc", in the text of a /proc/PID/mountinfo: 0 (none, "off"),
- * 1 ("noaccess"), 2 ("invisible"), 4 ("ptraceable"), or -1 when neither
- * is a proc mount.  The last such line wins (a later mount hides the
- * earlier).  Pure: safe to fuzz. */
-int procnet_hidepid(const char *text, size_t len, const char *mnt);
 
 struct port_status {
 	unsigned port;
@@ -164,28 +134,5 @@ int ports_lookup_stats(const char *proc, const unsigned *ports, size_t nports,
 		       struct procnet_stats *stats);
 void port_status_release(struct port_status *s);
 
-/* A process as the scan orders it: what /proc says of it cheaply. */
-struct procnet_key {
-	int pid;
-	unsigned uid[6];	/* whose it is: the owners of /proc/PID (its
-				 * effective uid) and /proc/PID/stat (root
-				 * when it is not dumpable); in a copy of
-				 * /proc, the real, effective, saved and
-				 * filesystem uids of its status */
-	size_t nuid;		/* how many of uid[] are known */
-	unsigned long long cgroup;	/* inode of its cgroup v2 directory;
-					 * 0 unknown */
-	int rank;		/* filled by procnet_order */
-};
-
-/* How likely p holds one of the n sockets: 3 in the cgroup that created
- * one and with its uid among p's, 2 in its cgroup, 1 with its uid, 0
- * neither.  Pure. */
-int procnet_rank(const struct procnet_key *p, const struct tcp_listener *socks,
-		 size_t n);
-
-/* Fill each rank and sort v: higher rank first, then by pid.  Pure. */
-void procnet_order(struct procnet_key *v, size_t n,
-		   const struct tcp_listener *socks, size_t nsocks);
 
 #endif

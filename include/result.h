@@ -8,7 +8,7 @@
 
 #include <cJSON.h>
 
-#include "spec.h"
+#include "origin.h"
 
 enum status { STATUS_PASS, STATUS_WARN, STATUS_FAIL, STATUS_SKIP, STATUS_ERROR };
 #define STATUS_COUNT 5

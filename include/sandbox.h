@@ -17,9 +17,30 @@
 
 #include <stddef.h>
 
-#include "spec.h"
-
 /* ---- the words of preflight.yaml sandbox: ------------------------- */
+
+/* The keys of `sandbox:` (spec.h's struct sandbox_spec holds what each
+ * expects). */
+enum sandbox_key {
+	SANDBOX_NETWORK,	/* none | any */
+	SANDBOX_ROOT,		/* read-only | any */
+	SANDBOX_REPOSITORY,	/* writable | read-only | any */
+	SANDBOX_HOME,		/* writable | any */
+	SANDBOX_USER,		/* non-root | any */
+	SANDBOX_GROUPS,		/* unprivileged | any */
+	SANDBOX_NO_NEW_PRIVS,	/* required | any */
+	SANDBOX_CAPABILITIES,	/* none | any | [CAP_NAME, ...] */
+	SANDBOX_SECCOMP,	/* filter | any */
+	SANDBOX_PID_NAMESPACE,	/* private | any */
+	SANDBOX_PROCESSES,	/* N | any */
+	SANDBOX_HIDEPID,	/* required | any */
+	SANDBOX_DOCKER,		/* none | any */
+	SANDBOX_SUDO,		/* none | any */
+	SANDBOX_VAR_RUN,	/* read-only | any */
+	SANDBOX_SECRETS,	/* none | any | [ssh, aws, ...] */
+};
+#define SANDBOX_KEYS (SANDBOX_SECRETS + 1)
+
 
 /* "network", "no_new_privs", ... (static) */
 const char *sandbox_key_name(enum sandbox_key k);

@@ -12,18 +12,16 @@
 #include <stddef.h>
 
 #include "dotenv.h"
+#include "origin.h"
+#include "sandbox.h"
 #include "util.h"
 
-struct origin {
-	const char *file;	/* repository-relative name, owned by the spec; NULL: none */
-	unsigned line, col;	/* 1-based; 0 when unknown */
-};
 
 /*
  * Where a requirement comes from, set once by its loader.  Everything
  * downstream (check ids, titles, hints, JSON "source_key") reads it and
  * never re-derives it from a file name or from the requirement's text.
- * The names are in spec_source.c's table; a check id's source part is
+ * The names are in spec.c's table; a check id's source part is
  * req_source_key(): part of envpreflight/1, so never rename one.
  */
 enum req_source {
@@ -345,25 +343,6 @@ struct lock_req {
  * page's PREFLIGHT.YAML has the grammar, the probe the checks).  A key the
  * file does not give keeps its default, the strict sandbox; so does every
  * key when there is no `sandbox:` at all (--only=sandbox). */
-enum sandbox_key {
-	SANDBOX_NETWORK,	/* none | any */
-	SANDBOX_ROOT,		/* read-only | any */
-	SANDBOX_REPOSITORY,	/* writable | read-only | any */
-	SANDBOX_HOME,		/* writable | any */
-	SANDBOX_USER,		/* non-root | any */
-	SANDBOX_GROUPS,		/* unprivileged | any */
-	SANDBOX_NO_NEW_PRIVS,	/* required | any */
-	SANDBOX_CAPABILITIES,	/* none | any | [CAP_NAME, ...] */
-	SANDBOX_SECCOMP,	/* filter | any */
-	SANDBOX_PID_NAMESPACE,	/* private | any */
-	SANDBOX_PROCESSES,	/* N | any */
-	SANDBOX_HIDEPID,	/* required | any */
-	SANDBOX_DOCKER,		/* none | any */
-	SANDBOX_SUDO,		/* none | any */
-	SANDBOX_VAR_RUN,	/* read-only | any */
-	SANDBOX_SECRETS,	/* none | any | [ssh, aws, ...] */
-};
-#define SANDBOX_KEYS (SANDBOX_SECRETS + 1)
 
 /* What one key asks for. */
 enum sandbox_want {

@@ -1,5 +1,5 @@
 /* nodelts.c - Node.js LTS lines by date; see nodelts.h.  Pure: today's
- * date and nvm's alias files are read in src/nodelts_nvm.c.
+ * date and nvm's alias files are read in src/nvm_aliases.c.
  *
  * The table is nodejs/Release schedule.json (snapshot NODELTS_TABLE_DATE):
  * every line with an "lts" date, its codename from CODENAMES.md (v26's

@@ -5,7 +5,6 @@
  * system call (tests/integration/layers.sh); the fuzz target procnet reads
  * through here.  Facts relied on: shared/conformance/proc-net-tcp.md.
  */
-#include "procnet.h"
 #include "procnet_text.h"
 #include "util.h"
 

@@ -1,4 +1,4 @@
-/* fuzz_compose.c - the compose file loader (src/spec_compose.c: services,
+/* fuzz_compose.c - the compose file loader (src/model/spec_compose.c: services,
  * ports in short and long syntax, merge keys, ${VAR} substitution from
  * the .env) over ytree and src/parse/portspec.c.
  *

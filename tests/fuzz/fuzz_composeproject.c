@@ -1,4 +1,4 @@
-/* fuzz_composeproject.c - the compose project loader (src/spec_compose.c):
+/* fuzz_composeproject.c - the compose project loader (src/model/spec_compose.c):
  * which files make the project (COMPOSE_FILE and COMPOSE_PATH_SEPARATOR
  * from the .env, compose.override.yaml, include: entries with their own
  * env_file and project directory), which profiles are active

@@ -1,4 +1,4 @@
-/* fuzz_config.c - the user's config.ini (src/config.c over libinih).
+/* fuzz_config.c - the user's config.ini (src/engine/config.c over libinih).
  *
  * The loader reads $XDG_CONFIG_HOME/envpreflight/config.ini, which the
  * scratch directory of fuzz.h provides.  Invariants: it loads or fails

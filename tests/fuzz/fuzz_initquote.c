@@ -1,4 +1,4 @@
-/* fuzz_initquote.c - init's quoting round trip (src/init.c init_quote,
+/* fuzz_initquote.c - init's quoting round trip (src/cli/init.c init_quote,
  * read back by src/parse/ytree.c): `envpreflight init` writes names and
  * ranges from the repository's files into preflight.yaml as YAML
  * double-quoted scalars, which must read back as exactly the same text

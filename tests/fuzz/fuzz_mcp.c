@@ -1,4 +1,4 @@
-/* fuzz_mcp.c - the MCP message handler (src/mcp.c mcp_handle): an agent,
+/* fuzz_mcp.c - the MCP message handler (src/cli/mcp.c mcp_handle): an agent,
  * or whatever speaks on its stdin, sends envpreflight JSON-RPC messages.
  *
  * Input: a session, one message a line (at most 64), handled in order by

@@ -1,4 +1,4 @@
-/* fuzz_package.c - the package.json loader (src/spec_package.c over
+/* fuzz_package.c - the package.json loader (src/model/spec_package.c over
  * cJSON, with its own walk to find the line of a key) and corepack's
  * "packageManager" syntax (src/parse/versions.c pkgmanager_parse).
  *

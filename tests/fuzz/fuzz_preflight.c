@@ -1,4 +1,4 @@
-/* fuzz_preflight.c - the preflight.yaml loader (src/spec_preflight.c over
+/* fuzz_preflight.c - the preflight.yaml loader (src/model/spec_preflight.c over
  * ytree and libyaml).  The input is written as preflight.yaml into a
  * scratch repository and spec_load reads it (see fuzz.h); what it names
  * (an env file, an example) is then read as the loader would.

@@ -16,7 +16,7 @@
  */
 #include "fuzz.h"
 #include "procnet.h"
-#include "../../src/parse/procnet_text.h"
+#include "procnet_text.h"
 
 #include <limits.h>
 #include <netinet/in.h>

@@ -1,5 +1,5 @@
 /* fuzz_pyproject.c - pyproject.toml's requires-python, read by the small
- * TOML reader of src/spec_versions.c.  The input is written as
+ * TOML reader of src/model/spec_versions.c.  The input is written as
  * pyproject.toml into a scratch repository and spec_load reads it (see
  * fuzz.h).
  */

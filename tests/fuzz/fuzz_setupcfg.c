@@ -1,4 +1,4 @@
-/* fuzz_setupcfg.c - setup.cfg's python_requires (src/spec_versions.c over
+/* fuzz_setupcfg.c - setup.cfg's python_requires (src/model/spec_versions.c over
  * libinih).  The input is written as setup.cfg into a scratch repository
  * and spec_load reads it (see fuzz.h).
  */

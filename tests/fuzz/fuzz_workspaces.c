@@ -16,7 +16,7 @@
  * either end and only the id characters.
  */
 #include "fuzz.h"
-#include "workspaces.h"
+#include "spec_workspaces.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,17 +1,23 @@
 #!/bin/sh
-# layers.sh - the shape of the program, read from the objects with nm:
+# layers.sh - the shape of the program, read from the build: the objects'
+# symbols (nm) for calls, the compiler's dependency files (-MMD) for
+# includes.
 #
-# 1. The pure parsers (src/parse/) make no system call: no object there
+# 1. The layer rule.  src/ is one folder a layer; LAYERS below says which
+#    layers each may call and include (src/README shows the same table).
+#    Any other edge fails.  A header in include/ belongs to the layer of
+#    the .c file of its name, or to the one HEADERS gives it; a header
+#    beside code belongs to its folder.  The engine names no probe and no
+#    runtime but through the registry: the descriptors probes.def lists.
+# 2. The pure parsers (src/parse/) make no system call: no object there
 #    refers to a function that reads a file, a directory, the environment,
 #    the network, the clock or the process table, starts or signals a
-#    process, or prints.  They may use only each other and util.o (memory
-#    and strings), and util.o reads nothing either.  That is what makes
+#    process, or prints.  util.o reads nothing either.  That is what makes
 #    them safe fuzz targets and lets a reader trust "bytes in, values out".
-# 2. No import circles between modules, except through the two registries
+# 3. No import circles between modules, except through the two registries
 #    (probe.c's table of probes, probes.def; spec.c's table of spec
-#    sources, sources.def, and its workspaces stage): a module is one .c
-#    file, or the files that share a private header (a header beside them
-#    in src/, not in include/).
+#    sources, sources.def): a module is one .c file, or the files that
+#    share a private header.
 #
 # Objects come from $EP_BUILD (tests/run.sh sets it), else build/.
 . "$(dirname "$0")/../lib.sh"
@@ -75,8 +81,23 @@ def syms(obj):
             d.add(f[0])
     return d, u
 
+# layer -> the layers it may call and include (besides its own)
+LAYERS = {
+    "util":     [],
+    "parse":    ["util"],
+    "os":       ["parse", "util"],
+    "model":    ["os", "parse", "util"],
+    "engine":   ["model", "os", "parse", "util"],
+    "probes":   ["engine", "model", "os", "parse", "util"],
+    "runtimes": ["engine", "model", "os", "parse", "util"],
+    "cli":      ["engine", "probes", "runtimes", "model", "os", "parse", "util"],
+}
+# headers of include/ with no .c file of their name
+HEADERS = {"origin.h": "util", "version.h": "util", "format.h": "engine",
+           "probes.def": "engine", "spec_workspaces.h": "model"}
+
 mods = {}
-for src in sorted(glob.glob(top + "/src/*.c") + glob.glob(top + "/src/parse/*.c")):
+for src in sorted(glob.glob(top + "/src/*/*.c")):
     rel = os.path.relpath(src, top + "/src")[:-2]
     obj = os.path.join(build, rel + ".o")
     if not os.path.exists(obj):
@@ -85,7 +106,7 @@ for src in sorted(glob.glob(top + "/src/*.c") + glob.glob(top + "/src/parse/*.c"
     mods[rel] = syms(obj)
 schema = os.path.join(build, "schema.o")
 if os.path.exists(schema):
-    mods["schema"] = syms(schema)
+    mods["cli/schema"] = syms(schema)
 
 owner = {}
 for m, (d, _) in mods.items():
@@ -107,11 +128,73 @@ for m in parse:
     d, u = mods[m]
     bad = sorted(s for s in u if s in FORBIDDEN or s in UTIL_ONLY)
     check(not bad, "%s.o calls %s" % (m, ", ".join(bad)))
-    uses = sorted({owner[s] for s in u if s in owner} - set(parse) - {"util"})
+    uses = sorted({owner[s] for s in u if s in owner} - set(parse) - {"util/util"})
     check(not uses, "%s.o uses %s, which are not pure parsers" % (m, ", ".join(uses)))
-_, u = mods["util"]
+_, u = mods["util/util"]
 bad = sorted(s for s in u if s in FORBIDDEN and s not in UTIL_ALLOWED)
 check(not bad, "util.o calls %s" % ", ".join(bad))
+
+# -- the layer rule ----------------------------------------------------
+def layer_of(m):
+    return m.split("/")[0]
+for m in mods:
+    check(layer_of(m) in LAYERS, "src/%s/ is not a layer of LAYERS" % layer_of(m))
+probe_defs = set(re.findall(r"^PROBE\((\w+)\)",
+                            open(top + "/include/probes.def", encoding="utf-8").read(), re.M))
+descriptors = {"probe_" + n for n in probe_defs}
+edges = {}
+for m, (d, u) in mods.items():
+    a = layer_of(m)
+    for s in u:
+        if s not in owner:
+            continue
+        b = layer_of(owner[s])
+        if b == a or b in LAYERS.get(a, []):
+            continue
+        if a == "engine" and s in descriptors:
+            continue	# the registry: probe.c's table
+        edges.setdefault((m, owner[s]), []).append(s)
+for (m, o), ss in sorted(edges.items()):
+    check(False, "%s calls %s (%s): %s may not use %s" %
+          (m, o, ", ".join(sorted(ss)[:4]), layer_of(m), layer_of(o)))
+
+def header_layer(path):
+    rel = os.path.relpath(path, top)
+    parts = rel.split("/")
+    if parts[0] == "src" and len(parts) == 3:
+        return parts[1]
+    if parts[0] != "include":
+        return None
+    name = parts[-1]
+    if name in HEADERS:
+        return HEADERS[name]
+    base = os.path.splitext(name)[0]
+    found = [p.split("/")[-2] for p in glob.glob(top + "/src/*/" + base + ".c")]
+    return found[0] if len(found) == 1 else "?"
+headers_seen = set()
+for m in mods:
+    if m == "cli/schema":
+        continue
+    dep = os.path.join(build, m + ".d")
+    if not os.path.exists(dep):
+        check(False, "no dependency file %s (built without -MMD?)" % dep)
+        continue
+    text = open(dep, encoding="utf-8").read().replace("\\\n", " ")
+    first = text.split("\n\n")[0]
+    for h in first.split(":", 1)[1].split():
+        if h.startswith("/") or not h.endswith((".h", ".def")):
+            continue
+        p = os.path.normpath(os.path.join(top, h))
+        hl = header_layer(p)
+        if hl is None:
+            continue
+        headers_seen.add(os.path.relpath(p, top))
+        a = layer_of(m)
+        check(hl != "?", "%s has no layer: name it in HEADERS" % os.path.relpath(p, top))
+        check(hl in ("?", a) or hl in LAYERS.get(a, []),
+              "%s includes %s (%s): %s may not use %s" %
+              (m, os.path.relpath(p, top), hl, a, hl))
+check(len(headers_seen) > 40, "%d headers read from the dependency files" % len(headers_seen))
 
 # -- import circles ---------------------------------------------------
 # modules: files joined by a private header they include
@@ -139,17 +222,18 @@ for h, ms in by_header.items():
 
 # the registries' own references to the entries they list
 def entries(deffile, macro, prefix):
-    text = open(os.path.join(top, "include", deffile), encoding="utf-8").read()
+    path = glob.glob(top + "/include/" + deffile) + glob.glob(top + "/src/*/" + deffile)
+    text = open(path[0], encoding="utf-8").read()
     return {prefix + n for n in re.findall(r"^%s\((\w+)\)" % macro, text, re.M)}
-registry = {"probe": entries("probes.def", "PROBE", "probe_"),
-            "spec": entries("sources.def", "SOURCE", "source_")}
+registry = {"engine/probe": entries("probes.def", "PROBE", "probe_"),
+            "model/spec": entries("sources.def", "SOURCE", "source_")}
 for r, names in registry.items():
     check(names and names <= mods[r][1],
           "%s.o names the entries of its table" % r)
 # The spec loader's stage after the sources: a workspace is a spec, so
 # spec_load loads the workspaces (spec_workspaces.c), which load each
 # workspace's model through spec_load_child, by design a recursion.
-registry["spec"] |= {"spec_workspaces_load", "spec_workspaces_release"}
+registry["model/spec"] |= {"spec_workspaces_load", "spec_workspaces_release"}
 
 graph = {}
 for m, (d, u) in mods.items():

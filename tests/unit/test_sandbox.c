@@ -4,6 +4,7 @@
  * sandbox: key, good and bad. */
 #include "test.h"
 #include "sandbox.h"
+#include "spec.h"
 
 #include <stdint.h>
 

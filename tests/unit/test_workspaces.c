@@ -12,7 +12,7 @@
 #include "runtimes.h"
 #include "semver.h"
 #include "spec.h"
-#include "workspaces.h"
+#include "spec_workspaces.h"
 
 #include <stdlib.h>
 #include <unistd.h>

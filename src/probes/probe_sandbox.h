@@ -1,6 +1,6 @@
 /* probe_sandbox.h - what the sandbox probe's two files share (private to
- * them: src/probe_sandbox.c has the items, the verdict and the network,
- * file system, identity and process checks; src/sandbox_reach.c the escape
+ * them: src/probes/probe_sandbox.c has the items, the verdict and the network,
+ * file system, identity and process checks; src/probes/sandbox_reach.c the escape
  * hatches and the secrets in reach).  The pure parsers are sandbox.h's.
  */
 #ifndef EP_PROBE_SANDBOX_H

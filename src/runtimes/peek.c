@@ -1,11 +1,11 @@
-/* vfast.c - a runtime's version without running it, where the answer is
- * certain (the contract is in vfast.h): which shortcut a runtime takes,
- * (the helpers they share are vfast_util.c's, vfast_int.h).
+/* peek.c - a runtime's version without running it, where the answer is
+ * certain (the contract is in peek.h): which shortcut a runtime takes,
+ * (the helpers they share are peek_util.c's, peek_int.h).
  *
  * Three shortcuts, each taken only when nothing can make the binary print
  * something else:
  *
- *  - manifest (vfast_js.c): npm, npx, pnpm, yarn and corepack are files of
+ *  - manifest (peek_js.c): npm, npx, pnpm, yarn and corepack are files of
  *    an npm package, and print the "version" of that package's
  *    package.json.  The resolved file must be one of the package's
  *    declared "bin" targets.  Corepack's shims (the pnpm and yarn of
@@ -14,13 +14,13 @@
  *    repository's packageManager.  pnpm and yarn can also switch themselves
  *    to a version the repository pins (packageManager, yarnPath), so for
  *    them any such pin is a doubt.
- *  - path (vfast_path.c): nvm, n, volta, asdf, mise, fnm and pyenv install
+ *  - path (peek_path.c): nvm, n, volta, asdf, mise, fnm and pyenv install
  *    each version in a directory named after it, so the canonical path of
  *    the binary names the version.  Only plain X.Y.Z names count, and
  *    where the install carries its own header (node_version.h,
  *    patchlevel.h) that header must agree.  Shims (asdf, mise, volta)
  *    never resolve to such a path, so they fall out by themselves.
- *  - pyenv shims (vfast_py.c): resolved the way pyenv 2.x's libexec
+ *  - pyenv shims (peek_py.c): resolved the way pyenv 2.x's libexec
  *    scripts resolve them (PYENV_VERSION, the nearest .python-version, the
  *    global version file, prefixes such as "3.11", python- prefixes, ':'
  *    lists, the fallback to "system"), to the real interpreter under
@@ -28,15 +28,15 @@
  *    not know, any unusual version name, any file pyenv would read
  *    differently from us: not certain.
  *
- * The guards (vguard.c) are the other side of the same coin: the
+ * The guards (exec_guard.c) are the other side of the same coin: the
  * repository configuration that would make running a binary run code the
  * repository ships.
  *
  * Nothing here runs a process, prints or exits.  Every function is
  * thread-safe (no state but the file system).
  */
-#include "vfast.h"
-#include "vfast_int.h"
+#include "peek.h"
+#include "peek_int.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -68,10 +68,10 @@ static enum shortcut shortcut_for(const char *name)
 		return SHORTCUT_PYTHON;
 	if (!strcmp(name, "erlang"))
 		return SHORTCUT_ERLANG;
-	return vfast_js_knows(name) ? SHORTCUT_JS : SHORTCUT_NONE;
+	return peek_js_knows(name) ? SHORTCUT_JS : SHORTCUT_NONE;
 }
 
-int vfast_lookup(const char *name, const char *path, const char *repo_root,
+int peek_version(const char *name, const char *path, const char *repo_root,
 		 char *const env[], char *out, size_t outlen,
 		 enum vmethod *method, char **real)
 {
@@ -88,17 +88,17 @@ int vfast_lookup(const char *name, const char *path, const char *repo_root,
 	if (k == SHORTCUT_NONE || !(c = realpath(path, NULL)))
 		return 0;
 	if (k == SHORTCUT_JS) {
-		found = vfast_js_lookup(name, c, repo_root, env, out, outlen);
+		found = peek_js_lookup(name, c, repo_root, env, out, outlen);
 		how = VMETHOD_MANIFEST;
 	} else if (k == SHORTCUT_PYTHON) {
-		found = vfast_pyenv_lookup(path, c, repo_root, env, out, outlen,
+		found = peek_pyenv_lookup(path, c, repo_root, env, out, outlen,
 					   real);
 	} else if (k == SHORTCUT_ERLANG) {
-		found = vfast_erlang_lookup(c, out, outlen);
+		found = peek_erlang_lookup(c, out, outlen);
 	}
 	if (found < 0)		/* node, or a python that is no pyenv shim */
-		found = vfast_path_lookup(k == SHORTCUT_NODE ? VFAST_NODE :
-					  VFAST_PYTHON, c, out, outlen);
+		found = peek_path_lookup(k == SHORTCUT_NODE ? PEEK_NODE :
+					  PEEK_PYTHON, c, out, outlen);
 	if (found && method)
 		*method = how;
 	free(c);

@@ -3,11 +3,11 @@
  * it: node is asked once whether .nvmrc, engines and preflight.yaml all
  * want it.
  *
- * Asking means, in order: the exec-free shortcuts of vfast_lookup, the
+ * Asking means, in order: the exec-free shortcuts of peek_version, the
  * version cache, and only then one spawn of the binary found on PATH
  * (relative entries and entries inside the audited repository skipped),
  * with an argv, the repository as working directory, a scrubbed
- * environment and the run's deadline.  Before any spawn, vguard_check
+ * environment and the run's deadline.  Before any spawn, exec_guard_check
  * looks for repository configuration that would make the binary run code
  * the repository ships, and runtime_cmd_allowed for a preflight.yaml
  * command that is more than a version query: either means it is not run.
@@ -38,7 +38,7 @@
 #include "runtime_ask.h"
 #include "runtimes.h"
 #include "spawnrun.h"
-#include "workspaces.h"
+#include "spec_workspaces.h"
 
 #include <errno.h>
 #include <regex.h>
@@ -468,7 +468,7 @@ static int ask_shortcut(struct runtime_answer *a, const struct ask *q,
 {
 	char v[VERSION_MAX], *real = NULL;
 	enum vmethod method;
-	int got = vfast_lookup(q->name, a->path, where, env, v, sizeof(v),
+	int got = peek_version(q->name, a->path, where, env, v, sizeof(v),
 			       &method, &real);
 
 	if (real) {
@@ -492,12 +492,12 @@ static int ask_shortcut(struct runtime_answer *a, const struct ask *q,
 static int ask_guarded(struct runtime_answer *a, const struct ask *q,
 		       const char *root, char **env)
 {
-	struct vguard guard;
+	struct exec_guard guard;
 
-	if (!vguard_check(q->name, a->path, root, env, &guard) &&
-	    !(a->resolved && vguard_check(q->name, a->resolved, root, env,
+	if (!exec_guard_check(q->name, a->path, root, env, &guard) &&
+	    !(a->resolved && exec_guard_check(q->name, a->resolved, root, env,
 					  &guard))) {
-		vguard_release(&guard);
+		exec_guard_release(&guard);
 		return 0;
 	}
 	if (guard.version[0] && version_ok(guard.version) && !q->command &&
@@ -510,7 +510,7 @@ static int ask_guarded(struct runtime_answer *a, const struct ask *q,
 		a->error = guard.why;
 	}
 	guard.why = NULL;
-	vguard_release(&guard);
+	exec_guard_release(&guard);
 	return 1;
 }
 
@@ -519,7 +519,7 @@ static int ask_cached(struct runtime_answer *a, const struct ask *q,
 {
 	char v[VERSION_MAX];
 
-	if (vcache_get(q->name, run_path, v, sizeof(v)) != 1 || !version_ok(v))
+	if (version_cache_get(q->name, run_path, v, sizeof(v)) != 1 || !version_ok(v))
 		return 0;
 	answer_found(a, v, VMETHOD_CACHE);
 	return 1;
@@ -564,7 +564,7 @@ static void ask_spawn(const struct run_ctx *ctx, struct runtime_answer *a,
 		a->error = NULL;
 		read_output(a, &res, rx);
 		if (a->state == ANS_FOUND && !q->command && !q->regex)
-			vcache_put(q->name, run_path, a->version);
+			version_cache_put(q->name, run_path, a->version);
 	}
 	spawn_result_release(&res);
 }

@@ -1,12 +1,12 @@
-/* vguard.h - the repository configuration that would make asking a
+/* exec_guard.h - the repository configuration that would make asking a
  * binary for its version run code the repository ships, or download code
  * it names.  Such a binary is never run.
  */
-#ifndef EP_VGUARD_H
-#define EP_VGUARD_H
+#ifndef EP_EXEC_GUARD_H
+#define EP_EXEC_GUARD_H
 
-/* What vguard_check found; the caller releases it whatever the return. */
-struct vguard {
+/* What exec_guard_check found; the caller releases it whatever the return. */
+struct exec_guard {
 	char *why;		/* a new string naming file:line, or NULL */
 	char version[64];	/* read without running anything, or "" */
 };
@@ -23,9 +23,9 @@ struct vguard {
  * run, with g->why set (a new string naming file:line) and, where a
  * version could be read without running anything (yarnPath's
  * "yarn-4.1.0.cjs"), g->version set ("" otherwise).  The caller releases
- * *g with vguard_release whatever the return. */
-int vguard_check(const char *name, const char *path, const char *repo_root,
-		 char *const env[], struct vguard *g);
-void vguard_release(struct vguard *g);
+ * *g with exec_guard_release whatever the return. */
+int exec_guard_check(const char *name, const char *path, const char *repo_root,
+		 char *const env[], struct exec_guard *g);
+void exec_guard_release(struct exec_guard *g);
 
 #endif

@@ -3,8 +3,7 @@
 #include "audit.h"
 #include "runner.h"
 #include "spawnrun.h"
-#include "vfast.h"
-#include "workspaces.h"
+#include "spec_workspaces.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -104,30 +103,6 @@ static cJSON *probes_json(const struct audit_opts *o, const struct spec *spec)
 		if (audit_probe_runs(o, probe_table[i], spec))
 			cJSON_AddItemToArray(arr, cJSON_CreateString(probe_table[i]->name));
 	return arr;
-}
-
-/* The cache's counters count for the process: this audit's share. */
-static cJSON *cache_json(const struct audit *a)
-{
-	static const char *const states[] = {
-		[VCACHE_READY] = "ready", [VCACHE_EMPTY] = "empty",
-		[VCACHE_UNAVAILABLE] = "unavailable",
-	};
-	struct vcache_info v;
-	cJSON *o = cJSON_CreateObject();
-
-	vcache_describe(&v);
-	if (v.dir)
-		cJSON_AddStringToObject(o, "dir", v.dir);
-	else
-		cJSON_AddNullToObject(o, "dir");
-	cJSON_AddStringToObject(o, "state", states[v.state]);
-	cJSON_AddNumberToObject(o, "entries", (double)v.entries);
-	cJSON_AddNumberToObject(o, "hits", v.hits - a->cache_base[0]);
-	cJSON_AddNumberToObject(o, "misses", v.misses - a->cache_base[1]);
-	cJSON_AddNumberToObject(o, "stores", v.stores - a->cache_base[2]);
-	free(v.dir);
-	return o;
 }
 
 /* {"enabled", "only", "sources": [{kind, file, patterns: [{pattern,
@@ -251,7 +226,10 @@ static cJSON *run_json(const struct audit *a, const struct audit_opts *o,
 		cJSON_AddNullToObject(conf, "file");
 	cJSON_AddBoolToObject(conf, "ignored", o->no_config);
 	cJSON_AddBoolToObject(run, "path_set", getenv("PATH") != NULL);
-	cJSON_AddItemToObject(run, "version_cache", cache_json(a));
+	for (i = 0; probe_table[i]; i++)
+		if (probe_table[i]->run_key)
+			cJSON_AddItemToObject(run, probe_table[i]->run_key,
+					      probe_table[i]->run_json(&a->marks[i]));
 	files = cJSON_AddArrayToObject(run, "files_read");
 	for (i = 0; a->loaded && i < a->spec.nfiles; i++)
 		cJSON_AddItemToArray(files, cJSON_CreateString(a->spec.files[i]));
@@ -559,9 +537,12 @@ int audit_run(struct audit *a, struct audit_opts *o, const struct config *cfg,
 	struct spec_opts sopts = { 0, NULL, 0 };
 	const char *timeout_file;
 	unsigned timeout_line;
+	size_t i;
 
 	memset(a, 0, sizeof(*a));
-	vcache_counters(&a->cache_base[0], &a->cache_base[1], &a->cache_base[2]);
+	for (i = 0; probe_table[i]; i++)
+		if (probe_table[i]->run_mark)
+			probe_table[i]->run_mark(&a->marks[i]);
 	if (cfg && o->format_from == FROM_DEFAULT && cfg->format_line) {
 		o->format = cfg->format;
 		o->format_from = FROM_CONFIG;

@@ -1,4 +1,4 @@
-/* vfast_path.c - the path rule of vfast.c: nvm, n, volta, asdf, mise,
+/* peek_path.c - the path rule of peek.c: nvm, n, volta, asdf, mise,
  * fnm and pyenv install each version in a directory named after it, so
  * the canonical path of a binary names its version.
  *
@@ -7,7 +7,7 @@
  * (asdf, mise, volta) never resolve to such a path, so they fall out by
  * themselves.
  */
-#include "vfast_int.h"
+#include "peek_int.h"
 
 #include <ctype.h>
 #include <stdio.h>
@@ -23,20 +23,20 @@
  * is left out on purpose: nodeenv can put a node into a pyenv version's
  * bin/, and that path would name the python version. */
 struct pathrule {
-	enum vfast_install kind;
+	enum peek_install kind;
 	const char *pattern;
 	/* cppcheck-suppress unusedStructMember ; documentation kept in the table */
 	const char *who;	/* for the reader */
 };
 
 static const struct pathrule pathrules[] = {
-	{ VFAST_NODE, "versions/node/%v/bin/node", "nvm, n" },
-	{ VFAST_NODE, "tools/image/node/%/bin/node", "volta" },
-	{ VFAST_NODE, "installs/nodejs/%/bin/node", "asdf" },
-	{ VFAST_NODE, "installs/node/%/bin/node", "mise" },
-	{ VFAST_NODE, "node-versions/%v/installation/bin/node", "fnm" },
-	{ VFAST_PYTHON, "versions/%/bin/python*", "pyenv" },
-	{ VFAST_PYTHON, "installs/python/%/bin/python*", "asdf, mise" },
+	{ PEEK_NODE, "versions/node/%v/bin/node", "nvm, n" },
+	{ PEEK_NODE, "tools/image/node/%/bin/node", "volta" },
+	{ PEEK_NODE, "installs/nodejs/%/bin/node", "asdf" },
+	{ PEEK_NODE, "installs/node/%/bin/node", "mise" },
+	{ PEEK_NODE, "node-versions/%v/installation/bin/node", "fnm" },
+	{ PEEK_PYTHON, "versions/%/bin/python*", "pyenv" },
+	{ PEEK_PYTHON, "installs/python/%/bin/python*", "asdf, mise" },
 };
 
 /* The components of path, at most max of them, from the end: comp[0] is
@@ -107,7 +107,7 @@ static int pathrule_match(const struct pathrule *r, const char *c,
 				ver++;
 				verlen--;
 			}
-			if (!vfast_version_plain(ver, verlen) || verlen >= vsize)
+			if (!peek_version_plain(ver, verlen) || verlen >= vsize)
 				return 0;
 		} else if (plen[i] > 1 && pat[i][plen[i] - 1] == '*') {
 			if (clen[i] < plen[i] - 1 ||
@@ -168,15 +168,15 @@ static long header_define(const char *text, const char *name)
 
 /* The install's own header, where it has one, must name the same version:
  * 1 agrees or there is no header, 0 disagrees or cannot be read. */
-static int header_agrees(enum vfast_install k, const char *prefix,
+static int header_agrees(enum peek_install k, const char *prefix,
 			 const char *v)
 {
-	char rel[64], want[VFAST_VERSION_MAX + 1];
+	char rel[64], want[PEEK_VERSION_MAX + 1];
 	struct blob b;
 	char *path;
 	int missing, ok = 0;
 
-	if (k == VFAST_NODE) {
+	if (k == PEEK_NODE) {
 		snprintf(rel, sizeof(rel), "include/node/node_version.h");
 	} else {
 		const char *dot2 = strchr(strchr(v, '.') + 1, '.');
@@ -185,12 +185,12 @@ static int header_agrees(enum vfast_install k, const char *prefix,
 			 (int)(dot2 - v), v);
 	}
 	path = path_join(prefix, rel);
-	if (vfast_read_text(path, VFAST_SMALL_CAP, &b, &missing) < 0) {
+	if (peek_read_text(path, PEEK_SMALL_CAP, &b, &missing) < 0) {
 		free(path);
 		return missing;
 	}
 	free(path);
-	if (k == VFAST_NODE) {
+	if (k == PEEK_NODE) {
 		snprintf(want, sizeof(want), "%ld.%ld.%ld",
 			 header_define(b.data, "NODE_MAJOR_VERSION"),
 			 header_define(b.data, "NODE_MINOR_VERSION"),
@@ -211,10 +211,10 @@ static int header_agrees(enum vfast_install k, const char *prefix,
 }
 
 /* 1 with the version when the canonical path c is a versioned install. */
-int vfast_path_lookup(enum vfast_install k, const char *c, char *out,
+int peek_path_lookup(enum peek_install k, const char *c, char *out,
 		      size_t outlen)
 {
-	char v[VFAST_VERSION_MAX + 1];
+	char v[PEEK_VERSION_MAX + 1];
 	size_t i;
 
 	for (i = 0; i < ARRAY_SIZE(pathrules); i++) {
@@ -226,7 +226,7 @@ int vfast_path_lookup(enum vfast_install k, const char *c, char *out,
 			continue;
 		ok = header_agrees(k, prefix, v);
 		free(prefix);
-		return ok && vfast_put_out(out, outlen, v, strlen(v));
+		return ok && peek_put_out(out, outlen, v, strlen(v));
 	}
 	return 0;
 }

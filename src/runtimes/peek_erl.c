@@ -1,4 +1,4 @@
-/* vfast_erl.c - Erlang/OTP's version without running erl (which would
+/* peek_erl.c - Erlang/OTP's version without running erl (which would
  * start an Erlang shell: there is no version flag).
  *
  * Every OTP install, the system's (/usr/lib/erlang), kerl's under asdf
@@ -7,7 +7,7 @@
  * real erl (bin/erl, or erts-X/bin/erl).  The newest one found there is
  * the version.  A shim (asdf's, mise's) resolves to no install: 0.
  */
-#include "vfast_int.h"
+#include "peek_int.h"
 
 #include <dirent.h>
 #include <stdlib.h>
@@ -20,7 +20,7 @@ static int otp_version_ok(const char *s, size_t n)
 {
 	size_t i;
 
-	if (!n || n >= VFAST_VERSION_MAX || s[0] == '.' || s[n - 1] == '.')
+	if (!n || n >= PEEK_VERSION_MAX || s[0] == '.' || s[n - 1] == '.')
 		return 0;
 	for (i = 0; i < n; i++)
 		if (!((s[i] >= '0' && s[i] <= '9') || (s[i] == '.' && s[i + 1] != '.')))
@@ -59,7 +59,7 @@ static void otp_releases(const char *dir, char *best, size_t len)
 			continue;
 		sub = path_join(rel, e->d_name);
 		file = path_join(sub, "OTP_VERSION");
-		if (vfast_read_text(file, VFAST_SMALL_CAP, &b, NULL) == 0) {
+		if (peek_read_text(file, PEEK_SMALL_CAP, &b, NULL) == 0) {
 			size_t n = strcspn(b.data, "\r\n");
 
 			if (otp_version_ok(b.data, n) && n < len &&
@@ -77,9 +77,9 @@ static void otp_releases(const char *dir, char *best, size_t len)
 	free(rel);
 }
 
-int vfast_erlang_lookup(const char *c, char *out, size_t outlen)
+int peek_erlang_lookup(const char *c, char *out, size_t outlen)
 {
-	char best[VFAST_VERSION_MAX] = "";
+	char best[PEEK_VERSION_MAX] = "";
 	char *dir = xstrdup(c);
 	int up;
 
@@ -92,5 +92,5 @@ int vfast_erlang_lookup(const char *c, char *out, size_t outlen)
 		otp_releases(dir, best, sizeof(best));
 	}
 	free(dir);
-	return *best && vfast_put_out(out, outlen, best, strlen(best));
+	return *best && peek_put_out(out, outlen, best, strlen(best));
 }

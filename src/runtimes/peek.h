@@ -1,23 +1,23 @@
-/* vfast.h - a runtime's version without running it, where the answer is
+/* peek.h - a runtime's version without running it, where the answer is
  * certain, and a cache for the ones that had to be run.
  *
  * The physical limit of a version check is zero processes.  The runtimes
- * probe asks vfast_lookup first, then vcache_get, and only then spawns the
- * binary (and calls vcache_put with what it printed).
+ * probe asks peek_version first, then version_cache_get, and only then spawns the
+ * binary (and calls version_cache_put with what it printed).
  *
- * vfast.c takes the question to one of three shortcuts: vfast_path.c
- * (the install path names the version), vfast_js.c (an npm package's
- * manifest) and vfast_py.c (a pyenv shim resolved as pyenv would); what
- * they share is in vfast_int.h.  The cache is vcache.c.
+ * peek.c takes the question to one of three shortcuts: peek_path.c
+ * (the install path names the version), peek_js.c (an npm package's
+ * manifest) and peek_py.c (a pyenv shim resolved as pyenv would); what
+ * they share is in peek_int.h.  The cache is version_cache.c.
  */
-#ifndef EP_VFAST_H
-#define EP_VFAST_H
+#ifndef EP_PEEK_H
+#define EP_PEEK_H
 
 #include <stddef.h>
 
 /* Whoever asks for a version without running the binary also asks
- * whether running it would be safe (vguard.h): one include gives both. */
-#include "vguard.h"
+ * whether running it would be safe (exec_guard.h): one include gives both. */
+#include "exec_guard.h"
 
 /* How a version was learnt: the JSON "method" field. */
 enum vmethod {
@@ -37,7 +37,7 @@ const char *vmethod_name(enum vmethod m);	/* "exec", "cache", ... */
  * or 0 when no shortcut is certain.  When a shim resolves to a real
  * binary, *real (if not NULL) gets that path as a new string (caller
  * frees) so the caller can exec or cache the real one instead. */
-int vfast_lookup(const char *name, const char *path, const char *repo_root,
+int peek_version(const char *name, const char *path, const char *repo_root,
 		 char *const env[], char *out, size_t outlen,
 		 enum vmethod *method, char **real);
 
@@ -46,25 +46,25 @@ int vfast_lookup(const char *name, const char *path, const char *repo_root,
  * Only binaries whose answer cannot depend on the repository (not shims,
  * not scripts that dispatch on the working directory) are cached.  A
  * corrupt or unwritable cache is ignored, never fatal.  Thread-safe. */
-int vcache_get(const char *name, const char *path, char *out, size_t outlen);
-void vcache_put(const char *name, const char *path, const char *version);
+int version_cache_get(const char *name, const char *path, char *out, size_t outlen);
+void version_cache_put(const char *name, const char *path, const char *version);
 
 /* What the cache is and did in this run, for the report's run block.
  * dir is a new string (caller frees) or NULL when there is no HOME. */
-enum vcache_state {
-	VCACHE_READY,		/* a valid cache file of ours */
-	VCACHE_EMPTY,		/* none yet (made on the first store) */
-	VCACHE_UNAVAILABLE,	/* no HOME, or a directory we cannot trust */
+enum version_cache_state {
+	VERSION_CACHE_READY,		/* a valid cache file of ours */
+	VERSION_CACHE_EMPTY,		/* none yet (made on the first store) */
+	VERSION_CACHE_UNAVAILABLE,	/* no HOME, or a directory we cannot trust */
 };
-struct vcache_info {
+struct version_cache_info {
 	char *dir;
-	enum vcache_state state;
+	enum version_cache_state state;
 	size_t entries;
 	unsigned hits, misses, stores;	/* during this process */
 };
-void vcache_describe(struct vcache_info *info);
+void version_cache_describe(struct version_cache_info *info);
 /* The counters alone (cheap): a process that runs several audits (the
  * MCP server) reports each one's share as the difference. */
-void vcache_counters(unsigned *hits, unsigned *misses, unsigned *stores);
+void version_cache_counters(unsigned *hits, unsigned *misses, unsigned *stores);
 
 #endif

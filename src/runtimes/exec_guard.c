@@ -1,4 +1,4 @@
-/* vguard.c - the guards of vguard.h: repository configuration that would
+/* exec_guard.c - the guards of exec_guard.h: repository configuration that would
  * make asking a binary for its version run code the repository ships, or
  * download code it names.  Such a binary is never run.
  *
@@ -10,8 +10,8 @@
  * Nothing here runs a process, prints or exits; thread-safe (no state but
  * the file system).
  */
-#include "vguard.h"
-#include "vfast_int.h"
+#include "exec_guard.h"
+#include "peek_int.h"
 #include "saferead.h"
 #include "ytree.h"
 
@@ -48,10 +48,10 @@ static void cfg_release(struct cfg *c)
 	blob_release(&c->b);
 }
 
-static void guard_why(struct vguard *g, const char *fmt, ...)
+static void guard_why(struct exec_guard *g, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
-static void guard_why(struct vguard *g, const char *fmt, ...)
+static void guard_why(struct exec_guard *g, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -67,7 +67,7 @@ static void guard_why(struct vguard *g, const char *fmt, ...)
  * would make of it is unknown.  Files above the repository are the
  * user's (walk_on stops below $HOME): symlinks there are followed. */
 static int cfg_read(const char *root, const char *dir, const char *name,
-		    struct cfg *c, struct vguard *g)
+		    struct cfg *c, struct exec_guard *g)
 {
 	static const struct saferead_policy in_repo = {
 		SAFEREAD_BENEATH, SAFEREAD_NO_NUL, SPEC_FILE_CAP
@@ -126,8 +126,8 @@ static int walk_on(char *dir, const char *home)
  * bad.  1 bad (g->why set), 0 none. */
 static int walk_files(const char *root, const char *home,
 		      const char *const *names, size_t n,
-		      int (*check)(const struct cfg *c, size_t i, struct vguard *g),
-		      int nearest_only, struct vguard *g)
+		      int (*check)(const struct cfg *c, size_t i, struct exec_guard *g),
+		      int nearest_only, struct exec_guard *g)
 {
 	char *dir = xstrdup(root);
 	int bad = 0, found = 0;
@@ -173,21 +173,21 @@ static int key_is(const char *key, const char *want)
 
 /* The version in a yarnPath's file name, "yarn-4.1.0.cjs" or
  * "yarn-1.22.19.js", into g->version. */
-static void yarn_path_version(const char *value, struct vguard *g)
+static void yarn_path_version(const char *value, struct exec_guard *g)
 {
-	const char *base = vfast_base_name(value);
+	const char *base = peek_base_name(value);
 	size_t n = strlen(base), ext;
-	char v[VFAST_VERSION_MAX + 1];
+	char v[PEEK_VERSION_MAX + 1];
 
 	if (strncmp(base, "yarn-", 5))
 		return;
 	ext = n > 4 && !strcmp(base + n - 4, ".cjs") ? 4 :
 	      n > 3 && !strcmp(base + n - 3, ".js") ? 3 : 0;
-	if (!ext || n - ext - 5 > VFAST_VERSION_MAX || n - ext <= 5)
+	if (!ext || n - ext - 5 > PEEK_VERSION_MAX || n - ext <= 5)
 		return;
 	memcpy(v, base + 5, n - ext - 5);
 	v[n - ext - 5] = '\0';
-	if (vfast_version_semver(v) && strlen(v) < sizeof(g->version))
+	if (peek_version_semver(v) && strlen(v) < sizeof(g->version))
 		memcpy(g->version, v, strlen(v) + 1);
 }
 
@@ -201,7 +201,7 @@ struct yarn_found {
 /* .yarnrc.yml (berry, and classic from 1.22): top-level yarnPath and
  * plugins, keys compared as yarn normalises them.  -1 with g->why when
  * the file is not YAML we can read. */
-static int yarn_yml(const struct cfg *c, struct yarn_found *f, struct vguard *g)
+static int yarn_yml(const struct cfg *c, struct yarn_found *f, struct exec_guard *g)
 {
 	struct ynode *root = NULL;
 	struct ytree_error err;
@@ -254,7 +254,7 @@ static const char *yarnrc_token(const char *s, const char **tok, size_t *len)
 }
 
 /* .yarnrc (classic): "yarn-path ./x.js" lines. */
-static int yarn_rc(const struct cfg *c, struct yarn_found *f, struct vguard *g)
+static int yarn_rc(const struct cfg *c, struct yarn_found *f, struct exec_guard *g)
 {
 	const char *p = c->b.data;
 	unsigned line = 0;
@@ -293,7 +293,7 @@ static int yarn_rc(const struct cfg *c, struct yarn_found *f, struct vguard *g)
 /* Read every .yarnrc.yml and .yarnrc from root up into f: 0, or -1 with
  * g->why when one cannot be read. */
 static int yarn_walk(const char *root, const char *home, struct yarn_found *f,
-		     struct vguard *g)
+		     struct exec_guard *g)
 {
 	static const char *const names[] = { ".yarnrc.yml", ".yarnrc" };
 	char *dir = xstrdup(root);
@@ -320,7 +320,7 @@ static int yarn_walk(const char *root, const char *home, struct yarn_found *f,
 
 /* What the walk found: 1 with g->why (and g->version, where yarnPath's
  * file name gives one) when yarn must not run, else 0. */
-static int yarn_verdict(const struct yarn_found *f, struct vguard *g)
+static int yarn_verdict(const struct yarn_found *f, struct exec_guard *g)
 {
 	struct buf q = BUF_INIT;
 
@@ -359,7 +359,7 @@ static int yarn_verdict(const struct yarn_found *f, struct vguard *g)
  * berry loads every plugin .yarnrc.yml lists before it looks at the
  * command.  Neither is ever run: a yarnPath of "yarn-X.Y.Z.cjs" gives
  * the version by its name. */
-static int yarn_guard(const char *root, const char *home, struct vguard *g)
+static int yarn_guard(const char *root, const char *home, struct exec_guard *g)
 {
 	struct yarn_found f = { NULL, NULL, NULL };
 	int bad = yarn_walk(root, home, &f, g) < 0 || yarn_verdict(&f, g);
@@ -377,7 +377,7 @@ static int yarn_guard(const char *root, const char *home, struct vguard *g)
  * "download" (its default).  The child gets both turned off in its
  * environment; a pnpm-workspace.yaml that sets them is still not run,
  * since not every release lets the environment outrank that file. */
-static int pnpm_guard(const char *root, const char *home, struct vguard *g)
+static int pnpm_guard(const char *root, const char *home, struct exec_guard *g)
 {
 	char *dir = xstrdup(root);
 	int bad = 0, found = 0;
@@ -439,7 +439,7 @@ static int shim_token_bad(const char *t, size_t n)
 }
 
 /* 1 with g->why when a line of c names a path as a version. */
-static int shim_file_bad(const struct cfg *c, int tool_versions, struct vguard *g)
+static int shim_file_bad(const struct cfg *c, int tool_versions, struct exec_guard *g)
 {
 	const char *p = c->b.data;
 	unsigned line = 0;
@@ -489,7 +489,7 @@ static const char *const mise_files[] = {
 	".config/mise/config.toml", ".rtx.toml", ".rtx.local.toml",
 };
 
-static int mise_file_bad(const struct cfg *c, struct vguard *g)
+static int mise_file_bad(const struct cfg *c, struct exec_guard *g)
 {
 	const char *hit = strstr(c->b.data, "path:");
 
@@ -505,12 +505,12 @@ static int mise_file_bad(const struct cfg *c, struct vguard *g)
 	return 1;
 }
 
-static int shim_check(const struct cfg *c, size_t i, struct vguard *g)
+static int shim_check(const struct cfg *c, size_t i, struct exec_guard *g)
 {
 	return shim_file_bad(c, i == 0, g);
 }
 
-static int mise_check(const struct cfg *c, size_t i, struct vguard *g)
+static int mise_check(const struct cfg *c, size_t i, struct exec_guard *g)
 {
 	return mise_file_bad(c, g);
 }
@@ -518,7 +518,7 @@ static int mise_check(const struct cfg *c, size_t i, struct vguard *g)
 /* rustup's rust-toolchain.toml can name a toolchain by path ("path =
  * ..."), relative to the file: the proxy would run the repository's
  * rustc.  The legacy rust-toolchain file is held to the same words. */
-static int rustup_check(const struct cfg *c, size_t i, struct vguard *g)
+static int rustup_check(const struct cfg *c, size_t i, struct exec_guard *g)
 {
 	const char *hit = strstr(c->b.data, "path");
 
@@ -536,7 +536,7 @@ static int rustup_check(const struct cfg *c, size_t i, struct vguard *g)
 
 /* global.json "sdk": {"paths": [...]} (.NET 10) makes the dotnet host
  * look for SDKs in directories the repository names. */
-static int dotnet_check(const struct cfg *c, size_t i, struct vguard *g)
+static int dotnet_check(const struct cfg *c, size_t i, struct exec_guard *g)
 {
 	const char *hit = strcasestr(c->b.data, "paths");
 
@@ -576,7 +576,7 @@ static const struct projcfg projcfgs[] = {
 };
 
 static int projcfg_guard(const char *root, const char *home, const char *tool,
-			 struct vguard *g)
+			 struct exec_guard *g)
 {
 	char *dir = xstrdup(root);
 	size_t i;
@@ -614,14 +614,14 @@ static int is_shim(const char *path, const char *c)
 	if (strstr(path, "/shims/") || strstr(c, "/shims/"))
 		return 1;
 	for (i = 0; i < ARRAY_SIZE(dispatchers); i++)
-		if (!strcmp(vfast_base_name(c), dispatchers[i]))
+		if (!strcmp(peek_base_name(c), dispatchers[i]))
 			return 1;
 	return 0;
 }
 
 static int is_mise(const char *c)
 {
-	return !strcmp(vfast_base_name(c), "mise") || !strcmp(vfast_base_name(c), "rtx");
+	return !strcmp(peek_base_name(c), "mise") || !strcmp(peek_base_name(c), "rtx");
 }
 
 /* rustup installs its proxies (rustc, cargo, ...) as links to itself:
@@ -632,7 +632,7 @@ static int is_rustup_proxy(const char *c)
 	char *dir, *r;
 	int same;
 
-	if (!strcmp(vfast_base_name(c), "rustup"))
+	if (!strcmp(peek_base_name(c), "rustup"))
 		return 1;
 	dir = xstrdup(c);
 	*strrchr(dir, '/') = '\0';
@@ -656,20 +656,20 @@ struct target {
 /* want is the runtime, or the file the binary is or resolves to. */
 static int named(const struct target *t, const char *want)
 {
-	return !strcmp(t->name, want) || !strcmp(vfast_base_name(t->path), want) ||
-	       !strcmp(vfast_base_name(t->c), want);
+	return !strcmp(t->name, want) || !strcmp(peek_base_name(t->path), want) ||
+	       !strcmp(peek_base_name(t->c), want);
 }
 
 /* Every guard that applies to t, in turn: 1 at the first that finds it
  * must not run (g->why set), else 0. */
 static int guards_run(const struct target *t, char *const env[],
-		      struct vguard *g)
+		      struct exec_guard *g)
 {
 	static const char *const rustup_files[] = {
 		"rust-toolchain.toml", "rust-toolchain",
 	};
 	static const char *const dotnet_files[] = { "global.json" };
-	const char *tc = vfast_env_get(env, "RUSTUP_TOOLCHAIN");
+	const char *tc = peek_env_get(env, "RUSTUP_TOOLCHAIN");
 	const char *root = t->root, *home = t->home;
 	size_t i;
 
@@ -699,8 +699,8 @@ static int guards_run(const struct target *t, char *const env[],
 	return 0;
 }
 
-int vguard_check(const char *name, const char *path, const char *repo_root,
-		 char *const env[], struct vguard *g)
+int exec_guard_check(const char *name, const char *path, const char *repo_root,
+		 char *const env[], struct exec_guard *g)
 {
 	struct target t = { name, path, NULL, NULL, NULL };
 	char *root, *c, *home_real = NULL;
@@ -710,7 +710,7 @@ int vguard_check(const char *name, const char *path, const char *repo_root,
 	memset(g, 0, sizeof(*g));
 	if (!name || !path || !repo_root || !(root = realpath(repo_root, NULL)))
 		return 0;
-	home = vfast_env_get(env, "HOME");
+	home = peek_env_get(env, "HOME");
 	home = home && home[0] == '/' ? (home_real = realpath(home, NULL)) : NULL;
 	c = realpath(path, NULL);
 	if (!c)
@@ -730,7 +730,7 @@ int vguard_check(const char *name, const char *path, const char *repo_root,
 	return bad;
 }
 
-void vguard_release(struct vguard *g)
+void exec_guard_release(struct exec_guard *g)
 {
 	free(g->why);
 	memset(g, 0, sizeof(*g));

@@ -1,5 +1,5 @@
-/* test_vfast.c - versions without exec (vfast_lookup) and the version
- * cache (vcache_get/put).
+/* test_peek.c - versions without exec (peek_version) and the version
+ * cache (version_cache_get/put).
  *
  * Fixture trees in the scratch directory (fake nvm, volta, asdf, mise, fnm
  * and pyenv layouts, fake npm packages) make the rules deterministic; the
@@ -9,7 +9,7 @@
 #include "saferead.h"
 #include "spawnrun.h"
 #include "util.h"
-#include "vfast.h"
+#include "peek.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -170,7 +170,7 @@ static void test_path_rule(void)
 		}
 		if (c->lookup)
 			p = at(c->lookup);
-		r = vfast_lookup(c->name, p, at("repo"), env, out, sizeof(out), &m, &real);
+		r = peek_version(c->name, p, at("repo"), env, out, sizeof(out), &m, &real);
 		if (c->want)
 			CHECK(r == 1 && !strcmp(out, c->want) && m == VMETHOD_PATH,
 			      "row %zu: %s %s: r=%d out=%s, want %s", i, c->name,
@@ -324,7 +324,7 @@ static void test_manifest(void)
 		char out[64] = "", *real = NULL;
 		int r;
 
-		r = vfast_lookup(c->name, at(c->link), at(c->repo), env, out,
+		r = peek_version(c->name, at(c->link), at(c->repo), env, out,
 				 sizeof(out), &m, &real);
 		if (c->want)
 			CHECK(r == 1 && !strcmp(out, c->want) && m == VMETHOD_MANIFEST,
@@ -340,9 +340,9 @@ static void test_manifest(void)
 	{
 		char out[64];
 
-		CHECK_INT(vfast_lookup("yarn", at("m/bin/yarn"), at("repo"), env, out,
+		CHECK_INT(peek_version("yarn", at("m/bin/yarn"), at("repo"), env, out,
 				       sizeof(out), NULL, NULL), 0, "~/.yarnrc yarn-path");
-		CHECK_INT(vfast_lookup("npm", at("m/bin/npm"), at("repo"), env, out,
+		CHECK_INT(peek_version("npm", at("m/bin/npm"), at("repo"), env, out,
 				       5, NULL, NULL), 0, "version longer than outlen");
 	}
 }
@@ -501,7 +501,7 @@ static void check_py(const char *what, const char *shim, const char *repo,
 	enum vmethod m = VMETHOD_EXEC;
 	int r;
 
-	r = vfast_lookup("python", shim, repo, env, out, sizeof(out), &m, &real);
+	r = peek_version("python", shim, repo, env, out, sizeof(out), &m, &real);
 	if (want)
 		CHECK(r == 1 && !strcmp(out, want) && m == VMETHOD_PATH,
 		      "%s: r=%d out=%s, want %s", what, r, out, want);
@@ -549,7 +549,7 @@ static void test_pyenv(void)
 	{
 		char out[64] = "", *r = NULL;
 
-		CHECK_INT(vfast_lookup("python", real, at("pyrepo/none"),
+		CHECK_INT(peek_version("python", real, at("pyrepo/none"),
 				       py_env(at("py/shims"), "2.7.18", NULL), out,
 				       sizeof(out), NULL, &r), 1, "python shim, 2.7.18");
 		CHECK_STR(out, "2.7.18", "python shim, 2.7.18");
@@ -690,7 +690,7 @@ static void test_real_packages(void)
 
 		if (!p)
 			continue;
-		r = vfast_lookup(names[i], p, at("realrepo"), env, got, sizeof(got), NULL, NULL);
+		r = peek_version(names[i], p, at("realrepo"), env, got, sizeof(got), NULL, NULL);
 		c = realpath(p, NULL);
 		/* npm, npx and corepack as shipped with node are JS files of
 		 * their own package: the shortcut must apply */
@@ -711,7 +711,7 @@ static void test_real_packages(void)
 			snprintf(target, sizeof(target), "%.*s/pnpm.js",
 				 (int)(strlen(c) - 12), c);
 			put_link(target, "cpshims/pnpm");
-			CHECK_INT(vfast_lookup("pnpm", at("cpshims/pnpm"), at("realrepo"),
+			CHECK_INT(peek_version("pnpm", at("cpshims/pnpm"), at("realrepo"),
 					       env, got, sizeof(got), NULL, NULL), 0,
 				  "a real corepack pnpm shim is not certain");
 		}
@@ -771,7 +771,7 @@ static void test_real_python(void)
 			env[n] = buf_detach(&v);
 			env[n + 1] = NULL;
 		}
-		r = vfast_lookup("python", p, repo, env, got, sizeof(got), NULL, &real);
+		r = peek_version("python", p, repo, env, got, sizeof(got), NULL, &real);
 		if (is_shim && i == 0)
 			CHECK(r == 1, "real pyenv shim, default version: no shortcut");
 		if (run_version(p, repo, env, ran, sizeof(ran)) < 0) {
@@ -798,7 +798,7 @@ static void set_cache(const char *rel)
 
 static int cached(const char *name, const char *rel, char *out, size_t n)
 {
-	return vcache_get(name, at(rel), out, n);
+	return version_cache_get(name, at(rel), out, n);
 }
 
 static const char *cache_file(const char *rel)
@@ -830,7 +830,7 @@ static void test_cache_basic(void)
 	put_elf("cbin/node");
 	put_elf("cbin2/node");
 	CHECK_INT(cached("node", "cbin/node", out, sizeof(out)), 0, "empty cache");
-	vcache_put("node", at("cbin/node"), "20.11.1");
+	version_cache_put("node", at("cbin/node"), "20.11.1");
 	CHECK_INT(cached("node", "cbin/node", out, sizeof(out)), 1, "round trip");
 	CHECK_STR(out, "20.11.1", "round trip");
 	CHECK(stat(at("cache1/envpreflight"), &st) == 0 && (st.st_mode & 0777) == 0700,
@@ -840,34 +840,34 @@ static void test_cache_basic(void)
 	CHECK_INT(cached("python", "cbin/node", out, sizeof(out)), 0, "another name");
 	CHECK_INT(cached("node", "cbin2/node", out, sizeof(out)), 0, "another binary");
 	CHECK_INT(cached("node", "cbin/node", out, 7), 0, "outlen too small");
-	vcache_put("node", at("cbin2/node"), "v18.0.0");
+	version_cache_put("node", at("cbin2/node"), "v18.0.0");
 	CHECK(cached("node", "cbin2/node", out, sizeof(out)) && !strcmp(out, "v18.0.0"),
 	      "second entry: %s", out);
 	CHECK(cached("node", "cbin/node", out, sizeof(out)) && !strcmp(out, "20.11.1"),
 	      "first entry kept: %s", out);
-	vcache_put("node", at("cbin/node"), "20.11.2");
+	version_cache_put("node", at("cbin/node"), "20.11.2");
 	CHECK(cached("node", "cbin/node", out, sizeof(out)) && !strcmp(out, "20.11.2"),
 	      "replaced: %s", out);
 
 	/* through a symlink: the key is the canonical path */
 	put_link(at("cbin/node"), "cbin3/nodejs");
-	CHECK(vcache_get("node", at("cbin3/nodejs"), out, sizeof(out)) &&
+	CHECK(version_cache_get("node", at("cbin3/nodejs"), out, sizeof(out)) &&
 	      !strcmp(out, "20.11.2"), "through a symlink: %s", out);
 
 	for (i = 0; i < ARRAY_SIZE(bad_versions); i++) {
 		put_elf("cbin4/node");
-		vcache_put("node", at("cbin4/node"), bad_versions[i]);
+		version_cache_put("node", at("cbin4/node"), bad_versions[i]);
 		CHECK_INT(cached("node", "cbin4/node", out, sizeof(out)), 0,
 			  "bad version %zu stored", i);
 	}
-	vcache_put("node", at("cbin4/node"), NULL);
-	vcache_put(NULL, at("cbin4/node"), "1.0.0");
-	vcache_put("node", NULL, "1.0.0");
-	vcache_put("no de", at("cbin4/node"), "1.0.0");
+	version_cache_put("node", at("cbin4/node"), NULL);
+	version_cache_put(NULL, at("cbin4/node"), "1.0.0");
+	version_cache_put("node", NULL, "1.0.0");
+	version_cache_put("no de", at("cbin4/node"), "1.0.0");
 	CHECK_INT(cached("node", "cbin4/node", out, sizeof(out)), 0, "NULLs stored");
-	CHECK_INT(vcache_get(NULL, NULL, out, sizeof(out)), 0, "get NULLs");
-	CHECK_INT(vcache_get("node", "relative/node", out, sizeof(out)), 0, "relative");
-	CHECK_INT(vcache_get("node", at("nonexistent/node"), out, sizeof(out)), 0, "missing");
+	CHECK_INT(version_cache_get(NULL, NULL, out, sizeof(out)), 0, "get NULLs");
+	CHECK_INT(version_cache_get("node", "relative/node", out, sizeof(out)), 0, "relative");
+	CHECK_INT(version_cache_get("node", at("nonexistent/node"), out, sizeof(out)), 0, "missing");
 }
 
 static void test_cache_key(void)
@@ -877,20 +877,20 @@ static void test_cache_key(void)
 
 	set_cache("cache2");
 	put_elf("kbin/node");
-	vcache_put("node", at("kbin/node"), "20.0.0");
+	version_cache_put("node", at("kbin/node"), "20.0.0");
 	CHECK_INT(cached("node", "kbin/node", out, sizeof(out)), 1, "stored");
 	/* touch: another mtime */
 	stat(at("kbin/node"), &st);
 	set_mtime(at("kbin/node"), st.st_mtim.tv_sec + 10, 0);
 	CHECK_INT(cached("node", "kbin/node", out, sizeof(out)), 0, "touched: miss");
-	vcache_put("node", at("kbin/node"), "20.0.1");
+	version_cache_put("node", at("kbin/node"), "20.0.1");
 	CHECK_INT(cached("node", "kbin/node", out, sizeof(out)), 1, "stored again");
 	/* rewritten in place with the mtime put back: ctime and size differ */
 	stat(at("kbin/node"), &st);
 	test_write(base, "kbin/node", ELF "and more", sizeof(ELF) - 1 + 8);
 	set_mtime(at("kbin/node"), st.st_mtim.tv_sec, st.st_mtim.tv_nsec);
 	CHECK_INT(cached("node", "kbin/node", out, sizeof(out)), 0, "rewritten: miss");
-	vcache_put("node", at("kbin/node"), "20.0.2");
+	version_cache_put("node", at("kbin/node"), "20.0.2");
 	/* replaced by another file (another inode), same size and times */
 	stat(at("kbin/node"), &st);
 	put_file("kbin/node.new", ELF "and more", sizeof(ELF) - 1 + 8, 0755);
@@ -900,25 +900,25 @@ static void test_cache_key(void)
 
 	/* never cached: scripts, dispatchers, per-project toolchains */
 	put_str("kbin/script/node", "#!/bin/sh\necho v1.0.0\n", 0755);
-	vcache_put("node", at("kbin/script/node"), "1.0.0");
+	version_cache_put("node", at("kbin/script/node"), "1.0.0");
 	CHECK_INT(cached("node", "kbin/script/node", out, sizeof(out)), 0, "script");
 	put_elf("kbin/mise/mise");
 	put_link(at("kbin/mise/mise"), "kbin/mise/shims/node");
-	vcache_put("node", at("kbin/mise/shims/node"), "1.0.0");
+	version_cache_put("node", at("kbin/mise/shims/node"), "1.0.0");
 	CHECK_INT(cached("node", "kbin/mise/shims/node", out, sizeof(out)), 0, "mise shim");
 	put_elf("kbin/volta/volta-shim");
 	put_link("volta-shim", "kbin/volta/node");
-	vcache_put("node", at("kbin/volta/node"), "1.0.0");
+	version_cache_put("node", at("kbin/volta/node"), "1.0.0");
 	CHECK_INT(cached("node", "kbin/volta/node", out, sizeof(out)), 0, "volta shim");
 	put_elf("kbin/multi/toolbox");
 	put_link("toolbox", "kbin/multi/node");
-	vcache_put("node", at("kbin/multi/node"), "1.0.0");
+	version_cache_put("node", at("kbin/multi/node"), "1.0.0");
 	CHECK_INT(cached("node", "kbin/multi/node", out, sizeof(out)), 0, "multi-call binary");
 	put_elf("kbin/go/go");
-	vcache_put("go", at("kbin/go/go"), "1.22.1");
+	version_cache_put("go", at("kbin/go/go"), "1.22.1");
 	CHECK_INT(cached("go", "kbin/go/go", out, sizeof(out)), 0, "go switches toolchains");
 	put_elf("kbin/cargo/rustc");
-	vcache_put("rust", at("kbin/cargo/rustc"), "1.75.0");
+	version_cache_put("rust", at("kbin/cargo/rustc"), "1.75.0");
 	CHECK_INT(cached("rust", "kbin/cargo/rustc", out, sizeof(out)), 0, "rustup proxy");
 }
 
@@ -943,7 +943,7 @@ static void test_cache_hostile(void)
 
 	set_cache("cache3");
 	put_elf("hbin/node");
-	vcache_put("node", at("hbin/node"), "20.1.0");
+	version_cache_put("node", at("hbin/node"), "20.1.0");
 	CHECK_INT(cached("node", "hbin/node", out, sizeof(out)), 1, "stored");
 	if (saferead_path(cache_file("cache3"), 65536, &b) == 0) {
 		buf_add(&good, b.data, b.len);
@@ -990,7 +990,7 @@ static void test_cache_hostile(void)
 	free(big);
 	CHECK_INT(cached("node", "hbin/node", out, sizeof(out)), 0, "huge");
 	/* a corrupt file is rewritten by the next put */
-	vcache_put("node", at("hbin/node"), "20.1.1");
+	version_cache_put("node", at("hbin/node"), "20.1.1");
 	CHECK(cached("node", "hbin/node", out, sizeof(out)) && !strcmp(out, "20.1.1"),
 	      "rewritten after corruption: %s", out);
 	CHECK(stat(cache_file("cache3"), &st) == 0 && st.st_size < 4096, "small again");
@@ -1005,7 +1005,7 @@ static void test_cache_hostile(void)
 	CHECK_INT(cached("node", "hbin/node", out, sizeof(out)), 1, "restored");
 	chmod(at("cache3/envpreflight"), 0777);
 	CHECK_INT(cached("node", "hbin/node", out, sizeof(out)), 0, "world-writable dir");
-	vcache_put("node", at("hbin/node"), "20.1.2");
+	version_cache_put("node", at("hbin/node"), "20.1.2");
 	chmod(at("cache3/envpreflight"), 0700);
 	CHECK(cached("node", "hbin/node", out, sizeof(out)) && !strcmp(out, "20.1.0"),
 	      "no write into a world-writable dir: %s", out);
@@ -1022,18 +1022,18 @@ static void test_cache_unwritable(void)
 	/* the cache home is a regular file: nothing can be created */
 	test_write_str(base, "afile", "x");
 	setenv("XDG_CACHE_HOME", at("afile/cache"), 1);
-	vcache_put("node", at("ubin/node"), "1.0.0");
+	version_cache_put("node", at("ubin/node"), "1.0.0");
 	CHECK_INT(cached("node", "ubin/node", out, sizeof(out)), 0, "under a file");
 	/* envpreflight/ is a file */
 	test_write_str(base, "cache4/envpreflight", "x");
 	set_cache("cache4");
-	vcache_put("node", at("ubin/node"), "1.0.0");
+	version_cache_put("node", at("ubin/node"), "1.0.0");
 	CHECK_INT(cached("node", "ubin/node", out, sizeof(out)), 0, "dir is a file");
 	/* a read-only directory (root ignores the mode: then it just works) */
 	mkdir_p(at("cache5/envpreflight"));
 	chmod(at("cache5/envpreflight"), 0500);
 	set_cache("cache5");
-	vcache_put("node", at("ubin/node"), "1.0.0");
+	version_cache_put("node", at("ubin/node"), "1.0.0");
 	CHECK_INT(cached("node", "ubin/node", out, sizeof(out)), geteuid() == 0,
 		  "read-only dir");
 	chmod(at("cache5/envpreflight"), 0700);
@@ -1041,14 +1041,14 @@ static void test_cache_unwritable(void)
 	setenv("XDG_CACHE_HOME", "relative/cache", 1);
 	setenv("HOME", at("chome"), 1);
 	mkdir_p(at("chome"));
-	vcache_put("node", at("ubin/node"), "1.0.1");
+	version_cache_put("node", at("ubin/node"), "1.0.1");
 	CHECK_INT(access(at("chome/.cache/envpreflight/versions"), F_OK), 0,
 		  "relative XDG_CACHE_HOME: ~/.cache used");
 	CHECK_INT(cached("node", "ubin/node", out, sizeof(out)), 1, "~/.cache read");
 	unsetenv("XDG_CACHE_HOME");
 	unsetenv("HOME");
 	CHECK_INT(cached("node", "ubin/node", out, sizeof(out)), 0, "no home at all");
-	vcache_put("node", at("ubin/node"), "1.0.1");
+	version_cache_put("node", at("ubin/node"), "1.0.1");
 	if (saved_home)
 		setenv("HOME", saved_home, 1);
 	free(saved_home);
@@ -1071,8 +1071,8 @@ static void *worker_run(void *arg)
 
 	for (i = 0; i < ROUNDS; i++) {
 		snprintf(want, sizeof(want), "%d.%d.0", w->id, i);
-		vcache_put("node", w->bin, want);
-		if (!vcache_get("node", w->bin, out, sizeof(out)) || strcmp(out, want))
+		version_cache_put("node", w->bin, want);
+		if (!version_cache_get("node", w->bin, out, sizeof(out)) || strcmp(out, want))
 			w->misses++;
 	}
 	return NULL;
@@ -1107,7 +1107,7 @@ static void test_cache_concurrency(void)
 	CHECK(all, "every thread's last version is there");
 
 	/* processes: flock keeps their read-modify-writes apart.  A writer
-	 * gives up after VCACHE_LOCK_MS (the cache is a shortcut: a skipped
+	 * gives up after VERSION_CACHE_LOCK_MS (the cache is a shortcut: a skipped
 	 * write is harmless), which a busy machine can make happen; so each
 	 * writes until it reads its entry back, and only an entry lost after
 	 * that, to another's write, counts */
@@ -1125,7 +1125,7 @@ static void test_cache_concurrency(void)
 				snprintf(rel, sizeof(rel), "pbin/%d/%d/node", i, j);
 				snprintf(want, sizeof(want), "%d.%d.1", i, j);
 				do
-					vcache_put("node", at(rel), want);
+					version_cache_put("node", at(rel), want);
 				while (!(cached("node", rel, out, sizeof(out)) &&
 					 !strcmp(out, want)) && ++tries < 100);
 			}
@@ -1148,7 +1148,7 @@ static void test_cache_concurrency(void)
 		snprintf(rel, sizeof(rel), "capbin/%d/node", i);
 		put_elf(rel);
 		snprintf(want, sizeof(want), "1.%d.0", i);
-		vcache_put("node", at(rel), want);
+		version_cache_put("node", at(rel), want);
 	}
 	CHECK_INT(cached("node", "capbin/299/node", out, sizeof(out)), 1, "newest kept");
 	CHECK_INT(cached("node", "capbin/0/node", out, sizeof(out)), 0, "oldest dropped");
@@ -1166,8 +1166,8 @@ static void test_cache_real_node(void)
 	set_cache("cache7");
 	env = spawn_env_scrubbed(environ);
 	if (run_version(p, NULL, env, ran, sizeof(ran)) == 0) {
-		vcache_put("node", p, ran);
-		CHECK(vcache_get("node", p, out, sizeof(out)) && !strcmp(out, ran),
+		version_cache_put("node", p, ran);
+		CHECK(version_cache_get("node", p, out, sizeof(out)) && !strcmp(out, ran),
 		      "real node %s cached as %s", p, ran);
 	}
 	spawn_env_free(env);
@@ -1184,15 +1184,15 @@ static void test_misc(void)
 	CHECK_STR(vmethod_name(VMETHOD_PATH), "path", "name");
 	CHECK_STR(vmethod_name(VMETHOD_SOCKET), "socket", "name");
 	CHECK_STR(vmethod_name((enum vmethod)99), "exec", "name");
-	CHECK_INT(vfast_lookup(NULL, "/x", NULL, NULL, out, sizeof(out), NULL, &real), 0, "NULL name");
+	CHECK_INT(peek_version(NULL, "/x", NULL, NULL, out, sizeof(out), NULL, &real), 0, "NULL name");
 	CHECK(real == NULL, "*real reset");
-	CHECK_INT(vfast_lookup("node", NULL, NULL, NULL, out, sizeof(out), NULL, NULL), 0, "NULL path");
-	CHECK_INT(vfast_lookup("node", "node", NULL, NULL, out, sizeof(out), NULL, NULL), 0, "relative");
-	CHECK_INT(vfast_lookup("node", at("nope/node"), NULL, NULL, out, sizeof(out), NULL, NULL),
+	CHECK_INT(peek_version("node", NULL, NULL, NULL, out, sizeof(out), NULL, NULL), 0, "NULL path");
+	CHECK_INT(peek_version("node", "node", NULL, NULL, out, sizeof(out), NULL, NULL), 0, "relative");
+	CHECK_INT(peek_version("node", at("nope/node"), NULL, NULL, out, sizeof(out), NULL, NULL),
 		  0, "missing");
-	CHECK_INT(vfast_lookup("node", at("h/.nvm/versions/node/v20.11.1/bin/node"), NULL, NULL,
+	CHECK_INT(peek_version("node", at("h/.nvm/versions/node/v20.11.1/bin/node"), NULL, NULL,
 			       out, 4, NULL, NULL), 0, "outlen too small");
-	CHECK_INT(vfast_lookup("node", at("h/.nvm/versions/node/v20.11.1/bin/node"), NULL, NULL,
+	CHECK_INT(peek_version("node", at("h/.nvm/versions/node/v20.11.1/bin/node"), NULL, NULL,
 			       out, sizeof(out), NULL, NULL), 1, "NULL method and real");
 }
 
@@ -1341,7 +1341,7 @@ static void guard_one(const struct guard_row *w, size_t i)
 	char envbuf[4500];
 	char *one[2] = { (char *)w->env, NULL };
 	const char *path;
-	struct vguard g;
+	struct exec_guard g;
 	size_t f;
 	int got;
 
@@ -1377,7 +1377,7 @@ static void guard_one(const struct guard_row *w, size_t i)
 		one[0] = envbuf;
 	}
 	snprintf(rel, sizeof(rel), "%s/repo", dir);
-	got = vguard_check(w->name, path, at(rel), w->env ? one : none, &g);
+	got = exec_guard_check(w->name, path, at(rel), w->env ? one : none, &g);
 	CHECK_INT(got, w->want, "row %zu (%s %s): %s", i, w->name, w->bin,
 		  g.why ? g.why : "(no reason)");
 	CHECK_STR(g.version, w->version, "row %zu: version", i);
@@ -1385,7 +1385,7 @@ static void guard_one(const struct guard_row *w, size_t i)
 	if (w->why)
 		CHECK(g.why && strstr(g.why, w->why), "row %zu: '%s' lacks '%s'", i,
 		      g.why ? g.why : "", w->why);
-	vguard_release(&g);
+	exec_guard_release(&g);
 }
 
 /* The spec rules for the files read: a symlink out of the repository and
@@ -1393,7 +1393,7 @@ static void guard_one(const struct guard_row *w, size_t i)
 static void test_guard_files(void)
 {
 	char *const none[] = { NULL };
-	struct vguard g;
+	struct exec_guard g;
 	char *big;
 
 	put_str("guardf/out/.yarnrc.yml", "nodeLinker: pnp\n", 0644);
@@ -1402,36 +1402,36 @@ static void test_guard_files(void)
 	unlink(at("guardf/repo/.yarnrc.yml"));
 	CHECK(symlink(at("guardf/out/.yarnrc.yml"), at("guardf/repo/.yarnrc.yml")) == 0,
 	      "symlink: %s", strerror(errno));
-	CHECK_INT(vguard_check("yarn", at("guardf/bin/yarn"), at("guardf/repo"), none, &g),
+	CHECK_INT(exec_guard_check("yarn", at("guardf/bin/yarn"), at("guardf/repo"), none, &g),
 		  1, "symlink out");
 	CHECK(g.why && strstr(g.why, ".yarnrc.yml is a symlink resolving outside the "
 			      "repository"), "why: %s", g.why ? g.why : "");
-	vguard_release(&g);
+	exec_guard_release(&g);
 	/* a symlink inside the repository is read */
 	unlink(at("guardf/repo/.yarnrc.yml"));
 	put_str("guardf/repo/conf/yarn.yml", "yarnPath: yarn-4.3.0.cjs\n", 0644);
 	CHECK(symlink("conf/yarn.yml", at("guardf/repo/.yarnrc.yml")) == 0, "symlink in");
-	CHECK_INT(vguard_check("yarn", at("guardf/bin/yarn"), at("guardf/repo"), none, &g),
+	CHECK_INT(exec_guard_check("yarn", at("guardf/bin/yarn"), at("guardf/repo"), none, &g),
 		  1, "symlink in");
 	CHECK_STR(g.version, "4.3.0", "through an inside symlink");
-	vguard_release(&g);
+	exec_guard_release(&g);
 	unlink(at("guardf/repo/.yarnrc.yml"));
 	big = xmalloc(SPEC_FILE_CAP + 2);
 	memset(big, '#', SPEC_FILE_CAP + 1);
 	big[SPEC_FILE_CAP + 1] = '\0';
 	put_str("guardf/repo/.yarnrc.yml", big, 0644);
 	free(big);
-	CHECK_INT(vguard_check("yarn", at("guardf/bin/yarn"), at("guardf/repo"), none, &g),
+	CHECK_INT(exec_guard_check("yarn", at("guardf/bin/yarn"), at("guardf/repo"), none, &g),
 		  1, "too large");
 	CHECK(g.why && strstr(g.why, "could not be read"), "why: %s", g.why ? g.why : "");
-	vguard_release(&g);
+	exec_guard_release(&g);
 	put_file("guardf/repo/.yarnrc.yml", "a: 1\n\0yarnPath: x\n", 18, 0644);
-	CHECK_INT(vguard_check("yarn", at("guardf/bin/yarn"), at("guardf/repo"), none, &g),
+	CHECK_INT(exec_guard_check("yarn", at("guardf/bin/yarn"), at("guardf/repo"), none, &g),
 		  1, "NUL byte");
-	vguard_release(&g);
-	CHECK_INT(vguard_check("yarn", at("guardf/bin/yarn"), at("guardf/nowhere"), none, &g),
+	exec_guard_release(&g);
+	CHECK_INT(exec_guard_check("yarn", at("guardf/bin/yarn"), at("guardf/nowhere"), none, &g),
 		  0, "no repository");
-	vguard_release(&g);
+	exec_guard_release(&g);
 }
 
 static void test_guards(void)

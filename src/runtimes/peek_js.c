@@ -1,4 +1,4 @@
-/* vfast_js.c - the manifest rule of vfast.c: npm, npx, pnpm, yarn and
+/* peek_js.c - the manifest rule of peek.c: npm, npx, pnpm, yarn and
  * corepack are files of an npm package, and print the "version" of that
  * package's package.json.
  *
@@ -9,7 +9,7 @@
  * pnpm and yarn can also switch themselves to a version the repository
  * pins (packageManager, yarnPath), so for them any such pin is a doubt.
  */
-#include "vfast_int.h"
+#include "peek_int.h"
 
 #include <cJSON.h>
 #include <stdlib.h>
@@ -70,7 +70,7 @@ static int pkg_read(const char *dir, cJSON **json)
 	int missing;
 
 	*json = NULL;
-	if (vfast_read_text(path, MANIFEST_CAP, &b, &missing) < 0) {
+	if (peek_read_text(path, MANIFEST_CAP, &b, &missing) < 0) {
 		free(path);
 		return missing ? 0 : -1;
 	}
@@ -120,7 +120,7 @@ static int file_mentions(const char *dir, const char *name,
 	struct blob b;
 	int missing, hit = 0;
 
-	if (vfast_read_text(path, MANIFEST_CAP, &b, &missing) < 0) {
+	if (peek_read_text(path, MANIFEST_CAP, &b, &missing) < 0) {
 		free(path);
 		return !missing;
 	}
@@ -164,7 +164,7 @@ static int dir_pins(const char *dir, unsigned pins)
 static int repo_pins(unsigned pins, const char *repo_root, char *const env[])
 {
 	char *dir, *slash;
-	const char *home = vfast_env_get(env, "HOME");
+	const char *home = peek_env_get(env, "HOME");
 	char *const *e;
 	int hit = 0;
 
@@ -209,7 +209,7 @@ static int manifest_lookup(const struct pkgtool *t, const char *c,
 		if (!slash || slash == dir)
 			break;
 		*slash = '\0';
-		if (!strcmp(vfast_base_name(dir), "node_modules"))
+		if (!strcmp(peek_base_name(dir), "node_modules"))
 			break;		/* walked out of any package */
 		r = pkg_read(dir, &pkg);
 		if (r < 0)
@@ -223,10 +223,10 @@ static int manifest_lookup(const struct pkgtool *t, const char *c,
 		}
 		ver = cJSON_GetObjectItemCaseSensitive(pkg, "version");
 		if (pkg_expected(t, name->valuestring) &&
-		    cJSON_IsString(ver) && vfast_version_semver(ver->valuestring) &&
+		    cJSON_IsString(ver) && peek_version_semver(ver->valuestring) &&
 		    pkg_bin_has(pkg, dir, c) &&
 		    !repo_pins(t->pins, repo_root, env))
-			found = vfast_put_out(out, outlen, ver->valuestring,
+			found = peek_put_out(out, outlen, ver->valuestring,
 					strlen(ver->valuestring));
 		cJSON_Delete(pkg);
 		break;
@@ -235,12 +235,12 @@ static int manifest_lookup(const struct pkgtool *t, const char *c,
 	return found;
 }
 
-int vfast_js_knows(const char *name)
+int peek_js_knows(const char *name)
 {
 	return pkgtool_find(name) != NULL;
 }
 
-int vfast_js_lookup(const char *name, const char *c, const char *repo_root,
+int peek_js_lookup(const char *name, const char *c, const char *repo_root,
 		    char *const env[], char *out, size_t outlen)
 {
 	const struct pkgtool *t = pkgtool_find(name);

@@ -1,14 +1,14 @@
-/* vfast_py.c - pyenv shims for vfast.c, resolved the way pyenv 2.x's
+/* peek_py.c - pyenv shims for peek.c, resolved the way pyenv 2.x's
  * libexec scripts resolve them: PYENV_VERSION, the nearest
  * .python-version, the global version file, prefixes such as "3.11",
  * python- prefixes, ':' lists, the fallback to "system".  The real
  * interpreter under versions/ is then read by the path rule
- * (vfast_path.c).
+ * (peek_path.c).
  *
  * Any pyenv hook we do not know, any unusual version name, any file pyenv
  * would read differently from us: not certain (pe->doubt).
  */
-#include "vfast_int.h"
+#include "peek_int.h"
 #include "spawnrun.h"
 
 #include <ctype.h>
@@ -33,7 +33,7 @@ static int is_file(const char *p)
 	return stat(p, &st) == 0 && S_ISREG(st.st_mode);
 }
 
-/* One shim being resolved; vfast_pyenv_lookup owns root and prefix. */
+/* One shim being resolved; peek_pyenv_lookup owns root and prefix. */
 struct pyenv {
 	char *root;		/* the PYENV_ROOT the shim exports */
 	char *prefix;		/* where its libexec/pyenv lives */
@@ -78,7 +78,7 @@ static int pyenv_shim_read(const char *c, struct pyenv *pe)
 	size_t n;
 	int ok = 0;
 
-	if (vfast_read_text(c, 8192, &b, NULL) < 0)
+	if (peek_read_text(c, 8192, &b, NULL) < 0)
 		return 0;
 	if (strncmp(b.data, "#!", 2) || !strstr(b.data, "bash") ||
 	    !strstr(b.data, "\nprogram=\"${0##*/}\"\n"))
@@ -197,7 +197,7 @@ static int hook_dir_clean(const struct pyenv *pe, const char *dir)
 /* The directories of $PYENV_HOOK_PATH, in order. */
 static int hook_path_clean(const struct pyenv *pe)
 {
-	const char *hp = vfast_env_get(pe->env, "PYENV_HOOK_PATH");
+	const char *hp = peek_env_get(pe->env, "PYENV_HOOK_PATH");
 	int clean = 1;
 
 	for (; hp && *hp && clean; hp += *hp == ':') {
@@ -448,7 +448,7 @@ static char *pyenv_file_read(struct pyenv *pe, const char *path)
 	size_t pos = 0;
 	int missing;
 
-	if (vfast_read_text(path, VFAST_SMALL_CAP, &b, &missing) < 0) {
+	if (peek_read_text(path, PEEK_SMALL_CAP, &b, &missing) < 0) {
 		if (!missing)
 			pe->doubt = 1;	/* unreadable, too large, or binary */
 		return pe->doubt ? NULL : xstrdup("");
@@ -531,8 +531,8 @@ static int path_plain(const char *p)
  * string ("" means system), or NULL when not certain. */
 static char *pyenv_version_raw(struct pyenv *pe, const char *pwd)
 {
-	const char *v = vfast_env_get(pe->env, "PYENV_VERSION");
-	const char *pdir = vfast_env_get(pe->env, "PYENV_DIR");
+	const char *v = peek_env_get(pe->env, "PYENV_VERSION");
+	const char *pdir = peek_env_get(pe->env, "PYENV_DIR");
 	char *file = NULL, *s;
 
 	if (v && *v)
@@ -595,8 +595,8 @@ static int pyenv_own_bins_have(const struct pyenv *pe)
 static char *pyenv_system(const struct pyenv *pe, const char *shim,
 			  const char *repo_root)
 {
-	const char *path = vfast_env_get(pe->env, "PATH"), *p, *end;
-	const char *home = vfast_env_get(pe->env, "HOME");
+	const char *path = peek_env_get(pe->env, "PATH"), *p, *end;
+	const char *home = peek_env_get(pe->env, "HOME");
 	char *shims = path_join(pe->root, "shims"), *shimdir = xstrdup(shim);
 	struct buf b = BUF_INIT, e = BUF_INIT;
 	char *found = NULL;
@@ -732,7 +732,7 @@ static int shim_lookup(struct pyenv *pe, const char *path,
 	if (!pe->doubt)
 		bin = pyenv_which(pe, names, n, path, repo_root, &sys);
 	if (bin && !pe->doubt && (c = realpath(bin, NULL)) != NULL) {
-		found = vfast_path_lookup(VFAST_PYTHON, c, out, outlen);
+		found = peek_path_lookup(PEEK_PYTHON, c, out, outlen);
 		if (real) {
 			*real = bin;
 			bin = NULL;
@@ -750,10 +750,10 @@ static int shim_lookup(struct pyenv *pe, const char *path,
 	return found;
 }
 
-int vfast_pyenv_lookup(const char *path, const char *c, const char *repo_root,
+int peek_pyenv_lookup(const char *path, const char *c, const char *repo_root,
 		       char *const env[], char *out, size_t outlen, char **real)
 {
-	struct pyenv pe = { NULL, NULL, vfast_base_name(path), env, 0 };
+	struct pyenv pe = { NULL, NULL, peek_base_name(path), env, 0 };
 	int found = -1;
 
 	if (pyenv_shim_read(c, &pe))

@@ -1,4 +1,4 @@
-/* nodelts_nvm.c - the half of nodelts.h that reads the system: today's
+/* nvm_aliases.c - the half of nodelts.h that reads the system: today's
  * date (the clock, or ENVPREFLIGHT_TODAY) and nvm's own alias files; and
  * nvmrc_resolve_lts, which asks them and lets the pure nvmrc.c settle the
  * answer.  The dated table itself is src/parse/nodelts.c.

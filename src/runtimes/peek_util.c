@@ -1,8 +1,8 @@
-/* vfast_util.c - what the exec-free lookups (vfast_js.c, vfast_path.c,
- * vfast_py.c, vfast_erl.c) and the guards share (vfast_int.h): below all
- * of them, so that the dispatcher in vfast.c and the shortcuts never
+/* peek_util.c - what the exec-free lookups (peek_js.c, peek_path.c,
+ * peek_py.c, peek_erl.c) and the guards share (peek_int.h): below all
+ * of them, so that the dispatcher in peek.c and the shortcuts never
  * import each other.  Thread-safe: no state but the file system. */
-#include "vfast_int.h"
+#include "peek_int.h"
 #include "saferead.h"
 
 #include <ctype.h>
@@ -12,7 +12,7 @@
 extern char **environ;
 
 /* The value of key in env (NULL: our own environment), or NULL. */
-const char *vfast_env_get(char *const env[], const char *key)
+const char *peek_env_get(char *const env[], const char *key)
 {
 	size_t n = strlen(key);
 	char *const *e;
@@ -23,7 +23,7 @@ const char *vfast_env_get(char *const env[], const char *key)
 	return NULL;
 }
 
-const char *vfast_base_name(const char *p)
+const char *peek_base_name(const char *p)
 {
 	const char *s = strrchr(p, '/');
 
@@ -45,7 +45,7 @@ static size_t num_len(const char *s)
 /* "20.11.1": exactly three numbers, the form every version manager uses
  * for a release.  Prereleases and vendor names ("3.13.0rc1", "pypy3.10",
  * "lts") are not plain: we do not guess what they print. */
-int vfast_version_plain(const char *s, size_t len)
+int peek_version_plain(const char *s, size_t len)
 {
 	size_t i = 0, n;
 	int part;
@@ -65,15 +65,15 @@ int vfast_version_plain(const char *s, size_t len)
 }
 
 /* semver as npm writes it into package.json: X.Y.Z[-pre][+build]. */
-int vfast_version_semver(const char *s)
+int peek_version_semver(const char *s)
 {
 	size_t n = strlen(s), i, dots = 0;
 
-	if (n == 0 || n > VFAST_VERSION_MAX)
+	if (n == 0 || n > PEEK_VERSION_MAX)
 		return 0;
 	for (i = 0; i < n && s[i] != '-' && s[i] != '+'; i++)
 		dots += s[i] == '.';
-	if (dots != 2 || !vfast_version_plain(s, i))
+	if (dots != 2 || !peek_version_plain(s, i))
 		return 0;
 	for (; i < n; i++)
 		if (!isalnum((unsigned char)s[i]) && !strchr(".-+", s[i]))
@@ -81,7 +81,7 @@ int vfast_version_semver(const char *s)
 	return 1;
 }
 
-int vfast_put_out(char *out, size_t outlen, const char *v, size_t len)
+int peek_put_out(char *out, size_t outlen, const char *v, size_t len)
 {
 	if (!out || len + 1 > outlen)
 		return 0;
@@ -90,7 +90,7 @@ int vfast_put_out(char *out, size_t outlen, const char *v, size_t len)
 	return 1;
 }
 
-int vfast_read_text(const char *path, size_t cap, struct blob *b, int *missing)
+int peek_read_text(const char *path, size_t cap, struct blob *b, int *missing)
 {
 	struct saferead_policy p = { SAFEREAD_ANYWHERE, SAFEREAD_NO_NUL, cap };
 	struct saferead_error err;

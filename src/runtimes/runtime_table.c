@@ -42,7 +42,7 @@ static const struct known_runtime known[] = {
 	  "^v([0-9]+\\.[0-9]+\\.[0-9]+)", "", 0, 0 },
 	{ "caddy", "Caddy", { "caddy" }, { "version" },
 	  "^v([0-9]+\\.[0-9]+\\.[0-9]+(-[0-9A-Za-z.-]+)?)", "", 0, 0 },
-	/* erl has no version flag: releases/<N>/OTP_VERSION (vfast_erl.c) */
+	/* erl has no version flag: releases/<N>/OTP_VERSION (peek_erl.c) */
 	{ "erlang", "Erlang/OTP", { "erl" }, { NULL }, NULL, "", 0, 1 },
 	{ "docker", "Docker daemon", { NULL }, { NULL }, NULL, "", 1, 0 },
 };

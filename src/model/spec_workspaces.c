@@ -41,7 +41,7 @@
  * publishes and apps/web's DATABASE_URL points at is one check.
  */
 #include "specfile.h"
-#include "workspaces.h"
+#include "spec_workspaces.h"
 #include "saferead.h"
 #include "ytree.h"
 

@@ -9,7 +9,7 @@
  * readlink() of /proc/PID/fd/N, which reads "socket:[INODE]".
  */
 #include "procnet.h"
-#include "parse/procnet_text.h"
+#include "procnet_text.h"
 #include "redact.h"
 #include "saferead.h"
 #include "util.h"

@@ -17,7 +17,7 @@
 #include "probe.h"
 #include "procnet.h"
 #include "redact.h"
-#include "workspaces.h"
+#include "spec_workspaces.h"
 
 #include <errno.h>
 #include <stdint.h>

@@ -12,7 +12,7 @@
  * refused because it leads out of the repository, and the caps warn.
  */
 #include "probe.h"
-#include "workspaces.h"
+#include "spec_workspaces.h"
 
 #include <stdlib.h>
 #include <string.h>

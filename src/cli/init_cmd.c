@@ -11,7 +11,7 @@
 #include "audit.h"
 #include "render.h"
 #include "runner.h"
-#include "workspaces.h"
+#include "spec_workspaces.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -24,7 +24,7 @@
  */
 #include "probe.h"
 #include "runtimes.h"
-#include "workspaces.h"
+#include "spec_workspaces.h"
 
 #include <stdlib.h>
 #include <string.h>

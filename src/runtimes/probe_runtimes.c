@@ -14,7 +14,10 @@
 #include "runtimes.h"
 #include "nodelts.h"
 #include "platform.h"
+#include "peek.h"
+#include "util.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 /* ---- what a requirement is called: ids, titles, JSON ---- */
@@ -765,6 +768,38 @@ static const char *const runtimes_ids[] = {
 	NULL
 };
 
+/* The version cache's counters count for the process (an MCP server runs
+ * many audits): the mark is where they stood when this audit started. */
+static void cache_mark(struct probe_mark *m)
+{
+	version_cache_counters(&m->n[0], &m->n[1], &m->n[2]);
+}
+
+/* The run block's "version_cache": {dir, state, entries, and this
+ * audit's hits, misses and stores}. */
+static cJSON *cache_json(const struct probe_mark *m)
+{
+	static const char *const states[] = {
+		[VERSION_CACHE_READY] = "ready", [VERSION_CACHE_EMPTY] = "empty",
+		[VERSION_CACHE_UNAVAILABLE] = "unavailable",
+	};
+	struct version_cache_info v;
+	cJSON *o = cJSON_CreateObject();
+
+	version_cache_describe(&v);
+	if (v.dir)
+		cJSON_AddStringToObject(o, "dir", v.dir);
+	else
+		cJSON_AddNullToObject(o, "dir");
+	cJSON_AddStringToObject(o, "state", states[v.state]);
+	cJSON_AddNumberToObject(o, "entries", (double)v.entries);
+	cJSON_AddNumberToObject(o, "hits", v.hits - m->n[0]);
+	cJSON_AddNumberToObject(o, "misses", v.misses - m->n[1]);
+	cJSON_AddNumberToObject(o, "stores", v.stores - m->n[2]);
+	free(v.dir);
+	return o;
+}
+
 const struct probe probe_runtimes = {
 	.name = "runtimes",
 	.summary = "node, python, go, docker, ... versions against every declared "
@@ -772,4 +807,7 @@ const struct probe probe_runtimes = {
 	.plan = runtimes_plan,
 	.run = runtimes_run,
 	.ids = runtimes_ids,
+	.run_key = "version_cache",
+	.run_mark = cache_mark,
+	.run_json = cache_json,
 };

@@ -2,7 +2,7 @@
  * however many checks name the runtime (runtime_ask.c), and which
  * commands preflight.yaml may have run for that (runtime_cmd.c).
  *
- * Asking means, in order: the exec-free shortcuts of vfast_lookup, the
+ * Asking means, in order: the exec-free shortcuts of peek_version, the
  * version cache, and only then one spawn of the binary found on PATH.
  * The docker daemon is asked over its socket instead.
  */
@@ -11,7 +11,7 @@
 
 #include "docker.h"
 #include "probe.h"
-#include "vfast.h"
+#include "peek.h"
 
 /* ANS_PENDING only from runtime_prepare: a program must run (or the
  * daemon be asked), and the answer says what it will be should that not
@@ -27,7 +27,7 @@ struct runtime_answer {
 	char *version;		/* ANS_FOUND: bare, validated ("20.11.1") */
 	enum vmethod method;
 	char *path;		/* the binary found on PATH, or the socket */
-	char *resolved;		/* a shim's real binary (vfast), or NULL */
+	char *resolved;		/* a shim's real binary (peek), or NULL */
 	char *command;		/* "/usr/bin/node --version" as run */
 	char *skipped;		/* PATH entries skipped, or NULL */
 	char *tried;		/* "python3, python" */

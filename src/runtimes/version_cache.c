@@ -1,4 +1,4 @@
-/* vcache.c - the version cache of vfast.h: what a binary printed, so that
+/* version_cache.c - the version cache of peek.h: what a binary printed, so that
  * a second run spawns nothing.
  *
  * One text file, $XDG_CACHE_HOME/envpreflight/versions (XDG_CACHE_HOME
@@ -33,7 +33,7 @@
  * threads of one process in line as well.  No fsync: a file torn by a
  * crash is just a corrupt cache, which is ignored and rewritten.
  */
-#include "vfast.h"
+#include "peek.h"
 #include "util.h"
 
 #include <ctype.h>
@@ -49,21 +49,21 @@
 #include <time.h>
 #include <unistd.h>
 
-#define VCACHE_DIR "envpreflight"
-#define VCACHE_FILE "versions"
-#define VCACHE_LOCK "versions.lock"
-#define VCACHE_MAGIC "envpreflight-vcache 1\n"
-#define VCACHE_CAP (256 * 1024)		/* a hostile huge file is a miss */
-#define VCACHE_ENTRIES 256		/* oldest entries go first */
-#define VCACHE_VERSION_MAX 64
-#define VCACHE_NAME_MAX 64
-#define VCACHE_LOCK_MS 200		/* wait no longer for another writer */
+#define VERSION_CACHE_DIR "envpreflight"
+#define VERSION_CACHE_FILE "versions"
+#define VERSION_CACHE_LOCK "versions.lock"
+#define VERSION_CACHE_MAGIC "envpreflight-vcache 1\n"
+#define VERSION_CACHE_CAP (256 * 1024)		/* a hostile huge file is a miss */
+#define VERSION_CACHE_ENTRIES 256		/* oldest entries go first */
+#define VERSION_CACHE_VERSION_MAX 64
+#define VERSION_CACHE_NAME_MAX 64
+#define VERSION_CACHE_LOCK_MS 200		/* wait no longer for another writer */
 
 struct ventry {
-	char name[VCACHE_NAME_MAX + 1];
+	char name[VERSION_CACHE_NAME_MAX + 1];
 	char *path;			/* canonical; owned */
 	unsigned long long dev, ino, size, mtime_s, mtime_ns, ctime_s, ctime_ns;
-	char version[VCACHE_VERSION_MAX + 1];
+	char version[VERSION_CACHE_VERSION_MAX + 1];
 };
 
 struct vtable {
@@ -71,9 +71,9 @@ struct vtable {
 	size_t n, cap;
 };
 
-static pthread_mutex_t vcache_lock = PTHREAD_MUTEX_INITIALIZER;
-static unsigned long vcache_seq;	/* temporary file names; under the lock */
-static unsigned vcache_hits, vcache_misses, vcache_stores;	/* under the lock */
+static pthread_mutex_t version_cache_lock = PTHREAD_MUTEX_INITIALIZER;
+static unsigned long version_cache_seq;	/* temporary file names; under the lock */
+static unsigned version_cache_hits, version_cache_misses, version_cache_stores;	/* under the lock */
 
 static void vtable_release(struct vtable *t)
 {
@@ -94,7 +94,7 @@ static int version_ok(const char *s, size_t n)
 {
 	size_t i = s[0] == 'v';
 
-	if (n == 0 || n > VCACHE_VERSION_MAX || i >= n ||
+	if (n == 0 || n > VERSION_CACHE_VERSION_MAX || i >= n ||
 	    !isdigit((unsigned char)s[i]))
 		return 0;
 	for (; i < n; i++)
@@ -107,7 +107,7 @@ static int name_ok(const char *s, size_t n)
 {
 	size_t i;
 
-	if (n == 0 || n > VCACHE_NAME_MAX)
+	if (n == 0 || n > VERSION_CACHE_NAME_MAX)
 		return 0;
 	for (i = 0; i < n; i++)
 		if (!isalnum((unsigned char)s[i]) && !strchr(".+-_", s[i]))
@@ -268,8 +268,8 @@ static int dir_open(int create)
 	if (bfd < 0)
 		return -1;
 	if (create)
-		mkdirat(bfd, VCACHE_DIR, 0700);
-	fd = openat(bfd, VCACHE_DIR, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		mkdirat(bfd, VERSION_CACHE_DIR, 0700);
+	fd = openat(bfd, VERSION_CACHE_DIR, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	close(bfd);
 	if (fd < 0)
 		return -1;
@@ -325,15 +325,15 @@ static int line_parse(char *s, size_t len, struct ventry *e)
  * a NUL byte, too many entries. */
 static int table_parse(char *data, size_t len, struct vtable *t)
 {
-	size_t ml = strlen(VCACHE_MAGIC), pos;
+	size_t ml = strlen(VERSION_CACHE_MAGIC), pos;
 
-	if (len < ml || memcmp(data, VCACHE_MAGIC, ml) || memchr(data, '\0', len))
+	if (len < ml || memcmp(data, VERSION_CACHE_MAGIC, ml) || memchr(data, '\0', len))
 		return -1;
 	for (pos = ml; pos < len;) {
 		char *nl = memchr(data + pos, '\n', len - pos);
 		struct ventry e;
 
-		if (!nl || t->n == VCACHE_ENTRIES)
+		if (!nl || t->n == VERSION_CACHE_ENTRIES)
 			goto bad;
 		memset(&e, 0, sizeof(e));
 		if (line_parse(data + pos, (size_t)(nl - (data + pos)), &e) < 0)
@@ -357,29 +357,29 @@ static int table_load(int dfd, struct vtable *t)
 	size_t len = 0;
 	int fd, r;
 
-	fd = openat(dfd, VCACHE_FILE, O_RDONLY | O_NOFOLLOW | O_CLOEXEC |
+	fd = openat(dfd, VERSION_CACHE_FILE, O_RDONLY | O_NOFOLLOW | O_CLOEXEC |
 		    O_NONBLOCK | O_NOCTTY);
 	if (fd < 0)
 		return -1;
 	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) ||
-	    st.st_uid != geteuid() || st.st_size > VCACHE_CAP) {
+	    st.st_uid != geteuid() || st.st_size > VERSION_CACHE_CAP) {
 		close(fd);
 		return -1;
 	}
-	data = xmalloc(VCACHE_CAP + 2);
+	data = xmalloc(VERSION_CACHE_CAP + 2);
 	for (;;) {
-		ssize_t n = read(fd, data + len, VCACHE_CAP + 1 - len);
+		ssize_t n = read(fd, data + len, VERSION_CACHE_CAP + 1 - len);
 
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n <= 0)
 			break;
 		len += (size_t)n;
-		if (len > VCACHE_CAP)
+		if (len > VERSION_CACHE_CAP)
 			break;
 	}
 	close(fd);
-	r = len > VCACHE_CAP ? -1 : table_parse(data, len, t);
+	r = len > VERSION_CACHE_CAP ? -1 : table_parse(data, len, t);
 	free(data);
 	return r;
 }
@@ -388,7 +388,7 @@ static void table_format(const struct vtable *t, struct buf *b)
 {
 	size_t i;
 
-	buf_puts(b, VCACHE_MAGIC);
+	buf_puts(b, VERSION_CACHE_MAGIC);
 	for (i = 0; i < t->n; i++) {
 		const struct ventry *e = &t->v[i];
 
@@ -421,8 +421,8 @@ static int table_store(int dfd, const struct vtable *t)
 	char tmp[64];
 	int fd, r;
 
-	snprintf(tmp, sizeof(tmp), VCACHE_FILE ".tmp.%ld.%lu", (long)getpid(),
-		 ++vcache_seq);
+	snprintf(tmp, sizeof(tmp), VERSION_CACHE_FILE ".tmp.%ld.%lu", (long)getpid(),
+		 ++version_cache_seq);
 	fd = openat(dfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
 		    0600);
 	if (fd < 0)
@@ -433,18 +433,18 @@ static int table_store(int dfd, const struct vtable *t)
 	if (close(fd) < 0)
 		r = -1;
 	if (r == 0)
-		r = renameat(dfd, tmp, dfd, VCACHE_FILE);
+		r = renameat(dfd, tmp, dfd, VERSION_CACHE_FILE);
 	if (r < 0)
 		unlinkat(dfd, tmp, 0);
 	return r;
 }
 
 /* flock the side file, polling so that a writer that hangs (stopped, on a
- * dead NFS server) cannot hang us: the fd, or -1 after VCACHE_LOCK_MS. */
+ * dead NFS server) cannot hang us: the fd, or -1 after VERSION_CACHE_LOCK_MS. */
 static int lock_take(int dfd)
 {
-	double until = clock_ms() + VCACHE_LOCK_MS;
-	int fd = openat(dfd, VCACHE_LOCK, O_RDWR | O_CREAT | O_NOFOLLOW |
+	double until = clock_ms() + VERSION_CACHE_LOCK_MS;
+	int fd = openat(dfd, VERSION_CACHE_LOCK, O_RDWR | O_CREAT | O_NOFOLLOW |
 			O_CLOEXEC | O_NONBLOCK, 0600);
 
 	if (fd < 0)
@@ -463,7 +463,7 @@ static int lock_take(int dfd)
 
 /* ---- the interface ---- */
 
-int vcache_get(const char *name, const char *path, char *out, size_t outlen)
+int version_cache_get(const char *name, const char *path, char *out, size_t outlen)
 {
 	struct vtable t = { NULL, 0, 0 };
 	struct ventry key;
@@ -487,16 +487,16 @@ int vcache_get(const char *name, const char *path, char *out, size_t outlen)
 		close(dfd);
 	vtable_release(&t);
 	free(key.path);
-	pthread_mutex_lock(&vcache_lock);
+	pthread_mutex_lock(&version_cache_lock);
 	if (hit)
-		vcache_hits++;
+		version_cache_hits++;
 	else
-		vcache_misses++;
-	pthread_mutex_unlock(&vcache_lock);
+		version_cache_misses++;
+	pthread_mutex_unlock(&version_cache_lock);
 	return hit;
 }
 
-void vcache_put(const char *name, const char *path, const char *version)
+void version_cache_put(const char *name, const char *path, const char *version)
 {
 	struct vtable t = { NULL, 0, 0 };
 	struct ventry e;
@@ -507,7 +507,7 @@ void vcache_put(const char *name, const char *path, const char *version)
 	    !key_of(name, path, &e))
 		return;
 	memcpy(e.version, version, strlen(version) + 1);
-	pthread_mutex_lock(&vcache_lock);
+	pthread_mutex_lock(&version_cache_lock);
 	dfd = dir_open(1);
 	lfd = dfd >= 0 ? lock_take(dfd) : -1;
 	if (lfd >= 0) {
@@ -516,7 +516,7 @@ void vcache_put(const char *name, const char *path, const char *version)
 		/* drop what this binary had before, and the oldest past the cap */
 		for (i = keep = 0; i < t.n; i++) {
 			if (same_binary(&t.v[i], &e) ||
-			    t.n - i >= VCACHE_ENTRIES) {
+			    t.n - i >= VERSION_CACHE_ENTRIES) {
 				free(t.v[i].path);
 				continue;
 			}
@@ -527,17 +527,17 @@ void vcache_put(const char *name, const char *path, const char *version)
 		t.v[t.n++] = e;
 		e.path = NULL;
 		if (table_store(dfd, &t) == 0)
-			vcache_stores++;
+			version_cache_stores++;
 		close(lfd);
 	}
 	if (dfd >= 0)
 		close(dfd);
-	pthread_mutex_unlock(&vcache_lock);
+	pthread_mutex_unlock(&version_cache_lock);
 	vtable_release(&t);
 	free(e.path);
 }
 
-void vcache_describe(struct vcache_info *info)
+void version_cache_describe(struct version_cache_info *info)
 {
 	const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
 	struct buf dir = BUF_INIT;
@@ -545,35 +545,35 @@ void vcache_describe(struct vcache_info *info)
 
 	memset(info, 0, sizeof(*info));
 	if (xdg && xdg[0] == '/')
-		buf_printf(&dir, "%s/%s", xdg, VCACHE_DIR);
+		buf_printf(&dir, "%s/%s", xdg, VERSION_CACHE_DIR);
 	else if (home && home[0] == '/')
-		buf_printf(&dir, "%s/.cache/%s", home, VCACHE_DIR);
+		buf_printf(&dir, "%s/.cache/%s", home, VERSION_CACHE_DIR);
 	info->dir = dir.s ? buf_detach(&dir) : NULL;
 	dfd = info->dir ? dir_open(0) : -1;
 	if (dfd >= 0) {
 		struct vtable t = { NULL, 0, 0 };
 
-		info->state = table_load(dfd, &t) == 0 ? VCACHE_READY : VCACHE_EMPTY;
+		info->state = table_load(dfd, &t) == 0 ? VERSION_CACHE_READY : VERSION_CACHE_EMPTY;
 		info->entries = t.n;
 		vtable_release(&t);
 		close(dfd);
 	} else if (info->dir && errno == ENOENT) {
-		info->state = VCACHE_EMPTY;
+		info->state = VERSION_CACHE_EMPTY;
 	} else {
-		info->state = VCACHE_UNAVAILABLE;
+		info->state = VERSION_CACHE_UNAVAILABLE;
 	}
-	pthread_mutex_lock(&vcache_lock);
-	info->hits = vcache_hits;
-	info->misses = vcache_misses;
-	info->stores = vcache_stores;
-	pthread_mutex_unlock(&vcache_lock);
+	pthread_mutex_lock(&version_cache_lock);
+	info->hits = version_cache_hits;
+	info->misses = version_cache_misses;
+	info->stores = version_cache_stores;
+	pthread_mutex_unlock(&version_cache_lock);
 }
 
-void vcache_counters(unsigned *hits, unsigned *misses, unsigned *stores)
+void version_cache_counters(unsigned *hits, unsigned *misses, unsigned *stores)
 {
-	pthread_mutex_lock(&vcache_lock);
-	*hits = vcache_hits;
-	*misses = vcache_misses;
-	*stores = vcache_stores;
-	pthread_mutex_unlock(&vcache_lock);
+	pthread_mutex_lock(&version_cache_lock);
+	*hits = version_cache_hits;
+	*misses = version_cache_misses;
+	*stores = version_cache_stores;
+	pthread_mutex_unlock(&version_cache_lock);
 }

@@ -2,7 +2,7 @@
 #include "spec.h"
 #include "specfile.h"
 #include "saferead.h"
-#include "workspaces.h"
+#include "spec_workspaces.h"
 #include "ytree.h"
 
 #include <errno.h>
