@@ -282,7 +282,7 @@ trap - EXIT INT TERM
 fi
 
 if want runtimes; then
-# ---- runtimes section (vfast/vcache) ----
+# ---- runtimes section (peek, version cache) ----
 echo "== runtimes probe: node, npm and python (pyenv shim where there is one)"
 # A repository that needs node, npm and python.  "cold" = a version cache
 # that cannot be written (so every run starts empty; the OS page cache

@@ -72,8 +72,10 @@ if [ ! -x "$base/usr/bin/git" ]; then
 		>>"$logs/base-install.log" 2>&1
 fi
 
-# this checkout's HEAD, as a bundle any user can clone from
-git -C "$top" bundle create "$work/envpreflight.bundle" HEAD >/dev/null 2>&1
+# this checkout's branch, as a bundle any user can clone from (a clone
+# of a repository another user owns trips git's safe.directory check)
+branch=$(git -C "$top" rev-parse --abbrev-ref HEAD)
+git -C "$top" bundle create "$work/envpreflight.bundle" HEAD "$branch" >/dev/null 2>&1
 head=$(git -C "$top" rev-parse --short HEAD)
 
 status=0
