@@ -341,13 +341,10 @@ static void env_release(struct env_spec *e)
 	dotenv_release(&e->env_doc);
 }
 
-void spec_release(struct spec *spec)
+void spec_release_dir(struct spec *spec)
 {
 	size_t i;
 
-	/* the workspaces first: the repository's port records point into
-	 * their models */
-	spec_workspaces_release(spec);
 	env_release(&spec->env);
 	for (i = 0; i < ARRAY_SIZE(sources); i++)
 		if (sources[i]->release)
@@ -419,12 +416,10 @@ static size_t files_read(const struct spec *spec)
 	return n;
 }
 
-static int load(const char *dir, struct spec *spec, struct errbuf *err, int any,
-		const struct spec_opts *o)
+int spec_load_root(const char *dir, struct spec *spec, struct errbuf *err)
 {
 	char real[PATH_MAX];
 	struct stat st;
-	size_t i;
 
 	memset(spec, 0, sizeof(*spec));
 	if (!realpath(dir, real) || stat(real, &st) < 0) {
@@ -446,47 +441,33 @@ static int load(const char *dir, struct spec *spec, struct errbuf *err, int any,
 		return -1;
 	}
 	spec->root = xstrdup(real);
-	if (load_sources(spec, err) < 0 ||
-	    (o && o->workspaces && spec_workspaces_load(spec, o, err) < 0)) {
-		spec_release(spec);
-		return -1;
-	}
-	/* after the workspaces: their ports are resolved with ours */
-	spec_resolve_ports(spec);
-	/* a compose file named (COMPOSE_FILE, compose.files) but not read
-	 * is a failed compose.config check, not nothing to audit */
-	if (!any && !files_read(spec) && !spec->compose.used) {
-		struct buf b = BUF_INIT;
-		const char *const *n;
-
-		for (i = 0; i < ARRAY_SIZE(sources); i++)
-			for (n = sources[i]->files; *n; n++)
-				buf_printf(&b, "%s%s", b.len ? ", " : "", *n);
-		if (o && o->workspaces)
-			buf_puts(&b, ", pnpm-workspace.yaml, go.work");
-		err_set(err, "nothing to audit in %s: looked for %s", dir, buf_str(&b));
-		err->kind = ERRK_NOTHING;
-		buf_release(&b);
-		spec_release(spec);
+	if (load_sources(spec, err) < 0) {
+		spec_release_dir(spec);
 		return -1;
 	}
 	return 0;
 }
 
-int spec_load(const char *dir, struct spec *spec, struct errbuf *err)
+int spec_nothing_found(const struct spec *spec, const char *dir, int any,
+		       int workspaces, struct errbuf *err)
 {
-	return load(dir, spec, err, 0, NULL);
-}
+	struct buf b = BUF_INIT;
+	const char *const *n;
+	size_t i;
 
-int spec_load_any(const char *dir, struct spec *spec, struct errbuf *err)
-{
-	return load(dir, spec, err, 1, NULL);
-}
-
-int spec_load_opts(const char *dir, const struct spec_opts *o,
-		   struct spec *spec, struct errbuf *err)
-{
-	return load(dir, spec, err, o && o->any, o);
+	/* a compose file named (COMPOSE_FILE, compose.files) but not read
+	 * is a failed compose.config check, not nothing to audit */
+	if (any || files_read(spec) || spec->compose.used)
+		return 0;
+	for (i = 0; i < ARRAY_SIZE(sources); i++)
+		for (n = sources[i]->files; *n; n++)
+			buf_printf(&b, "%s%s", b.len ? ", " : "", *n);
+	if (workspaces)
+		buf_puts(&b, ", pnpm-workspace.yaml, go.work");
+	err_set(err, "nothing to audit in %s: looked for %s", dir, buf_str(&b));
+	err->kind = ERRK_NOTHING;
+	buf_release(&b);
+	return 1;
 }
 
 int spec_load_child(const struct spec *parent, const char *dir,
@@ -498,7 +479,7 @@ int spec_load_child(const struct spec *parent, const char *dir,
 	child->dir_abs = path_join(parent->root, dir);
 	child->parent = parent;
 	if (load_sources(child, err) < 0) {
-		spec_release(child);
+		spec_release_dir(child);
 		return -1;
 	}
 	/* no port records: the repository resolves a workspace's ports

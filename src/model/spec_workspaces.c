@@ -953,7 +953,7 @@ void spec_workspaces_release(struct spec *spec)
 		return;
 	for (i = 0; i < w->n; i++) {
 		if (w->v[i].loaded)
-			spec_release(&w->v[i].spec);
+			spec_release_dir(&w->v[i].spec);
 		free(w->v[i].dir);
 	}
 	free(w->v);

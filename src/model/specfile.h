@@ -47,7 +47,19 @@ const char *spec_first_existing(const struct spec *spec, const char *const *name
  * origins are repository-relative whichever model they belong to. */
 char *spec_rel(const struct spec *spec, const char *name);
 
-/* A workspace's model (workspaces.h): loaded with every loader but
+/* One directory's model, the repository's top: every loader run on dir
+ * (spec_repo.c adds the workspaces and resolves the ports).  0, or -1
+ * with err filled (spec released). */
+int spec_load_root(const char *dir, struct spec *spec, struct errbuf *err);
+/* What one directory's model owns, without its workspaces. */
+void spec_release_dir(struct spec *spec);
+/* 1 with err filled ("nothing to audit in DIR: looked for ...") when the
+ * model and its workspaces read no spec file and any is 0; else 0.
+ * workspaces: the workspace manifests were looked for too. */
+int spec_nothing_found(const struct spec *spec, const char *dir, int any,
+		       int workspaces, struct errbuf *err);
+
+/* A workspace's model (spec_workspaces.h): loaded with every loader but
  * preflight.yaml's, from parent->root/dir, with parent as its parent.
  * dir must outlive child.  0, or -1 with err filled (child released). */
 int spec_load_child(const struct spec *parent, const char *dir,

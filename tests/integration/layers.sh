@@ -230,10 +230,6 @@ registry = {"engine/probe": entries("probes.def", "PROBE", "probe_"),
 for r, names in registry.items():
     check(names and names <= mods[r][1],
           "%s.o names the entries of its table" % r)
-# The spec loader's stage after the sources: a workspace is a spec, so
-# spec_load loads the workspaces (spec_workspaces.c), which load each
-# workspace's model through spec_load_child, by design a recursion.
-registry["model/spec"] |= {"spec_workspaces_load", "spec_workspaces_release"}
 
 graph = {}
 for m, (d, u) in mods.items():
