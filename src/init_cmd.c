@@ -9,6 +9,7 @@
  */
 #include "init.h"
 #include "audit.h"
+#include "cliopt.h"
 #include "render.h"
 #include "runner.h"
 #include "workspaces.h"
@@ -85,10 +86,12 @@ static int parse_options(int argc, char **argv, struct init_opts *o,
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
-	int c;
+	static const char optstring[] = ":f:t:h";
+	struct buf b = BUF_INIT;
+	int c, n;
 
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":f:t:h", longopts, NULL)) != -1) {
+	for (n = 0; (c = getopt_long(argc, argv, optstring, longopts, NULL)) != -1; n++) {
 		switch (c) {
 		case OPT_FORCE:
 			o->force = 1;
@@ -100,15 +103,23 @@ static int parse_options(int argc, char **argv, struct init_opts *o,
 			o->snapshot = 1;
 			break;
 		case 't':
-			if (parse_long(optarg, 1, 600000, &o->timeout_ms) < 0)
-				return fail(f, "usage", "--timeout expects milliseconds from "
-					    "1 to 600000, not '%s'", optarg), 2;
+			if (parse_long(optarg, 1, 600000, &o->timeout_ms) < 0) {
+				cliopt_value_hint(&b, argv[optind - 1], optarg, longopts);
+				fail(f, "usage", "--timeout expects milliseconds from 1 to "
+				     "600000, not '%s'%s", optarg, buf_str(&b));
+				buf_release(&b);
+				return 2;
+			}
 			break;
 		case 'f':
 			if (format_parse(optarg, &o->format) < 0 ||
-			    (o->format != FORMAT_HUMAN && o->format != FORMAT_JSON))
-				return fail(f, "usage", "init: unknown format '%s' "
-					    "(expected human or json)", optarg), 2;
+			    (o->format != FORMAT_HUMAN && o->format != FORMAT_JSON)) {
+				cliopt_value_hint(&b, argv[optind - 1], optarg, longopts);
+				fail(f, "usage", "init: unknown format '%s' (expected human "
+				     "or json)%s", optarg, buf_str(&b));
+				buf_release(&b);
+				return 2;
+			}
 			break;
 		case OPT_JSON:
 			o->format = FORMAT_JSON;
@@ -116,12 +127,11 @@ static int parse_options(int argc, char **argv, struct init_opts *o,
 		case 'h':
 			usage(stdout);
 			return 0;
-		case ':':
-			return fail(f, "usage", "option '%s' needs a value",
-				    argv[optind - 1]), 2;
-		default:
-			return fail(f, "usage", "init: unknown option '%s'",
-				    argv[optind - 1]), 2;
+		default:	/* '?' or ':' */
+			cliopt_error(&b, argc, argv, optstring, longopts, n, c);
+			fail(f, "usage", "init: %s", buf_str(&b));
+			buf_release(&b);
+			return 2;
 		}
 	}
 	if (optind < argc)

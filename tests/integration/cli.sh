@@ -38,6 +38,23 @@ check "DIR defaults to the cwd" grep -q 'parity: 1/1 keys matched' "$out"
 expect_usage "unknown option" "unknown option '--bogus'" --bogus "$repo"
 expect_usage "unknown format" "unknown format 'xml'" --format=xml "$repo"
 expect_usage "missing value" "needs a value" "$repo" --format
+# a bad option is named as typed, not by the word before it (the program,
+# the subcommand): in a group, the letter and the word
+expect_usage "-json" "unknown option '-j' in '-json'; did you mean '--json'?" -json
+expect_usage "-json after DIR" "unknown option '-j' in '-json'" "$repo" -json
+expect_usage "-qj" "unknown option '-j' in '-qj'$" -qj "$repo"
+expect_usage "-qf" "option '-f' in '-qf' needs a value" "$repo" -qf
+expect_usage "-format=json" "unknown format 'ormat=json' .*; did you mean '--format=json'?" \
+	-format=json "$repo"
+expect_usage "--json=1" "option '--json' takes no value ('--json=1')" --json=1 "$repo"
+expect_usage "--s" "option '--s' is ambiguous (--skip, --strict, --schema)" --s "$repo"
+# init has --json, mcp has none
+for cmd in "init:; did you mean '--json'?" "mcp:\$"; do
+	ep "${cmd%%:*}" -json </dev/null >"$out" 2>"$err"
+	check "${cmd%%:*} -json: exit 2" [ $? = 2 ]
+	check "${cmd%%:*} -json: names -j in -json ($(head -n 1 "$err"))" grep -q \
+		"^envpreflight: ${cmd%%:*}: unknown option '-j' in '-json'${cmd#*:}" "$err"
+done
 expect_usage "bad timeout" "--timeout expects milliseconds" --timeout=soon "$repo"
 expect_usage "zero timeout" "--timeout expects milliseconds" -t 0 "$repo"
 expect_usage "two dirs" "one directory at most" "$repo" "$repo"
