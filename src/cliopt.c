@@ -43,7 +43,9 @@ static int short_takes_value(const char *optstring, char ch)
 
 /* Where the option after the first n of argv lies: the word's index in
  * *word, and in *pos the offset of the short option in it (0: a long
- * option).  -1 when argv holds no more options. */
+ * option).  -1 when argv holds no more options.  argv is getopt_long's
+ * type: a char ** converts to it without a cast. */
+/* cppcheck-suppress constParameter ; const char *const[] would need a cast */
 static int locate(int argc, char *const argv[], const char *optstring,
 		  const struct option *lo, int n, int *word, size_t *pos)
 {

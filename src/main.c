@@ -9,6 +9,7 @@
 #include "audit.h"
 #include "cliopt.h"
 #include "duration.h"
+#include "gittop.h"
 #include "init.h"
 #include "mcp.h"
 #include "schema.h"
@@ -40,7 +41,9 @@ static void usage(FILE *out)
 	fputs("usage: envpreflight [OPTIONS] [DIR]\n"
 	      "       envpreflight init [--force] [--stdout] [--snapshot] [DIR]\n"
 	      "       envpreflight mcp [--allow-dir=PATH]...\n"
-	      "Audit the repository at DIR (default: the current directory) against this machine;\n"
+	      "Audit the repository at DIR against this machine (default: the top of the git\n"
+	      "work tree holding the current directory, found as git finds it, else the\n"
+	      "current directory);\n"
 	      "init writes a commented preflight.yaml, mcp serves the audit to agents over MCP\n"
 	      "(envpreflight init --help, envpreflight mcp --help).\n"
 	      "\n"
@@ -339,8 +342,10 @@ static int parse_options(int argc, char **argv, struct options *o, struct errbuf
 			return option_error(err, argc, argv, optstring, longopts, n, c);
 		}
 	}
-	if (optind < argc)
+	if (optind < argc) {
 		o->a.dir = argv[optind++];
+		o->a.dir_from = ROOT_FROM_ARGUMENT;
+	}
 	if (optind < argc)
 		return usage_error(err, "one directory at most ('%s' is extra)", argv[optind]);
 	if (o->a.interval_ms && !o->a.wait_ms)
@@ -504,6 +509,7 @@ static int not_run(struct audit *a, const struct options *o)
 int main(int argc, char **argv)
 {
 	struct options o;
+	char *top = NULL, *top_note = NULL;
 	struct config cfg, *cfgp = NULL;
 	struct errbuf err;
 	struct audit a;
@@ -559,6 +565,13 @@ int main(int argc, char **argv)
 		o.a.progress = wait_progress;
 		o.a.progress_arg = &progress_width;
 	}
+	/* without DIR, the top of the git work tree we are in, as git and
+	 * npm and compose look upwards (gittop.h); DIR is taken as given */
+	if (!o.a.dir && gittop_from_cwd(&top, &top_note)) {
+		o.a.dir = top;
+		o.a.dir_from = ROOT_FROM_GIT;
+	}
+	o.a.dir_note = top_note;
 	/* before the audit's first thread, so that none of them takes the
 	 * signals; from here on every exit is signals_exit */
 	threads_ok = signals_guard() == 0;
@@ -570,6 +583,8 @@ int main(int argc, char **argv)
 		rc = not_run(&a, &o);
 		if (cfgp)
 			config_release(cfgp);
+		free(top);
+		free(top_note);
 		signals_exit(rc);
 	}
 	render(&a.rep, o.a.format, &ro);
@@ -581,5 +596,7 @@ int main(int argc, char **argv)
 	audit_release(&a);
 	if (cfgp)
 		config_release(cfgp);
+	free(top);
+	free(top_note);
 	signals_exit(rc);
 }
