@@ -303,6 +303,23 @@ EP_ENV="GIT_CEILING_DIRECTORIES=/nonexistent::$top_real/a/" from "$w/top/a/b" --
 check "... a trailing slash, after an empty entry" [ "$st" = 2 ]
 EP_ENV="GIT_CEILING_DIRECTORIES=relative/a:$w" from "$w/top/a/b" --json
 check "a ceiling above the top: found" grep -q '"root_from": "git",' "$out"
+# git itself is the oracle: the top it finds is the one audited, in a work
+# tree, a linked worktree and below a ceiling
+if command -v git >/dev/null 2>&1; then
+	g=$w/real
+	git init -q "$g" && mkdir -p "$g/a/b" && printf 'A=\n' >"$g/.env.example"
+	git -C "$g" -c user.name=t -c user.email=t@t commit -q --allow-empty -m 0
+	git -C "$g" worktree add -q "$w/real-wt" 2>/dev/null
+	mkdir -p "$w/real-wt/c" && printf 'A=\n' >"$w/real-wt/.env.example"
+	for d in "$g/a/b" "$w/real-wt/c"; do
+		want=$(cd "$d" && GIT_CEILING_DIRECTORIES="$TEST_TMPDIR" git rev-parse --show-toplevel)
+		from "$d" --json
+		check "git's top from $d ($want)" grep -qF "\"root\": \"$want\"," "$out"
+	done
+	(cd "$g/a/b" && GIT_CEILING_DIRECTORIES="$g/a" git rev-parse --show-toplevel) \
+		>/dev/null 2>&1
+	check "git too finds nothing under a ceiling below the top" [ $? != 0 ]
+fi
 # init writes where the audit reads
 (cd "$w/top/a/b" && ep_run init) >"$out" 2>"$err"
 check "init from below: at the top" [ -f "$w/top/preflight.yaml" ] && [ ! -e "$w/top/a/b/preflight.yaml" ]
