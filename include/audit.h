@@ -29,6 +29,10 @@ enum opt_from { FROM_DEFAULT, FROM_CLI, FROM_CONFIG, FROM_REPO, FROM_CALL };
 
 struct audit_opts {
 	const char *dir;		/* NULL: "." */
+	enum root_from dir_from;	/* how dir was chosen */
+	const char *dir_note;		/* why the search for a work tree's
+					 * top stopped short, or NULL
+					 * (gittop_from_cwd) */
 	const char *only, *skip;	/* comma lists of probe names, or NULL */
 	enum format format;
 	enum opt_from format_from, strict_from, timeout_from, probes_from;

@@ -37,10 +37,26 @@ struct report_wait {
 	size_t nnot_ready;
 };
 
+/* How the audited directory was chosen (JSON root_from). */
+enum root_from {
+	ROOT_FROM_CWD,		/* "cwd": no DIR, and no work tree above */
+	ROOT_FROM_ARGUMENT,	/* "argument": DIR, or the MCP call's dir */
+	ROOT_FROM_GIT,		/* "git": no DIR, the top of the git work tree
+				 * holding the current directory (gittop.h) */
+};
+
+/* "cwd", "argument" or "git" (static). */
+const char *root_from_name(enum root_from f);
+
 struct report {
 	const char *root;		/* canonical path of the repository, or
 					 * NULL when it could not be found */
-	const char *display_dir;	/* the DIR argument as given ("." by default) */
+	const char *display_dir;	/* the DIR argument as given ("." by
+					 * default), or the path up to the top
+					 * found ("../..") */
+	enum root_from root_from;
+	const char *root_note;		/* why the search for the top stopped
+					 * short (--explain), or NULL */
 	const struct result *results;
 	size_t n;
 	double duration_ms;

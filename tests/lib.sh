@@ -19,11 +19,16 @@ check() {
 }
 
 # A clean, deterministic environment for the binary: nothing of the
-# caller's leaks in (its .env keys, NO_COLOR, config, locale).
+# caller's leaks in (its .env keys, NO_COLOR, config, locale).  Run
+# without DIR, the binary looks upwards for the top of a git work tree:
+# the scratch directory is its ceiling, so that a checkout the tests run
+# in (or a .git in /tmp) cannot change what they audit; EP_ENV may set
+# GIT_CEILING_DIRECTORIES otherwise.
 ep_run() {
 	env -i PATH=/usr/local/bin:/usr/bin:/bin HOME="$TEST_TMPDIR/home" \
 		XDG_CONFIG_HOME="$TEST_TMPDIR/xdg" XDG_CACHE_HOME="$TEST_TMPDIR/cache" \
-		LC_ALL="${EP_LOCALE:-C.UTF-8}" ${EP_ENV:-} "$EP_BIN" "$@"
+		LC_ALL="${EP_LOCALE:-C.UTF-8}" GIT_CEILING_DIRECTORIES="$TEST_TMPDIR" \
+		${EP_ENV:-} "$EP_BIN" "$@"
 }
 
 # ep runs the binary; every envpreflight/1 report it prints is also kept

@@ -9,6 +9,8 @@
  */
 #include "init.h"
 #include "audit.h"
+#include "cliopt.h"
+#include "gittop.h"
 #include "render.h"
 #include "runner.h"
 #include "spec_workspaces.h"
@@ -24,6 +26,7 @@
 
 struct init_opts {
 	const char *dir;
+	enum root_from dir_from;	/* how dir was chosen (gittop.h) */
 	int force, to_stdout, snapshot;
 	enum format format;		/* human or json */
 	long timeout_ms;		/* 0: not given */
@@ -39,8 +42,10 @@ struct init_fail {
 static void usage(FILE *out)
 {
 	fputs("usage: envpreflight init [OPTIONS] [DIR]\n"
-	      "Write DIR/preflight.yaml (default: the current directory) from what\n"
-	      "envpreflight finds in the repository, each entry's source in a comment.\n"
+	      "Write DIR/preflight.yaml (default: at the top of the git work tree\n"
+	      "holding the current directory, else in the current directory) from\n"
+	      "what envpreflight finds in the repository, each entry's source in a\n"
+	      "comment.\n"
 	      "\n"
 	      "      --force               replace an existing preflight.yaml\n"
 	      "      --stdout              print the file instead of writing it\n"
@@ -85,10 +90,12 @@ static int parse_options(int argc, char **argv, struct init_opts *o,
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
-	int c;
+	static const char optstring[] = ":f:t:h";
+	struct buf b = BUF_INIT;
+	int c, n;
 
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":f:t:h", longopts, NULL)) != -1) {
+	for (n = 0; (c = getopt_long(argc, argv, optstring, longopts, NULL)) != -1; n++) {
 		switch (c) {
 		case OPT_FORCE:
 			o->force = 1;
@@ -100,15 +107,23 @@ static int parse_options(int argc, char **argv, struct init_opts *o,
 			o->snapshot = 1;
 			break;
 		case 't':
-			if (parse_long(optarg, 1, 600000, &o->timeout_ms) < 0)
-				return fail(f, "usage", "--timeout expects milliseconds from "
-					    "1 to 600000, not '%s'", optarg), 2;
+			if (parse_long(optarg, 1, 600000, &o->timeout_ms) < 0) {
+				cliopt_value_hint(&b, argv[optind - 1], optarg, longopts);
+				fail(f, "usage", "--timeout expects milliseconds from 1 to "
+				     "600000, not '%s'%s", optarg, buf_str(&b));
+				buf_release(&b);
+				return 2;
+			}
 			break;
 		case 'f':
 			if (format_parse(optarg, &o->format) < 0 ||
-			    (o->format != FORMAT_HUMAN && o->format != FORMAT_JSON))
-				return fail(f, "usage", "init: unknown format '%s' "
-					    "(expected human or json)", optarg), 2;
+			    (o->format != FORMAT_HUMAN && o->format != FORMAT_JSON)) {
+				cliopt_value_hint(&b, argv[optind - 1], optarg, longopts);
+				fail(f, "usage", "init: unknown format '%s' (expected human "
+				     "or json)%s", optarg, buf_str(&b));
+				buf_release(&b);
+				return 2;
+			}
 			break;
 		case OPT_JSON:
 			o->format = FORMAT_JSON;
@@ -116,12 +131,11 @@ static int parse_options(int argc, char **argv, struct init_opts *o,
 		case 'h':
 			usage(stdout);
 			return 0;
-		case ':':
-			return fail(f, "usage", "option '%s' needs a value",
-				    argv[optind - 1]), 2;
-		default:
-			return fail(f, "usage", "init: unknown option '%s'",
-				    argv[optind - 1]), 2;
+		default:	/* '?' or ':' */
+			cliopt_error(&b, argc, argv, optstring, longopts, n, c);
+			fail(f, "usage", "init: %s", buf_str(&b));
+			buf_release(&b);
+			return 2;
 		}
 	}
 	if (optind < argc)
@@ -388,10 +402,11 @@ static cJSON *error_json(const struct init_fail *f)
 	return o;
 }
 
-/* {"schema": "envpreflight-init/1", "ok", "root", "file", "content",
- * "derived_from", "error"}: on every exit of --format=json. */
-static void print_json(const char *root, const char *written,
-		       const struct init_doc *doc, const struct init_fail *f)
+/* {"schema": "envpreflight-init/1", "ok", "root", "root_from", "file",
+ * "content", "derived_from", "error"}: on every exit of --format=json. */
+static void print_json(const struct init_opts *opts, const char *root,
+		       const char *written, const struct init_doc *doc,
+		       const struct init_fail *f)
 {
 	cJSON *o = cJSON_CreateObject();
 
@@ -401,6 +416,7 @@ static void print_json(const char *root, const char *written,
 		cJSON_AddStringToObject(o, "root", root);
 	else
 		cJSON_AddNullToObject(o, "root");
+	cJSON_AddStringToObject(o, "root_from", root_from_name(opts->dir_from));
 	if (written)
 		cJSON_AddStringToObject(o, "file", written);
 	else
@@ -428,7 +444,7 @@ static int finish_error(const struct init_opts *o, const char *root,
 		fputs("Try 'envpreflight init --help'.\n", stderr);
 	free(msg);
 	if (o->format == FORMAT_JSON)
-		print_json(root, NULL, NULL, f);
+		print_json(o, root, NULL, NULL, f);
 	return 2;
 }
 
@@ -444,18 +460,83 @@ static long snapshot_deadline(const struct init_opts *o, const struct spec *spec
 	return DEFAULT_TIMEOUT_MS;
 }
 
-int init_main(int argc, char **argv)
+/* The name as the user reads it: below a top found above the current
+ * directory, with the path up to it ("../../preflight.yaml"); the
+ * caller frees it. */
+static char *shown_name(const struct init_opts *o, const char *name)
 {
-	struct init_opts o;
-	struct init_fail f;
+	if (o->dir && o->dir_from == ROOT_FROM_GIT && strcmp(o->dir, "."))
+		return path_join(o->dir, name);
+	return xstrdup(name);
+}
+
+/* init once the options are read: the exit status. */
+static int init_run(struct init_opts *o, struct init_fail *f, double start)
+{
 	struct init_doc doc;
 	struct init_pin *pins = NULL;
 	struct spec_opts sopts = { 1, NULL, 1 };
 	struct spec spec;
 	const char *name;
-	double start = clock_ms();
+	char *shown;
 	size_t npins = 0, abandoned = 0;
 	int rc, exists;
+
+	/* an existing file first: without --force nothing else matters,
+	 * not even whether that file loads */
+	name = target_name(o->dir ? o->dir : ".", &exists);
+	shown = shown_name(o, name);
+	if (exists && !o->force && !o->to_stdout) {
+		fail(f, "exists", "%s exists: --force replaces it, --stdout prints "
+		     "the new one", shown);
+		free(shown);
+		return finish_error(o, NULL, f);
+	}
+	/* with the workspaces, so that a workspace file no tool can parse
+	 * stops init as it stops the audit */
+	if (spec_load_opts(o->dir ? o->dir : ".", &sopts, &spec, &f->err) < 0) {
+		f->kind = audit_error_kind(f->err.kind);
+		free(shown);
+		return finish_error(o, NULL, f);
+	}
+	if (o->snapshot)
+		abandoned = snapshot(&spec, start + (double)snapshot_deadline(o, &spec),
+				     &pins, &npins);
+	init_generate(&spec, pins, npins, &doc);
+	rc = 0;
+	if (o->to_stdout) {
+		if (o->format == FORMAT_JSON)
+			print_json(o, spec.root, NULL, &doc, NULL);
+		else
+			fputs(doc.content, stdout);
+	} else if (write_file(spec.root, name, doc.content, o->force, f) < 0) {
+		rc = finish_error(o, spec.root, f);
+	} else if (o->format == FORMAT_JSON) {
+		print_json(o, spec.root, name, &doc, NULL);
+	} else {
+		printf("wrote %s: %zu %s to check, %zu found in the repository's "
+		       "files listed as comments\n", shown, doc.nlines,
+		       doc.nlines == 1 ? "entry" : "entries", doc.ncomments);
+	}
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		perror("envpreflight: stdout");
+		rc = 2;
+	}
+	free(shown);
+	init_doc_release(&doc);
+	pins_release(pins, npins);
+	if (!abandoned)		/* else a stuck worker may still read it */
+		spec_release(&spec);
+	return rc;
+}
+
+int init_main(int argc, char **argv)
+{
+	struct init_opts o;
+	struct init_fail f;
+	char *top = NULL, *note = NULL;
+	double start = clock_ms();
+	int rc;
 
 	memset(&o, 0, sizeof(o));
 	memset(&f, 0, sizeof(f));
@@ -467,46 +548,17 @@ int init_main(int argc, char **argv)
 		return 0;
 	if (rc == 2)
 		return finish_error(&o, NULL, &f);
-	/* an existing file first: without --force nothing else matters,
-	 * not even whether that file loads */
-	name = target_name(o.dir ? o.dir : ".", &exists);
-	if (exists && !o.force && !o.to_stdout) {
-		fail(&f, "exists", "%s exists: --force replaces it, --stdout prints "
-		     "the new one", name);
-		return finish_error(&o, NULL, &f);
+	/* without DIR, the file goes where the audit reads it: at the top
+	 * of the git work tree we are in (only the top's preflight.yaml is
+	 * read, a workspace's is not) */
+	if (o.dir) {
+		o.dir_from = ROOT_FROM_ARGUMENT;
+	} else if (gittop_from_cwd(&top, &note)) {
+		o.dir = top;
+		o.dir_from = ROOT_FROM_GIT;
 	}
-	/* with the workspaces, so that a workspace file no tool can parse
-	 * stops init as it stops the audit */
-	if (spec_load_opts(o.dir ? o.dir : ".", &sopts, &spec, &f.err) < 0) {
-		f.kind = audit_error_kind(f.err.kind);
-		return finish_error(&o, NULL, &f);
-	}
-	if (o.snapshot)
-		abandoned = snapshot(&spec, start + (double)snapshot_deadline(&o, &spec),
-				     &pins, &npins);
-	init_generate(&spec, pins, npins, &doc);
-	rc = 0;
-	if (o.to_stdout) {
-		if (o.format == FORMAT_JSON)
-			print_json(spec.root, NULL, &doc, NULL);
-		else
-			fputs(doc.content, stdout);
-	} else if (write_file(spec.root, name, doc.content, o.force, &f) < 0) {
-		rc = finish_error(&o, spec.root, &f);
-	} else if (o.format == FORMAT_JSON) {
-		print_json(spec.root, name, &doc, NULL);
-	} else {
-		printf("wrote %s: %zu %s to check, %zu found in the repository's "
-		       "files listed as comments\n", name, doc.nlines,
-		       doc.nlines == 1 ? "entry" : "entries", doc.ncomments);
-	}
-	if (fflush(stdout) != 0 || ferror(stdout)) {
-		perror("envpreflight: stdout");
-		rc = 2;
-	}
-	init_doc_release(&doc);
-	pins_release(pins, npins);
-	if (!abandoned)		/* else a stuck worker may still read it */
-		spec_release(&spec);
+	rc = init_run(&o, &f, start);
+	free(top);
+	free(note);
 	return rc;
 }

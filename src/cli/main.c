@@ -7,7 +7,9 @@
  * goes to stderr as before.
  */
 #include "audit.h"
+#include "cliopt.h"
 #include "duration.h"
+#include "gittop.h"
 #include "init.h"
 #include "mcp.h"
 #include "schema.h"
@@ -39,7 +41,9 @@ static void usage(FILE *out)
 	fputs("usage: envpreflight [OPTIONS] [DIR]\n"
 	      "       envpreflight init [--force] [--stdout] [--snapshot] [DIR]\n"
 	      "       envpreflight mcp [--allow-dir=PATH]...\n"
-	      "Audit the repository at DIR (default: the current directory) against this machine;\n"
+	      "Audit the repository at DIR against this machine (default: the top of the git\n"
+	      "work tree holding the current directory, found as git finds it, else the\n"
+	      "current directory);\n"
 	      "init writes a commented preflight.yaml, mcp serves the audit to agents over MCP\n"
 	      "(envpreflight init --help, envpreflight mcp --help).\n"
 	      "\n"
@@ -85,6 +89,40 @@ static int usage_error(struct errbuf *err, const char *fmt, ...)
 	err->file[0] = '\0';
 	err->line = err->col = 0;
 	err->what = 0;
+	return EXIT_USAGE;
+}
+
+/* A usage error for getopt_long's '?' or ':' (cliopt.h). */
+static int option_error(struct errbuf *err, int argc, char **argv,
+			const char *optstring, const struct option *longopts,
+			int nparsed, int c)
+{
+	struct buf b = BUF_INIT;
+
+	cliopt_error(&b, argc, argv, optstring, longopts, nparsed, c);
+	usage_error(err, "%s", buf_str(&b));
+	buf_release(&b);
+	return EXIT_USAGE;
+}
+
+/* A usage error for a short option's bad value, with "; did you mean
+ * '--format=json'?" when it was glued to the option in a one-dash word
+ * that is a long option ("-format=json": -f with "ormat=json"). */
+static int value_error(struct errbuf *err, char **argv, const struct option *longopts,
+		       const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
+static int value_error(struct errbuf *err, char **argv, const struct option *longopts,
+		       const char *fmt, ...)
+{
+	struct buf b = BUF_INIT;
+	va_list ap;
+
+	va_start(ap, fmt);
+	buf_vprintf(&b, fmt, ap);
+	va_end(ap);
+	cliopt_value_hint(&b, argv[optind - 1], optarg, longopts);
+	usage_error(err, "%s", buf_str(&b));
+	buf_release(&b);
 	return EXIT_USAGE;
 }
 
@@ -215,15 +253,17 @@ static int parse_options(int argc, char **argv, struct options *o, struct errbuf
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
-	int c;
+	static const char optstring[] = ":f:t:qVh";
+	int c, n;
 
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":f:t:qVh", longopts, NULL)) != -1) {
+	for (n = 0; (c = getopt_long(argc, argv, optstring, longopts, NULL)) != -1; n++) {
 		switch (c) {
 		case 'f':
 			if (format_parse(optarg, &o->a.format) < 0)
-				return usage_error(err, "unknown format '%s' (expected %s)",
-						   optarg, format_names_text());
+				return value_error(err, argv, longopts, "unknown format "
+						   "'%s' (expected %s)", optarg,
+						   format_names_text());
 			o->a.format_from = FROM_CLI;
 			break;
 		case OPT_JSON:
@@ -244,8 +284,9 @@ static int parse_options(int argc, char **argv, struct options *o, struct errbuf
 			break;
 		case 't':
 			if (parse_long(optarg, 1, 600000, &o->a.timeout_ms) < 0)
-				return usage_error(err, "--timeout expects milliseconds from 1 "
-						   "to 600000, not '%s'", optarg);
+				return value_error(err, argv, longopts, "--timeout expects "
+						   "milliseconds from 1 to 600000, not '%s'",
+						   optarg);
 			o->a.timeout_from = FROM_CLI;
 			break;
 		case OPT_STRICT:
@@ -297,14 +338,14 @@ static int parse_options(int argc, char **argv, struct options *o, struct errbuf
 		case 'h':
 			usage(stdout);
 			return EXIT_OK;
-		case ':':
-			return usage_error(err, "option '%s' needs a value", argv[optind - 1]);
-		default:
-			return usage_error(err, "unknown option '%s'", argv[optind - 1]);
+		default:	/* '?' or ':' */
+			return option_error(err, argc, argv, optstring, longopts, n, c);
 		}
 	}
-	if (optind < argc)
+	if (optind < argc) {
 		o->a.dir = argv[optind++];
+		o->a.dir_from = ROOT_FROM_ARGUMENT;
+	}
 	if (optind < argc)
 		return usage_error(err, "one directory at most ('%s' is extra)", argv[optind]);
 	if (o->a.interval_ms && !o->a.wait_ms)
@@ -318,11 +359,11 @@ static int parse_options(int argc, char **argv, struct options *o, struct errbuf
 		return usage_error(err, "--workspace and --no-workspaces exclude "
 				   "each other");
 	if (o->a.only || o->a.skip) {
-		size_t i, n = 0;
+		size_t i, nprobes = 0;
 
 		for (i = 0; probe_table[i]; i++)
-			n += audit_probe_requested(&o->a, probe_table[i]);
-		if (!n)
+			nprobes += audit_probe_requested(&o->a, probe_table[i]);
+		if (!nprobes)
 			return usage_error(err, "--only and --skip leave no probe to run");
 	}
 	return -1;
@@ -468,6 +509,7 @@ static int not_run(struct audit *a, const struct options *o)
 int main(int argc, char **argv)
 {
 	struct options o;
+	char *top = NULL, *top_note = NULL;
 	struct config cfg, *cfgp = NULL;
 	struct errbuf err;
 	struct audit a;
@@ -523,6 +565,13 @@ int main(int argc, char **argv)
 		o.a.progress = wait_progress;
 		o.a.progress_arg = &progress_width;
 	}
+	/* without DIR, the top of the git work tree we are in, as git and
+	 * npm and compose look upwards (gittop.h); DIR is taken as given */
+	if (!o.a.dir && gittop_from_cwd(&top, &top_note)) {
+		o.a.dir = top;
+		o.a.dir_from = ROOT_FROM_GIT;
+	}
+	o.a.dir_note = top_note;
 	/* before the audit's first thread, so that none of them takes the
 	 * signals; from here on every exit is signals_exit */
 	threads_ok = signals_guard() == 0;
@@ -534,6 +583,8 @@ int main(int argc, char **argv)
 		rc = not_run(&a, &o);
 		if (cfgp)
 			config_release(cfgp);
+		free(top);
+		free(top_note);
 		signals_exit(rc);
 	}
 	render(&a.rep, o.a.format, &ro);
@@ -545,5 +596,7 @@ int main(int argc, char **argv)
 	audit_release(&a);
 	if (cfgp)
 		config_release(cfgp);
+	free(top);
+	free(top_note);
 	signals_exit(rc);
 }

@@ -492,6 +492,9 @@ static int audit_args_parse(const struct mcp_server *s, const cJSON *args,
 	if (dir_resolve(s->cfg, v ? v->valuestring : ".", &own->dir, why) < 0)
 		return -1;
 	o->dir = own->dir;
+	/* no dir: the directory the server was started in, never a top
+	 * above it (the server may not leave that directory) */
+	o->dir_from = v ? ROOT_FROM_ARGUMENT : ROOT_FROM_CWD;
 	return 0;
 }
 

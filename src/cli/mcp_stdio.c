@@ -17,6 +17,7 @@
  */
 #include "mcp.h"
 #include "audit.h"
+#include "cliopt.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -69,14 +70,25 @@ struct mcp_opts {
 	int no_config;
 };
 
+/* A usage error: "envpreflight: mcp: MESSAGE" on stderr (cleaned). */
+static int opts_fail_msg(const char *msg)
+{
+	char *clean = text_clean(msg);
+
+	fprintf(stderr, "envpreflight: mcp: %s\nTry 'envpreflight mcp --help'.\n",
+		clean);
+	free(clean);
+	return 2;
+}
+
 /* A usage error: "envpreflight: mcp: BEFORE'ARG'AFTER" on stderr. */
 static int opts_fail(const char *before, const char *arg, const char *after)
 {
-	char *clean = text_clean(arg);
+	struct buf b = BUF_INIT;
 
-	fprintf(stderr, "envpreflight: mcp: %s'%s'%s\nTry 'envpreflight mcp "
-		"--help'.\n", before, clean, after);
-	free(clean);
+	buf_printf(&b, "%s'%s'%s", before, arg, after);
+	opts_fail_msg(buf_str(&b));
+	buf_release(&b);
 	return 2;
 }
 
@@ -90,10 +102,12 @@ static int parse_options(int argc, char **argv, struct mcp_opts *o)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
-	int c;
+	static const char optstring[] = ":h";
+	struct buf b = BUF_INIT;
+	int c, n;
 
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
+	for (n = 0; (c = getopt_long(argc, argv, optstring, longopts, NULL)) != -1; n++) {
 		char *real;
 
 		switch (c) {
@@ -113,10 +127,11 @@ static int parse_options(int argc, char **argv, struct mcp_opts *o)
 		case 'h':
 			usage(stdout);
 			return 0;
-		case ':':
-			return opts_fail("option ", argv[optind - 1], " needs a value");
-		default:
-			return opts_fail("unknown option ", argv[optind - 1], "");
+		default:	/* '?' or ':' */
+			cliopt_error(&b, argc, argv, optstring, longopts, n, c);
+			opts_fail_msg(buf_str(&b));
+			buf_release(&b);
+			return 2;
 		}
 	}
 	if (optind < argc)

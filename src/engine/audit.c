@@ -244,6 +244,8 @@ static cJSON *run_json(const struct audit *a, const struct audit_opts *o,
 	}
 	cJSON_AddItemToObject(run, "workspaces", workspaces_json(a, o));
 	notes = cJSON_AddArrayToObject(run, "notes");
+	if (o->dir_note)
+		cJSON_AddItemToArray(notes, cJSON_CreateString(o->dir_note));
 	if (a->timeout_note)
 		cJSON_AddItemToArray(notes, cJSON_CreateString(a->timeout_note));
 	return run;
@@ -307,6 +309,14 @@ const char *audit_error_kind(enum err_kind k)
 	return "usage";
 }
 
+/* Which directory the report is of, and how it was chosen. */
+static void report_dir(struct report *rep, const struct audit_opts *o)
+{
+	rep->display_dir = o->dir ? o->dir : ".";
+	rep->root_from = o->dir_from;
+	rep->root_note = o->dir_note;
+}
+
 void audit_fail(struct audit *a, const struct audit_opts *o,
 		const struct config *cfg, const struct errbuf *err,
 		const char *kind, double start)
@@ -324,7 +334,7 @@ void audit_fail(struct audit *a, const struct audit_opts *o,
 				o->timeout_from == FROM_CALL ? o->timeout_ms :
 				DEFAULT_TIMEOUT_MS;
 	memset(&a->rep, 0, sizeof(a->rep));
-	a->rep.display_dir = o->dir ? o->dir : ".";
+	report_dir(&a->rep, o);
 	a->rep.strict = o->strict;
 	a->rep.error = &a->error;
 	a->rep.run = run_json(a, o, cfg, NULL, 0);
@@ -570,7 +580,7 @@ int audit_run(struct audit *a, struct audit_opts *o, const struct config *cfg,
 		a->rep.wait = &a->wait;
 	}
 	a->rep.root = a->spec.root;
-	a->rep.display_dir = o->dir ? o->dir : ".";
+	report_dir(&a->rep, o);
 	a->rep.results = a->results;
 	a->rep.n = a->plan.n;
 	a->rep.strict = o->strict;

@@ -39,6 +39,28 @@ const char *format_name(enum format f)
 	return (unsigned)f < ARRAY_SIZE(format_names) ? format_names[f] : "human";
 }
 
+const char *root_from_name(enum root_from f)
+{
+	switch (f) {
+	case ROOT_FROM_ARGUMENT:
+		return "argument";
+	case ROOT_FROM_GIT:
+		return "git";
+	case ROOT_FROM_CWD:
+		break;
+	}
+	return "cwd";
+}
+
+/* What the paths of an annotation are relative to: DIR as given, so that
+ * they are right from where the command ran; below a top found from .git,
+ * the top itself, the repository root that GitHub resolves an
+ * annotation's file against (not "../../compose.yaml"). */
+static const char *annotation_dir(const struct report *rep)
+{
+	return rep->root_from == ROOT_FROM_GIT ? "." : rep->display_dir;
+}
+
 struct summary {
 	size_t total, count[STATUS_COUNT];
 };
@@ -407,11 +429,48 @@ static void human_wait(FILE *out, const struct report *rep)
 	fputc('\n', out);
 }
 
+/* The directory audited, on the first line: with --explain always, in
+ * full and how it was chosen; else only when it is a top found above the
+ * current directory, which the user did not name ("auditing ../.. (the
+ * top of this git work tree)"), and not under --quiet. */
+static void human_root(FILE *out, const struct report *rep, const struct render_opts *o)
+{
+	static const char *const how[] = {
+		[ROOT_FROM_CWD] = "the current directory (no .git found above it)",
+		[ROOT_FROM_ARGUMENT] = "the directory given",
+		[ROOT_FROM_GIT] = ("the top of the git work tree holding the "
+				   "current directory"),
+	};
+	int found_above = rep->root_from == ROOT_FROM_GIT &&
+			  strcmp(rep->display_dir, ".");
+
+	if (o->explain) {
+		fputs("auditing ", out);
+		put_clean(out, rep->display_dir);
+		if (rep->root && strcmp(rep->root, rep->display_dir)) {
+			fputs(" (", out);
+			put_clean(out, rep->root);
+			fputc(')', out);
+		}
+		fprintf(out, ": %s\n", how[rep->root_from]);
+		if (rep->root_note) {
+			fputs("  note: ", out);
+			put_clean(out, rep->root_note);
+			fputc('\n', out);
+		}
+	} else if (found_above && !o->quiet) {
+		fputs("auditing ", out);
+		put_clean(out, rep->display_dir);
+		fputs(" (the top of this git work tree)\n", out);
+	}
+}
+
 void render_human(FILE *out, const struct report *rep, const struct render_opts *o)
 {
 	size_t i;
 	int grouped = 0;
 
+	human_root(out, rep, o);
 	for (i = 0; i < rep->n && !grouped; i++)
 		grouped = rep->results[i].workspace != NULL;
 	if (grouped) {
@@ -634,6 +693,7 @@ cJSON *report_json(const struct report *rep)
 		cJSON_AddBoolToObject(doc, "ok", !report_failed(rep));
 	cJSON_AddStringToObject(doc, "outcome", report_outcome(rep));
 	cJSON_AddItemToObject(doc, "root", json_str(rep->root));
+	cJSON_AddStringToObject(doc, "root_from", root_from_name(rep->root_from));
 	cJSON_AddNumberToObject(doc, "duration_ms", round3(rep->duration_ms));
 	sum = cJSON_AddObjectToObject(doc, "summary");
 	cJSON_AddNumberToObject(sum, "total", (double)s.total);
@@ -850,7 +910,8 @@ void render_junit(FILE *out, const struct report *rep, const struct render_opts 
 	fprintf(out, "  <testsuite name=\"envpreflight\" %s>\n", counts);
 	fputs("    <properties>\n      <property name=\"root\" value=\"", out);
 	xml_put(out, rep->root ? rep->root : "");
-	fputs("\"/>\n    </properties>\n", out);
+	fprintf(out, "\"/>\n      <property name=\"root_from\" value=\"%s\"/>\n"
+		"    </properties>\n", root_from_name(rep->root_from));
 	for (i = 0; i < rep->n; i++)
 		junit_case(out, &rep->results[i], rep->strict);
 	if (rep->error)
@@ -897,8 +958,9 @@ static void github_error(FILE *out, const struct report *rep)
 	fputs("::error ", out);
 	if (e->file) {
 		/* a spec file is named from DIR, as the other annotations are */
-		char *path = e->file[0] != '/' && strcmp(rep->display_dir, ".") ?
-			path_join(rep->display_dir, e->file) : xstrdup(e->file);
+		const char *dir = annotation_dir(rep);
+		char *path = e->file[0] != '/' && strcmp(dir, ".") ?
+			path_join(dir, e->file) : xstrdup(e->file);
 
 		fputs("file=", out);
 		gh_put(out, path, 1);
@@ -937,9 +999,9 @@ void render_github(FILE *out, const struct report *rep, const struct render_opts
 			continue;
 		fprintf(out, "::%s ", kind);
 		if (r->source.file) {
-			char *path = strcmp(rep->display_dir, ".") ?
-				path_join(rep->display_dir, r->source.file) :
-				xstrdup(r->source.file);
+			const char *dir = annotation_dir(rep);
+			char *path = strcmp(dir, ".") ? path_join(dir, r->source.file) :
+				     xstrdup(r->source.file);
 
 			fputs("file=", out);
 			gh_put(out, path, 1);
@@ -1125,6 +1187,12 @@ void render_tap(FILE *out, const struct report *rep, int version)
 	size_t i;
 
 	fprintf(out, "TAP version %d\n", version);
+	/* the human report's first line, as a comment */
+	if (rep->root_from == ROOT_FROM_GIT && strcmp(rep->display_dir, ".")) {
+		fputs("# auditing ", out);
+		tap_put(out, rep->display_dir);
+		fputs(" (the top of this git work tree)\n", out);
+	}
 	if (rep->error) {
 		/* the audit did not run: neither passed nor skipped */
 		fputs("Bail out! ", out);

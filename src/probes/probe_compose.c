@@ -204,6 +204,11 @@ static void run_fail(struct result *r, const struct compose_spec *cs)
 		buf_printf(&b, "; %zu more problem%s", more, more > 1 ? "s" : "");
 	result_set(r, STATUS_FAIL, "%s", buf_str(&b));
 	buf_release(&b);
+	/* the check points where the first problem is, an included file's
+	 * line too, not at the file that chose the compose files: an
+	 * annotation, JUnit and JSON's source name it as the message does */
+	if (p->origin.file)
+		r->source = p->origin;
 	hint_for(r, p);
 	for (i = 1; i < cs->nproblems; i++) {
 		p = &cs->problems[i];
@@ -311,7 +316,8 @@ static void compose_run(const struct run_ctx *ctx, const struct check *c,
 }
 
 /* compose.config, when the repository has or names a compose file; its
- * source is what chose the files, else the first file read. */
+ * source is what chose the files, else the first file read (a failed
+ * check's is its first problem's: run_fail). */
 static void compose_plan(const struct spec *spec, struct plan *plan)
 {
 	const struct compose_spec *cs = &spec->compose;

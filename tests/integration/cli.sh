@@ -38,6 +38,23 @@ check "DIR defaults to the cwd" grep -q 'parity: 1/1 keys matched' "$out"
 expect_usage "unknown option" "unknown option '--bogus'" --bogus "$repo"
 expect_usage "unknown format" "unknown format 'xml'" --format=xml "$repo"
 expect_usage "missing value" "needs a value" "$repo" --format
+# a bad option is named as typed, not by the word before it (the program,
+# the subcommand): in a group, the letter and the word
+expect_usage "-json" "unknown option '-j' in '-json'; did you mean '--json'?" -json
+expect_usage "-json after DIR" "unknown option '-j' in '-json'" "$repo" -json
+expect_usage "-qj" "unknown option '-j' in '-qj'$" -qj "$repo"
+expect_usage "-qf" "option '-f' in '-qf' needs a value" "$repo" -qf
+expect_usage "-format=json" "unknown format 'ormat=json' .*; did you mean '--format=json'?" \
+	-format=json "$repo"
+expect_usage "--json=1" "option '--json' takes no value ('--json=1')" --json=1 "$repo"
+expect_usage "--s" "option '--s' is ambiguous (--skip, --strict, --schema)" --s "$repo"
+# init has --json, mcp has none
+for cmd in "init:; did you mean '--json'?" "mcp:\$"; do
+	ep "${cmd%%:*}" -json </dev/null >"$out" 2>"$err"
+	check "${cmd%%:*} -json: exit 2" [ $? = 2 ]
+	check "${cmd%%:*} -json: names -j in -json ($(head -n 1 "$err"))" grep -q \
+		"^envpreflight: ${cmd%%:*}: unknown option '-j' in '-json'${cmd#*:}" "$err"
+done
 expect_usage "bad timeout" "--timeout expects milliseconds" --timeout=soon "$repo"
 expect_usage "zero timeout" "--timeout expects milliseconds" -t 0 "$repo"
 expect_usage "two dirs" "one directory at most" "$repo" "$repo"
@@ -206,6 +223,116 @@ if command -v git >/dev/null 2>&1; then
 else
 	echo "note: git is not installed; the work-tree checks were skipped"
 fi
+
+# ---- without DIR: the top of the git work tree, found upwards as git
+# finds it (built by hand, so that git need not be installed; lib.sh's
+# ep_run makes $TEST_TMPDIR the ceiling)
+w=$TEST_TMPDIR/walk
+# git_dir DIR: a .git directory that git takes (HEAD, objects/, refs/)
+git_dir() {
+	mkdir -p "$1/.git/objects" "$1/.git/refs"
+	printf 'ref: refs/heads/main\n' >"$1/.git/HEAD"
+}
+# from DIR ARGS...: run from DIR; status in $st
+from() { d=$1; shift; (cd "$d" && ep "$@") >"$out" 2>"$err"; st=$?; }
+git_dir "$w/top"
+mkdir -p "$w/top/a/b"
+printf 'A=\nB=\n' >"$w/top/.env.example"
+printf 'A=1\n' >"$w/top/.env"
+top_real=$(cd "$w/top" && pwd -P)
+from "$w/top/a/b"
+check "from two levels down: the top's checks ($st)" grep -q 'parity: 1 of 2 keys missing (B)' "$out"
+check "... says which directory, first" sh -c "head -n 1 '$out' | grep -qx 'auditing ../.. (the top of this git work tree)'"
+from "$w/top/a/b" --quiet
+check "--quiet: no auditing line" sh -c "! grep -q '^auditing' '$out'"
+from "$w/top/a/b" --explain
+check "--explain: the directory in full" sh -c "head -n 1 '$out' | grep -qxF 'auditing ../.. ($top_real): the top of the git work tree holding the current directory'"
+from "$w/top/a/b" --json
+check "JSON: root is the top" grep -qF "\"root\": \"$top_real\"," "$out"
+check "JSON: root_from git" grep -q '"root_from": "git",' "$out"
+from "$w/top/a/b" --format=github
+check "github: file= below the top, the repository root ($(grep '^::' "$out"))" \
+	grep -q '^::error file=\.env\.example,line=' "$out"
+from "$w/top/a/b" --format=junit
+check "junit: root_from" grep -q '<property name="root_from" value="git"/>' "$out"
+from "$w/top/a/b" --format=tap
+check "tap: a comment" sh -c "sed -n 2p '$out' | grep -qx '# auditing ../.. (the top of this git work tree)'"
+from "$w/top"
+check "at the top itself: no auditing line" sh -c "! grep -q '^auditing' '$out'"
+# a .git directory git would not take is passed by
+mkdir -p "$w/top/a/.git/info"
+from "$w/top/a/b" --json
+check "an empty .git passed by" grep -qF "\"root\": \"$top_real\"," "$out"
+rm -rf "$w/top/a/.git"
+# an explicit DIR is never second-guessed
+from "$w/top/a/b" .
+check "DIR .: nothing to audit here, exit 2 ($st)" [ "$st" = 2 ]
+check "... says so" grep -q 'nothing to audit in \.: looked for' "$err"
+from "$w/top/a/b" --json ../..
+check "DIR ../..: root_from argument" grep -q '"root_from": "argument",' "$out"
+from "$w/top/a/b" ../..
+check "DIR ../..: no auditing line" sh -c "! grep -q '^auditing' '$out'"
+# a linked worktree or a submodule: .git is a file
+mkdir -p "$w/wt/sub"
+printf 'gitdir: ../top/.git/worktrees/wt\n' >"$w/wt/.git"
+printf 'C=\n' >"$w/wt/.env.example"
+from "$w/wt/sub" --json
+check "a .git file: its directory ($st)" grep -qF "\"root\": \"$(cd "$w/wt" && pwd -P)\"," "$out"
+# a .git file that is no gitfile stops the search, as git stops: the cwd
+mkdir -p "$w/bad/x"
+printf 'nonsense\n' >"$w/bad/.git"
+printf 'A=\n' >"$w/bad/x/.env.example"
+from "$w/bad/x" --json
+check "a bad .git file: the cwd" grep -q '"root_from": "cwd",' "$out"
+check "... the reason in run.notes" grep -q 'is not a gitfile (gitdir: PATH)' "$out"
+from "$w/bad/x" --explain
+check "... and under --explain" grep -q '^  note: .*is not a gitfile' "$out"
+# no .git at all: the current directory, as before
+mkdir -p "$w/plain/x"
+printf 'A=\n' >"$w/plain/x/.env.example"
+from "$w/plain/x" --json
+check "no .git: the cwd" grep -q '"root_from": "cwd",' "$out"
+from "$w/plain/x"
+check "no .git: no auditing line" sh -c "! grep -q '^auditing' '$out'"
+from "$w/plain"
+check "no .git, no spec: nothing to audit in . ($st)" grep -q 'nothing to audit in \.:' "$err"
+# GIT_CEILING_DIRECTORIES: the search does not go up into a ceiling
+EP_ENV="GIT_CEILING_DIRECTORIES=$w/top/a" from "$w/top/a/b"
+check "a ceiling below the top: the cwd, nothing to audit ($st)" grep -q 'nothing to audit in \.:' "$err"
+EP_ENV="GIT_CEILING_DIRECTORIES=/nonexistent::$top_real/a/" from "$w/top/a/b" --json
+check "... a trailing slash, after an empty entry" [ "$st" = 2 ]
+EP_ENV="GIT_CEILING_DIRECTORIES=relative/a:$w" from "$w/top/a/b" --json
+check "a ceiling above the top: found" grep -q '"root_from": "git",' "$out"
+# git itself is the oracle: the top it finds is the one audited, in a work
+# tree, a linked worktree and below a ceiling
+if command -v git >/dev/null 2>&1; then
+	g=$w/real
+	git init -q "$g" && mkdir -p "$g/a/b" && printf 'A=\n' >"$g/.env.example"
+	git -C "$g" -c user.name=t -c user.email=t@t commit -q --allow-empty -m 0
+	git -C "$g" worktree add -q "$w/real-wt" 2>/dev/null
+	mkdir -p "$w/real-wt/c" && printf 'A=\n' >"$w/real-wt/.env.example"
+	for d in "$g/a/b" "$w/real-wt/c"; do
+		want=$(cd "$d" && GIT_CEILING_DIRECTORIES="$TEST_TMPDIR" git rev-parse --show-toplevel)
+		from "$d" --json
+		check "git's top from $d ($want)" grep -qF "\"root\": \"$want\"," "$out"
+	done
+	(cd "$g/a/b" && GIT_CEILING_DIRECTORIES="$g/a" git rev-parse --show-toplevel) \
+		>/dev/null 2>&1
+	check "git too finds nothing under a ceiling below the top" [ $? != 0 ]
+fi
+# init writes where the audit reads
+(cd "$w/top/a/b" && ep_run init) >"$out" 2>"$err"
+check "init from below: at the top" [ -f "$w/top/preflight.yaml" ] && [ ! -e "$w/top/a/b/preflight.yaml" ]
+check "... named from here ($(cat "$out"))" grep -q '^wrote \.\./\.\./preflight\.yaml: ' "$out"
+(cd "$w/top/a/b" && ep_run init --json --stdout) >"$out" 2>"$err"
+check "init --json: root_from git" grep -q '"root_from": "git",' "$out"
+rm -f "$w/top/preflight.yaml"
+# the MCP server never looks above the directory it was started in
+printf '%s\n' '{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"sh","version":"1"}}}' \
+	'{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"audit","arguments":{}}}' |
+	(cd "$w/top/a/b" && ep_run mcp --no-config) >"$out" 2>"$err"
+check "mcp: the cwd, not the top" grep -q 'root_from.:.cwd' "$out"
+check "... nothing to audit there" grep -q 'nothing-to-audit' "$out"
 
 # the example repository audits without a usage error
 run "$top/examples/webapp"
