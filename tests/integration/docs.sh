@@ -9,6 +9,9 @@ if command -v groff >/dev/null 2>&1; then
 	check "man page renders without warnings: $warn" [ -z "$warn" ]
 	warn=$(MANWIDTH=80 man --warnings=all -l "$page" 2>&1 >/dev/null)
 	check "man -l without warnings: $warn" [ -z "$warn" ]
+	# a fresh machine has no locale: man renders for ASCII there
+	warn=$(LC_ALL=C LANG= MANWIDTH=80 man --warnings=all -l "$page" 2>&1 >/dev/null)
+	check "man -l in the C locale without warnings: $warn" [ -z "$warn" ]
 else
 	echo "note: groff is not installed; man page rendering not checked"
 fi
