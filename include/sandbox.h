@@ -17,6 +17,8 @@
 
 #include <stddef.h>
 
+#include "sudoers.h"
+
 /* ---- the words of preflight.yaml sandbox: ------------------------- */
 
 /* The keys of `sandbox:` (spec.h's struct sandbox_spec holds what each
@@ -164,7 +166,7 @@ int sandbox_ns_inode(const char *link, const char *type, unsigned long *ino);
 int sandbox_id_map(const char *buf, size_t len, unsigned long id,
 		   unsigned long *outside, int *whole);
 
-/* ---- /etc: users, groups, sudoers ---------------------------------- */
+/* ---- /etc: users and groups (sudoers: sudoers.h) ------------------ */
 
 /* The name and home directory of uid in a passwd text (name or home may
  * be NULL).  0 (copied, cut to size), or -1 when no line has uid. */
@@ -177,47 +179,6 @@ int sandbox_group_name(const char *buf, size_t len, unsigned long gid,
 /* Groups whose members can leave or own a sandbox (gid 0, sudo, wheel,
  * admin, docker, lxd, incus-admin, libvirt, disk, shadow): 1 or 0. */
 int sandbox_group_privileged(const char *name, unsigned long gid);
-
-/* Who asks sudo: the invoking user. */
-struct sudo_who {
-	const char *user;	/* name, or NULL when unknown */
-	unsigned long uid;
-	const char *const *groups;	/* names of its groups (NULL entries
-					 * for gids without a name) */
-	const unsigned long *gids;
-	size_t ngroups;
-};
-
-/* User_Alias definitions collected from every sudoers file before any
- * rule is matched (an alias may be defined in /etc/sudoers and used in
- * /etc/sudoers.d).  Owned; release with sudo_aliases_release. */
-struct sudo_aliases {
-	char **name, **list;
-	size_t n, cap;
-};
-void sandbox_sudoers_aliases(const char *buf, size_t len, struct sudo_aliases *a);
-void sudo_aliases_release(struct sudo_aliases *a);
-
-/*
- * The lines of one sudoers text that let who run a command without a
- * password: a user specification whose user list matches who and that
- * carries a NOPASSWD: tag, or a Defaults (global, or Defaults:LIST that
- * matches who) that sets !authenticate.  fn gets each line's number (of
- * its first physical line) and what it found ("NOPASSWD",
- * "!authenticate").  The user list is matched as sudoers(5) says: ALL,
- * the user's name or #uid, %group or %#gid, a User_Alias, each negated
- * by !, the last item that matches deciding; a netgroup (+name) or a
- * non-Unix group (%:name) never matches.  Host and runas lists are not
- * looked at.  Returns how many.
- */
-size_t sandbox_sudoers_scan(const char *buf, size_t len, const struct sudo_who *who,
-			    const struct sudo_aliases *aliases,
-			    void (*fn)(unsigned line, const char *what, void *arg),
-			    void *arg);
-
-/* 1 when a file name in /etc/sudoers.d is read by sudo: sudo skips names
- * that end in '~' or hold a '.' (sudoers(5), @includedir). */
-int sandbox_sudoers_d_name(const char *name);
 
 /* ---- token lines: does a credential file hold a credential? --------
  * Each looks only for the line that would hold one and says yes or no;

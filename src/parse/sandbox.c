@@ -5,6 +5,7 @@
  * scan is bounded by the length given, never by a terminator.
  */
 #include "sandbox.h"
+#include "span.h"
 #include "util.h"
 
 #include <ctype.h>
@@ -102,87 +103,6 @@ int sandbox_secret_parse(const char *name)
 	return -1;
 }
 
-/* ---- scanning helpers ----------------------------------------------- */
-
-struct span {
-	const char *p;
-	size_t n;
-};
-
-/* The next line of buf[0..len) from *pos (without its '\n'): 1, or 0 at
- * the end. */
-static int next_line(const char *buf, size_t len, size_t *pos, struct span *line)
-{
-	const char *nl;
-
-	if (*pos >= len)
-		return 0;
-	line->p = buf + *pos;
-	nl = memchr(line->p, '\n', len - *pos);
-	line->n = nl ? (size_t)(nl - line->p) : len - *pos;
-	*pos += line->n + 1;
-	return 1;
-}
-
-static int is_blank(char c)
-{
-	return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f';
-}
-
-/* Split a line into at most max whitespace-separated words; returns how
- * many (words past max are not counted). */
-static size_t split_words(struct span line, struct span *w, size_t max)
-{
-	size_t i = 0, n = 0;
-
-	while (n < max) {
-		while (i < line.n && is_blank(line.p[i]))
-			i++;
-		if (i >= line.n)
-			break;
-		w[n].p = line.p + i;
-		while (i < line.n && !is_blank(line.p[i]))
-			i++;
-		w[n].n = (size_t)(line.p + i - w[n].p);
-		n++;
-	}
-	return n;
-}
-
-static int span_is(struct span s, const char *word)
-{
-	size_t n = strlen(word);
-
-	return s.n == n && !memcmp(s.p, word, n);
-}
-
-/* A whole span of digits in base (10 or 16), at most max_digits of them:
- * 0, or -1. */
-static int span_number(struct span s, int base, size_t max_digits,
-		       unsigned long long *out)
-{
-	unsigned long long v = 0;
-	size_t i;
-
-	if (!s.n || s.n > max_digits)
-		return -1;
-	for (i = 0; i < s.n; i++) {
-		int c = (unsigned char)s.p[i], d;
-
-		if (c >= '0' && c <= '9')
-			d = c - '0';
-		else if (base == 16 && c >= 'a' && c <= 'f')
-			d = c - 'a' + 10;
-		else if (base == 16 && c >= 'A' && c <= 'F')
-			d = c - 'A' + 10;
-		else
-			return -1;
-		v = v * (unsigned)base + (unsigned)d;
-	}
-	*out = v;
-	return 0;
-}
-
 /* ---- /proc/self/status ------------------------------------------------ */
 
 /* "Uid:\t0\t0\t0\t0": four ids */
@@ -192,7 +112,7 @@ static int ids4(struct span rest, long out[4])
 	unsigned long long v;
 	size_t i;
 
-	if (split_words(rest, w, 5) != 4)
+	if (span_words(rest, w, 5) != 4)
 		return -1;
 	for (i = 0; i < 4; i++) {
 		if (span_number(w[i], 10, 10, &v) < 0 || v > 4294967295ULL)
@@ -210,12 +130,12 @@ static int groups_parse(struct span rest, struct proc_identity *id)
 		struct span w;
 		unsigned long long v;
 
-		while (i < rest.n && is_blank(rest.p[i]))
+		while (i < rest.n && span_blank(rest.p[i]))
 			i++;
 		if (i >= rest.n)
 			return 0;
 		w.p = rest.p + i;
-		while (i < rest.n && !is_blank(rest.p[i]))
+		while (i < rest.n && !span_blank(rest.p[i]))
 			i++;
 		w.n = (size_t)(rest.p + i - w.p);
 		if (span_number(w, 10, 10, &v) < 0 || v > 4294967295ULL)
@@ -234,7 +154,7 @@ static int one_number(struct span rest, int base, size_t max_digits,
 {
 	struct span w[2];
 
-	if (split_words(rest, w, 2) != 1)
+	if (span_words(rest, w, 2) != 1)
 		return -1;
 	return span_number(w[0], base, max_digits, out);
 }
@@ -293,7 +213,7 @@ int sandbox_status_parse(const char *buf, size_t len, struct proc_identity *out,
 	out->no_new_privs = out->seccomp = -1;
 	out->seccomp_filters = -1;
 	*bad = NULL;
-	while (next_line(buf, len, &pos, &line)) {
+	while (span_next_line(buf, len, &pos, &line)) {
 		const char *colon = memchr(line.p, ':', line.n);
 		struct span name, rest;
 
@@ -344,7 +264,7 @@ size_t sandbox_netdev_names(const char *buf, size_t len,
 	struct span line;
 	size_t pos = 0, lineno = 0, count = 0;
 
-	while (next_line(buf, len, &pos, &line)) {
+	while (span_next_line(buf, len, &pos, &line)) {
 		const char *colon;
 		struct span w[1];
 		char name[IFNAMSIZ];
@@ -355,7 +275,7 @@ size_t sandbox_netdev_names(const char *buf, size_t len,
 		if (!colon)
 			continue;
 		line.n = (size_t)(colon - line.p);
-		if (split_words(line, w, 1) != 1 || w[0].p + w[0].n != colon ||
+		if (span_words(line, w, 1) != 1 || w[0].p + w[0].n != colon ||
 		    span_copy(w[0], name, sizeof(name)) < 0)
 			continue;
 		fn(name, arg);
@@ -373,7 +293,7 @@ static int route4_default(struct span line, char *iface)
 	struct span w[8];
 	unsigned long long dest, flags, mask;
 
-	if (split_words(line, w, 8) != 8 || span_copy(w[0], iface, IFNAMSIZ) < 0 ||
+	if (span_words(line, w, 8) != 8 || span_copy(w[0], iface, IFNAMSIZ) < 0 ||
 	    span_number(w[1], 16, 8, &dest) < 0 || span_number(w[3], 16, 8, &flags) < 0 ||
 	    span_number(w[7], 16, 8, &mask) < 0)
 		return 0;
@@ -387,7 +307,7 @@ static int route6_default(struct span line, char *iface)
 	unsigned long long plen, flags;
 	size_t i;
 
-	if (split_words(line, w, 10) != 10 || w[0].n != 32 ||
+	if (span_words(line, w, 10) != 10 || w[0].n != 32 ||
 	    span_copy(w[9], iface, IFNAMSIZ) < 0 ||
 	    span_number(w[1], 16, 2, &plen) < 0 || span_number(w[8], 16, 8, &flags) < 0)
 		return 0;
@@ -403,7 +323,7 @@ size_t sandbox_default_routes(const char *buf, size_t len, int family,
 	struct span line;
 	size_t pos = 0, count = 0, lineno = 0;
 
-	while (next_line(buf, len, &pos, &line)) {
+	while (span_next_line(buf, len, &pos, &line)) {
 		char iface[IFNAMSIZ];
 		int hit;
 
@@ -426,15 +346,15 @@ size_t sandbox_resolv_nameservers(const char *buf, size_t len,
 	struct span line;
 	size_t pos = 0, count = 0;
 
-	while (next_line(buf, len, &pos, &line)) {
+	while (span_next_line(buf, len, &pos, &line)) {
 		struct span w[2], rest;
 		char addr[64];
 
-		if (line.n < 11 || memcmp(line.p, "nameserver", 10) || !is_blank(line.p[10]))
+		if (line.n < 11 || memcmp(line.p, "nameserver", 10) || !span_blank(line.p[10]))
 			continue;
 		rest.p = line.p + 10;
 		rest.n = line.n - 10;
-		if (split_words(rest, w, 1) != 1 || span_copy(w[0], addr, sizeof(addr)) < 0)
+		if (span_words(rest, w, 1) != 1 || span_copy(w[0], addr, sizeof(addr)) < 0)
 			continue;
 		fn(addr, arg);
 		count++;
@@ -502,9 +422,9 @@ int sandbox_mountinfo_proc(const char *buf, size_t len, const char *mount_point,
 	int parsed = 0;
 
 	memset(out, 0, sizeof(*out));
-	while (next_line(buf, len, &pos, &line)) {
+	while (span_next_line(buf, len, &pos, &line)) {
 		struct span w[32];
-		size_t n = split_words(line, w, 32), dash;
+		size_t n = span_words(line, w, 32), dash;
 
 		for (dash = 6; dash < n && !span_is(w[dash], "-"); dash++)
 			;
@@ -552,11 +472,11 @@ int sandbox_id_map(const char *buf, size_t len, unsigned long id,
 	int found = -1, identity = 0;
 
 	*whole = 0;
-	while (next_line(buf, len, &pos, &line)) {
+	while (span_next_line(buf, len, &pos, &line)) {
 		struct span w[4];
 		unsigned long long in, out, count;
 
-		if (split_words(line, w, 4) != 3 || span_number(w[0], 10, 10, &in) < 0 ||
+		if (span_words(line, w, 4) != 3 || span_number(w[0], 10, 10, &in) < 0 ||
 		    span_number(w[1], 10, 10, &out) < 0 ||
 		    span_number(w[2], 10, 10, &count) < 0)
 			return -1;
@@ -608,7 +528,7 @@ int sandbox_passwd_find(const char *buf, size_t len, unsigned long uid,
 	struct span line;
 	size_t pos = 0;
 
-	while (next_line(buf, len, &pos, &line)) {
+	while (span_next_line(buf, len, &pos, &line)) {
 		struct span f[7];
 		unsigned long long v;
 
@@ -630,7 +550,7 @@ int sandbox_group_name(const char *buf, size_t len, unsigned long gid,
 	struct span line;
 	size_t pos = 0;
 
-	while (next_line(buf, len, &pos, &line)) {
+	while (span_next_line(buf, len, &pos, &line)) {
 		struct span f[4];
 		unsigned long long v;
 
@@ -659,420 +579,6 @@ int sandbox_group_privileged(const char *name, unsigned long gid)
 	return 0;
 }
 
-/* ---- sudoers ------------------------------------------------------------
- * sudoers(5): a logical line continues over a backslash-newline; '#'
- * starts a comment unless it is #include/#includedir or is followed by a
- * digit (a uid); the first word says what the line is. */
-
-#define SUDO_LINE_MAX (64 * 1024)	/* longer logical lines are skipped */
-#define SUDO_ALIAS_DEPTH 8
-
-/* The next logical line into b (comments cut): 1 with *first set to the
- * number of its first physical line, 0 at the end. */
-static int sudo_line(const char *buf, size_t len, size_t *pos, unsigned *lineno,
-		     struct buf *b, unsigned *first)
-{
-	struct span line;
-	int more = 1, any = 0, dropped = 0;
-	char *s, *hash;
-
-	b->len = 0;
-	*first = *lineno + 1;
-	while (more && next_line(buf, len, pos, &line)) {
-		size_t n = line.n;
-
-		any = 1;
-		(*lineno)++;
-		while (n && is_blank(line.p[n - 1]))
-			n--;
-		more = n && line.p[n - 1] == '\\';
-		if (more)
-			n--;
-		dropped |= b->len + n > SUDO_LINE_MAX;
-		if (dropped)
-			continue;	/* too long: dropped whole */
-		buf_add(b, line.p, n);
-		buf_putc(b, ' ');
-	}
-	if (!any)
-		return 0;
-	if (dropped)
-		b->len = 0;
-	buf_puts(b, "");	/* terminated, and allocated even when empty */
-	s = b->s;
-	if (!strncmp(s + strspn(s, " \t"), "#include", 8))
-		s[0] = '\0';	/* a directive: the probe reads sudoers.d itself */
-	for (hash = s; (hash = strchr(hash, '#')) != NULL; hash++) {
-		if (!isdigit((unsigned char)hash[1])) {
-			*hash = '\0';
-			break;
-		}
-	}
-	return 1;
-}
-
-static const char *skip_blanks(const char *p)
-{
-	while (*p && is_blank(*p))
-		p++;
-	return p;
-}
-
-/* The list item at *p (up to ',', a blank or end), copied without
- * quotes into item; *p moves past it.  0, or -1 when there is none. */
-static int list_item(const char **p, char *item, size_t size, const char *stop)
-{
-	const char *s = skip_blanks(*p);
-	size_t n = 0;
-
-	if (!*s || strchr(stop, *s))
-		return -1;
-	while (*s && *s != ',' && !is_blank(*s) && !strchr(stop, *s)) {
-		if (*s == '"') {
-			s++;
-			continue;
-		}
-		if (*s == '\\' && s[1])
-			s++;
-		if (n + 1 < size)
-			item[n++] = *s;
-		s++;
-	}
-	item[n] = '\0';
-	*p = s;
-	return 0;
-}
-
-/*
- * The aliases of one scan: looked up by name through idx (sorted by name,
- * and of a name defined twice only the first definition, the one used),
- * and each resolved once for the user (memo): a user list naming
- * an alias a thousand times, or aliases of aliases each naming the next
- * many times, cost one resolution each, not one per mention (which made
- * the lookup quadratic and nested aliases exponential).  An alias met
- * again while it is being resolved (a loop, which visudo refuses) or
- * deeper than SUDO_ALIAS_DEPTH matches nothing.
- */
-enum { ALIAS_UNKNOWN, ALIAS_BUSY, ALIAS_NO, ALIAS_YES };
-
-struct alias_ref {
-	const char *name;
-	size_t pos;
-};
-
-struct alias_ctx {
-	const struct sudo_aliases *a;
-	struct alias_ref *idx;	/* nidx, by name */
-	size_t nidx;
-	unsigned char *memo;	/* a->n, by position */
-};
-
-static int list_match(const char *list, const struct sudo_who *who,
-		      struct alias_ctx *c, int depth, const char **end,
-		      const char *stop);
-
-static int parse_id(const char *s, unsigned long *out)
-{
-	struct span sp = { s, strlen(s) };
-	unsigned long long v;
-
-	if (span_number(sp, 10, 10, &v) < 0 || v > 4294967295ULL)
-		return -1;
-	*out = (unsigned long)v;
-	return 0;
-}
-
-static int alias_name_cmp(const void *x, const void *y)
-{
-	return strcmp(((const struct alias_ref *)x)->name,
-		      ((const struct alias_ref *)y)->name);
-}
-
-/* By name, then by position: the first definition of a name first. */
-static int alias_ref_cmp(const void *x, const void *y)
-{
-	const struct alias_ref *a = x, *b = y;
-	int d = strcmp(a->name, b->name);
-
-	return d ? d : (a->pos > b->pos) - (a->pos < b->pos);
-}
-
-/* The position of the alias named name (its first definition), or -1. */
-static long alias_find(const struct alias_ctx *c, const char *name)
-{
-	const struct alias_ref key = { name, 0 }, *r;
-
-	if (!c->nidx)
-		return -1;
-	/* the index holds each name once: pos does not take part */
-	r = bsearch(&key, c->idx, c->nidx, sizeof(*c->idx), alias_name_cmp);
-	return r ? (long)r->pos : -1;
-}
-
-static int item_match(const char *item, const struct sudo_who *who,
-		      struct alias_ctx *c, int depth)
-{
-	long k;
-	unsigned long id;
-	size_t i;
-
-	if (!strcmp(item, "ALL"))
-		return 1;
-	if (item[0] == '#')
-		return parse_id(item + 1, &id) == 0 && id == who->uid;
-	if (item[0] == '+' || (item[0] == '%' && item[1] == ':'))
-		return 0;	/* netgroups, non-Unix groups: not resolved */
-	if (item[0] == '%' && item[1] == '#') {
-		if (parse_id(item + 2, &id) < 0)
-			return 0;
-		for (i = 0; i < who->ngroups; i++)
-			if (who->gids[i] == id)
-				return 1;
-		return 0;
-	}
-	if (item[0] == '%') {
-		for (i = 0; i < who->ngroups; i++)
-			if (who->groups[i] && !strcmp(who->groups[i], item + 1))
-				return 1;
-		return 0;
-	}
-	k = alias_find(c, item);
-	if (k >= 0) {
-		const char *end;
-		int r;
-
-		if (c->memo[k] == ALIAS_YES || c->memo[k] == ALIAS_NO)
-			return c->memo[k] == ALIAS_YES;
-		if (c->memo[k] == ALIAS_BUSY || depth >= SUDO_ALIAS_DEPTH)
-			return 0;
-		c->memo[k] = ALIAS_BUSY;
-		r = list_match(c->a->list[k], who, c, depth + 1, &end, "");
-		c->memo[k] = r ? ALIAS_YES : ALIAS_NO;
-		return r;
-	}
-	return who->user && !strcmp(who->user, item);
-}
-
-/* A comma list (User_List) from list, up to a blank that no comma
- * follows or a character of stop; *end is where it ended.  The last item
- * that matches decides, a '!' negating it. */
-static int list_match(const char *list, const struct sudo_who *who,
-		      struct alias_ctx *c, int depth, const char **end,
-		      const char *stop)
-{
-	const char *p = list;
-	int result = 0;
-	char item[256];
-
-	for (;;) {
-		const char *s = skip_blanks(p);
-		int neg = 0;
-
-		while (*s == '!') {
-			neg = !neg;
-			s = skip_blanks(s + 1);
-		}
-		p = s;
-		if (list_item(&p, item, sizeof(item), stop) < 0)
-			break;
-		if (item_match(item, who, c, depth))
-			result = !neg;
-		s = skip_blanks(p);
-		if (*s != ',')
-			break;
-		p = s + 1;
-	}
-	*end = p;
-	return result;
-}
-
-/* "NAME = list : NAME2 = list2" after User_Alias */
-static void alias_add(struct sudo_aliases *a, const char *defs)
-{
-	const char *p = defs;
-
-	while (*p) {
-		const char *eq, *colon;
-		char name[128];
-		size_t n;
-
-		p = skip_blanks(p);
-		n = strcspn(p, " \t=");
-		eq = strchr(p, '=');
-		if (!eq || !n || n >= sizeof(name))
-			return;
-		memcpy(name, p, n);
-		name[n] = '\0';
-		colon = strchr(eq + 1, ':');
-		if (a->n == a->cap) {	/* both arrays grow together */
-			grow(&a->name, sizeof(*a->name), &a->cap, a->n + 1);
-			a->list = xrealloc(a->list, a->cap * sizeof(*a->list));
-		}
-		a->name[a->n] = xstrdup(name);
-		a->list[a->n] = colon ? xstrndup(eq + 1, (size_t)(colon - eq - 1)) :
-				xstrdup(eq + 1);
-		a->n++;
-		if (!colon)
-			return;
-		p = colon + 1;
-	}
-}
-
-static int word_is(const char *s, const char *word)
-{
-	size_t n = strlen(word);
-
-	return !strncmp(s, word, n) && (!s[n] || is_blank(s[n]) || s[n] == ':' ||
-					 s[n] == '@' || s[n] == '>' || s[n] == '!');
-}
-
-void sandbox_sudoers_aliases(const char *buf, size_t len, struct sudo_aliases *a)
-{
-	struct buf b = BUF_INIT;
-	size_t pos = 0;
-	unsigned lineno = 0, first;
-
-	while (sudo_line(buf, len, &pos, &lineno, &b, &first)) {
-		const char *s = skip_blanks(buf_str(&b));
-
-		if (word_is(s, "User_Alias"))
-			alias_add(a, s + 10);
-	}
-	buf_release(&b);
-}
-
-void sudo_aliases_release(struct sudo_aliases *a)
-{
-	size_t i;
-
-	for (i = 0; i < a->n; i++) {
-		free(a->name[i]);
-		free(a->list[i]);
-	}
-	free(a->name);
-	free(a->list);
-	memset(a, 0, sizeof(*a));
-}
-
-/* A word of a comma-and-blank separated option list: "!authenticate". */
-static int has_option(const char *s, const char *opt)
-{
-	size_t n = strlen(opt);
-	const char *p = s;
-
-	while ((p = strstr(p, opt)) != NULL) {
-		int before = p == s || is_blank(p[-1]) || p[-1] == ',';
-		int after = !p[n] || is_blank(p[n]) || p[n] == ',';
-
-		if (before && after)
-			return 1;
-		p += n;
-	}
-	return 0;
-}
-
-/* A NOPASSWD tag after the '=' of a user specification. */
-static int has_nopasswd(const char *s)
-{
-	const char *p = s;
-
-	while ((p = strstr(p, "NOPASSWD")) != NULL) {
-		int before = p == s || !(isalnum((unsigned char)p[-1]) || p[-1] == '_');
-
-		p += 8;
-		if (before && *skip_blanks(p) == ':')
-			return 1;
-	}
-	return 0;
-}
-
-static const char *sudo_defaults(const char *s, const struct sudo_who *who,
-				 struct alias_ctx *c)
-{
-	const char *end;
-
-	s += 8;
-	if (*s == ':') {
-		if (!list_match(s + 1, who, c, 0, &end, ""))
-			return NULL;
-		s = end;
-	} else if (*s == '@' || *s == '>' || *s == '!') {
-		/* per host, per runas user or per command: the host and the
-		 * command are not known here, so these count for everyone */
-		s += strcspn(s, " \t");
-	}
-	return has_option(s, "!authenticate") ? "!authenticate" : NULL;
-}
-
-/* The index of a's names, each name once (its first definition). */
-static void alias_ctx_init(struct alias_ctx *c, const struct sudo_aliases *a)
-{
-	size_t i, n = a ? a->n : 0;
-
-	c->a = a;
-	c->idx = xmalloc((n ? n : 1) * sizeof(*c->idx));
-	c->memo = xcalloc(n ? n : 1, 1);
-	for (i = 0; i < n; i++) {
-		c->idx[i].name = a->name[i];
-		c->idx[i].pos = i;
-	}
-	if (n > 1)
-		qsort(c->idx, n, sizeof(*c->idx), alias_ref_cmp);
-	for (i = c->nidx = 0; i < n; i++)
-		if (!c->nidx || strcmp(c->idx[i].name, c->idx[c->nidx - 1].name))
-			c->idx[c->nidx++] = c->idx[i];
-}
-
-size_t sandbox_sudoers_scan(const char *buf, size_t len, const struct sudo_who *who,
-			    const struct sudo_aliases *aliases,
-			    void (*fn)(unsigned line, const char *what, void *arg),
-			    void *arg)
-{
-	static const char *const skip[] = {
-		"User_Alias", "Runas_Alias", "Host_Alias", "Cmnd_Alias", "Cmd_Alias",
-		"@include", "@includedir",
-	};
-	struct buf b = BUF_INIT;
-	struct alias_ctx c;
-	size_t pos = 0, count = 0, i;
-	unsigned lineno = 0, first;
-
-	alias_ctx_init(&c, aliases);
-	while (sudo_line(buf, len, &pos, &lineno, &b, &first)) {
-		const char *s = skip_blanks(buf_str(&b)), *end, *what = NULL;
-
-		if (!*s)
-			continue;
-		for (i = 0; i < ARRAY_SIZE(skip) && !word_is(s, skip[i]); i++)
-			;
-		if (i < ARRAY_SIZE(skip))
-			continue;
-		if (word_is(s, "Defaults")) {
-			what = sudo_defaults(s, who, &c);
-		} else if (list_match(s, who, &c, 0, &end, "=")) {
-			const char *eq = strchr(end, '=');
-
-			if (eq && has_nopasswd(eq + 1))
-				what = "NOPASSWD";
-		}
-		if (!what)
-			continue;
-		fn(first, what, arg);
-		count++;
-	}
-	buf_release(&b);
-	free(c.idx);
-	free(c.memo);
-	return count;
-}
-
-int sandbox_sudoers_d_name(const char *name)
-{
-	size_t n = strlen(name);
-
-	return n && name[n - 1] != '~' && !strchr(name, '.');
-}
-
 /* ---- token lines -------------------------------------------------------- */
 
 static int ends_with(struct span s, const char *suffix)
@@ -1084,11 +590,11 @@ static int ends_with(struct span s, const char *suffix)
 
 static struct span trim(struct span s)
 {
-	while (s.n && is_blank(*s.p)) {
+	while (s.n && span_blank(*s.p)) {
 		s.p++;
 		s.n--;
 	}
-	while (s.n && is_blank(s.p[s.n - 1]))
+	while (s.n && span_blank(s.p[s.n - 1]))
 		s.n--;
 	return s;
 }
@@ -1153,7 +659,7 @@ int sandbox_npmrc_token(const char *buf, size_t len, char *var, size_t var_size)
 
 	if (var && var_size)
 		var[0] = '\0';
-	while (next_line(buf, len, &pos, &line)) {
+	while (span_next_line(buf, len, &pos, &line)) {
 		const char *eq;
 		struct span key, val;
 
@@ -1191,7 +697,7 @@ int sandbox_aws_secret(const char *buf, size_t len)
 	struct span line;
 	size_t pos = 0, i;
 
-	while (next_line(buf, len, &pos, &line)) {
+	while (span_next_line(buf, len, &pos, &line)) {
 		const char *eq = memchr(line.p, '=', line.n);
 		struct span key, val;
 
@@ -1216,9 +722,9 @@ int sandbox_netrc_password(const char *buf, size_t len)
 	struct span line;
 	size_t pos = 0;
 
-	while (next_line(buf, len, &pos, &line)) {
+	while (span_next_line(buf, len, &pos, &line)) {
 		struct span w[64];
-		size_t n = split_words(line, w, 64), i;
+		size_t n = span_words(line, w, 64), i;
 
 		for (i = 0; i < n; i++)
 			if (span_is(w[i], "password") && i + 1 < n)
@@ -1243,12 +749,12 @@ int sandbox_docker_auth(const char *buf, size_t len)
 			if (memcmp(buf + i, names[k], n))
 				continue;
 			p = buf + i + n;
-			while (p < buf + len && is_blank(*p))
+			while (p < buf + len && span_blank(*p))
 				p++;
 			if (p >= buf + len || *p != ':')
 				continue;
 			p++;
-			while (p < buf + len && (is_blank(*p) || *p == '\n'))
+			while (p < buf + len && (span_blank(*p) || *p == '\n'))
 				p++;
 			/* "auth": "" holds nothing */
 			if (p + 1 < buf + len && p[0] == '"' && p[1] == '"')

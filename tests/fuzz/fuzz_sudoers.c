@@ -1,5 +1,5 @@
 /* fuzz_sudoers.c - sudoers as the sandbox probe reads it
- * (src/parse/sandbox.c): User_Alias definitions collected from every
+ * (src/parse/sudoers.c): User_Alias definitions collected from every
  * file, then the lines that let the user run a command without a
  * password (NOPASSWD:, Defaults !authenticate).
  *
