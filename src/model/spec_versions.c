@@ -214,7 +214,7 @@ static int take_pyproject(struct spec *spec, const char *file, const char *buf,
 			  size_t len, char *msg, unsigned *line, unsigned *col)
 {
 	struct toml_value *root;
-	struct toml_error te;
+	struct parse_error te;
 	const struct toml_value *project;
 	size_t i;
 
