@@ -21,6 +21,7 @@
 
 #include <stddef.h>
 
+#include "parse_error.h"
 #include "strmap.h"
 
 /* What one entry of a set says beyond its key and version. */
@@ -61,13 +62,6 @@ struct dep *dep_set_add(struct dep_set *s, const char *key, const char *name,
 const struct dep *dep_set_get(const struct dep_set *s, const char *key);
 void dep_set_release(struct dep_set *s);
 
-/* A parse error: where and what.  The message names no file (the caller
- * prefixes it). */
-struct dep_error {
-	unsigned line, col;
-	char msg[200];
-};
-
 /* ---- node ---- */
 
 /* A package-lock.json of any lockfileVersion (1: nested "dependencies";
@@ -75,7 +69,7 @@ struct dep_error {
  * the root entry "" is left out.  *version gets lockfileVersion.
  * Returns 0, or -1 with err. */
 int deps_npm_parse(const char *buf, size_t len, struct dep_set *s, int *version,
-		   struct dep_error *err);
+		   struct parse_error *err);
 
 /* The package name of an install path: what follows its last
  * "node_modules/" ("@s/b" for a scoped one), else the path itself. */
@@ -90,13 +84,13 @@ char *deps_npm_package_version(const char *buf, size_t len);
  * "a@1.0.0(peer@2)", "/a/1.0.0").  Importers' link: dependencies are
  * workspaces, not packages.  Returns 0, or -1 with err. */
 int deps_pnpm_parse(const char *buf, size_t len, struct dep_set *s,
-		    struct dep_error *err);
+		    struct parse_error *err);
 
 /* node_modules/.modules.yaml: the ids pnpm skipped ("skipped":
  * optional packages not for this platform) into skipped, and the
  * pnpm that wrote it (packageManager) into *by (new string or NULL). */
 int deps_pnpm_modules(const char *buf, size_t len, struct dep_set *skipped,
-		      char **by, struct dep_error *err);
+		      char **by, struct parse_error *err);
 
 /* yarn.lock of yarn 2 and later: one entry per "resolution" locator
  * ("lodash@npm:4.17.21"), with its version; workspace locators are left
@@ -104,7 +98,7 @@ int deps_pnpm_modules(const char *buf, size_t len, struct dep_set *skipped,
  * nothing.  state: read node_modules/.yarn-state.yml instead (the
  * locators yarn's node-modules linker installed).  Returns 0, 1 or -1. */
 int deps_yarn_parse(const char *buf, size_t len, int state, struct dep_set *s,
-		    struct dep_error *err);
+		    struct parse_error *err);
 
 /* ---- python ---- */
 
@@ -136,7 +130,7 @@ char *pep503_normalize(const char *name, size_t len);
  * that cannot be evaluated is DEP_UNDECIDED; one not reached is left out.
  * Keys are normalised names.  Returns 0, or -1 with err. */
 int deps_uv_parse(const char *buf, size_t len, const struct pymarker_env *env,
-		  struct dep_set *s, struct dep_error *err);
+		  struct dep_set *s, struct parse_error *err);
 
 /* poetry.lock: every non-optional package whose markers hold (lock
  * 2.1's per-package "markers"; for older locks, a package whose every
@@ -145,7 +139,7 @@ int deps_uv_parse(const char *buf, size_t len, const struct pymarker_env *env,
  * `poetry install` leaves out. */
 int deps_poetry_parse(const char *buf, size_t len, const struct pymarker_env *env,
 		      const char *const *optional_groups, struct dep_set *s,
-		      struct dep_error *err);
+		      struct parse_error *err);
 
 /* requirements.txt: every "name==version" (or ===) line, extras and
  * markers allowed, hashes and options skipped; *unpinned counts the
@@ -153,7 +147,7 @@ int deps_poetry_parse(const char *buf, size_t len, const struct pymarker_env *en
  * other files (-r, -c) are counted in *includes and not followed. */
 int deps_pip_parse(const char *buf, size_t len, const struct pymarker_env *env,
 		   struct dep_set *s, size_t *unpinned, size_t *includes,
-		   struct dep_error *err);
+		   struct parse_error *err);
 
 /* The Name: and Version: of a METADATA/PKG-INFO header (new strings, or
  * NULL when the header has none). */

@@ -6,6 +6,8 @@
 
 #include <stddef.h>
 
+#include "parse_error.h"
+
 struct gomod {
 	char *go;		/* "1.22", "1.22.3", "1.21rc1"; NULL when absent */
 	unsigned go_line, go_col;	/* of the version, 1-based */
@@ -15,11 +17,11 @@ struct gomod {
 
 /* Parse buf[0..len) into *out (released with gomod_release).  Only the
  * top-level "go" and "toolchain" directives are read; blocks, comments
- * and the other directives are skipped.  Returns 0, or -1 with err,
- * *err_line and *err_col (a malformed or repeated go/toolchain line, a NUL
- * byte, bytes that are not UTF-8); *out is then empty. */
+ * and the other directives are skipped.  Returns 0, or -1 with e filled
+ * (a malformed or repeated go/toolchain line, a NUL byte, bytes that are
+ * not UTF-8; e may be NULL); *out is then empty. */
 int gomod_parse(const char *buf, size_t len, struct gomod *out,
-		char *err, size_t errlen, unsigned *err_line, unsigned *err_col);
+		struct parse_error *e);
 void gomod_release(struct gomod *m);
 
 /* Is the Go version found at least min?  found may be the whole `go

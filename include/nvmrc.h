@@ -10,6 +10,8 @@
 
 #include <stddef.h>
 
+#include "parse_error.h"
+
 enum nvmrc_kind {
 	NVMRC_VERSION,		/* "20", "v20.11", "20.11.1": a prefix or exact */
 	NVMRC_NODE,		/* "node", "stable": the newest release */
@@ -40,12 +42,12 @@ struct nvmrc {
 };
 
 /* Parse buf[0..len) into *out (released with nvmrc_release).  Returns 0, or
- * -1 with a message in err and its line in *err_line (0 when the error is
- * about the file as a whole); *out is then empty.  A spec that nvm would
- * answer N/A for (a range, quotes, an unknown or capitalised LTS name) is
- * an error here, so that the user hears why. */
+ * -1 with e filled (e may be NULL): a line, 0 when the error is about the
+ * file as a whole, and no column (nvm reads whole lines); *out is then
+ * empty.  A spec that nvm would answer N/A for (a range, quotes, an unknown
+ * or capitalised LTS name) is an error here, so that the user hears why. */
 int nvmrc_parse(const char *buf, size_t len, struct nvmrc *out,
-		char *err, size_t errlen, unsigned *err_line);
+		struct parse_error *e);
 
 /* Settle what an LTS spec (NVMRC_LTS, NVMRC_LTS_ANY) means today (a
  * yyyymmdd date): nvm's own alias files under nvm_dir win when they

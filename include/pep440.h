@@ -6,6 +6,8 @@
 
 #include <stddef.h>
 
+#include "parse_error.h"
+
 /* Does version satisfy specifier?  1 yes, 0 no, -1 when the specifier or
  * the version is not valid PEP 440 (err says which and why).  An empty
  * specifier accepts everything.  A pre-release version is judged by its
@@ -47,10 +49,10 @@ struct pyenv_file {
 };
 
 /* Parse buf[0..len) as pyenv does: the first word of each line, lines whose
- * first word starts with '#' skipped.  Returns 0, or -1 with err, *err_line
- * and *err_col (for a NUL byte or bytes that are not UTF-8). */
+ * first word starts with '#' skipped.  Returns 0, or -1 with err filled
+ * (for a NUL byte or bytes that are not UTF-8; err may be NULL). */
 int pyenv_parse(const char *buf, size_t len, struct pyenv_file *out,
-		char *err, size_t errlen, unsigned *err_line, unsigned *err_col);
+		struct parse_error *err);
 
 /* Does the python version found ("3.11.7") satisfy entry e, by pyenv's
  * prefix rule ("3.11" is the newest installed final 3.11.x, "3" a 3.x)?

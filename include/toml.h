@@ -22,6 +22,8 @@
 
 #include <stddef.h>
 
+#include "parse_error.h"
+
 enum toml_type {
 	TOML_TABLE,
 	TOML_ARRAY,
@@ -79,17 +81,12 @@ struct toml_limits {
  * lockfile, far below what would hurt. */
 extern const struct toml_limits toml_default_limits;
 
-struct toml_error {
-	unsigned line, col;	/* 1-based; col in bytes */
-	char msg[200];
-};
-
 /* Parse buf[0..len) (UTF-8, as TOML requires) into *root, a TABLE that
  * the caller frees with toml_free; the tree copies what it keeps of buf.
  * Returns 0, or -1 with err filled and *root NULL.  lim NULL:
  * toml_default_limits. */
 int toml_parse(const char *buf, size_t len, const struct toml_limits *lim,
-	       struct toml_value **root, struct toml_error *err);
+	       struct toml_value **root, struct parse_error *err);
 /* Free a tree toml_parse returned, all of it (NULL: nothing).  Any other
  * value is part of its root's tree: nothing happens. */
 void toml_free(struct toml_value *root);

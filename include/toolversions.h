@@ -6,6 +6,8 @@
 
 #include <stddef.h>
 
+#include "parse_error.h"
+
 enum toolversions_kind {
 	TOOLVERSIONS_VERSION,	/* "20.11.1", "3.11", "temurin-21.0.2+13.0.LTS" */
 	TOOLVERSIONS_REF,	/* "ref:v1.2.3": built from a git ref */
@@ -34,11 +36,10 @@ struct toolversions {
 };
 
 /* Parse buf[0..len) into *out (released with toolversions_release).
- * Returns 0, or -1 with err, *err_line, *err_col (a tool without a version,
- * a NUL byte, bytes that are not UTF-8); *out is then empty. */
+ * Returns 0, or -1 with e filled (a tool without a version, a NUL byte,
+ * bytes that are not UTF-8; e may be NULL); *out is then empty. */
 int toolversions_parse(const char *buf, size_t len, struct toolversions *out,
-		       char *err, size_t errlen, unsigned *err_line,
-		       unsigned *err_col);
+		       struct parse_error *e);
 
 /* The entry for a runtime name ("node", "python", "go"), or NULL. */
 const struct toolversions_entry *

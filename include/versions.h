@@ -2,15 +2,18 @@
  * version-file parsers (nvmrc.h, pep440.h, toolversions.h, gomod.h) share.
  *
  * Every parser here takes a buffer and a length, never prints, never exits,
- * and reports an error as a value: a message (lowercase, the subject quoted,
- * no file name: the caller prefixes "file:line:col: ") plus the line and
- * column it is about.  Quoted repository text in a message is already made
+ * and reports an error as a value: a struct parse_error (parse_error.h), a
+ * message (lowercase, the subject quoted, no file name: the caller prefixes
+ * "file:line:col: ") plus the line and column it is about.  pkgmanager_parse
+ * judges one value, not a text, and says only what is wrong (err, errlen).  Quoted repository text in a message is already made
  * printable (see versions_quote), and cut short when long.
  */
 #ifndef EP_VERSIONS_H
 #define EP_VERSIONS_H
 
 #include <stddef.h>
+
+#include "parse_error.h"
 
 /* package.json "packageManager", as corepack reads it: "pnpm@9.1.0",
  * "yarn@4.1.1+sha512.abc...".  All three strings belong to the struct. */
@@ -28,14 +31,14 @@ void pkgmanager_release(struct pkgmanager *pm);
 
 /* ---- shared by the version-file parsers ---- */
 
-/* snprintf into err (when err is not NULL and errlen > 0). */
+/* snprintf into err (when err is not NULL and errlen > 0): for the
+ * checks of one value that report a message without a place. */
 void versions_err(char *err, size_t errlen, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
 /* Refuse buf unless it is text (no NUL byte, valid UTF-8): returns 0, or -1
- * with err, *line and *col set (either pointer may be NULL). */
-int versions_text(const char *buf, size_t len, char *err, size_t errlen,
-		  unsigned *line, unsigned *col);
+ * with e filled (e may be NULL). */
+int versions_text(const char *buf, size_t len, struct parse_error *e);
 
 /* A printable copy of s[0..len) for an error message, in dst (size n):
  * bytes outside printable ASCII become '?', and text cut short ends in

@@ -19,6 +19,7 @@
 #include <stddef.h>
 
 #include "origin.h"
+#include "parse_error.h"
 
 /* Who declares a workspace, and so whose rules find it. */
 enum ws_kind {
@@ -81,19 +82,19 @@ size_t ws_brace_expand(const char *pattern, size_t max, char ***out);
 
 /* go.work: every "use" path, single and block form ("use ./a" and
  * "use ( ./a ./b )"), quoted or not, with its line and column; // comments
- * skipped.  Returns 0, or -1 with msg, *line and *col (a use block never
- * closed, a quote never closed, text go would refuse). */
+ * skipped.  Returns 0, or -1 with e filled (a use block never closed, a
+ * quote never closed, text go would refuse). */
 int ws_gowork_parse(const char *buf, size_t len, struct ws_patterns *out,
-		    char *msg, size_t msglen, unsigned *line, unsigned *col);
+		    struct parse_error *e);
 
 /* pyproject.toml [tool.uv.workspace]: members (and exclude, as negated
  * patterns), arrays of strings, over several lines or one.  Just enough
  * TOML to find them (a full TOML parser is meant to replace this).
- * Returns 1 when the table is there, 0 when it is not, -1 with msg,
- * *line and *col when members or exclude is not an array of strings
- * (uv refuses that pyproject.toml). */
+ * Returns 1 when the table is there, 0 when it is not, -1 with e filled
+ * when members or exclude is not an array of strings (uv refuses that
+ * pyproject.toml). */
 int ws_uv_parse(const char *buf, size_t len, struct ws_patterns *out,
-		char *msg, size_t msglen, unsigned *line, unsigned *col);
+		struct parse_error *e);
 
 /* 1 when dir may name a workspace in a check id: segments of
  * [A-Za-z0-9._@+-], none "." or "..", joined by '/'. */

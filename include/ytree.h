@@ -13,6 +13,8 @@
 
 #include <stddef.h>
 
+#include "parse_error.h"
+
 enum ynode_kind { YNODE_SCALAR, YNODE_SEQ, YNODE_MAP };
 
 struct ynode {
@@ -31,15 +33,10 @@ struct ynode {
 #define YTREE_MAX_NODES 100000
 #define YTREE_MAX_TEXT (8 * 1024 * 1024)	/* bytes of scalar text, copies included */
 
-struct ytree_error {
-	unsigned line, col;
-	char msg[256];
-};
-
 /* Parse buf into *root (caller frees with ynode_free).  An empty document
  * gives *root == NULL and returns 0.  Returns -1 and fills err otherwise. */
 int ytree_parse(const char *buf, size_t len, size_t max_nodes,
-		struct ynode **root, struct ytree_error *err);
+		struct ynode **root, struct parse_error *err);
 void ynode_free(struct ynode *n);
 
 /* What a parse cost, for tests that hold it linear: anchors defined,
@@ -49,7 +46,7 @@ struct ytree_stats {
 };
 /* ytree_parse, also filling *stats (may be NULL). */
 int ytree_parse_stats(const char *buf, size_t len, size_t max_nodes,
-		      struct ynode **root, struct ytree_error *err,
+		      struct ynode **root, struct parse_error *err,
 		      struct ytree_stats *stats);
 
 /* The value for key in a MAP node, or NULL (also when map is not a MAP).

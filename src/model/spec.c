@@ -305,7 +305,7 @@ int spec_read(struct spec *spec, const char *name, struct blob *out,
 
 int yload_read(struct yload *y, const char *name, struct ynode **root)
 {
-	struct ytree_error ye;
+	struct parse_error ye;
 	struct blob b;
 	int rc;
 

@@ -273,7 +273,7 @@ static void pnpm_npmrc(struct spec *spec, struct pnpm_cfg *c)
 static void pnpm_workspace(struct spec *spec, struct pnpm_cfg *c)
 {
 	struct ynode *root = NULL;
-	struct ytree_error err;
+	struct parse_error err;
 	struct blob b;
 	size_t i;
 

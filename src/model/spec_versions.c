@@ -32,8 +32,6 @@ static const char *const files[] = {
 	"setup.cfg", ".tool-versions", "go.mod", NULL
 };
 
-#define MSG_MAX 256
-
 /* The 1-based byte column of the first non-blank byte of line `no`. */
 static unsigned first_col(const char *buf, size_t len, unsigned no)
 {
@@ -90,10 +88,10 @@ static char *line_text(const char *buf, size_t len, unsigned no, int cut)
 }
 
 /* One version file's reader: add what buf[0..len) requires to spec (origins
- * name file), or return -1 with msg (size MSG_MAX), *line and *col, which
- * load_one turns into "file:line:col: msg" (0 for what is unknown). */
+ * name file), or return -1 with pe filled, which load_one turns into
+ * "file:line:col: msg" (0 for what is unknown). */
 typedef int vfile_fn(struct spec *spec, const char *file, const char *buf,
-		     size_t len, char *msg, unsigned *line, unsigned *col);
+		     size_t len, struct parse_error *pe);
 
 /* ---- .nvmrc, .node-version ---- */
 
@@ -106,8 +104,7 @@ static char *nvmrc_bad_value(const char *buf, size_t len, unsigned no,
 {
 	struct versions_line ln = { NULL, 0, 0 };
 	struct nvmrc n;
-	char again[MSG_MAX];
-	unsigned again_line;
+	struct parse_error again;
 	size_t pos = 0;
 
 	while (versions_next_line(buf, len, &pos, &ln)) {
@@ -121,38 +118,38 @@ static char *nvmrc_bad_value(const char *buf, size_t len, unsigned no,
 		/* a key=value line is never the version line */
 		if (!ln.len || (ln.s[0] != '=' && memchr(ln.s, '=', ln.len)))
 			return NULL;
-		if (nvmrc_parse(ln.s, ln.len, &n, again, sizeof(again), &again_line) == 0) {
+		if (nvmrc_parse(ln.s, ln.len, &n, &again) == 0) {
 			nvmrc_release(&n);
 			return NULL;
 		}
-		return strcmp(again, msg) ? NULL : xstrndup(ln.s, ln.len);
+		return strcmp(again.msg, msg) ? NULL : xstrndup(ln.s, ln.len);
 	}
 	return NULL;
 }
 
 static int take_node(struct spec *spec, enum req_source src, const char *file,
-		     const char *buf, size_t len, char *msg, unsigned *line)
+		     const char *buf, size_t len, struct parse_error *pe)
 {
 	struct nvmrc n;
 	char *bad;
 
-	if (nvmrc_parse(buf, len, &n, msg, MSG_MAX, line) == 0) {
+	if (nvmrc_parse(buf, len, &n, pe) == 0) {
 		spec_add_runtime(spec, src, "node", n.spec, REQ_NVMRC,
 				 at(file, n.line, first_col(buf, len, n.line)));
 		nvmrc_release(&n);
 		return 0;
 	}
-	if (*line && (bad = nvmrc_bad_value(buf, len, *line, msg))) {
+	if (pe->line && (bad = nvmrc_bad_value(buf, len, pe->line, pe->msg))) {
 		/* kept as written: the probe re-parses it and fails the check */
 		spec_add_runtime(spec, src, "node", bad, REQ_NVMRC,
-				 at(file, *line, first_col(buf, len, *line)));
+				 at(file, pe->line, first_col(buf, len, pe->line)));
 		free(bad);
 		return 0;
 	}
 	/* no version line, two, a "node=" key: nvm says "invalid .nvmrc" */
-	bad = line_text(buf, len, *line, 1);
-	add_problem(spec, src, "node", bad, at(file, *line, *line ?
-			first_col(buf, len, *line) : 0), msg, SEV_FAIL);
+	bad = line_text(buf, len, pe->line, 1);
+	add_problem(spec, src, "node", bad, at(file, pe->line, pe->line ?
+			first_col(buf, len, pe->line) : 0), pe->msg, SEV_FAIL);
 	free(bad);
 	return 0;
 }
@@ -160,20 +157,15 @@ static int take_node(struct spec *spec, enum req_source src, const char *file,
 /* The same reader for both files; the source says which one it is (the
  * file name would say it too, but a workspace's is "apps/web/.nvmrc"). */
 static int take_nvmrc(struct spec *spec, const char *file, const char *buf,
-		      /* NOLINTNEXTLINE(readability-non-const-parameter): a taker's signature */
-		      size_t len, char *msg, unsigned *line, unsigned *col)
+		      size_t len, struct parse_error *pe)
 {
-	(void)col;
-	return take_node(spec, SRC_NVMRC, file, buf, len, msg, line);
+	return take_node(spec, SRC_NVMRC, file, buf, len, pe);
 }
 
 static int take_node_version(struct spec *spec, const char *file,
-			     const char *buf, size_t len, char *msg,
-			     /* NOLINTNEXTLINE(readability-non-const-parameter): as above */
-			     unsigned *line, unsigned *col)
+			     const char *buf, size_t len, struct parse_error *pe)
 {
-	(void)col;
-	return take_node(spec, SRC_NODE_VERSION, file, buf, len, msg, line);
+	return take_node(spec, SRC_NODE_VERSION, file, buf, len, pe);
 }
 
 /* ---- .python-version ---- */
@@ -181,13 +173,12 @@ static int take_node_version(struct spec *spec, const char *file,
 /* The first name pyenv would use is the requirement: `python` runs it.
  * Further names only add pythonX.Y commands and are not checked. */
 static int take_python_version(struct spec *spec, const char *file,
-			       const char *buf, size_t len, char *msg,
-			       unsigned *line, unsigned *col)
+			       const char *buf, size_t len, struct parse_error *pe)
 {
 	struct pyenv_file f;
 	size_t i;
 
-	if (pyenv_parse(buf, len, &f, msg, MSG_MAX, line, col) < 0)
+	if (pyenv_parse(buf, len, &f, pe) < 0)
 		return -1;
 	for (i = 0; i < f.n; i++) {
 		const struct pyenv_entry *e = &f.v[i];
@@ -211,19 +202,14 @@ static int take_python_version(struct spec *spec, const char *file,
  * dotted (project.requires-python), in an inline table, a multi-line or
  * escaped string. */
 static int take_pyproject(struct spec *spec, const char *file, const char *buf,
-			  size_t len, char *msg, unsigned *line, unsigned *col)
+			  size_t len, struct parse_error *pe)
 {
 	struct toml_value *root;
-	struct toml_error te;
 	const struct toml_value *project;
 	size_t i;
 
-	if (toml_parse(buf, len, NULL, &root, &te) < 0) {
-		versions_err(msg, MSG_MAX, "%s", te.msg);
-		*line = te.line;
-		*col = te.col;
+	if (toml_parse(buf, len, NULL, &root, pe) < 0)
 		return -1;
-	}
 	project = toml_get(root, "project");
 	for (i = 0; project && project->type == TOML_TABLE && i < project->n; i++) {
 		const struct toml_kv *kv = &project->kv[i];
@@ -338,7 +324,7 @@ static int cfg_handler(void *user, const char *section, const char *name,
 }
 
 static int take_setup_cfg(struct spec *spec, const char *file, const char *buf,
-			  size_t len, char *msg, unsigned *line, unsigned *col)
+			  size_t len, struct parse_error *pe)
 {
 	struct cfg_value v = { BUF_INIT, 0 };
 	struct cfg_lines c;
@@ -346,10 +332,8 @@ static int take_setup_cfg(struct spec *spec, const char *file, const char *buf,
 
 	cfg_options_only(buf, len, &c);
 	if (c.dup_line) {
-		versions_err(msg, MSG_MAX, "duplicate key 'python_requires' in "
-			     "[options] (first at line %u)", c.key_line);
-		*line = c.dup_line;
-		*col = 1;
+		parse_error_set(pe, c.dup_line, 1, "duplicate key 'python_requires' "
+				"in [options] (first at line %u)", c.key_line);
 		rc = -1;
 	} else if (c.long_line && c.long_line == c.key_line) {
 		/* setuptools reads it; libinih's line limit is ours */
@@ -360,12 +344,11 @@ static int take_setup_cfg(struct spec *spec, const char *file, const char *buf,
 		rc = 0;
 	} else if ((rc = ini_parse_string(c.text, cfg_handler, &v)) != 0) {
 		if (rc > 0) {
-			versions_err(msg, MSG_MAX, "malformed INI in [options] "
-				     "(expected 'name = value' or '[section]')");
-			*line = (unsigned)rc;
-			*col = 1;
+			parse_error_set(pe, (unsigned)rc, 1, "malformed INI in "
+					"[options] (expected 'name = value' or "
+					"'[section]')");
 		} else {
-			versions_err(msg, MSG_MAX, "cannot be parsed as INI");
+			parse_error_set(pe, 0, 0, "cannot be parsed as INI");
 		}
 		rc = -1;
 	} else if (v.seen && v.value.len) {
@@ -411,8 +394,7 @@ static void tool_versions_problem(struct spec *spec, const char *file,
 }
 
 static int take_tool_versions(struct spec *spec, const char *file,
-			      const char *buf, size_t len, char *msg,
-			      unsigned *line, unsigned *col)
+			      const char *buf, size_t len, struct parse_error *pe)
 {
 	struct toolversions t;
 	struct buf copy = BUF_INIT;
@@ -421,12 +403,12 @@ static int take_tool_versions(struct spec *spec, const char *file,
 	/* a line asdf would refuse ("nodejs" with no version) is a failed
 	 * check of its own: blank it and read the rest again */
 	buf_add(&copy, buf, len);
-	while (toolversions_parse(copy.s, copy.len, &t, msg, MSG_MAX, line, col) < 0) {
-		if (!*line || nbad++ >= 64) {
+	while (toolversions_parse(copy.s, copy.len, &t, pe) < 0) {
+		if (!pe->line || nbad++ >= 64) {
 			buf_release(&copy);
 			return -1;
 		}
-		tool_versions_problem(spec, file, &copy, *line, *col, msg);
+		tool_versions_problem(spec, file, &copy, pe->line, pe->col, pe->msg);
 	}
 	buf_release(&copy);
 	for (i = 0; i < t.n; i++) {
@@ -451,18 +433,18 @@ static int take_tool_versions(struct spec *spec, const char *file,
 /* ---- go.mod ---- */
 
 static int take_go_mod(struct spec *spec, const char *file, const char *buf,
-		       size_t len, char *msg, unsigned *line, unsigned *col)
+		       size_t len, struct parse_error *pe)
 {
 	struct gomod m;
 
 	/* buf is text (spec_read), so what gomod_parse refuses is a go or
 	 * toolchain line, which go refuses too: every go command would fail */
-	if (gomod_parse(buf, len, &m, msg, MSG_MAX, line, col) < 0) {
-		char *bad = line_text(buf, len, *line, 0);
+	if (gomod_parse(buf, len, &m, pe) < 0) {
+		char *bad = line_text(buf, len, pe->line, 0);
 		int tc = !strncmp(bad, "toolchain", 9);
 
 		add_problem(spec, tc ? SRC_GO_TOOLCHAIN : SRC_GO_MOD, "go", bad,
-			    at(file, *line, *col), msg, SEV_FAIL);
+			    at(file, pe->line, pe->col), pe->msg, SEV_FAIL);
 		free(bad);
 		return 0;
 	}
@@ -481,8 +463,7 @@ static int take_go_mod(struct spec *spec, const char *file, const char *buf,
 static int load_one(struct spec *spec, const char *base, vfile_fn *fn,
 		    struct errbuf *err)
 {
-	char msg[MSG_MAX];
-	unsigned line = 0, col = 0;
+	struct parse_error pe = { 0, 0, "" };
 	struct blob b;
 	const char *file;
 	char *name = spec_rel(spec, base);
@@ -492,10 +473,10 @@ static int load_one(struct spec *spec, const char *base, vfile_fn *fn,
 	free(name);
 	if (rc <= 0)
 		return rc;
-	rc = fn(spec, file, b.data, b.len, msg, &line, &col);
+	rc = fn(spec, file, b.data, b.len, &pe);
 	blob_release(&b);
 	if (rc < 0) {
-		spec_error(err, file, line, col, "%s", msg);
+		spec_error(err, file, pe.line, pe.col, "%s", pe.msg);
 		return -1;
 	}
 	return 0;

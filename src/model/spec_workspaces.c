@@ -265,18 +265,18 @@ static int read_go(struct spec *spec, struct spec_workspaces *w,
 {
 	struct ws_patterns p;
 	struct ws_source *src;
-	char msg[256];
-	unsigned line, col;
+	struct parse_error pe;
 	struct blob b;
 	size_t i;
 	int rc = spec_read(spec, "go.work", &b, err);
 
 	if (rc <= 0)
 		return rc;
-	rc = ws_gowork_parse(b.data, b.len, &p, msg, sizeof(msg), &line, &col);
+	rc = ws_gowork_parse(b.data, b.len, &p, &pe);
 	blob_release(&b);
 	if (rc < 0) {
-		spec_error(err, spec_add_file(spec, "go.work"), line, col, "%s", msg);
+		spec_error(err, spec_add_file(spec, "go.work"), pe.line, pe.col,
+			   "%s", pe.msg);
 		return -1;
 	}
 	src = source_new(w, WS_GO, spec_add_file(spec, "go.work"));
@@ -309,8 +309,7 @@ static int read_go(struct spec *spec, struct spec_workspaces *w,
 static void read_uv(struct spec *spec, struct spec_workspaces *w)
 {
 	struct ws_patterns p;
-	char msg[256];
-	unsigned line, col;
+	struct parse_error pe;
 	struct blob b;
 	int rc;
 
@@ -318,12 +317,12 @@ static void read_uv(struct spec *spec, struct spec_workspaces *w)
 	 * stopped the audit there) */
 	if (saferead_file(&saferead_spec, spec->root, "pyproject.toml", &b, NULL) < 0)
 		return;
-	rc = ws_uv_parse(b.data, b.len, &p, msg, sizeof(msg), &line, &col);
+	rc = ws_uv_parse(b.data, b.len, &p, &pe);
 	blob_release(&b);
 	if (rc < 0) {
-		struct origin o = { spec_add_file(spec, "pyproject.toml"), line, col };
+		struct origin o = { spec_add_file(spec, "pyproject.toml"), pe.line, pe.col };
 
-		finding(w, WS_INVALID, NULL, o, "%s: uv refuses it", msg);
+		finding(w, WS_INVALID, NULL, o, "%s: uv refuses it", pe.msg);
 		return;
 	}
 	if (rc == 0) {

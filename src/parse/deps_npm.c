@@ -104,7 +104,7 @@ static int add_v1(struct dep_set *s, const cJSON *deps, const char *prefix,
 
 /* cJSON without a terminator: it stops where the text stops being JSON,
  * and what follows the document must be blank. */
-static cJSON *json_parse(const char *buf, size_t len, struct dep_error *err)
+static cJSON *json_parse(const char *buf, size_t len, struct parse_error *err)
 {
 	const char *end = NULL;
 	cJSON *doc = cJSON_ParseWithLengthOpts(buf, len, &end, 0);
@@ -118,11 +118,11 @@ static cJSON *json_parse(const char *buf, size_t len, struct dep_error *err)
 			return doc;
 		cJSON_Delete(doc);
 		doc = NULL;
-		snprintf(err->msg, sizeof(err->msg), "unexpected text after the JSON document");
+		parse_error_msg(err, "unexpected text after the JSON document");
 	} else {
 		if (!end)
 			end = cJSON_GetErrorPtr();
-		snprintf(err->msg, sizeof(err->msg), "malformed JSON");
+		parse_error_msg(err, "malformed JSON");
 	}
 	off = end && end >= buf && end <= buf + len ? (size_t)(end - buf) : 0;
 	text_pos(buf, len, off, &err->line, &err->col);
@@ -130,7 +130,7 @@ static cJSON *json_parse(const char *buf, size_t len, struct dep_error *err)
 }
 
 int deps_npm_parse(const char *buf, size_t len, struct dep_set *s, int *version,
-		   struct dep_error *err)
+		   struct parse_error *err)
 {
 	const cJSON *pk, *e, *lv;
 	cJSON *doc;
@@ -141,8 +141,7 @@ int deps_npm_parse(const char *buf, size_t len, struct dep_set *s, int *version,
 	if (!(doc = json_parse(buf, len, err)))
 		return -1;
 	if (!cJSON_IsObject(doc)) {
-		snprintf(err->msg, sizeof(err->msg), "expected a JSON object");
-		err->line = err->col = 1;
+		parse_error_set(err, 1, 1, "expected a JSON object");
 		cJSON_Delete(doc);
 		return -1;
 	}
@@ -157,7 +156,7 @@ int deps_npm_parse(const char *buf, size_t len, struct dep_set *s, int *version,
 	} else if ((pk = cJSON_GetObjectItemCaseSensitive(doc, "dependencies")) &&
 		   cJSON_IsObject(pk)) {
 		if (add_v1(s, pk, "", 0) < 0) {
-			snprintf(err->msg, sizeof(err->msg), "dependencies nested too deeply");
+			parse_error_msg(err, "dependencies nested too deeply");
 			rc = -1;
 		}
 	}
@@ -167,7 +166,7 @@ int deps_npm_parse(const char *buf, size_t len, struct dep_set *s, int *version,
 
 char *deps_npm_package_version(const char *buf, size_t len)
 {
-	struct dep_error err;
+	struct parse_error err;
 	cJSON *doc = json_parse(buf, len, &err);
 	const char *v;
 	char *out = NULL;

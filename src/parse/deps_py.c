@@ -47,7 +47,7 @@ struct pygraph {
 #define NONE ((size_t)-1)
 
 static int graph_load(struct pygraph *g, const struct toml_value *pkgs,
-		      struct dep_error *err)
+		      struct parse_error *err)
 {
 	size_t i;
 
@@ -60,9 +60,7 @@ static int graph_load(struct pygraph *g, const struct toml_value *pkgs,
 		size_t first;
 
 		if (t->type != TOML_TABLE || !name) {
-			err->line = t->line;
-			err->col = t->col;
-			snprintf(err->msg, sizeof(err->msg), "a [[package]] without a name");
+			parse_error_set(err, t->line, t->col, "a [[package]] without a name");
 			return -1;
 		}
 		p->name = pep503_normalize(name, strlen(name));
@@ -220,23 +218,17 @@ static void graph_result(const struct pygraph *g, struct dep_set *s)
 
 static const struct toml_value *lock_packages(const char *buf, size_t len,
 					      struct toml_value **root,
-					      struct dep_error *err)
+					      struct parse_error *err)
 {
-	struct toml_error te;
 	const struct toml_value *pkgs;
 
 	memset(err, 0, sizeof(*err));
-	if (toml_parse(buf, len, NULL, root, &te) < 0) {
-		err->line = te.line;
-		err->col = te.col;
-		snprintf(err->msg, sizeof(err->msg), "%s", te.msg);
+	if (toml_parse(buf, len, NULL, root, err) < 0)
 		return NULL;
-	}
 	pkgs = toml_get(*root, "package");
 	if (pkgs && pkgs->type != TOML_ARRAY) {
-		err->line = pkgs->line;
-		err->col = pkgs->col;
-		snprintf(err->msg, sizeof(err->msg), "'package' is not an array of tables");
+		parse_error_set(err, pkgs->line, pkgs->col,
+				"'package' is not an array of tables");
 		toml_free(*root);
 		*root = NULL;
 		return NULL;
@@ -255,7 +247,7 @@ static int source_is(const struct toml_value *t, const char *kind, int dot)
  * (the caller releases g and *root), 0 no package table (nothing to
  * release), -1 an error in err (nothing to release). */
 static int graph_open(const char *buf, size_t len, const struct pymarker_env *env,
-		      struct pygraph *g, struct toml_value **root, struct dep_error *err)
+		      struct pygraph *g, struct toml_value **root, struct parse_error *err)
 {
 	const struct toml_value *pkgs = lock_packages(buf, len, root, err);
 
@@ -276,7 +268,7 @@ static int graph_open(const char *buf, size_t len, const struct pymarker_env *en
 }
 
 int deps_uv_parse(const char *buf, size_t len, const struct pymarker_env *env,
-		  struct dep_set *s, struct dep_error *err)
+		  struct dep_set *s, struct parse_error *err)
 {
 	struct toml_value *root = NULL;
 	struct pygraph g;
@@ -387,7 +379,7 @@ static void poetry_edges(struct pygraph *g, const struct toml_value *deps, enum 
 
 int deps_poetry_parse(const char *buf, size_t len, const struct pymarker_env *env,
 		      const char *const *optional_groups, struct dep_set *s,
-		      struct dep_error *err)
+		      struct parse_error *err)
 {
 	struct toml_value *root = NULL;
 	struct pygraph g;
@@ -531,7 +523,7 @@ static void pip_line(const char *s, size_t n, unsigned line,
 
 int deps_pip_parse(const char *buf, size_t len, const struct pymarker_env *env,
 		   struct dep_set *s, size_t *unpinned, size_t *includes,
-		   struct dep_error *err)
+		   struct parse_error *err)
 {
 	struct buf logical = BUF_INIT;
 	size_t pos = 0;

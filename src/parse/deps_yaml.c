@@ -38,16 +38,15 @@ struct yw_level {
 	char *key;		/* mapping: its current key */
 };
 
-static void yw_error(struct dep_error *err, const yaml_mark_t *m, const char *msg)
+static void yw_error(struct parse_error *err, const yaml_mark_t *m, const char *msg)
 {
-	err->line = m ? (unsigned)m->line + 1 : 0;
-	err->col = m ? (unsigned)m->column + 1 : 0;
-	snprintf(err->msg, sizeof(err->msg), "%s", msg);
+	parse_error_set(err, m ? (unsigned)m->line + 1 : 0,
+			m ? (unsigned)m->column + 1 : 0, "%s", msg);
 }
 
 /* Walk every scalar of the first document (a mapping at the top). */
 static int ywalk(const char *buf, size_t len, yw_fn *fn, void *ctx,
-		 struct dep_error *err)
+		 struct parse_error *err)
 {
 	yaml_parser_t parser;
 	struct yw_level *lv = NULL;
@@ -58,7 +57,7 @@ static int ywalk(const char *buf, size_t len, yw_fn *fn, void *ctx,
 	memset(err, 0, sizeof(*err));
 	text_yaml_end(buf, len, &end_line, &end_col);
 	if (!yaml_parser_initialize(&parser)) {
-		snprintf(err->msg, sizeof(err->msg), "cannot start the YAML parser");
+		parse_error_msg(err, "cannot start the YAML parser");
 		return -1;
 	}
 	yaml_parser_set_input_string(&parser, (const unsigned char *)buf, len);
@@ -244,7 +243,7 @@ static int pnpm_fn(void *arg, const struct ypath *p)
 }
 
 int deps_pnpm_parse(const char *buf, size_t len, struct dep_set *s,
-		    struct dep_error *err)
+		    struct parse_error *err)
 {
 	struct pnpm_ctx c = { s, 0 };
 
@@ -269,7 +268,7 @@ static int modules_fn(void *arg, const struct ypath *p)
 }
 
 int deps_pnpm_modules(const char *buf, size_t len, struct dep_set *skipped,
-		      char **by, struct dep_error *err)
+		      char **by, struct parse_error *err)
 {
 	struct modules_ctx c = { skipped, by };
 
@@ -385,7 +384,7 @@ static int yarn_fn(void *arg, const struct ypath *p)
 }
 
 int deps_yarn_parse(const char *buf, size_t len, int state, struct dep_set *s,
-		    struct dep_error *err)
+		    struct parse_error *err)
 {
 	struct yarn_ctx c;
 	size_t head = len < 512 ? len : 512;

@@ -235,36 +235,36 @@ static const struct directive dir_toolchain = {
 static int take_directive(const struct directive *d, const struct span *w,
 			  unsigned nw, const struct versions_line *ln,
 			  char **val, unsigned *vline, unsigned *vcol,
-			  char *err, size_t errlen, unsigned *err_col)
+			  struct parse_error *e)
 {
 	char q[VERSIONS_QUOTE_MAX];
+	unsigned col = (unsigned)(w[0].s - ln->s) + 1;
 
-	*err_col = (unsigned)(w[0].s - ln->s) + 1;
 	if (*val) {
-		versions_err(err, errlen, "repeated %s statement (first on "
-			     "line %u)", d->verb, *vline);
+		parse_error_set(e, ln->no, col, "repeated %s statement (first "
+				"on line %u)", d->verb, *vline);
 		return -1;
 	}
 	if (nw == 2 && w[1].n == 1 && w[1].s[0] == '(') {
-		versions_err(err, errlen, "'%s' cannot be a block", d->verb);
+		parse_error_set(e, ln->no, col, "'%s' cannot be a block", d->verb);
 		return -1;
 	}
 	if (nw != 2) {
-		versions_err(err, errlen, "'%s' expects exactly one argument "
-			     "(usage: %s)", d->verb, d->usage);
+		parse_error_set(e, ln->no, col, "'%s' expects exactly one "
+				"argument (usage: %s)", d->verb, d->usage);
 		return -1;
 	}
-	*err_col = (unsigned)(w[1].s - ln->s) + 1;
+	col = (unsigned)(w[1].s - ln->s) + 1;
 	if (!d->valid(w[1])) {
-		versions_err(err, errlen, "invalid %s version '%s': must "
-			     "match format %s", d->verb,
-			     versions_quote(q, sizeof(q), w[1].s, w[1].n),
-			     d->format);
+		parse_error_set(e, ln->no, col, "invalid %s version '%s': must "
+				"match format %s", d->verb,
+				versions_quote(q, sizeof(q), w[1].s, w[1].n),
+				d->format);
 		return -1;
 	}
 	*val = xstrndup(w[1].s, w[1].n);
 	*vline = ln->no;
-	*vcol = *err_col;
+	*vcol = col;
 	return 0;
 }
 
@@ -274,19 +274,14 @@ static int is_word(struct span w, const char *word)
 }
 
 int gomod_parse(const char *buf, size_t len, struct gomod *out,
-		char *err, size_t errlen, unsigned *err_line, unsigned *err_col)
+		struct parse_error *e)
 {
 	struct versions_line ln = { NULL, 0, 0 };
 	size_t pos = 0;
-	unsigned dl, dc;
 	int in_block = 0, rc = 0;
 
 	memset(out, 0, sizeof(*out));
-	if (!err_line)
-		err_line = &dl;
-	if (!err_col)
-		err_col = &dc;
-	if (versions_text(buf, len, err, errlen, err_line, err_col) < 0)
+	if (versions_text(buf, len, e) < 0)
 		return -1;
 	while (rc == 0 && versions_next_line(buf, len, &pos, &ln)) {
 		struct span w[3];
@@ -302,19 +297,15 @@ int gomod_parse(const char *buf, size_t len, struct gomod *out,
 		}
 		if (is_word(w[0], "go"))
 			rc = take_directive(&dir_go, w, nw, &ln, &out->go,
-					    &out->go_line, &out->go_col,
-					    err, errlen, err_col);
+					    &out->go_line, &out->go_col, e);
 		else if (is_word(w[0], "toolchain"))
 			rc = take_directive(&dir_toolchain, w, nw, &ln,
 					    &out->toolchain,
 					    &out->toolchain_line,
-					    &out->toolchain_col,
-					    err, errlen, err_col);
+					    &out->toolchain_col, e);
 		else if ((nw == 2 && is_word(w[1], "(")) ||
 			 (nw == 1 && w[0].n > 1 && w[0].s[w[0].n - 1] == '('))
 			in_block = 1;	/* "require (" ... ")" */
-		if (rc)
-			*err_line = ln.no;
 	}
 	if (rc)
 		gomod_release(out);

@@ -389,7 +389,7 @@ static void keys_rehash(struct seen_keys *keys)
 
 /* A "key=value" line: remember the key, refuse duplicates and "node". */
 static int note_key(struct seen_keys *keys, const struct versions_line *ln,
-		    char *err, size_t errlen)
+		    struct parse_error *e)
 {
 	char q[VERSIONS_QUOTE_MAX];
 	const char *eq = memchr(ln->s, '=', ln->len);
@@ -399,8 +399,8 @@ static int note_key(struct seen_keys *keys, const struct versions_line *ln,
 	versions_trim(&key.s, &key.len);
 	versions_quote(q, sizeof(q), key.s, key.len);
 	if (str_is(key.s, key.len, "node")) {
-		versions_err(err, errlen, "'node' cannot be a key: write the "
-			     "version on a line of its own");
+		parse_error_set(e, ln->no, 0, "'node' cannot be a key: write "
+				"the version on a line of its own");
 		return -1;
 	}
 	grow(&keys->v, sizeof(*keys->v), &keys->cap, keys->n + 1);
@@ -408,8 +408,8 @@ static int note_key(struct seen_keys *keys, const struct versions_line *ln,
 		keys_rehash(keys);
 	slot = key_slot(keys, key.s, key.len);
 	if (*slot) {
-		versions_err(err, errlen, "duplicate key '%s' (first "
-			     "on line %u)", q, keys->v[*slot - 1].no);
+		parse_error_set(e, ln->no, 0, "duplicate key '%s' (first "
+				"on line %u)", q, keys->v[*slot - 1].no);
 		return -1;
 	}
 	grow(&keys->line, sizeof(*keys->line), &keys->line_cap, keys->n + 1);
@@ -441,8 +441,7 @@ static const char *range_key(const struct seen_keys *keys, size_t *len,
 
 /* Find the one bare line of buf into *bare (bare->s NULL when none). */
 static int find_bare_line(const char *buf, size_t len,
-			  struct versions_line *bare, char *err, size_t errlen,
-			  unsigned *err_line)
+			  struct versions_line *bare, struct parse_error *e)
 {
 	struct seen_keys keys = { NULL, NULL, 0, 0, 0, NULL, 0 };
 	struct versions_line ln = { NULL, 0, 0 };
@@ -460,62 +459,61 @@ static int find_bare_line(const char *buf, size_t len,
 			continue;
 		/* nvm takes a line with nothing before its '=' as bare */
 		if (ln.s[0] != '=' && memchr(ln.s, '=', ln.len)) {
-			rc = note_key(&keys, &ln, err, errlen);
+			rc = note_key(&keys, &ln, e);
 		} else if (bare->s) {
 			char q[VERSIONS_QUOTE_MAX];
 
-			versions_err(err, errlen, "second version line '%s' "
-				     "(the first is on line %u)",
-				     versions_quote(q, sizeof(q), ln.s, ln.len),
-				     bare->no);
+			parse_error_set(e, ln.no, 0, "second version line '%s' "
+					"(the first is on line %u)",
+					versions_quote(q, sizeof(q), ln.s, ln.len),
+					bare->no);
 			rc = -1;
 		} else {
 			*bare = ln;
 		}
-		if (rc)
-			*err_line = ln.no;
 	}
 	if (rc == 0 && !bare->s && (ln.s = range_key(&keys, &ln.len, &ln.no))) {
 		char q[VERSIONS_QUOTE_MAX];
 
 		/* ">=18.16.0": nvm reads key ">" = "18.16.0" */
-		versions_err(err, errlen, "'%s' holds '=', which nvm reads as a "
-			     "key=value line, so there is no version line: nvm "
-			     "has no range syntax (write a version such as 20 "
-			     "or 20.11.1)", versions_quote(q, sizeof(q), ln.s, ln.len));
-		*err_line = ln.no;
+		parse_error_set(e, ln.no, 0, "'%s' holds '=', which nvm reads "
+				"as a key=value line, so there is no version line: "
+				"nvm has no range syntax (write a version such as "
+				"20 or 20.11.1)",
+				versions_quote(q, sizeof(q), ln.s, ln.len));
 		rc = -1;
 	}
 	free(keys.v);
 	free(keys.line);
 	free(keys.slots);
 	if (rc == 0 && !bare->s) {
-		versions_err(err, errlen, "no version line (only comments, "
-			     "blank or key=value lines)");
-		*err_line = 0;
+		parse_error_set(e, 0, 0, "no version line (only comments, "
+				"blank or key=value lines)");
 		rc = -1;
 	}
 	return rc;
 }
 
 int nvmrc_parse(const char *buf, size_t len, struct nvmrc *out,
-		char *err, size_t errlen, unsigned *err_line)
+		struct parse_error *e)
 {
 	struct versions_line bare = { NULL, 0, 0 };
-	unsigned dummy;
+	struct parse_error none;
 
 	memset(out, 0, sizeof(*out));
-	if (!err_line)
-		err_line = &dummy;
-	*err_line = 0;
-	if (versions_text(buf, len, err, errlen, err_line, NULL) < 0)
+	if (!e)
+		e = &none;
+	memset(e, 0, sizeof(*e));
+	if (versions_text(buf, len, e) < 0) {
+		e->col = 0;	/* a line, as for every .nvmrc error */
 		return -1;
-	if (find_bare_line(buf, len, &bare, err, errlen, err_line) < 0)
+	}
+	if (find_bare_line(buf, len, &bare, e) < 0)
 		return -1;
 	out->spec = xstrndup(bare.s, bare.len);
 	out->line = bare.no;
-	if (resolve(out, err, errlen) < 0) {
-		*err_line = bare.no;
+	if (resolve(out, e->msg, sizeof(e->msg)) < 0) {
+		e->line = bare.no;
 		nvmrc_release(out);
 		return -1;
 	}

@@ -773,13 +773,13 @@ static enum pyenv_kind pyenv_classify(const char *s, size_t len)
 }
 
 int pyenv_parse(const char *buf, size_t len, struct pyenv_file *out,
-		char *err, size_t errlen, unsigned *err_line, unsigned *err_col)
+		struct parse_error *err)
 {
 	struct versions_line ln = { NULL, 0, 0 };
 	size_t pos = 0;
 
 	memset(out, 0, sizeof(*out));
-	if (versions_text(buf, len, err, errlen, err_line, err_col) < 0)
+	if (versions_text(buf, len, err) < 0)
 		return -1;
 	while (versions_next_line(buf, len, &pos, &ln)) {
 		/* pyenv reads lines with bash's `read`: IFS plus '\r' */

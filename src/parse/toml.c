@@ -93,7 +93,7 @@ struct parser {
 	size_t npending, pending_cap;
 	struct toml_arena *arena;	/* the tree's memory */
 	struct buf scratch;	/* a string, key or number being decoded */
-	struct toml_error *err;
+	struct parse_error *err;
 	int failed;
 };
 
@@ -1354,7 +1354,7 @@ static int parse_document(struct parser *ps, struct toml_value *root)
 }
 
 int toml_parse(const char *buf, size_t len, const struct toml_limits *lim,
-	       struct toml_value **root, struct toml_error *err)
+	       struct toml_value **root, struct parse_error *err)
 {
 	struct parser ps;
 	const char *what;
@@ -1365,9 +1365,7 @@ int toml_parse(const char *buf, size_t len, const struct toml_limits *lim,
 	*root = NULL;
 	/* TOML is UTF-8; text_check also refuses NUL, which TOML forbids */
 	if (text_check(buf, len, &line, &col, &what) < 0) {
-		err->line = line;
-		err->col = col;
-		snprintf(err->msg, sizeof(err->msg), "%s (TOML must be UTF-8 text)", what);
+		parse_error_set(err, line, col, "%s (TOML must be UTF-8 text)", what);
 		return -1;
 	}
 	memset(&ps, 0, sizeof(ps));

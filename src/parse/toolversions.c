@@ -65,8 +65,7 @@ static enum toolversions_kind classify(const char *s, size_t len)
 /* One line with its comment already cut off: add an entry, or note a
  * duplicate.  Returns 0, or -1 with the error filled in. */
 static int parse_line(struct toolversions *out, struct strmap *seen,
-		      const struct versions_line *ln, char *err, size_t errlen,
-		      unsigned *err_col)
+		      const struct versions_line *ln, struct parse_error *err)
 {
 	const char *end = ln->s + ln->len, *tool = ln->s, *ver, *p;
 	size_t tlen, vlen, n, i;
@@ -82,9 +81,9 @@ static int parse_line(struct toolversions *out, struct strmap *seen,
 	if (!vlen) {
 		char q[VERSIONS_QUOTE_MAX];
 
-		versions_err(err, errlen, "'%s' has no version",
-			     versions_quote(q, sizeof(q), tool, tlen));
-		*err_col = (unsigned)(tool - ln->s) + 1;
+		parse_error_set(err, ln->no, (unsigned)(tool - ln->s) + 1,
+				"'%s' has no version",
+				versions_quote(q, sizeof(q), tool, tlen));
 		return -1;
 	}
 	for (p = ver; (n = versions_next_word(&p, end)); nver++)
@@ -114,28 +113,21 @@ static int parse_line(struct toolversions *out, struct strmap *seen,
 }
 
 int toolversions_parse(const char *buf, size_t len, struct toolversions *out,
-		       char *err, size_t errlen, unsigned *err_line,
-		       unsigned *err_col)
+		       struct parse_error *err)
 {
 	struct versions_line ln = { NULL, 0, 0 };
 	struct strmap seen = STRMAP_INIT;
 	size_t pos = 0;
-	unsigned dl, dc;
 
 	memset(out, 0, sizeof(*out));
-	if (!err_line)
-		err_line = &dl;
-	if (!err_col)
-		err_col = &dc;
-	if (versions_text(buf, len, err, errlen, err_line, err_col) < 0)
+	if (versions_text(buf, len, err) < 0)
 		return -1;
 	while (versions_next_line(buf, len, &pos, &ln)) {
 		const char *hash = memchr(ln.s, '#', ln.len);
 
 		if (hash)
 			ln.len = (size_t)(hash - ln.s);
-		if (parse_line(out, &seen, &ln, err, errlen, err_col) < 0) {
-			*err_line = ln.no;
+		if (parse_line(out, &seen, &ln, err) < 0) {
 			strmap_release(&seen);
 			toolversions_release(out);
 			return -1;

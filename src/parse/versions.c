@@ -19,19 +19,14 @@ void versions_err(char *err, size_t errlen, const char *fmt, ...)
 	va_end(ap);
 }
 
-int versions_text(const char *buf, size_t len, char *err, size_t errlen,
-		  unsigned *line, unsigned *col)
+int versions_text(const char *buf, size_t len, struct parse_error *e)
 {
 	unsigned l = 0, c = 0;
 	const char *what = NULL;
 
 	if (text_check(buf, len, &l, &c, &what) == 0)
 		return 0;
-	versions_err(err, errlen, "%s: not a text file", what);
-	if (line)
-		*line = l;
-	if (col)
-		*col = c;
+	parse_error_set(e, l, c, "%s: not a text file", what);
 	return -1;
 }
 

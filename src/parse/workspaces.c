@@ -355,7 +355,7 @@ static int go_use(const struct gotok *t, unsigned line, struct ws_patterns *out,
 }
 
 int ws_gowork_parse(const char *buf, size_t len, struct ws_patterns *out,
-		    char *msg, size_t msglen, unsigned *line, unsigned *col)
+		    struct parse_error *e)
 {
 	struct versions_line ln = { NULL, 0, 0 };
 	size_t pos = 0;
@@ -363,16 +363,16 @@ int ws_gowork_parse(const char *buf, size_t len, struct ws_patterns *out,
 	struct gotok t[4];
 
 	memset(out, 0, sizeof(*out));
-	*line = *col = 0;
-	if (versions_text(buf, len, msg, msglen, line, col) < 0)
+	e->line = e->col = 0;
+	if (versions_text(buf, len, e) < 0)
 		return -1;
 	while (versions_next_line(buf, len, &pos, &ln)) {
 		unsigned bad = 0;
-		int n = go_tokens(ln.s, ln.len, t, 4, msg, msglen, &bad);
+		int n = go_tokens(ln.s, ln.len, t, 4, e->msg, sizeof(e->msg), &bad);
 
-		*line = ln.no;
+		e->line = ln.no;
 		if (n < 0) {
-			*col = bad;
+			e->col = bad;
 			goto fail;
 		}
 		if (!n)
@@ -383,13 +383,13 @@ int ws_gowork_parse(const char *buf, size_t len, struct ws_patterns *out,
 				continue;
 			}
 			if (n > 1) {
-				*col = t[1].col;
-				versions_err(msg, msglen, "a use line names one "
+				e->col = t[1].col;
+				versions_err(e->msg, sizeof(e->msg), "a use line names one "
 					     "directory");
 				goto fail;
 			}
-			*col = t[0].col;
-			if (go_use(&t[0], ln.no, out, msg, msglen) < 0)
+			e->col = t[0].col;
+			if (go_use(&t[0], ln.no, out, e->msg, sizeof(e->msg)) < 0)
 				goto fail;
 			continue;
 		}
@@ -399,18 +399,18 @@ int ws_gowork_parse(const char *buf, size_t len, struct ws_patterns *out,
 			block = ln.no;
 			continue;
 		}
-		*col = n > 1 ? t[1].col : t[0].col;
+		e->col = n > 1 ? t[1].col : t[0].col;
 		if (n != 2) {
-			versions_err(msg, msglen, "usage: use local/dir");
+			versions_err(e->msg, sizeof(e->msg), "usage: use local/dir");
 			goto fail;
 		}
-		if (go_use(&t[1], ln.no, out, msg, msglen) < 0)
+		if (go_use(&t[1], ln.no, out, e->msg, sizeof(e->msg)) < 0)
 			goto fail;
 	}
 	if (block) {
-		*line = block;
-		*col = 1;
-		versions_err(msg, msglen, "use block never closed (expected ')')");
+		e->line = block;
+		e->col = 1;
+		versions_err(e->msg, sizeof(e->msg), "use block never closed (expected ')')");
 		goto fail;
 	}
 	return 0;
@@ -602,13 +602,13 @@ static int ts_key(struct tscan *t, char *key, size_t n)
 }
 
 int ws_uv_parse(const char *buf, size_t len, struct ws_patterns *out,
-		char *msg, size_t msglen, unsigned *line, unsigned *col)
+		struct parse_error *e)
 {
 	struct tscan t = { buf, len, 0, 0, 0, 0 };
 	int in_table = 0, in_uv = 0, found = 0;
 
 	memset(out, 0, sizeof(*out));
-	*line = *col = 0;
+	e->line = e->col = 0;
 	while (t.i < len) {
 		char key[64];
 		size_t bad;
@@ -650,8 +650,8 @@ int ws_uv_parse(const char *buf, size_t len, struct ws_patterns *out,
 		}
 		if (!strcmp(key, "members") || !strcmp(key, "exclude")) {
 			if (ts_string_array(&t, out, key[0] == 'e', &bad) < 0) {
-				text_pos(buf, len, bad, line, col);
-				versions_err(msg, msglen, "'%s' in [tool.uv.workspace] "
+				text_pos(buf, len, bad, &e->line, &e->col);
+				versions_err(e->msg, sizeof(e->msg), "'%s' in [tool.uv.workspace] "
 					     "expects an array of strings", key);
 				ws_patterns_release(out);
 				return -1;

@@ -23,7 +23,7 @@ struct builder {
 	size_t nanchors, anchors_cap;
 	struct strmap anchor_index;	/* name -> latest index in anchors */
 	size_t naliases;
-	struct ytree_error *err;
+	struct parse_error *err;
 	unsigned depth;
 	unsigned end_line, end_col;	/* text_yaml_end: where marks past
 					 * the end go */
@@ -279,13 +279,13 @@ static struct ynode *build_node(struct builder *b, yaml_event_t *ev)
 }
 
 int ytree_parse(const char *buf, size_t len, size_t max_nodes,
-		struct ynode **root, struct ytree_error *err)
+		struct ynode **root, struct parse_error *err)
 {
 	return ytree_parse_stats(buf, len, max_nodes, root, err, NULL);
 }
 
 int ytree_parse_stats(const char *buf, size_t len, size_t max_nodes,
-		      struct ynode **root, struct ytree_error *err,
+		      struct ynode **root, struct parse_error *err,
 		      struct ytree_stats *stats)
 {
 	struct builder b;
@@ -302,7 +302,7 @@ int ytree_parse_stats(const char *buf, size_t len, size_t max_nodes,
 	*root = NULL;
 	memset(err, 0, sizeof(*err));
 	if (!yaml_parser_initialize(&b.parser)) {
-		snprintf(err->msg, sizeof(err->msg), "cannot initialise the YAML parser");
+		parse_error_msg(err, "cannot initialise the YAML parser");
 		return -1;
 	}
 	yaml_parser_set_input_string(&b.parser, (const unsigned char *)buf, len);

@@ -278,7 +278,7 @@ static void report_diff(struct result *r, const struct lock_req *l,
 }
 
 static void lockfile_invalid(struct result *r, const struct lock_req *l,
-			     const struct dep_error *e)
+			     const struct parse_error *e)
 {
 	result_set(r, STATUS_FAIL, "%s:%u:%u: %s", l->origin.file, e->line, e->col,
 		   e->msg[0] ? e->msg : "cannot be parsed");
@@ -328,7 +328,7 @@ struct parse_job {
 	int (*fn)(struct parse_job *j);
 	const struct blob *b;
 	struct dep_set *out;
-	struct dep_error err;
+	struct parse_error err;
 	const void *arg;	/* what fn needs besides the bytes */
 	int rc;
 	pthread_t thread;
@@ -859,12 +859,12 @@ static void run_npm(const struct run_ctx *ctx, const struct lock_req *l, struct 
 /* Parse an install record (YAML) of pnpm or yarn at name: 1 read, 0
  * missing, -1 with the result set. */
 static int read_record(const struct spec *spec, const struct lock_req *l, const char *name,
-		       int (*parse)(const char *, size_t, struct dep_set *, struct dep_error *),
+		       int (*parse)(const char *, size_t, struct dep_set *, struct parse_error *),
 		       struct dep_set *out, struct result *r)
 {
 	struct blob b;
 	struct lread lr;
-	struct dep_error e;
+	struct parse_error e;
 	char why[128];
 	int rc;
 
@@ -891,13 +891,13 @@ static int read_record(const struct spec *spec, const struct lock_req *l, const 
 }
 
 static int yarn_state_parse(const char *buf, size_t len, struct dep_set *s,
-			    struct dep_error *e)
+			    struct parse_error *e)
 {
 	return deps_yarn_parse(buf, len, 1, s, e) < 0 ? -1 : 0;
 }
 
 static int pnpm_modules_parse(const char *buf, size_t len, struct dep_set *s,
-			      struct dep_error *e)
+			      struct parse_error *e)
 {
 	char *by = NULL;
 	int rc = deps_pnpm_modules(buf, len, s, &by, e);
@@ -922,7 +922,7 @@ static void run_pnpm(const struct run_ctx *ctx, const struct lock_req *l, struct
 {
 	const struct spec *spec = ctx->spec;
 	struct dep_set want = DEP_SET_INIT, have = DEP_SET_INIT, skipped = DEP_SET_INIT;
-	struct dep_error e;
+	struct parse_error e;
 	struct blob b;
 	const char *by;
 	size_t i;
@@ -982,7 +982,7 @@ static void run_yarn(const struct run_ctx *ctx, const struct lock_req *l, struct
 {
 	const struct spec *spec = ctx->spec;
 	struct dep_set want = DEP_SET_INIT, have = DEP_SET_INIT;
-	struct dep_error e;
+	struct parse_error e;
 	struct blob b;
 	struct stat lst, gst;
 	char *p;
@@ -1241,7 +1241,7 @@ static char **poetry_optional_groups(const struct spec *spec)
 	struct blob b;
 	struct lread lr;
 	struct toml_value *root;
-	struct toml_error te;
+	struct parse_error te;
 	const struct toml_value *groups;
 	char **out = NULL;
 	size_t n = 0, cap = 0, i;
@@ -1270,7 +1270,7 @@ static char **poetry_optional_groups(const struct spec *spec)
  * not compared. */
 static int python_parse(const struct spec *spec, const struct lock_req *l,
 			const struct venv *v, const struct blob *b, struct dep_set *want,
-			struct dep_error *e, size_t *unpinned, size_t *includes)
+			struct parse_error *e, size_t *unpinned, size_t *includes)
 {
 	char **groups, **g;
 	int rc;
@@ -1349,7 +1349,7 @@ static void run_python(const struct run_ctx *ctx, const struct lock_req *l,
 	struct venv v;
 	struct buf where = BUF_INIT;
 	struct blob b = { NULL, 0 };
-	struct dep_error e;
+	struct parse_error e;
 	size_t unpinned, includes;
 	struct parse_job job;
 	struct py_job_arg pa;

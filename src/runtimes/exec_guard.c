@@ -204,7 +204,7 @@ struct yarn_found {
 static int yarn_yml(const struct cfg *c, struct yarn_found *f, struct exec_guard *g)
 {
 	struct ynode *root = NULL;
-	struct ytree_error err;
+	struct parse_error err;
 	size_t i;
 
 	if (ytree_parse(c->b.data, c->b.len, YTREE_MAX_NODES, &root, &err) < 0) {
@@ -384,7 +384,7 @@ static int pnpm_guard(const char *root, const char *home, struct exec_guard *g)
 
 	do {
 		struct ynode *y = NULL;
-		struct ytree_error err;
+		struct parse_error err;
 		struct cfg c;
 		size_t i;
 		int r = cfg_read(root, dir, "pnpm-workspace.yaml", &c, g);

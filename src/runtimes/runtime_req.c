@@ -340,15 +340,13 @@ static void prepare_semver(struct runtime_prep *p)
 static void prepare_nvmrc(struct runtime_prep *p)
 {
 	const struct nvmrc *n = &p->nvmrc;
+	struct parse_error pe;
 	char err[256];
-	unsigned line;
-
 	char *nvm_dir;
 	int rc;
 
-	if (nvmrc_parse(p->r->spec, strlen(p->r->spec), &p->nvmrc, err,
-			sizeof(err), &line) < 0) {
-		prep_fail(p, "%s", err);
+	if (nvmrc_parse(p->r->spec, strlen(p->r->spec), &p->nvmrc, &pe) < 0) {
+		prep_fail(p, "%s", pe.msg);
 		return;
 	}
 	p->have_nvmrc = 1;
@@ -392,10 +390,7 @@ static void prepare_pep440(struct runtime_prep *p)
 static void prepare_pyenv(struct runtime_prep *p)
 {
 	const char *spec = p->r->spec;
-	char err[256];
-
-	if (pyenv_parse(spec, strlen(spec), &p->pyenv, err, sizeof(err), NULL,
-			NULL) < 0 || !p->pyenv.n) {
+	if (pyenv_parse(spec, strlen(spec), &p->pyenv, NULL) < 0 || !p->pyenv.n) {
 		prep_fail(p, "'%s'", p->want);
 		buf_puts(&p->problem, " is not a pyenv version name");
 		return;

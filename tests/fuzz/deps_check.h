@@ -31,7 +31,7 @@ static void deps_check_set(const struct dep_set *s, unsigned lines, unsigned how
 }
 
 /* A failure says where, inside the input, and what, printably. */
-static void deps_check_error(const struct dep_error *e, unsigned lines)
+static void deps_check_error(const struct parse_error *e, unsigned lines)
 {
 	FUZZ_CHECK(e->msg[0] && fuzz_printable(e->msg));
 	FUZZ_CHECK(e->line <= lines);

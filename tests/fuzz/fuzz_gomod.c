@@ -35,15 +35,12 @@ static void check_order(const char *v)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct gomod m;
-	char err[256];
-	unsigned line = 0, col = 0;
+	struct parse_error e = { 0, 0, "" };
 	uint8_t *owned;
 	char *s;
 
 	data = fuzz_scale(data, &size, &owned);
-	err[0] = '\0';
-	if (gomod_parse((const char *)data, size, &m, err, sizeof(err), &line,
-			&col) == 0) {
+	if (gomod_parse((const char *)data, size, &m, &e) == 0) {
 		if (m.go) {
 			FUZZ_CHECK(m.go_line >= 1 && m.go_col >= 1);
 			FUZZ_CHECK(goversion_at_least(m.go, m.go) != 0);
@@ -53,7 +50,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			FUZZ_CHECK(m.toolchain_line >= 1);
 		gomod_release(&m);
 	} else {
-		FUZZ_CHECK(err[0] && fuzz_printable(err));
+		FUZZ_CHECK(e.msg[0] && fuzz_printable(e.msg));
+		FUZZ_CHECK(e.line >= 1 && e.col >= 1);	/* every error has a place */
 		FUZZ_CHECK(!m.go && !m.toolchain);
 	}
 	s = fuzz_str(data, size);

@@ -20,7 +20,7 @@
 
 static void reread(const char *doc, size_t len, const char *want)
 {
-	struct ytree_error e;
+	struct parse_error e;
 	struct ynode *root = NULL;
 	const struct ynode *v;
 

@@ -17,15 +17,15 @@ static const char *const versions[] = {
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct nvmrc n;
-	char err[256], desc[128];
-	unsigned line = 0;
+	struct parse_error e = { 0, 0, "" };
+	char desc[128];
 	uint8_t *owned;
 	size_t i;
 
 	data = fuzz_scale(data, &size, &owned);
-	err[0] = '\0';
-	if (nvmrc_parse((const char *)data, size, &n, err, sizeof(err), &line) < 0) {
-		FUZZ_CHECK(err[0] && fuzz_printable(err));
+	if (nvmrc_parse((const char *)data, size, &n, &e) < 0) {
+		FUZZ_CHECK(e.msg[0] && fuzz_printable(e.msg));
+		FUZZ_CHECK(e.col == 0);	/* nvm reads whole lines: no column */
 		free(owned);
 		return 0;
 	}

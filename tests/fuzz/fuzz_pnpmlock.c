@@ -17,7 +17,7 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct dep_set s = DEP_SET_INIT;
-	struct dep_error err;
+	struct parse_error err;
 	unsigned lines;
 	uint8_t *owned;
 	char *by = NULL;

@@ -14,16 +14,14 @@ static const char *const found[] = { "3.11.7", "3.13.0rc1", "2.7.18", "3.12.0" }
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct pyenv_file f = { 0 };
-	char err[256];
-	unsigned line = 0, col = 0;
+	struct parse_error pe = { 0, 0, "" };
 	uint8_t *owned;
 	size_t i, j;
 
 	data = fuzz_scale(data, &size, &owned);
-	err[0] = '\0';
-	if (pyenv_parse((const char *)data, size, &f, err, sizeof(err), &line,
-			&col) < 0) {
-		FUZZ_CHECK(err[0] && fuzz_printable(err));
+	if (pyenv_parse((const char *)data, size, &f, &pe) < 0) {
+		FUZZ_CHECK(pe.msg[0] && fuzz_printable(pe.msg));
+		FUZZ_CHECK(pe.line >= 1 && pe.col >= 1);	/* the bad byte */
 		pyenv_release(&f);
 		free(owned);
 		return 0;

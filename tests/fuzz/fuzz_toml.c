@@ -74,7 +74,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static const struct toml_limits small = { 4, 64 };
 	struct toml_value *root = NULL, *tiny = NULL;
-	struct toml_error err;
+	struct parse_error err;
 	uint8_t *owned;
 	size_t nv = 0, ntiny = 0;
 	int rc, rc_tiny;

@@ -14,17 +14,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static const char *const runtimes[] = { "node", "python", "go", "ruby" };
 	struct toolversions t;
-	char err[256];
-	unsigned line = 0, col = 0;
+	struct parse_error pe = { 0, 0, "" };
 	uint8_t *owned;
 	size_t i;
 
 	data = fuzz_scale(data, &size, &owned);
-	err[0] = '\0';
 	toolversions_runtime((const char *)data, size);
-	if (toolversions_parse((const char *)data, size, &t, err, sizeof(err),
-			       &line, &col) < 0) {
-		FUZZ_CHECK(err[0] && fuzz_printable(err));
+	if (toolversions_parse((const char *)data, size, &t, &pe) < 0) {
+		FUZZ_CHECK(pe.msg[0] && fuzz_printable(pe.msg));
+		FUZZ_CHECK(pe.line >= 1 && pe.col >= 1);
 		FUZZ_CHECK(t.n == 0);
 		free(owned);
 		return 0;

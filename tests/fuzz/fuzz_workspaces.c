@@ -34,21 +34,20 @@ static unsigned lines_of(const uint8_t *t, size_t len)
 static void manifests(const uint8_t *t, size_t len, int uv)
 {
 	struct ws_patterns p;
-	char msg[200];
-	unsigned line = 0, col = 0, lines = lines_of(t, len);
+	struct parse_error e = { 0, 0, "" };
+	unsigned lines = lines_of(t, len);
 	size_t i;
 	int rc;
 
 	memset(&p, 0, sizeof(p));
-	msg[0] = '\0';
 	if (uv)
-		rc = ws_uv_parse((const char *)t, len, &p, msg, sizeof(msg), &line, &col);
+		rc = ws_uv_parse((const char *)t, len, &p, &e);
 	else
-		rc = ws_gowork_parse((const char *)t, len, &p, msg, sizeof(msg), &line, &col);
+		rc = ws_gowork_parse((const char *)t, len, &p, &e);
 	FUZZ_CHECK(rc >= -1 && rc <= (uv ? 1 : 0));
 	if (rc < 0) {
-		FUZZ_CHECK(msg[0] && fuzz_printable(msg));
-		FUZZ_CHECK(line <= lines);
+		FUZZ_CHECK(e.msg[0] && fuzz_printable(e.msg));
+		FUZZ_CHECK(e.line <= lines);
 	}
 	for (i = 0; i < p.n; i++) {
 		FUZZ_CHECK(p.v[i].text);

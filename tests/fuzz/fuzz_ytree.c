@@ -61,7 +61,7 @@ static void check_tree(const struct ynode *root, unsigned lines)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct ynode *root = NULL;
-	struct ytree_error err;
+	struct parse_error err;
 	uint8_t *owned;
 	unsigned lines, end_col;
 

@@ -107,7 +107,7 @@ static void requirements(void)
 		"Jinja2===3.1.4  # pinned\n"
 		"Django==4.0\n";
 	struct dep_set s = DEP_SET_INIT;
-	struct dep_error e;
+	struct parse_error e;
 	size_t unpinned, includes;
 	const struct dep *d;
 
@@ -146,7 +146,7 @@ static void node_lockfiles(void)
 {
 	struct blob b = fixture("pnpm/pnpm-lock.yaml");
 	struct dep_set want = DEP_SET_INIT, have = DEP_SET_INIT, skipped = DEP_SET_INIT;
-	struct dep_error e;
+	struct parse_error e;
 	struct dep_diff d;
 	const struct dep *x;
 	char *by = NULL;
@@ -251,7 +251,7 @@ static void python_lockfiles(void)
 	static const char *const docs[] = { "docs", NULL };
 	struct blob b = fixture("uv/uv.lock");
 	struct dep_set s = DEP_SET_INIT;
-	struct dep_error e;
+	struct parse_error e;
 	const struct dep *x;
 
 	CHECK(deps_uv_parse(b.data, b.len, &py312, &s, &e) == 0, "uv: %s", e.msg);
@@ -340,7 +340,7 @@ static void uv_graph(void)
 	for (i = 0; i < ARRAY_SIZE(uv_graph_rows); i++) {
 		struct buf b = BUF_INIT;
 		struct dep_set s = DEP_SET_INIT;
-		struct dep_error e;
+		struct parse_error e;
 		const struct dep *d;
 
 		buf_puts(&b, uv_head);
@@ -371,7 +371,7 @@ static void garbage(void)
 		const char *r = rows[i];
 		size_t n = strlen(r), u, inc;
 		struct dep_set s = DEP_SET_INIT;
-		struct dep_error e;
+		struct parse_error e;
 		char *by = NULL;
 		int v;
 
@@ -415,7 +415,7 @@ static void yaml_error_lines(void)
 	for (i = 0; i < ARRAY_SIZE(rows); i++) {
 		const char *r = rows[i].text;
 		struct dep_set s = DEP_SET_INIT;
-		struct dep_error e;
+		struct parse_error e;
 		char *by = NULL;
 		int rc;
 

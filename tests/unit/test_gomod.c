@@ -62,17 +62,15 @@ static void test_parse(void)
 
 	for (i = 0; i < ARRAY_SIZE(rows); i++) {
 		struct gomod m;
-		char err[256] = "";
-		unsigned line = 0, col = 0;
+		struct parse_error e = { 0, 0, "" };
 		size_t len = rows[i].len ? rows[i].len : strlen(rows[i].in);
-		int rc = gomod_parse(rows[i].in, len, &m, err, sizeof(err),
-				     &line, &col);
+		int rc = gomod_parse(rows[i].in, len, &m, &e);
 
-		CHECK_INT(rc, rows[i].rc, "row %zu (%s)", i, err);
+		CHECK_INT(rc, rows[i].rc, "row %zu (%s)", i, e.msg);
 		if (rc < 0) {
-			CHECK(strstr(err, rows[i].err) && line == rows[i].go_line &&
-			      col == rows[i].go_col && !m.go && !m.toolchain,
-			      "row %zu: '%s' at %u:%u", i, err, line, col);
+			CHECK(strstr(e.msg, rows[i].err) && e.line == rows[i].go_line &&
+			      e.col == rows[i].go_col && !m.go && !m.toolchain,
+			      "row %zu: '%s' at %u:%u", i, e.msg, e.line, e.col);
 			continue;
 		}
 		CHECK_STR(m.go, rows[i].go, "row %zu: go", i);
@@ -145,7 +143,7 @@ static void test_together(void)
 	static const char mod[] = "module m\n\ngo 1.22\n\ntoolchain go1.22.3\n";
 	struct gomod m;
 
-	CHECK_INT(gomod_parse(mod, sizeof(mod) - 1, &m, NULL, 0, NULL, NULL), 0,
+	CHECK_INT(gomod_parse(mod, sizeof(mod) - 1, &m, NULL), 0,
 		  "parse");
 	CHECK_INT(goversion_at_least("go version go1.22.0 linux/amd64", m.go), 1,
 		  "1.22.0 >= go 1.22");

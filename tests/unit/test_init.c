@@ -11,7 +11,7 @@
 static char *reread(const char *s)
 {
 	struct buf b = BUF_INIT;
-	struct ytree_error e;
+	struct parse_error e;
 	struct ynode *root = NULL;
 	const struct ynode *v;
 	char *out = NULL;

@@ -108,19 +108,18 @@ static void test_parse(void)
 		const struct parse_row *r = &parse_rows[i];
 		size_t len = r->len ? r->len : strlen(r->in);
 		struct nvmrc n;
-		char err[256] = "";
-		unsigned line = 99;
-		int rc = nvmrc_parse(r->in, len, &n, err, sizeof(err), &line);
+		struct parse_error e = { 99, 99, "" };
+		int rc = nvmrc_parse(r->in, len, &n, &e);
 
-		CHECK_INT(rc, r->rc, "row %zu: %s (%s)", i, r->in, err);
+		CHECK_INT(rc, r->rc, "row %zu: %s (%s)", i, r->in, e.msg);
 		if (rc == 0 && r->rc == 0) {
 			CHECK(strcmp(n.spec, r->spec) == 0 && n.kind == r->kind &&
 			      n.line == r->line,
 			      "row %zu: spec '%s' kind %d line %u", i, n.spec,
 			      (int)n.kind, n.line);
 		} else if (rc < 0 && r->rc < 0) {
-			CHECK(strstr(err, r->err) && line == r->line,
-			      "row %zu: err '%s' line %u", i, err, line);
+			CHECK(strstr(e.msg, r->err) && e.line == r->line && e.col == 0,
+			      "row %zu: err '%s' at %u:%u", i, e.msg, e.line, e.col);
 			CHECK(n.spec == NULL, "row %zu: out is empty", i);
 		}
 		nvmrc_release(&n);
@@ -133,10 +132,12 @@ static void test_parse(void)
 static int parse_at(const char *spec, long today, struct nvmrc *n, char *err,
 		    size_t errlen)
 {
-	unsigned line;
+	struct parse_error e;
 
-	if (nvmrc_parse(spec, strlen(spec), n, err, errlen, &line) < 0)
+	if (nvmrc_parse(spec, strlen(spec), n, &e) < 0) {
+		snprintf(err, errlen, "%s", e.msg);
 		return -1;
+	}
 	if (nvmrc_resolve_lts(n, today, NULL, err, errlen) < 0) {
 		nvmrc_release(n);
 		return -1;
@@ -378,11 +379,10 @@ static void test_nvm_aliases(void)
 
 	for (i = 0; i < ARRAY_SIZE(nvm_rows); i++) {
 		struct nvmrc n;
-		unsigned line;
 
 		err[0] = '\0';
 		CHECK_INT(nvmrc_parse(nvm_rows[i].spec, strlen(nvm_rows[i].spec), &n,
-				      err, sizeof(err), &line), 0, "%s", nvm_rows[i].spec);
+				      NULL), 0, "%s", nvm_rows[i].spec);
 		CHECK_INT(nvmrc_resolve_lts(&n, TODAY, dir, err, sizeof(err)), 0,
 			  "row %zu: %s", i, err);
 		CHECK_STR(n.codename, nvm_rows[i].codename, "row %zu", i);
@@ -397,13 +397,13 @@ static void test_nvm_aliases(void)
 		struct nvmrc n;
 		char buf[128];
 
-		CHECK_INT(nvmrc_parse("lts/*", 5, &n, NULL, 0, NULL), 0, "lts/*");
+		CHECK_INT(nvmrc_parse("lts/*", 5, &n, NULL), 0, "lts/*");
 		CHECK_INT(nvmrc_resolve_lts(&n, TODAY, dir, err, sizeof(err)), 0, "%s", err);
 		nvmrc_describe(&n, buf, sizeof(buf));
 		CHECK_STR(buf, "lts/* = lts/krypton (v24.11.1 per nvm)", "describe");
 		nvmrc_release(&n);
 		/* lts/-N past nvm's oldest alias: nvm's own refusal */
-		CHECK_INT(nvmrc_parse("lts/-4", 6, &n, NULL, 0, NULL), 0, "lts/-4");
+		CHECK_INT(nvmrc_parse("lts/-4", 6, &n, NULL), 0, "lts/-4");
 		CHECK_INT(nvmrc_resolve_lts(&n, TODAY, dir, err, sizeof(err)), -1, "lts/-4");
 		CHECK(strstr(err, "That many LTS releases do not exist yet") != NULL,
 		      "%s", err);
@@ -417,7 +417,7 @@ static void test_nvm_aliases(void)
 	{
 		struct nvmrc n;
 
-		CHECK_INT(nvmrc_parse("lts/*", 5, &n, NULL, 0, NULL), 0, "lts/*");
+		CHECK_INT(nvmrc_parse("lts/*", 5, &n, NULL), 0, "lts/*");
 		CHECK_INT(nvmrc_resolve_lts(&n, TODAY, dir, err, sizeof(err)), -1, "loop");
 		CHECK(strstr(err, "loop") != NULL, "%s", err);
 		nvmrc_release(&n);
@@ -428,7 +428,7 @@ static void test_nvm_aliases(void)
 	{
 		struct nvmrc n;
 
-		CHECK_INT(nvmrc_parse("lts/*", 5, &n, NULL, 0, NULL), 0, "lts/*");
+		CHECK_INT(nvmrc_parse("lts/*", 5, &n, NULL), 0, "lts/*");
 		CHECK_INT(nvmrc_resolve_lts(&n, TODAY, dir, err, sizeof(err)), -1, "empty");
 		CHECK(strstr(err, "is empty") != NULL, "%s", err);
 		nvmrc_release(&n);
@@ -442,7 +442,7 @@ static void test_nvm_aliases(void)
 
 		snprintf(path, sizeof(path), "%s/alias/lts/*", dir);
 		CHECK(unlink(path) == 0, "unlink");
-		CHECK_INT(nvmrc_parse("lts/*", 5, &n, NULL, 0, NULL), 0, "lts/*");
+		CHECK_INT(nvmrc_parse("lts/*", 5, &n, NULL), 0, "lts/*");
 		CHECK_INT(nvmrc_resolve_lts(&n, TODAY, dir, err, sizeof(err)), 0, "%s", err);
 		CHECK(!n.from_nvm && n.major == 26, "table");
 		nvmrc_release(&n);
@@ -521,11 +521,8 @@ static void test_matches(void)
 	for (i = 0; i < ARRAY_SIZE(match_rows); i++) {
 		struct nvmrc n;
 		char err[256] = "";
-		unsigned line;
 
-		if (nvmrc_parse(match_rows[i].spec, strlen(match_rows[i].spec),
-				&n, err, sizeof(err), &line) < 0 ||
-		    nvmrc_resolve_lts(&n, TODAY, NULL, err, sizeof(err)) < 0) {
+		if (parse_at(match_rows[i].spec, TODAY, &n, err, sizeof(err)) < 0) {
 			CHECK(0, "row %zu: %s: %s", i, match_rows[i].spec, err);
 			continue;
 		}
@@ -558,11 +555,10 @@ static void test_describe(void)
 	size_t i;
 	struct nvmrc n;
 	char buf[128], small[6];
-	unsigned line;
 
 	for (i = 0; i < ARRAY_SIZE(describe_rows); i++) {
 		if (nvmrc_parse(describe_rows[i].spec, strlen(describe_rows[i].spec),
-				&n, NULL, 0, &line) < 0 ||
+				&n, NULL) < 0 ||
 		    nvmrc_resolve_lts(&n, TODAY, NULL, NULL, 0) < 0) {
 			CHECK(0, "%s does not parse", describe_rows[i].spec);
 			continue;
@@ -586,21 +582,20 @@ static void test_many_keys(void)
 	static const unsigned nkeys = 20000;
 	struct buf b = BUF_INIT;
 	struct nvmrc n;
-	char err[256];
-	unsigned line = 0, i;
+	struct parse_error e = { 0, 0, "" };
+	unsigned i;
 
 	for (i = 0; i < nkeys; i++)
 		buf_printf(&b, "key%u=value\n", i);
 	buf_puts(&b, "20\n");
-	CHECK_INT(nvmrc_parse(b.s, b.len, &n, err, sizeof(err), &line), 0,
-		  "%u distinct keys: %s", nkeys, err);
+	CHECK_INT(nvmrc_parse(b.s, b.len, &n, &e), 0,
+		  "%u distinct keys: %s", nkeys, e.msg);
 	CHECK_STR(n.spec, "20", "the bare line");
 	nvmrc_release(&n);
 	buf_puts(&b, "key7=again\n");
-	CHECK_INT(nvmrc_parse(b.s, b.len, &n, err, sizeof(err), &line), -1,
-		  "a repeated key");
-	CHECK(strstr(err, "duplicate key 'key7' (first on line 8)") != NULL, "%s", err);
-	CHECK_INT(line, nkeys + 2, "the repeat's line");
+	CHECK_INT(nvmrc_parse(b.s, b.len, &n, &e), -1, "a repeated key");
+	CHECK(strstr(e.msg, "duplicate key 'key7' (first on line 8)") != NULL, "%s", e.msg);
+	CHECK_INT(e.line, nkeys + 2, "the repeat's line");
 	buf_release(&b);
 }
 

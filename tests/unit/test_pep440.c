@@ -308,17 +308,15 @@ static void test_pyenv_parse(void)
 
 	for (i = 0; i < ARRAY_SIZE(pyenv_rows); i++) {
 		struct pyenv_file f;
-		char err[256] = "";
-		unsigned line = 0, col = 0;
+		struct parse_error e = { 0, 0, "" };
 		size_t len = pyenv_rows[i].len ? pyenv_rows[i].len
 					       : strlen(pyenv_rows[i].in);
-		int rc = pyenv_parse(pyenv_rows[i].in, len, &f, err, sizeof(err),
-				     &line, &col);
+		int rc = pyenv_parse(pyenv_rows[i].in, len, &f, &e);
 
-		CHECK_INT(rc, pyenv_rows[i].rc, "row %zu (%s)", i, err);
+		CHECK_INT(rc, pyenv_rows[i].rc, "row %zu (%s)", i, e.msg);
 		if (rc < 0) {
-			CHECK(line == pyenv_rows[i].line && col == pyenv_rows[i].col
-			      && f.n == 0, "row %zu: error at %u:%u", i, line, col);
+			CHECK(e.line == pyenv_rows[i].line && e.col == pyenv_rows[i].col
+			      && f.n == 0, "row %zu: error at %u:%u", i, e.line, e.col);
 			continue;
 		}
 		CHECK_INT(f.n, pyenv_rows[i].n, "row %zu: entries", i);
@@ -371,7 +369,7 @@ static void test_pyenv_matches(void)
 		struct pyenv_file f;
 		const char *name = pyenv_match_rows[i].name;
 
-		if (pyenv_parse(name, strlen(name), &f, NULL, 0, NULL, NULL) < 0 ||
+		if (pyenv_parse(name, strlen(name), &f, NULL) < 0 ||
 		    f.n != 1) {
 			CHECK(0, "row %zu: %s does not parse", i, name);
 			continue;

@@ -328,7 +328,7 @@ static void test_yaml_anchor_cost(void)
 	const size_t n = 45000;
 	struct buf b = BUF_INIT;
 	struct ytree_stats st;
-	struct ytree_error ye;
+	struct parse_error ye;
 	struct ynode *root = NULL;
 	const struct ynode *v;
 	size_t i;
@@ -381,7 +381,7 @@ static void test_yaml_error_at_end(void)
 	size_t i;
 
 	for (i = 0; i < ARRAY_SIZE(ends); i++) {
-		struct ytree_error ye;
+		struct parse_error ye;
 		struct ynode *root = NULL;
 		int rc = ytree_parse(ends[i].text, strlen(ends[i].text), 100, &root, &ye);
 
@@ -392,7 +392,7 @@ static void test_yaml_error_at_end(void)
 	}
 	/* a node there too: the empty value of a last "? key" */
 	{
-		struct ytree_error ye;
+		struct parse_error ye;
 		struct ynode *root = NULL;
 		const struct ynode *v = NULL;
 

@@ -161,7 +161,7 @@ static void run_valid(const char *name)
 	char path[512], jpath[512];
 	struct blob toml, json;
 	struct toml_value *root;
-	struct toml_error err;
+	struct parse_error err;
 	cJSON *want, *got;
 	struct buf why = BUF_INIT;
 
@@ -191,7 +191,7 @@ static void run_invalid(const char *name)
 	char path[512];
 	struct blob toml;
 	struct toml_value *root;
-	struct toml_error err;
+	struct parse_error err;
 	int rc;
 
 	snprintf(path, sizeof(path), "%s/%s", SUITE, name);
@@ -272,7 +272,7 @@ static void errors(void)
 
 	for (i = 0; i < ARRAY_SIZE(bad_rows); i++) {
 		struct toml_value *root;
-		struct toml_error err;
+		struct parse_error err;
 		int rc = toml_parse(bad_rows[i].in, strlen(bad_rows[i].in), NULL, &root, &err);
 
 		CHECK(rc < 0, "row %zu accepted", i);
@@ -327,7 +327,7 @@ static void strings(void)
 		for (at = 0; at < 18; at++) {
 			struct buf doc = BUF_INIT, want = BUF_INIT;
 			struct toml_value *root;
-			struct toml_error err;
+			struct parse_error err;
 			const char *got;
 			int rc;
 
@@ -362,7 +362,7 @@ static void limits(void)
 {
 	struct toml_limits lim = { 16, 100 };
 	struct toml_value *root;
-	struct toml_error err;
+	struct parse_error err;
 	struct buf b = BUF_INIT;
 	size_t i;
 
@@ -441,7 +441,7 @@ static void api(void)
 		"[[package]]\nname = \"a\"\nversion = \"1.0\"\n"
 		"[[package]]\nname = \"b\"\n";
 	struct toml_value *root;
-	struct toml_error err;
+	struct parse_error err;
 	const struct toml_value *proj, *rp, *pkgs;
 
 	CHECK(toml_parse(doc, sizeof(doc) - 1, NULL, &root, &err) == 0, "%s", err.msg);

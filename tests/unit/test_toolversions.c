@@ -71,17 +71,15 @@ static void test_parse(void)
 	for (i = 0; i < ARRAY_SIZE(rows); i++) {
 		struct toolversions t;
 		const struct toolversions_entry *e;
-		char err[256] = "";
-		unsigned line = 0, col = 0;
+		struct parse_error pe = { 0, 0, "" };
 		size_t len = rows[i].len ? rows[i].len : strlen(rows[i].in);
-		int rc = toolversions_parse(rows[i].in, len, &t, err, sizeof(err),
-					    &line, &col);
+		int rc = toolversions_parse(rows[i].in, len, &t, &pe);
 
-		CHECK_INT(rc, rows[i].rc, "row %zu (%s)", i, err);
+		CHECK_INT(rc, rows[i].rc, "row %zu (%s)", i, pe.msg);
 		if (rc < 0) {
-			CHECK(strstr(err, rows[i].err) && line == rows[i].line &&
-			      col == rows[i].col && t.n == 0,
-			      "row %zu: '%s' at %u:%u", i, err, line, col);
+			CHECK(strstr(pe.msg, rows[i].err) && pe.line == rows[i].line &&
+			      pe.col == rows[i].col && t.n == 0,
+			      "row %zu: '%s' at %u:%u", i, pe.msg, pe.line, pe.col);
 			continue;
 		}
 		CHECK_INT(t.n, rows[i].n, "row %zu: entries", i);
@@ -132,7 +130,7 @@ static void test_find(void)
 	struct toolversions t;
 	const struct toolversions_entry *e;
 
-	CHECK_INT(toolversions_parse(in, sizeof(in) - 1, &t, NULL, 0, NULL, NULL),
+	CHECK_INT(toolversions_parse(in, sizeof(in) - 1, &t, NULL),
 		  0, "parse");
 	CHECK_INT(t.n, 3, "three tools");
 	e = toolversions_find(&t, "node");
@@ -163,7 +161,7 @@ static void test_many(void)
 	for (i = 0; i < n; i++)
 		buf_printf(&b, "t%zx 1\n", i);
 	buf_puts(&b, "t5 2\n");	/* a repeat, which asdf ignores */
-	CHECK_INT(toolversions_parse(b.s, b.len, &t, NULL, 0, NULL, NULL), 0, "parse");
+	CHECK_INT(toolversions_parse(b.s, b.len, &t, NULL), 0, "parse");
 	CHECK_INT(t.n, n, "every tool once");
 	CHECK(t.n > 5 && t.v[5].dup_line == n + 1, "the repeat is noted: %u",
 	      t.n > 5 ? t.v[5].dup_line : 0);

@@ -93,8 +93,8 @@ static void test_helpers(void)
 	struct versions_line ln = { NULL, 0, 0 };
 	const char *s = " \t x y \r\n";
 	size_t pos = 0, len = strlen(s), i;
-	unsigned lines = 0, line = 0, col = 0;
-	char err[64];
+	unsigned lines = 0;
+	struct parse_error pe;
 
 	for (i = 0; i < ARRAY_SIZE(num_rows); i++) {
 		int c = versions_numcmp(num_rows[i].a, strlen(num_rows[i].a),
@@ -124,9 +124,10 @@ static void test_helpers(void)
 	while (versions_next_line("a\n", 2, &pos, &ln))
 		lines++;
 	CHECK_INT(lines, 1, "a final newline ends the last line");
-	CHECK_INT(versions_text("ok\n", 3, err, sizeof(err), &line, &col), 0, "text");
-	CHECK(versions_text("o\nk\0", 4, err, sizeof(err), &line, &col) == -1 &&
-	      line == 2 && col == 2 && strstr(err, "NUL byte"), "NUL at 2:2");
+	CHECK_INT(versions_text("ok\n", 3, &pe), 0, "text");
+	CHECK(versions_text("o\nk\0", 4, &pe) == -1 &&
+	      pe.line == 2 && pe.col == 2 && strstr(pe.msg, "NUL byte"), "NUL at 2:2");
+	CHECK_INT(versions_text("o\nk\0", 4, NULL), -1, "no crash without an error value");
 	versions_err(NULL, 0, "%s", "no crash without a buffer");
 }
 
@@ -170,12 +171,12 @@ static void test_garbage(void)
 		struct toolversions tv;
 		struct gomod gm;
 		struct pkgmanager pm;
-		unsigned l, c;
+		struct parse_error pe;
 		int r;
 
 		memcpy(str, buf, n);
 		str[n] = '\0';
-		r = nvmrc_parse(buf, n, &nv, err, sizeof(err), &l);
+		r = nvmrc_parse(buf, n, &nv, &pe);
 		if (r == 0) {
 			char d[64];
 			int m = nvmrc_matches(&nv, str);
@@ -187,7 +188,7 @@ static void test_garbage(void)
 		ok_nvmrc &= r == 0 || r == -1;
 		r = pep440_check(str, str + n / 2, err, sizeof(err));
 		ok_pep &= r >= -1 && r <= 1;
-		r = pyenv_parse(buf, n, &pf, err, sizeof(err), &l, &c);
+		r = pyenv_parse(buf, n, &pf, &pe);
 		if (r == 0) {
 			size_t i;
 
@@ -199,11 +200,11 @@ static void test_garbage(void)
 			pyenv_release(&pf);
 		}
 		ok_pyenv &= r == 0 || r == -1;
-		r = toolversions_parse(buf, n, &tv, err, sizeof(err), &l, &c);
+		r = toolversions_parse(buf, n, &tv, &pe);
 		if (r == 0)
 			toolversions_release(&tv);
 		ok_tv &= r == 0 || r == -1;
-		r = gomod_parse(buf, n, &gm, err, sizeof(err), &l, &c);
+		r = gomod_parse(buf, n, &gm, &pe);
 		if (r == 0) {
 			r = goversion_at_least(str, gm.go ? gm.go : str);
 			ok_go &= r >= -1 && r <= 1;
@@ -243,13 +244,13 @@ static void test_unterminated(void)
 		struct pkgmanager pm;
 
 		memcpy(b, inputs[i], n);
-		if (nvmrc_parse(b, n, &nv, NULL, 0, NULL) == 0)
+		if (nvmrc_parse(b, n, &nv, NULL) == 0)
 			nvmrc_release(&nv);
-		if (pyenv_parse(b, n, &pf, NULL, 0, NULL, NULL) == 0)
+		if (pyenv_parse(b, n, &pf, NULL) == 0)
 			pyenv_release(&pf);
-		if (toolversions_parse(b, n, &tv, NULL, 0, NULL, NULL) == 0)
+		if (toolversions_parse(b, n, &tv, NULL) == 0)
 			toolversions_release(&tv);
-		if (gomod_parse(b, n, &gm, NULL, 0, NULL, NULL) == 0)
+		if (gomod_parse(b, n, &gm, NULL) == 0)
 			gomod_release(&gm);
 		if (pkgmanager_parse(b, n, &pm, NULL, 0) == 0)
 			pkgmanager_release(&pm);

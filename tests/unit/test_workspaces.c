@@ -178,8 +178,8 @@ static const struct parse_row uv_rows[] = {
 	  "error 3:1 'members'", -1 },
 };
 
-typedef int parse_fn(const char *, size_t, struct ws_patterns *, char *, size_t,
-		     unsigned *, unsigned *);
+typedef int parse_fn(const char *, size_t, struct ws_patterns *,
+		     struct parse_error *);
 
 static void run_parse_rows(const char *name, const struct parse_row *rows,
 			   size_t n, parse_fn *fn)
@@ -189,14 +189,14 @@ static void run_parse_rows(const char *name, const struct parse_row *rows,
 	for (i = 0; i < n; i++) {
 		const struct parse_row *r = &rows[i];
 		struct ws_patterns p;
-		char msg[256] = "", got[300];
-		unsigned line = 0, col = 0;
-		int rc = fn(r->text, strlen(r->text), &p, msg, sizeof(msg), &line, &col);
+		struct parse_error e = { 0, 0, "" };
+		char got[300];
+		int rc = fn(r->text, strlen(r->text), &p, &e);
 		char *l;
 
-		CHECK_INT(rc, r->rc, "%s: %s: rc (%s)", name, r->what, msg);
+		CHECK_INT(rc, r->rc, "%s: %s: rc (%s)", name, r->what, e.msg);
 		if (rc < 0) {
-			snprintf(got, sizeof(got), "error %u:%u %s", line, col, msg);
+			snprintf(got, sizeof(got), "error %u:%u %s", e.line, e.col, e.msg);
 			CHECK(!strncmp(got, r->want, strlen(r->want)), "%s: %s: got '%s', "
 			      "want '%s...'", name, r->what, got, r->want);
 			continue;
@@ -215,16 +215,14 @@ static void test_uv_many(void)
 {
 	struct buf b = BUF_INIT;
 	struct ws_patterns p;
-	char msg[256] = "";
-	unsigned line = 0, col = 0;
+	struct parse_error e = { 0, 0, "" };
 	size_t i;
 
 	buf_puts(&b, "[tool.uv.workspace]\nmembers = [\n");
 	for (i = 0; i < 30000; i++)
 		buf_printf(&b, "  \"m%zu\",\n", i);
 	buf_puts(&b, "]\n");
-	CHECK_INT(ws_uv_parse(b.s, b.len, &p, msg, sizeof(msg), &line, &col), 1,
-		  "parsed: %s", msg);
+	CHECK_INT(ws_uv_parse(b.s, b.len, &p, &e), 1, "parsed: %s", e.msg);
 	CHECK_INT(p.n, WS_PATTERNS_MAX, "the cap");
 	if (p.n == WS_PATTERNS_MAX) {
 		CHECK_STR(p.v[255].text, "m255", "the last kept");
