@@ -3,9 +3,9 @@
  * claims (each item once, a prefix, the stop) and pool_start's threads;
  * many checks on many workers sharing run_once values, and the ports
  * lookup (its own threads, its one-time /proc root) called from several
- * workers at once against a real listening socket; the env loader's
- * thread for a large example (spec_env.c) and the deps probe's lockfile
- * parser thread (probe_deps.c), each beside the work it overlaps. */
+ * workers at once against a real listening socket; a large example
+ * loaded without a thread (spec_env.c) and the deps probe's lockfile
+ * parser thread (probe_deps.c) beside the work it overlaps. */
 #include "test.h"
 #include "pool.h"
 #include "probe.h"
@@ -122,9 +122,9 @@ static void one_round(unsigned threads)
 	plan_release(&plan);
 }
 
-/* A .env.example over the size that parses on its own thread, and a .env
- * of the same keys parsed meanwhile. */
-static void env_example_thread(void)
+/* A large .env.example and a .env of the same keys: the loader parses
+ * both on the calling thread (it starts none). */
+static void env_example_large(void)
 {
 	const char *dir = test_tmpdir("threads-env");
 	struct buf ex = BUF_INIT, env = BUF_INIT;
@@ -136,7 +136,7 @@ static void env_example_thread(void)
 		buf_printf(&ex, "KEY_%05d=example value %d # a comment\n", i, i);
 		buf_printf(&env, "KEY_%05d=value%d\n", i, i);
 	}
-	CHECK(ex.len >= 64 * 1024, "the example is large enough for a thread");
+	CHECK(ex.len >= 64 * 1024, "a large example: %zu bytes", ex.len);
 	test_write_str(dir, ".env.example", buf_str(&ex));
 	test_write_str(dir, ".env", buf_str(&env));
 	if (spec_load_any(dir, &spec, &err) != 0) {
@@ -305,6 +305,6 @@ void test_main(void)
 	for (i = 0; i < ROUNDS; i++)
 		one_round(threads[i]);
 	close(fd);
-	env_example_thread();
+	env_example_large();
 	deps_parse_thread();
 }
