@@ -151,25 +151,43 @@ static void env_example_large(void)
 }
 
 /* The deps probe's npm check: the lockfile parsed on a thread while
- * node_modules is read. */
+ * node_modules is read, and (no hidden lockfile) the packages'
+ * package.json files read on two threads (pool_run), as from 64 of
+ * them. */
+#define DEPS_PKGS 80
+
 static void deps_parse_thread(void)
 {
 	const char *dir = test_tmpdir("threads-deps");
 	const struct probe *p = probe_find("deps");
 	struct plan plan = { NULL, 0, 0 };
+	struct buf deps = BUF_INIT, lock = BUF_INIT, name = BUF_INIT, one = BUF_INIT;
 	struct result res[4];
 	struct errbuf err;
 	struct spec spec;
 	size_t i;
 
-	test_write_str(dir, "package.json", "{\"name\":\"app\",\"version\":\"1.0.0\","
-		       "\"dependencies\":{\"a\":\"1.0.0\",\"b\":\"2.0.0\"}}\n");
-	test_write_str(dir, "package-lock.json", "{\"name\":\"app\",\"lockfileVersion\":3,"
-		       "\"packages\":{\"\":{\"name\":\"app\"},"
-		       "\"node_modules/a\":{\"version\":\"1.0.0\"},"
-		       "\"node_modules/b\":{\"version\":\"2.0.0\"}}}\n");
-	test_write_str(dir, "node_modules/a/package.json", "{\"name\":\"a\",\"version\":\"1.0.0\"}\n");
-	test_write_str(dir, "node_modules/b/package.json", "{\"name\":\"b\",\"version\":\"2.0.0\"}\n");
+	for (i = 0; i < DEPS_PKGS; i++) {
+		buf_printf(&deps, "%s\"p%zu\":\"1.0.%zu\"", i ? "," : "", i, i);
+		buf_printf(&lock, ",\"node_modules/p%zu\":{\"version\":\"1.0.%zu\"}", i, i);
+		buf_release(&name);
+		buf_release(&one);
+		buf_printf(&name, "node_modules/p%zu/package.json", i);
+		buf_printf(&one, "{\"name\":\"p%zu\",\"version\":\"1.0.%zu\"}\n", i, i);
+		test_write_str(dir, buf_str(&name), buf_str(&one));
+	}
+	buf_release(&one);
+	buf_printf(&one, "{\"name\":\"app\",\"version\":\"1.0.0\",\"dependencies\":{%s}}\n",
+		   buf_str(&deps));
+	test_write_str(dir, "package.json", buf_str(&one));
+	buf_release(&one);
+	buf_printf(&one, "{\"name\":\"app\",\"lockfileVersion\":3,\"packages\":{"
+		   "\"\":{\"name\":\"app\"}%s}}\n", buf_str(&lock));
+	test_write_str(dir, "package-lock.json", buf_str(&one));
+	buf_release(&deps);
+	buf_release(&lock);
+	buf_release(&name);
+	buf_release(&one);
 	CHECK(p != NULL, "the deps probe");
 	if (!p || spec_load_any(dir, &spec, &err) != 0) {
 		CHECK(0, "load: %s", p ? err.msg : "no probe");
