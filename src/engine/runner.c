@@ -1,13 +1,17 @@
-/* runner.c - checks on a thread pool under one deadline.
+/* runner.c - checks on worker threads under one deadline.
  *
- * Each job owns a private result while it runs; the worker hands it over
+ * The threads are pool.h's (pool_start), but the deadline is the
+ * runner's: the calling thread takes no job, it waits for the jobs or the
+ * deadline, whichever comes first, and then joins the idle workers and
+ * detaches (pool_detach) those still stuck in a check.  Each job owns a private result while it runs; the worker hands it over
  * under the lock when it finishes.  A check that may block publishes, also
  * under the lock, what it would report if cut off (run_publish).  At the
  * deadline the main thread marks every unfinished job abandoned and
  * reports it by what it published, or as timed out: a worker that finishes
  * later frees its own result instead of touching the caller's array.  The
- * pool is reference-counted so that an abandoned worker can still use it
- * after runner_run has returned.
+ * run (struct run: the jobs, the memo, the workers) is reference-counted
+ * so that an abandoned worker can still use it after runner_run has
+ * returned.
  *
  * The runner starts no process and kills none: children belong to the
  * probe that starts them (spawn_run kills at its own deadline) and, past
@@ -19,6 +23,7 @@
  * and every result says why.
  */
 #include "runner.h"
+#include "pool.h"
 #include "util.h"
 
 #include <errno.h>
@@ -37,7 +42,7 @@ struct run_job {
 	struct result partial;	/* RUNNING: what run_publish last gave */
 	int has_partial;
 	struct run_ctx ctx;	/* this check's */
-	struct pool *pool;
+	struct run *run;
 };
 
 struct memo_entry {
@@ -47,15 +52,15 @@ struct memo_entry {
 	int ready;
 };
 
-/* Lives in the pool, so it is freed with it, after the last worker. */
+/* Lives in the run, so it is freed with it, after the last worker. */
 struct run_memo {
-	pthread_mutex_t *lock;	/* the pool's */
+	pthread_mutex_t *lock;	/* the run's */
 	pthread_cond_t ready;	/* broadcast when a value is ready */
 	struct memo_entry *v;
 	size_t n, cap;
 };
 
-struct pool {
+struct run {
 	pthread_mutex_t lock;
 	pthread_cond_t cv;	/* signalled when a job is done */
 	struct run_job *jobs;
@@ -63,13 +68,13 @@ struct pool {
 	int stop;
 	unsigned refs;		/* the caller plus every live worker */
 	struct run_memo memo;
-	struct worker *workers;	/* freed with the pool: a detached worker uses its own */
+	struct worker *workers;	/* freed with the run: a detached worker uses its own */
 };
 
 struct worker {
-	pthread_t thread;
-	struct pool *pool;
-	int exited;		/* under pool->lock */
+	struct pool_thread thread;
+	struct run *run;
+	int exited;		/* under run->lock */
 };
 
 #define RUNNER_MAX_THREADS 8
@@ -96,7 +101,7 @@ void runner_drain(void)
 	pthread_mutex_unlock(&live_lock);
 }
 
-static void pool_unref(struct pool *p)
+static void run_unref(struct run *p)
 {
 	unsigned left;
 
@@ -185,21 +190,21 @@ void run_publish(const struct run_ctx *ctx, const struct result *r)
 	result_copy(&copy, r);
 	/* decided under the lock: the runner may take the partial (and
 	 * clear has_partial) the moment it is released */
-	pthread_mutex_lock(&job->pool->lock);
+	pthread_mutex_lock(&job->run->lock);
 	old = job->partial;
 	had = job->has_partial;
 	stored = job->state == JOB_RUNNING;
 	job->has_partial = stored;
 	if (stored)
 		job->partial = copy;
-	pthread_mutex_unlock(&job->pool->lock);
+	pthread_mutex_unlock(&job->run->lock);
 	if (had)
 		result_release(&old);
 	if (!stored)
 		result_release(&copy);
 }
 
-static void run_one(struct pool *p, struct run_job *job)
+static void run_one(struct run *p, struct run_job *job)
 {
 	struct result r;
 	double t0 = clock_ms();
@@ -226,7 +231,7 @@ static void run_one(struct pool *p, struct run_job *job)
 }
 
 /* The next job to run, marked RUNNING, or NULL.  Under p->lock. */
-static struct run_job *job_take(struct pool *p)
+static struct run_job *job_take(struct run *p)
 {
 	struct run_job *job;
 
@@ -241,7 +246,7 @@ static struct run_job *job_take(struct pool *p)
 static void *worker_main(void *arg)
 {
 	struct worker *w = arg;
-	struct pool *p = w->pool;
+	struct run *p = w->run;
 
 	for (;;) {
 		struct run_job *job;
@@ -255,7 +260,7 @@ static void *worker_main(void *arg)
 			break;
 		run_one(p, job);
 	}
-	pool_unref(p);
+	run_unref(p);
 	live_workers_add(-1);
 	return NULL;
 }
@@ -300,7 +305,7 @@ static void cut_off(struct result *r, struct run_job *job, double deadline_ms)
 
 /* No worker thread: every job on this thread, in plan order, while the
  * deadline allows; err is why no thread started. */
-static void run_inline(struct pool *p, double deadline_ms, int err,
+static void run_inline(struct run *p, double deadline_ms, int err,
 		       struct result *results)
 {
 	size_t i;
@@ -330,12 +335,12 @@ static void run_inline(struct pool *p, double deadline_ms, int err,
 	}
 }
 
-/* A pool for the n checks of plan that which lists (NULL: all of them,
+/* A run of the n checks of plan that which lists (NULL: all of them,
  * n being plan->n), in that order. */
-static struct pool *pool_new(const struct spec *spec, const struct plan *plan,
+static struct run *run_new(const struct spec *spec, const struct plan *plan,
 			     const size_t *which, size_t n, double deadline_ms)
 {
-	struct pool *p = xcalloc(1, sizeof(*p));
+	struct run *p = xcalloc(1, sizeof(*p));
 	pthread_condattr_t ca;
 	size_t i;
 
@@ -352,7 +357,7 @@ static struct pool *pool_new(const struct spec *spec, const struct plan *plan,
 		struct run_job *job = &p->jobs[i];
 
 		job->check = &plan->checks[which ? which[i] : i];
-		job->pool = p;
+		job->run = p;
 		/* a workspace's check reads its own model; the memo is
 		 * the run's */
 		job->ctx.spec = job->check->spec ? job->check->spec : spec;
@@ -366,7 +371,7 @@ static struct pool *pool_new(const struct spec *spec, const struct plan *plan,
 }
 
 /* Start up to n workers; how many started, and the first error in *err. */
-static size_t workers_start(struct pool *p, size_t n, int *err)
+static size_t workers_start(struct run *p, size_t n, int *err)
 {
 	size_t i, started = 0;
 
@@ -376,12 +381,12 @@ static size_t workers_start(struct pool *p, size_t n, int *err)
 		struct worker *w = &p->workers[i];
 		int rc;
 
-		w->pool = p;
+		w->run = p;
 		pthread_mutex_lock(&p->lock);
 		p->refs++;
 		pthread_mutex_unlock(&p->lock);
 		live_workers_add(1);
-		rc = pthread_create(&w->thread, NULL, worker_main, w);
+		rc = pool_start(&w->thread, worker_main, w);
 		if (rc) {
 			live_workers_add(-1);
 			pthread_mutex_lock(&p->lock);
@@ -400,7 +405,7 @@ static size_t workers_start(struct pool *p, size_t n, int *err)
 /* Wait for every job or the deadline, then fill results: what is done,
  * and for the rest what the deadline cut off.  Returns how many were
  * abandoned.  Takes and leaves p->lock held. */
-static size_t pool_collect(struct pool *p, double deadline_ms,
+static size_t run_collect(struct run *p, double deadline_ms,
 			   struct result *results)
 {
 	struct timespec ts;
@@ -439,7 +444,7 @@ size_t runner_run_some(const struct spec *spec, const struct plan *plan,
 		       const size_t *which, size_t n, double deadline_ms,
 		       unsigned threads, struct result *results)
 {
-	struct pool *p;
+	struct run *p;
 	size_t i, nworkers, abandoned;
 	int err;
 
@@ -448,13 +453,13 @@ size_t runner_run_some(const struct spec *spec, const struct plan *plan,
 	if (!threads)
 		threads = RUNNER_MAX_THREADS;
 	nworkers = n < threads ? n : threads;
-	p = pool_new(spec, plan, which, n, deadline_ms);
+	p = run_new(spec, plan, which, n, deadline_ms);
 	if (!workers_start(p, nworkers, &err)) {
 		run_inline(p, deadline_ms, err, results);
-		pool_unref(p);
+		run_unref(p);
 		return 0;
 	}
-	abandoned = pool_collect(p, deadline_ms, results);
+	abandoned = run_collect(p, deadline_ms, results);
 	/* With every job finished or abandoned no worker takes new work:
 	 * join the idle ones, leave the stuck ones to finish on their own. */
 	for (i = 0; i < nworkers; i++) {
@@ -464,13 +469,13 @@ size_t runner_run_some(const struct spec *spec, const struct plan *plan,
 			continue;
 		if (w->exited || p->ndone == p->njobs) {
 			pthread_mutex_unlock(&p->lock);
-			pthread_join(w->thread, NULL);
+			pool_join(&w->thread);
 			pthread_mutex_lock(&p->lock);
 		} else {
-			pthread_detach(w->thread);
+			pool_detach(&w->thread);
 		}
 	}
 	pthread_mutex_unlock(&p->lock);
-	pool_unref(p);
+	run_unref(p);
 	return abandoned;
 }

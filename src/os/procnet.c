@@ -10,6 +10,7 @@
  */
 #include "procnet.h"
 #include "procnet_text.h"
+#include "pool.h"
 #include "redact.h"
 #include "saferead.h"
 #include "util.h"
@@ -27,7 +28,6 @@
 #include <pthread.h>
 #include <pwd.h>
 #include <sched.h>
-#include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -531,22 +531,22 @@ static int cgroup_mount(const char *proc)
 struct worker;
 
 /*
- * One job (phase 0 or phase 1) split over a few threads.  Items 0 .. n-1
- * are claimed in order, chunk at a time, under the lock, so that the items
- * claimed are always a prefix; the calling thread is a worker too.  The
- * workers share only what the lock guards (next, stop, seen, nseen); each
- * writes only the items it claimed (sc->procs[i]) and its own struct
- * worker, which the caller reads after the joins.
+ * What the workers of one job (a phase) share.  The job runs on a few
+ * threads (pool_run: the calling thread is worker 0; items are claimed in
+ * order, chunk at a time, so that the items claimed are always a prefix).
+ * The workers share only what the lock guards (seen, nseen); each writes
+ * only the items it claimed (sc->procs[i]) and its own struct worker,
+ * which the caller reads after pool_run has joined them.
  */
-struct pool {
+struct share {
 	pthread_mutex_t lock;
-	size_t next;		/* guarded: the first item not claimed */
-	int stop;		/* guarded: no more claims */
 	unsigned char *seen;	/* guarded: per want[], some holder found */
 	size_t nseen;		/* guarded */
-	size_t n, chunk;
 	struct scan *sc;
-	void (*item)(struct worker *w, size_t i);
+	struct worker *ws;	/* one a worker of pool_run */
+	size_t from;		/* the job's first position */
+	/* position i by worker w; non-zero: claim no more */
+	int (*item)(struct worker *w, size_t i);
 };
 
 /* A cgroup path seen before, and its directory's inode. */
@@ -556,9 +556,7 @@ struct cg_memo {
 };
 
 struct worker {
-	struct pool *pool;
-	pthread_t thread;
-	int started;
+	struct share *share;
 	struct match *m;	/* what this worker found */
 	size_t nm, cap;
 	size_t stat_reads, cgroup_reads, fd_dirs, kin, kin_links;
@@ -567,34 +565,21 @@ struct worker {
 	char buf[8192];
 };
 
-static void *worker_run(void *arg)
+/* pool_run's item: the job's position from + i, by worker k. */
+static int share_item(void *arg, unsigned k, size_t i)
 {
-	struct worker *w = arg;
-	struct pool *p = w->pool;
+	struct share *sh = arg;
 
-	for (;;) {
-		size_t i, end;
-
-		pthread_mutex_lock(&p->lock);
-		if (p->stop || p->next >= p->n) {
-			pthread_mutex_unlock(&p->lock);
-			return NULL;
-		}
-		i = p->next;
-		end = p->n - i > p->chunk ? i + p->chunk : p->n;
-		p->next = end;
-		pthread_mutex_unlock(&p->lock);
-		for (; i < end; i++)
-			p->item(w, i);
-	}
+	return sh->item(&sh->ws[k], sh->from + i);
 }
 
-/* Note under the lock that the matches m[0..n) were found; once every
- * wanted socket has a holder, no more items are claimed. */
-static void pool_seen(struct pool *p, const struct match *m, size_t n)
+/* Note under the lock that the matches m[0..n) were found.  Returns 1
+ * once every wanted socket has a holder: no more items are claimed. */
+static int share_seen(struct share *p, const struct match *m, size_t n)
 {
 	const struct scan *sc = p->sc;
 	size_t i;
+	int all;
 
 	pthread_mutex_lock(&p->lock);
 	for (i = 0; i < n; i++) {
@@ -607,32 +592,9 @@ static void pool_seen(struct pool *p, const struct match *m, size_t n)
 			p->nseen++;
 		}
 	}
-	if (p->nseen == sc->nwant)
-		p->stop = 1;
+	all = p->nseen == sc->nwant;
 	pthread_mutex_unlock(&p->lock);
-}
-
-/* Run the pool's job on nw workers (ws[0] is the calling thread).  The
- * threads start with every signal blocked: a signal for the process is
- * never delivered to a scan thread.  Returns how many workers ran. */
-static unsigned pool_run(struct pool *p, struct worker *ws, unsigned nw)
-{
-	sigset_t all, old;
-	unsigned i, ran = 1;
-
-	sigfillset(&all);
-	pthread_sigmask(SIG_SETMASK, &all, &old);
-	for (i = 1; i < nw; i++) {
-		ws[i].started = pthread_create(&ws[i].thread, NULL,
-					       worker_run, &ws[i]) == 0;
-		ran += ws[i].started;
-	}
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
-	worker_run(&ws[0]);
-	for (i = 1; i < nw; i++)
-		if (ws[i].started)
-			pthread_join(ws[i].thread, NULL);
-	return ran;
+	return all;
 }
 
 /* Threads for n processes: one for a small machine's worth, else 2 to 4
@@ -659,7 +621,7 @@ static unsigned scan_threads(size_t n)
  * looked at. */
 static unsigned long long proc_cgroup(struct worker *w, int pid)
 {
-	const struct scan *sc = w->pool->sc;
+	const struct scan *sc = w->share->sc;
 	char path[64], *line, *end;
 	unsigned long long id;
 	struct stat st;
@@ -708,9 +670,9 @@ static unsigned long long proc_cgroup(struct worker *w, int pid)
  * PPid: and NSpgid: lines (Linux 4.1 and later) give the ties; stat is
  * read for them only where those lines are missing.
  */
-static void info_item(struct worker *w, size_t i)
+static int info_item(struct worker *w, size_t i)
 {
-	const struct scan *sc = w->pool->sc;
+	const struct scan *sc = w->share->sc;
 	struct proc *p = &sc->procs[i];
 	char path[64], *buf = w->buf;
 	size_t size = sizeof(w->buf);
@@ -726,7 +688,7 @@ static void info_item(struct worker *w, size_t i)
 					     &p->pgrp, &p->ties);
 		p->key.nuid = n;
 		if (p->ties)
-			return;	/* a copy of a kernel's status (4.1+) */
+			return 0;	/* a copy of a kernel's status (4.1+) */
 	} else {
 		snprintf(path, sizeof(path), "%d", p->key.pid);
 		if (fstatat(sc->base, path, &st, 0) == 0)
@@ -738,29 +700,30 @@ static void info_item(struct worker *w, size_t i)
 		if (sc->procfs)
 			p->key.uid[p->key.nuid++] = (unsigned)st.st_uid;
 	}
+	return 0;
 }
 
 /* Phase 0, for a process with a wanted socket's uid: its cgroup. */
-static void cgroup_item(struct worker *w, size_t i)
+static int cgroup_item(struct worker *w, size_t i)
 {
-	struct proc *p = &w->pool->sc->procs[i];
+	struct proc *p = &w->share->sc->procs[i];
 
 	p->key.cgroup = proc_cgroup(w, p->key.pid);
+	return 0;
 }
 
 /* ---- phase 1: fd directories in order, until every socket is held ---- */
 
-static void fds_item(struct worker *w, size_t i)
+static int fds_item(struct worker *w, size_t i)
 {
-	const struct scan *sc = w->pool->sc;
+	const struct scan *sc = w->share->sc;
 	struct proc *p = &sc->procs[i];
 	size_t first = w->nm;
 
 	p->scanned = 1;
 	p->denied = (unsigned char)fds_read(sc, p->key.pid, i, &w->m, &w->nm,
 					    &w->cap);
-	if (w->nm > first)
-		pool_seen(w->pool, w->m + first, w->nm - first);
+	return w->nm > first && share_seen(w->share, w->m + first, w->nm - first);
 }
 
 /* How many positions phase 1 covers: up to the first one by which every
@@ -886,28 +849,28 @@ static unsigned long fd_socket(const struct scan *sc, int pid, int fd)
  * yet; one whose ties are unknown is read in full, once.  What it finds
  * goes to the worker's matches; the round's kinship and handoff numbers
  * are read-only while the workers run. */
-static void kin_item(struct worker *w, size_t i)
+static int kin_item(struct worker *w, size_t i)
 {
-	const struct scan *sc = w->pool->sc;
+	const struct scan *sc = w->share->sc;
 	const struct handoff *h = sc->hand;
 	struct proc *p = &sc->procs[i];
 	size_t before = w->nm, j, k;
 
 	if (p->holder)
-		return;
+		return 0;
 	if (!p->ties) {
 		/* no stat, no ties: read it all, missing nothing matters
 		 * more than speed (a fixture tree without stat files) */
 		if (p->full)
-			return;
+			return 0;
 		p->full = 1;
 		w->fd_dirs++;
 		p->denied = (unsigned char)fds_read(sc, p->key.pid, i, &w->m,
 						    &w->nm, &w->cap);
-		return;
+		return 0;
 	}
 	if (!kin_related(sc->kin, p))
-		return;
+		return 0;
 	if (!p->kin) {
 		p->kin = 1;
 		w->kin++;
@@ -925,6 +888,7 @@ static void kin_item(struct worker *w, size_t i)
 				  h->fd[j], i);
 	}
 	p->checked = h->n;
+	return 0;
 }
 
 /* ---- the scan ------------------------------------------------------- */
@@ -953,19 +917,17 @@ static struct proc *proc_list(DIR *d, size_t *n)
 	return v;
 }
 
-/* Run one job on the workers, over positions from .. to-1. */
-static void scan_job(struct scan *sc, struct pool *p, struct worker *ws,
-		     unsigned nw, void (*item)(struct worker *, size_t),
-		     size_t from, size_t to, size_t chunk)
+/* Run one job on up to nw workers (pool_run), over positions from ..
+ * to-1. */
+static void scan_job(struct scan *sc, struct share *sh, unsigned nw,
+		     int (*item)(struct worker *, size_t), size_t from,
+		     size_t to, size_t chunk)
 {
 	unsigned ran;
 
-	p->next = from;
-	p->stop = 0;
-	p->n = to;
-	p->chunk = chunk;
-	p->item = item;
-	ran = pool_run(p, ws, nw);
+	sh->from = from;
+	sh->item = item;
+	ran = pool_run(nw, to > from ? to - from : 0, chunk, share_item, sh);
 	if (ran > sc->st.threads)
 		sc->st.threads = ran;
 }
@@ -1016,8 +978,8 @@ static size_t workers_merge(struct scan *sc, struct worker *ws, unsigned nw,
 /* Phase 2 over positions cover .. n-1, in rounds until one finds no new
  * holder: a holder found in a round brings its own kin and descriptor
  * numbers to the next. */
-static void phase2(struct scan *sc, struct pool *pool, struct worker *ws,
-		   unsigned nw, size_t cover)
+static void phase2(struct scan *sc, struct share *sh, unsigned nw,
+		   size_t cover)
 {
 	struct kinship k;
 	struct handoff h = { NULL, 0, 0 };
@@ -1036,8 +998,8 @@ static void phase2(struct scan *sc, struct pool *pool, struct worker *ws,
 			sc->procs[sc->m[seen].pos].holder = 1;
 		}
 		kinship_build(&k, sc);
-		scan_job(sc, pool, ws, nw, kin_item, cover, sc->n, 16);
-	} while (workers_merge(sc, ws, nw, SIZE_MAX));
+		scan_job(sc, sh, nw, kin_item, cover, sc->n, 16);
+	} while (workers_merge(sc, sh->ws, nw, SIZE_MAX));
 	for (i = cover; i < sc->n; i++)
 		if (sc->procs[i].full)
 			sc->denied |= sc->procs[i].denied;
@@ -1071,7 +1033,7 @@ static void phase2(struct scan *sc, struct pool *pool, struct worker *ws,
  * wanted socket has at least one holder.  Everything before that point
  * has been looked at in full.
  *
- * Every phase runs on a few threads (struct pool); what they find does
+ * Every phase runs on a few threads (pool_run); what they find does
  * not depend on which ran faster.
  *
  * Phase 2 looks at the remaining processes that are kin to a holder (its
@@ -1091,7 +1053,7 @@ static void scan_all(const char *proc, struct scan *sc)
 {
 	struct statfs fs;
 	struct worker *ws;
-	struct pool pool;
+	struct share sh;
 	size_t cover, i;
 	unsigned nw, k;
 	DIR *d;
@@ -1114,30 +1076,31 @@ static void scan_all(const char *proc, struct scan *sc)
 	if (i < sc->nsocks && sc->n)
 		sc->cgroot = cgroup_mount(proc);
 
-	memset(&pool, 0, sizeof(pool));
-	pthread_mutex_init(&pool.lock, NULL);
-	pool.sc = sc;
-	pool.seen = xcalloc(sc->nwant, 1);
+	memset(&sh, 0, sizeof(sh));
+	pthread_mutex_init(&sh.lock, NULL);
+	sh.sc = sc;
+	sh.seen = xcalloc(sc->nwant, 1);
 	nw = scan_threads(sc->n);
 	ws = xcalloc(nw, sizeof(*ws));
 	for (k = 0; k < nw; k++)
-		ws[k].pool = &pool;
+		ws[k].share = &sh;
+	sh.ws = ws;
 
 	/* phase 0, and the order: the cgroup, which costs a read, is looked
 	 * at only for the processes with a wanted socket's uid (a process
 	 * that changed its uid after it made a socket, and so has another,
 	 * made it in another cgroup too when a service manager did it) */
-	scan_job(sc, &pool, ws, nw, info_item, 0, sc->n, 16);
+	scan_job(sc, &sh, nw, info_item, 0, sc->n, 16);
 	order(sc);
 	if (sc->cgroot >= 0) {
 		for (i = 0; i < sc->n && sc->procs[i].key.rank; i++)
 			;
-		scan_job(sc, &pool, ws, nw, cgroup_item, 0, i, 16);
+		scan_job(sc, &sh, nw, cgroup_item, 0, i, 16);
 		order(sc);
 	}
 	workers_merge(sc, ws, nw, 0);
 	/* phase 1 */
-	scan_job(sc, &pool, ws, nw, fds_item, 0, sc->n, 1);
+	scan_job(sc, &sh, nw, fds_item, 0, sc->n, 1);
 	cover = phase1_cover(sc, ws, nw);
 	sc->st.phase1 = cover;
 	for (i = 0; i < sc->n; i++) {
@@ -1151,13 +1114,13 @@ static void scan_all(const char *proc, struct scan *sc)
 	workers_merge(sc, ws, nw, cover);
 
 	if (cover < sc->n)
-		phase2(sc, &pool, ws, nw, cover);
+		phase2(sc, &sh, nw, cover);
 
 	for (k = 0; k < nw; k++)
 		free(ws[k].m);
 	free(ws);
-	free(pool.seen);
-	pthread_mutex_destroy(&pool.lock);
+	free(sh.seen);
+	pthread_mutex_destroy(&sh.lock);
 	if (sc->cgroot >= 0)
 		close(sc->cgroot);
 	free(sc->procs);

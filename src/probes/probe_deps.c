@@ -11,6 +11,7 @@
  * result.
  */
 #include "probe.h"
+#include "pool.h"
 #include "saferead.h"
 #include "deps.h"
 #include "toml.h"
@@ -20,7 +21,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <pthread.h>
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -331,8 +331,7 @@ struct parse_job {
 	struct parse_error err;
 	const void *arg;	/* what fn needs besides the bytes */
 	int rc;
-	pthread_t thread;
-	int threaded;
+	struct pool_thread thread;
 };
 
 static void *parse_job_main(void *arg)
@@ -343,18 +342,16 @@ static void *parse_job_main(void *arg)
 	return NULL;
 }
 
+/* No thread to be had: parsed here and now, the same answer later. */
 static void parse_job_start(struct parse_job *j)
 {
-	j->threaded = pthread_create(&j->thread, NULL, parse_job_main, j) == 0;
-	if (!j->threaded)
-		j->rc = j->fn(j);
+	if (pool_start(&j->thread, parse_job_main, j) != 0)
+		parse_job_main(j);
 }
 
 static int parse_job_finish(struct parse_job *j)
 {
-	if (j->threaded)
-		pthread_join(j->thread, NULL);
-	j->threaded = 0;
+	pool_join(&j->thread);
 	return j->rc;
 }
 
@@ -363,11 +360,11 @@ static int parse_job_finish(struct parse_job *j)
 /* An install record is a file a package: 2,000 METADATA or package.json
  * files for as many packages, each read with the handful of system calls
  * saferead's checks take, are most of what a check costs.  They are read
- * on two threads, the check's own and a short-lived helper (joined before
- * the check returns), each taking the next file in turn; what a file says
- * goes to its own slot (take), so the result is the same whichever
- * thread read it.  Below DEPS_MANY_THREADED files a thread costs more
- * than it saves. */
+ * on two threads (pool_run), the check's own and a short-lived helper
+ * (joined before the check returns), each taking the next file in turn;
+ * what a file says goes to its own slot (take), so the result is the same
+ * whichever thread read it.  Below DEPS_MANY_THREADED files a thread
+ * costs more than it saves. */
 struct many_read {
 	size_t n;
 	/* file i's name relative to the directory, into buf (size bytes);
@@ -378,49 +375,37 @@ struct many_read {
 	void *arg;
 	double deadline;
 	struct saferead_dir dir;
-	atomic_size_t next;	/* the next file to take */
 	atomic_int late;	/* the deadline came first */
 };
 
-static void *many_read_main(void *arg)
+/* pool_run's item: file i, unless the deadline has come (then no more). */
+static int many_read_item(void *arg, unsigned worker, size_t i)
 {
 	struct many_read *m = arg;
 	const struct saferead_policy pol = { SAFEREAD_ANYWHERE, SAFEREAD_BYTES, DEPS_META_CAP };
 	char buf[PATH_MAX];
-	size_t i;
+	const char *name;
+	struct blob b;
 
-	while ((i = atomic_fetch_add(&m->next, 1)) < m->n) {
-		const char *name;
-		struct blob b;
-
-		if (clock_ms() > m->deadline) {
-			atomic_store(&m->late, 1);
-			break;
-		}
-		name = m->name(m, i, buf, sizeof(buf));
-		if (name && saferead_dir_file(&m->dir, &pol, name, &b, NULL) == 0) {
-			m->take(m, i, &b);
-			blob_release(&b);
-		}
+	if (clock_ms() > m->deadline) {
+		atomic_store(&m->late, 1);
+		return 1;
 	}
-	return NULL;
+	name = m->name(m, i, buf, sizeof(buf));
+	if (name && saferead_dir_file(&m->dir, &pol, name, &b, NULL) == 0) {
+		m->take(m, i, &b);
+		blob_release(&b);
+	}
+	return 0;
 }
 
 /* Read the m->n files m names below dir (a file that cannot be read is
  * left out).  Returns 0, or -1 when the deadline came first. */
 static int many_read_run(struct many_read *m, const char *dir)
 {
-	pthread_t helper;
-	int threaded = 0;
-
-	atomic_init(&m->next, 0);
 	atomic_init(&m->late, 0);
 	saferead_dir_open(&m->dir, dir);	/* on failure each read fails */
-	if (m->n >= DEPS_MANY_THREADED)
-		threaded = pthread_create(&helper, NULL, many_read_main, m) == 0;
-	many_read_main(m);
-	if (threaded)
-		pthread_join(helper, NULL);
+	pool_run(m->n >= DEPS_MANY_THREADED ? 2 : 1, m->n, 1, many_read_item, m);
 	saferead_dir_close(&m->dir);
 	return atomic_load(&m->late) || clock_ms() > m->deadline ? -1 : 0;
 }

@@ -18,6 +18,10 @@
 #    (probe.c's table of probes, probes.def; spec.c's table of spec
 #    sources, sources.def): a module is one .c file, or the files that
 #    share a private header.
+# 4. One owner for threads: only os/pool.o (pool.h, for the runner, the
+#    ports scan and the deps probe's readers) and cli/signals.o (the
+#    signal watcher) name pthread_create.  The spec loader starts none:
+#    every spec is parsed before any thread starts.
 #
 # Objects come from $EP_BUILD (tests/run.sh sets it), else build/.
 . "$(dirname "$0")/../lib.sh"
@@ -133,6 +137,15 @@ for m in parse:
 _, u = mods["util/util"]
 bad = sorted(s for s in u if s in FORBIDDEN and s not in UTIL_ALLOWED)
 check(not bad, "util.o calls %s" % ", ".join(bad))
+
+# -- one owner for threads ---------------------------------------------
+THREAD_OWNERS = {"os/pool", "cli/signals"}
+starters = sorted(m for m, (_, u) in mods.items() if "pthread_create" in u)
+for m in starters:
+    check(m in THREAD_OWNERS, "%s.o calls pthread_create: a thread is started "
+          "through pool.h (src/os/pool.c); only the signal watcher "
+          "(src/cli/signals.c) starts its own" % m)
+check("os/pool" in starters, "os/pool.o starts the threads (pthread_create)")
 
 # -- the layer rule ----------------------------------------------------
 def layer_of(m):
