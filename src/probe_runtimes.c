@@ -181,8 +181,10 @@ static void data_answer(cJSON *d, const struct runtime_answer *a)
 	} else {
 		cJSON_AddNullToObject(d, "docker");
 	}
-	/* runtime_hint_install names the manager it picked */
+	/* runtime_hint_install names the manager it picked, and the
+	 * version every requirement of the runtime admits */
 	cJSON_AddNullToObject(d, "version_manager");
+	cJSON_AddNullToObject(d, "target");
 	add_str(d, "default_path", a ? a->default_path : NULL);
 	if (a && a->timed_out)
 		cJSON_AddNumberToObject(d, "timed_out_ms", (double)(long)a->budget_ms);
@@ -392,7 +394,8 @@ static void report_refused(struct result *res, const struct runtime_req *r,
 		result_note(res, "%s", a->skipped);
 }
 
-static void report_found(struct result *res, const struct runtime_prep *p,
+static void report_found(const struct run_ctx *ctx, struct result *res,
+			 const struct runtime_prep *p,
 			 const struct known_runtime *k,
 			 const struct runtime_answer *a)
 {
@@ -416,7 +419,7 @@ static void report_found(struct result *res, const struct runtime_prep *p,
 	if (v.status == STATUS_FAIL || (v.status == STATUS_WARN &&
 					(p->r->kind == REQ_GO_MIN ||
 					 p->r->unmet == SEV_WARN)))
-		runtime_hint_install(res, p, k, a->path);
+		runtime_hint_install(ctx, res, p, k, a->path);
 	if (v.status != STATUS_PASS && p->r->unmet != SEV_FAIL && p->r->unmet_rule)
 		result_note(res, "%s, not a failure: %s",
 			    v.status == STATUS_WARN ? "a warning" : "skipped",
@@ -624,7 +627,7 @@ static void report_answer(const struct run_ctx *ctx, struct result *res,
 		if (r->missing != SEV_FAIL)
 			apply_unmet(res, r, r->missing);
 		else
-			runtime_hint_install(res, p, k, NULL);
+			runtime_hint_install(ctx, res, p, k, NULL);
 		break;
 	case ANS_ERROR:
 		report_error(res, r, a);
@@ -642,7 +645,7 @@ static void report_answer(const struct run_ctx *ctx, struct result *res,
 		report_docker(res, a);
 		break;
 	case ANS_FOUND:
-		report_found(res, p, k, a);
+		report_found(ctx, res, p, k, a);
 		break;
 	}
 	if (a->default_path)

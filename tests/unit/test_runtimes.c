@@ -1069,7 +1069,7 @@ static void test_data_keys(void)
 	static const char *const want[] = {
 		"runtime", "required", "kind", "source", "source_key", "found", "path",
 		"method", "resolved_path", "command", "skipped_path_entries",
-		"not_run", "docker", "version_manager", "default_path",
+		"not_run", "docker", "version_manager", "target", "default_path",
 		"timed_out_ms", "unreaped", "lts",
 	};
 	char *dir = tmpdir("data-keys");
@@ -1213,7 +1213,7 @@ static void test_hints(void)
 		/* an installed pyenv version that fits needs no install */
 		{ ".pyenv/versions/3.12.1", "pyproject.toml", "python", REQ_PEP440,
 		  ">=3.10,<3.13", "pyenv local 3.12.1 (installed already, it satisfies "
-		  ">=3.10,<3.13)" },
+		  "every python requirement)" },
 		{ ".pyenv/versions/3.9.18", "pyproject.toml", "python", REQ_PEP440,
 		  ">=3.10,<3.13", "pyenv install 3.12" },
 		{ ".pyenv/versions/3.12.1", "setup.cfg", "python", REQ_PEP440, "~=3.12",
@@ -1221,10 +1221,15 @@ static void test_hints(void)
 		{ ".pyenv/versions/3.12.1", ".python-version", "python", REQ_PYENV, "3.12",
 		  "pyenv has 3.12.1 installed, which .python-version selects" },
 		{ NULL, "pyproject.toml", "python", REQ_PEP440, "~=3.9.2", "install Python 3.9" },
+		/* npm missing, and node too: Node.js ships npm */
 		{ NULL, "package.json", "npm", REQ_EXACT, "npm@10.9.0",
-		  "corepack enable npm: corepack then runs npm 10.9.0" },
+		  "install Node.js (https://nodejs.org/ or your package manager): "
+		  "Node.js ships npm" },
+		/* no node to key corepack on */
 		{ NULL, "package.json", "pnpm", REQ_EXACT, "pnpm@9.1.0",
-		  "corepack enable: corepack then runs pnpm 9.1.0" },
+		  "npm install -g pnpm@9.1.0, or corepack enable (with Node.js 25 "
+		  "and later, npm install -g corepack first): corepack then runs "
+		  "pnpm 9.1.0" },
 		{ NULL, "package.json", "npm", REQ_SEMVER, ">=9", "npm install -g npm" },
 		{ NULL, "package.json", "npm", REQ_SEMVER, "^9.1", "npm install -g npm@9" },
 		{ NULL, "go.mod", "go", REQ_GO_MIN, "1.22", "install Go 1.22 or later" },
