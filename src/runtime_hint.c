@@ -446,9 +446,12 @@ static void hint_pm(const struct run_ctx *ctx, struct result *res,
 		corepack_words(&h, node_next_major(ctx), "");
 		result_hint(res, "%s", h.s);
 	} else {
+		/* Yarn 2 and later: not on npm as "yarn", and corepack's
+		 * own default outside a pinned project is Yarn 1 */
 		corepack_words(&h, node_next_major(ctx), "");
-		result_hint(res, "%s, then corepack use %s%s%s (it pins it in "
-			    "package.json)", h.s, w->name, *num ? "@" : "", num);
+		result_hint(res, "%s, then corepack install --global %s@%s "
+			    "(corepack's own default is Yarn 1)", h.s, w->name,
+			    *num ? num : "stable");
 	}
 	buf_release(&h);
 }

@@ -291,12 +291,14 @@ static void pick(struct runtime_target *t, const struct runtime_prep *pv, size_t
 		 const struct cands *cs, const unsigned char *ok)
 {
 	unsigned char *judged = xcalloc(n, 1);
-	size_t c, i;
+	size_t c, i, njudged = 0;
 
 	for (c = 0; c < cs->n; c++)
 		for (i = 0; i < n; i++)
 			judged[i] |= ok[c * n + i];
-	for (c = 0; c < cs->n; c++) {
+	for (i = 0; i < n; i++)
+		njudged += judged[i];
+	for (c = 0; njudged && c < cs->n; c++) {
 		for (i = 0; i < n && (ok[c * n + i] || !judged[i]); i++)
 			;
 		if (i < n)
