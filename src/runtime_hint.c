@@ -522,6 +522,7 @@ static void hint_npm_missing(const struct run_ctx *ctx, struct result *res,
 	const struct runtime_answer *node = runtime_ask(ctx, "node");
 	const struct runtime_target *tn = runtime_target(ctx, "node");
 	struct want wn = { "node", "Node.js", w->src, tn, NULL };
+	struct runtime_target line;
 	struct buf h = BUF_INIT;
 
 	if (node->state == ANS_FOUND && node->path &&
@@ -539,8 +540,18 @@ static void hint_npm_missing(const struct run_ctx *ctx, struct result *res,
 		hint_conflict(res, &wn);
 		return;
 	}
-	if (node->state == ANS_FOUND)
+	if (node->state == ANS_FOUND) {
 		wn.path = node->path;
+		/* the node found meets node's requirements: its own line
+		 * again, this time with npm */
+		if (node->version && runtime_target_admits(tn, "node", node->version)) {
+			memset(&line, 0, sizeof(line));
+			line.state = TARGET_VERSION;
+			snprintf(line.num, sizeof(line.num), "%lu",
+				 strtoul(node->version, NULL, 10));
+			wn.t = &line;
+		}
+	}
 	hint_install(res, &wn);
 	if (node->state == ANS_FOUND)
 		buf_printf(&h, "the node on PATH has no npm beside it, and npm "
