@@ -31,6 +31,7 @@
  */
 #include "runtimes.h"
 #include "nodelts.h"
+#include "workspaces.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -404,24 +405,57 @@ int runtime_target_admits(const struct runtime_target *t, const char *name,
 
 /* ---- once a run, for each model and runtime ---- */
 
-struct target_arg {
-	const char *name;
-};
+/* What one install at the repository's top checks against the one node
+ * it runs on (npm's, pnpm's engines check of every workspace project):
+ * the npm semver ranges of package.json engines and preflight.yaml. */
+static int checked_by_install(const struct runtime_req *r)
+{
+	return r->kind == REQ_SEMVER && (r->src == SRC_ENGINES || r->src == SRC_PREFLIGHT);
+}
 
+/* Add spec's requirements of name to v (all, or those one install at
+ * the top checks). */
+static void gather(const struct spec *spec, const char *name, int install_only,
+		   const struct runtime_req ***v, size_t *n, size_t *cap)
+{
+	size_t i;
+
+	for (i = 0; i < spec->nruntimes; i++) {
+		const struct runtime_req *r = &spec->runtimes[i];
+
+		if (strcmp(r->name, name) || (install_only && !checked_by_install(r)))
+			continue;
+		grow(v, sizeof(**v), cap, *n + 1);
+		(*v)[(*n)++] = r;
+	}
+}
+
+/* The requirements the target weighs.  A workspace that selects its own
+ * version (its .nvmrc, .tool-versions, volta, packageManager) runs its
+ * own: its requirements alone.  Otherwise the repository's runtime is
+ * the one that runs, there and in every workspace that selects none:
+ * the repository's requirements, those of every such workspace, and the
+ * engines of the others, which one install at the top checks too. */
 static void *target_make(const struct run_ctx *ctx, const void *arg)
 {
-	const struct target_arg *ta = arg;
-	const struct spec *spec = ctx->spec;
+	const char *name = arg;
+	const struct spec *top = spec_top(ctx->spec);
+	const struct spec_workspaces *ws = top->workspaces;
 	struct runtime_target *t = xcalloc(1, sizeof(*t));
-	const struct runtime_req **v;
-	size_t i, n = 0;
+	const struct runtime_req **v = NULL;
+	size_t i, n = 0, cap = 0;
 
-	/* NOLINTNEXTLINE(bugprone-sizeof-expression): an array of pointers */
-	v = xcalloc(spec->nruntimes ? spec->nruntimes : 1, sizeof(*v));
-	for (i = 0; i < spec->nruntimes; i++)
-		if (!strcmp(spec->runtimes[i].name, ta->name))
-			v[n++] = &spec->runtimes[i];
-	runtime_target_pick(v, n, ta->name, t);
+	if (ctx->spec != top && spec_selects_version(ctx->spec, name)) {
+		gather(ctx->spec, name, 0, &v, &n, &cap);
+	} else {
+		gather(top, name, 0, &v, &n, &cap);
+		for (i = 0; ws && i < ws->n; i++)
+			if (ws->v[i].loaded)
+				gather(&ws->v[i].spec, name,
+				       spec_selects_version(&ws->v[i].spec, name),
+				       &v, &n, &cap);
+	}
+	runtime_target_pick(v, n, name, t);
 	t->reqs = v;
 	t->nall = n;
 	return t;
@@ -438,14 +472,13 @@ static void target_free(void *p)
 const struct runtime_target *runtime_target(const struct run_ctx *ctx,
 					    const char *name)
 {
-	struct target_arg ta = { name };
 	struct buf key = BUF_INIT;
 	const struct runtime_target *t;
 
 	buf_printf(&key, "runtime-target:%s", name);
-	if (ctx->spec->dir)
+	if (ctx->spec != spec_top(ctx->spec) && spec_selects_version(ctx->spec, name))
 		buf_printf(&key, "@%s", ctx->spec->dir);
-	t = run_once(ctx, buf_str(&key), target_make, &ta, target_free);
+	t = run_once(ctx, buf_str(&key), target_make, name, target_free);
 	buf_release(&key);
 	return t;
 }
