@@ -429,8 +429,21 @@ static void hint_pin(const struct run_ctx *ctx, struct result *res,
 	buf_release(&h);
 }
 
-/* pnpm or yarn that no pin names, with no volta: from npm where npm has
- * the version, else corepack. */
+/* 1 when a packageManager pin of name is among t's requirements (and
+ * so, with a target, the version t names). */
+static int pinned(const struct runtime_target *t, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < t->nall; i++)
+		if (t->reqs[i]->src == SRC_PACKAGE_MANAGER &&
+		    !strcmp(t->reqs[i]->name, name))
+			return 1;
+	return 0;
+}
+
+/* pnpm or yarn of a check other than the pin's, with no volta: from npm
+ * where npm has the version, else corepack. */
 static void hint_pm(const struct run_ctx *ctx, struct result *res,
 		    const struct want *w)
 {
@@ -444,6 +457,13 @@ static void hint_pm(const struct run_ctx *ctx, struct result *res,
 			    "1" : num);
 		buf_puts(&h, ", or ");
 		corepack_words(&h, node_next_major(ctx), "");
+		/* with no pin, corepack runs its own default version */
+		if (pinned(w->t, w->name))
+			buf_printf(&h, ": corepack then runs %s %s, as "
+				   "packageManager asks", w->name, num);
+		else if (*num)
+			buf_printf(&h, ", then corepack install --global %s@%s",
+				   w->name, num);
 		result_hint(res, "%s", h.s);
 	} else {
 		/* Yarn 2 and later: not on npm as "yarn", and corepack's

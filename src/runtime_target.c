@@ -425,6 +425,7 @@ static void gather(const struct spec *spec, const char *name, int install_only,
 
 		if (strcmp(r->name, name) || (install_only && !checked_by_install(r)))
 			continue;
+		/* NOLINTNEXTLINE(bugprone-sizeof-expression): an array of pointers */
 		grow(v, sizeof(**v), cap, *n + 1);
 		(*v)[(*n)++] = r;
 	}
