@@ -6,8 +6,10 @@
  * fails the check without running anything), then gets the runtime's
  * version from runtime_ask (asked once a run however many requirements
  * name the runtime), judges it (runtime_eval.c) and, when it falls short,
- * says how to get one that fits (runtime_hint.c).  This file plans the
- * checks and turns each answer into a result.
+ * says how to get the one version that every requirement of the runtime
+ * admits (runtime_target.c, picked once a run; runtime_hint.c), so that
+ * the hints of two checks never disagree.  This file plans the checks and
+ * turns each answer into a result.
  */
 #include "probe.h"
 #include "runtime_ask.h"
