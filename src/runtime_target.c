@@ -220,8 +220,16 @@ static void sweep_python(struct cands *cs)
 int runtime_prep_admits(const struct runtime_prep *p, const char *found)
 {
 	struct runtime_verdict v = { STATUS_PASS, BUF_INIT };
+	struct semver sv = SEMVER_INIT;
 	int ok;
 
+	/* the common kind without the message runtime_judge writes: as
+	 * judge_semver, for a found version that is a plain X.Y.Z */
+	if (p->r->kind == REQ_SEMVER && p->range && semver_parse(found, 0, &sv) == 0) {
+		ok = semver_satisfies(&sv, p->range, SEMVER_INCLUDE_PRERELEASE);
+		semver_release(&sv);
+		return ok;
+	}
 	runtime_judge(p, NULL, found, &v);
 	ok = v.status == STATUS_PASS || v.status == STATUS_WARN;
 	buf_release(&v.msg);
@@ -342,6 +350,20 @@ static void find_readers(struct runtime_target *t, const struct runtime_prep *pv
 	}
 }
 
+/* 1 when a requirement weighed before reqs[i] reads as it does (fifty
+ * workspaces that all say ">=18" are one requirement to judge). */
+static int seen_before(const struct runtime_req *const *reqs, size_t i,
+		       const char *name)
+{
+	size_t j;
+
+	for (j = 0; j < i; j++)
+		if (weighed(reqs[j], name) && reqs[j]->kind == reqs[i]->kind &&
+		    reqs[j]->src == reqs[i]->src && !strcmp(reqs[j]->spec, reqs[i]->spec))
+			return 1;
+	return 0;
+}
+
 void runtime_target_pick(const struct runtime_req *const *reqs, size_t nreqs,
 			 const char *name, struct runtime_target *t)
 {
@@ -353,7 +375,7 @@ void runtime_target_pick(const struct runtime_req *const *reqs, size_t nreqs,
 
 	memset(t, 0, sizeof(*t));
 	for (i = 0; i < nreqs; i++) {
-		if (!weighed(reqs[i], name))
+		if (!weighed(reqs[i], name) || seen_before(reqs, i, name))
 			continue;
 		runtime_prep_init(&pv[n], reqs[i]);
 		if (pv[n].bad) {
