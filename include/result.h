@@ -140,6 +140,8 @@ void result_copy(struct result *dst, const struct result *r);
  * never reaches an argv. */
 int result_fix_argv(struct result *r, enum fix_who who, unsigned needs,
 		    const char *argv0, ...) __attribute__((sentinel));
+/* No fix after all: the one set is dropped. */
+void result_fix_clear(struct result *r);
 /* A fix only a person can make: edit file (at line, 0: anywhere). */
 void result_fix_edit(struct result *r, const char *file, unsigned line);
 /* The fix's argv runs in dir (repository-relative, static or a model's

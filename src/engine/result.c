@@ -67,6 +67,12 @@ int result_fix_argv(struct result *r, enum fix_who who, unsigned needs,
 	return 0;
 }
 
+void result_fix_clear(struct result *r)
+{
+	fix_free(r->fix);
+	r->fix = NULL;
+}
+
 void result_fix_edit(struct result *r, const char *file, unsigned line)
 {
 	struct fix *f = xcalloc(1, sizeof(*f));

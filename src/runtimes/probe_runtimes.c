@@ -6,8 +6,10 @@
  * fails the check without running anything), then gets the runtime's
  * version from runtime_ask (asked once a run however many requirements
  * name the runtime), judges it (runtime_eval.c) and, when it falls short,
- * says how to get one that fits (runtime_hint.c).  This file plans the
- * checks and turns each answer into a result.
+ * says how to get the one version that every requirement of the runtime
+ * admits (runtime_target.c, picked once a run; runtime_hint.c), so that
+ * the hints of two checks never disagree.  This file plans the checks and
+ * turns each answer into a result.
  */
 #include "probe.h"
 #include "runtime_ask.h"
@@ -184,8 +186,10 @@ static void data_answer(cJSON *d, const struct runtime_answer *a)
 	} else {
 		cJSON_AddNullToObject(d, "docker");
 	}
-	/* runtime_hint_install names the manager it picked */
+	/* runtime_hint_install names the manager it picked, and the
+	 * version every requirement of the runtime admits */
 	cJSON_AddNullToObject(d, "version_manager");
+	cJSON_AddNullToObject(d, "target");
 	add_str(d, "default_path", a ? a->default_path : NULL);
 	if (a && a->timed_out)
 		cJSON_AddNumberToObject(d, "timed_out_ms", (double)(long)a->budget_ms);
@@ -395,7 +399,8 @@ static void report_refused(struct result *res, const struct runtime_req *r,
 		result_note(res, "%s", a->skipped);
 }
 
-static void report_found(struct result *res, const struct runtime_prep *p,
+static void report_found(const struct run_ctx *ctx, struct result *res,
+			 const struct runtime_prep *p,
 			 const struct known_runtime *k,
 			 const struct runtime_answer *a)
 {
@@ -419,7 +424,7 @@ static void report_found(struct result *res, const struct runtime_prep *p,
 	if (v.status == STATUS_FAIL || (v.status == STATUS_WARN &&
 					(p->r->kind == REQ_GO_MIN ||
 					 p->r->unmet == SEV_WARN)))
-		runtime_hint_install(res, p, k, a->path);
+		runtime_hint_install(ctx, res, p, k, a->path);
 	if (v.status != STATUS_PASS && p->r->unmet != SEV_FAIL && p->r->unmet_rule)
 		result_note(res, "%s, not a failure: %s",
 			    v.status == STATUS_WARN ? "a warning" : "skipped",
@@ -627,7 +632,7 @@ static void report_answer(const struct run_ctx *ctx, struct result *res,
 		if (r->missing != SEV_FAIL)
 			apply_unmet(res, r, r->missing);
 		else
-			runtime_hint_install(res, p, k, NULL);
+			runtime_hint_install(ctx, res, p, k, NULL);
 		break;
 	case ANS_ERROR:
 		report_error(res, r, a);
@@ -645,7 +650,7 @@ static void report_answer(const struct run_ctx *ctx, struct result *res,
 		report_docker(res, a);
 		break;
 	case ANS_FOUND:
-		report_found(res, p, k, a);
+		report_found(ctx, res, p, k, a);
 		break;
 	}
 	if (a->default_path)

@@ -7,6 +7,8 @@
  * the repository wrote it.
  */
 #include "runtimes.h"
+#include "runtime_ask.h"
+#include "saferead.h"
 
 #include <dirent.h>
 #include <stdio.h>
@@ -59,10 +61,10 @@ static int manager_present(const struct manager *m)
 	return yes;
 }
 
-/* Which manager should install r's runtime (one bit of wanted), or NULL:
- * the one the binary found came from, then the one that reads r's file,
- * then the first in use. */
-static const struct manager *manager_pick(const struct runtime_req *r, unsigned wanted,
+/* Which manager should install a runtime (one bit of wanted), or NULL:
+ * the one the binary found came from, then the one that reads the file
+ * of the requirement checked (src), then the first in use. */
+static const struct manager *manager_pick(enum req_source src, unsigned wanted,
 					  const char *path)
 {
 	unsigned prefer = 0;
@@ -71,13 +73,13 @@ static const struct manager *manager_pick(const struct runtime_req *r, unsigned 
 	for (i = 0; path && i < ARRAY_SIZE(managers); i++)
 		if ((managers[i].bit & wanted) && strstr(path, managers[i].in_path))
 			return &managers[i];
-	if (r->src == SRC_NVMRC)
+	if (src == SRC_NVMRC)
 		prefer = MGR_NVM;
-	else if (r->src == SRC_PYTHON_VERSION)
+	else if (src == SRC_PYTHON_VERSION)
 		prefer = MGR_PYENV;
-	else if (r->src == SRC_TOOL_VERSIONS)
+	else if (src == SRC_TOOL_VERSIONS)
 		prefer = MGR_ASDF | MGR_MISE;
-	else if (r->src == SRC_VOLTA)
+	else if (src == SRC_VOLTA)
 		prefer = MGR_VOLTA;
 	for (i = 0; i < ARRAY_SIZE(managers); i++)
 		if ((managers[i].bit & wanted & prefer) && manager_present(&managers[i]))
@@ -104,36 +106,35 @@ static const char *asdf_plugin(const char *name)
 	return !strcmp(name, "node") ? "nodejs" : !strcmp(name, "go") ? "golang" : name;
 }
 
-/* Generic advice, by runtime, with v a validated version or "". */
-static void hint_generic(struct result *res, const char *name, const char *v,
-			 const char *display)
-{
-	const char *sp = *v ? " " : "";
+/* What one hint is about: runtime name, checked for a requirement of
+ * source src, to be brought to target t. */
+struct want {
+	const char *name;
+	const char *display;	/* "Node.js" */
+	enum req_source src;
+	const struct runtime_target *t;
+	const char *path;	/* the binary found, or NULL */
+};
 
-	if (!strcmp(name, "node"))
+/* ---- node, python, go and the rest: a version manager, or generic ---- */
+
+/* Generic advice, by runtime, with v a validated version or "". */
+static void hint_generic(struct result *res, const struct want *w)
+{
+	const char *v = w->t->num, *sp = *v ? " " : "";
+
+	if (!strcmp(w->name, "node"))
 		result_hint(res, "install Node.js%s%s (https://nodejs.org/ or your "
 			    "package manager)", sp, v);
-	else if (!strcmp(name, "python"))
+	else if (!strcmp(w->name, "python"))
 		result_hint(res, "install Python%s%s (https://www.python.org/downloads/ "
 			    "or your package manager)", sp, v);
-	else if (!strcmp(name, "go"))
+	else if (!strcmp(w->name, "go"))
 		result_hint(res, "install Go%s%s%s (https://go.dev/dl/)", sp, v,
 			    *v ? " or later" : "");
-	else if (!strcmp(name, "npm")) {
-		struct buf pkg = BUF_INIT;
-
-		buf_printf(&pkg, "npm%s%s", *v ? "@" : "", v);
-		result_hint(res, "npm install -g %s", pkg.s);
-		result_fix_argv(res, FIX_AGENT, FIX_NEEDS_NETWORK, "npm", "install",
-				"-g", pkg.s, (char *)NULL);
-		buf_release(&pkg);
-	}
-	else if (!strcmp(name, "pnpm") || !strcmp(name, "yarn"))
-		result_hint(res, "corepack enable, or npm install -g %s%s%s", name,
-			    *v ? "@" : "", v);
-	else if (versions_token_safe(name))
+	else if (versions_token_safe(w->name))
 		result_hint(res, "install %s%s%s, or add the directory that holds it "
-			    "to PATH", display, sp, v);
+			    "to PATH", w->display, sp, v);
 }
 
 /* "3.12.1" < "3.12.10": dotted numbers by value. */
@@ -152,15 +153,14 @@ static int dotted_cmp(const char *a, const char *b)
 }
 
 /* The newest CPython that pyenv has installed ($PYENV_ROOT/versions/X.Y.Z,
- * or ~/.pyenv) and that satisfies p, into out; 0 when none.  Only plain
- * X.Y.Z names count: they are safe to name in a hint. */
-static int pyenv_installed(const struct runtime_prep *p, char *out, size_t n)
+ * or ~/.pyenv) and that every python requirement admits, into out; 0 when
+ * none.  Only plain X.Y.Z names count: they are safe to name in a hint. */
+static int pyenv_installed(const struct runtime_target *t, char *out, size_t n)
 {
 	const char *root = getenv("PYENV_ROOT"), *home = getenv("HOME");
 	char *base, *dir;
 	struct dirent *e;
 	DIR *d;
-	char err[128];
 
 	*out = '\0';
 	if (root && root[0] == '/')
@@ -177,17 +177,11 @@ static int pyenv_installed(const struct runtime_prep *p, char *out, size_t n)
 		return 0;
 	while ((e = readdir(d)) != NULL) {
 		const char *v = e->d_name;
-		int ok;
 
 		if (strspn(v, "0123456789.") != strlen(v) || strlen(v) >= n ||
 		    !versions_token_safe(v) || (*out && dotted_cmp(v, out) <= 0))
 			continue;
-		if (p->r->kind == REQ_PEP440)
-			ok = pep440_check(p->r->spec, v, err, sizeof(err)) == 1;
-		else
-			ok = p->r->kind == REQ_PYENV && p->pyenv.n &&
-			     pyenv_matches(&p->pyenv.v[0], v) == 1;
-		if (ok)
+		if (runtime_target_admits(t, "python", v))
 			memcpy(out, v, strlen(v) + 1);
 	}
 	closedir(d);
@@ -196,58 +190,58 @@ static int pyenv_installed(const struct runtime_prep *p, char *out, size_t n)
 
 /* pyenv: a version it has installed that fits needs no install
  * (issue 7): pick it for the repository instead. */
-static void hint_pyenv(struct result *res, const struct runtime_prep *p)
+static void hint_pyenv(struct result *res, const struct want *w)
 {
-	const struct runtime_req *r = p->r;
+	const struct runtime_target *t = w->t;
+	int reads = (t->reads >> SRC_PYTHON_VERSION) & 1;
 	char have[40];
 
-	if (pyenv_installed(p, have, sizeof(have))) {
-		if (r->src == SRC_PYTHON_VERSION) {
+	if (pyenv_installed(t, have, sizeof(have))) {
+		if (reads) {
 			result_hint(res, "pyenv has %s installed, which .python-version "
 				    "selects, but it is not the python on PATH: put "
 				    "pyenv's shims first (eval \"$(pyenv init -)\")", have);
 		} else {
 			result_hint(res, "pyenv local %s (installed already, it "
-				    "satisfies %s)", have, p->want);
+				    "satisfies every python requirement)", have);
 			result_fix_argv(res, FIX_AGENT, 0, "pyenv", "local", have, (char *)NULL);
 		}
-	} else if (r->src == SRC_PYTHON_VERSION) {
+	} else if (reads) {
 		result_hint(res, "pyenv install (it reads .python-version)");
 		result_fix_argv(res, FIX_AGENT, FIX_NEEDS_NETWORK, "pyenv", "install",
 				(char *)NULL);
-	} else if (*p->num) {
-		result_hint(res, "pyenv install %s", p->num);
+	} else if (*t->num) {
+		result_hint(res, "pyenv install %s", t->num);
 		result_fix_argv(res, FIX_AGENT, FIX_NEEDS_NETWORK, "pyenv", "install",
-				p->num, (char *)NULL);
+				t->num, (char *)NULL);
 	} else {
 		result_hint(res, "pyenv install --list, then pyenv install a "
 			    "version the requirement admits");
 	}
 }
 
-/* The install command of version manager m for p. */
-static void hint_manager(struct result *res, const struct runtime_prep *p,
+/* The install command of version manager m for w. */
+static void hint_manager(struct result *res, const struct want *w,
 			 const struct manager *m)
 {
-	const struct runtime_req *r = p->r;
-	const char *name = r->name, *num = p->num;
+	const struct runtime_target *t = w->t;
+	const char *name = w->name, *num = t->num;
 	const char *sep = *num ? "@" : "";
-
 	struct buf arg = BUF_INIT;
 
 	/* every fix below runs the manager as its hint says, with words
-	 * that passed versions_token_safe (num, p->nvm, name); nvm is a
+	 * that passed versions_token_safe (num, t->nvm, name); nvm is a
 	 * shell function, which a harness runs in a shell that loaded it */
 	switch (m->bit) {
 	case MGR_NVM:
-		if (r->src == SRC_NVMRC) {
+		if ((t->reads >> SRC_NVMRC) & 1) {
 			result_hint(res, "nvm install (it reads .nvmrc)");
 			result_fix_argv(res, FIX_AGENT, FIX_NEEDS_NETWORK, "nvm",
 					"install", (char *)NULL);
-		} else if (*p->nvm || *num) {
-			result_hint(res, "nvm install %s", *p->nvm ? p->nvm : num);
+		} else if (*t->nvm || *num) {
+			result_hint(res, "nvm install %s", *t->nvm ? t->nvm : num);
 			result_fix_argv(res, FIX_AGENT, FIX_NEEDS_NETWORK, "nvm",
-					"install", *p->nvm ? p->nvm : num, (char *)NULL);
+					"install", *t->nvm ? t->nvm : num, (char *)NULL);
 		} else {
 			result_hint(res, "nvm ls-remote, then nvm install a version "
 				    "the requirement admits");
@@ -260,7 +254,7 @@ static void hint_manager(struct result *res, const struct runtime_prep *p,
 				arg.s, (char *)NULL);
 		break;
 	case MGR_ASDF:
-		if (r->src == SRC_TOOL_VERSIONS) {
+		if ((t->reads >> SRC_TOOL_VERSIONS) & 1) {
 			result_hint(res, "asdf install (it reads .tool-versions)");
 			result_fix_argv(res, FIX_AGENT, FIX_NEEDS_NETWORK, "asdf",
 					"install", (char *)NULL);
@@ -272,7 +266,7 @@ static void hint_manager(struct result *res, const struct runtime_prep *p,
 		}
 		break;
 	case MGR_MISE:
-		if (r->src == SRC_TOOL_VERSIONS) {
+		if ((t->reads >> SRC_TOOL_VERSIONS) & 1) {
 			result_hint(res, "mise install (it reads .tool-versions)");
 			result_fix_argv(res, FIX_AGENT, FIX_NEEDS_NETWORK, "mise",
 					"install", (char *)NULL);
@@ -284,41 +278,398 @@ static void hint_manager(struct result *res, const struct runtime_prep *p,
 		}
 		break;
 	case MGR_PYENV:
-		hint_pyenv(res, p);
+		hint_pyenv(res, w);
 		break;
 	}
 	buf_release(&arg);
 }
 
-void runtime_hint_install(struct result *res, const struct runtime_prep *p,
-			  const struct known_runtime *k, const char *path)
+/* A runtime's install hint: its version manager's, else generic advice.
+ * res->data names the manager. */
+static void hint_install(struct result *res, const struct want *w)
 {
-	const struct runtime_req *r = p->r;
-	const struct manager *m;
+	const struct manager *m = manager_pick(w->src, managers_for(w->name),
+					       w->path);
 
-	if (p->bad || !versions_token_safe(r->name))
-		return;
-	if (r->src == SRC_PACKAGE_MANAGER) {
-		/* a bare `corepack enable` shims pnpm and yarn only (corepack's
-		 * default SupportedPackageManagers less npm) */
-		result_hint(res, "corepack enable%s: corepack then runs %s %s, as "
-			    "packageManager asks", strcmp(p->pm.name, "npm") ? "" :
-			    " npm", p->pm.name, p->num);
-		result_fix_argv(res, FIX_AGENT, FIX_NEEDS_NETWORK, "corepack",
-				"enable", strcmp(p->pm.name, "npm") ? NULL : "npm",
-				(char *)NULL);
-		return;
-	}
-	m = manager_pick(r, managers_for(r->name), path);
 	if (!m) {
-		hint_generic(res, r->name, p->num, k ? k->display : r->name);
+		hint_generic(res, w);
 		return;
 	}
 	cJSON_ReplaceItemInObjectCaseSensitive(res->data, "version_manager",
 					       cJSON_CreateString(m->name));
-	hint_manager(res, p, m);
+	hint_manager(res, w, m);
 	/* nvm install, pyenv local, asdf install, mise use: they read (or
 	 * write) the version files of the directory they run in, which for
 	 * a workspace's requirement is the workspace's */
 	result_fix_cwd(res, res->workspace);
+}
+
+/* ---- requirements no one version meets ---- */
+
+static void req_label(struct buf *b, const struct runtime_req *r)
+{
+	char want[RUNTIME_QUOTE_MAX];
+
+	versions_quote(want, sizeof(want), r->spec, strlen(r->spec));
+	buf_printf(b, "%s (%s", want, runtime_req_from(r));
+	if (r->origin.line)
+		buf_printf(b, ":%u", r->origin.line);
+	buf_putc(b, ')');
+}
+
+/* No install can clear every check of the runtime: say which two
+ * requirements exclude each other; the fix is a person's edit. */
+static void hint_conflict(struct result *res, const struct want *w)
+{
+	const struct runtime_target *t = w->t;
+	struct buf a = BUF_INIT, b = BUF_INIT;
+
+	req_label(&a, t->a);
+	req_label(&b, t->b);
+	result_hint(res, "no %s version satisfies both %s and %s: make them "
+		    "agree, then install the version they share", w->display,
+		    a.s, b.s);
+	result_fix_edit(res, runtime_req_from(t->b), t->b->origin.line);
+	buf_release(&a);
+	buf_release(&b);
+}
+
+/* ---- npm, pnpm, yarn, bun: npm and corepack ---- */
+
+/* The major of the Node.js that will run once node's own hints are
+ * followed: the target when the node found misses it, else the node
+ * found; 0 when neither is known. */
+static unsigned long node_next_major(const struct run_ctx *ctx)
+{
+	const struct runtime_target *t = runtime_target(ctx, "node");
+	const struct runtime_answer *a = runtime_ask(ctx, "node");
+	int found = a->state == ANS_FOUND && a->version;
+
+	if (t->state == TARGET_VERSION &&
+	    !(found && runtime_target_admits(t, "node", a->version)))
+		return strtoul(t->num, NULL, 10);
+	return found ? strtoul(a->version, NULL, 10) : 0;
+}
+
+/* How to get corepack's shims (corepack enable ARGS) under the Node.js
+ * that will run: Node.js 25 and later ship no corepack (nodejs/node
+ * #57825, #59835), npm installs it. */
+static void corepack_words(struct buf *b, unsigned long node, const char *args)
+{
+	if (node >= 25)
+		buf_printf(b, "npm install -g corepack (Node.js %lu ships none), "
+			   "then corepack enable%s", node, args);
+	else if (node)
+		buf_printf(b, "corepack enable%s", args);
+	else
+		buf_printf(b, "corepack enable%s (with Node.js 25 and later, npm "
+			   "install -g corepack first)", args);
+}
+
+static int npm_on_path(const struct run_ctx *ctx)
+{
+	return runtime_prepare(ctx, "npm")->state != ANS_MISSING;
+}
+
+/* 1 when the npm package named NAME@num (num "": the newest) is the tool
+ * itself: npm's yarn package is Yarn 1 only. */
+static int npm_has_package(const char *name, const char *num)
+{
+	if (!strcmp(name, "yarn"))
+		return !strncmp(num, "1.", 2) || !strcmp(num, "1");
+	return !strcmp(name, "npm") || !strcmp(name, "pnpm") || !strcmp(name, "bun");
+}
+
+/* npm install -g NAME@num, as the hint's first words and as the fix (when
+ * npm is there to run it). */
+static void npm_install(const struct run_ctx *ctx, struct result *res,
+			struct buf *hint, const char *name, const char *num)
+{
+	struct buf pkg = BUF_INIT;
+
+	buf_printf(&pkg, "%s%s%s", name, *num ? "@" : "", num);
+	buf_printf(hint, "npm install -g %s", pkg.s);
+	if (npm_on_path(ctx))
+		result_fix_argv(res, FIX_AGENT, FIX_NEEDS_NETWORK, "npm", "install",
+				"-g", pkg.s, (char *)NULL);
+	buf_release(&pkg);
+}
+
+/* A packageManager pin: the pinned version itself from npm (a global
+ * install that `NAME --version` then answers with: a fix that clears the
+ * check), or corepack, which runs the pinned version once enabled.  The
+ * fix is never `corepack enable` alone: the check runs corepack's shim
+ * with COREPACK_ENABLE_NETWORK=0, and the pinned version is not in its
+ * cache until corepack install fetches it. */
+static void hint_pin(const struct run_ctx *ctx, struct result *res,
+		     const struct runtime_prep *p, const struct want *w)
+{
+	const char *name = p->pm.name, *num = p->num;
+	struct buf h = BUF_INIT;
+
+	if (!strcmp(name, "bun")) {
+		/* corepack supports npm, pnpm and yarn only */
+		npm_install(ctx, res, &h, "bun", num);
+		result_hint(res, "install Bun %s: %s, or https://bun.sh/ (corepack "
+			    "does not manage bun)", num, h.s);
+	} else if (strcmp(name, "npm") && strcmp(name, "pnpm") && strcmp(name, "yarn")) {
+		result_hint(res, "install %s %s, as packageManager asks", w->display, num);
+	} else if (npm_has_package(name, num)) {
+		npm_install(ctx, res, &h, name, num);
+		buf_puts(&h, ", or ");
+		corepack_words(&h, node_next_major(ctx), strcmp(name, "npm") ? "" : " npm");
+		result_hint(res, "%s: corepack then runs %s %s, as packageManager asks",
+			    h.s, name, num);
+	} else {
+		corepack_words(&h, node_next_major(ctx), "");
+		result_hint(res, "%s, then corepack install: corepack then runs %s %s, "
+			    "as packageManager asks (npm's yarn package is Yarn 1 only)",
+			    h.s, name, num);
+	}
+	buf_release(&h);
+}
+
+/* 1 when a packageManager pin of name is among t's requirements (and
+ * so, with a target, the version t names). */
+static int pinned(const struct runtime_target *t, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < t->nall; i++)
+		if (t->reqs[i]->src == SRC_PACKAGE_MANAGER &&
+		    !strcmp(t->reqs[i]->name, name))
+			return 1;
+	return 0;
+}
+
+/* pnpm or yarn of a check other than the pin's, with no volta: from npm
+ * where npm has the version, else corepack. */
+static void hint_pm(const struct run_ctx *ctx, struct result *res,
+		    const struct want *w)
+{
+	const char *num = w->t->num;
+	struct buf h = BUF_INIT;
+
+	if (npm_has_package(w->name, num) &&
+	    (strcmp(w->name, "yarn") || *num ||
+	     runtime_target_admits(w->t, "yarn", "1.99999.99999"))) {
+		npm_install(ctx, res, &h, w->name, !strcmp(w->name, "yarn") && !*num ?
+			    "1" : num);
+		buf_puts(&h, ", or ");
+		corepack_words(&h, node_next_major(ctx), "");
+		/* with no pin, corepack runs its own default version */
+		if (pinned(w->t, w->name))
+			buf_printf(&h, ": corepack then runs %s %s, as "
+				   "packageManager asks", w->name, num);
+		else if (*num)
+			buf_printf(&h, ", then corepack install --global %s@%s",
+				   w->name, num);
+		result_hint(res, "%s", h.s);
+	} else {
+		/* Yarn 2 and later: not on npm as "yarn", and corepack's
+		 * own default outside a pinned project is Yarn 1 */
+		corepack_words(&h, node_next_major(ctx), "");
+		result_hint(res, "%s, then corepack install --global %s@%s "
+			    "(corepack's own default is Yarn 1)", h.s, w->name,
+			    *num ? num : "stable");
+	}
+	buf_release(&h);
+}
+
+/* npm found, of another version, with no volta */
+static void hint_npm(const struct run_ctx *ctx, struct result *res,
+		     const struct want *w)
+{
+	struct buf h = BUF_INIT;
+
+	npm_install(ctx, res, &h, "npm", w->t->num);
+	result_hint(res, "%s", h.s);
+	buf_release(&h);
+}
+
+/* ---- npm not on PATH: a hint that needs no npm ---- */
+
+/* 1 when node (found at path) is the one Debian's nodejs package
+ * installs and that package ships no npm (Debian's own nodejs leaves it
+ * to the npm package; NodeSource's bundles it): dpkg's list of the
+ * package's files ($DPKG_ADMINDIR, else /var/lib/dpkg). */
+static int debian_node_without_npm(const char *path)
+{
+	const char *admin = getenv("DPKG_ADMINDIR");
+	char *list = path_join(admin && admin[0] == '/' ? admin : "/var/lib/dpkg",
+			       "info/nodejs.list");
+	char *real = realpath(path, NULL);
+	struct blob b = { NULL, 0 };
+	const char *s;
+	int node = 0, npm = 0;
+
+	if (saferead_path(list, SPEC_FILE_CAP, &b) == 0) {
+		for (s = b.data; s && *s;) {
+			size_t n = strcspn(s, "\n");
+
+			if ((strlen(path) == n && !memcmp(s, path, n)) ||
+			    (real && strlen(real) == n && !memcmp(s, real, n)))
+				node = 1;
+			if (n >= 8 && !memcmp(s + n - 8, "/bin/npm", 8))
+				npm = 1;
+			s += n + (s[n] == '\n');
+		}
+		blob_release(&b);
+	}
+	free(real);
+	free(list);
+	return node && !npm;
+}
+
+/* The npm requirements name a version that what brings npm along may
+ * not have: its hint says the second step, and the first is no fix that
+ * clears the check on its own. */
+static void npm_then(struct result *res, const struct runtime_target *t,
+		     const char *first)
+{
+	if (t->state != TARGET_CONFLICT && runtime_target_admits(t, "npm", "0.0.0")) {
+		result_hint(res, "%s", first);
+		return;
+	}
+	result_hint(res, "%s; then, if its npm is older than the requirement, "
+		    "npm install -g npm%s%s", first, *t->num ? "@" : "", t->num);
+	result_fix_clear(res);
+}
+
+static void hint_npm_missing(const struct run_ctx *ctx, struct result *res,
+			     const struct want *w)
+{
+	const struct runtime_answer *node = runtime_ask(ctx, "node");
+	const struct runtime_target *tn = runtime_target(ctx, "node");
+	struct want wn = { "node", "Node.js", w->src, tn, NULL };
+	struct runtime_target line;
+	struct buf h = BUF_INIT;
+
+	if (node->state == ANS_FOUND && node->path &&
+	    debian_node_without_npm(node->path)) {
+		buf_printf(&h, "apt-get install npm (as root): the node on PATH, %s, "
+			   "is Debian's nodejs package, which leaves npm to a "
+			   "package of its own", node->path);
+		result_fix_argv(res, FIX_HUMAN, FIX_NEEDS_NETWORK, "apt-get", "install",
+				"npm", (char *)NULL);
+		npm_then(res, w->t, h.s);
+		buf_release(&h);
+		return;
+	}
+	if (tn->state == TARGET_CONFLICT) {
+		hint_conflict(res, &wn);
+		return;
+	}
+	if (node->state == ANS_FOUND) {
+		wn.path = node->path;
+		/* the node found meets node's requirements: its own line
+		 * again, this time with npm */
+		if (node->version && runtime_target_admits(tn, "node", node->version)) {
+			memset(&line, 0, sizeof(line));
+			line.state = TARGET_VERSION;
+			snprintf(line.num, sizeof(line.num), "%lu",
+				 strtoul(node->version, NULL, 10));
+			wn.t = &line;
+		}
+	}
+	hint_install(res, &wn);
+	if (node->state == ANS_FOUND)
+		buf_printf(&h, "the node on PATH has no npm beside it, and npm "
+			   "ships with Node.js: %s, or your distribution's npm "
+			   "package", res->hint ? res->hint : "install Node.js");
+	else
+		buf_printf(&h, "%s: Node.js ships npm (Debian's nodejs package "
+			   "leaves it to the npm package)", res->hint ? res->hint :
+			   "install Node.js");
+	npm_then(res, w->t, h.s);
+	buf_release(&h);
+}
+
+/* ---- the hint of one check ---- */
+
+static void data_target(struct result *res, const struct runtime_target *t)
+{
+	cJSON *o = cJSON_CreateObject(), *c;
+
+	if (t->state == TARGET_VERSION)
+		cJSON_AddStringToObject(o, "version", t->num);
+	else
+		cJSON_AddNullToObject(o, "version");
+	cJSON_AddStringToObject(o, "state", t->state == TARGET_VERSION ? "version" :
+				t->state == TARGET_CONFLICT ? "conflict" :
+				t->state == TARGET_OPEN ? "newest" :
+				t->state == TARGET_UNKNOWN ? "unknown" : "any");
+	cJSON_AddNumberToObject(o, "requirements", (double)t->nreqs);
+	if (t->state == TARGET_CONFLICT) {
+		const struct runtime_req *v[2] = { t->a, t->b };
+		size_t i;
+
+		c = cJSON_AddArrayToObject(o, "conflict");
+		for (i = 0; i < 2; i++) {
+			cJSON *q = cJSON_CreateObject();
+
+			cJSON_AddStringToObject(q, "file", runtime_req_from(v[i]));
+			cJSON_AddNumberToObject(q, "line", v[i]->origin.line);
+			cJSON_AddStringToObject(q, "required", v[i]->spec);
+			cJSON_AddStringToObject(q, "source", req_source_key(v[i]->src));
+			cJSON_AddItemToArray(c, q);
+		}
+	} else {
+		cJSON_AddNullToObject(o, "conflict");
+	}
+	cJSON_ReplaceItemInObjectCaseSensitive(res->data, "target", o);
+}
+
+/* The target of p alone: its own version, its own file read. */
+static void own_target(struct runtime_target *t, const struct runtime_prep *p)
+{
+	memset(t, 0, sizeof(*t));
+	t->state = *p->num ? TARGET_VERSION : TARGET_NONE;
+	memcpy(t->num, p->num, sizeof(t->num));
+	memcpy(t->nvm, p->nvm, sizeof(t->nvm));
+	t->reads = 1u << p->r->src;
+	t->nreqs = 1;
+	t->reqs = &p->r;
+	t->nall = 1;
+}
+
+void runtime_hint_install(const struct run_ctx *ctx, struct result *res,
+			  const struct runtime_prep *p,
+			  const struct known_runtime *k, const char *path)
+{
+	const struct runtime_req *r = p->r;
+	const struct runtime_target *t;
+	struct runtime_target own;
+	struct want w;
+
+	if (p->bad || !versions_token_safe(r->name))
+		return;
+	t = runtime_target(ctx, r->name);
+	data_target(res, t);
+	if (((t->state != TARGET_VERSION && t->state != TARGET_OPEN) ||
+	     !runtime_prep_admits(p, t->found)) && t->state != TARGET_CONFLICT) {
+		/* no version every requirement admits is known, or not one
+		 * this requirement admits (one envpreflight cannot name a
+		 * version for): what this requirement itself names */
+		own_target(&own, p);
+		t = &own;
+	}
+	w.name = r->name;
+	w.display = k ? k->display : r->name;
+	w.src = r->src;
+	w.t = t;
+	w.path = path;
+	if (t->state == TARGET_CONFLICT)
+		hint_conflict(res, &w);
+	else if (!strcmp(r->name, "npm") && !path)
+		hint_npm_missing(ctx, res, &w);
+	else if (r->src == SRC_PACKAGE_MANAGER)
+		hint_pin(ctx, res, p, &w);
+	else if ((!strcmp(r->name, "pnpm") || !strcmp(r->name, "yarn")) &&
+		 !manager_pick(r->src, MGR_VOLTA, path))
+		hint_pm(ctx, res, &w);
+	else if (!strcmp(r->name, "npm") && !manager_pick(r->src, MGR_VOLTA, path))
+		hint_npm(ctx, res, &w);
+	else
+		hint_install(res, &w);
 }

@@ -16,9 +16,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define PYTHON_NEWEST_MINOR 14	/* hints suggest no CPython newer than 3.14:
-				 * raise it as releases come out */
-
 /* ---- where a requirement came from ---- */
 
 const char *runtime_req_from(const struct runtime_req *r)

@@ -5,7 +5,8 @@
  *   runtime_table.c  the known runtimes and how to ask each its version
  *   runtime_req.c    where a requirement came from; reading it per req_kind
  *   runtime_eval.c   a version found, judged against it per req_kind
- *   runtime_hint.c   how to get a version that satisfies it
+ *   runtime_target.c the one version every requirement of a runtime admits
+ *   runtime_hint.c   how to get it
  *   runtime_ask.c    asking the machine (runtime_ask.h)
  *   probe_runtimes.c the probe: plan, run, results
  *
@@ -112,12 +113,75 @@ void runtime_workspaces_plan(const struct probe *self, const struct spec *spec,
 void runtime_workspaces_run(const struct run_ctx *ctx, const struct check *c,
 			    struct result *res);
 
+/* ---- runtime_target.c ---- */
+
+#define PYTHON_NEWEST_MINOR 14	/* hints suggest no CPython newer than 3.14:
+				 * raise it as releases come out */
+
+enum target_state {
+	TARGET_NONE,		/* no requirement names a version */
+	TARGET_OPEN,		/* the newest release meets them all: hints
+				 * name no version (npm install -g npm) */
+	TARGET_VERSION,		/* num meets them all */
+	TARGET_CONFLICT,	/* no version meets them all: a and b */
+	TARGET_UNKNOWN,		/* every two meet, but no candidate meets
+				 * them all: each check names its own */
+};
+
+/* The version every requirement of one runtime in one model admits: what
+ * every install hint and fix of that runtime names. */
+struct runtime_target {
+	enum target_state state;
+	char num[48];		/* TARGET_VERSION: "20", "20.11", "9.1.0": a
+				 * line stands for its newest release */
+	char found[80];		/* the version num is judged as
+				 * ("20.99999.99999") */
+	char nvm[48];		/* what nvm takes for it, when the .nvmrc or
+				 * .node-version that named it says so
+				 * ("lts/iron"), or "" */
+	unsigned reads;		/* 1u << SRC_NVMRC, SRC_TOOL_VERSIONS,
+				 * SRC_PYTHON_VERSION: that file selects num
+				 * itself (nvm install with no argument
+				 * installs it) */
+	const struct runtime_req *a, *b;	/* TARGET_CONFLICT: the first two
+						 * no version meets together */
+	size_t nreqs;		/* the requirements weighed */
+	const struct runtime_req *const *reqs;	/* runtime_target's: every
+						 * requirement of the runtime in
+						 * the model (owned), nall many */
+	size_t nall;
+};
+
+/* The target of reqs[0..n), the requirements of runtime name (those that
+ * name another, that are at fault, that are one of several devEngines
+ * alternatives or that their own tool ignores are passed over) into *t;
+ * t->reqs is left NULL.  Reads the date and nvm's alias files, as
+ * runtime_prep_init does; nothing else. */
+void runtime_target_pick(const struct runtime_req *const *reqs, size_t n,
+			 const char *name, struct runtime_target *t);
+
+/* 1 when every requirement of t's runtime (name) admits version. */
+int runtime_target_admits(const struct runtime_target *t, const char *name,
+			  const char *version);
+
+/* 1 when requirement p admits version found (a pass, or a kind that
+ * cannot tell: an nvm alias, go.mod's toolchain). */
+int runtime_prep_admits(const struct runtime_prep *p, const char *found);
+
+/* The target of runtime name in ctx's model, picked once a run (owned by
+ * the run). */
+const struct runtime_target *runtime_target(const struct run_ctx *ctx,
+					    const char *name);
+
 /* ---- runtime_hint.c ---- */
 
-/* A hint on how to get a version that satisfies p, fit for the version
- * manager in use (named in res->data's "version_manager").  path: the
- * binary found, or NULL when missing. */
-void runtime_hint_install(struct result *res, const struct runtime_prep *p,
+/* A hint on how to get the version every requirement of p's runtime in
+ * the model admits (runtime_target), fit for the version manager in use
+ * (named in res->data's "version_manager", the target in its "target"),
+ * or that no version does.  path: the binary found, or NULL when
+ * missing. */
+void runtime_hint_install(const struct run_ctx *ctx, struct result *res,
+			  const struct runtime_prep *p,
 			  const struct known_runtime *k, const char *path);
 
 #endif

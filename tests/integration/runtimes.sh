@@ -271,4 +271,57 @@ else
 	echo "note: running as root: the permission-denied socket case is not testable"
 fi
 
+# ---- a verdict survives its own fix (issue 16) ----
+# Every failing runtime check of one runtime gets the same fix, and
+# running it (a fake volta, a fake npm, each installing what it is asked
+# for) clears them all: node 18 with engines >=20 <23 and .nvmrc lts/iron
+# gets volta install node@20, not 22 for one check and 20 for the other;
+# a pnpm pin on a node 25 gets npm install -g pnpm@9.1.0, not a corepack
+# that node 25 lacks.
+repo=$TEST_TMPDIR/survive
+bin=$TEST_TMPDIR/survive-bin
+mkdir -p "$repo" "$bin" "$TEST_TMPDIR/volta"
+printf '{"engines": {"node": ">=20 <23"}, "packageManager": "pnpm@9.1.0"}\n' >"$repo/package.json"
+printf 'lts/iron\n' >"$repo/.nvmrc"
+printf '#!/bin/sh\necho v18.19.0\n' >"$bin/node"
+printf '#!/bin/sh\necho 8.15.4\n' >"$bin/pnpm"
+# volta install node@V: a node of the newest release of that line
+cat >"$bin/volta" <<EOF2
+#!/bin/sh
+v=\${2#node@}
+case \$v in *.*.*) ;; *.*) v=\$v.9 ;; *) v=\$v.19.0 ;; esac
+printf '#!/bin/sh\necho v%s\n' "\$v" >"$bin/node"
+EOF2
+# npm install -g NAME@V: that tool at that version
+cat >"$bin/npm" <<EOF2
+#!/bin/sh
+[ "\$1" = --version ] && { echo 11.6.2; exit 0; }
+p=\${3%%@*}; v=\${3#*@}
+printf '#!/bin/sh\necho %s\n' "\$v" >"$bin/\$p"
+EOF2
+chmod 755 "$bin"/*
+env_survive="PATH=$bin:/usr/bin:/bin VOLTA_HOME=$TEST_TMPDIR/volta $nocache"
+# fixes: "ID<TAB>argv" for every failing check of runtime $1
+fixes() {
+	/usr/bin/python3 -c '
+import json, sys
+for c in json.load(open(sys.argv[1]))["checks"]:
+    d = c["data"] or {}
+    if c["status"] in ("fail", "warn") and d.get("runtime") == sys.argv[2]:
+        f = c["fix"] or {}
+        print(c["id"] + "\t" + " ".join(f.get("argv") or ["(none)"]))
+' "$TEST_TMPDIR/survive.json" "$1"
+}
+(cd "$repo" && EP_ENV="$env_survive" ep --json --only=runtimes) >"$TEST_TMPDIR/survive.json"
+node_fixes=$(fixes node | cut -f2 | sort -u)
+check "survive: both node checks fail with one fix: $(fixes node | tr '\n\t' '; ')" \
+	[ "$(fixes node | wc -l | tr -d ' '):$node_fixes" = "2:volta install node@20" ]
+pnpm_fix=$(fixes pnpm | cut -f2)
+check "survive: the pnpm pin's fix needs no corepack: $pnpm_fix" \
+	[ "$pnpm_fix" = "npm install -g pnpm@9.1.0" ]
+(cd "$repo" && PATH=$bin:/usr/bin:/bin $node_fixes && PATH=$bin:/usr/bin:/bin $pnpm_fix)
+out=$(cd "$repo" && EP_ENV="$env_survive" ep --only=runtimes --strict)
+check "survive: after the fixes every runtime check passes (exit $?): $out" \
+	sh -c 'printf "%s\n" "$1" | grep -q "all 3 checks ok"' _ "$out"
+
 finish

@@ -16,6 +16,7 @@
 #include "saferead.h"
 #include "probe.h"
 #include "runner.h"
+#include "runtimes.h"
 #include "spawnrun.h"
 #include "spec.h"
 #include "util.h"
@@ -1069,7 +1070,7 @@ static void test_data_keys(void)
 	static const char *const want[] = {
 		"runtime", "required", "kind", "source", "source_key", "found", "path",
 		"method", "resolved_path", "command", "skipped_path_entries",
-		"not_run", "docker", "version_manager", "default_path",
+		"not_run", "docker", "version_manager", "target", "default_path",
 		"timed_out_ms", "unreaped", "lts",
 	};
 	char *dir = tmpdir("data-keys");
@@ -1213,7 +1214,7 @@ static void test_hints(void)
 		/* an installed pyenv version that fits needs no install */
 		{ ".pyenv/versions/3.12.1", "pyproject.toml", "python", REQ_PEP440,
 		  ">=3.10,<3.13", "pyenv local 3.12.1 (installed already, it satisfies "
-		  ">=3.10,<3.13)" },
+		  "every python requirement)" },
 		{ ".pyenv/versions/3.9.18", "pyproject.toml", "python", REQ_PEP440,
 		  ">=3.10,<3.13", "pyenv install 3.12" },
 		{ ".pyenv/versions/3.12.1", "setup.cfg", "python", REQ_PEP440, "~=3.12",
@@ -1221,10 +1222,15 @@ static void test_hints(void)
 		{ ".pyenv/versions/3.12.1", ".python-version", "python", REQ_PYENV, "3.12",
 		  "pyenv has 3.12.1 installed, which .python-version selects" },
 		{ NULL, "pyproject.toml", "python", REQ_PEP440, "~=3.9.2", "install Python 3.9" },
+		/* npm missing, and node too: Node.js ships npm */
 		{ NULL, "package.json", "npm", REQ_EXACT, "npm@10.9.0",
-		  "corepack enable npm: corepack then runs npm 10.9.0" },
+		  "install Node.js (https://nodejs.org/ or your package manager): "
+		  "Node.js ships npm" },
+		/* no node to key corepack on */
 		{ NULL, "package.json", "pnpm", REQ_EXACT, "pnpm@9.1.0",
-		  "corepack enable: corepack then runs pnpm 9.1.0" },
+		  "npm install -g pnpm@9.1.0, or corepack enable (with Node.js 25 "
+		  "and later, npm install -g corepack first): corepack then runs "
+		  "pnpm 9.1.0" },
 		{ NULL, "package.json", "npm", REQ_SEMVER, ">=9", "npm install -g npm" },
 		{ NULL, "package.json", "npm", REQ_SEMVER, "^9.1", "npm install -g npm@9" },
 		{ NULL, "go.mod", "go", REQ_GO_MIN, "1.22", "install Go 1.22 or later" },
@@ -1288,6 +1294,386 @@ static void test_hints(void)
 		free(home);
 		free(repo);
 		free(empty);
+		free(dir);
+	}
+	if (saved)
+		setenv("PATH", saved, 1);
+	free(saved);
+}
+
+/* ---- one target for every hint of a runtime (issue 16) ---- */
+
+struct target_req {
+	const char *file;	/* as src_for reads it */
+	enum req_kind kind;
+	const char *spec;
+};
+
+struct target_row {
+	const char *name;
+	struct target_req reqs[3];
+	enum target_state state;
+	const char *num;	/* TARGET_VERSION, TARGET_OPEN ("") */
+	int a, b;		/* TARGET_CONFLICT: indices into reqs */
+	enum req_source reads;	/* a file whose manager reads it: the
+				 * target is its own selection; SRC_COUNT
+				 * for none */
+};
+
+static void test_target_rows(void)
+{
+	static const struct target_row rows[] = {
+		/* the issue: engines and lts/iron meet at 20 only */
+		{ "node", { { "package.json", REQ_SEMVER, ">=20 <23" },
+			    { ".nvmrc", REQ_NVMRC, "lts/iron" } },
+		  TARGET_VERSION, "20", 0, 0, SRC_NVMRC },
+		{ "node", { { ".nvmrc", REQ_NVMRC, "lts/iron" },
+			    { "package.json", REQ_SEMVER, ">=20" } },
+		  TARGET_VERSION, "20", 0, 0, SRC_NVMRC },
+		/* alone, an open range gets the newest LTS line */
+		{ "node", { { "package.json", REQ_SEMVER, ">=20" } },
+		  TARGET_VERSION, "26", 0, 0, SRC_COUNT },
+		/* a version file's own choice wins where both are met */
+		{ "node", { { "package.json", REQ_SEMVER, ">=20 <23" },
+			    { ".nvmrc", REQ_NVMRC, "20" } },
+		  TARGET_VERSION, "20", 0, 0, SRC_NVMRC },
+		{ "node", { { "package.json", REQ_SEMVER, ">=20 <23" },
+			    { ".node-version", REQ_NVMRC, "lts/jod" } },
+		  TARGET_VERSION, "22", 0, 0, SRC_COUNT },
+		/* a pin is the only version: named whole */
+		{ "node", { { "package.json", REQ_SEMVER, ">=20" },
+			    { "package.json", REQ_EXACT, "20.11.1" } },
+		  TARGET_VERSION, "20.11.1", 0, 0, SRC_COUNT },
+		{ "node", { { "package.json", REQ_SEMVER, ">=20 <23" },
+			    { ".tool-versions", REQ_ASDF, "22.11.0" } },
+		  TARGET_VERSION, "22.11.0", 0, 0, SRC_TOOL_VERSIONS },
+		/* a range inside one major: its minor line */
+		{ "node", { { "package.json", REQ_SEMVER, ">=20.11 <20.12" } },
+		  TARGET_VERSION, "20.11", 0, 0, SRC_COUNT },
+		{ "node", { { "package.json", REQ_SEMVER, "20.11.1 - 20.11.5" },
+			    { ".nvmrc", REQ_NVMRC, "20" } },
+		  TARGET_VERSION, "20.11.1", 0, 0, SRC_COUNT },
+		/* no version meets both: the pair is named */
+		{ "node", { { "package.json", REQ_SEMVER, ">=20 <22" },
+			    { ".nvmrc", REQ_NVMRC, "lts/jod" } },
+		  TARGET_CONFLICT, NULL, 0, 1, SRC_COUNT },
+		{ "node", { { NULL, REQ_SEMVER, "^18" },
+			    { ".nvmrc", REQ_NVMRC, "20" },
+			    { "package.json", REQ_SEMVER, ">=20" } },
+		  TARGET_CONFLICT, NULL, 0, 1, SRC_COUNT },
+		{ "node", { { "package.json", REQ_SEMVER, ">=20" },
+			    { "package.json", REQ_EXACT, "18.19.0" } },
+		  TARGET_CONFLICT, NULL, 0, 1, SRC_COUNT },
+		/* presence only: no version to name */
+		{ "node", { { NULL, REQ_ANY, "" } }, TARGET_NONE, NULL, 0, 0, SRC_COUNT },
+		/* a tool whose newest release envpreflight does not know */
+		{ "npm", { { "package.json", REQ_SEMVER, ">=9" } },
+		  TARGET_OPEN, "", 0, 0, SRC_COUNT },
+		{ "npm", { { "package.json", REQ_SEMVER, ">=9" },
+			   { NULL, REQ_SEMVER, "<11" } },
+		  TARGET_VERSION, "10", 0, 0, SRC_COUNT },
+		{ "pnpm", { { "package.json", REQ_SEMVER, ">=9" },
+			    { "package.json", REQ_EXACT, "pnpm@9.1.0" } },
+		  TARGET_VERSION, "9.1.0", 0, 0, SRC_COUNT },
+		{ "pnpm", { { "package.json", REQ_SEMVER, "^8" },
+			    { "package.json", REQ_EXACT, "pnpm@9.1.0" } },
+		  TARGET_CONFLICT, NULL, 0, 1, SRC_COUNT },
+		/* python: the .python-version line, when the range admits it */
+		{ "python", { { "pyproject.toml", REQ_PEP440, ">=3.10,<3.13" },
+			      { ".python-version", REQ_PYENV, "3.11" } },
+		  TARGET_VERSION, "3.11", 0, 0, SRC_PYTHON_VERSION },
+		{ "python", { { "pyproject.toml", REQ_PEP440, ">=3.10,<3.13" } },
+		  TARGET_VERSION, "3.12", 0, 0, SRC_COUNT },
+		{ "python", { { "pyproject.toml", REQ_PEP440, ">=3.13" },
+			      { ".python-version", REQ_PYENV, "3.11" } },
+		  TARGET_CONFLICT, NULL, 0, 1, SRC_COUNT },
+		/* a version envpreflight cannot name: no claim */
+		{ "elixir", { { ".tool-versions", REQ_ASDF, "1.16.2-otp-26" } },
+		  TARGET_UNKNOWN, NULL, 0, 0, SRC_COUNT },
+		/* go: at least 1.22 and at least 1.23: the newest */
+		{ "go", { { "go.mod", REQ_GO_MIN, "1.22" },
+			  { NULL, REQ_SEMVER, ">=1.23" } },
+		  TARGET_OPEN, "", 0, 0, SRC_COUNT },
+	};
+	char *dir = tmpdir("target-rows");
+	char *home = path_join(dir, "home");
+	size_t i, k;
+
+	test_write_str(home, "x", "");
+	no_managers(home);
+	for (i = 0; i < ARRAY_SIZE(rows); i++) {
+		const struct target_row *w = &rows[i];
+		struct runtime_req reqs[3];
+		const struct runtime_req *v[3];
+		struct runtime_target t;
+		size_t n = 0;
+
+		for (k = 0; k < 3 && w->reqs[k].spec; k++, n++) {
+			const struct target_req *q = &w->reqs[k];
+
+			memset(&reqs[k], 0, sizeof(reqs[k]));
+			reqs[k].name = (char *)w->name;
+			reqs[k].spec = (char *)q->spec;
+			reqs[k].kind = q->kind;
+			reqs[k].src = src_for(q->file, q->kind, w->name, q->spec);
+			reqs[k].origin.file = q->file;
+			reqs[k].origin.line = (unsigned)k + 1;
+			reqs[k].nalt = 1;
+			v[k] = &reqs[k];
+		}
+		runtime_target_pick(v, n, w->name, &t);
+		CHECK_INT(t.state, w->state, "row %zu: state (num '%s')", i, t.num);
+		if (w->num)
+			CHECK_STR(t.num, w->num, "row %zu", i);
+		if (w->state == TARGET_CONFLICT) {
+			CHECK(t.a == v[w->a] && t.b == v[w->b], "row %zu: the pair", i);
+		}
+		if (w->reads != SRC_COUNT)
+			CHECK(t.reads == 1u << w->reads, "row %zu: reads %#x", i, t.reads);
+		else
+			CHECK(t.reads == 0, "row %zu: reads %#x", i, t.reads);
+		/* the version named meets every requirement, as the checks
+		 * judge it */
+		for (k = 0; w->state == TARGET_VERSION && k < n; k++) {
+			struct runtime_prep p;
+
+			runtime_prep_init(&p, v[k]);
+			CHECK(runtime_prep_admits(&p, t.found), "row %zu: %s misses %s",
+			      i, t.found, v[k]->spec);
+			runtime_prep_release(&p);
+		}
+	}
+	free(home);
+	free(dir);
+}
+
+/* Every failing check of a runtime, through the probe: the same hint,
+ * and a fix that clears each. */
+struct agree_row {
+	const char *bins;	/* "node=18.19.0 pnpm=8.15.4 npm=10.9.0" */
+	const char *manager_dir;	/* below HOME, or NULL */
+	int dpkg;		/* write a dpkg list naming the fake node */
+	struct target_req reqs[3];
+	const char *names[3];	/* each requirement's runtime */
+	const char *runtime;	/* the checks looked at */
+	const char *hint;	/* a part of each of their hints */
+	const char *not_hint;	/* in none of them, or NULL */
+	const char *fix;	/* fix.argv joined by spaces, "edit FILE",
+				 * or "" for none */
+	const char *who;	/* "agent", "human", or NULL for no fix */
+};
+
+static void fix_text(const struct fix *f, struct buf *b)
+{
+	size_t i;
+
+	if (!f)
+		return;
+	if (f->edit.file)
+		buf_printf(b, "edit %s", f->edit.file);
+	for (i = 0; f->argv && f->argv[i]; i++)
+		buf_printf(b, "%s%s", i ? " " : "", f->argv[i]);
+}
+
+static void agree_bins(const char *bin, const char *bins)
+{
+	const char *s = bins;
+
+	while (s && *s) {
+		size_t n = strcspn(s, " "), eq = strcspn(s, "=");
+		char name[32], script[96];
+
+		if (eq < n && eq < sizeof(name)) {
+			snprintf(name, sizeof(name), "%.*s", (int)eq, s);
+			snprintf(script, sizeof(script), "#!/bin/sh\necho %s%.*s\n",
+				 !strcmp(name, "node") ? "v" : !strcmp(name, "python3") ?
+				 "Python " : "", (int)(n - eq - 1), s + eq + 1);
+			write_exec(bin, name, script);
+		}
+		s += n + (s[n] == ' ');
+	}
+}
+
+static void test_hint_agree(void)
+{
+	static const struct agree_row rows[] = {
+		/* the issue: Debian's node 18, engines and lts/iron */
+		{ "node=18.19.0 npm=9.2.0", NULL, 0,
+		  { { "package.json", REQ_SEMVER, ">=20 <23" },
+		    { ".nvmrc", REQ_NVMRC, "lts/iron" } }, { "node", "node" },
+		  "node", "install Node.js 20 (", "22", "", NULL },
+		{ "node=18.19.0 npm=9.2.0", ".nvm", 0,
+		  { { "package.json", REQ_SEMVER, ">=20 <23" },
+		    { ".nvmrc", REQ_NVMRC, "lts/iron" } }, { "node", "node" },
+		  "node", "nvm install (it reads .nvmrc)", NULL, "nvm install",
+		  "agent" },
+		{ "node=18.19.0", ".volta", 0,
+		  { { "package.json", REQ_SEMVER, ">=20 <23" },
+		    { ".nvmrc", REQ_NVMRC, "lts/iron" } }, { "node", "node" },
+		  "node", "volta install node@20", NULL, "volta install node@20",
+		  "agent" },
+		/* no node at all: the one check that reports it names 20 */
+		{ "", NULL, 0,
+		  { { "package.json", REQ_SEMVER, ">=20" },
+		    { ".nvmrc", REQ_NVMRC, "lts/iron" } }, { "node", "node" },
+		  "node", "install Node.js 20 (", "26", "", NULL },
+		/* no version meets both: one hint that says so, an edit */
+		{ "node=18.19.0", ".nvm", 0,
+		  { { "package.json", REQ_SEMVER, ">=20 <22" },
+		    { ".nvmrc", REQ_NVMRC, "lts/jod" } }, { "node", "node" },
+		  "node", "no Node.js version satisfies both >=20 <22 (package.json:1) "
+		  "and lts/jod (.nvmrc:2)", "nvm install", "edit .nvmrc", "human" },
+		/* npm missing, node found: no npm command in the hint */
+		{ "node=20.19.0", NULL, 0,
+		  { { "package.json", REQ_SEMVER, ">=20" },
+		    { NULL, REQ_SEMVER, "" } }, { "node", "npm" },
+		  "npm", "the node on PATH has no npm beside it", "npm install", "",
+		  NULL },
+		/* ... and Debian's nodejs package, which ships none */
+		{ "node=18.19.0", NULL, 1,
+		  { { NULL, REQ_SEMVER, "" } }, { "npm" },
+		  "npm", "apt-get install npm (as root)", "npm install",
+		  "apt-get install npm", "human" },
+		/* ... and a version wanted that Debian's npm may not have:
+		 * two steps, so no fix */
+		{ "node=18.19.0", NULL, 1,
+		  { { "package.json", REQ_SEMVER, ">=10" } }, { "npm" },
+		  "npm", "apt-get install npm (as root)", NULL, "", NULL },
+		/* npm and node missing: node's install, which ships npm */
+		{ "", ".nvm", 0,
+		  { { "package.json", REQ_SEMVER, ">=20 <23" },
+		    { NULL, REQ_SEMVER, "" } }, { "node", "npm" },
+		  "npm", "nvm install 22: Node.js ships npm", NULL, "nvm install 22",
+		  "agent" },
+		/* corepack on the node that runs: 25 ships none */
+		{ "node=25.2.0 pnpm=8.15.4 npm=11.6.2", NULL, 0,
+		  { { "package.json", REQ_EXACT, "pnpm@9.1.0" } }, { "pnpm" },
+		  "pnpm", "npm install -g corepack (Node.js 25 ships none), then "
+		  "corepack enable", NULL, "npm install -g pnpm@9.1.0", "agent" },
+		/* ... and the node that will run is the target, 22, not the
+		 * 26 found */
+		{ "node=26.1.0 pnpm=8.15.4 npm=11.6.2", NULL, 0,
+		  { { "package.json", REQ_EXACT, "pnpm@9.1.0" },
+		    { "package.json", REQ_SEMVER, ">=20 <23" } }, { "pnpm", "node" },
+		  "pnpm", "or corepack enable: corepack then runs pnpm 9.1.0",
+		  "npm install -g corepack", "npm install -g pnpm@9.1.0", "agent" },
+		/* no npm to run the fix with: none */
+		{ "node=22.11.0 pnpm=8.15.4", NULL, 0,
+		  { { "package.json", REQ_EXACT, "pnpm@9.1.0" } }, { "pnpm" },
+		  "pnpm", "npm install -g pnpm@9.1.0, or corepack enable", NULL, "",
+		  NULL },
+		/* yarn 4: corepack only, two steps */
+		{ "node=22.11.0 yarn=1.22.22 npm=10.9.0", NULL, 0,
+		  { { "package.json", REQ_EXACT, "yarn@4.1.0" } }, { "yarn" },
+		  "yarn", "corepack enable, then corepack install", "npm install -g",
+		  "", NULL },
+		/* bun is no business of corepack's */
+		{ "node=25.2.0 npm=11.6.2", NULL, 0,
+		  { { "package.json", REQ_EXACT, "bun@1.1.0" } }, { "bun" },
+		  "bun", "install Bun 1.1.0: npm install -g bun@1.1.0", "corepack enable",
+		  "npm install -g bun@1.1.0", "agent" },
+		/* pnpm engines and its pin: the pin's version in both */
+		{ "node=22.11.0 pnpm=8.15.4 npm=10.9.0", NULL, 0,
+		  { { "package.json", REQ_SEMVER, ">=9" },
+		    { "package.json", REQ_EXACT, "pnpm@9.1.0" } }, { "pnpm", "pnpm" },
+		  "pnpm", "npm install -g pnpm@9.1.0", NULL,
+		  "npm install -g pnpm@9.1.0", "agent" },
+		/* python: the .python-version line in every hint */
+		{ "python3=3.9.18", ".pyenv", 0,
+		  { { "pyproject.toml", REQ_PEP440, ">=3.10,<3.13" },
+		    { ".python-version", REQ_PYENV, "3.11" } }, { "python", "python" },
+		  "python", "pyenv install (it reads .python-version)", "3.12",
+		  "pyenv install", "agent" },
+	};
+	const char *old_path = getenv("PATH");
+	char *saved = old_path ? xstrdup(old_path) : NULL;
+	size_t i, k;
+
+	for (i = 0; i < ARRAY_SIZE(rows); i++) {
+		const struct agree_row *w = &rows[i];
+		char *dir, *home, *repo, *bin, *dpkg = NULL;
+		struct result *res;
+		struct spec spec;
+		struct errbuf err;
+		char name[32];
+		size_t n, seen = 0;
+
+		if (saved)
+			setenv("PATH", saved, 1);
+		snprintf(name, sizeof(name), "agree-%zu", i);
+		dir = tmpdir(name);
+		home = path_join(dir, "home");
+		repo = path_join(dir, "repo");
+		bin = path_join(dir, "bin");
+		test_write_str(home, "x", "");
+		test_write_str(repo, "x", "");
+		test_write_str(bin, "x", "");
+		if (w->manager_dir) {
+			char *m = path_join(home, w->manager_dir);
+
+			test_write_str(m, "x", "");
+			free(m);
+		}
+		agree_bins(bin, w->bins);
+		no_managers(home);
+		unsetenv("DPKG_ADMINDIR");
+		if (w->dpkg) {
+			struct buf list = BUF_INIT;
+
+			dpkg = path_join(dir, "dpkg");
+			buf_printf(&list, "/.\n/usr\n%s/node\n/usr/share/doc/nodejs\n", bin);
+			test_write_str(dpkg, "info/nodejs.list", list.s);
+			buf_release(&list);
+			setenv("DPKG_ADMINDIR", dpkg, 1);
+		}
+		setenv("PATH", bin, 1);
+		if (spec_load_any(repo, &spec, &err) < 0) {
+			CHECK(0, "row %zu: load: %s", i, err.msg);
+			goto next;
+		}
+		for (k = 0; k < 3 && w->reqs[k].spec; k++) {
+			const struct target_req *q = &w->reqs[k];
+			struct origin o = { NULL, (unsigned)k + 1, 1 };
+			struct runtime_req *r;
+
+			o.file = q->file ? spec_add_file(&spec, q->file) : NULL;
+			r = spec_add_runtime(&spec, src_for(q->file, q->kind, w->names[k],
+							    q->spec),
+					     w->names[k], q->spec, q->kind, o);
+			if (r->src == SRC_PACKAGE_MANAGER && strcmp(w->names[k], "yarn"))
+				r->unmet = SEV_WARN;
+		}
+		res = run_probe(&spec, &probe_runtimes, &n, 5000);
+		for (k = 0; k < n; k++) {
+			const struct result *r = &res[k];
+			struct buf fx = BUF_INIT;
+
+			if (strcmp(data_str(r, "runtime") ? data_str(r, "runtime") : "",
+				   w->runtime) || r->status == STATUS_PASS ||
+			    r->status == STATUS_SKIP)
+				continue;
+			seen++;
+			CHECK(has(r->hint, w->hint), "row %zu: %s: hint '%s', want '%s'",
+			      i, r->id, r->hint ? r->hint : "(none)", w->hint);
+			CHECK(!w->not_hint || !has(r->hint, w->not_hint),
+			      "row %zu: %s: hint '%s' has '%s'", i, r->id,
+			      r->hint ? r->hint : "(none)", w->not_hint);
+			fix_text(r->fix, &fx);
+			CHECK_STR(buf_str(&fx), w->fix, "row %zu: %s: fix", i, r->id);
+			CHECK(w->who ? r->fix && (r->fix->who == FIX_HUMAN) ==
+			      !strcmp(w->who, "human") : !r->fix,
+			      "row %zu: %s: fix.who", i, r->id);
+			buf_release(&fx);
+		}
+		CHECK(seen > 0, "row %zu: no failing %s check", i, w->runtime);
+		results_free(res, n);
+		spec_release(&spec);
+next:
+		unsetenv("DPKG_ADMINDIR");
+		free(dpkg);
+		free(bin);
+		free(home);
+		free(repo);
 		free(dir);
 	}
 	if (saved)
@@ -1906,6 +2292,8 @@ void test_main(void)
 	test_forced_env();
 	test_shim_path();
 	test_hints();
+	test_target_rows();
+	test_hint_agree();
 	test_docker();
 	test_tools();
 }
