@@ -1,6 +1,7 @@
 #!/bin/sh
 # docs.sh - the man page renders without warnings, and the README, the man
-# page and --help name the same options; and the man page documents every
+# page and --help name the same options; README's Probes has an item
+# ("- **NAME** ") for every probe of the registry; and the man page documents every
 # name a harness can meet, each taken from where the program keeps it
 # (tests/manterms.py reads them and the page):
 #
@@ -61,6 +62,11 @@ check "the terms were read" [ -s "$TEST_TMPDIR/terms" ]
 while IFS='	' read -r res what; do
 	if [ "$res" = ok ]; then ok; else not_ok "man page documents $what"; fi
 done <"$TEST_TMPDIR/terms"
+# README's Probes section has an item for every probe of the registry
+sed -n '/^## Probes/,/^## [^P]/p' "$top/README.md" >"$TEST_TMPDIR/readme-probes"
+for p in $("$EP_BIN" --list-probes | sed 's/ .*//'); do
+	check "README's Probes lists $p" grep -q "^- \*\*$p\*\* " "$TEST_TMPDIR/readme-probes"
+done
 
 help=$("$EP_BIN" --help)
 for opt in $(printf '%s\n' "$help" | grep -oE -- '--[a-z-]+' | sort -u); do
