@@ -13,10 +13,11 @@
 #             $defs/reason enum (which must be the same words): an item of
 #             REASONS whose tag is the word
 #   enum      every string of an "enum" or a "const" of the JSON Schema,
-#             src/schema/envpreflight-1.schema.json: anywhere in the page
-#   property  every name under a "properties" of the schema: anywhere in
-#             the page, where it may also be a part of a dotted path
-#             (run.options.probes names options)
+#             src/schema/envpreflight-1.schema.json: set apart as a name
+#             anywhere in the page (below)
+#   property  every name under a "properties" of the schema: set apart as
+#             a name anywhere, where it may also be a part of a dotted path
+#             (\fBrun.options.probes\fR names options)
 #
 # The page is read as its roff source, man/envpreflight.1, not as rendered
 # (groff may be missing; it hyphenates and wraps), normalised: font changes
@@ -27,6 +28,10 @@
 # a . joining it to one (env is not found in env.parity or .env, nor
 # out-of-date in out-of-date-x); only a property may be joined by dots.  An
 # item's tag is the normalised line after a .TP, its request (.B) dropped.
+# Set apart as a name: within a bold run (\fB to the next \fR, \fP or \fI,
+# or a .B line) or a quoted string ("..." on one line, as in the JSON
+# examples, but not the ", " between two; or \(dq...\(dq), so that ok in
+# prose does not count for the property ok.
 # A section is the lines from its .SH (a subsection: .SS) to the next.
 . "$(dirname "$0")/../lib.sh"
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -62,6 +67,14 @@ check "the terms were read" [ -s "$TEST_TMPDIR/terms" ]
 while IFS='	' read -r res what; do
 	if [ "$res" = ok ]; then ok; else not_ok "man page documents $what"; fi
 done <"$TEST_TMPDIR/terms"
+# and the reading finds a gap: a page without REASONS' out-of-date item,
+# nor the bold word anywhere else, misses the reason and the enum value
+sed -e '/^\.B out\\-of\\-date$/,/^\.TP/d' -e 's/\\fBout\\-of\\-date\\fR/out-of-date/g' \
+	"$page" >"$TEST_TMPDIR/gap.1"
+python3 "$top/tests/manterms.py" "$TEST_TMPDIR/gap.1" "$top/src/schema/envpreflight-1.schema.json" \
+	"$top/include/result.h" "$TEST_TMPDIR/probes.json" >"$TEST_TMPDIR/gap"
+check "a page without out-of-date misses it: $(grep '^missing' "$TEST_TMPDIR/gap" | tr '\t\n' ' ;')" \
+	[ "$(grep -c '^missing' "$TEST_TMPDIR/gap")" = 2 ]
 # README's Probes section has an item for every probe of the registry
 sed -n '/^## Probes/,/^## [^P]/p' "$top/README.md" >"$TEST_TMPDIR/readme-probes"
 for p in $("$EP_BIN" --list-probes | sed 's/ .*//'); do
