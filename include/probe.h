@@ -6,36 +6,55 @@
  * thread pool.
  *
  * What adding a probe takes, as it really is (in the manner of git's
- * builtin.h):
+ * builtin.h).  Two edits are the probe; what follows them is written by
+ * hand because no program can say it, and a test fails until it is:
  *
  *  1. src/probes/probe_NAME.c defines `const struct probe probe_NAME` with
- *     .name, .summary, .plan, .run and .ids (the id patterns, as the man
- *     page's CHECK IDS writes them).  plan only reads the model; run fills
- *     the result: status, message, `reason` for anything but a pass (a
- *     word of REASONS in result.h: append one if none fits), hint, a fix
- *     where the remedy is known, data.  It never prints or exits.  A
- *     run that may block until the deadline (a program, a socket) first
- *     publishes what it would say if cut off (run_publish), and starts
- *     processes with spawn_run_for(ctx->check, ...).
+ *     .name, .summary, .plan, .run and .ids: every id pattern its checks
+ *     can have, the variable words in capitals ("ports.tcp.PORT-LAST",
+ *     "runtime.NAME.SOURCE"; test_probes checks the ids it plans fit
+ *     them).  plan only reads the model; run fills the result: status,
+ *     message, `reason` for anything but a pass (a word of REASONS in
+ *     result.h: append one if none fits), hint, a fix where the remedy is
+ *     known, data.  It never prints or exits.  A run that may block until
+ *     the deadline (a program, a socket) first publishes what it would
+ *     say if cut off (run_publish), and starts processes with
+ *     spawn_run_for(ctx->check, ...).  The Makefile finds the file.
  *  2. One line PROBE(NAME) in include/probes.def, where its checks go in
  *     the report.  A probe that only a request runs (sandbox) sets
  *     .opt_in; audit.c alone decides with it.
+ *     From these two come, with no edit: probe_table and the externs,
+ *     --list-probes (and --format=json, with .ids), the MCP tool
+ *     list_probes, --only/--skip and their messages, the shell
+ *     completions of --only/--skip (they ask --list-probes), the run
+ *     block's options.probes, and every test that names the probes
+ *     (test_probes' self-test on an empty repository, test_mcp, the MCP
+ *     SDK client, cli.sh, completions.sh, contract.sh, docs.sh read the
+ *     registry).
  *  3. If it needs something the model does not hold yet: the fields in
  *     include/spec.h, set by a loader (a src/model/spec_*.c listed in
  *     src/model/sources.def, or an existing one), with a typed source
  *     (enum req_source) on every requirement; if the repository can
- *     configure it, its key in src/model/spec_preflight.c (strict: unknown keys
- *     are errors).
- *  4. The JSON Schema, src/schema/envpreflight-1.schema.json: the ids in
- *     $defs/id and the shape of its data (the test suite validates every
- *     report against it, so a missing shape fails `make check`).
- *  5. The man page (the probe under DESCRIPTION, CHECK IDS, JSON, REASONS)
- *     and README's list of probes.
- *  6. Tests: a golden case under tests/cases/; the self-test
- *     (tests/unit/test_probes.c) already runs every probe of the table on
- *     an empty repository.
- *
- * Steps 3 to 5 are what the single line of step 2 does not do for you.
+ *     configure it, its key in src/model/spec_preflight.c (strict: unknown
+ *     keys are errors).
+ *  4. By hand, src/schema/envpreflight-1.schema.json: its ids in the
+ *     pattern of $defs/id (contract.sh fails on an id pattern of .ids it
+ *     does not admit); the shape of its data, an if/then on "probe" (the
+ *     suite validates every report against the schema); a new reason in
+ *     $defs/reason as in result.h (docs.sh fails when they differ).
+ *  5. By hand, man/envpreflight.1 (docs.sh fails on any of these missing):
+ *     an item (.TP, .B NAME) under DESCRIPTION's Probes; its id patterns,
+ *     as .ids writes them, in CHECK IDS's list by probe (and the grammar
+ *     above it); its data under JSON: every property name and enum value
+ *     the schema gains; a new reason's item under REASONS.  And README.md:
+ *     an item "- **NAME** — ..." under "## Probes" (docs.sh checks it).
+ *  6. Tests: a golden case, tests/cases/NAME-.../ (see tests/cases/README:
+ *     a fixture and args by hand, the expected output written by the next
+ *     command).  Then `make golden UPDATE=1` rewrites every case the probe
+ *     changes (one that runs by default joins run.options.probes of every
+ *     JSON case, and any check it plans joins that report): review
+ *     `git diff tests/cases` before committing it.  A parser of its own
+ *     gets a table-driven tests/unit/test_*.c (the Makefile finds it).
  */
 #ifndef EP_PROBE_H
 #define EP_PROBE_H
@@ -98,9 +117,9 @@ struct probe {
 	 * yes): the default that plan_add gives each check, which its plan
 	 * may change on the check plan_add returns (see struct check). */
 	int volatile_state;
-	/* The id patterns its checks can have, NULL-terminated, as the man
-	 * page's CHECK IDS grammar writes them ("ports.tcp.PORT[-LAST]"):
-	 * --list-probes --format=json lists them. */
+	/* The id patterns its checks can have, NULL-terminated, the variable
+	 * words in capitals ("ports.tcp.PORT-LAST"), as the man page's CHECK
+	 * IDS lists them by probe: --list-probes --format=json lists them. */
 	const char *const *ids;
 	/* NULL for a probe that runs unless --skip names it.  An opt-in
 	 * probe runs only when --only names it, or when opt_in(spec) says

@@ -59,7 +59,8 @@ expect_usage "bad timeout" "--timeout expects milliseconds" --timeout=soon "$rep
 expect_usage "zero timeout" "--timeout expects milliseconds" -t 0 "$repo"
 expect_usage "two dirs" "one directory at most" "$repo" "$repo"
 expect_usage "unknown --only" "--only: unknown probe 'bogus'" --only=env,bogus "$repo"
-check "unknown --only names the probes" grep -q 'the probes are env, compose, ports' "$err"
+probes=$("$EP_BIN" --list-probes | sed 's/ .*//' | paste -sd, - | sed 's/,/, /g')
+check "unknown --only names the probes ($probes)" grep -qF "the probes are $probes)" "$err"
 expect_usage "unknown --skip" "--skip: unknown probe 'x'" --skip=x "$repo"
 expect_usage "no such dir" "No such file or directory" "$TEST_TMPDIR/nope"
 mkdir -p "$TEST_TMPDIR/empty"

@@ -175,6 +175,24 @@ check "--list-probes json: schema" json_has '"schema": "envpreflight-probes/1"'
 check "--list-probes json: id patterns" json_has '"ports.tcp.PORT"'
 check "--list-probes json: valid JSON" /usr/bin/python3 -c \
 	"import json,sys; d=json.load(open(sys.argv[1])); assert all(p['ids'] for p in d['probes'])" "$out"
+# the schema's id grammar ($defs/id, written by hand) admits every id
+# pattern of the registry, its words in capitals filled in as CHECK IDS
+# says (PORT 5432, LAST 5433, KEY DB_URL, NAME node, SOURCE engines, N 2,
+# FILE requirements.txt), bare and with a workspace's prefix
+check "--list-probes json: every id pattern fits the schema's \$defs/id" /usr/bin/python3 -c '
+import json, re, sys
+pattern = json.load(open(sys.argv[2]))["$defs"]["id"]["pattern"]
+fill = {"PORT": "5432", "LAST": "5433", "KEY": "DB_URL", "NAME": "node",
+        "SOURCE": "engines", "N": "2", "FILE": "requirements.txt"}
+bad = []
+for p in json.load(open(sys.argv[1]))["probes"]:
+    for i in p["ids"]:
+        id = re.sub(r"[A-Z]+", lambda m: fill.get(m.group(0), m.group(0)), i)
+        for full in (id, "apps/web:" + id):
+            if not re.search(pattern, full):
+                bad.append(full)
+print(" ".join(bad))
+sys.exit(1 if bad else 0)' "$out" "$top/src/schema/envpreflight-1.schema.json"
 run --schema
 check "--schema: the schema file" cmp "$out" "$top/src/schema/envpreflight-1.schema.json"
 finish

@@ -13,6 +13,7 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { McpError, LATEST_PROTOCOL_VERSION, ResultSchema } from "@modelcontextprotocol/sdk/types.js";
+import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 
@@ -131,8 +132,13 @@ for (const [desc, args, want] of [
 
 // ---- list_probes
 r = await client.callTool({ name: "list_probes", arguments: {} });
-check("list_probes", r.isError === false && r.structuredContent?.schema === "envpreflight-probes/1" &&
-  r.structuredContent.probes.map((p) => p.name).join().startsWith("env,compose,ports,runtimes,tools"));
+// the same document as --list-probes --format=json: the registry, not a
+// copy of its names here
+const listed = JSON.parse(execFileSync(bin, ["--list-probes", "--format=json"], { env }).toString());
+check("list_probes is --list-probes --format=json", r.isError === false &&
+  r.structuredContent?.schema === "envpreflight-probes/1" &&
+  JSON.stringify(r.structuredContent) === JSON.stringify(listed),
+  JSON.stringify(r.structuredContent?.probes?.map((p) => p.name)));
 
 // ---- protocol errors
 let e = await failure(client.callTool({ name: "no_such_tool", arguments: {} }));
