@@ -196,8 +196,6 @@ sys.exit(0 if got == want and so["props"] == {"name": "ready"} and so["data"] ==
 # what the repository's text may carry: both syntaxes, the stop that would
 # silence our annotations, a mask, a leading blank (U+2003 em space, U+3000,
 # a BOM), and line breaks (CR, LF, NEL, U+2028)
-nl='
-'
 cr=$(printf '\r')
 hostile="##[error]x
 ##[set-output name=ready]true
