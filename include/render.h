@@ -82,7 +82,14 @@ int report_failed(const struct report *rep);
 void render_human(FILE *out, const struct report *rep, const struct render_opts *o);
 void render_json(FILE *out, const struct report *rep, const struct render_opts *o);
 void render_junit(FILE *out, const struct report *rep, const struct render_opts *o);
+/* The annotations, then the human report with every line defused as
+ * render_github_text does. */
 void render_github(FILE *out, const struct report *rep, const struct render_opts *o);
+/* text (lines ended by LF, CR or CR LF, kept) on out with --format=github,
+ * each line changed so that the GitHub Actions runner reads no workflow
+ * command in it: a backslash before a "::" that starts the line after
+ * blanks, and after every "##[". */
+void render_github_text(FILE *out, const char *text);
 /* GitHub's job summary in Markdown: a heading, the summary line and one
  * table row per check (status, check, message, source), every text
  * escaped; main appends it to $GITHUB_STEP_SUMMARY with --format=github. */

@@ -479,15 +479,22 @@ static void render(const struct report *rep, enum format f, const struct render_
 }
 
 /* Messages may quote text from the repository (a key, a file name): the
- * terminal gets it with control characters and escapes replaced. */
-static void print_error(const struct errbuf *err, int usage_hint)
+ * terminal gets it with control characters and escapes replaced, and
+ * with --format=github no workflow command (the runner reads stderr too). */
+static void print_error(const struct errbuf *err, int usage_hint, enum format f)
 {
-	char *clean = text_clean(err->msg);
+	struct buf b = BUF_INIT;
 
-	fprintf(stderr, "envpreflight: %s\n", clean);
+	buf_puts(&b, "envpreflight: ");
+	buf_add_clean(&b, err->msg);
+	buf_putc(&b, '\n');
 	if (usage_hint)
-		fputs("Try 'envpreflight --help'.\n", stderr);
-	free(clean);
+		buf_puts(&b, "Try 'envpreflight --help'.\n");
+	if (f == FORMAT_GITHUB)
+		render_github_text(stderr, buf_str(&b));
+	else
+		fputs(buf_str(&b), stderr);
+	buf_release(&b);
 }
 
 /* Exit 2: the message on stderr, and the report of the error on stdout
@@ -496,7 +503,7 @@ static int not_run(struct audit *a, const struct options *o)
 {
 	struct render_opts ro;
 
-	print_error(&a->err, !strcmp(a->error.kind, "usage"));
+	print_error(&a->err, !strcmp(a->error.kind, "usage"), o->a.format);
 	if (o->a.format != FORMAT_HUMAN) {
 		memset(&ro, 0, sizeof(ro));
 		render(&a->rep, o->a.format, &ro);

@@ -830,7 +830,7 @@ static void junit_case(FILE *out, const struct result *r, int strict)
 	xml_put(out, r->id);
 	fputs(": ", out);
 	xml_put(out, r->title);
-	fprintf(out, "\" time=\"%.6f\">\n", r->duration_ms / 1000);
+	fprintf(out, "\" time=\"%.3f\">\n", r->duration_ms / 1000);
 	switch (r->status) {
 	case STATUS_PASS:
 		break;
@@ -892,6 +892,16 @@ static void junit_error(FILE *out, const struct report_error *e)
 	fputs("</error>\n    </testcase>\n", out);
 }
 
+/*
+ * The shape is the one the Jenkins xUnit plugin validates every report
+ * against before it reads it, skipping a file that fails (junit-10.xsd,
+ * jenkinsci/xunit-plugin, as released in 3.1.6): a time on <testsuites>
+ * and <testsuite> has at most three decimals (its SUREFIRE_TIME), and
+ * <testsuites> takes no skipped attribute (<testsuite> does).  Readers
+ * that count for themselves (GitLab, the Jenkins junit step, xunit-viewer)
+ * go by each <testcase>'s <failure>, <error> or <skipped>, which agree
+ * with the counts here.
+ */
 void render_junit(FILE *out, const struct report *rep, const struct render_opts *o)
 {
 	struct summary s;
@@ -902,12 +912,13 @@ void render_junit(FILE *out, const struct report *rep, const struct render_opts 
 	failures = s.count[STATUS_FAIL] + (rep->strict ? s.count[STATUS_WARN] : 0);
 	/* an audit that could not run is one errored test case */
 	snprintf(counts, sizeof(counts),
-		 "tests=\"%zu\" failures=\"%zu\" errors=\"%zu\" skipped=\"%zu\" time=\"%.6f\"",
-		 s.total + !!rep->error, failures, s.count[STATUS_ERROR] + !!rep->error,
-		 s.count[STATUS_SKIP], rep->duration_ms / 1000);
+		 "tests=\"%zu\" failures=\"%zu\" errors=\"%zu\"",
+		 s.total + !!rep->error, failures, s.count[STATUS_ERROR] + !!rep->error);
 	fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", out);
-	fprintf(out, "<testsuites name=\"envpreflight\" %s>\n", counts);
-	fprintf(out, "  <testsuite name=\"envpreflight\" %s>\n", counts);
+	fprintf(out, "<testsuites name=\"envpreflight\" %s time=\"%.3f\">\n", counts,
+		rep->duration_ms / 1000);
+	fprintf(out, "  <testsuite name=\"envpreflight\" %s skipped=\"%zu\" time=\"%.3f\">\n",
+		counts, s.count[STATUS_SKIP], rep->duration_ms / 1000);
 	fputs("    <properties>\n      <property name=\"root\" value=\"", out);
 	xml_put(out, rep->root ? rep->root : "");
 	fprintf(out, "\"/>\n      <property name=\"root_from\" value=\"%s\"/>\n"
@@ -920,6 +931,109 @@ void render_junit(FILE *out, const struct report *rep, const struct render_opts 
 }
 
 /* -------- GitHub workflow commands -------- */
+
+/*
+ * What the GitHub Actions runner takes for a workflow command, from its
+ * source (actions/runner, src/Runner.Worker/Handlers/OutputManager.cs,
+ * src/Runner.Worker/ActionCommandManager.cs, src/Runner.Common/
+ * ActionCommand.cs, read at 258d6c8):
+ *
+ *  - a line is what StreamReader.ReadLine() ends at: LF, CR or CR LF, on
+ *    standard output and standard error alike (one OutputManager each,
+ *    one ActionCommandManager for the step);
+ *  - every line holding "##[" or "::" goes to TryProcessCommand, which
+ *    tries TryParseV2 and then the legacy TryParse;
+ *  - TryParseV2: the line after String.TrimStart() (every char.IsWhiteSpace)
+ *    must start with "::"; the command name runs from there to a space or
+ *    the next "::";
+ *  - TryParse (legacy): the first "##[" anywhere in the line; the command
+ *    name runs from just after it to a space or ']';
+ *  - either way the name must be a registered command (error, warning,
+ *    set-output, add-mask, stop-commands, ...), compared ignoring case;
+ *  - after ::stop-commands::TOKEN every line is still parsed both ways, and
+ *    only the command TOKEN resumes: stop-commands silences both syntaxes.
+ *
+ * The annotations below are V2 commands whose properties escape ':' and
+ * ',' and whose data escapes '%', CR and LF, so the repository's text can
+ * neither end a field nor a line; a line that TryParseV2 takes is never
+ * given to the legacy parser.  The human report after them and the error
+ * message on standard error carry the repository's text too (an engines
+ * range, a compose ${VAR:?message}, a key or a directory name), on lines
+ * the runner reads: those lines are defused (gh_defuse), each on its own,
+ * so that no line but our annotations is a command in either syntax.
+ * That is chosen over wrapping the text in ::stop-commands::TOKEN and
+ * ::TOKEN:: because it keeps the output the same from run to run, holds
+ * for standard output and standard error read by two threads (a stop on
+ * one stream does not order the other's lines), and leaves nothing
+ * stopped when the report is cut short (| head, a kill), which would
+ * swallow every later command of the step.
+ */
+
+/* Bytes of the character at s that String.TrimStart() takes away
+ * (char.IsWhiteSpace: TAB to CR, space, U+0085, U+00A0, U+1680,
+ * U+2000..U+200A, U+2028, U+2029, U+202F, U+205F, U+3000), and, to be
+ * safe, the invisible U+180E, U+200B..U+200D, U+2060 and U+FEFF; 0 for
+ * any other.  s is NUL-terminated: no byte past a NUL is read. */
+static size_t gh_blank(const unsigned char *s)
+{
+	if (*s == ' ' || (*s >= '\t' && *s <= '\r'))
+		return 1;
+	if (s[0] == 0xc2)
+		return s[1] == 0x85 || s[1] == 0xa0 ? 2 : 0;
+	if (s[0] == 0xe1 && s[1] == 0x9a)
+		return s[2] == 0x80 ? 3 : 0;
+	if (s[0] == 0xe1 && s[1] == 0xa0)
+		return s[2] == 0x8e ? 3 : 0;
+	if (s[0] == 0xe2 && s[1] == 0x80)
+		return (s[2] >= 0x80 && s[2] <= 0x8d) || s[2] == 0xa8 ||
+		       s[2] == 0xa9 || s[2] == 0xaf ? 3 : 0;
+	if (s[0] == 0xe2 && s[1] == 0x81)
+		return s[2] == 0x9f || s[2] == 0xa0 ? 3 : 0;
+	if (s[0] == 0xe3 && s[1] == 0x80)
+		return s[2] == 0x80 ? 3 : 0;
+	if (s[0] == 0xef && s[1] == 0xbb)
+		return s[2] == 0xbf ? 3 : 0;
+	return 0;
+}
+
+/* One line (no line break in its n bytes, NUL after them or more text)
+ * added to b so that the runner reads no command in it: a backslash
+ * before a "::" that starts it after blanks, and after every "##[" (the
+ * runner's own defence against a forged ##[start-action is the same
+ * backslash).  A command name starting with '\' is no registered command. */
+static void gh_defuse(struct buf *b, const char *line, size_t n)
+{
+	const unsigned char *s = (const unsigned char *)line;
+	size_t i = 0, k;
+
+	while (i < n && (k = gh_blank(s + i)) && i + k <= n)
+		i += k;
+	buf_add(b, line, i);
+	if (n - i >= 2 && line[i] == ':' && line[i + 1] == ':')
+		buf_putc(b, '\\');
+	for (; i < n; i++) {
+		buf_putc(b, line[i]);
+		if (line[i] == '[' && i >= 2 && line[i - 1] == '#' && line[i - 2] == '#')
+			buf_putc(b, '\\');
+	}
+}
+
+void render_github_text(FILE *out, const char *text)
+{
+	struct buf b = BUF_INIT;
+	const char *p = text;
+
+	while (*p) {
+		size_t n = strcspn(p, "\r\n");
+
+		gh_defuse(&b, p, n);
+		p += n;
+		if (*p)
+			buf_putc(&b, *p++);
+	}
+	fputs(buf_str(&b), out);
+	buf_release(&b);
+}
 
 /* Escape per the workflow-command rules: data escapes % CR LF; property
  * values also escape ':' and ','. */
@@ -978,10 +1092,19 @@ static void github_error(FILE *out, const struct report *rep)
 	fputc('\n', out);
 }
 
+/* open_memstream and fclose fail only for want of memory: as xmalloc. */
+static void die_memstream(void)
+{
+	fputs("envpreflight: out of memory\n", stderr);
+	abort();
+}
+
 void render_github(FILE *out, const struct report *rep, const struct render_opts *o)
 {
 	struct render_opts plain = *o;
-	size_t i;
+	char *text = NULL;
+	size_t len = 0, i;
+	FILE *mem;
 
 	if (rep->error) {
 		github_error(out, rep);
@@ -1022,8 +1145,16 @@ void render_github(FILE *out, const struct report *rep, const struct render_opts
 		}
 		fputc('\n', out);
 	}
+	/* the human report, every line defused */
 	plain.color = 0;
-	render_human(out, rep, &plain);
+	mem = open_memstream(&text, &len);
+	if (!mem)
+		die_memstream();
+	render_human(mem, rep, &plain);
+	if (fclose(mem) != 0)
+		die_memstream();
+	render_github_text(out, text);
+	free(text);
 }
 
 /* -------- GitHub job summary (GITHUB_STEP_SUMMARY) -------- */

@@ -363,6 +363,27 @@ sys.exit(0 if len(d['run']['workspaces']['found']) == 1000 else 1)" "$out"
 check "1010 workspaces: the cap said" grep -q 'more than 1000 workspaces' "$out"
 check "17 levels: not searched" grep -q 'is deeper than 16 levels: not searched' "$out"
 
+# item: Workflow commands in text
+# (github.sh reads every line as the Actions runner does; here the plain
+# rule: past our annotations no line starts with "::" after blanks, and no
+# "##[" is left without the backslash after it)
+fresh
+printf '{"engines": {"node": "##[error]x ::error::y"}}\n' >"$h/package.json"
+printf 'services:\n  a:\n    image: x\n    environment:\n      - "K=${NEED:?::add-mask::m}"\n' \
+	>"$h/compose.yaml"
+forged() {
+	grep -hv -e '^::error ' -e '^::warning ' "$out" "$err" |
+		grep -qE -e '^[[:space:]]*::' -e '##\[([^\\]|$)'
+}
+run --format=github --explain "$h"
+check "workflow commands: the checks fail (exit $st)" [ "$st" = 1 ]
+check "workflow commands: the text is there" grep -qF "'##[\\error]x ::error::y'" "$out"
+check "workflow commands: not one" eval '! forged'
+printf 'version: 1\n"::stop-commands::tok ##[stop-commands]tok": 1\n' >"$h/preflight.yaml"
+run --format=github "$h"
+check "workflow commands, spec error: exit 2 (got $st)" [ "$st" = 2 ]
+check "workflow commands, spec error: not one" eval '! forged'
+
 # item: Secrets to leak
 fresh
 M=ZQXLEAK4471

@@ -1,9 +1,34 @@
 #!/bin/sh
-# junit.sh - the JUnit report is well-formed XML that validates against the
-# schema CI test reporters read, with hostile text escaped; the JSON report
-# is one valid document; GitHub annotations escape their fields.
+# junit.sh - the JUnit report is well-formed XML that validates against
+# junit.xsd (our schema, never looser than the Jenkins xUnit plugin's
+# junit-10.xsd: see its header), and against a real junit-10.xsd when
+# JUNIT10_XSD names one; its counts agree with its test cases, as readers
+# that count for themselves see them; hostile text is escaped; the JSON
+# report is one valid document; GitHub annotations escape their fields.
 . "$(dirname "$0")/../lib.sh"
 here=$(cd "$(dirname "$0")" && pwd)
+# valid FILE: against junit.xsd, and junit-10.xsd when there is one
+valid() {
+	xmllint --noout --schema "$here/junit.xsd" "$1" 2>/dev/null || return 1
+	[ -z "${JUNIT10_XSD:-}" ] || xmllint --noout --schema "$JUNIT10_XSD" "$1" 2>/dev/null
+}
+if [ -n "${JUNIT10_XSD:-}" ]; then
+	check "JUNIT10_XSD is a junit-10.xsd ($JUNIT10_XSD)" grep -q 'name="SUREFIRE_TIME"' "$JUNIT10_XSD"
+else
+	echo "note: JUNIT10_XSD is not set (no registry package ships the Jenkins xUnit" \
+	     "plugin's junit-10.xsd): validated against tests/integration/junit.xsd only"
+fi
+# counted FILE: tests, failures, errors and skipped on <testsuite> are its
+# test cases, and with <failure>, <error>, <skipped>; <testsuites> the same
+counted() {
+	for a in tests:testcase failures:testcase/failure errors:testcase/error \
+		skipped:testcase/skipped; do
+		n=$(xmllint --xpath "count(/testsuites/testsuite/${a#*:})" "$1")
+		[ "$(xmllint --xpath "string(/testsuites/testsuite/@${a%%:*})" "$1")" = "$n" ] || return 1
+		[ "${a%%:*}" = skipped ] && continue
+		[ "$(xmllint --xpath "string(/testsuites/@${a%%:*})" "$1")" = "$n" ] || return 1
+	done
+}
 repo=$TEST_TMPDIR/junit-repo
 mkdir -p "$repo"
 # key names with every XML metacharacter dotenv allows are few ([\w.-]),
@@ -16,9 +41,35 @@ for strict in "" --strict; do
 	ep --format=junit $strict "$repo" >"$TEST_TMPDIR/j.xml"
 	check "junit $strict: exit 1" [ $? = 1 ]
 	check "junit $strict: well-formed" xmllint --noout "$TEST_TMPDIR/j.xml"
-	check "junit $strict: validates" xmllint --noout --schema "$here/junit.xsd" "$TEST_TMPDIR/j.xml"
+	check "junit $strict: validates" valid "$TEST_TMPDIR/j.xml"
 	check "junit $strict: one failure" grep -q '<failure type="fail"' "$TEST_TMPDIR/j.xml"
+	check "junit $strict: the counts are the test cases'" counted "$TEST_TMPDIR/j.xml"
 done
+check "junit: times with three decimals" sh -c "grep -o 'time=\"[^\"]*\"' '$TEST_TMPDIR/j.xml' |
+	grep -qvE '^time=\"[0-9]+\\.[0-9]{3}\"$' && exit 1 || exit 0"
+check "junit: <testsuites> has no skipped" [ "$(xmllint --xpath 'count(/testsuites/@skipped)' "$TEST_TMPDIR/j.xml")" = 0 ]
+# what junit-10.xsd refuses, ours refuses too
+sed 's/<testsuites \([^>]*\)time="[0-9.]*"/<testsuites \1time="0.123456"/' "$TEST_TMPDIR/j.xml" >"$TEST_TMPDIR/bad1.xml"
+sed 's/<testsuites /<testsuites skipped="1" /' "$TEST_TMPDIR/j.xml" >"$TEST_TMPDIR/bad2.xml"
+for b in bad1 bad2; do
+	check "junit: the schema refuses $b ($(grep -o '<testsuites [^>]*>' "$TEST_TMPDIR/$b.xml"))" \
+		sh -c "! xmllint --noout --schema '$here/junit.xsd' '$TEST_TMPDIR/$b.xml' 2>/dev/null"
+	[ -z "${JUNIT10_XSD:-}" ] || check "junit: junit-10.xsd refuses $b" \
+		sh -c "! xmllint --noout --schema '$JUNIT10_XSD' '$TEST_TMPDIR/$b.xml' 2>/dev/null"
+done
+# a warning, a pass and an audit that could not run
+printf 'version: 1\ntools: [sh]\nenv:\n  example: .env.example\n' >"$repo/preflight.yaml"
+printf 'A_KEY=1\nB.KEY=2\nC-KEY=3\nEXTRA=2\n' >"$repo/.env"
+for strict in "" --strict; do
+	ep --format=junit $strict "$repo" >"$TEST_TMPDIR/w.xml"
+	check "junit $strict, a warning: validates" valid "$TEST_TMPDIR/w.xml"
+	check "junit $strict, a warning: counted" counted "$TEST_TMPDIR/w.xml"
+done
+ep --format=junit "$TEST_TMPDIR/no-such-dir" >"$TEST_TMPDIR/x.xml" 2>/dev/null
+check "junit, not run: validates" valid "$TEST_TMPDIR/x.xml"
+check "junit, not run: counted" counted "$TEST_TMPDIR/x.xml"
+printf 'version: 1\nenv:\n  example: .env.example\n  required: [D_KEY]\n' >"$repo/preflight.yaml"
+printf 'A_KEY=1\nEXTRA=2\n' >"$repo/.env"
 cnt=$(xmllint --xpath 'count(//testcase)' "$TEST_TMPDIR/j.xml")
 check "junit: one testcase per check ($cnt)" [ "$cnt" = 2 ]
 

@@ -1,7 +1,8 @@
 /* test_render.c - the format names, and the text of the TAP and GitHub
  * job-summary renderers on hand-made results: what the repository's text
  * may carry (line breaks, '|', '#', '\', Markdown and HTML syntax, control
- * characters) never escapes its field. */
+ * characters) never escapes its field; the GitHub human lines carry no
+ * workflow command. */
 #include "render.h"
 #include "test.h"
 #include "util.h"
@@ -174,9 +175,52 @@ static void test_summary(void)
 	free(t);
 }
 
+/* render_github_text: what the runner would read as a command in either
+ * syntax gets a backslash; everything else, line breaks included, is kept. */
+static void test_github_text(void)
+{
+	static const struct { const char *in, *want; } rows[] = {
+		{ "", "" },
+		{ "plain: text", "plain: text" },
+		{ "::error::x", "\\::error::x" },
+		{ "  ::add-mask::s", "  \\::add-mask::s" },
+		{ "\t::warning::t", "\t\\::warning::t" },
+		{ "\xc2\xa0::error::nbsp", "\xc2\xa0\\::error::nbsp" },
+		{ "\xe3\x80\x80\xe2\x80\x83::error::wide", "\xe3\x80\x80\xe2\x80\x83\\::error::wide" },
+		{ "\xef\xbb\xbf::error::bom", "\xef\xbb\xbf\\::error::bom" },
+		{ "\xe2\x80\x8b::error::zwsp", "\xe2\x80\x8b\\::error::zwsp" },
+		{ ":: x", "\\:: x" },
+		{ ": :error::x", ": :error::x" },
+		{ "x ::error::y", "x ::error::y" },
+		{ "##[error]x", "##[\\error]x" },
+		{ "a ##[set-output name=ready]true", "a ##[\\set-output name=ready]true" },
+		{ "###[stop-commands]t ##[x", "###[\\stop-commands]t ##[\\x" },
+		{ "#[error] # #[ ##", "#[error] # #[ ##" },
+		{ "::##[error]", "\\::##[\\error]" },
+		{ "ok\n::error::a\r::error::b\r\n::error::c\n",
+		  "ok\n\\::error::a\r\\::error::b\r\n\\::error::c\n" },
+		{ "##\n[error]", "##\n[error]" },
+		{ "\xe2\x80", "\xe2\x80" },
+		{ "\xc2", "\xc2" },
+	};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(rows); i++) {
+		char *text = NULL;
+		size_t len = 0;
+		FILE *mem = open_memstream(&text, &len);
+
+		render_github_text(mem, rows[i].in);
+		fclose(mem);
+		CHECK_STR(text, rows[i].want, "row %zu", i);
+		free(text);
+	}
+}
+
 void test_main(void)
 {
 	test_format_names();
 	test_tap();
 	test_summary();
+	test_github_text();
 }
