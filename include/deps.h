@@ -3,8 +3,9 @@
  *
  * Every parser here takes a buffer and a length and fills a dep_set or
  * an error with line:column; none makes a system call, so a fuzz target
- * is one call (tests/fuzz).  The probe (probe_deps.c) reads the files,
- * walks node_modules and the virtual environment, and calls these.
+ * is one call (tests/fuzz).  The probe reads the files (probe_deps.c),
+ * walks node_modules (deps_node.c) and the virtual environment
+ * (deps_python.c), and calls these.
  *
  *   deps_npm_parse      package-lock.json, npm-shrinkwrap.json and
  *                       node_modules/.package-lock.json (cJSON)

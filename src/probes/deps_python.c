@@ -1,0 +1,407 @@
+/* deps_python.c - the deps probe's uv, poetry and pip: the lockfile
+ * against a virtual environment's site-packages, its markers decided for
+ * the interpreter pyvenv.cfg names.  What the managers share is
+ * probe_deps.c's (deps_probe.h).
+ */
+#include "deps_probe.h"
+#include "probe.h"
+#include "deps.h"
+#include "toml.h"
+#include "util.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+
+/* ---- Python ---- */
+
+struct venv {
+	char *dir;		/* absolute */
+	char *site[4];		/* site-packages directories found */
+	size_t nsite;
+	char version[32];	/* pyvenv.cfg version_info / version */
+	char short_version[16];
+	char impl[32];
+	struct utsname uts;
+	struct pymarker_env env;
+};
+
+/* pyvenv.cfg's "version_info = 3.12.3" (uv, virtualenv) or
+ * "version = 3.12.3" (venv): the interpreter the markers are for. */
+static void read_pyvenv(struct venv *v)
+{
+	struct blob b;
+	struct lread lr;
+	size_t pos = 0;
+
+	if (deps_read(v->dir, "pyvenv.cfg", 0, DEPS_META_CAP, &b, &lr) < 0)
+		return;
+	while (pos < b.len) {
+		const char *s = b.data + pos, *nl = memchr(s, '\n', b.len - pos);
+		size_t n = nl ? (size_t)(nl - s) : b.len - pos, k;
+		const char *eq = memchr(s, '=', n);
+
+		pos += n + 1;
+		if (!eq)
+			continue;
+		for (k = (size_t)(eq - s); k && (s[k - 1] == ' ' || s[k - 1] == '\t'); k--)
+			;
+		eq++;
+		while (eq < s + n && (*eq == ' ' || *eq == '\t'))
+			eq++;
+		n = (size_t)(s + n - eq);
+		while (n && (eq[n - 1] == '\r' || eq[n - 1] == ' '))
+			n--;
+		if (((k == 12 && !memcmp(s, "version_info", 12)) ||
+		     (k == 7 && !memcmp(s, "version", 7) && !v->version[0])) &&
+		    n < sizeof(v->version)) {
+			memcpy(v->version, eq, n);
+			v->version[n] = 0;
+		} else if (k == 14 && !memcmp(s, "implementation", 14) && n < sizeof(v->impl)) {
+			memcpy(v->impl, eq, n);
+			v->impl[n] = 0;
+		}
+	}
+	blob_release(&b);
+}
+
+static void venv_env(struct venv *v)
+{
+	const char *dot;
+
+	memset(&v->env, 0, sizeof(v->env));
+	v->env.sys_platform = "linux";
+	v->env.platform_system = "Linux";
+	v->env.os_name = "posix";
+	if (uname(&v->uts) == 0)
+		v->env.platform_machine = v->uts.machine;
+	if (v->version[0] && (dot = strchr(v->version, '.')) && (dot = strchr(dot + 1, '.')) &&
+	    (size_t)(dot - v->version) < sizeof(v->short_version)) {
+		memcpy(v->short_version, v->version, (size_t)(dot - v->version));
+		v->short_version[dot - v->version] = 0;
+		v->env.python_version = v->short_version;
+		v->env.python_full_version = v->version;
+	}
+	/* uv and virtualenv write implementation = CPython / PyPy */
+	if (!strcasecmp(v->impl, "cpython") || (!v->impl[0] && v->version[0])) {
+		v->env.implementation_name = "cpython";
+		v->env.platform_python_implementation = "CPython";
+	} else if (!strcasecmp(v->impl, "pypy")) {
+		v->env.implementation_name = "pypy";
+		v->env.platform_python_implementation = "PyPy";
+	}
+}
+
+/* deps_list_entries of the directory abs (NULL when it cannot be read). */
+static char **list_dir(const char *abs, size_t *n)
+{
+	DIR *d = opendir(abs);
+	char **v;
+
+	*n = 0;
+	if (!d)
+		return NULL;
+	v = deps_list_entries(d, n);
+	closedir(d);
+	return v;
+}
+
+/* lib/python3.X/site-packages (and pypy's) of the environment. */
+static void find_site(struct venv *v)
+{
+	char *lib = path_join(v->dir, "lib");
+	size_t n, i;
+	char **names = list_dir(lib, &n);
+	struct stat st;
+
+	for (i = 0; i < n; i++) {
+		struct buf p = BUF_INIT;
+
+		buf_printf(&p, "%s/%s/site-packages", lib, names[i]);
+		if (v->nsite < ARRAY_SIZE(v->site) && !strncmp(names[i], "py", 2) &&
+		    stat(buf_str(&p), &st) == 0 && S_ISDIR(st.st_mode))
+			v->site[v->nsite++] = buf_detach(&p);
+		buf_release(&p);
+		free(names[i]);
+	}
+	free(names);
+	free(lib);
+}
+
+static void venv_release(struct venv *v)
+{
+	size_t i;
+
+	free(v->dir);
+	for (i = 0; i < v->nsite; i++)
+		free(v->site[i]);
+}
+
+/* What one site-packages holds: its entries, and what the metadata of
+ * each says (the slots of many_read). */
+struct site_files {
+	char **names;		/* sorted */
+	struct site_meta {
+		char *name, *version;
+	} *got;
+};
+
+/* "X.dist-info/METADATA" or "X.egg-info/PKG-INFO"; NULL for any other
+ * entry. */
+static const char *meta_file(const struct many_read *m, size_t i, char *buf, size_t size)
+{
+	const struct site_files *f = m->arg;
+	const char *e = f->names[i], *file;
+	size_t len = strlen(e), flen;
+
+	if (len > 10 && !strcmp(e + len - 10, ".dist-info"))
+		file = "/METADATA";
+	else if (len > 9 && !strcmp(e + len - 9, ".egg-info"))
+		file = "/PKG-INFO";
+	else
+		return NULL;
+	flen = strlen(file);
+	if (len + flen >= size)
+		return NULL;
+	memcpy(buf, e, len + 1);
+	memcpy(buf + len, file, flen + 1);
+	return buf;
+}
+
+static void meta_take(const struct many_read *m, size_t i, const struct blob *b)
+{
+	const struct site_files *f = m->arg;
+
+	deps_pymeta_parse(b->data, b->len, &f->got[i].name, &f->got[i].version);
+}
+
+/* Every *.dist-info/METADATA (and *.egg-info/PKG-INFO) of the
+ * environment: normalised name -> version, read from the file (the
+ * folder's name is a hint only), the first of a name in name order. */
+static int scan_site(struct venv *v, struct dep_set *have, double deadline)
+{
+	size_t s, i, n;
+	int rc = 0;
+
+	for (s = 0; s < v->nsite; s++) {
+		struct site_files f;
+		struct many_read m;
+
+		f.names = list_dir(v->site[s], &n);
+		f.got = xcalloc(n ? n : 1, sizeof(*f.got));
+		memset(&m, 0, sizeof(m));
+		m.n = n;
+		m.name = meta_file;
+		m.take = meta_take;
+		m.arg = &f;
+		m.deadline = deadline;
+		if (deps_many_read_run(&m, v->site[s]) < 0)
+			rc = -1;
+		for (i = 0; i < n; i++) {
+			const struct site_meta *g = &f.got[i];
+
+			if (g->name) {
+				char *key = pep503_normalize(g->name, strlen(g->name));
+
+				if (!dep_set_get(have, key))
+					dep_set_add(have, key, g->name, g->version,
+						    g->version ? 0 : DEP_NO_VERSION);
+				free(key);
+			}
+			free(g->name);
+			free(g->version);
+			free(f.names[i]);
+		}
+		free(f.got);
+		free(f.names);
+	}
+	return rc < 0 || clock_ms() > deadline ? -1 : 0;
+}
+
+/* poetry install leaves out groups pyproject.toml marks optional
+ * ([tool.poetry.group.NAME] optional = true): their names, as a new
+ * NULL-terminated list (or NULL). */
+static char **poetry_optional_groups(const struct spec *spec)
+{
+	struct blob b;
+	struct lread lr;
+	struct toml_value *root;
+	struct parse_error te;
+	const struct toml_value *groups;
+	char **out = NULL;
+	size_t n = 0, cap = 0, i;
+
+	if (deps_read(spec->root, "pyproject.toml", 1, DEPS_META_CAP, &b, &lr) < 0)
+		return NULL;
+	if (toml_parse(b.data, b.len, NULL, &root, &te) == 0) {
+		groups = toml_get(toml_get(toml_get(root, "tool"), "poetry"), "group");
+		for (i = 0; groups && groups->type == TOML_TABLE && i < groups->n; i++) {
+			const struct toml_value *opt = toml_get(groups->kv[i].val, "optional");
+
+			if (opt && opt->type == TOML_BOOL && opt->b) {
+				grow(&out, sizeof(*out), &cap, n + 2);
+				out[n++] = xstrdup(groups->kv[i].key);
+				out[n] = NULL;
+			}
+		}
+		toml_free(root);
+	}
+	blob_release(&b);
+	return out;
+}
+
+/* The lockfile's packages for the environment v (b: the lockfile's
+ * bytes).  Returns 0, or -1 with e; *unpinned and *includes: pip's lines
+ * not compared. */
+static int python_parse(const struct spec *spec, const struct lock_req *l,
+			const struct venv *v, const struct blob *b, struct dep_set *want,
+			struct parse_error *e, size_t *unpinned, size_t *includes)
+{
+	char **groups, **g;
+	int rc;
+
+	*unpinned = *includes = 0;
+	if (l->kind == LOCK_UV)
+		return deps_uv_parse(b->data, b->len, &v->env, want, e);
+	if (l->kind == LOCK_PIP)
+		return deps_pip_parse(b->data, b->len, &v->env, want, unpinned, includes, e);
+	groups = poetry_optional_groups(spec);
+	rc = deps_poetry_parse(b->data, b->len, &v->env, (const char *const *)groups, want, e);
+	for (g = groups; g && *g; g++)
+		free(*g);
+	free(groups);
+	return rc;
+}
+
+struct py_job_arg {
+	const struct spec *spec;
+	const struct lock_req *l;
+	const struct venv *v;
+	size_t unpinned, includes;
+};
+
+static int py_job(struct parse_job *j)
+{
+	struct py_job_arg *a = (struct py_job_arg *)j->arg;
+
+	return python_parse(a->spec, a->l, a->v, j->b, j->out, &j->err, &a->unpinned,
+			    &a->includes);
+}
+
+/* The environment itself: 0 usable (v filled), else the result is set. */
+static int open_venv(const struct spec *spec, const struct lock_req *l, struct venv *v,
+		     struct result *r)
+{
+	struct stat st;
+	int rc;
+
+	v->dir = path_join(spec->root, l->venv);
+	rc = stat(v->dir, &st);
+	if (rc < 0 && (errno == ENOENT || errno == ENOTDIR)) {
+		deps_not_installed(r, l, l->kind == LOCK_UV && !strcmp(l->venv_from, ".venv") ?
+				   ".venv does not exist: nothing is installed" :
+				   "the virtual environment does not exist: nothing is installed");
+		result_note(r, "environment %s (from %s)", l->venv, l->venv_from);
+		return -1;
+	}
+	if (rc < 0) {
+		result_set(r, STATUS_FAIL, "cannot use the virtual environment %s: %s",
+			   l->venv, strerror(errno));
+		r->reason = REASON_UNREADABLE;
+		return -1;
+	}
+	if (!S_ISDIR(st.st_mode)) {
+		deps_not_installed(r, l, "the virtual environment is not a directory");
+		return -1;
+	}
+	read_pyvenv(v);
+	venv_env(v);
+	find_site(v);
+	if (!v->nsite) {
+		deps_not_installed(r, l,
+				   "the virtual environment has no lib/python*/site-packages: "
+				   "nothing is installed");
+		return -1;
+	}
+	return 0;
+}
+
+void deps_run_python(const struct run_ctx *ctx, const struct lock_req *l, struct result *r)
+{
+	const struct spec *spec = ctx->spec;
+	struct dep_set want = DEP_SET_INIT, have = DEP_SET_INIT;
+	struct dep_diff d;
+	struct venv v;
+	struct buf where = BUF_INIT;
+	struct blob b = { NULL, 0 };
+	struct parse_error e;
+	size_t unpinned, includes;
+	struct parse_job job;
+	struct py_job_arg pa;
+	int scanned;
+
+	memset(&v, 0, sizeof(v));
+	if (deps_read_lockfile(spec, l, &b, r) < 0)
+		return;
+	if (!l->venv) {
+		result_set(r, STATUS_SKIP, "no virtual environment to compare %s with "
+			   "(.venv, or an active VIRTUAL_ENV)", l->origin.file);
+		r->reason = REASON_NOT_APPLICABLE;
+		if (l->kind == LOCK_POETRY)
+			result_hint(r, "poetry keeps its environments in its cache: activate "
+				    "it, or set virtualenvs.in-project");
+		goto out;
+	}
+	if (open_venv(spec, l, &v, r) < 0) {
+		/* a lockfile no tool can read says more than the environment */
+		venv_env(&v);
+		if (python_parse(spec, l, &v, &b, &want, &e, &unpinned, &includes) < 0) {
+			deps_lockfile_invalid(r, l, &e);
+		}
+		goto out;
+	}
+	/* the lockfile is parsed while the environment is read */
+	memset(&job, 0, sizeof(job));
+	job.fn = py_job;
+	job.b = &b;
+	job.out = &want;
+	pa.spec = spec;
+	pa.l = l;
+	pa.v = &v;
+	job.arg = &pa;
+	deps_parse_job_start(&job);
+	scanned = scan_site(&v, &have, ctx->deadline_ms);
+	if (deps_parse_job_finish(&job) < 0) {
+		deps_lockfile_invalid(r, l, &job.err);
+		goto out;
+	}
+	if (pa.unpinned || pa.includes)
+		result_note(r, "%s: %zu requirement%s without an == pin and %zu -r/-c "
+			    "line%s not checked", l->origin.file, pa.unpinned,
+			    pa.unpinned == 1 ? "" : "s", pa.includes,
+			    pa.includes == 1 ? "" : "s");
+	if (scanned < 0) {
+		result_set(r, STATUS_ERROR, "the virtual environment was not read before "
+			   "the deadline");
+		r->reason = REASON_TIMEOUT;
+		goto out;
+	}
+	buf_printf(&where, "%s (%s)", l->venv, l->venv_from);
+	r->data = deps_data_new(l, l->venv);
+	deps_compare(&want, &have, DEPS_CMP_PEP440, &d);
+	deps_report_diff(r, l, &d, buf_str(&where));
+	if (!v.env.python_version)
+		result_note(r, "no Python version in %s/pyvenv.cfg: markers on it were not "
+			    "decided", l->venv);
+	dep_diff_release(&d);
+out:
+	blob_release(&b);
+	buf_release(&where);
+	venv_release(&v);
+	dep_set_release(&want);
+	dep_set_release(&have);
+}
