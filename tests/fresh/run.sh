@@ -8,23 +8,20 @@
 #         README's quickstart commands as written, as root;
 #   user  the same as a user with sudo (no password asked: there is no
 #         terminal here to type one) in a 0700 home.
-# Each runs in its own bubblewrap (new mount, pid, ipc and uts namespaces,
-# the host's network for the mirror and the npm registry), so nothing of
-# this machine's installs, users or caches is seen.  Not part of make check
-# or .ci/run: it takes about half an hour on two cores.  Needs root,
-# debootstrap and bubblewrap (installed when missing).  The logs stay in
+# Each runs in a container of its own (in_root below), so nothing of this
+# machine's installs, users or caches is seen.  Not part of make check
+# or .ci/run: it takes about half an hour on two cores.  Needs root and
+# debootstrap (installed when missing).  The logs stay in
 # WORKDIR/logs; the roots are removed unless KEEP=1.
 set -eu
 top=$(cd "$(dirname "$0")/../.." && pwd)
-[ "$(id -u)" = 0 ] || { echo "fresh: needs root (debootstrap, bwrap as root)" >&2; exit 2; }
+[ "$(id -u)" = 0 ] || { echo "fresh: needs root (debootstrap, namespaces, pivot_root)" >&2; exit 2; }
 work=${1:-$(mktemp -d /var/tmp/envpreflight-fresh.XXXXXX)}
 mkdir -p "$work/logs"
 logs=$work/logs
 
-for t in debootstrap bwrap; do
-	command -v $t >/dev/null 2>&1 && continue
-	apt-get install -y -q --no-install-recommends debootstrap bubblewrap >/dev/null
-done
+command -v debootstrap >/dev/null 2>&1 ||
+	apt-get install -y -q --no-install-recommends debootstrap >/dev/null
 
 # the mirror apt uses: deb822 sources first, then sources.list
 mirror=$(sed -n 's/^URIs: *\([^ ]*\).*/\1/p' /etc/apt/sources.list.d/*.sources 2>/dev/null |
@@ -49,25 +46,36 @@ if [ ! -x "$base/usr/bin/make" ]; then
 	debootstrap --variant=minbase bookworm "$base" "$mirror" >"$logs/debootstrap.log" 2>&1
 fi
 
-# bwrap_root ROOT USER CMD: CMD in ROOT as USER, with a login's environment
-bwrap_root() {
+# in_root ROOT USER CMD: CMD in ROOT as USER, with a login's environment.
+# A container of its own: new mount, pid, uts and ipc namespaces, ROOT
+# made the mount namespace's root with pivot_root (not chroot: in a chroot
+# the kernel refuses user namespaces, which the sandbox tests use), the
+# host's /dev and /sys bound in, a /proc of its own, the host's network
+# (the mirror, the npm registry).  Not bubblewrap: it sets no_new_privs,
+# under which sudo cannot work.
+in_root() {
 	r=$1 u=$2
 	shift 2
-	bwrap --bind "$r" / --proc /proc --dev /dev --ro-bind /sys /sys \
-		--ro-bind /etc/resolv.conf /etc/resolv.conf \
-		--unshare-pid --unshare-ipc --unshare-uts --hostname fresh \
-		--die-with-parent --cap-add ALL --chdir / \
-		/usr/bin/env -i PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
-		HOME=/root TERM=dumb \
-		/usr/sbin/runuser -l "$u" -c "$*"
+	unshare --mount --pid --uts --ipc --fork --propagation private /bin/sh -c '
+		r=$1 u=$2 cmd=$3
+		hostname fresh
+		grep -q " fresh$" "$r/etc/hosts" || echo "127.0.1.1 fresh" >>"$r/etc/hosts"
+		mount --rbind /dev "$r/dev" && mount --rbind /sys "$r/sys" &&
+		mount --bind /etc/resolv.conf "$r/etc/resolv.conf" &&
+		mount --bind "$r" "$r" && cd "$r" && mkdir -p .oldroot &&
+		pivot_root . .oldroot && cd / &&
+		mount -t proc proc /proc && umount -l /.oldroot && rmdir /.oldroot || exit 97
+		exec /usr/sbin/chroot / /usr/bin/env -i \
+			PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin TERM=dumb \
+			/usr/sbin/runuser -l "$u" -c "$cmd"' sh "$r" "$u" "$*"
 }
 
 if [ ! -x "$base/usr/bin/git" ]; then
 	step "apt-get install git make build-essential ca-certificates sudo"
-	bwrap_root "$base" root 'apt-get update -q && DEBIAN_FRONTEND=noninteractive
+	in_root "$base" root 'apt-get update -q && DEBIAN_FRONTEND=noninteractive
 		apt-get install -y -q git make build-essential ca-certificates sudo' \
 		>"$logs/base-install.log" 2>&1
-	bwrap_root "$base" root 'useradd -m -s /bin/bash dev && chmod 700 /home/dev &&
+	in_root "$base" root 'useradd -m -s /bin/bash dev && chmod 700 /home/dev &&
 		echo "dev ALL=(ALL) NOPASSWD: ALL" >/etc/sudoers.d/dev && chmod 440 /etc/sudoers.d/dev' \
 		>>"$logs/base-install.log" 2>&1
 fi
@@ -89,7 +97,7 @@ for who in root dev; do
 	cmds="set -x; cd && git clone -q /tmp/envpreflight.bundle envpreflight && cd envpreflight"
 	cmds="$cmds && ls -ld ~ && $(printf '%s\n' "$quick" | sed 's/$/ \&\&/' | tr '\n' ' ') echo QUICKSTART-PASSED"
 	st=0
-	bwrap_root "$r" "$who" "$cmds" >"$logs/$who.log" 2>&1 </dev/null || st=$?
+	in_root "$r" "$who" "$cmds" >"$logs/$who.log" 2>&1 </dev/null || st=$?
 	if grep -q '^QUICKSTART-PASSED' "$logs/$who.log"; then
 		step "$who: passed"
 	else
