@@ -1009,7 +1009,7 @@ static void gh_defuse(struct buf *b, const char *line, size_t n)
 	while (i < n && (k = gh_blank(s + i)) && i + k <= n)
 		i += k;
 	buf_add(b, line, i);
-	if (n - i >= 2 && line[i] == ':' && line[i + 1] == ':')
+	if (i + 1 < n && line[i] == ':' && line[i + 1] == ':')
 		buf_putc(b, '\\');
 	for (; i < n; i++) {
 		buf_putc(b, line[i]);
