@@ -137,7 +137,7 @@ c = [c for c in d["checks"] if c["id"] == "apps/api:env.gitignore"][0]
 sys.exit(0 if c["status"] == "pass" else 1)
 EOF
 else
-	echo "note: git not available: env.gitignore per workspace not checked"
+	skip "env.gitignore per workspace: git is not installed"
 fi
 
 # ---- --workspace and --no-workspaces --------------------------------------------
