@@ -6,6 +6,10 @@
 . "$(dirname "$0")/../lib.sh"
 top=$(cd "$(dirname "$0")/../.." && pwd)
 expect=$top/tests/mcp/expect.py
+# where the reports go for run.sh's schema check; run alone, a directory
+# of the scratch space (not the working directory, nor /)
+json_dir=${EP_JSON_DIR:-$TEST_TMPDIR/json}
+mkdir -p "$json_dir"
 
 # the fixture tree as the server's directory, and a way out of it; and
 # a repository whose audit passes on any machine (env-pass/repo would
@@ -83,7 +87,7 @@ check "garbage: the error codes" python3 "$expect" "$out" \
 	'19 -32602' '20 ok'
 grep -q 'outside the directory the server was started in' "$out"
 check "garbage: dir outside names the boundary" [ $? = 0 ]
-python3 - "$out" "$EP_JSON_DIR" <<'EOF'
+python3 - "$out" "$json_dir" <<'EOF'
 import json, sys
 # keep every report for the schema check of tests/run.sh
 for n, line in enumerate(open(sys.argv[1])):
@@ -194,7 +198,7 @@ check "wait_ms: the human text names what never became ready" \
 	grep -q "never ready within --wait" "$TEST_TMPDIR/w.out"
 check "wait_ms: from the tool call" \
 	grep -q '"wait_ms":{"value":300,"from":"tool call"}' "$TEST_TMPDIR/w.out"
-python3 - "$TEST_TMPDIR/w.out" "$EP_JSON_DIR" <<'EOF'
+python3 - "$TEST_TMPDIR/w.out" "$json_dir" <<'EOF'
 import json, sys
 for n, line in enumerate(open(sys.argv[1])):
     doc = json.loads(line).get("result", {}).get("structuredContent")
@@ -238,7 +242,7 @@ sdk=$top/tests/mcp
 if [ -d "$sdk/node_modules/@modelcontextprotocol/sdk" ] && command -v node >/dev/null; then
 	(cd "$sdk" && env -i PATH=/usr/bin:/bin HOME="$TEST_TMPDIR/home" \
 		XDG_CONFIG_HOME="$TEST_TMPDIR/xdg" XDG_CACHE_HOME="$TEST_TMPDIR/cache" \
-		node client.mjs "$EP_BIN" "$root" "$EP_JSON_DIR") >"$TEST_TMPDIR/sdk.out" 2>&1
+		node client.mjs "$EP_BIN" "$root" "$json_dir") >"$TEST_TMPDIR/sdk.out" 2>&1
 	st=$?
 	grep -v ' passed, ' "$TEST_TMPDIR/sdk.out"
 	line=$(grep -E '^sdk: [0-9]+ passed, [0-9]+ failed' "$TEST_TMPDIR/sdk.out")
