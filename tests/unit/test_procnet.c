@@ -307,8 +307,8 @@ static void test_lookup_fixture(void)
 		CHECK_STR(h->command, "postgres", "comm");
 		CHECK_STR(h->cmdline, "/usr/lib/postgresql/16/bin/postgres -D "
 			  "/var/lib/postgresql/16/main", "cmdline");
-		CHECK_INT(h->uid, 105, "uid from status");
-		CHECK_INT(h->klass, class_for_uid(105), "class");
+		CHECK_INT(h->uid, 4245, "uid from status");
+		CHECK_INT(h->klass, class_for_uid(4245), "class");
 		CHECK_STR(h->cwd, "/var/lib/postgresql/16/main", "cwd");
 		expect_user(h);
 		h = &s->holders[1];
@@ -351,7 +351,7 @@ static void test_lookup_fixture(void)
 			  "--api-key=*** --url=postgres://app:***@db/x",
 			  "cmdline cleaned, secrets hidden");
 		CHECK_STR(h->cwd, "/home/dev/other (deleted)", "cwd as read");
-		CHECK_INT(h->klass, class_for_uid(1000), "class");
+		CHECK_INT(h->klass, class_for_uid(4246), "class");
 	}
 
 	s = find_port(st, ARRAY_SIZE(ports), 6379);
@@ -371,7 +371,7 @@ static void test_lookup_fixture(void)
 	      "mapped shown as IPv4");
 	CHECK_INT(s->nh, 0, "9000: holder not visible");
 	CHECK_INT(s->hidden, 1, "9000 hidden");
-	CHECK_INT(s->hidden_uid, 999, "9000 uid from the table");
+	CHECK_INT(s->hidden_uid, 4247, "9000 uid from the table");
 	CHECK_INT(s->hidden_denied, 1, "an fd dir could not be read");
 
 	s = find_port(st, ARRAY_SIZE(ports), 9001);
@@ -393,7 +393,7 @@ static void test_lookup_fixture(void)
 
 		rc = ports_lookup_at(FIX "/basic", p2, 2, NULL, s2);
 		CHECK(rc == 0 && s2[0].nh == 1 &&
-		      s2[0].holders[0].klass == class_for_uid(1000),
+		      s2[0].holders[0].klass == class_for_uid(4246),
 		      "no repo: not this-repo");
 		port_status_release(&s2[0]);
 		port_status_release(&s2[1]);
