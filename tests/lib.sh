@@ -117,16 +117,17 @@ marked() {
 }
 
 # nobody_setup: for the cases that run the binary as another user (root
-# and setpriv needed).  The checkout may sit in a 0700 home that no other
-# user can reach, so the binary is copied into $PUB, a directory of the
-# scratch space open to every user, as $PUB_BIN; $NOBODY is the setpriv
-# prefix that runs a command as nobody (uid 65534).  Returns 1, with the
-# reason in $NOBODY_WHY, when a case cannot be run so: not root, no
-# setpriv, or the scratch space itself is closed (TMPDIR in a 0700 home).
+# and setpriv needed).  Neither the checkout (it may sit in a 0700 home)
+# nor $TEST_TMPDIR (a caller's mktemp -d is 0700) need be reachable by
+# another user, so $PUB is a directory of its own under TMPDIR, open to
+# every user, which finish removes: the binary is copied there as
+# $PUB_BIN, and such a case keeps its fixtures there too.  $NOBODY is the
+# setpriv prefix that runs a command as nobody (uid 65534).  Returns 1,
+# with the reason in $NOBODY_WHY, when no case can run so: not root, no
+# setpriv, or TMPDIR itself closed to other users.
+T_PUB=
 nobody_setup() {
 	NOBODY= NOBODY_WHY=
-	PUB=$TEST_TMPDIR/pub
-	PUB_BIN=$PUB/envpreflight
 	if [ "$(id -u)" != 0 ]; then
 		NOBODY_WHY="not root: cannot run a command as another user"
 		return 1
@@ -135,15 +136,20 @@ nobody_setup() {
 		NOBODY_WHY="no setpriv (util-linux): cannot run a command as another user"
 		return 1
 	fi
-	if [ ! -x "$PUB_BIN" ]; then
-		mkdir -p "$PUB" && chmod 755 "$PUB" && cp "$EP_BIN" "$PUB_BIN.tmp" &&
-			chmod 755 "$PUB_BIN.tmp" && mv "$PUB_BIN.tmp" "$PUB_BIN" || {
-			NOBODY_WHY="cannot copy the binary into $PUB"
+	if [ -z "$T_PUB" ]; then
+		T_PUB=$(mktemp -d "${TMPDIR:-/tmp}/envpreflight-pub.XXXXXX") &&
+			chmod 755 "$T_PUB" && cp "$EP_BIN" "$T_PUB/envpreflight" &&
+			chmod 755 "$T_PUB/envpreflight" || {
+			NOBODY_WHY="cannot make a directory under ${TMPDIR:-/tmp} with a copy of the binary"
 			return 1
 		}
 	fi
+	PUB=$T_PUB
+	PUB_BIN=$PUB/envpreflight
+	# through env: setpriv keeps root's capabilities until its own exec,
+	# so it would reach a binary that nobody cannot
 	if ! setpriv --reuid=65534 --regid=65534 --clear-groups \
-		"$PUB_BIN" --version >/dev/null 2>&1; then
+		env "$PUB_BIN" --version >/dev/null 2>&1; then
 		NOBODY_WHY="nobody cannot run $PUB_BIN: a directory above it is closed to other users (TMPDIR=${TMPDIR:-/tmp})"
 		return 1
 	fi
@@ -180,6 +186,7 @@ survivors() {
 # the closing line, which tests/run.sh adds up: "NAME: N passed, M
 # failed", then ", K skipped" when some case was not run
 finish() {
+	[ -n "$T_PUB" ] && rm -rf "$T_PUB"
 	if [ -n "$T_OWN_TMP" ] && [ "$T_FAILED" = 0 ]; then
 		rm -rf "$T_OWN_TMP"
 	elif [ -n "$T_OWN_TMP" ]; then

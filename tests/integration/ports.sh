@@ -14,7 +14,6 @@
 dir=$TEST_TMPDIR/ports-it
 repo=$dir/repo
 mkdir -p "$repo/sub"
-chmod 755 "$dir"	# the holder run as nobody is in it
 pids=
 cleanup() {
 	for p in $pids; do kill "$p" 2>/dev/null; done
@@ -359,17 +358,14 @@ rm -f "$repo/sub/compose.yaml" "$repo/sub/.env"
 # A holder of another uid (nobody), started after every other helper, with a
 # forked child: the scan meets the socket's uid first and still finds the
 # child, as ss does.  Root only: nobody must run the helper.
-nb=$dir/nobody
-if [ "$(id -u)" != 0 ]; then
-	skip "the holder of another uid: not root"
-elif ! command -v setpriv >/dev/null 2>&1; then
-	skip "the holder of another uid: no setpriv (util-linux)"
-elif ! mkdir -p "$nb" || ! cp "$dir/holder" "$nb/holder" || ! chown -R 65534:65534 "$nb" ||
-	! setpriv --reuid=65534 --regid=65534 --clear-groups test -x "$nb/holder"; then
-	skip "the holder of another uid: nobody cannot run $nb/holder (a directory above it is closed to other users: TMPDIR=${TMPDIR:-/tmp})"
+# The helper is in nobody_setup's directory, which nobody can reach.
+if ! nobody_setup; then
+	skip "the holder of another uid: $NOBODY_WHY"
+elif ! nb=$PUB/nobody || ! mkdir -p "$nb" || ! cp "$dir/holder" "$nb/holder" ||
+	! chown -R 65534:65534 "$nb" || ! $NOBODY test -x "$nb/holder"; then
+	skip "the holder of another uid: nobody cannot run $nb/holder"
 else
-	(cd "$nb" && exec setpriv --reuid=65534 --regid=65534 --clear-groups \
-		./holder "$nb/out" 1 127.0.0.1) &
+	(cd "$nb" && exec $NOBODY ./holder "$nb/out" 1 127.0.0.1) &
 	n=0
 	while [ ! -f "$nb/out" ] && [ $n -lt 250 ]; do sleep 0.02; n=$((n + 1)); done
 	nb_pids=$(sed -n 2p "$nb/out" 2>/dev/null)

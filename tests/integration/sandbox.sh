@@ -15,23 +15,25 @@
 # crash or a hang.  What the kernel forbids here (user namespaces, root
 # for mounts) is skipped with a message.
 . "$(dirname "$0")/../lib.sh"
-T=$TEST_TMPDIR/sbx
-repo=$T/repo
-home=$T/home
-mkdir -p "$repo" "$home"
-chmod 755 "$T" "$TEST_TMPDIR" "$repo" 2>/dev/null
-out=$T/out.json
-err=$T/err
-st=0
-# the cases run as another user (nobody, 4242) need a binary that user can
-# reach, which the checkout in a 0700 home is not: a copy in the scratch
-# space (tests/lib.sh), for every run alike
+# the cases run as another user (nobody, 4242) need the binary and the
+# repository where that user can reach them, which neither the checkout
+# (a 0700 home) nor the scratch directory need be: then everything is in
+# nobody_setup's directory, and the binary is its copy, for every run alike
 sbin=$EP_BIN
+T=$TEST_TMPDIR/sbx
 other=0
 if nobody_setup; then
 	sbin=$PUB_BIN
+	T=$PUB/sbx
 	other=1
 fi
+repo=$T/repo
+home=$T/home
+mkdir -p "$repo" "$home"
+chmod 755 "$T" "$repo"
+out=$T/out.json
+err=$T/err
+st=0
 
 # sbx [WRAPPER...] -- [ARGS...]: the binary under WRAPPER (unshare,
 # setpriv), in a clean environment ($SBX_ENV adds to it), --json, on
