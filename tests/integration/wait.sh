@@ -340,6 +340,10 @@ fi
 # PORTFILE TRIGGER holds a port of 127.0.0.1 bound (so that nobody else
 # takes it), listening at once for release, and when TRIGGER exists
 # starts listening (later) or closes it (release); it ends after 120 s.
+# For release a second socket holds the port bound, never listening, from
+# the start (SO_REUSEPORT on both): once the listener is closed the port
+# is free, and no other process (a run of the suite beside this one) can
+# listen on it before the next round looks.
 later=$TEST_TMPDIR/later.py
 cat >"$later" <<'EOF2'
 import os, signal, socket, sys, time
@@ -347,9 +351,14 @@ mode, portfile, trigger = sys.argv[1:4]
 signal.alarm(120)
 signal.signal(signal.SIGTERM, lambda *_: os._exit(0))
 tcp = socket.socket()
+if mode == "release":
+    tcp.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
 tcp.bind(("127.0.0.1", 0))
 if mode == "release":
     tcp.listen(8)
+    hold = socket.socket()
+    hold.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
+    hold.bind(("127.0.0.1", tcp.getsockname()[1]))
 with open(portfile + ".tmp", "w") as f:
     f.write("%d\n" % tcp.getsockname()[1])
 os.rename(portfile + ".tmp", portfile)
