@@ -4,7 +4,8 @@
 # sockets, a listener whose cwd is inside the audited repository
 # (this-repo), free and listening checks passing and failing, the PIDs
 # reported in --json compared with `ss -ltnp`, and nothing signalled: the
-# helpers are still alive after every run.  The helpers are killed on exit.
+# helpers are still alive after every run.  The helpers are killed on exit
+# (each starts with SIGTERM at its default, whatever this script inherited).
 #
 # Another run of the suite may open ports at the same time: every port is
 # the kernel's pick (port 0), and one that must stay free is held bound,
@@ -166,7 +167,7 @@ fi
 spawn() {
 	d=$1 out=$2
 	shift 2
-	(cd "$d" && exec "$dir/holder" "$out" "$@") &
+	(cd "$d" && exec "${SIGDFL:-env}" "$dir/holder" "$out" "$@") &
 	n=0
 	while [ ! -f "$out" ] && [ $n -lt 250 ]; do sleep 0.02; n=$((n + 1)); done
 	pids="$pids $(sed -n 2p "$out")"
@@ -268,7 +269,7 @@ mkdir -p "$red"
 cut=ZQXCUTSECRET-abcdefghijklmnop
 head="./holder r.out 0 127.0.0.1 --opt=ZQXENVSECRET1 xZQXENVSECRET1y "
 pad=$(printf '%*s' $((109 - ${#head} - 1)) '' | tr ' ' P)
-(cd "$dir" && exec ./holder r.out 0 127.0.0.1 --opt=ZQXENVSECRET1 xZQXENVSECRET1y \
+(cd "$dir" && exec "${SIGDFL:-env}" ./holder r.out 0 127.0.0.1 --opt=ZQXENVSECRET1 xZQXENVSECRET1y \
 	"$pad" "$cut") &
 n=0
 while [ ! -f "$dir/r.out" ] && [ $n -lt 250 ]; do sleep 0.02; n=$((n + 1)); done
@@ -291,7 +292,7 @@ done
 shape=$dir/shape
 mkdir -p "$shape"
 ln -sf holder "$dir/mysqld"
-(cd "$dir" && exec ./mysqld s.out 0 127.0.0.1 -pZQXSHAPE1 "Authorization: Bearer ZQXSHAPE2" \
+(cd "$dir" && exec "${SIGDFL:-env}" ./mysqld s.out 0 127.0.0.1 -pZQXSHAPE1 "Authorization: Bearer ZQXSHAPE2" \
 	--token ZQXSHAPE3 PGPASSWORD=ZQXSHAPE4 https://u:ZQXSHAPE5@h/) &
 n=0
 while [ ! -f "$dir/s.out" ] && [ $n -lt 250 ]; do sleep 0.02; n=$((n + 1)); done
@@ -365,7 +366,7 @@ elif ! nb=$PUB/nobody || ! mkdir -p "$nb" || ! cp "$dir/holder" "$nb/holder" ||
 	! chown -R 65534:65534 "$nb" || ! $NOBODY test -x "$nb/holder"; then
 	skip "the holder of another uid: nobody cannot run $nb/holder"
 else
-	(cd "$nb" && exec $NOBODY ./holder "$nb/out" 1 127.0.0.1) &
+	(cd "$nb" && exec "${SIGDFL:-env}" $NOBODY ./holder "$nb/out" 1 127.0.0.1) &
 	n=0
 	while [ ! -f "$nb/out" ] && [ $n -lt 250 ]; do sleep 0.02; n=$((n + 1)); done
 	nb_pids=$(sed -n 2p "$nb/out" 2>/dev/null)
