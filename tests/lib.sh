@@ -15,14 +15,10 @@ T_OWN_TMP=
 if [ -z "${TEST_TMPDIR:-}" ]; then
 	TEST_TMPDIR=$(mktemp -d "${TMPDIR:-/tmp}/envpreflight-tests.XXXXXX") || exit 2
 	T_OWN_TMP=$TEST_TMPDIR
-	chmod 755 "$TEST_TMPDIR"
 fi
 TEST_TMPDIR=$TEST_TMPDIR/sh-$T_NAME
 rm -rf "$TEST_TMPDIR"
 mkdir -p "$TEST_TMPDIR/home" "$TEST_TMPDIR/xdg"
-# open to other users whatever the umask: a case run as nobody reads its
-# fixtures here (see nobody_setup)
-chmod 755 "$TEST_TMPDIR"
 # nine random digits, so that a mark such as "sleep 300.${T_MARK}1" is
 # a number to sleep(1) and no run's mark is the start of another's
 T_MARK=$(od -An -N4 -tu4 /dev/urandom | awk '{ printf "%09d", $1 % 1000000000 }')

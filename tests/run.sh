@@ -23,10 +23,9 @@ export EP_BUILD="$build"	# the objects, for integration/layers.sh
 # suite is hermetic (integration/vectors.sh checks that the copy still
 # matches shared/ when a checkout has it beside it)
 export TEST_SHARED="${TEST_SHARED:-$top/tests}"
-# the scratch directory: this run's own, open to other users (the cases
-# run as nobody read their fixtures in it)
+# the scratch directory: this run's own (the cases run as another user
+# have theirs: nobody_setup in tests/lib.sh)
 TEST_TMPDIR=$(mktemp -d "${TMPDIR:-/tmp}/envpreflight-tests.XXXXXX") || exit 2
-chmod 755 "$TEST_TMPDIR"
 export TEST_TMPDIR
 export EP_JSON_DIR="$TEST_TMPDIR/json-reports"
 mkdir -p "$EP_JSON_DIR"
