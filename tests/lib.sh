@@ -1,15 +1,33 @@
 # tests/lib.sh - sourced by tests/golden.sh and tests/integration/*.sh.
 # $EP_BIN is the binary under test, $TEST_TMPDIR a scratch directory.
+#
+# Nothing a script makes or looks for is shared with another run on the
+# same machine (two checkouts tested at once): its scratch directory is
+# its run's own, and a process it must find again in /proc carries
+# $T_MARK, a token drawn for this run, in its arguments.
 T_PASSED=0
 T_FAILED=0
+T_SKIPPED=0
 T_NAME=$(basename "$0" .sh)
-# each script gets its own scratch space, apart from the unit tests'
-TEST_TMPDIR=${TEST_TMPDIR:-/tmp/envpreflight-tests}/sh-$T_NAME
+# each script gets its own scratch space, apart from the unit tests';
+# run alone (no TEST_TMPDIR), a new directory that finish removes
+T_OWN_TMP=
+if [ -z "${TEST_TMPDIR:-}" ]; then
+	TEST_TMPDIR=$(mktemp -d "${TMPDIR:-/tmp}/envpreflight-tests.XXXXXX") || exit 2
+	T_OWN_TMP=$TEST_TMPDIR
+fi
+TEST_TMPDIR=$TEST_TMPDIR/sh-$T_NAME
 rm -rf "$TEST_TMPDIR"
 mkdir -p "$TEST_TMPDIR/home" "$TEST_TMPDIR/xdg"
+# nine random digits, so that a mark such as "sleep 300.${T_MARK}1" is
+# a number to sleep(1) and no run's mark is the start of another's
+T_MARK=$(od -An -N4 -tu4 /dev/urandom | awk '{ printf "%09d", $1 % 1000000000 }')
 
 ok() { T_PASSED=$((T_PASSED + 1)); }
 not_ok() { T_FAILED=$((T_FAILED + 1)); echo "not ok: $*"; }
+# skip REASON: a case this machine cannot stage was not run; it is
+# counted, and the reason is listed by tests/run.sh
+skip() { T_SKIPPED=$((T_SKIPPED + 1)); echo "skip: $T_NAME: $*"; }
 
 # check DESCRIPTION COMMAND...: passes when the command succeeds
 check() {
@@ -62,6 +80,83 @@ ep_wants_report() {
 	[ "$ep_json" = 1 ]
 }
 
+# $SIGDFL COMMAND...: COMMAND with SIGHUP, SIGINT, SIGQUIT, SIGTERM and
+# SIGPIPE at their defaults.  A test that signals a process, or needs a
+# child to die of a broken pipe, must not inherit the dispositions of
+# whoever started the suite: nohup ignores SIGHUP, a shell ignores SIGINT
+# and SIGQUIT in its background jobs, a CI runner may ignore SIGPIPE; and
+# envpreflight, rightly, keeps a signal ignored that was ignored on entry.
+# A script, not a function, so that "$SIGDFL cmd &" gives $! the pid of
+# cmd itself (each step execs the next); env(1) resets the signals
+# (coreutils 8.31), else perl.  Empty when neither can: such a case is
+# skipped.
+SIGDFL=$TEST_TMPDIR/sigdfl
+if env --default-signal=HUP true 2>/dev/null; then
+	printf '#!/bin/sh\nexec env --default-signal=HUP,INT,QUIT,TERM,PIPE "$@"\n' >"$SIGDFL"
+elif command -v perl >/dev/null 2>&1; then
+	cat >"$SIGDFL" <<'EOF'
+#!/bin/sh
+exec perl -e '$SIG{$_} = "DEFAULT" for qw(HUP INT QUIT TERM PIPE);
+	exec { $ARGV[0] } @ARGV or exit 127' "$@"
+EOF
+else
+	SIGDFL=
+fi
+[ -n "$SIGDFL" ] && chmod 755 "$SIGDFL"
+
+# marked DIR: a copy of the fixture directory DIR (fake runtimes whose
+# processes a test looks for in /proc afterwards) with @MARK@ in its
+# files replaced by $T_MARK, in the scratch space; prints its path
+marked() {
+	m_dst=$TEST_TMPDIR/marked/${1##*/}
+	mkdir -p "$m_dst"
+	for m_f in "$1"/*; do
+		sed "s/@MARK@/$T_MARK/g" "$m_f" >"$m_dst/${m_f##*/}" &&
+			chmod 755 "$m_dst/${m_f##*/}"
+	done
+	echo "$m_dst"
+}
+
+# nobody_setup: for the cases that run the binary as another user (root
+# and setpriv needed).  Neither the checkout (it may sit in a 0700 home)
+# nor $TEST_TMPDIR (a caller's mktemp -d is 0700) need be reachable by
+# another user, so $PUB is a directory of its own under TMPDIR, open to
+# every user, which finish removes: the binary is copied there as
+# $PUB_BIN, and such a case keeps its fixtures there too.  $NOBODY is the
+# setpriv prefix that runs a command as nobody (uid 65534).  Returns 1,
+# with the reason in $NOBODY_WHY, when no case can run so: not root, no
+# setpriv, or TMPDIR itself closed to other users.
+T_PUB=
+nobody_setup() {
+	NOBODY= NOBODY_WHY=
+	if [ "$(id -u)" != 0 ]; then
+		NOBODY_WHY="not root: cannot run a command as another user"
+		return 1
+	fi
+	if ! command -v setpriv >/dev/null 2>&1; then
+		NOBODY_WHY="no setpriv (util-linux): cannot run a command as another user"
+		return 1
+	fi
+	if [ -z "$T_PUB" ]; then
+		T_PUB=$(mktemp -d "${TMPDIR:-/tmp}/envpreflight-pub.XXXXXX") &&
+			chmod 755 "$T_PUB" && cp "$EP_BIN" "$T_PUB/envpreflight" &&
+			chmod 755 "$T_PUB/envpreflight" || {
+			NOBODY_WHY="cannot make a directory under ${TMPDIR:-/tmp} with a copy of the binary"
+			return 1
+		}
+	fi
+	PUB=$T_PUB
+	PUB_BIN=$PUB/envpreflight
+	# through env: setpriv keeps root's capabilities until its own exec,
+	# so it would reach a binary that nobody cannot
+	if ! setpriv --reuid=65534 --regid=65534 --clear-groups \
+		env "$PUB_BIN" --version >/dev/null 2>&1; then
+		NOBODY_WHY="nobody cannot run $PUB_BIN: a directory above it is closed to other users (TMPDIR=${TMPDIR:-/tmp})"
+		return 1
+	fi
+	NOBODY="setpriv --reuid=65534 --regid=65534 --clear-groups"
+}
+
 # Replace what changes from run to run: the root path and timings.
 mask() {
 	sed -e "s#$1#<ROOT>#g" \
@@ -89,7 +184,19 @@ survivors() {
 	echo "$n"
 }
 
+# the closing line, which tests/run.sh adds up: "NAME: N passed, M
+# failed", then ", K skipped" when some case was not run
 finish() {
-	echo "$T_NAME: $T_PASSED passed, $T_FAILED failed"
+	[ -n "$T_PUB" ] && rm -rf "$T_PUB"
+	if [ -n "$T_OWN_TMP" ] && [ "$T_FAILED" = 0 ]; then
+		rm -rf "$T_OWN_TMP"
+	elif [ -n "$T_OWN_TMP" ]; then
+		echo "(the scratch directory is kept: $T_OWN_TMP)"
+	fi
+	if [ "$T_SKIPPED" = 0 ]; then
+		echo "$T_NAME: $T_PASSED passed, $T_FAILED failed"
+	else
+		echo "$T_NAME: $T_PASSED passed, $T_FAILED failed, $T_SKIPPED skipped"
+	fi
 	[ "$T_FAILED" = 0 ]
 }

@@ -3,7 +3,14 @@
 #
 # 1. unit programs BUILD_DIR/tests/test_*   (each ends "name: N passed, M failed")
 # 2. golden cases   tests/cases/*/          (see tests/cases/README)
-# 3. scripts        tests/integration/*.sh  (each ends "name: N passed, M failed")
+# 3. scripts        tests/integration/*.sh  (each ends "name: N passed, M failed"
+#                                            and ", K skipped" when a case could not
+#                                            be staged here; each said why on a line
+#                                            "skip: name: REASON")
+#
+# Two runs at once (two checkouts on one machine) do not meet: each has a
+# scratch directory of its own, and what a test looks for in /proc or on a
+# port is its run's own (tests/lib.sh).
 set -u
 bin=$1
 build=$2
@@ -16,20 +23,30 @@ export EP_BUILD="$build"	# the objects, for integration/layers.sh
 # suite is hermetic (integration/vectors.sh checks that the copy still
 # matches shared/ when a checkout has it beside it)
 export TEST_SHARED="${TEST_SHARED:-$top/tests}"
-export TEST_TMPDIR="${TMPDIR:-/tmp}/envpreflight-tests.$$"
+# the scratch directory: this run's own (the cases run as another user
+# have theirs: nobody_setup in tests/lib.sh)
+TEST_TMPDIR=$(mktemp -d "${TMPDIR:-/tmp}/envpreflight-tests.XXXXXX") || exit 2
+export TEST_TMPDIR
 export EP_JSON_DIR="$TEST_TMPDIR/json-reports"
-mkdir -p "$TEST_TMPDIR" "$EP_JSON_DIR"
-trap 'rm -rf "$TEST_TMPDIR"' EXIT INT TERM
+mkdir -p "$EP_JSON_DIR"
+trap 'rm -rf "$TEST_TMPDIR"' EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
 
 passed=0
 failed=0
+skipped=0
 log=$TEST_TMPDIR/log
+skips=$TEST_TMPDIR/skips
+: >"$skips"
 
-# add the counts of a program's closing "N passed, M failed" line
+# add the counts of a program's closing "N passed, M failed[, K skipped]"
+# line; its skip reasons are listed under it, and again at the end
 tally() {
 	line=$(grep -E '[0-9]+ passed, [0-9]+ failed' "$log" | tail -n 1)
 	p=$(printf '%s\n' "$line" | sed -E 's/.* ([0-9]+) passed, ([0-9]+) failed.*/\1/')
 	f=$(printf '%s\n' "$line" | sed -E 's/.* ([0-9]+) passed, ([0-9]+) failed.*/\2/')
+	k=$(printf '%s\n' "$line" | sed -E -n 's/.* failed, ([0-9]+) skipped$/\1/p')
 	if [ -z "$line" ]; then
 		echo "FAIL $1: no closing count line (crashed?)"
 		sed 's/^/    /' "$log" | tail -n 20
@@ -38,11 +55,13 @@ tally() {
 	fi
 	passed=$((passed + p))
 	failed=$((failed + f))
+	skipped=$((skipped + ${k:-0}))
 	if [ "$f" != 0 ] || [ "$2" != 0 ]; then
-		grep -v ' passed, ' "$log" | head -n 40 | sed 's/^/    /'
+		grep -v -e ' passed, ' -e '^skip: ' "$log" | head -n 40 | sed 's/^/    /'
 		[ "$f" = 0 ] && failed=$((failed + 1)) && echo "    (exit status $2)"
 	fi
 	printf '%s\n' "$line"
+	grep '^skip: ' "$log" | tee -a "$skips" | sed 's/^/    /'
 }
 
 echo "== unit tests"
@@ -75,5 +94,11 @@ done
 	$files "$EP_JSON_DIR"/* >"$log" 2>&1
 tally schema $?
 
-echo "$passed passed, $failed failed"
+if [ "$skipped" = 0 ]; then
+	echo "$passed passed, $failed failed"
+else
+	echo "== skipped: what this machine could not stage"
+	sed 's/^skip: /    /' "$skips"
+	echo "$passed passed, $failed failed, $skipped skipped"
+fi
 [ "$failed" = 0 ]

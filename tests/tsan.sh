@@ -9,9 +9,12 @@ shift
 top=$(cd "$(dirname "$0")/.." && pwd)
 # the conformance vectors: our own copy, as tests/run.sh reads them
 export TEST_SHARED="${TEST_SHARED:-$top/tests}"
-export TEST_TMPDIR="${TMPDIR:-/tmp}/envpreflight-tsan.$$"
-mkdir -p "$TEST_TMPDIR"
-trap 'rm -rf "$TEST_TMPDIR"' EXIT INT TERM
+# this run's own scratch directory (another run may go on beside it)
+TEST_TMPDIR=$(mktemp -d "${TMPDIR:-/tmp}/envpreflight-tsan.XXXXXX") || exit 2
+export TEST_TMPDIR
+trap 'rm -rf "$TEST_TMPDIR"' EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
 export TSAN_OPTIONS="exitcode=66 halt_on_error=0 second_deadlock_stack=1 ${TSAN_OPTIONS:-}"
 
 passed=0

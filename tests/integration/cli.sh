@@ -222,7 +222,7 @@ if command -v git >/dev/null 2>&1; then
 	check "git: tracked .env warns" grep -q 'is tracked by git' "$out"
 	check "git: tracked in JSON" grep -q '"tracked": true' "$out"
 else
-	echo "note: git is not installed; the work-tree checks were skipped"
+	skip "the work-tree checks: git is not installed"
 fi
 
 # ---- without DIR: the top of the git work tree, found upwards as git

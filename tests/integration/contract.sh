@@ -125,12 +125,16 @@ printf 'A=1\n' >"$repo/.env"
 
 # fix as data: argv words are only ever validated values; hostile text
 # from the repository (a compose service name, a version) never reaches
-# an argv, and the checks whose remedy is known carry one
+# an argv, and the checks whose remedy is known carry one.  The ports are
+# read from a fixture /proc where nothing listens (what listens on this
+# machine is not the subject), and what a shell would do is to touch a
+# file of this run's own.
 hostile=$TEST_TMPDIR/hostile
+pwned=$TEST_TMPDIR/PWNED
 mkdir -p "$hostile"
-cat >"$hostile/compose.yaml" <<'EOF2'
+cat >"$hostile/compose.yaml" <<EOF2
 services:
-  "db;touch /tmp/PWNED":
+  "db;touch $pwned":
     ports: ["7419:5432"]
   "-rm":
     ports: ["7420:5432"]
@@ -138,10 +142,10 @@ services:
     ports: ["7421:6379"]
 EOF2
 printf 'A_URL=postgres://localhost:7419/x\nB_URL=postgres://localhost:7420/x\nC_URL=redis://localhost:7421\n' >"$hostile/.env"
-printf '{"engines": {"node": "$(touch /tmp/PWNED) || >=20"}}\n' >"$hostile/package.json"
+printf '{"engines": {"node": "$(touch %s) || >=20"}}\n' "$pwned" >"$hostile/package.json"
 printf 'v20; rm -rf ~\n' >"$hostile/.nvmrc"
 printf 'K=\n' >"$hostile/.env.example"
-run --json --only=ports,runtimes,env "$hostile"
+EP_ENV="ENVPREFLIGHT_PROC_ROOT=$top/tests/fixtures/proc/idle" run --json --only=ports,runtimes,env "$hostile"
 /usr/bin/python3 - "$out" >"$TEST_TMPDIR/argv.txt" <<'EOF2'
 import json, re, sys
 doc = json.load(open(sys.argv[1]))
@@ -167,7 +171,7 @@ c = [c for c in d['checks'] if c['id'] == 'runtime.node.engines'][0]
 assert c['reason'] == 'invalid-requirement', c['reason']
 assert c['fix']['who'] == 'human' and c['fix']['edit']['file'] == 'package.json', c['fix']
 " "$out"
-check "hostile: nothing was run" [ ! -e /tmp/PWNED ]
+check "hostile: nothing was run" [ ! -e "$pwned" ]
 
 # --list-probes --format=json, --schema
 run --list-probes --format=json

@@ -4,10 +4,12 @@
 # deadline whatever a child does, and names a child it could not reap (a
 # frozen cgroup); no worker thread; PATH unset; no /dev/null; an
 # unsearchable repository.  Processes are told apart by markers unique to
-# this run (the sleep arguments), never by timing.
+# this run (the sleep arguments hold $T_MARK), never by timing.  Every
+# signal the binary is sent is set to its default first ($SIGDFL): the
+# suite may run under nohup, or as a background job.
 . "$(dirname "$0")/../lib.sh"
 nocache=XDG_CACHE_HOME=/dev/null/no-cache
-id=$$
+id=$T_MARK
 
 # keep_json FILE: hand a JSON report to the schema check of tests/run.sh
 keep_json() {
@@ -39,18 +41,17 @@ exec sleep 300.${id}3
 EOF
 chmod 755 "$bin/node"
 marks="300.${id}1 300.${id}2 300.${id}3"
-# a background job of a script ignores SIGINT; env puts it back
-defsig=
-env --default-signal=INT true 2>/dev/null && defsig=--default-signal=INT
+# a background job of a script ignores SIGINT, nohup SIGHUP: $SIGDFL puts
+# them back
 for s in TERM:15 INT:2 HUP:1; do
 	name=${s%:*}
 	num=${s#*:}
-	if [ "$name" = INT ] && [ -z "$defsig" ]; then
-		echo "note: env cannot reset SIGINT here; the SIGINT case is skipped"
+	if [ -z "$SIGDFL" ]; then
+		skip "SIG$name: neither env --default-signal nor perl can set it to its default here"
 		continue
 	fi
 	rm -f "$sig/started"
-	env $defsig env -i PATH="$bin:/usr/bin:/bin" HOME="$TEST_TMPDIR/home" \
+	"$SIGDFL" env -i PATH="$bin:/usr/bin:/bin" HOME="$TEST_TMPDIR/home" \
 		XDG_CONFIG_HOME="$TEST_TMPDIR/xdg" $nocache LC_ALL=C.UTF-8 \
 		"$EP_BIN" --timeout=60000 "$sig/repo" >"$sig/out" 2>&1 &
 	pid=$!
@@ -69,9 +70,9 @@ for s in TERM:15 INT:2 HUP:1; do
 	check "SIG$name: no child or grandchild left" [ "$(survivors $marks)" = 0 ]
 done
 # the way a watchdog does it: timeout(1) signals the process group
-if command -v timeout >/dev/null 2>&1; then
+if command -v timeout >/dev/null 2>&1 && [ -n "$SIGDFL" ]; then
 	for name in TERM INT HUP; do
-		env $defsig timeout -s "$name" 1 env -i PATH="$bin:/usr/bin:/bin" \
+		$SIGDFL timeout -s "$name" 1 env -i PATH="$bin:/usr/bin:/bin" \
 			HOME="$TEST_TMPDIR/home" $nocache "$EP_BIN" --timeout=60000 \
 			"$sig/repo" >"$sig/out" 2>&1
 		st=$?
@@ -79,12 +80,14 @@ if command -v timeout >/dev/null 2>&1; then
 		check "timeout -s $name 1: no child or grandchild left" \
 			[ "$(survivors $marks)" = 0 ]
 	done
+else
+	skip "timeout(1) signalling the group: no timeout(1), or no way to set the signals to their defaults"
 fi
 # a signal ignored on entry (nohup) stays ignored: HUP does nothing, TERM
-# then ends it
-if env --ignore-signal=HUP true 2>/dev/null; then
+# (at its default, whatever ours is) then ends it
+if env --ignore-signal=HUP true 2>/dev/null && [ -n "$SIGDFL" ]; then
 	rm -f "$sig/started"
-	env --ignore-signal=HUP env -i PATH="$bin:/usr/bin:/bin" \
+	"$SIGDFL" env --ignore-signal=HUP env -i PATH="$bin:/usr/bin:/bin" \
 		HOME="$TEST_TMPDIR/home" $nocache "$EP_BIN" --timeout=60000 \
 		"$sig/repo" >"$sig/out" 2>&1 &
 	pid=$!
@@ -100,6 +103,8 @@ if env --ignore-signal=HUP true 2>/dev/null; then
 		wait "$pid"
 	fi
 	check "nohup: no child or grandchild left" [ "$(survivors $marks)" = 0 ]
+else
+	skip "HUP ignored on entry: env cannot ignore a signal (coreutils 8.31), or nothing resets TERM"
 fi
 
 # ---- a child the kernel will not let die: a frozen cgroup ----
@@ -177,7 +182,7 @@ v1path=$(awk -F: '$2 ~ /(^|,)freezer(,|$)/ { print $3; exit }' /proc/self/cgroup
 if [ -n "$v1" ] && mkdir "$v1${v1path%/}/ep-test-$id" 2>/dev/null; then
 	freeze_test 1 "$v1${v1path%/}/ep-test-$id" tasks freezer.state FROZEN THAWED
 else
-	echo "note: no writable cgroup v1 freezer here; the unreaped-child case is skipped"
+	skip "the unreaped child: no writable cgroup v1 freezer here"
 fi
 v2=$(cg_mount cgroup2 "")
 v2path=$(awk -F: '$1 == "0" { print $3; exit }' /proc/self/cgroup)
@@ -186,23 +191,27 @@ if [ -n "$v2" ] && mkdir "$v2${v2path%/}/ep-test-$id" 2>/dev/null &&
 	freeze_test 2 "$v2${v2path%/}/ep-test-$id" cgroup.procs cgroup.freeze 1 0
 else
 	rmdir "$v2${v2path%/}/ep-test-$id" 2>/dev/null
-	echo "note: no cgroup v2 freezer we may use here (delegation); that case is skipped"
+	skip "a frozen child under cgroup v2: no cgroup v2 freezer we may use here (delegation)"
 fi
 
 # ---- the non-root cases: as nobody, with setpriv (util-linux) ----
+# the binary copied where nobody can reach it (this checkout may be in a
+# 0700 home), and the fixtures beside it
 asnobody=
-if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null 2>&1; then
-	asnobody="setpriv --reuid=65534 --regid=65534 --clear-groups"
+if nobody_setup; then
+	asnobody=$NOBODY
+	nbin=$PUB_BIN
+	pub=$PUB
 else
-	echo "note: not root, or no setpriv: the cases run as another user are skipped"
+	skip "the no-thread case (as nobody): $NOBODY_WHY"
+	skip "the unsearchable repository (as nobody): $NOBODY_WHY"
 fi
-pub=$TEST_TMPDIR/pub	# readable by nobody
-mkdir -p "$pub"
-chmod 755 "$TEST_TMPDIR" "$pub"
 
 # no worker thread: RLIMIT_NPROC at 1 for a user that has a process
 # already (this one) makes every pthread_create and every fork fail
-if [ -n "$asnobody" ] && command -v prlimit >/dev/null 2>&1; then
+if [ -n "$asnobody" ] && ! command -v prlimit >/dev/null 2>&1; then
+	skip "the no-thread case: no prlimit (util-linux)"
+elif [ -n "$asnobody" ]; then
 	nt=$pub/nothreads
 	mkdir -p "$nt/bin" "$nt/repo"
 	printf 'A=\n' >"$nt/repo/.env.example"
@@ -212,7 +221,7 @@ if [ -n "$asnobody" ] && command -v prlimit >/dev/null 2>&1; then
 	chmod -R a+rX "$nt"
 	chmod 755 "$nt/bin/node"
 	prlimit --nproc=1:1 $asnobody env -i PATH="$nt/bin:/usr/bin:/bin" HOME="$nt" \
-		$nocache LC_ALL=C.UTF-8 "$EP_BIN" --json --timeout=60000 "$nt/repo" \
+		$nocache LC_ALL=C.UTF-8 "$nbin" --json --timeout=60000 "$nt/repo" \
 		>"$TEST_TMPDIR/nothreads.json" 2>/dev/null
 	st=$?
 	out=$(cat "$TEST_TMPDIR/nothreads.json")
@@ -228,10 +237,8 @@ if [ -n "$asnobody" ] && command -v prlimit >/dev/null 2>&1; then
 			sh -c 'printf "%s\n" "$1" | grep -q "the limit on processes is reached"' _ "$out"
 		check "no thread: exit 1 for that error (got $st)" [ "$st" = 1 ]
 	else
-		echo "note: RLIMIT_NPROC did not stop threads here; the no-thread case is skipped"
+		skip "the no-thread case: RLIMIT_NPROC did not stop threads here (status $st: $out)"
 	fi
-else
-	echo "note: no prlimit, or not root: the no-thread case is skipped"
 fi
 
 # an unsearchable repository directory is blamed, not its first file
@@ -241,17 +248,17 @@ if [ -n "$asnobody" ]; then
 	printf '{"engines": {"node": ">=20"}}\n' >"$ur/package.json"
 	for mode in 000 644; do
 		chmod $mode "$ur"
-		out=$($asnobody env -i PATH=/usr/bin:/bin HOME="$pub" "$EP_BIN" "$ur" 2>&1)
+		out=$($asnobody env -i PATH=/usr/bin:/bin HOME="$pub" "$nbin" "$ur" 2>&1)
 		st=$?
 		check "unreadable dir ($mode): exit 2 (got $st)" [ "$st" = 2 ]
 		check "unreadable dir ($mode): the directory is named: $out" \
 			sh -c 'printf "%s\n" "$1" | grep -q "unreadable: cannot read the directory: Permission denied"' _ "$out"
-		out=$($asnobody env -i PATH=/usr/bin:/bin HOME="$pub" "$EP_BIN" --json "$ur" 2>/dev/null)
+		out=$($asnobody env -i PATH=/usr/bin:/bin HOME="$pub" "$nbin" --json "$ur" 2>/dev/null)
 		check "unreadable dir ($mode): JSON error kind repo-unreadable" \
 			sh -c 'printf "%s\n" "$1" | grep -q "\"kind\": \"repo-unreadable\""' _ "$out"
 	done
 	chmod 711 "$ur"
-	out=$($asnobody env -i PATH=/usr/bin:/bin HOME="$pub" "$EP_BIN" --only=runtimes "$ur" 2>&1)
+	out=$($asnobody env -i PATH=/usr/bin:/bin HOME="$pub" "$nbin" --only=runtimes "$ur" 2>&1)
 	check "searchable but not listable: audited (exit $?)" \
 		sh -c 'printf "%s\n" "$1" | grep -q "Node.js"' _ "$out"
 	chmod 755 "$ur"
@@ -283,13 +290,13 @@ if [ -n "$dp" ]; then
 		check "PATH unset: default_path in the runtime data" \
 			sh -c 'printf "%s\n" "$1" | grep -q "\"default_path\": \"$2\""' _ "$out" "$dp"
 	else
-		echo "note: no node on $dp; the runtime part of the PATH case is skipped"
+		skip "PATH unset, the runtime part: no node on $dp"
 	fi
 	out=$(env -i HOME="$TEST_TMPDIR/home" $nocache LC_ALL=C.UTF-8 "$EP_BIN" --only=tools "$np")
 	check "PATH set but empty is not unset" \
 		sh -c 'env -i PATH= HOME="$3" "$2" --only=tools "$1" | grep -q "not found on PATH"' _ "$np" "$EP_BIN" "$TEST_TMPDIR/home"
 else
-	echo "note: getconf PATH says nothing here; the PATH case is skipped"
+	skip "PATH unset: getconf PATH says nothing here"
 fi
 
 # ---- no /dev/null (a bare sandbox): nothing is blamed on the runtime ----
@@ -308,7 +315,7 @@ if [ "$(id -u)" = 0 ] && command -v unshare >/dev/null 2>&1 &&
 		sh -c 'printf "%s\n" "$1" | grep -q "v22.0.0 (satisfies >=20"' _ "$out"
 	check "no /dev/null: ours is untouched" [ -c /dev/null ]
 else
-	echo "note: cannot hide /dev/null here (needs root and unshare -m); skipped"
+	skip "no /dev/null: cannot hide it here (needs root and unshare -m)"
 fi
 
 finish

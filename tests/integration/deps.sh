@@ -29,7 +29,8 @@ if command -v npm >/dev/null 2>&1; then
 	mkdir -p "$src/tiny-a" "$repo"
 	printf '{"name":"tiny-a","version":"1.0.0"}\n' >"$src/tiny-a/package.json"
 	echo 'module.exports = 1' >"$src/tiny-a/index.js"
-	(cd "$src/tiny-a" && npm pack --pack-destination "$src" -q >/dev/null 2>&1)
+	(cd "$src/tiny-a" && HOME=$TEST_TMPDIR/home npm pack --pack-destination "$src" -q \
+		--cache "$TEST_TMPDIR/npm-cache" >/dev/null 2>&1)
 	printf '{"name":"app","version":"1.0.0","dependencies":{"tiny-a":"file:../npm-src/tiny-a-1.0.0.tgz"}}\n' \
 		>"$repo/package.json"
 	(cd "$repo" && HOME=$TEST_TMPDIR/home npm install --offline --no-audit --no-fund \
@@ -89,7 +90,7 @@ if command -v npm >/dev/null 2>&1; then
 	check "npm corrupt lockfile: lockfile-invalid at its line" json_is "$out" \
 		'c["reason"] == "lockfile-invalid" and c["message"].startswith("package-lock.json:12:") and c["fix"]["edit"]["file"] == "package-lock.json"'
 else
-	echo "note: npm is not installed; the real npm lockfile cases were not run"
+	skip "the real npm lockfile cases: npm is not installed"
 fi
 
 # ---- npm's hidden lockfile, judged as npm would (made by hand) ----

@@ -45,7 +45,7 @@ if command -v groff >/dev/null 2>&1; then
 	warn=$(LC_ALL=C LANG= MANWIDTH=80 man --warnings=all -l "$page" 2>&1 >/dev/null)
 	check "man -l in the C locale without warnings: $warn" [ -z "$warn" ]
 else
-	echo "note: groff is not installed; man page rendering not checked"
+	skip "man page rendering: groff is not installed"
 fi
 for sec in NAME SYNOPSIS DESCRIPTION OPTIONS FILES "EXIT STATUS" ENVIRONMENT EXAMPLES JSON; do
 	check "man page has $sec" grep -q "^\.SH \"*$sec" "$page"

@@ -306,7 +306,7 @@ if command -v git >/dev/null 2>&1; then
 	run --json "$h"
 	check "git: a .gitignore linked out is not followed" sh -c "awk -v id='\"env.gitignore\"' '/\"id\": /{on=index(\$0,id)>0} on' '$out' | grep -q 'it could be committed'"
 else
-	echo "note: git is not installed; the crafted git directory was not tried"
+	skip "the crafted git directory: git is not installed"
 fi
 
 # item: Programs on PATH that the repository ships

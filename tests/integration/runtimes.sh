@@ -17,8 +17,9 @@ nocache=XDG_CACHE_HOME=/dev/null/no-cache
 repo=$TEST_TMPDIR/hang
 mkdir -p "$repo"
 printf '{"engines": {"node": ">=20"}}\n' >"$repo/package.json"
+hang=$(marked "$fx/hang")
 t0=$(date +%s)
-out=$(EP_ENV="PATH=$fx/hang:/usr/bin:/bin $nocache" ep --timeout=700 "$repo")
+out=$(EP_ENV="PATH=$hang:/usr/bin:/bin $nocache" ep --timeout=700 "$repo")
 st=$?
 t1=$(date +%s)
 check "hung runtime: exit 1 (got $st)" [ "$st" = 1 ]
@@ -26,13 +27,13 @@ check "hung runtime: an error naming it: $out" \
 	sh -c 'printf "%s\n" "$1" | grep -q "hang/node --version'"'"' did not answer within [0-9]* ms and was killed"' _ "$out"
 # a generous bound: it is there to catch a run held by its child
 check "hung runtime: the audit kept its deadline ($((t1 - t0)) s)" [ $((t1 - t0)) -le 10 ]
-check "hung runtime: its child and grandchild were killed" [ "$(survivors 41.7311 41.7312)" = 0 ]
-out=$(EP_ENV="PATH=$fx/hang:/usr/bin:/bin $nocache" ep --json --timeout=700 "$repo")
+check "hung runtime: its child and grandchild were killed" [ "$(survivors 41.${T_MARK}1 41.${T_MARK}2)" = 0 ]
+out=$(EP_ENV="PATH=$hang:/usr/bin:/bin $nocache" ep --json --timeout=700 "$repo")
 check "hung runtime: JSON keeps the data" \
 	sh -c 'printf "%s\n" "$1" | grep -q "\"command\": \".*hang/node --version\""' _ "$out"
 check "hung runtime: JSON says how long it ran" \
 	sh -c 'printf "%s\n" "$1" | grep -q "\"timed_out_ms\": [0-9]"' _ "$out"
-check "hung runtime: killed again" [ "$(survivors 41.7311 41.7312)" = 0 ]
+check "hung runtime: killed again" [ "$(survivors 41.${T_MARK}1 41.${T_MARK}2)" = 0 ]
 
 # ---- a node inside the audited repository is never run ----
 repo=$TEST_TMPDIR/inside
@@ -56,10 +57,10 @@ check "inside: relative entries named" \
 repo=$TEST_TMPDIR/escape
 mkdir -p "$repo"
 printf '{"engines": {"node": ">=20"}}\n' >"$repo/package.json"
-out=$(EP_ENV="PATH=$fx/escape:/usr/bin:/bin $nocache" ep "$repo")
+out=$(EP_ENV="PATH=$(marked "$fx/escape"):/usr/bin:/bin $nocache" ep "$repo")
 check "escapee: the check passes (exit $?): $out" \
 	sh -c 'printf "%s\n" "$1" | grep -q "v22.11.0 (satisfies"' _ "$out"
-if command -v setsid >/dev/null && [ "$(survivors 41.7321)" != 0 ]; then
+if command -v setsid >/dev/null && [ "$(survivors 41.${T_MARK}3)" != 0 ]; then
 	not_ok "escapee: the setsid grandchild survived envpreflight"
 else
 	ok
@@ -67,13 +68,14 @@ fi
 # ... and one left by a runtime that hangs until the deadline
 bin=$TEST_TMPDIR/escapebin
 mkdir -p "$bin"
-printf '#!/bin/sh\nsetsid sleep 41.7322 >/dev/null 2>&1 &\nexec sleep 41.7323\n' >"$bin/node"
+printf '#!/bin/sh\nsetsid sleep 41.%s4 >/dev/null 2>&1 &\nexec sleep 41.%s5\n' \
+	"$T_MARK" "$T_MARK" >"$bin/node"
 chmod 755 "$bin/node"
 t0=$(date +%s)
 out=$(EP_ENV="PATH=$bin:/usr/bin:/bin $nocache" ep --timeout=500 "$repo")
 t1=$(date +%s)
 check "escapee at the deadline: the audit kept it ($((t1 - t0)) s)" [ $((t1 - t0)) -le 10 ]
-check "escapee at the deadline: nothing survived" [ "$(survivors 41.7322 41.7323)" = 0 ]
+check "escapee at the deadline: nothing survived" [ "$(survivors 41.${T_MARK}4 41.${T_MARK}5)" = 0 ]
 
 # ---- code the repository ships never runs: yarnPath, command ----
 repo=$TEST_TMPDIR/yarnpath
@@ -159,7 +161,7 @@ if [ -n "$node" ] && want=$("$node" --version 2>/dev/null) && [ -n "$want" ]; th
 	out=$(EP_ENV="PATH=$(dirname "$node"):/usr/bin:/bin" ep --only=runtimes "$repo")
 	check "real node $want: <$major fails" [ $? = 1 ]
 else
-	echo "note: no node on this machine; the real-node checks are skipped"
+	skip "the real-node checks: no node on this machine"
 fi
 py=$(command -v python3 2>/dev/null)
 if [ -n "$py" ]; then
@@ -181,7 +183,7 @@ if [ -n "$py" ] && [ -n "$want" ]; then
 	out=$(EP_ENV="$penv" ep --only=runtimes "$repo")
 	check "real python $want: <$minor fails" [ $? = 1 ]
 else
-	echo "note: no working python3 on this machine; the real-python checks are skipped"
+	skip "the real-python checks: no working python3 on this machine"
 fi
 
 # ---- docker: a fake daemon on a real unix socket ----
@@ -240,7 +242,7 @@ if [ -n "$server" ]; then
 			sh -c 'printf "%s\n" "$1" | grep -q "daemon not running"' _ "$out"
 	fi
 else
-	echo "note: neither python3 nor node: the fake docker daemon is skipped"
+	skip "the fake docker daemon: neither python3 nor node"
 fi
 rm -f "$sock"
 # no socket: "not installed" only when no docker CLI is on PATH either
@@ -268,7 +270,7 @@ if [ "$(id -u)" != 0 ] && [ -n "$py" ] &&
 	check "docker permission denied: $out" \
 		sh -c 'printf "%s\n" "$1" | grep -q "permission denied on"' _ "$out"
 else
-	echo "note: running as root: the permission-denied socket case is not testable"
+	skip "the permission-denied socket: root may open any socket"
 fi
 
 # ---- a verdict survives its own fix (issue 16) ----

@@ -15,11 +15,22 @@
 # crash or a hang.  What the kernel forbids here (user namespaces, root
 # for mounts) is skipped with a message.
 . "$(dirname "$0")/../lib.sh"
+# the cases run as another user (nobody, 4242) need the binary and the
+# repository where that user can reach them, which neither the checkout
+# (a 0700 home) nor the scratch directory need be: then everything is in
+# nobody_setup's directory, and the binary is its copy, for every run alike
+sbin=$EP_BIN
 T=$TEST_TMPDIR/sbx
+other=0
+if nobody_setup; then
+	sbin=$PUB_BIN
+	T=$PUB/sbx
+	other=1
+fi
 repo=$T/repo
 home=$T/home
 mkdir -p "$repo" "$home"
-chmod 755 "$T" "$TEST_TMPDIR" "$repo" 2>/dev/null
+chmod 755 "$T" "$repo"
 out=$T/out.json
 err=$T/err
 st=0
@@ -36,7 +47,7 @@ sbx() {
 	shift
 	# shellcheck disable=SC2086
 	env -i PATH=/usr/local/bin:/usr/bin:/bin HOME="$home" LC_ALL=C.UTF-8 \
-		XDG_CACHE_HOME="$T/cache" ${SBX_ENV:-} $wrap "$EP_BIN" --json "$@" >"$out" 2>"$err"
+		XDG_CACHE_HOME="$T/cache" ${SBX_ENV:-} $wrap "$sbin" --json "$@" >"$out" 2>"$err"
 	st=$?
 	if [ -n "${EP_JSON_DIR:-}" ] && [ -s "$out" ]; then
 		cp "$out" "$(mktemp "$EP_JSON_DIR/sandbox.XXXXXX")"
@@ -107,7 +118,7 @@ if unshare --user --map-root-user --net true 2>/dev/null; then
 		check "name servers, unreachable" [ "$(get network.dns reachable)" = false ]
 	fi
 else
-	echo "note: user and network namespaces are not allowed here; network checks skipped"
+	skip "the network checks: user and network namespaces are not allowed here"
 fi
 if [ "$(id -u)" = 0 ] && unshare --net ip link add sbx0 type veth peer name sbx1 2>/dev/null; then
 	cat >"$T/net.sh" <<EOF
@@ -131,7 +142,7 @@ EOF
 	check "the fix is a person's" has '"who": "human"'
 	check "the runtime option as data" [ "$(get network.route runtime_option)" = "--network none" ]
 else
-	echo "note: no root or no veth here; the open-network case is skipped"
+	skip "the open network: no root or no veth here"
 fi
 
 # ---- processes: a private PID namespace against this one ----------------
@@ -156,7 +167,7 @@ if unshare --user --map-root-user --pid --fork --mount --mount-proc true 2>/dev/
 	is processes.pid_namespace fail exposed
 	check "the parent's /proc is named" grep -q "is the parent's" "$out"
 else
-	echo "note: PID namespaces are not allowed here; the private case is skipped"
+	skip "the private PID namespace: PID namespaces are not allowed here"
 fi
 
 # no_new_privs is inherited and never cleared: a test run under it (a
@@ -166,8 +177,8 @@ nnp=$(sed -n 's/^NoNewPrivs:[[:space:]]*//p' /proc/self/status)
 
 # ---- identity: setpriv against root -------------------------------------
 if [ "$nnp" = 1 ]; then
-	echo "note: this test runs with no_new_privs set; the identity cases are skipped"
-elif [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null 2>&1; then
+	skip "the identity cases: this test runs with no_new_privs set"
+elif [ "$other" = 1 ]; then
 	chmod 777 "$home"
 	sbx -- --only=sandbox "$repo"
 	is identity.no_new_privs fail privileged
@@ -185,7 +196,7 @@ elif [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null 2>&1; then
 	is escape.var_run pass
 	chmod 755 "$home"
 else
-	echo "note: not root or no setpriv; the identity cases are skipped"
+	skip "the identity cases (as nobody): $NOBODY_WHY"
 fi
 
 # ---- file system: a read-only root against a writable one ---------------
@@ -211,7 +222,7 @@ EOF
 	is fs.repository pass
 	rm -f "$repo/preflight.yaml"
 else
-	echo "note: mount namespaces are not allowed here; the read-only root is skipped"
+	skip "the read-only root: mount namespaces are not allowed here"
 fi
 
 # ---- escape hatches: real sockets, DOCKER_HOST ---------------------------
@@ -231,18 +242,23 @@ is escape.docker_host fail exposed
 check "a DOCKER_HOST password never shows" sh -c "! grep -q hunter2pass '$out'"
 SBX_ENV="DOCKER_HOST=unix://$T/none.sock" sbx -- --only=sandbox "$repo"
 is escape.docker_host warn exposed
-if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null 2>&1; then
+if [ "$other" = 1 ]; then
 	chmod 600 "$T/docker.sock"
 	SBX_ENV="DOCKER_HOST=unix://$T/docker.sock" sbx setpriv --reuid=65534 --regid=65534 \
 		--clear-groups -- --only=sandbox "$repo"
 	is escape.docker_socket warn exposed
+else
+	skip "a docker socket nobody may not open: $NOBODY_WHY"
 fi
 
 # ---- sudo: a NOPASSWD rule in a private /etc ----------------------------
 if [ "$nnp" = 1 ]; then
-	echo "note: this test runs with no_new_privs set; the sudo cases are skipped"
-elif [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null 2>&1 &&
-	unshare --mount true 2>/dev/null; then
+	skip "the sudo cases: this test runs with no_new_privs set"
+elif [ "$other" = 0 ]; then
+	skip "the sudo cases (as uid 4242): $NOBODY_WHY"
+elif ! unshare --mount true 2>/dev/null; then
+	skip "the sudo cases: mount namespaces are not allowed here"
+else
 	etc=$T/etc
 	mkdir -p "$etc/sudoers.d" "$T/bin"
 	cp /etc/ld.so.cache "$etc/" 2>/dev/null
@@ -277,8 +293,6 @@ EOF
 	is escape.sudo warn undecided
 	check "what could not be read" [ "$(get escape.sudo unreadable)" = '["/etc/sudoers.d/agent"]' ]
 	chmod 755 "$home"
-else
-	echo "note: not root, no setpriv or no mount namespace; the sudo cases are skipped"
 fi
 
 # ---- secrets in reach: names, never values -----------------------------

@@ -117,8 +117,8 @@ t = json.load(open(sys.argv[1]))
 sys.exit(0 if t["ok"] and t["plan"]["skipAll"] and t["count"] == 0 and not t["failures"] else 1)' \
 		"$TEST_TMPDIR/n.parsed"
 else
-	echo "note: tests/tap/node_modules is missing (make deps installs it with npm ci;" \
-	     "offline it cannot): the TAP 14 parser test is skipped"
+	skip "the TAP 14 parser: tests/tap/node_modules is missing (make deps installs" \
+	     "it with npm ci; offline it cannot)"
 fi
 
 # prove, the harness of Test::Harness, and TAP::Parser for the details (the

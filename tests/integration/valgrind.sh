@@ -6,12 +6,12 @@
 . "$(dirname "$0")/../lib.sh"
 top=$(cd "$(dirname "$0")/../.." && pwd)
 if ! command -v valgrind >/dev/null 2>&1; then
-	echo "note: valgrind is not installed; skipped"
+	skip "every case: valgrind is not installed"
 	finish
 	exit
 fi
 case $EP_BIN in
-*asan*) echo "note: an ASan build is not run under valgrind"; finish; exit ;;
+*asan*) skip "every case: an ASan build is not run under valgrind"; finish; exit ;;
 esac
 # A deadline no run under valgrind reaches, however busy the machine: a
 # check cut off at the deadline leaves its worker thread running at exit
@@ -179,7 +179,7 @@ if command -v script >/dev/null 2>&1; then
 	check "--wait, a port that comes up: it did (status $st)" \
 		grep -q '"after_ms"' "$wd/out"
 else
-	echo "note: no script(1): --wait with a port that comes up is skipped"
+	skip "--wait with a port that comes up: no script(1)"
 fi
 kill "$holder" 2>/dev/null
 wait "$holder" 2>/dev/null

@@ -17,6 +17,6 @@ if [ -d "$shared" ]; then
 		check "$b: our copy is shared/'s" cmp -s "$f" "$ours/$b"
 	done
 else
-	echo "note: no shared/ beside the checkout: the copy is not compared"
+	skip "the copy against shared/: no shared/ beside the checkout"
 fi
 finish

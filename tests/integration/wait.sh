@@ -14,11 +14,11 @@
 # daemon once).  Every wait that must end in success is generous (20 s);
 # every wait that must run out is short and asserts only that it ran out.
 . "$(dirname "$0")/../lib.sh"
-id=$$
+id=$T_MARK	# in the sleep markers: this run's own
 gate=$TEST_TMPDIR/gate.py
 
 if ! command -v python3 >/dev/null 2>&1; then
-	echo "note: no python3: the socket helpers cannot run; wait.sh is skipped"
+	skip "every case: no python3 for the socket helpers"
 	finish
 	exit $?
 fi
@@ -266,6 +266,10 @@ fi
 # one that left it; then the signal comes while a later round waits on a
 # daemon that never answers, or between rounds
 for mode in hang down; do
+	if [ -z "$SIGDFL" ]; then
+		skip "SIGTERM during a wait ($mode): nothing here sets it to its default"
+		continue
+	fi
 	start_gate "term-$mode" "$mode" || continue
 	bin=$dir/bin
 	mkdir -p "$bin"
@@ -280,8 +284,9 @@ EOF
 	chmod 755 "$bin/node"
 	printf 'version: 1\nports:\n  listening: [%s]\nruntimes:\n  docker: ">=24"\n  node: ">=20"\n' \
 		"$port" >"$dir/repo/preflight.yaml"
-	env -i PATH="$bin:/usr/bin:/bin" HOME="$TEST_TMPDIR/home" DOCKER_HOST="unix://$sock" \
-		XDG_CACHE_HOME=/dev/null/no-cache LC_ALL=C.UTF-8 \
+	# SIGTERM at its default, whatever the suite was started with
+	"$SIGDFL" env -i PATH="$bin:/usr/bin:/bin" HOME="$TEST_TMPDIR/home" \
+		DOCKER_HOST="unix://$sock" XDG_CACHE_HOME=/dev/null/no-cache LC_ALL=C.UTF-8 \
 		"$EP_BIN" --wait=60s --interval=50ms --timeout=60000 "$dir/repo" \
 		>"$dir/out" 2>&1 &
 	pid=$!
@@ -324,7 +329,7 @@ if command -v script >/dev/null 2>&1 && start_gate tty down; then
 	check "pipe: nothing on stderr" [ ! -s "$dir/err" ]
 	stop_gate
 else
-	echo "note: no script(1): the terminal case is skipped"
+	skip "the terminal: no script(1)"
 fi
 
 # ---- ports alone: a listener that comes up, one that goes away ----
@@ -335,6 +340,10 @@ fi
 # PORTFILE TRIGGER holds a port of 127.0.0.1 bound (so that nobody else
 # takes it), listening at once for release, and when TRIGGER exists
 # starts listening (later) or closes it (release); it ends after 120 s.
+# For release a second socket holds the port bound, never listening, from
+# the start (SO_REUSEPORT on both): once the listener is closed the port
+# is free, and no other process (a run of the suite beside this one) can
+# listen on it before the next round looks.
 later=$TEST_TMPDIR/later.py
 cat >"$later" <<'EOF2'
 import os, signal, socket, sys, time
@@ -342,9 +351,14 @@ mode, portfile, trigger = sys.argv[1:4]
 signal.alarm(120)
 signal.signal(signal.SIGTERM, lambda *_: os._exit(0))
 tcp = socket.socket()
+if mode == "release":
+    tcp.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
 tcp.bind(("127.0.0.1", 0))
 if mode == "release":
     tcp.listen(8)
+    hold = socket.socket()
+    hold.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
+    hold.bind(("127.0.0.1", tcp.getsockname()[1]))
 with open(portfile + ".tmp", "w") as f:
     f.write("%d\n" % tcp.getsockname()[1])
 os.rename(portfile + ".tmp", portfile)
@@ -357,7 +371,7 @@ else:
 time.sleep(120)
 EOF2
 for mode in later release; do
-	command -v script >/dev/null 2>&1 || { echo "note: no script(1): the $mode case is skipped"; break; }
+	command -v script >/dev/null 2>&1 || { skip "ports $mode: no script(1)"; continue; }
 	dir=$TEST_TMPDIR/ports-$mode
 	rm -rf "$dir"
 	mkdir -p "$dir/repo"

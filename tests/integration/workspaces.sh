@@ -95,10 +95,11 @@ open(sys.argv[1] + ".tmp", "w").write("%d\n" % s.getsockname()[1])
 os.rename(sys.argv[1] + ".tmp", sys.argv[1])
 time.sleep(600)
 EOF
-# it exits by itself after 600 s should the trap not run
+# it exits by itself after 600 s should the trap not run; SIGTERM at its
+# default, so that the trap's kill ends it whatever this script inherited
 # short relative arguments, so that the value is inside the command line
 # as shown (it is cut at 100 characters)
-(cd "$dir" && exec python3 listen.py port "$M") &
+(cd "$dir" && exec "${SIGDFL:-env}" python3 listen.py port "$M") &
 pids="$pids $!"
 n=0
 while [ ! -f "$dir/port" ] && [ $n -lt 250 ]; do sleep 0.02; n=$((n + 1)); done
@@ -137,7 +138,7 @@ c = [c for c in d["checks"] if c["id"] == "apps/api:env.gitignore"][0]
 sys.exit(0 if c["status"] == "pass" else 1)
 EOF
 else
-	echo "note: git not available: env.gitignore per workspace not checked"
+	skip "env.gitignore per workspace: git is not installed"
 fi
 
 # ---- --workspace and --no-workspaces --------------------------------------------

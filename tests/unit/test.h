@@ -6,7 +6,9 @@
  * assertion.  The program prints "ok"/"not ok" lines for failures only, and
  * a last line "<name>: N passed, M failed" that tests/run.sh adds up.
  * Tests find data through $TEST_SHARED (the shared/ folder) and
- * $TEST_TMPDIR (a scratch directory), both set by tests/run.sh.
+ * $TEST_TMPDIR (a scratch directory), both set by tests/run.sh; a program
+ * run by hand makes a scratch directory of its own (set in $TEST_TMPDIR
+ * before test_main runs) and removes it at the end.
  */
 #ifndef EP_TEST_H
 #define EP_TEST_H

@@ -33,29 +33,59 @@ static void mkdirs(char *path)
 	mkdir(path, 0755);
 }
 
+/* rm -rf path, without a shell */
+static void remove_tree(const char *path)
+{
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		execlp("rm", "rm", "-rf", "--", path, (char *)NULL);
+		_exit(127);
+	}
+	if (pid > 0) {
+		int st;
+
+		while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+			;
+	}
+}
+
 const char *test_tmpdir(const char *name)
 {
 	static char path[4096];
-	const char *root = getenv("TEST_TMPDIR");
-	char cmd[4200];
 
-	snprintf(path, sizeof(path), "%s/%s", root ? root : "/tmp/envpreflight-test", name);
-	/* remove leftovers of an earlier run without a shell */
-	snprintf(cmd, sizeof(cmd), "%s", path);
-	{
-		pid_t pid = fork();
-		if (pid == 0) {
-			execlp("rm", "rm", "-rf", "--", cmd, (char *)NULL);
-			_exit(127);
-		}
-		if (pid > 0) {
-			int st;
-			while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
-				;
-		}
-	}
+	snprintf(path, sizeof(path), "%s/%s", getenv("TEST_TMPDIR"), name);
+	remove_tree(path);	/* leftovers of an earlier call */
 	mkdirs(path);
 	return path;
+}
+
+/* A program run by hand (no TEST_TMPDIR from tests/run.sh) gets a scratch
+ * directory of its own, never one another run could share; main removes
+ * it at the end.  A new string, or NULL when TEST_TMPDIR was given. */
+static char *own_tmpdir(void)
+{
+	const char *tmp = getenv("TMPDIR");
+	char *dir;
+	size_t n;
+
+	if (getenv("TEST_TMPDIR"))
+		return NULL;
+	if (!tmp || !*tmp)
+		tmp = "/tmp";
+	n = strlen(tmp) + sizeof("/envpreflight-test.XXXXXX");
+	dir = malloc(n);
+	if (!dir) {
+		perror("test: malloc");
+		exit(2);
+	}
+	snprintf(dir, n, "%s/envpreflight-test.XXXXXX", tmp);
+	if (!mkdtemp(dir)) {
+		perror("test: mkdtemp");
+		exit(2);
+	}
+	setenv("TEST_TMPDIR", dir, 1);
+	return dir;
 }
 
 void test_write(const char *dir, const char *name, const char *data, size_t len)
@@ -84,10 +114,16 @@ void test_write(const char *dir, const char *name, const char *data, size_t len)
 int main(int argc, char **argv)
 {
 	const char *name = strrchr(argv[0], '/');
+	char *own;
 
 	(void)argc;
 	name = name ? name + 1 : argv[0];
+	own = own_tmpdir();
 	test_main();
+	if (own) {
+		remove_tree(own);
+		free(own);
+	}
 	printf("%s: %d passed, %d failed\n", name, test_passed, test_failed);
 	return test_failed ? 1 : 0;
 }

@@ -343,7 +343,7 @@ static char *fake_nvm(const char *tag, const char *newest)
 	};
 	size_t i;
 
-	snprintf(dir, sizeof(dir), "%s/nvm-%s", tmp ? tmp : "/tmp", tag);
+	snprintf(dir, sizeof(dir), "%s/nvm-%s", tmp, tag);
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s' && mkdir -p '%s/alias/lts'", dir, dir);
 	CHECK(system(cmd) == 0, "%s", cmd);
 	snprintf(lts, sizeof(lts), "%s/alias/lts", dir);

@@ -307,8 +307,8 @@ static void test_lookup_fixture(void)
 		CHECK_STR(h->command, "postgres", "comm");
 		CHECK_STR(h->cmdline, "/usr/lib/postgresql/16/bin/postgres -D "
 			  "/var/lib/postgresql/16/main", "cmdline");
-		CHECK_INT(h->uid, 105, "uid from status");
-		CHECK_INT(h->klass, class_for_uid(105), "class");
+		CHECK_INT(h->uid, 4245, "uid from status");
+		CHECK_INT(h->klass, class_for_uid(4245), "class");
 		CHECK_STR(h->cwd, "/var/lib/postgresql/16/main", "cwd");
 		expect_user(h);
 		h = &s->holders[1];
@@ -351,7 +351,7 @@ static void test_lookup_fixture(void)
 			  "--api-key=*** --url=postgres://app:***@db/x",
 			  "cmdline cleaned, secrets hidden");
 		CHECK_STR(h->cwd, "/home/dev/other (deleted)", "cwd as read");
-		CHECK_INT(h->klass, class_for_uid(1000), "class");
+		CHECK_INT(h->klass, class_for_uid(4246), "class");
 	}
 
 	s = find_port(st, ARRAY_SIZE(ports), 6379);
@@ -371,7 +371,7 @@ static void test_lookup_fixture(void)
 	      "mapped shown as IPv4");
 	CHECK_INT(s->nh, 0, "9000: holder not visible");
 	CHECK_INT(s->hidden, 1, "9000 hidden");
-	CHECK_INT(s->hidden_uid, 999, "9000 uid from the table");
+	CHECK_INT(s->hidden_uid, 4247, "9000 uid from the table");
 	CHECK_INT(s->hidden_denied, 1, "an fd dir could not be read");
 
 	s = find_port(st, ARRAY_SIZE(ports), 9001);
@@ -393,7 +393,7 @@ static void test_lookup_fixture(void)
 
 		rc = ports_lookup_at(FIX "/basic", p2, 2, NULL, s2);
 		CHECK(rc == 0 && s2[0].nh == 1 &&
-		      s2[0].holders[0].klass == class_for_uid(1000),
+		      s2[0].holders[0].klass == class_for_uid(4246),
 		      "no repo: not this-repo");
 		port_status_release(&s2[0]);
 		port_status_release(&s2[1]);
@@ -791,6 +791,45 @@ static int listen_on(int family, const char *addr, int v6only, unsigned *port)
 	return fd;
 }
 
+/* A port nothing can listen on while fd lives: bound on every address of
+ * both families (IPv4 alone without IPv6), without SO_REUSEADDR, and not
+ * listening: free for the lookup, and no other process (a run of the
+ * suite beside this one) can take it.  The fd, or -1. */
+static int reserve_port(unsigned *port)
+{
+	struct sockaddr_in6 a6;
+	struct sockaddr_in a4;
+	socklen_t len;
+	int fd, zero = 0;
+
+	memset(&a6, 0, sizeof(a6));
+	a6.sin6_family = AF_INET6;
+	a6.sin6_addr = in6addr_any;
+	len = sizeof(a6);
+	fd = socket(AF_INET6, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd >= 0 && setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &zero, sizeof(zero)) == 0 &&
+	    bind(fd, (struct sockaddr *)&a6, sizeof(a6)) == 0 &&
+	    getsockname(fd, (struct sockaddr *)&a6, &len) == 0) {
+		*port = ntohs(a6.sin6_port);
+		return fd;
+	}
+	if (fd >= 0)
+		close(fd);
+	memset(&a4, 0, sizeof(a4));
+	a4.sin_family = AF_INET;
+	a4.sin_addr.s_addr = htonl(INADDR_ANY);
+	len = sizeof(a4);
+	fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd < 0 || bind(fd, (struct sockaddr *)&a4, sizeof(a4)) < 0 ||
+	    getsockname(fd, (struct sockaddr *)&a4, &len) < 0) {
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	*port = ntohs(a4.sin_port);
+	return fd;
+}
+
 /* Run ss -ltnp; its output as a new string, or NULL when ss cannot run. */
 static char *ss_output(void)
 {
@@ -1149,10 +1188,9 @@ static void test_real_sockets(void)
 	fds[1] = listen_on(AF_INET, "127.0.0.1", 0, &p4lo);
 	fds[2] = listen_on(AF_INET6, "::", 0, &p6any);
 	fds[3] = listen_on(AF_INET6, "::1", 1, &p6lo);
-	fds[4] = listen_on(AF_INET, "127.0.0.1", 0, &pfree);
-	close(fds[4]);
-	fds[4] = -1;
+	fds[4] = reserve_port(&pfree);
 	CHECK(fds[0] >= 0 && fds[1] >= 0, "IPv4 listeners");
+	CHECK(fds[4] >= 0, "a port held free");
 	if (fds[0] < 0 || fds[1] < 0)
 		return;
 	if (fds[2] < 0 || fds[3] < 0)
