@@ -126,4 +126,9 @@ const char *saferead_strerror(int code);
 void saferead_test_setup(int openat2_on, int proc_fd_on,
 			 void (*between)(void *arg), void *arg);
 
+/* All n bytes of s to fd, again after EINTR and short writes: 0, or -1
+ * with errno.  The writer beside the reader: the version cache, init's
+ * preflight.yaml and the MCP server's replies all write through it. */
+int write_all(int fd, const char *s, size_t n);
+
 #endif

@@ -48,6 +48,10 @@ enum req_source {
 const char *req_source_key(enum req_source s);
 /* "package.json engines", ".nvmrc", ...: for titles and messages */
 const char *req_source_label(enum req_source s);
+/* 1 for a source a version manager reads to choose the version it runs
+ * (.nvmrc, .node-version, .python-version, .tool-versions, volta,
+ * packageManager): a version file or a pin, not a range. */
+int req_source_selects(enum req_source s);
 
 struct env_key {
 	char *name;

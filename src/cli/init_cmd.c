@@ -10,6 +10,7 @@
 #include "init.h"
 #include "audit.h"
 #include "cliopt.h"
+#include "saferead.h"
 #include "gittop.h"
 #include "render.h"
 #include "runner.h"
@@ -282,21 +283,6 @@ static void pins_release(struct init_pin *pins, size_t n)
 }
 
 /* ---- writing ------------------------------------------------------------ */
-
-static int write_all(int fd, const char *s, size_t n)
-{
-	while (n) {
-		ssize_t w = write(fd, s, n);
-
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return -1;
-		s += w;
-		n -= (size_t)w;
-	}
-	return 0;
-}
 
 /* The temporary file's content, flushed and closed; -1 with errno. */
 static int fill(int fd, const char *content)

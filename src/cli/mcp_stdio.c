@@ -18,6 +18,7 @@
 #include "mcp.h"
 #include "audit.h"
 #include "cliopt.h"
+#include "saferead.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -138,21 +139,6 @@ static int parse_options(int argc, char **argv, struct mcp_opts *o)
 		return opts_fail("unexpected argument ", argv[optind],
 				 " (the directory is each call's dir argument)");
 	return -1;
-}
-
-static int write_all(int fd, const char *s, size_t n)
-{
-	while (n) {
-		ssize_t w = write(fd, s, n);
-
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return -1;
-		s += w;
-		n -= (size_t)w;
-	}
-	return 0;
 }
 
 /* Answer one line (a trailing CR dropped, a blank line ignored). */

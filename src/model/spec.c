@@ -47,6 +47,21 @@ const char *req_source_label(enum req_source s)
 	return (unsigned)s < SRC_COUNT ? source_names[s].label : "?";
 }
 
+int req_source_selects(enum req_source s)
+{
+	switch (s) {
+	case SRC_NVMRC:
+	case SRC_NODE_VERSION:
+	case SRC_PYTHON_VERSION:
+	case SRC_TOOL_VERSIONS:
+	case SRC_VOLTA:
+	case SRC_PACKAGE_MANAGER:
+		return 1;
+	default:
+		return 0;
+	}
+}
+
 static const struct spec_source *const sources[] = {
 #define SOURCE(name) &source_##name,
 #include "sources.def"

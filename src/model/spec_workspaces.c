@@ -978,19 +978,8 @@ int spec_selects_version(const struct spec *spec, const char *name)
 	for (i = 0; i < spec->nruntimes; i++) {
 		const struct runtime_req *r = &spec->runtimes[i];
 
-		if (strcmp(r->name, name))
-			continue;
-		switch (r->src) {
-		case SRC_NVMRC:
-		case SRC_NODE_VERSION:
-		case SRC_PYTHON_VERSION:
-		case SRC_TOOL_VERSIONS:
-		case SRC_VOLTA:
-		case SRC_PACKAGE_MANAGER:
+		if (!strcmp(r->name, name) && req_source_selects(r->src))
 			return 1;
-		default:
-			break;
-		}
 	}
 	return 0;
 }

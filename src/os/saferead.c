@@ -391,3 +391,18 @@ const char *saferead_strerror(int code)
 		return strerror(code);
 	}
 }
+
+int write_all(int fd, const char *s, size_t n)
+{
+	while (n) {
+		ssize_t w = write(fd, s, n);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return -1;
+		s += w;
+		n -= (size_t)w;
+	}
+	return 0;
+}

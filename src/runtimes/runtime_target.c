@@ -159,19 +159,11 @@ static void cand_add_floors(struct cands *cs, const struct semver_range *r,
 /* Requirements whose file or pin selects a version (step 1). */
 static int selects(const struct runtime_prep *p)
 {
-	switch (p->r->src) {
-	case SRC_NVMRC:
-	case SRC_NODE_VERSION:
-	case SRC_PYTHON_VERSION:
-	case SRC_TOOL_VERSIONS:
-	case SRC_VOLTA:
-	case SRC_PACKAGE_MANAGER:
+	if (req_source_selects(p->r->src))
 		return 1;
-	case SRC_DEV_ENGINES:
+	if (p->r->src == SRC_DEV_ENGINES)
 		return !p->range && *p->r->spec;
-	default:
-		return p->r->kind == REQ_EXACT;
-	}
+	return p->r->kind == REQ_EXACT;
 }
 
 /* What requirement p itself names, as candidates. */

@@ -34,6 +34,7 @@
  * crash is just a corrupt cache, which is ignored and rewritten.
  */
 #include "peek.h"
+#include "saferead.h"
 #include "util.h"
 
 #include <ctype.h>
@@ -397,21 +398,6 @@ static void table_format(const struct vtable *t, struct buf *b)
 			   e->mtime_s, e->mtime_ns, e->ctime_s, e->ctime_ns,
 			   e->version);
 	}
-}
-
-static int write_all(int fd, const char *s, size_t n)
-{
-	while (n) {
-		ssize_t w = write(fd, s, n);
-
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return -1;
-		s += w;
-		n -= (size_t)w;
-	}
-	return 0;
 }
 
 /* Write t to a new file and rename it over the cache: 0 or -1. */
