@@ -793,9 +793,32 @@ static int marked_survivors(const char *mark)
 	return n;
 }
 
+/* The marks of this run's escapees: the pid of the test in every sleep's
+ * duration, so that another run's escapees (two make check at once, a
+ * container's) are never counted as ours. */
+static void escapee_text(char *out, size_t size, const char *fmt)
+{
+	char tok[16];
+	const char *p;
+	size_t n = 0;
+
+	snprintf(tok, sizeof(tok), "%07d", (int)getpid());
+	for (p = fmt; *p && n + 1 < size; p++) {
+		if (*p == '@') {
+			n += (size_t)snprintf(out + n, size - n, "%s", tok);
+			if (n >= size)
+				n = size - 1;
+		} else {
+			out[n++] = *p;
+		}
+	}
+	out[n] = '\0';
+}
+
 /* A child that exits at once but leaves descendants in a session of
  * their own (setsid), one of them two generations down: none survives
- * spawn_run, whether the child exits or hangs until the deadline. */
+ * spawn_run, whether the child exits or hangs until the deadline.  '@' in
+ * a script or a mark is this run's token (escapee_text). */
 static void test_escapees(void)
 {
 	static const struct {
@@ -803,14 +826,14 @@ static void test_escapees(void)
 		double budget_ms;
 		int status;
 	} rows[] = {
-		{ "setsid sleep 37.1111 >/dev/null 2>&1 &\nsleep 0.1\necho ok\n", 5000,
+		{ "setsid sleep 37.@1111 >/dev/null 2>&1 &\nsleep 0.1\necho ok\n", 5000,
 		  SPAWN_EXITED },
-		{ "(setsid sh -c 'sleep 37.2222 & sleep 37.2223' >/dev/null 2>&1 &)\n"
+		{ "(setsid sh -c 'sleep 37.@2222 & sleep 37.@2223' >/dev/null 2>&1 &)\n"
 		  "sleep 0.1\necho ok\n", 5000, SPAWN_EXITED },
-		{ "setsid sh -c 'sleep 37.3333 & exec sleep 37.3334' >/dev/null 2>&1 &\n"
-		  "sleep 0.1\necho ok\nexec sleep 37.3335\n", 400, SPAWN_TIMED_OUT },
+		{ "setsid sh -c 'sleep 37.@3333 & exec sleep 37.@3334' >/dev/null 2>&1 &\n"
+		  "sleep 0.1\necho ok\nexec sleep 37.@3335\n", 400, SPAWN_TIMED_OUT },
 	};
-	static const char *const marks[] = { "37.1111", "37.222", "37.333" };
+	static const char *const marks[] = { "37.@111", "37.@222", "37.@333" };
 	size_t i;
 
 	if (access("/usr/bin/setsid", X_OK) < 0 && access("/bin/setsid", X_OK) < 0) {
@@ -818,36 +841,42 @@ static void test_escapees(void)
 		return;
 	}
 	for (i = 0; i < ARRAY_SIZE(rows); i++) {
-		char *argv[] = { "/bin/sh", "-c", (char *)rows[i].script, NULL };
+		char script[256], mark[32];
+		char *argv[] = { "/bin/sh", "-c", script, NULL };
 		struct spawn_result r;
 		double t0 = clock_ms();
 
+		escapee_text(script, sizeof(script), rows[i].script);
+		escapee_text(mark, sizeof(mark), marks[i]);
 		spawn_run("/bin/sh", argv, NULL, NULL, clock_ms() + rows[i].budget_ms, &r);
 		CHECK(r.status == rows[i].status, "row %zu: %s", i, status_name(r.status));
 		/* generous: it is there to catch a wait for the escapee (37 s) */
 		CHECK(clock_ms() - t0 < rows[i].budget_ms + 5000, "row %zu: %.0f ms", i,
 		      clock_ms() - t0);
-		CHECK_INT(marked_survivors(marks[i]), 0, "row %zu: an escapee survived", i);
+		CHECK_INT(marked_survivors(mark), 0, "row %zu: an escapee survived", i);
 		spawn_result_release(&r);
 	}
 }
 
 static void test_escapees_kill_all(void)
 {
-	char *argv[] = { "/bin/sh", "-c",
-			 "setsid sleep 37.4444 >/dev/null 2>&1 &\nexec sleep 37.4445\n", NULL };
+	char script[128], mark[32];
+	char *argv[] = { "/bin/sh", "-c", script, NULL };
 	struct spawn_result r;
 
 	if (access("/usr/bin/setsid", X_OK) < 0 && access("/bin/setsid", X_OK) < 0)
 		return;
+	escapee_text(script, sizeof(script),
+		     "setsid sleep 37.@4444 >/dev/null 2>&1 &\nexec sleep 37.@4445\n");
+	escapee_text(mark, sizeof(mark), "37.@444");
 	/* a stray of an earlier, finished spawn, while another is in flight,
 	 * is left for the last one (or spawn_kill_all) to take */
 	spawn_run("/bin/sh", argv, NULL, NULL, clock_ms() + 200, &r);
 	CHECK(r.status == SPAWN_TIMED_OUT, "timed out: %s", status_name(r.status));
-	CHECK_INT(marked_survivors("37.444"), 0, "escapee after the deadline");
+	CHECK_INT(marked_survivors(mark), 0, "escapee after the deadline");
 	spawn_result_release(&r);
 	spawn_kill_all(clock_ms() + 5000, NULL);
-	CHECK_INT(marked_survivors("37.444"), 0, "after spawn_kill_all");
+	CHECK_INT(marked_survivors(mark), 0, "after spawn_kill_all");
 }
 
 /* No /dev/null in the child's way: its standard input reads as end of
