@@ -50,7 +50,9 @@ fi
 # A container of its own: new mount, pid, uts and ipc namespaces, ROOT
 # made the mount namespace's root with pivot_root (not chroot: in a chroot
 # the kernel refuses user namespaces, which the sandbox tests use), the
-# host's /dev and /sys bound in, a /proc of its own, the host's network
+# host's /dev (its ptys: script and zsh's zpty need them) and /sys bound in
+# after ROOT is bound onto itself (a plain bind leaves submounts behind), a
+# /proc of its own, the host's network
 # (the mirror, the npm registry).  Not bubblewrap: it sets no_new_privs,
 # under which sudo cannot work.
 in_root() {
@@ -60,9 +62,10 @@ in_root() {
 		r=$1 u=$2 cmd=$3
 		hostname fresh
 		grep -q " fresh$" "$r/etc/hosts" || echo "127.0.1.1 fresh" >>"$r/etc/hosts"
+		mount --bind "$r" "$r" &&
 		mount --rbind /dev "$r/dev" && mount --rbind /sys "$r/sys" &&
 		mount --bind /etc/resolv.conf "$r/etc/resolv.conf" &&
-		mount --bind "$r" "$r" && cd "$r" && mkdir -p .oldroot &&
+		cd "$r" && mkdir -p .oldroot &&
 		pivot_root . .oldroot && cd / &&
 		mount -t proc proc /proc && umount -l /.oldroot && rmdir /.oldroot || exit 97
 		exec /usr/sbin/chroot / /usr/bin/env -i \
