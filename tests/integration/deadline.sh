@@ -72,7 +72,7 @@ done
 # the way a watchdog does it: timeout(1) signals the process group
 if command -v timeout >/dev/null 2>&1 && [ -n "$SIGDFL" ]; then
 	for name in TERM INT HUP; do
-		$SIGDFL timeout -s "$name" 1 env -i PATH="$bin:/usr/bin:/bin" \
+		"$SIGDFL" timeout -s "$name" 1 env -i PATH="$bin:/usr/bin:/bin" \
 			HOME="$TEST_TMPDIR/home" $nocache "$EP_BIN" --timeout=60000 \
 			"$sig/repo" >"$sig/out" 2>&1
 		st=$?

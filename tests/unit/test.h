@@ -4,7 +4,8 @@
  *     void test_main(void)
  * and uses CHECK/CHECK_STR/CHECK_INT.  Every CHECK is one counted
  * assertion.  The program prints "ok"/"not ok" lines for failures only, and
- * a last line "<name>: N passed, M failed" that tests/run.sh adds up.
+ * a last line "<name>: N passed, M failed" (", K skipped" after it when
+ * SKIP said a case could not be staged) that tests/run.sh adds up.
  * Tests find data through $TEST_SHARED (the shared/ folder) and
  * $TEST_TMPDIR (a scratch directory), both set by tests/run.sh; a program
  * run by hand makes a scratch directory of its own (set in $TEST_TMPDIR
@@ -17,8 +18,20 @@
 #include <stdlib.h>
 #include <string.h>
 
-extern int test_passed, test_failed;
+extern int test_passed, test_failed, test_skipped;
+extern const char *test_name;
 void test_main(void);
+
+/* SKIP(...): a case this machine cannot stage was not run.  It is
+ * counted (the last line adds ", K skipped") and said why on a line
+ * "skip: <name>: <reason>", which tests/run.sh lists. */
+#define SKIP(...)                                                           \
+	do {                                                                \
+		test_skipped++;                                             \
+		printf("skip: %s: ", test_name);                            \
+		printf(__VA_ARGS__);                                        \
+		putchar('\n');                                              \
+	} while (0)
 
 #define CHECK(cond, ...)                                                    \
 	do {                                                                \

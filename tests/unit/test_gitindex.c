@@ -53,8 +53,8 @@ static void check_repo(const char *name, const char *format, const char *version
 	size_t hash = format ? 32 : 20;
 
 	if (git(dir, init) != 0) {
-		printf("note: git cannot make a %s repository; rows skipped\n",
-		       format ? format : "sha1");
+		SKIP("the %s repository rows: git cannot make one",
+		     format ? format : "sha1");
 		return;
 	}
 	git(dir, cfg);
@@ -142,7 +142,7 @@ void test_main(void)
 	check_extended_flag_at_end();
 
 	if (git("/", (const char *[]){ "--version", NULL }) != 0) {
-		printf("note: git is not installed; real-index rows skipped\n");
+		SKIP("the real-index rows: git is not installed");
 		return;
 	}
 	check_repo("gi-v2", NULL, "2");

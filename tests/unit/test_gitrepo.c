@@ -105,7 +105,7 @@ static void test_tree(void)
 	/* no work tree at all (nothing above base holds a .git) */
 	look(at("elsewhere"), at("elsewhere/.env"), at("elsewhere"), NULL, NULL, &g);
 	if (g.top)
-		printf("note: %s is inside a git work tree; skipped\n", base);
+		SKIP("not in a work tree: %s is inside a git work tree", base);
 	else
 		CHECK(g.path == NULL, "not in a work tree");
 	gitrepo_release(&g);

@@ -6,7 +6,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-int test_passed, test_failed;
+int test_passed, test_failed, test_skipped;
+const char *test_name = "test";
 
 const char *test_shared(const char *rel)
 {
@@ -118,12 +119,17 @@ int main(int argc, char **argv)
 
 	(void)argc;
 	name = name ? name + 1 : argv[0];
+	test_name = name;
 	own = own_tmpdir();
 	test_main();
 	if (own) {
 		remove_tree(own);
 		free(own);
 	}
-	printf("%s: %d passed, %d failed\n", name, test_passed, test_failed);
+	if (test_skipped)
+		printf("%s: %d passed, %d failed, %d skipped\n", name, test_passed,
+		       test_failed, test_skipped);
+	else
+		printf("%s: %d passed, %d failed\n", name, test_passed, test_failed);
 	return test_failed ? 1 : 0;
 }

@@ -1018,8 +1018,8 @@ static void test_not_visible(unsigned port, const int *fds, size_t nfds)
 	ssize_t k;
 
 	if (geteuid() != 0) {
-		printf("note: not root: the permission-denied path is tested "
-		       "with the fixture only\n");
+		SKIP("the real permission-denied path: not root (the "
+		     "fixture covers it)");
 		return;
 	}
 	if (pipe(p) < 0)
@@ -1058,8 +1058,7 @@ static void test_not_visible(unsigned port, const int *fds, size_t nfds)
 	close(p[0]);
 	wait_child(pid, &status);
 	if (!strcmp(out, "skip")) {
-		printf("note: cannot become nobody here: real permission test "
-		       "skipped\n");
+		SKIP("the real permission-denied path: cannot become nobody here");
 		return;
 	}
 	/* with hidepid=2 root's pids are not even listed: nothing denied */
@@ -1076,8 +1075,8 @@ static void compare_diag_files(const unsigned *ports, size_t np)
 	size_t nd = 0, nf = 0, cd = 0, cf = 0, i, j, k;
 
 	if (procnet_listeners_diag(&d, &nd, &cd) < 0) {
-		printf("note: sock_diag not available (%s): diag checks "
-		       "skipped\n", strerror(errno));
+		SKIP("sock_diag against the tables: sock_diag not available (%s)",
+		     strerror(errno));
 		free(d);
 		return;
 	}
@@ -1194,7 +1193,7 @@ static void test_real_sockets(void)
 	if (fds[0] < 0 || fds[1] < 0)
 		return;
 	if (fds[2] < 0 || fds[3] < 0)
-		printf("note: no IPv6 here: IPv6 real-socket checks skipped\n");
+		SKIP("the IPv6 real-socket checks: no IPv6 here");
 	if (pipe2(hold, O_CLOEXEC) < 0 || pipe2(rep, O_CLOEXEC) < 0) {
 		CHECK(0, "pipe");
 		return;
@@ -1268,7 +1267,7 @@ static void test_real_sockets(void)
 
 	ss = ss_output();
 	if (!ss) {
-		printf("note: ss (iproute2) not available: comparison skipped\n");
+		SKIP("the comparison with ss: ss (iproute2) not available");
 	} else {
 		for (i = 0; i < np; i++)
 			if (st[i].busy)

@@ -793,61 +793,63 @@ static int marked_survivors(const char *mark)
 	return n;
 }
 
-/* The marks of this run's escapees: the pid of the test in every sleep's
- * duration, so that another run's escapees (two make check at once, a
- * container's) are never counted as ours. */
-static void escapee_text(char *out, size_t size, const char *fmt)
+/* The run's own token for the sleep markers (nine digits, drawn once): a
+ * run of the suite beside this one leaves escapees of its own, which must
+ * not be taken for ours.  A mark is "37.<token><row>", a number to
+ * sleep(1); the token's fixed width keeps another run's mark from
+ * beginning with ours. */
+static const char *run_token(void)
 {
-	char tok[16];
-	const char *p;
-	size_t n = 0;
+	static char tok[16];
+	unsigned v = (unsigned)getpid() ^ (unsigned)clock_ms();
+	int fd;
 
-	snprintf(tok, sizeof(tok), "%07d", (int)getpid());
-	for (p = fmt; *p && n + 1 < size; p++) {
-		if (*p == '@') {
-			n += (size_t)snprintf(out + n, size - n, "%s", tok);
-			if (n >= size)
-				n = size - 1;
-		} else {
-			out[n++] = *p;
-		}
+	if (tok[0])
+		return tok;
+	fd = open("/dev/urandom", O_RDONLY | O_CLOEXEC);
+	if (fd >= 0) {
+		if (read(fd, &v, sizeof(v)) < 0)
+			v ^= 0x5a5a5a5au;
+		close(fd);
 	}
-	out[n] = '\0';
+	snprintf(tok, sizeof(tok), "%09u", v % 1000000000u);
+	return tok;
 }
 
 /* A child that exits at once but leaves descendants in a session of
  * their own (setsid), one of them two generations down: none survives
- * spawn_run, whether the child exits or hangs until the deadline.  '@' in
- * a script or a mark is this run's token (escapee_text). */
+ * spawn_run, whether the child exits or hangs until the deadline. */
 static void test_escapees(void)
 {
 	static const struct {
-		const char *script;
 		double budget_ms;
 		int status;
 	} rows[] = {
-		{ "setsid sleep 37.@1111 >/dev/null 2>&1 &\nsleep 0.1\necho ok\n", 5000,
-		  SPAWN_EXITED },
-		{ "(setsid sh -c 'sleep 37.@2222 & sleep 37.@2223' >/dev/null 2>&1 &)\n"
-		  "sleep 0.1\necho ok\n", 5000, SPAWN_EXITED },
-		{ "setsid sh -c 'sleep 37.@3333 & exec sleep 37.@3334' >/dev/null 2>&1 &\n"
-		  "sleep 0.1\necho ok\nexec sleep 37.@3335\n", 400, SPAWN_TIMED_OUT },
+		{ 5000, SPAWN_EXITED }, { 5000, SPAWN_EXITED }, { 400, SPAWN_TIMED_OUT },
 	};
-	static const char *const marks[] = { "37.@111", "37.@222", "37.@333" };
+	const char *tok = run_token();
+	char scripts[3][512], marks[3][32];
 	size_t i;
 
 	if (access("/usr/bin/setsid", X_OK) < 0 && access("/bin/setsid", X_OK) < 0) {
-		printf("note: no setsid(1): the escapee cases are skipped\n");
+		SKIP("the escapee cases: no setsid(1)");
 		return;
 	}
+	snprintf(scripts[0], sizeof(scripts[0]),
+		 "setsid sleep 37.%s10 >/dev/null 2>&1 &\nsleep 0.1\necho ok\n", tok);
+	snprintf(scripts[1], sizeof(scripts[1]),
+		 "(setsid sh -c 'sleep 37.%s21 & sleep 37.%s22' >/dev/null 2>&1 &)\n"
+		 "sleep 0.1\necho ok\n", tok, tok);
+	snprintf(scripts[2], sizeof(scripts[2]),
+		 "setsid sh -c 'sleep 37.%s31 & exec sleep 37.%s32' >/dev/null 2>&1 &\n"
+		 "sleep 0.1\necho ok\nexec sleep 37.%s33\n", tok, tok, tok);
+	for (i = 0; i < ARRAY_SIZE(rows); i++)
+		snprintf(marks[i], sizeof(marks[i]), "37.%s%zu", tok, i + 1);
 	for (i = 0; i < ARRAY_SIZE(rows); i++) {
-		char script[256], mark[32];
-		char *argv[] = { "/bin/sh", "-c", script, NULL };
+		char *argv[] = { "/bin/sh", "-c", scripts[i], NULL };
 		struct spawn_result r;
 		double t0 = clock_ms();
 
-		escapee_text(script, sizeof(script), rows[i].script);
-		escapee_text(mark, sizeof(mark), marks[i]);
 		spawn_run("/bin/sh", argv, NULL, NULL, clock_ms() + rows[i].budget_ms, &r);
 		CHECK(r.status == rows[i].status, "row %zu: %s", i, status_name(r.status));
 		/* generous: it is there to catch a wait for the escapee (37 s) */
@@ -859,7 +861,7 @@ static void test_escapees(void)
 		 * (at the audit's end) takes: they must not outlive that */
 		if (r.unreaped)
 			spawn_kill_all(clock_ms() + 5000, NULL);
-		CHECK_INT(marked_survivors(mark), 0, "row %zu: an escapee survived%s", i,
+		CHECK_INT(marked_survivors(marks[i]), 0, "row %zu: an escapee survived%s", i,
 			  r.unreaped ? " spawn_kill_all" : "");
 		spawn_result_release(&r);
 	}
@@ -871,11 +873,14 @@ static void test_escapees_kill_all(void)
 	char *argv[] = { "/bin/sh", "-c", script, NULL };
 	struct spawn_result r;
 
-	if (access("/usr/bin/setsid", X_OK) < 0 && access("/bin/setsid", X_OK) < 0)
+	if (access("/usr/bin/setsid", X_OK) < 0 && access("/bin/setsid", X_OK) < 0) {
+		SKIP("the escapee left for spawn_kill_all: no setsid(1)");
 		return;
-	escapee_text(script, sizeof(script),
-		     "setsid sleep 37.@4444 >/dev/null 2>&1 &\nexec sleep 37.@4445\n");
-	escapee_text(mark, sizeof(mark), "37.@444");
+	}
+	snprintf(script, sizeof(script),
+		 "setsid sleep 37.%s41 >/dev/null 2>&1 &\nexec sleep 37.%s42\n",
+		 run_token(), run_token());
+	snprintf(mark, sizeof(mark), "37.%s4", run_token());
 	/* a stray of an earlier, finished spawn, while another is in flight,
 	 * is left for the last one (or spawn_kill_all) to take */
 	spawn_run("/bin/sh", argv, NULL, NULL, clock_ms() + 200, &r);
