@@ -60,6 +60,14 @@ strip --remove-section=.comment --remove-section=.note --strip-unneeded \
 	"$stage/usr/bin/envpreflight"
 gzip -9n "$stage/usr/share/man/man1/envpreflight.1"
 
+# lintian: the runtimes probe reads dpkg's file list of nodejs (read-only,
+# never written) to tell whether Debian's node came without npm, so that
+# the hint for a missing npm can name `apt-get install npm`; asking
+# dpkg-query would mean running a program for it
+install -d "$stage/usr/share/lintian/overrides"
+printf '%s\n' "envpreflight: uses-dpkg-database-directly [usr/bin/envpreflight]" \
+	>"$stage/usr/share/lintian/overrides/envpreflight"
+
 # /usr/share/doc/envpreflight: copyright (LICENSE in Debian's format) and
 # the changelog a native package has
 doc=$stage/usr/share/doc/envpreflight
