@@ -203,8 +203,9 @@ endef
 
 # npm ci of the test client in $(1), pinned by its package-lock.json, into
 # $(1)/node_modules, for the test named $(3); $(2) a file the install must
-# hold.  A stamp says the install finished (npm ci starts by removing
-# node_modules, so a cut one is never taken for whole).  Offline, npm's own
+# hold; $(4) more options for npm ci.  A stamp says the install finished
+# (npm ci starts by removing node_modules, so a cut one is never taken for
+# whole).  Offline, npm's own
 # error is shown and the test says it is skipped; nothing else needs it.
 define npm_install
 	@[ -f $(1)/node_modules/.envpreflight-ok ] && [ -e $(1)/node_modules/$(2) ] && exit 0; \
@@ -212,7 +213,7 @@ define npm_install
 	  echo "deps: npm is missing (apt-get install npm): $(3) will be skipped"; exit 0; \
 	fi; \
 	log=$$(mktemp "$${TMPDIR:-/tmp}/envpreflight-npm.XXXXXX") || exit 1; \
-	if npm ci --prefix $(1) --no-audit --no-fund --loglevel=error >"$$log" 2>&1; then \
+	if npm ci --prefix $(1) $(4) --no-audit --no-fund --loglevel=error >"$$log" 2>&1; then \
 	  touch $(1)/node_modules/.envpreflight-ok; echo "deps: installed $(2) into $(1)/node_modules"; \
 	else \
 	  echo "deps: npm ci in $(1) failed: $(3) will be skipped; npm said:"; \
@@ -235,16 +236,21 @@ mcp-deps: npm-deps
 	$(call npm_install,$(MCP_TEST),@modelcontextprotocol/sdk,the MCP SDK client test)
 tap-deps: npm-deps
 	$(call npm_install,$(TAP_TEST),tap-parser,the TAP 14 parser test)
+# the package managers the deps tests take as the oracle (tests/managers:
+# pnpm 8 and 12, yarn 3 and 4, bun; no install script is run)
+MGR_TEST := tests/managers
+managers-deps: npm-deps
+	$(call npm_install,$(MGR_TEST),bun/bin/bun,the tests against real package managers,--ignore-scripts)
 
 # everything any target needs (a bare machine: make deps, then .ci/run)
 deps:
 	$(call install_missing,$(DEPS_BUILD) $(DEPS_TEST) $(DEPS_CLANG) $(DEPS_PKG))
-	@$(MAKE) -s mcp-deps tap-deps
+	@$(MAKE) -s mcp-deps tap-deps managers-deps
 
 # what make check and make asan need: no clang
 deps-check:
 	$(call install_missing,$(DEPS_BUILD) $(DEPS_TEST))
-	@$(MAKE) -s mcp-deps tap-deps
+	@$(MAKE) -s mcp-deps tap-deps managers-deps
 
 # what make run needs: a compiler and the three libraries
 deps-build:
@@ -329,6 +335,6 @@ check-deb: deb
 clean:
 	rm -rf build build-asan build-tsan build-fuzz build-deb envpreflight envpreflight_*.deb
 
-.PHONY: all units fuzz-bins libs-present deps deps-build deps-check deps-deb npm-deps apt-npm \
+.PHONY: all units fuzz-bins libs-present deps deps-build deps-check deps-deb npm-deps apt-npm managers-deps \
         mcp-deps tap-deps run check golden \
         asan tsan lint fuzz-build fuzz fuzz-smoke install deb check-deb clean

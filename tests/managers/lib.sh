@@ -1,0 +1,66 @@
+# tests/managers/lib.sh - the real package managers, the oracle of the
+# deps tests (tests/integration/deps_*.sh).  Sourced after tests/lib.sh.
+#
+# make deps-check installs them from the npm registry into
+# tests/managers/node_modules (pinned by package-lock.json, install
+# scripts not run: every one is a JavaScript file or a binary the package
+# itself carries):
+#   pnpm8   pnpm 8.15.9 (JavaScript)        pnpm   pnpm 12 (the binary of @pnpm/exe.linux-x64)
+#   yarn3   @yarnpkg/cli-dist 3.8.6         yarn4  @yarnpkg/cli-dist 4.18.1
+#   bun     @oven/bun-linux-x64 1.4.5 (the binary, no postinstall download)
+# npm is the machine's own.
+#
+# What they download is cached in tests/managers/cache (the npm cache, the
+# pnpm store, yarn's global cache, bun's cache; each safe to share between
+# two runs at once), or $ENVPREFLIGHT_MGR_CACHE; everything else (HOME,
+# config, the projects) is in the run's scratch directory.  A test asks
+# with mgr_have NAME, and skips with mgr_why's reason when it is missing.
+mgr_dir=$(cd "$(dirname "$0")/../managers" && pwd)
+mgr_nm=$mgr_dir/node_modules
+MGR_CACHE=${ENVPREFLIGHT_MGR_CACHE:-$mgr_dir/cache}
+mkdir -p "$MGR_CACHE" "$TEST_TMPDIR/mgr-home"
+
+# mgr_path NAME: the file that runs NAME (a script for node, or a binary)
+mgr_path() {
+	case $1 in
+	pnpm8) echo "$mgr_nm/pnpm8/bin/pnpm.cjs" ;;
+	pnpm) echo "$mgr_nm/pnpm/pnpm" ;;
+	yarn3) echo "$mgr_nm/yarn3/bin/yarn.js" ;;
+	yarn4) echo "$mgr_nm/yarn4/bin/yarn.js" ;;
+	bun) echo "$mgr_nm/bun/bin/bun" ;;
+	npm) command -v npm ;;
+	esac
+}
+
+# mgr_have NAME: NAME can run here
+mgr_have() {
+	mgr_p=$(mgr_path "$1") && [ -n "$mgr_p" ] && [ -f "$mgr_p" ] || return 1
+	case $1 in bun | pnpm) [ -x "$mgr_p" ] ;; *) command -v node >/dev/null 2>&1 ;; esac
+}
+
+# mgr_why NAME: why NAME is missing, for skip
+mgr_why() {
+	echo "$1 is not installed in tests/managers/node_modules (make deps-check installs it from the npm registry; offline?)"
+}
+
+# mgr NAME ARGS...: run the manager NAME in the current directory with a
+# clean environment of this run's own: no CI (yarn would turn immutable),
+# no telemetry, no version switching (packageManager), the shared caches
+mgr() {
+	mgr_n=$1
+	shift
+	mgr_p=$(mgr_path "$mgr_n")
+	case $mgr_n in bun | pnpm | npm) set -- "$mgr_p" "$@" ;; *) set -- node "$mgr_p" "$@" ;; esac
+	env -i PATH="$PATH" HOME="$TEST_TMPDIR/mgr-home" LC_ALL=C.UTF-8 TERM=dumb \
+		npm_config_cache="$MGR_CACHE/npm" npm_config_update_notifier=false \
+		npm_config_audit=false npm_config_fund=false \
+		npm_config_store_dir="$MGR_CACHE/pnpm-store" \
+		npm_config_manage_package_manager_versions=false \
+		pnpm_config_store_dir="$MGR_CACHE/pnpm-store" \
+		pnpm_config_manage_package_manager_versions=false \
+		COREPACK_ENABLE_STRICT=0 YARN_ENABLE_TELEMETRY=0 \
+		YARN_GLOBAL_FOLDER="$MGR_CACHE/yarn" YARN_ENABLE_GLOBAL_CACHE=1 \
+		YARN_ENABLE_IMMUTABLE_INSTALLS=0 YARN_ENABLE_PROGRESS_BARS=0 \
+		BUN_INSTALL_CACHE_DIR="$MGR_CACHE/bun" DO_NOT_TRACK=1 \
+		${MGR_ENV:-} "$@"
+}
