@@ -1,7 +1,8 @@
-/* deps_node.c - the deps probe's npm, pnpm and yarn: the lockfile against
- * node_modules (its hidden lockfile, or the package.json files of its
- * folders), pnpm's current lockfile and yarn's install state.  What the
- * managers share is probe_deps.c's (deps_probe.h).
+/* deps_node.c - the deps probe's npm: the lockfile against node_modules
+ * (its hidden lockfile, or the package.json files of its folders); and
+ * what npm, pnpm and yarn share (node_modules itself, an install record
+ * read and compared).  pnpm is deps_pnpm.c's, yarn deps_yarn.c's; what
+ * every manager shares is probe_deps.c's (deps_probe.h).
  */
 #include "deps_probe.h"
 #include "probe.h"
@@ -22,7 +23,7 @@
 #define DEPS_WALK_MAX 200000	/* package folders looked at */
 #define DEPS_WALK_DEPTH 64	/* nested node_modules */
 
-static double mtime_ms(const struct stat *st)
+double deps_mtime_ms(const struct stat *st)
 {
 	return (double)st->st_mtim.tv_sec * 1000.0 + (double)st->st_mtim.tv_nsec / 1e6;
 }
@@ -37,7 +38,7 @@ static int npm_job(struct parse_job *j)
 /* ---- node_modules ---- */
 
 /* node_modules itself: 0 a directory, else the result is set. */
-static int node_modules_dir(const struct spec *spec, const struct lock_req *l,
+int deps_node_modules_dir(const struct spec *spec, const struct lock_req *l,
 			    struct result *r)
 {
 	struct stat st;
@@ -61,7 +62,7 @@ static int node_modules_dir(const struct spec *spec, const struct lock_req *l,
 }
 
 /* Which manager's record node_modules holds, for a message. */
-static const char *installed_by(const struct spec *spec)
+const char *deps_installed_by(const struct spec *spec)
 {
 	static const struct {
 		const char *file, *who;
@@ -123,7 +124,7 @@ static void nm_note(struct nm_walk *w, char *folder, size_t pkg, const struct st
 	grow(&w->seen, sizeof(*w->seen), &w->seen_cap, w->nseen + 1);
 	w->seen[w->nseen].folder = folder;
 	w->seen[w->nseen].pkg = pkg;
-	w->seen[w->nseen].mtime = mtime_ms(st);
+	w->seen[w->nseen].mtime = deps_mtime_ms(st);
 	w->nseen++;
 }
 
@@ -331,7 +332,7 @@ static int npm_installed(const struct run_ctx *ctx, const struct lock_req *l,
 	}
 	free(hpath);
 	/* with a hidden lockfile there, installed_by says npm */
-	if (!have_file && (by = installed_by(spec)) && strcmp(by, "npm")) {
+	if (!have_file && (by = deps_installed_by(spec)) && strcmp(by, "npm")) {
 		result_set(r, STATUS_FAIL, "node_modules was installed by %s "
 			   "(node_modules/.%s), not by npm", by,
 			   !strcmp(by, "pnpm") ? "modules.yaml" : "yarn-state.yml");
@@ -349,7 +350,7 @@ static int npm_installed(const struct run_ctx *ctx, const struct lock_req *l,
 		if (deps_parse_job_finish(&job) == 0) {
 			have_hidden = 1;
 			w->hidden = hidden;
-			w->lock_time = mtime_ms(&st) + 10;
+			w->lock_time = deps_mtime_ms(&st) + 10;
 			nm_judge(w);
 		} else {
 			w->distrust = xstrdup("it cannot be parsed");
@@ -388,7 +389,7 @@ void deps_run_npm(const struct run_ctx *ctx, const struct lock_req *l, struct re
 	job.out = &want;
 	deps_parse_job_start(&job);
 	memset(&w, 0, sizeof(w));
-	trusted = node_modules_dir(spec, l, r) < 0 ? -2 : npm_installed(ctx, l, &w, &hidden, r);
+	trusted = deps_node_modules_dir(spec, l, r) < 0 ? -2 : npm_installed(ctx, l, &w, &hidden, r);
 	if (deps_parse_job_finish(&job) < 0) {
 		/* a lockfile npm cannot read says more than node_modules: its
 		 * message, reason, hint and fix replace any set above */
@@ -418,11 +419,11 @@ void deps_run_npm(const struct run_ctx *ctx, const struct lock_req *l, struct re
 	dep_set_release(&want);
 }
 
-/* ---- pnpm ---- */
+/* ---- install records (pnpm, yarn) ---- */
 
 /* Parse an install record (YAML) of pnpm or yarn at name: 1 read, 0
  * missing, -1 with the result set. */
-static int read_record(const struct spec *spec, const struct lock_req *l, const char *name,
+int deps_read_record(const struct spec *spec, const struct lock_req *l, const char *name,
 		       int (*parse)(const char *, size_t, struct dep_set *, struct parse_error *),
 		       struct dep_set *out, struct result *r)
 {
@@ -454,23 +455,7 @@ static int read_record(const struct spec *spec, const struct lock_req *l, const 
 	return 1;
 }
 
-static int yarn_state_parse(const char *buf, size_t len, struct dep_set *s,
-			    struct parse_error *e)
-{
-	return deps_yarn_parse(buf, len, 1, s, e) < 0 ? -1 : 0;
-}
-
-static int pnpm_modules_parse(const char *buf, size_t len, struct dep_set *s,
-			      struct parse_error *e)
-{
-	char *by = NULL;
-	int rc = deps_pnpm_modules(buf, len, s, &by, e);
-
-	free(by);
-	return rc;
-}
-
-static void compare_record(struct result *r, const struct lock_req *l,
+void deps_compare_record(struct result *r, const struct lock_req *l,
 			   const struct dep_set *want, const struct dep_set *have,
 			   const char *record)
 {
@@ -480,128 +465,4 @@ static void compare_record(struct result *r, const struct lock_req *l,
 	deps_compare(want, have, DEPS_CMP_EXTRAS | DEPS_CMP_PAIR, &d);
 	deps_report_diff(r, l, &d, record);
 	dep_diff_release(&d);
-}
-
-void deps_run_pnpm(const struct run_ctx *ctx, const struct lock_req *l, struct result *r)
-{
-	const struct spec *spec = ctx->spec;
-	struct dep_set want = DEP_SET_INIT, have = DEP_SET_INIT, skipped = DEP_SET_INIT;
-	struct parse_error e;
-	struct blob b;
-	const char *by;
-	size_t i;
-	int rc;
-
-	if (deps_read_lockfile(spec, l, &b, r) < 0)
-		return;
-	rc = deps_pnpm_parse(b.data, b.len, &want, &e);
-	blob_release(&b);
-	if (rc < 0) {
-		deps_lockfile_invalid(r, l, &e);
-		goto out;
-	}
-	if (node_modules_dir(spec, l, r) < 0)
-		goto out;
-	rc = read_record(spec, l, "node_modules/.modules.yaml", pnpm_modules_parse, &skipped, r);
-	if (rc < 0)
-		goto out;
-	if (rc == 0) {
-		by = installed_by(spec);
-		result_set(r, STATUS_FAIL, "node_modules was %s (no node_modules/.modules.yaml)",
-			   by ? (!strcmp(by, "npm") ? "installed by npm, not by pnpm" :
-				 "installed by yarn, not by pnpm") : "not installed by pnpm");
-		r->reason = REASON_OUT_OF_DATE;
-		deps_set_fix(r, l);
-		deps_fix_hint(r, l);
-		goto out;
-	}
-	/* pnpm keeps what it installed as a lockfile of its own (the "current
-	 * lockfile"), and compares the wanted one with it on every install */
-	rc = read_record(spec, l, "node_modules/.pnpm/lock.yaml", deps_pnpm_parse, &have, r);
-	if (rc < 0)
-		goto out;
-	if (rc == 0) {
-		result_set(r, STATUS_WARN, "no node_modules/.pnpm/lock.yaml: what pnpm "
-			   "installed cannot be compared");
-		r->reason = REASON_CANNOT_COMPARE;
-		goto out;
-	}
-	/* optional packages pnpm skipped here (another platform's) */
-	for (i = 0; i < skipped.n; i++) {
-		size_t at = strmap_get(&want.index, skipped.v[i].key, strlen(skipped.v[i].key));
-
-		if (at != STRMAP_NONE)
-			want.v[at].flags |= DEP_OPTIONAL;
-	}
-	compare_record(r, l, &want, &have, "node_modules/.pnpm/lock.yaml");
-out:
-	dep_set_release(&want);
-	dep_set_release(&have);
-	dep_set_release(&skipped);
-}
-
-/* ---- yarn ---- */
-
-void deps_run_yarn(const struct run_ctx *ctx, const struct lock_req *l, struct result *r)
-{
-	const struct spec *spec = ctx->spec;
-	struct dep_set want = DEP_SET_INIT, have = DEP_SET_INIT;
-	struct parse_error e;
-	struct blob b;
-	struct stat lst, gst;
-	char *p;
-	int rc, gz;
-
-	if (deps_read_lockfile(spec, l, &b, r) < 0)
-		return;
-	rc = deps_yarn_parse(b.data, b.len, 0, &want, &e);
-	blob_release(&b);
-	if (rc < 0) {
-		deps_lockfile_invalid(r, l, &e);
-		goto out;
-	}
-	if (rc == 1) {
-		result_set(r, STATUS_SKIP, "%s is a yarn 1 lockfile: not compared "
-			   "(yarn 2 and later only)", l->origin.file);
-		r->reason = REASON_OUT_OF_SCOPE;
-		goto out;
-	}
-	/* the node-modules linker records what it installed in
-	 * node_modules/.yarn-state.yml: compare package by package */
-	rc = read_record(spec, l, "node_modules/.yarn-state.yml", yarn_state_parse, &have, r);
-	if (rc < 0)
-		goto out;
-	if (rc > 0) {
-		compare_record(r, l, &want, &have, "node_modules/.yarn-state.yml");
-		goto out;
-	}
-	/* Plug'n'Play: the install state is gzip-compressed (v8 serialised)
-	 * and envpreflight links no zlib, so only its time can tell: yarn
-	 * rewrites it on every install */
-	p = path_join(spec->root, ".yarn/install-state.gz");
-	gz = stat(p, &gst) == 0 && S_ISREG(gst.st_mode);
-	free(p);
-	p = path_join(spec->root, l->origin.file);
-	rc = stat(p, &lst);
-	free(p);
-	r->data = deps_data_new(l, gz ? ".yarn/install-state.gz" : NULL);
-	if (!gz) {
-		deps_not_installed(r, l, "neither node_modules/.yarn-state.yml nor "
-				   ".yarn/install-state.gz exists: nothing is installed");
-	} else if (rc == 0 && mtime_ms(&gst) < mtime_ms(&lst)) {
-		result_set(r, STATUS_FAIL, "%s changed after the last install "
-			   "(.yarn/install-state.gz is older)", l->origin.file);
-		r->reason = REASON_OUT_OF_DATE;
-		deps_set_fix(r, l);
-		deps_fix_hint(r, l);
-	} else {
-		result_set(r, STATUS_PASS, ".yarn/install-state.gz is newer than %s",
-			   l->origin.file);
-		result_note(r, "compared by time only: the install state is "
-			    "gzip-compressed (%jd bytes) and envpreflight reads no gzip",
-			    (intmax_t)gst.st_size);
-	}
-out:
-	dep_set_release(&want);
-	dep_set_release(&have);
 }
