@@ -349,8 +349,22 @@ static int modules_fn(void *arg, const struct ypath *p)
 {
 	struct pnpm_modules *m = ((struct modules_ctx *)arg)->m;
 
-	if (p->depth == 1 && !p->is_key && p->in_seq && !strcmp(p->key[0], "skipped"))
-		pnpm_add(&m->skipped, p->value, p->line);
+	if (p->depth == 1 && !p->is_key && p->in_seq && !strcmp(p->key[0], "skipped")) {
+		struct dep *d = pnpm_add(&m->skipped, p->value, p->line);
+
+		/* pnpm 8 writes v5 ids here ("/fsevents/2.3.3") beside a
+		 * v6 lockfile ("/fsevents@2.3.3"): both are kept */
+		if (d->version && p->value[0] == '/' &&
+		    strlen(d->name) + 2 < p->vlen && p->value[strlen(d->name) + 1] == '/') {
+			struct buf k = BUF_INIT;
+			struct dep *e;
+
+			buf_printf(&k, "%s@%s", d->name, p->value + strlen(d->name) + 2);
+			e = dep_set_add(&m->skipped, buf_str(&k), d->name, d->version, 0);
+			e->line = p->line;
+			buf_release(&k);
+		}
+	}
 	else if (top_is(p, "packageManager") && !m->by)
 		m->by = xstrndup(p->value, p->vlen);
 	else if (top_is(p, "virtualStoreDir") && !m->virtual_store_dir)

@@ -270,7 +270,7 @@ static void show_peers(struct dep_diff *d)
  * symlink_direct_dependencies.rs), a workspace project's (link:) too.
  * Returns the number of links missing, each in data and the first in m. */
 static size_t missing_links(const struct pnpm_view *v, const struct pnpm_lock *lock,
-			    cJSON *list, struct buf *m)
+			    const struct dep_set *inst, cJSON *list, struct buf *m)
 {
 	size_t i, j, n = 0;
 
@@ -292,7 +292,9 @@ static size_t missing_links(const struct pnpm_view *v, const struct pnpm_lock *l
 			if (strncmp(d->ref, "link:", 5)) {
 				id = pnpm_ref_id(lock, d->alias, d->ref);
 				p = id ? dep_set_get(&lock->pkgs, id) : NULL;
-				if (!p || dep_set_get(&v->mods->skipped, id)) {
+				/* one not installed (an optional one skipped) has none */
+				if (!p || !dep_set_get(inst, id) ||
+				    dep_set_get(&v->mods->skipped, id)) {
 					free(id);
 					continue;
 				}
@@ -357,7 +359,7 @@ static void compare_install(const struct spec *spec, const struct lock_req *l,
 	show_peers(&d);
 	deps_report_diff(r, l, &d, record);
 	if (r->status == STATUS_PASS && v.vfd >= 0) {
-		links = missing_links(&v, lock, cJSON_GetObjectItemCaseSensitive(r->data,
+		links = missing_links(&v, lock, &inst, cJSON_GetObjectItemCaseSensitive(r->data,
 										 "differences"), &m);
 		if (links) {
 			cJSON_ReplaceItemInObjectCaseSensitive(r->data, "differ",
