@@ -228,6 +228,8 @@ static int pnpm_fn(void *arg, const struct ypath *p)
 		else if (d && !strcmp(p->key[2], "name") && p->vlen) {
 			free(d->name);
 			d->name = xstrndup(p->value, p->vlen);
+		} else if (d && !d->version && !strcmp(p->key[2], "version") && p->vlen) {
+			d->version = xstrndup(p->value, p->vlen);
 		}
 		return 0;
 	}

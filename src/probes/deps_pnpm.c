@@ -10,6 +10,7 @@
 #include "deps_probe.h"
 #include "deps_pnpm.h"
 #include "probe.h"
+#include "spec_workspaces.h"
 #include "deps.h"
 #include "util.h"
 
@@ -77,6 +78,68 @@ static char *importer_file(const char *id, const char *name)
 	return !strcmp(id, ".") ? xstrdup(name) : path_join(id, name);
 }
 
+/* The relock as the fix, and the data of a lockfile that package.json
+ * outgrew (field, manifest, lockfile: NULL when none). */
+static void outdated_result(struct result *r, const struct lock_req *l, const char *importer,
+			    const char *file, const char *field, const char *name,
+			    const char *manifest, const char *lockfile)
+{
+	cJSON *o;
+
+	r->reason = REASON_OUT_OF_DATE;
+	r->data = deps_data_new(l, NULL);
+	o = cJSON_AddObjectToObject(r->data, "outdated_lockfile");
+	cJSON_AddStringToObject(o, "importer", importer);
+	cJSON_AddStringToObject(o, "manifest_file", file);
+	if (field)
+		cJSON_AddStringToObject(o, "field", field);
+	else
+		cJSON_AddNullToObject(o, "field");
+	cJSON_AddStringToObject(o, "name", name);
+	if (manifest)
+		cJSON_AddStringToObject(o, "manifest", manifest);
+	else
+		cJSON_AddNullToObject(o, "manifest");
+	if (lockfile)
+		cJSON_AddStringToObject(o, "lockfile", lockfile);
+	else
+		cJSON_AddNullToObject(o, "lockfile");
+	/* the relock: --no-frozen-lockfile, since pnpm turns frozen
+	 * on by itself in CI (config's ci-info default) */
+	result_fix_argv(r, FIX_AGENT, FIX_NEEDS_NETWORK, "pnpm", "install",
+			"--no-frozen-lockfile", (char *)NULL);
+	result_hint(r, "%s was changed without relocking: run pnpm install "
+		    "--no-frozen-lockfile to update %s and install (commit the lockfile)",
+		    file, l->origin.file);
+}
+
+/* A workspace project of pnpm-workspace.yaml with no importer: pnpm 8
+ * refuses with ERR_PNPM_OUTDATED_LOCKFILE (satisfiesPackageManifest: "no
+ * importer"), pnpm 12 with ERR_PNPM_PACKAGE_MANAGER_NO_IMPORTER
+ * (freshness.rs StalenessReason::NoImporter).  Returns 1 with r set. */
+static int no_importer(const struct spec *spec, const struct lock_req *l,
+		       const struct pnpm_lock *lock, struct result *r)
+{
+	const struct spec_workspaces *ws = spec->workspaces;
+	size_t i;
+
+	for (i = 0; ws && i < ws->n; i++) {
+		const struct workspace *w = &ws->v[i];
+		char *file;
+
+		if (ws->sources[w->source].kind != WS_PNPM || pnpm_lock_importer(lock, w->dir))
+			continue;
+		file = path_join(w->dir, "package.json");
+		result_set(r, STATUS_FAIL, "%s is not up to date with %s: the workspace project "
+			   "%s has no importer in it (pnpm install --frozen-lockfile refuses it)",
+			   l->origin.file, ws->sources[w->source].file, w->dir);
+		outdated_result(r, l, w->dir, file, NULL, w->dir, NULL, NULL);
+		free(file);
+		return 1;
+	}
+	return 0;
+}
+
 /* A frozen install first checks every importer against its package.json
  * and refuses with ERR_PNPM_OUTDATED_LOCKFILE on the first difference
  * (pnpm 8 lockfile/verification satisfiesPackageManifest, called by
@@ -97,7 +160,6 @@ static int outdated_lockfile(const struct spec *spec, const struct lock_req *l,
 		struct blob b;
 		struct buf what = BUF_INIT;
 		char *file;
-		cJSON *o;
 		int ok;
 
 		if (!safe_rel(imp->id))
@@ -132,37 +194,14 @@ static int outdated_lockfile(const struct spec *spec, const struct lock_req *l,
 		result_set(r, STATUS_FAIL, "%s is not up to date with %s: %s (pnpm install "
 			   "--frozen-lockfile refuses it: ERR_PNPM_OUTDATED_LOCKFILE)",
 			   l->origin.file, file, buf_str(&what));
-		r->reason = REASON_OUT_OF_DATE;
-		r->data = deps_data_new(l, NULL);
-		o = cJSON_AddObjectToObject(r->data, "outdated_lockfile");
-		cJSON_AddStringToObject(o, "importer", imp->id);
-		cJSON_AddStringToObject(o, "manifest_file", file);
-		if (why.field)
-			cJSON_AddStringToObject(o, "field", why.field);
-		else
-			cJSON_AddNullToObject(o, "field");
-		cJSON_AddStringToObject(o, "name", why.name);
-		if (why.manifest)
-			cJSON_AddStringToObject(o, "manifest", why.manifest);
-		else
-			cJSON_AddNullToObject(o, "manifest");
-		if (why.lockfile)
-			cJSON_AddStringToObject(o, "lockfile", why.lockfile);
-		else
-			cJSON_AddNullToObject(o, "lockfile");
-		/* the relock: --no-frozen-lockfile, since pnpm turns frozen
-		 * on by itself in CI (config's ci-info default) */
-		result_fix_argv(r, FIX_AGENT, FIX_NEEDS_NETWORK, "pnpm", "install",
-				"--no-frozen-lockfile", (char *)NULL);
-		result_hint(r, "%s was changed without relocking: run pnpm install "
-			    "--no-frozen-lockfile to update %s and install (commit the lockfile)",
-			    file, l->origin.file);
+		outdated_result(r, l, imp->id, file, why.field, why.name, why.manifest,
+				why.lockfile);
 		buf_release(&what);
 		pnpm_manifest_release(&m);
 		free(file);
 		return 1;
 	}
-	return 0;
+	return no_importer(spec, l, lock, r);
 }
 
 /* ---- the install ---- */
@@ -273,11 +312,24 @@ static size_t missing_links(const struct pnpm_view *v, const struct pnpm_lock *l
 			    const struct dep_set *inst, cJSON *list, struct buf *m)
 {
 	size_t i, j, n = 0;
+	char *rel0;
 
 	for (i = 0; i < lock->nimp; i++) {
 		const struct pnpm_importer *imp = &lock->imp[i];
 
+		char *pj;
+		struct stat pst;
+		int gone;
+
 		if (!safe_rel(imp->id))
+			continue;
+		/* a project deleted since: pnpm has no links to make there */
+		pj = importer_file(imp->id, "package.json");
+		rel0 = path_join(v->spec->root, pj);
+		gone = lstat(rel0, &pst) < 0;
+		free(rel0);
+		free(pj);
+		if (gone)
 			continue;
 		for (j = 0; j < imp->n; j++) {
 			const struct pnpm_direct *d = &imp->v[j];

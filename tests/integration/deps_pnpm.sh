@@ -222,6 +222,32 @@ for M in pnpm8 pnpm; do
 		agree $M "$ws" "workspace project's package.json edited"
 		check "[$M] workspace package.json edited: names its file" js "$out" \
 			'c["data"]["outdated_lockfile"]["manifest_file"] == "packages/a/package.json"'
+		fixed $M "$ws" "workspace project's package.json edited"
+		# a project added without relocking: pnpm refuses (pnpm 8
+		# ERR_PNPM_OUTDATED_LOCKFILE, pnpm 12 ..._NO_IMPORTER)
+		mkdir -p "$ws/packages/c"
+		printf '{"name":"c","version":"1.0.0","dependencies":{"b":"workspace:*"}}\n' \
+			>"$ws/packages/c/package.json"
+		agree $M "$ws" "workspace project added"
+		fixed $M "$ws" "workspace project added"
+		# a project removed without relocking: pnpm 8 changes nothing;
+		# pnpm 12 only removes the hoisted link to it that now dangles
+		# (node_modules/.pnpm/node_modules/c), which nothing resolves
+		# through: envpreflight passes both, and says so here
+		rm -rf "$ws/packages/c"
+		if [ $M = pnpm8 ]; then
+			agree $M "$ws" "workspace project removed"
+		else
+			out=$(ep --only=deps --json "$ws")
+			rm -rf "$ws.oracle" && cp -a "$ws" "$ws.oracle"
+			snap "$ws.oracle" >"$T/before"
+			(cd "$ws.oracle" && mgr $M install --frozen-lockfile --offline) >"$T/oracle.out" 2>&1
+			snap "$ws.oracle" >"$T/after"
+			rm -rf "$ws.oracle"
+			check "[$M] workspace project removed: pnpm removes only the dangling hoisted link" \
+				[ "$(diff "$T/before" "$T/after" | grep '^[<>]')" = "< ./node_modules/.pnpm/node_modules/c l ../../../packages/c" ]
+			check "[$M] workspace project removed: envpreflight passes" js "$out" 'c["status"] == "pass"'
+		fi
 	else
 		not_ok "[$M] the workspace install: $(tail -3 "$T/install.out")"
 	fi
