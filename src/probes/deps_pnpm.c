@@ -236,10 +236,10 @@ static int folder_there(const struct pnpm_view *v, const struct dep *d)
 		return 1;
 	}
 	buf_printf(&rel, "%s/node_modules/%s", dir, d->name);
-	if (fstatat(v->vfd, buf_str(&rel), &st, 0) < 0 && (errno == ENOENT || errno == ENOTDIR))
-		there = 0;
-	else if (!S_ISDIR(st.st_mode))
-		there = 0;
+	if (fstatat(v->vfd, buf_str(&rel), &st, 0) < 0)
+		there = errno != ENOENT && errno != ENOTDIR;	/* else not told */
+	else
+		there = S_ISDIR(st.st_mode);
 	buf_release(&rel);
 	free(dir);
 	return there;
@@ -282,22 +282,36 @@ static int open_virtual_store(const struct spec *spec, const struct pnpm_lock *l
 	return fd;
 }
 
+/* The version an id holds with its peer suffix ("18.2.0(react@18.2.0)" of
+ * "react-dom@18.2.0(react@18.2.0)"), or NULL when the id does not start
+ * with the name (v6's "file:../a.tgz"). */
+static const char *id_version(const struct dep *d)
+{
+	size_t n = d->name ? strlen(d->name) : 0;
+
+	if (!n || strncmp(d->key, d->name, n) || (d->key[n] != '@' && d->key[n] != '/'))
+		return NULL;
+	return d->key + n + 1;
+}
+
 /* Versions are shown without peer suffixes; two ids that differ only by
- * them are shown whole (their key) so that the message says a difference. */
+ * them are shown whole (from their key) so that the message says a
+ * difference. */
 static void show_peers(struct dep_diff *d)
 {
 	size_t i;
 
 	for (i = 0; i < d->n; i++) {
 		struct dep *w = (struct dep *)d->v[i].want, *h = (struct dep *)d->v[i].have;
+		const char *wv, *hv;
 
 		if (d->v[i].problem != DEP_VERSION || !w || !h || !w->version || !h->version ||
-		    strcmp(w->version, h->version))
+		    strcmp(w->version, h->version) || !(wv = id_version(w)) || !(hv = id_version(h)))
 			continue;
 		free(w->version);
-		w->version = xstrdup(w->key + strlen(w->name) + (w->key[strlen(w->name)] ? 1 : 0));
+		w->version = xstrdup(wv);
 		free(h->version);
-		h->version = xstrdup(h->key + strlen(h->name) + (h->key[strlen(h->name)] ? 1 : 0));
+		h->version = xstrdup(hv);
 	}
 }
 

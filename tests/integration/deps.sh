@@ -199,6 +199,25 @@ mv "$repo/node_modules/.pnpm/lodash@4.17.21" "$repo/node_modules/.pnpm/lodash@4.
 out=$(ep --only=deps --json "$repo")
 check "pnpm drifted: lodash 4.17.21 vs 4.17.20" json_is "$out" \
 	'c["reason"] == "out-of-date" and c["data"]["differences"][0]["name"] == "lodash" and c["data"]["differences"][0]["lockfile"] == "4.17.21" and c["data"]["differences"][0]["installed"] == "4.17.20" and c["data"]["differ"] == 1'
+# versions without their peer suffixes; ids that differ by them alone
+# are shown whole
+sed -i 's/lodash@4.17.20/lodash@4.17.21/; s/version: 4.17.20/version: 4.17.21/' \
+	"$repo/node_modules/.pnpm/lock.yaml"
+mv "$repo/node_modules/.pnpm/lodash@4.17.20" "$repo/node_modules/.pnpm/lodash@4.17.21"
+sed -i 's/react-dom@18.2.0(react@18.2.0)/react-dom@18.3.1(react@18.2.0)/' \
+	"$repo/node_modules/.pnpm/lock.yaml"
+mv "$repo/node_modules/.pnpm/react-dom@18.2.0_react@18.2.0" \
+	"$repo/node_modules/.pnpm/react-dom@18.3.1_react@18.2.0"
+out=$(ep --only=deps "$repo")
+check "pnpm drifted: the version without its peers: $out" \
+	has "react-dom: lockfile 18.2.0, installed 18.3.1" "$out"
+sed -i 's/react-dom@18.3.1(react@18.2.0)/react-dom@18.2.0(react@18.1.0)/' \
+	"$repo/node_modules/.pnpm/lock.yaml"
+mv "$repo/node_modules/.pnpm/react-dom@18.3.1_react@18.2.0" \
+	"$repo/node_modules/.pnpm/react-dom@18.2.0_react@18.1.0"
+out=$(ep --only=deps "$repo")
+check "pnpm drifted: peers alone, shown: $out" \
+	has "react-dom: lockfile 18.2.0(react@18.2.0), installed 18.2.0(react@18.1.0)" "$out"
 rm -rf "$repo/node_modules"
 out=$(ep --only=deps --json "$repo")
 check "pnpm no node_modules: pnpm install --frozen-lockfile" json_is "$out" \
