@@ -218,7 +218,9 @@ static int pnpm_fn(void *arg, const struct ypath *p)
 		pnpm_add(s, p->value, p->line);
 		return 0;
 	}
-	if (p->depth == 3 && !p->is_key && !p->in_seq && !strcmp(p->key[0], section)) {
+	if (p->depth == 3 && !p->is_key && !p->in_seq && !strcmp(p->key[0], section) &&
+	    (!strcmp(p->key[2], "optional") || !strcmp(p->key[2], "name") ||
+	     !strcmp(p->key[2], "version"))) {
 		d = pnpm_find(s, p->key[1]);
 		/* <section>.<id>.optional: true - pnpm skips it where it cannot go */
 		if (d && !strcmp(p->key[2], "optional") && p->vlen == 4 &&
@@ -343,13 +345,9 @@ char *pnpm_ref_id(const struct pnpm_lock *l, const char *alias, const char *ref)
 
 /* ---- .modules.yaml ---- */
 
-struct modules_ctx {
-	struct pnpm_modules *m;
-};
-
 static int modules_fn(void *arg, const struct ypath *p)
 {
-	struct pnpm_modules *m = ((struct modules_ctx *)arg)->m;
+	struct pnpm_modules *m = arg;
 
 	if (p->depth == 1 && !p->is_key && p->in_seq && !strcmp(p->key[0], "skipped")) {
 		struct dep *d = pnpm_add(&m->skipped, p->value, p->line);
@@ -387,11 +385,9 @@ static int modules_fn(void *arg, const struct ypath *p)
 int deps_pnpm_modules_read(const char *buf, size_t len, struct pnpm_modules *m,
 			   struct parse_error *err)
 {
-	struct modules_ctx c = { m };
-
 	memset(m, 0, sizeof(*m));
 	m->included[0] = m->included[1] = m->included[2] = -1;
-	return deps_yaml_walk(buf, len, modules_fn, &c, err);
+	return deps_yaml_walk(buf, len, modules_fn, m, err);
 }
 
 void pnpm_modules_release(struct pnpm_modules *m)
@@ -539,7 +535,12 @@ static int mismatch(struct pnpm_mismatch *why, const char *field, const char *na
 int deps_pnpm_satisfies(const struct pnpm_lock *l, const struct pnpm_importer *imp,
 			const struct pnpm_manifest *m, struct pnpm_mismatch *why)
 {
-	int peers = l->auto_install_peers == 1, no_links = l->exclude_links == 1;
+	/* the settings pnpm runs with: the lockfile's when it says them
+	 * (a frozen install whose config differs refuses anyway), else the
+	 * default of the pnpm that writes that lockfile version
+	 * (autoInstallPeers is true from pnpm 8, lockfile 6) */
+	int peers = l->auto_install_peers == 1 || (l->auto_install_peers < 0 && l->major >= 6);
+	int no_links = l->exclude_links == 1;
 	size_t i, j;
 	int f;
 

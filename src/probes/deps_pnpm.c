@@ -11,6 +11,7 @@
 #include "deps_pnpm.h"
 #include "probe.h"
 #include "spec_workspaces.h"
+#include "pool.h"
 #include "deps.h"
 #include "util.h"
 
@@ -245,22 +246,56 @@ static int folder_there(const struct pnpm_view *v, const struct dep *d)
 	return there;
 }
 
-static void installed_view(const struct pnpm_view *v, const struct dep_set *have,
-			   struct dep_set *out)
-{
-	size_t i;
+/* The folder stats of installed_view, on two threads from
+ * PNPM_STAT_THREADED packages on (each writes its own slot of gone; the
+ * deadline ends the claims, and a package not looked at counts as there). */
+#define PNPM_STAT_THREADED 256
 
-	for (i = 0; i < have->n; i++) {
+struct stat_job {
+	const struct pnpm_view *v;
+	const struct dep_set *have;
+	unsigned char *gone;
+	double deadline;
+};
+
+static int stat_item(void *arg, unsigned worker, size_t i)
+{
+	struct stat_job *j = arg;
+
+	(void)worker;
+	if ((i & 63) == 0 && clock_ms() > j->deadline)
+		return 1;
+	if (!j->gone[i] && !folder_there(j->v, &j->have->v[i]))
+		j->gone[i] = 1;
+	return 0;
+}
+
+/* What is installed: have, or (into out, returned) have less the ids
+ * skipped and the packages whose folder is gone. */
+static const struct dep_set *installed_view(const struct pnpm_view *v, double deadline,
+					    const struct dep_set *have, struct dep_set *out)
+{
+	struct stat_job j = { v, have, xcalloc(have->n ? have->n : 1, 1), deadline };
+	size_t i, ngone = 0;
+
+	for (i = 0; v->mods->skipped.n && i < have->n; i++)
+		if (dep_set_get(&v->mods->skipped, have->v[i].key))
+			j.gone[i] = 1;
+	if (v->vfd >= 0)
+		pool_run(have->n >= PNPM_STAT_THREADED ? 2 : 1, have->n, 64, stat_item, &j);
+	for (i = 0; i < have->n; i++)
+		ngone += j.gone[i];
+	for (i = 0; ngone && i < have->n; i++) {
 		const struct dep *d = &have->v[i];
 		struct dep *c;
 
-		if (dep_set_get(&v->mods->skipped, d->key))
-			continue;
-		if (v->vfd >= 0 && !folder_there(v, d))
+		if (j.gone[i])
 			continue;
 		c = dep_set_add(out, d->key, d->name, d->version, d->flags);
 		c->line = d->line;
 	}
+	free(j.gone);
+	return ngone ? out : have;
 }
 
 static int open_virtual_store(const struct spec *spec, const struct pnpm_lock *lock,
@@ -400,11 +435,12 @@ static size_t missing_links(const struct pnpm_view *v, const struct pnpm_lock *l
 
 static void compare_install(const struct spec *spec, const struct lock_req *l,
 			    struct pnpm_lock *lock, const struct pnpm_modules *mods,
-			    const struct dep_set *have, struct result *r)
+			    const struct dep_set *have, double deadline, struct result *r)
 {
 	static const char record[] = "node_modules/.pnpm/lock.yaml";
 	struct pnpm_view v = { spec, mods, -1, mods->max_length };
 	struct dep_set inst = DEP_SET_INIT;
+	const struct dep_set *view;
 	struct dep_diff d;
 	struct buf m = BUF_INIT;
 	size_t i, links;
@@ -419,13 +455,13 @@ static void compare_install(const struct spec *spec, const struct lock_req *l,
 			lock->pkgs.v[at].flags |= DEP_OPTIONAL;
 	}
 	v.vfd = open_virtual_store(spec, lock, mods);
-	installed_view(&v, have, &inst);
+	view = installed_view(&v, deadline, have, &inst);
 	r->data = deps_data_new(l, record);
-	deps_compare(&lock->pkgs, &inst, DEPS_CMP_EXTRAS | DEPS_CMP_PAIR, &d);
+	deps_compare(&lock->pkgs, view, DEPS_CMP_EXTRAS | DEPS_CMP_PAIR, &d);
 	show_peers(&d);
 	deps_report_diff(r, l, &d, record);
 	if (r->status == STATUS_PASS && v.vfd >= 0) {
-		links = missing_links(&v, lock, &inst, cJSON_GetObjectItemCaseSensitive(r->data,
+		links = missing_links(&v, lock, view, cJSON_GetObjectItemCaseSensitive(r->data,
 										 "differences"), &m);
 		if (links) {
 			cJSON_ReplaceItemInObjectCaseSensitive(r->data, "differ",
@@ -494,7 +530,7 @@ void deps_run_pnpm(const struct run_ctx *ctx, const struct lock_req *l, struct r
 		r->reason = REASON_CANNOT_COMPARE;
 		goto out;
 	}
-	compare_install(spec, l, &lock, &mods, &have, r);
+	compare_install(spec, l, &lock, &mods, &have, ctx->deadline_ms, r);
 out:
 	pnpm_lock_release(&lock);
 	pnpm_modules_release(&mods);
