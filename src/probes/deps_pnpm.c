@@ -306,8 +306,12 @@ static int open_virtual_store(const struct spec *spec, const struct pnpm_lock *l
 	int fd;
 
 	/* the isolated linker's layout (nodeLinker's default); the folder
-	 * names of lockfile v5 (pnpm 7) are not these */
-	if ((m->node_linker && strcmp(m->node_linker, "isolated")) || lock->major < 6)
+	 * names of lockfile v5 (pnpm 7) are not these, nor are those of
+	 * pnpm 11's global virtual store (enableGlobalVirtualStore: a
+	 * virtualStoreDir outside node_modules, "<store>/links", whose
+	 * folders are named by a hash of the graph): not looked at then */
+	if ((m->node_linker && strcmp(m->node_linker, "isolated")) || lock->major < 6 ||
+	    !safe_rel(vsd))
 		return -1;
 	nm = path_join(spec->root, "node_modules");
 	path = path_join(nm, vsd);
@@ -460,7 +464,10 @@ static void compare_install(const struct spec *spec, const struct lock_req *l,
 	deps_compare(&lock->pkgs, view, DEPS_CMP_EXTRAS | DEPS_CMP_PAIR, &d);
 	show_peers(&d);
 	deps_report_diff(r, l, &d, record);
-	if (r->status == STATUS_PASS && v.vfd >= 0) {
+	/* the links are the isolated linker's (with or without a global
+	 * virtual store) */
+	if (r->status == STATUS_PASS &&
+	    (!mods->node_linker || !strcmp(mods->node_linker, "isolated"))) {
 		links = missing_links(&v, lock, view, cJSON_GetObjectItemCaseSensitive(r->data,
 										 "differences"), &m);
 		if (links) {

@@ -271,6 +271,24 @@ for M in pnpm8 pnpm; do
 	fi
 done
 
+# pnpm 11's global virtual store: the packages' folders are in the
+# store, named by a hash (not looked at); the links still are
+M=pnpm
+if mgr_have $M; then
+	gv=$T/w/$M-gvs
+	rm -rf "$gv"
+	manifest "$gv" "$(tgz tiny-a 1.0.0),$(tgz tiny-c 2.0.0)"
+	printf 'enableGlobalVirtualStore: true\n' >"$gv/pnpm-workspace.yaml"
+	if (cd "$gv" && mgr $M install --offline) >"$T/install.out" 2>&1 &&
+		grep -q '"virtualStoreDir": "\.\./' "$gv/node_modules/.modules.yaml"; then
+		agree $M "$gv" "global virtual store, up to date"
+		rm "$gv/node_modules/tiny-a"
+		agree $M "$gv" "global virtual store, a link deleted"
+	else
+		not_ok "[$M] the global virtual store install: $(tail -3 "$T/install.out")"
+	fi
+fi
+
 # pnpm 11 and later: pnpm-lock.yaml is two YAML documents when the
 # project has configDependencies (or a packageManager pnpm installs)
 M=pnpm
