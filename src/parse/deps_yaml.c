@@ -29,15 +29,25 @@ static void yw_error(struct parse_error *err, const yaml_mark_t *m, const char *
 }
 
 int deps_yaml_walk(const char *buf, size_t len, yw_fn *fn, void *ctx,
-		 struct parse_error *err)
+		   struct parse_error *err)
+{
+	return deps_yaml_walk_doc(buf, len, 0, fn, ctx, NULL, err);
+}
+
+int deps_yaml_walk_doc(const char *buf, size_t len, unsigned doc, yw_fn *fn, void *ctx,
+		       struct yw_docs *docs, struct parse_error *err)
 {
 	yaml_parser_t parser;
 	struct yw_level *lv = NULL;
 	size_t n = 0, cap = 0, i;
 	int rc = -1, done = 0;
 	unsigned end_line, end_col;
+	unsigned seen = 0;	/* documents started so far */
+	int in_doc = 0;		/* inside document number doc */
 
 	memset(err, 0, sizeof(*err));
+	if (docs)
+		memset(docs, 0, sizeof(*docs));
 	text_yaml_end(buf, len, &end_line, &end_col);
 	if (!yaml_parser_initialize(&parser)) {
 		parse_error_msg(err, "cannot start the YAML parser");
@@ -53,7 +63,27 @@ int deps_yaml_walk(const char *buf, size_t len, yw_fn *fn, void *ctx,
 				 "malformed YAML");
 			goto out;
 		}
+		if (!in_doc && ev.type != YAML_DOCUMENT_START_EVENT &&
+		    ev.type != YAML_STREAM_END_EVENT) {
+			yaml_event_delete(&ev);	/* another document's */
+			continue;
+		}
 		switch (ev.type) {
+		case YAML_DOCUMENT_START_EVENT:
+			if (docs) {
+				if (seen < YW_DOCS_LINES)
+					docs->line[seen] = (unsigned)ev.start_mark.line + 1;
+				docs->n = seen + 1;
+			}
+			in_doc = seen++ == doc;
+			if (!in_doc && seen > doc + 1 && !docs)
+				done = 1;	/* past the one asked for */
+			break;
+		case YAML_DOCUMENT_END_EVENT:
+			if (in_doc && !docs)
+				done = 1;
+			in_doc = 0;
+			break;
 		case YAML_MAPPING_START_EVENT:
 		case YAML_SEQUENCE_START_EVENT:
 			if (n == 0 && ev.type != YAML_MAPPING_START_EVENT) {
@@ -80,7 +110,7 @@ int deps_yaml_walk(const char *buf, size_t len, yw_fn *fn, void *ctx,
 				break;
 			n--;
 			free(lv[n].key);
-			if (!n)
+			if (!n && !docs)
 				done = 1;
 			break;
 		case YAML_SCALAR_EVENT:

@@ -10,7 +10,7 @@
 
 #include "parse_error.h"
 
-#define YW_KEYS 4		/* mapping keys kept above a scalar */
+#define YW_KEYS 6		/* mapping keys kept above a scalar */
 #define YW_MAX_DEPTH 1000
 
 /* One scalar and where it sits: key[0] is its top-level key, key[1] the
@@ -29,8 +29,24 @@ typedef int yw_fn(void *ctx, const struct ypath *p);
 
 /* Walk every scalar of the first document (a mapping at the top): fn is
  * called for each; a negative return stops the walk (err then holds the
- * scalar's place, and fn may have set its message).  Returns 0, or -1
- * with err. */
+ * scalar's place, and fn may have set its message).  What follows the
+ * first document is not read.  Returns 0, or -1 with err. */
 int deps_yaml_walk(const char *buf, size_t len, yw_fn *fn, void *ctx, struct parse_error *err);
+
+#define YW_DOCS_LINES 4
+
+/* The documents of a YAML stream, as deps_yaml_walk_doc counts them. */
+struct yw_docs {
+	unsigned n;		/* documents in the stream */
+	unsigned line[YW_DOCS_LINES];	/* where the first ones start (1-based) */
+};
+
+/* deps_yaml_walk over document number doc (0: the first) only; the
+ * others are parsed but not walked.  docs: NULL stops after document
+ * doc, as deps_yaml_walk does; else the whole stream is read (a syntax
+ * error anywhere fails) and *docs counts its documents (pnpm-lock.yaml
+ * of pnpm 11 and later is two: deps_pnpm.c). */
+int deps_yaml_walk_doc(const char *buf, size_t len, unsigned doc, yw_fn *fn, void *ctx,
+		       struct yw_docs *docs, struct parse_error *err);
 
 #endif

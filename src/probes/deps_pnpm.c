@@ -1,48 +1,519 @@
-/* deps_pnpm.c - the deps probe's pnpm: pnpm-lock.yaml against pnpm's
- * current lockfile (node_modules/.pnpm/lock.yaml) and the optional
- * packages it skipped (node_modules/.modules.yaml).
+/* deps_pnpm.c - the deps probe's pnpm: what `pnpm install
+ * --frozen-lockfile` would do here.  In pnpm's order: the lockfile read
+ * as pnpm reads it (the project's YAML document), each importer against
+ * its package.json (a frozen install refuses an outdated lockfile), then
+ * the install: pnpm-lock.yaml against pnpm's current lockfile
+ * (node_modules/.pnpm/lock.yaml) less the optional packages it skipped
+ * (node_modules/.modules.yaml), each package's folder in the virtual
+ * store, and each project's links to its direct dependencies.
  */
 #include "deps_probe.h"
+#include "deps_pnpm.h"
 #include "probe.h"
+#include "spec_workspaces.h"
+#include "pool.h"
 #include "deps.h"
 #include "util.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
-static int pnpm_modules_parse(const char *buf, size_t len, struct dep_set *s,
-			      struct parse_error *e)
+#define PNPM_SHOWN 5		/* links named in a message */
+
+/* Read and parse node_modules/.modules.yaml: 1, 0 missing, -1 with r set
+ * (as deps_read_record words it). */
+static int read_modules(const struct spec *spec, const struct lock_req *l,
+			struct pnpm_modules *m, struct result *r)
 {
-	char *by = NULL;
-	int rc = deps_pnpm_modules(buf, len, s, &by, e);
+	static const char name[] = "node_modules/.modules.yaml";
+	struct blob b;
+	struct lread lr;
+	struct parse_error e;
+	char why[128];
+	int rc;
 
-	free(by);
-	return rc;
+	memset(m, 0, sizeof(*m));
+	if (deps_read(spec->root, name, 0, DEPS_LOCK_CAP, &b, &lr) < 0) {
+		if (lr.err == ENOENT)
+			return 0;
+		result_set(r, STATUS_FAIL, "cannot read %s: %s", name,
+			   deps_lread_why(&lr, why, sizeof(why)));
+		r->reason = REASON_UNREADABLE;
+		deps_set_fix(r, l);
+		return -1;
+	}
+	rc = deps_pnpm_modules_read(b.data, b.len, m, &e);
+	blob_release(&b);
+	if (rc < 0) {
+		result_set(r, STATUS_FAIL, "%s:%u:%u: %s: what pnpm installed cannot be read",
+			   name, e.line, e.col, e.msg);
+		r->reason = REASON_UNREADABLE;
+		deps_set_fix(r, l);
+		deps_fix_hint(r, l);
+		return -1;
+	}
+	return 1;
+}
+
+/* ---- package.json against the lockfile ---- */
+
+/* An importer id safe to join below the repository: no "..", not absolute. */
+static int safe_rel(const char *p)
+{
+	const char *s;
+
+	if (!*p || *p == '/')
+		return 0;
+	for (s = p; (s = strstr(s, "..")); s += 2)
+		if ((s == p || s[-1] == '/') && (!s[2] || s[2] == '/'))
+			return 0;
+	return 1;
+}
+
+static char *importer_file(const char *id, const char *name)
+{
+	return !strcmp(id, ".") ? xstrdup(name) : path_join(id, name);
+}
+
+/* The relock as the fix, and the data of a lockfile that package.json
+ * outgrew (field, manifest, lockfile: NULL when none). */
+static void outdated_result(struct result *r, const struct lock_req *l, const char *importer,
+			    const char *file, const char *field, const char *name,
+			    const char *manifest, const char *lockfile)
+{
+	cJSON *o;
+
+	r->reason = REASON_OUT_OF_DATE;
+	r->data = deps_data_new(l, NULL);
+	o = cJSON_AddObjectToObject(r->data, "outdated_lockfile");
+	cJSON_AddStringToObject(o, "importer", importer);
+	cJSON_AddStringToObject(o, "manifest_file", file);
+	if (field)
+		cJSON_AddStringToObject(o, "field", field);
+	else
+		cJSON_AddNullToObject(o, "field");
+	cJSON_AddStringToObject(o, "name", name);
+	if (manifest)
+		cJSON_AddStringToObject(o, "manifest", manifest);
+	else
+		cJSON_AddNullToObject(o, "manifest");
+	if (lockfile)
+		cJSON_AddStringToObject(o, "lockfile", lockfile);
+	else
+		cJSON_AddNullToObject(o, "lockfile");
+	/* the relock: --no-frozen-lockfile, since pnpm turns frozen
+	 * on by itself in CI (config's ci-info default) */
+	result_fix_argv(r, FIX_AGENT, FIX_NEEDS_NETWORK, "pnpm", "install",
+			"--no-frozen-lockfile", (char *)NULL);
+	result_hint(r, "%s was changed without relocking: run pnpm install "
+		    "--no-frozen-lockfile to update %s and install (commit the lockfile)",
+		    file, l->origin.file);
+}
+
+/* A workspace project of pnpm-workspace.yaml with no importer: pnpm 8
+ * refuses with ERR_PNPM_OUTDATED_LOCKFILE (satisfiesPackageManifest: "no
+ * importer"), pnpm 12 with ERR_PNPM_PACKAGE_MANAGER_NO_IMPORTER
+ * (freshness.rs StalenessReason::NoImporter).  Returns 1 with r set. */
+static int no_importer(const struct spec *spec, const struct lock_req *l,
+		       const struct pnpm_lock *lock, struct result *r)
+{
+	const struct spec_workspaces *ws = spec->workspaces;
+	size_t i;
+
+	for (i = 0; ws && i < ws->n; i++) {
+		const struct workspace *w = &ws->v[i];
+		char *file;
+
+		if (ws->sources[w->source].kind != WS_PNPM || pnpm_lock_importer(lock, w->dir))
+			continue;
+		file = path_join(w->dir, "package.json");
+		result_set(r, STATUS_FAIL, "%s is not up to date with %s: the workspace project "
+			   "%s has no importer in it (pnpm install --frozen-lockfile refuses it)",
+			   l->origin.file, ws->sources[w->source].file, w->dir);
+		outdated_result(r, l, w->dir, file, NULL, w->dir, NULL, NULL);
+		free(file);
+		return 1;
+	}
+	return 0;
+}
+
+/* A frozen install first checks every importer against its package.json
+ * and refuses with ERR_PNPM_OUTDATED_LOCKFILE on the first difference
+ * (pnpm 8 lockfile/verification satisfiesPackageManifest, called by
+ * core's install; pnpm 12 crates/lockfile/src/freshness.rs).  No install
+ * clears that: the fix is the command that relocks, said as such.
+ * Returns 1 with r set on a difference, else 0.  An importer without a
+ * readable package.json is left to the manager. */
+static int outdated_lockfile(const struct spec *spec, const struct lock_req *l,
+			     const struct pnpm_lock *lock, struct result *r)
+{
+	size_t i;
+
+	for (i = 0; i < lock->nimp; i++) {
+		const struct pnpm_importer *imp = &lock->imp[i];
+		struct pnpm_manifest m;
+		struct pnpm_mismatch why;
+		struct lread lr;
+		struct blob b;
+		struct buf what = BUF_INIT;
+		char *file;
+		int ok;
+
+		if (!safe_rel(imp->id))
+			continue;
+		file = importer_file(imp->id, "package.json");
+		if (deps_read(spec->root, file, 1, DEPS_META_CAP, &b, &lr) < 0) {
+			free(file);
+			continue;
+		}
+		ok = deps_pnpm_manifest(b.data, b.len, &m) < 0 ||
+		     deps_pnpm_satisfies(lock, imp, &m, &why);
+		blob_release(&b);
+		if (ok) {
+			pnpm_manifest_release(&m);
+			free(file);
+			continue;
+		}
+		buf_add_clean(&what, why.field ? why.field : "dependencies");
+		buf_puts(&what, ".");
+		buf_add_clean(&what, why.name);
+		if (why.manifest && why.lockfile) {
+			buf_puts(&what, " is ");
+			buf_add_clean(&what, why.manifest);
+			buf_printf(&what, " in %s, ", file);
+			buf_add_clean(&what, why.lockfile);
+			buf_printf(&what, " in %s", l->origin.file);
+		} else if (why.manifest) {
+			buf_printf(&what, " is in %s, not in %s", file, l->origin.file);
+		} else {
+			buf_printf(&what, " is in %s, not in %s", l->origin.file, file);
+		}
+		result_set(r, STATUS_FAIL, "%s is not up to date with %s: %s (pnpm install "
+			   "--frozen-lockfile refuses it: ERR_PNPM_OUTDATED_LOCKFILE)",
+			   l->origin.file, file, buf_str(&what));
+		outdated_result(r, l, imp->id, file, why.field, why.name, why.manifest,
+				why.lockfile);
+		buf_release(&what);
+		pnpm_manifest_release(&m);
+		free(file);
+		return 1;
+	}
+	return no_importer(spec, l, lock, r);
+}
+
+/* ---- the install ---- */
+
+/* have without the ids pnpm skipped (pnpm 12's current lockfile keeps
+ * them: crates/package-manager writes the wanted lockfile whole) and
+ * without packages whose folder is gone. */
+struct pnpm_view {
+	const struct spec *spec;
+	const struct pnpm_modules *mods;
+	int vfd;		/* the virtual store, or -1: folders not looked at */
+	unsigned max_length;
+};
+
+/* Whether pnpm would find the package id installed: its folder
+ * <virtual store>/<depPathToFilename(id)>/node_modules/<name> is there.
+ * pnpm's headless install re-imports a package whose folder is missing
+ * though the current lockfile has it (pnpm 8 deps/graph-builder
+ * lockfileToDepGraph: pathExists(dir) else brokenModulesLogger; pnpm 12
+ * crates/deps-restorer create_virtual_store/snapshot_plan.rs: !dir.is_dir()).
+ * Its contents are not looked at, as pnpm does not.  1: there (or not
+ * told: a name pnpm shortens with a hash), 0: missing. */
+static int folder_there(const struct pnpm_view *v, const struct dep *d)
+{
+	char *dir = pnpm_dep_dirname(d->key, v->max_length);
+	struct buf rel = BUF_INIT;
+	struct stat st;
+	int there = 1;
+
+	if (!dir || !d->name || !*d->name || !safe_rel(d->name) || strchr(dir, '/')) {
+		free(dir);
+		return 1;
+	}
+	buf_printf(&rel, "%s/node_modules/%s", dir, d->name);
+	if (fstatat(v->vfd, buf_str(&rel), &st, 0) < 0)
+		there = errno != ENOENT && errno != ENOTDIR;	/* else not told */
+	else
+		there = S_ISDIR(st.st_mode);
+	buf_release(&rel);
+	free(dir);
+	return there;
+}
+
+/* The folder stats of installed_view, on two threads from
+ * PNPM_STAT_THREADED packages on (each writes its own slot of gone; the
+ * deadline ends the claims, and a package not looked at counts as there). */
+#define PNPM_STAT_THREADED 256
+
+struct stat_job {
+	const struct pnpm_view *v;
+	const struct dep_set *have;
+	unsigned char *gone;
+	double deadline;
+};
+
+static int stat_item(void *arg, unsigned worker, size_t i)
+{
+	struct stat_job *j = arg;
+
+	(void)worker;
+	if ((i & 63) == 0 && clock_ms() > j->deadline)
+		return 1;
+	if (!j->gone[i] && !folder_there(j->v, &j->have->v[i]))
+		j->gone[i] = 1;
+	return 0;
+}
+
+/* What is installed: have, or (into out, returned) have less the ids
+ * skipped and the packages whose folder is gone. */
+static const struct dep_set *installed_view(const struct pnpm_view *v, double deadline,
+					    const struct dep_set *have, struct dep_set *out)
+{
+	struct stat_job j = { v, have, xcalloc(have->n ? have->n : 1, 1), deadline };
+	size_t i, ngone = 0;
+
+	for (i = 0; v->mods->skipped.n && i < have->n; i++)
+		if (dep_set_get(&v->mods->skipped, have->v[i].key))
+			j.gone[i] = 1;
+	if (v->vfd >= 0)
+		pool_run(have->n >= PNPM_STAT_THREADED ? 2 : 1, have->n, 64, stat_item, &j);
+	for (i = 0; i < have->n; i++)
+		ngone += j.gone[i];
+	for (i = 0; ngone && i < have->n; i++) {
+		const struct dep *d = &have->v[i];
+		struct dep *c;
+
+		if (j.gone[i])
+			continue;
+		c = dep_set_add(out, d->key, d->name, d->version, d->flags);
+		c->line = d->line;
+	}
+	free(j.gone);
+	return ngone ? out : have;
+}
+
+static int open_virtual_store(const struct spec *spec, const struct pnpm_lock *lock,
+			      const struct pnpm_modules *m)
+{
+	const char *vsd = m->virtual_store_dir ? m->virtual_store_dir : ".pnpm";
+	char *nm, *path;
+	int fd;
+
+	/* the isolated linker's layout (nodeLinker's default); the folder
+	 * names of lockfile v5 (pnpm 7) are not these, nor are those of
+	 * pnpm 11's global virtual store (enableGlobalVirtualStore: a
+	 * virtualStoreDir outside node_modules, "<store>/links", whose
+	 * folders are named by a hash of the graph): not looked at then */
+	if ((m->node_linker && strcmp(m->node_linker, "isolated")) || lock->major < 6 ||
+	    !safe_rel(vsd))
+		return -1;
+	nm = path_join(spec->root, "node_modules");
+	path = path_join(nm, vsd);
+	fd = open(path, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	free(path);
+	free(nm);
+	return fd;
+}
+
+/* The version an id holds with its peer suffix ("18.2.0(react@18.2.0)" of
+ * "react-dom@18.2.0(react@18.2.0)"), or NULL when the id does not start
+ * with the name (v6's "file:../a.tgz"). */
+static const char *id_version(const struct dep *d)
+{
+	size_t n = d->name ? strlen(d->name) : 0;
+
+	if (!n || strncmp(d->key, d->name, n) || (d->key[n] != '@' && d->key[n] != '/'))
+		return NULL;
+	return d->key + n + 1;
+}
+
+/* Versions are shown without peer suffixes; two ids that differ only by
+ * them are shown whole (from their key) so that the message says a
+ * difference. */
+static void show_peers(struct dep_diff *d)
+{
+	size_t i;
+
+	for (i = 0; i < d->n; i++) {
+		struct dep *w = (struct dep *)d->v[i].want, *h = (struct dep *)d->v[i].have;
+		const char *wv, *hv;
+
+		if (d->v[i].problem != DEP_VERSION || !w || !h || !w->version || !h->version ||
+		    strcmp(w->version, h->version) || !(wv = id_version(w)) || !(hv = id_version(h)))
+			continue;
+		free(w->version);
+		w->version = xstrdup(wv);
+		free(h->version);
+		h->version = xstrdup(hv);
+	}
+}
+
+/* ---- the links of each project ---- */
+
+/* pnpm links each project's direct dependencies into its node_modules
+ * and recreates a missing link on every install (pnpm 8 headless
+ * linkDirectDeps; pnpm 12 crates/deps-restorer
+ * symlink_direct_dependencies.rs), a workspace project's (link:) too.
+ * Returns the number of links missing, each in data and the first in m. */
+static size_t missing_links(const struct pnpm_view *v, const struct pnpm_lock *lock,
+			    const struct dep_set *inst, cJSON *list, struct buf *m)
+{
+	size_t i, j, n = 0;
+	char *rel0;
+
+	for (i = 0; i < lock->nimp; i++) {
+		const struct pnpm_importer *imp = &lock->imp[i];
+
+		char *pj;
+		struct stat pst;
+		int gone;
+
+		if (!safe_rel(imp->id))
+			continue;
+		/* a project deleted since: pnpm has no links to make there */
+		pj = importer_file(imp->id, "package.json");
+		rel0 = path_join(v->spec->root, pj);
+		gone = lstat(rel0, &pst) < 0;
+		free(rel0);
+		free(pj);
+		if (gone)
+			continue;
+		for (j = 0; j < imp->n; j++) {
+			const struct pnpm_direct *d = &imp->v[j];
+			char *id = NULL, *link, *rel;
+			const struct dep *p = NULL;
+			struct stat st;
+			cJSON *o;
+
+			if (d->field > PNPM_OPTIONAL || v->mods->included[d->field] == 0 ||
+			    !d->ref || !safe_rel(d->alias))
+				continue;
+			if (strncmp(d->ref, "link:", 5)) {
+				id = pnpm_ref_id(lock, d->alias, d->ref);
+				p = id ? dep_set_get(&lock->pkgs, id) : NULL;
+				/* one not installed (an optional one skipped) has none */
+				if (!p || !dep_set_get(inst, id) ||
+				    dep_set_get(&v->mods->skipped, id)) {
+					free(id);
+					continue;
+				}
+			}
+			rel = path_join("node_modules", d->alias);
+			link = importer_file(imp->id, rel);
+			free(rel);
+			rel = path_join(v->spec->root, link);
+			if (lstat(rel, &st) == 0 || errno != ENOENT) {
+				free(rel);
+				free(link);
+				free(id);
+				continue;
+			}
+			o = cJSON_CreateObject();
+			cJSON_AddStringToObject(o, "name", p ? p->name : d->alias);
+			cJSON_AddStringToObject(o, "problem", "missing");
+			cJSON_AddStringToObject(o, "key", link);
+			cJSON_AddStringToObject(o, "lockfile", p && p->version ? p->version : d->ref);
+			cJSON_AddNullToObject(o, "installed");
+			cJSON_AddItemToArray(list, o);
+			if (n < PNPM_SHOWN) {
+				buf_puts(m, n ? ", " : "");
+				buf_add_clean(m, link);
+			}
+			n++;
+			free(rel);
+			free(link);
+			free(id);
+		}
+	}
+	if (n > PNPM_SHOWN)
+		buf_printf(m, " and %zu more", n - PNPM_SHOWN);
+	return n;
+}
+
+
+static void compare_install(const struct spec *spec, const struct lock_req *l,
+			    struct pnpm_lock *lock, const struct pnpm_modules *mods,
+			    const struct dep_set *have, double deadline, struct result *r)
+{
+	static const char record[] = "node_modules/.pnpm/lock.yaml";
+	struct pnpm_view v = { spec, mods, -1, mods->max_length };
+	struct dep_set inst = DEP_SET_INIT;
+	const struct dep_set *view;
+	struct dep_diff d;
+	struct buf m = BUF_INIT;
+	size_t i, links;
+
+	/* optional packages pnpm skipped here (another platform's): not
+	 * wanted, and not counted as matching */
+	for (i = 0; i < mods->skipped.n; i++) {
+		size_t at = strmap_get(&lock->pkgs.index, mods->skipped.v[i].key,
+				       strlen(mods->skipped.v[i].key));
+
+		if (at != STRMAP_NONE)
+			lock->pkgs.v[at].flags |= DEP_OPTIONAL;
+	}
+	v.vfd = open_virtual_store(spec, lock, mods);
+	view = installed_view(&v, deadline, have, &inst);
+	r->data = deps_data_new(l, record);
+	deps_compare(&lock->pkgs, view, DEPS_CMP_EXTRAS | DEPS_CMP_PAIR, &d);
+	show_peers(&d);
+	deps_report_diff(r, l, &d, record);
+	/* the links are the isolated linker's (with or without a global
+	 * virtual store) */
+	if (r->status == STATUS_PASS &&
+	    (!mods->node_linker || !strcmp(mods->node_linker, "isolated"))) {
+		links = missing_links(&v, lock, view, cJSON_GetObjectItemCaseSensitive(r->data,
+										 "differences"), &m);
+		if (links) {
+			cJSON_ReplaceItemInObjectCaseSensitive(r->data, "differ",
+							       cJSON_CreateNumber((double)links));
+			result_set(r, STATUS_FAIL, "%zu package%s match%s %s, but %zu link%s to "
+				   "them %s missing: %s", d.compared, d.compared == 1 ? "" : "s",
+				   d.compared == 1 ? "es" : "", record, links,
+				   links == 1 ? "" : "s", links == 1 ? "is" : "are", buf_str(&m));
+			r->reason = REASON_OUT_OF_DATE;
+			deps_set_fix(r, l);
+			deps_fix_hint(r, l);
+		}
+	}
+	if (v.vfd >= 0)
+		close(v.vfd);
+	buf_release(&m);
+	dep_diff_release(&d);
+	dep_set_release(&inst);
 }
 
 void deps_run_pnpm(const struct run_ctx *ctx, const struct lock_req *l, struct result *r)
 {
 	const struct spec *spec = ctx->spec;
-	struct dep_set want = DEP_SET_INIT, have = DEP_SET_INIT, skipped = DEP_SET_INIT;
+	struct pnpm_lock lock;
+	struct pnpm_modules mods;
+	struct dep_set have = DEP_SET_INIT;
 	struct parse_error e;
 	struct blob b;
 	const char *by;
-	size_t i;
 	int rc;
 
+	memset(&mods, 0, sizeof(mods));
 	if (deps_read_lockfile(spec, l, &b, r) < 0)
 		return;
-	rc = deps_pnpm_parse(b.data, b.len, &want, &e);
+	rc = deps_pnpm_lock(b.data, b.len, &lock, &e);
 	blob_release(&b);
 	if (rc < 0) {
 		deps_lockfile_invalid(r, l, &e);
 		goto out;
 	}
+	if (outdated_lockfile(spec, l, &lock, r))
+		goto out;
 	if (deps_node_modules_dir(spec, l, r) < 0)
 		goto out;
-	rc = deps_read_record(spec, l, "node_modules/.modules.yaml", pnpm_modules_parse, &skipped, r);
+	rc = read_modules(spec, l, &mods, r);
 	if (rc < 0)
 		goto out;
 	if (rc == 0) {
@@ -66,17 +537,9 @@ void deps_run_pnpm(const struct run_ctx *ctx, const struct lock_req *l, struct r
 		r->reason = REASON_CANNOT_COMPARE;
 		goto out;
 	}
-	/* optional packages pnpm skipped here (another platform's) */
-	for (i = 0; i < skipped.n; i++) {
-		size_t at = strmap_get(&want.index, skipped.v[i].key, strlen(skipped.v[i].key));
-
-		if (at != STRMAP_NONE)
-			want.v[at].flags |= DEP_OPTIONAL;
-	}
-	deps_compare_record(r, l, &want, &have, "node_modules/.pnpm/lock.yaml");
+	compare_install(spec, l, &lock, &mods, &have, ctx->deadline_ms, r);
 out:
-	dep_set_release(&want);
+	pnpm_lock_release(&lock);
+	pnpm_modules_release(&mods);
 	dep_set_release(&have);
-	dep_set_release(&skipped);
 }
-

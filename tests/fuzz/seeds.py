@@ -549,6 +549,18 @@ def new_targets():
         b"        specifier: workspace:*\n        version: link:packages/w\n"
         b"snapshots:\n  a@1.0.0(peer@2.0.0): {}\n  '@s/b@2.0.0':\n    optional: true\n",
         b"\1packageManager: pnpm@9.12.0\nskipped:\n  - fsevents@2.3.3\n",
+        b"\1{\"included\":{\"devDependencies\":false},\"skipped\":[\"/fsevents/2.3.3\"],"
+        b"\"virtualStoreDir\":\".pnpm\",\"virtualStoreDirMaxLength\":120}",
+        b"\2---\nlockfileVersion: '9.0'\nimporters:\n  .:\n    configDependencies: {}\n---\n"
+        b"lockfileVersion: '9.0'\nsettings:\n  autoInstallPeers: true\nimporters:\n  .:\n"
+        b"    dependencies:\n      a:\n        specifier: ^1\n        version: 1.0.0(p@2)\n"
+        b"      s:\n        specifier: npm:b@1\n        version: b@1.0.0\n"
+        b"snapshots:\n  a@1.0.0(p@2): {}\n  b@1.0.0: {}\n---\nx: 1\n",
+        b"\2lockfileVersion: 5.4\nimporters:\n  .:\n    specifiers:\n      a: ^1\n"
+        b"    dependencies:\n      a: 1.0.0\npackages:\n  /a/1.0.0: {}\n",
+        b'\3{"dependencies":{"a":"^1"},"devDependencies":{"b":"2"},"peerDependencies":{"p":"*"}}'
+        b"\0lockfileVersion: '6.0'\nsettings:\n  autoInstallPeers: true\ndependencies:\n"
+        b"  a:\n    specifier: ^1\n    version: 1.0.0\n",
     ])
     write("yarnlock", [b"\0" + x for x in files(fix + "yarn-*/yarn.lock")] +
           [b"\1" + x for x in files(fix + "yarn-*/yarn-state.yml")] + [

@@ -180,14 +180,44 @@ mkdir -p "$repo/node_modules/.pnpm"
 cp "$fx/pnpm/pnpm-lock.yaml" "$repo/"
 cp "$fx/pnpm/modules.yaml" "$repo/node_modules/.modules.yaml"
 cp "$fx/pnpm/current-lock.yaml" "$repo/node_modules/.pnpm/lock.yaml"
+# the folders and links pnpm made: pnpm reinstalls a package whose folder
+# is missing (tests/integration/deps_pnpm.sh shows it with the real pnpm),
+# so a record without them is no longer "up to date"
+for id in js-tokens@4.0.0 lodash@4.17.21 loose-envify@1.4.0 react-dom@18.2.0_react@18.2.0 \
+	react@18.2.0 scheduler@0.23.2 typescript@5.4.5; do
+	mkdir -p "$repo/node_modules/.pnpm/$id/node_modules/${id%%@*}"
+done
+for n in lodash react-dom typescript; do
+	ln -s ".pnpm/$(cd "$repo/node_modules/.pnpm" && echo "$n"@*)/node_modules/$n" "$repo/node_modules/$n"
+done
 out=$(ep --only=deps --explain "$repo")
 check "pnpm up to date (fsevents skipped for darwin): $out" \
 	has "pnpm packages (pnpm-lock.yaml): 7 packages match node_modules/.pnpm/lock.yaml" "$out"
 sed -i 's/lodash@4.17.21/lodash@4.17.20/; s/version: 4.17.21/version: 4.17.20/' \
 	"$repo/node_modules/.pnpm/lock.yaml"
+mv "$repo/node_modules/.pnpm/lodash@4.17.21" "$repo/node_modules/.pnpm/lodash@4.17.20"
 out=$(ep --only=deps --json "$repo")
 check "pnpm drifted: lodash 4.17.21 vs 4.17.20" json_is "$out" \
 	'c["reason"] == "out-of-date" and c["data"]["differences"][0]["name"] == "lodash" and c["data"]["differences"][0]["lockfile"] == "4.17.21" and c["data"]["differences"][0]["installed"] == "4.17.20" and c["data"]["differ"] == 1'
+# versions without their peer suffixes; ids that differ by them alone
+# are shown whole
+sed -i 's/lodash@4.17.20/lodash@4.17.21/; s/version: 4.17.20/version: 4.17.21/' \
+	"$repo/node_modules/.pnpm/lock.yaml"
+mv "$repo/node_modules/.pnpm/lodash@4.17.20" "$repo/node_modules/.pnpm/lodash@4.17.21"
+sed -i 's/react-dom@18.2.0(react@18.2.0)/react-dom@18.3.1(react@18.2.0)/' \
+	"$repo/node_modules/.pnpm/lock.yaml"
+mv "$repo/node_modules/.pnpm/react-dom@18.2.0_react@18.2.0" \
+	"$repo/node_modules/.pnpm/react-dom@18.3.1_react@18.2.0"
+out=$(ep --only=deps "$repo")
+check "pnpm drifted: the version without its peers: $out" \
+	has "react-dom: lockfile 18.2.0, installed 18.3.1" "$out"
+sed -i 's/react-dom@18.3.1(react@18.2.0)/react-dom@18.2.0(react@18.1.0)/' \
+	"$repo/node_modules/.pnpm/lock.yaml"
+mv "$repo/node_modules/.pnpm/react-dom@18.3.1_react@18.2.0" \
+	"$repo/node_modules/.pnpm/react-dom@18.2.0_react@18.1.0"
+out=$(ep --only=deps "$repo")
+check "pnpm drifted: peers alone, shown: $out" \
+	has "react-dom: lockfile 18.2.0(react@18.2.0), installed 18.2.0(react@18.1.0)" "$out"
 rm -rf "$repo/node_modules"
 out=$(ep --only=deps --json "$repo")
 check "pnpm no node_modules: pnpm install --frozen-lockfile" json_is "$out" \

@@ -98,7 +98,8 @@ LAYERS = {
 }
 # headers of include/ with no .c file of their name
 HEADERS = {"origin.h": "util", "version.h": "util", "format.h": "engine",
-           "probes.def": "engine", "spec_workspaces.h": "model"}
+           "probes.def": "engine", "spec_workspaces.h": "model",
+           "deps_pnpm.h": "parse"}  # src/probes/deps_pnpm.c shares its name
 
 mods = {}
 for src in sorted(glob.glob(top + "/src/*/*.c")):
