@@ -172,6 +172,20 @@ int deps_bun_package_json(const char *buf, size_t len, char **name, char **versi
  * one (PackageInstall.zig verifyPackageJSONNameAndVersion). */
 int deps_bun_version_matches(const char *found, const char *want);
 
+/* A package.json as bun reads it, into w (path ""; the dependency
+ * groups, name and version) and *linker (its workspaces.nodeLinker, a new
+ * string, or NULL; linker may be NULL).  Returns 0, or -1 with err. */
+int deps_bun_manifest(const char *buf, size_t len, struct bun_workspace *w, char **linker,
+		      struct parse_error *err);
+void bun_workspace_release(struct bun_workspace *w);
+
+struct buf;
+/* 1 when `bun install --frozen-lockfile` would refuse because package.json
+ * m is no longer what bun.lock's workspace ws says (why: the first
+ * difference), else 0. */
+int deps_bun_manifest_stale(const struct bun_lock *l, size_t ws, const struct bun_workspace *m,
+			    struct buf *why);
+
 /* ---- python ---- */
 
 /* The machine a PEP 508 marker is evaluated for; NULL fields are

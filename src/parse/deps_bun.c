@@ -1008,3 +1008,203 @@ int deps_bun_version_matches(const char *found, const char *want)
 		return 0;
 	return !strcmp(found, want);
 }
+
+/* ---- package.json against bun.lock ---- */
+
+int deps_bun_manifest(const char *buf, size_t len, struct bun_workspace *w, char **linker,
+		      struct parse_error *err)
+{
+	struct jr r;
+	size_t root;
+	const struct jnode *rt, *n, *v, *ws, *nl;
+	int rc = -1;
+
+	memset(err, 0, sizeof(*err));
+	memset(w, 0, sizeof(*w));
+	if (linker)
+		*linker = NULL;
+	memset(&r, 0, sizeof(r));
+	r.start = r.p = buf;
+	r.end = buf + len;
+	r.err = err;
+	if (!len) {
+		w->path = xstrdup("");
+		return 0;	/* bun: an empty file is an empty object */
+	}
+	root = jr_parse(&r);
+	if (root == J_NONE)
+		goto out;
+	rt = &r.v[root];
+	n = jget(&r, rt, "name");
+	v = jget(&r, rt, "version");
+	w->path = xstrdup("");
+	w->name = n && n->t == JT_STR ? xstrdup(n->s) : NULL;
+	w->version = v && v->t == JT_STR ? xstrdup(v->s) : NULL;
+	/* a group that is not an object of strings is left out here (bun
+	 * warns and installs the rest) */
+	{
+		size_t g;
+
+		for (g = 0; g < ARRAY_SIZE(groups); g++) {
+			const struct jnode *grp = jget(&r, rt, groups[g]), *d;
+
+			for (d = grp && grp->t == JT_OBJ ? jfirst(&r, grp) : NULL; d; d = jnext(&r, d)) {
+				struct bun_dep *bd;
+
+				if (d->t != JT_STR)
+					continue;
+				grow(&w->deps, sizeof(*w->deps), &w->deps_cap, w->ndeps + 1);
+				bd = &w->deps[w->ndeps++];
+				bd->name = xstrdup(d->key);
+				bd->spec = xstrdup(d->s);
+				bd->group = (unsigned)g;
+				bd->line = d->kline;
+			}
+		}
+	}
+	/* package.json "workspaces": { "nodeLinker": "isolated" } */
+	ws = jget(&r, rt, "workspaces");
+	nl = jget(&r, ws, "nodeLinker");
+	if (linker && nl && nl->t == JT_STR)
+		*linker = xstrdup(nl->s);
+	rc = 0;
+out:
+	jr_release(&r);
+	return rc;
+}
+
+void bun_workspace_release(struct bun_workspace *w)
+{
+	size_t j;
+
+	for (j = 0; j < w->ndeps; j++) {
+		free(w->deps[j].name);
+		free(w->deps[j].spec);
+	}
+	free(w->deps);
+	free(w->path);
+	free(w->name);
+	free(w->version);
+	memset(w, 0, sizeof(*w));
+}
+
+static const struct bun_dep *find_dep(const struct bun_workspace *w, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < w->ndeps; i++)
+		if (w->deps[i].group != 3 && !strcmp(w->deps[i].name, name))
+			return &w->deps[i];
+	return NULL;
+}
+
+/* The package a workspace's dependency is locked to: "WS/name" first for
+ * a member, then "name" (bun.lock.rs: the workspace's node_modules, else
+ * the root's). */
+static const struct bun_pkg *locked_for(const struct bun_lock *l, const struct bun_workspace *lw,
+					const char *name)
+{
+	struct buf key = BUF_INIT;
+	const struct bun_pkg *hit = NULL;
+	size_t i, pass;
+
+	for (pass = 0; pass < 2 && !hit; pass++) {
+		buf_release(&key);
+		if (pass == 0 && (!*lw->path || !lw->name))
+			continue;
+		if (pass == 0)
+			buf_printf(&key, "%s/%s", lw->name, name);
+		else
+			buf_puts(&key, name);
+		for (i = 0; i < l->npkgs; i++)
+			if (!strcmp(l->pkgs[i].key, buf_str(&key))) {
+				hit = &l->pkgs[i];
+				break;
+			}
+	}
+	buf_release(&key);
+	return hit;
+}
+
+/* A changed range that the locked package still satisfies: "^3.0.0" for
+ * 3.0.1, "npm:is-number@^6" for is-number 6.0.0, a dist-tag ("latest")
+ * for any (bun keeps what bun.lock resolved it to). */
+static int still_satisfied(const struct bun_pkg *p, const char *spec)
+{
+	const char *range = spec;
+	struct semver_range *sr;
+	int ok;
+
+	if (!p || p->kind != BUN_NPM)
+		return 0;
+	if (!strncmp(spec, "npm:", 4)) {
+		const char *at = strchr(spec + 4 + (spec[4] == '@'), '@');
+
+		if (!at || (size_t)(at - spec - 4) != strlen(p->name) ||
+		    memcmp(spec + 4, p->name, strlen(p->name)))
+			return 0;
+		range = at + 1;
+	}
+	sr = semver_range_parse(range, SEMVER_LOOSE);
+	if (!sr) {
+		/* a dist-tag: letters, digits, '-', '.', '_' and no ':' or '/' */
+		return *range && !strpbrk(range, ":/ <>=^~|*") && !strchr("0123456789", *range);
+	}
+	{
+		struct semver v;
+
+		ok = semver_parse(p->resolution, SEMVER_LOOSE, &v) == 0 &&
+		     semver_satisfies(&v, sr, SEMVER_LOOSE);
+	}
+	semver_range_free(sr);
+	return ok;
+}
+
+/* bun install --frozen-lockfile re-reads every package.json, resolves it
+ * against bun.lock and refuses ("lockfile had changes, but lockfile is
+ * frozen", PackageManager install_with_manager) when the result is not
+ * the lockfile.  What changes it, as bun 1.4.5 answered row by row
+ * (tests/integration/deps_bun.sh): a member workspace renamed; a
+ * dependency added or removed (dependencies, devDependencies and
+ * optionalDependencies together: one moved from a group to another is
+ * not a change, nor is a peer); a range the locked version no longer
+ * satisfies, or a changed specifier of another kind.  Not a change: the
+ * root's name, any version field, a range still satisfied, a dist-tag. */
+int deps_bun_manifest_stale(const struct bun_lock *l, size_t ws, const struct bun_workspace *m,
+			    struct buf *why)
+{
+	const struct bun_workspace *lw = &l->ws[ws];
+	const char *where = *lw->path ? lw->path : "the root";
+	size_t i;
+
+	if (*lw->path && (!m->name || !lw->name || strcmp(m->name, lw->name))) {
+		buf_printf(why, "%s/package.json's name is %s%s%s, bun.lock has ", lw->path,
+			   m->name ? "'" : "", m->name ? m->name : "none", m->name ? "'" : "");
+		buf_printf(why, "'%s'", lw->name ? lw->name : "");
+		return 1;
+	}
+	for (i = 0; i < m->ndeps; i++) {
+		const struct bun_dep *d = &m->deps[i], *ld;
+
+		if (d->group == 3)
+			continue;
+		if (!(ld = find_dep(lw, d->name))) {
+			buf_printf(why, "%s depends on '%s' (%s), which bun.lock does not list", where,
+				   d->name, d->spec);
+			return 1;
+		}
+		if (strcmp(ld->spec, d->spec) &&
+		    !still_satisfied(locked_for(l, lw, d->name), d->spec)) {
+			buf_printf(why, "%s asks for '%s' %s, bun.lock has %s", where, d->name,
+				   d->spec, ld->spec);
+			return 1;
+		}
+	}
+	for (i = 0; i < lw->ndeps; i++)
+		if (lw->deps[i].group != 3 && !find_dep(m, lw->deps[i].name)) {
+			buf_printf(why, "%s no longer depends on '%s', which bun.lock lists", where,
+				   lw->deps[i].name);
+			return 1;
+		}
+	return 0;
+}
