@@ -147,6 +147,9 @@ struct bun_lock {
 	size_t npkgs, pkgs_cap;
 	struct bun_workspace *ws;	/* "workspaces", the root ("") among them */
 	size_t nws, ws_cap;
+	struct strmap index;	/* a package's key -> its place in pkgs */
+	struct strmap ws_names;	/* a member's name -> its place in ws */
+	struct strmap ws_paths;	/* a member's path -> its place in ws */
 };
 
 /* The machine as bun.lock's os and cpu name it ("linux", "x64"); an empty

@@ -330,6 +330,10 @@ static const char *found_what(const struct jr *r, char *buf, size_t size)
 	       ((r->p[n] >= 'a' && r->p[n] <= 'z') || (r->p[n] >= 'A' && r->p[n] <= 'Z') ||
 		(r->p[n] >= '0' && r->p[n] <= '9') || r->p[n] == '_' || r->p[n] == '$'))
 		n++;
+	if (!n && ((unsigned char)*r->p < 0x20 || *r->p == 0x7f || (unsigned char)*r->p >= 0x80)) {
+		snprintf(buf, size, "byte 0x%02x", (unsigned char)*r->p);
+		return buf;
+	}
 	if (!n)
 		n = 1;
 	snprintf(buf, size, "\"%.*s\"", (int)n, r->p);
@@ -521,8 +525,11 @@ static const struct jnode *jfirst(const struct jr *r, const struct jnode *j)
 static int fail_at(struct parse_error *e, unsigned line, unsigned col, const char *msg,
 		   const char *arg)
 {
-	parse_error_set(e, line, col, "%s%s%s%s", msg, arg ? " '" : "", arg ? arg : "",
+	char *clean = arg ? text_clean(arg) : NULL;	/* the file's text */
+
+	parse_error_set(e, line, col, "%s%s%s%s", msg, arg ? " '" : "", arg ? clean : "",
 			arg ? "'" : "");
+	free(clean);
 	return -1;
 }
 
@@ -577,7 +584,6 @@ static int read_workspaces(const struct jr *r, const struct jnode *root, struct 
 {
 	const struct jnode *wso = jget(r, root, "workspaces"), *w;
 	int have_root = 0;
-	size_t i;
 
 	if (!wso || wso->t != JT_OBJ)
 		return fail_at(e, wso ? wso->line : root->line, wso ? wso->col : root->col,
@@ -589,6 +595,10 @@ static int read_workspaces(const struct jr *r, const struct jnode *root, struct 
 		if (w->t != JT_OBJ)
 			return fail_node(e, w, "expected an object");
 		name = jget(r, w, "name");
+		/* a workspace is a folder of the repository (bun globs them from
+		 * package.json's workspaces, below the root) */
+		if (*w->key && !path_is_relative_inside(w->key))
+			return fail_key(e, w, "invalid workspace path");
 		if (!*w->key) {
 			if (have_root++)
 				return fail_key(e, w, "duplicate root package");
@@ -606,15 +616,17 @@ static int read_workspaces(const struct jr *r, const struct jnode *root, struct 
 			if (semver_parse(ver->s, SEMVER_LOOSE, &sv) < 0)
 				return fail_node(e, ver, "invalid semver version");
 		}
-		for (i = 0; *w->key && i < l->nws; i++)
-			if (l->ws[i].name && !strcmp(l->ws[i].name, name->s))
-				return fail_at(e, w->kline, w->kcol, "duplicate workspace name",
-					       name->s);
+		if (*w->key && strmap_get(&l->ws_names, name->s, strlen(name->s)) != STRMAP_NONE)
+			return fail_at(e, w->kline, w->kcol, "duplicate workspace name", name->s);
 		grow(&l->ws, sizeof(*l->ws), &l->ws_cap, l->nws + 1);
 		bw = &l->ws[l->nws++];
 		memset(bw, 0, sizeof(*bw));
 		bw->path = xstrdup(w->key);
 		bw->name = name && name->t == JT_STR ? xstrdup(name->s) : NULL;
+		if (*w->key) {
+			strmap_put(&l->ws_names, bw->name, strlen(bw->name), l->nws - 1);
+			strmap_put(&l->ws_paths, bw->path, strlen(bw->path), l->nws - 1);
+		}
 		bw->version = ver && ver->t == JT_STR ? xstrdup(ver->s) : NULL;
 		bw->line = w->kline;
 		if (read_ws_deps(r, w, bw, e) < 0)
@@ -720,13 +732,9 @@ static char *install_path(const struct bun_lock *l, const char *key)
 		if (!end)
 			end = p + strlen(p);
 		if (first && *end) {
-			size_t i;
+			size_t i = strmap_get((struct strmap *)&l->ws_names, seg, (size_t)(end - seg));
 
-			for (i = 1; i < l->nws; i++)
-				if (l->ws[i].name && strlen(l->ws[i].name) == (size_t)(end - seg) &&
-				    !memcmp(l->ws[i].name, seg, (size_t)(end - seg)))
-					break;
-			if (i < l->nws) {
+			if (i != STRMAP_NONE) {
 				buf_printf(&b, "%s/", l->ws[i].path);
 				p = end + 1;
 				first = 0;
@@ -740,6 +748,28 @@ static char *install_path(const struct bun_lock *l, const char *key)
 		p = *end ? end + 1 : end;
 	}
 	return buf_detach(&b);
+}
+
+/* A key whose every name is a folder name: no empty, "." or ".." part,
+ * no backslash (bun.lock.rs find_resolution walks keys by '/'; a path
+ * made of one must stay in node_modules). */
+static int safe_key(const char *k)
+{
+	const char *p = k;
+
+	if (!*k || strchr(k, '\\'))
+		return 0;
+	while (*p) {
+		const char *end = strchr(p, '/');
+		size_t n = end ? (size_t)(end - p) : strlen(p);
+
+		if (!n || (n == 1 && p[0] == '.') || (n == 2 && p[0] == '.' && p[1] == '.'))
+			return 0;
+		p += n;
+		if (*p && !*++p)
+			return 0;
+	}
+	return 1;
 }
 
 static int info_object(struct parse_error *e, const struct jnode *pkg,
@@ -767,7 +797,6 @@ static int read_package(const struct jr *r, const struct jnode *pkg, struct bun_
 	const char *res;
 	char *name;
 	enum bun_kind kind;
-	size_t i;
 
 	if (pkg->t != JT_ARR)
 		return fail_key(e, pkg, "expected an array");
@@ -827,24 +856,26 @@ static int read_package(const struct jr *r, const struct jnode *pkg, struct bun_
 		break;
 	case BUN_WORKSPACE:
 		/* a workspace's key must name a workspace of "workspaces" */
-		for (i = 1; i < l->nws; i++)
-			if (!strcmp(l->ws[i].path, res + 10))
-				break;
-		if (l->version > 0 && i == l->nws) {
+		if (l->version > 0 &&
+		    strmap_get(&l->ws_paths, res + 10, strlen(res + 10)) == STRMAP_NONE) {
 			free(name);
 			return fail_at(e, res0->line, res0->col, "unknown workspace", res + 10);
 		}
 		break;
 	}
-	for (i = 0; i < l->npkgs; i++)
-		if (!strcmp(l->pkgs[i].key, pkg->key)) {
-			free(name);
-			return fail_key(e, pkg, "duplicate package path");
-		}
+	if (!safe_key(pkg->key)) {
+		free(name);
+		return fail_key(e, pkg, "invalid package path");
+	}
+	if (strmap_get(&l->index, pkg->key, strlen(pkg->key)) != STRMAP_NONE) {
+		free(name);
+		return fail_key(e, pkg, "duplicate package path");
+	}
 	grow(&l->pkgs, sizeof(*l->pkgs), &l->pkgs_cap, l->npkgs + 1);
 	bp = &l->pkgs[l->npkgs++];
 	memset(bp, 0, sizeof(*bp));
 	bp->key = xstrdup(pkg->key);
+	strmap_put(&l->index, bp->key, strlen(bp->key), l->npkgs - 1);
 	bp->name = name;
 	bp->resolution = xstrdup(res);
 	bp->kind = kind;
@@ -958,6 +989,9 @@ void bun_lock_release(struct bun_lock *l)
 		free(l->ws[i].version);
 	}
 	free(l->ws);
+	strmap_release(&l->index);
+	strmap_release(&l->ws_names);
+	strmap_release(&l->ws_paths);
 	memset(l, 0, sizeof(*l));
 	l->config_version = -1;
 }
@@ -1088,14 +1122,24 @@ void bun_workspace_release(struct bun_workspace *w)
 	memset(w, 0, sizeof(*w));
 }
 
-static const struct bun_dep *find_dep(const struct bun_workspace *w, const char *name)
+/* A workspace's dependencies but its peers, by name (the first of a name
+ * kept: a name in two groups is one dependency to bun). */
+static void index_deps(const struct bun_workspace *w, struct strmap *m)
 {
 	size_t i;
 
 	for (i = 0; i < w->ndeps; i++)
-		if (w->deps[i].group != 3 && !strcmp(w->deps[i].name, name))
-			return &w->deps[i];
-	return NULL;
+		if (w->deps[i].group != 3 &&
+		    strmap_get(m, w->deps[i].name, strlen(w->deps[i].name)) == STRMAP_NONE)
+			strmap_put(m, w->deps[i].name, strlen(w->deps[i].name), i);
+}
+
+static const struct bun_dep *find_dep(const struct bun_workspace *w, struct strmap *m,
+				      const char *name)
+{
+	size_t i = strmap_get(m, name, strlen(name));
+
+	return i == STRMAP_NONE ? NULL : &w->deps[i];
 }
 
 /* The package a workspace's dependency is locked to: "WS/name" first for
@@ -1116,11 +1160,9 @@ static const struct bun_pkg *locked_for(const struct bun_lock *l, const struct b
 			buf_printf(&key, "%s/%s", lw->name, name);
 		else
 			buf_puts(&key, name);
-		for (i = 0; i < l->npkgs; i++)
-			if (!strcmp(l->pkgs[i].key, buf_str(&key))) {
-				hit = &l->pkgs[i];
-				break;
-			}
+		i = strmap_get((struct strmap *)&l->index, buf_str(&key), key.len);
+		if (i != STRMAP_NONE)
+			hit = &l->pkgs[i];
 	}
 	buf_release(&key);
 	return hit;
@@ -1175,7 +1217,9 @@ int deps_bun_manifest_stale(const struct bun_lock *l, size_t ws, const struct bu
 {
 	const struct bun_workspace *lw = &l->ws[ws];
 	const char *where = *lw->path ? lw->path : "the root";
+	struct strmap lm = STRMAP_INIT, mm = STRMAP_INIT;
 	size_t i;
+	int stale = 0;
 
 	if (*lw->path && (!m->name || !lw->name || strcmp(m->name, lw->name))) {
 		buf_printf(why, "%s/package.json's name is %s%s%s, bun.lock has ", lw->path,
@@ -1183,28 +1227,31 @@ int deps_bun_manifest_stale(const struct bun_lock *l, size_t ws, const struct bu
 		buf_printf(why, "'%s'", lw->name ? lw->name : "");
 		return 1;
 	}
-	for (i = 0; i < m->ndeps; i++) {
+	index_deps(lw, &lm);
+	index_deps(m, &mm);
+	for (i = 0; i < m->ndeps && !stale; i++) {
 		const struct bun_dep *d = &m->deps[i], *ld;
 
 		if (d->group == 3)
 			continue;
-		if (!(ld = find_dep(lw, d->name))) {
+		if (!(ld = find_dep(lw, &lm, d->name))) {
 			buf_printf(why, "%s depends on '%s' (%s), which bun.lock does not list", where,
 				   d->name, d->spec);
-			return 1;
-		}
-		if (strcmp(ld->spec, d->spec) &&
-		    !still_satisfied(locked_for(l, lw, d->name), d->spec)) {
+			stale = 1;
+		} else if (strcmp(ld->spec, d->spec) &&
+			   !still_satisfied(locked_for(l, lw, d->name), d->spec)) {
 			buf_printf(why, "%s asks for '%s' %s, bun.lock has %s", where, d->name,
 				   d->spec, ld->spec);
-			return 1;
+			stale = 1;
 		}
 	}
-	for (i = 0; i < lw->ndeps; i++)
-		if (lw->deps[i].group != 3 && !find_dep(m, lw->deps[i].name)) {
+	for (i = 0; i < lw->ndeps && !stale; i++)
+		if (lw->deps[i].group != 3 && !find_dep(m, &mm, lw->deps[i].name)) {
 			buf_printf(why, "%s no longer depends on '%s', which bun.lock lists", where,
 				   lw->deps[i].name);
-			return 1;
+			stale = 1;
 		}
-	return 0;
+	strmap_release(&lm);
+	strmap_release(&mm);
+	return stale;
 }

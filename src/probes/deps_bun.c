@@ -107,7 +107,7 @@ static int manifests(const struct spec *spec, const struct lock_req *l,
 			/* a workspace gone: bun stops ("Workspace dependency ...
 			 * not found") until it is relocked */
 			buf_printf(&why, "%s cannot be read (%s), bun.lock has workspace %s",
-				   file, strerror(lr.err), lock->ws[i].path);
+				   file, strerror(lr.err), lock->ws[i].path);	/* cleaned below */
 			stale = 1;
 			free(file);
 			break;
@@ -115,8 +115,11 @@ static int manifests(const struct spec *spec, const struct lock_req *l,
 		rc = deps_bun_manifest(b.data, b.len, &m, i ? NULL : pkg_linker, &e);
 		blob_release(&b);
 		if (rc < 0) {
-			result_set(r, STATUS_FAIL, "%s:%u:%u: %s: bun cannot read it either", file,
+			char *clean = text_clean(file);
+
+			result_set(r, STATUS_FAIL, "%s:%u:%u: %s: bun cannot read it either", clean,
 				   e.line, e.col, e.msg);
+			free(clean);
 			r->reason = REASON_UNREADABLE;
 			if (!i)	/* a static name: fix.edit keeps the pointer */
 				result_fix_edit(r, "package.json", e.line);
@@ -131,8 +134,13 @@ static int manifests(const struct spec *spec, const struct lock_req *l,
 		buf_release(&why);
 		return 0;
 	}
-	result_set(r, STATUS_FAIL, "package.json changed after %s was written: %s",
-		   l->origin.file, buf_str(&why));
+	{
+		char *clean = text_clean(buf_str(&why));	/* names from the repository */
+
+		result_set(r, STATUS_FAIL, "package.json changed after %s was written: %s",
+			   l->origin.file, clean);
+		free(clean);
+	}
 	r->reason = REASON_OUT_OF_DATE;
 	/* no fix loop: the frozen install refuses here, so the fix is the
 	 * command that relocks, said as such */
@@ -480,7 +488,7 @@ static void store_name(struct buf *b, const char *name)
 static int in_store(const struct bun_pkg *p, char *const *entries, size_t n)
 {
 	struct buf pre = BUF_INIT;
-	size_t i, len;
+	size_t i, len, lo, hi;
 	int hit = 0;
 
 	store_name(&pre, p->name);
@@ -488,9 +496,20 @@ static int in_store(const struct bun_pkg *p, char *const *entries, size_t n)
 	if (p->kind == BUN_NPM)
 		buf_puts(&pre, p->resolution);
 	len = pre.len;
-	for (i = 0; i < n && !hit; i++)
-		hit = !strncmp(entries[i], buf_str(&pre), len) &&
-		      (p->kind != BUN_NPM || !entries[i][len] || entries[i][len] == '+');
+	/* entries are sorted: the first not below the prefix, then those
+	 * that start with it */
+	lo = 0;
+	hi = n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (strcmp(entries[mid], buf_str(&pre)) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (i = lo; i < n && !hit && !strncmp(entries[i], buf_str(&pre), len); i++)
+		hit = p->kind != BUN_NPM || !entries[i][len] || entries[i][len] == '+';
 	buf_release(&pre);
 	return hit;
 }

@@ -121,6 +121,10 @@ static void rules(void)
 		  -1, 2, "unknown workspace" },
 		{ "{\"lockfileVersion\": 1, \"workspaces\": {\"\": {}}, \"packages\": {\"a\": [\"a@1.0.0\", \"\", {}, \"s\"],\n \"a\": [\"a@1.0.0\", \"\", {}, \"s\"]}}",
 		  -1, 2, "duplicate package path" },
+		{ "{\"lockfileVersion\": 1, \"workspaces\": {\"\": {}},\n \"packages\": {\"../a\": [\"a@1.0.0\", \"\", {}, \"s\"]}}",
+		  -1, 2, "invalid package path" },
+		{ "{\"lockfileVersion\": 1, \"workspaces\": {\"\": {},\n \"../w\": {\"name\": \"w\"}}}",
+		  -1, 2, "invalid workspace path" },
 	};
 	size_t i;
 
