@@ -264,13 +264,12 @@ static void diff_push(struct dep_diff *d, enum dep_problem p, const struct dep *
 		d->extra++;
 }
 
-/* The lockfile's side for the report: keyed by folder, the version or
- * what the .bun-tag must hold. */
+/* The lockfile's side for the report: an npm package's version, else
+ * where it comes from ("../a.tgz", "github:u/r#abc"); the installed side
+ * of a tarball or git package is its .bun-tag. */
 static const char *want_text(const struct bun_pkg *p)
 {
-	if (p->kind == BUN_NPM)
-		return p->resolution;
-	return p->tag ? p->tag : p->resolution;
+	return p->resolution;
 }
 
 /* ---- extras (hoisted) ---- */
@@ -547,7 +546,8 @@ static void isolated(const struct run_ctx *ctx, const struct lock_req *l,
 			continue;
 		buf_puts(&key, "node_modules/.bun/");
 		store_name(&key, p->name);
-		buf_printf(&key, "@%s", want_text(p));
+		buf_putc(&key, '@');
+		store_name(&key, want_text(p));
 		wd = dep_set_add(&want, buf_str(&key), p->name, want_text(p),
 				 p->other_platform ? DEP_OPTIONAL : 0);
 		wd->line = p->line;
