@@ -549,10 +549,12 @@ static const char *const groups[] = {
 	"dependencies", "devDependencies", "optionalDependencies", "peerDependencies"
 };
 
-/* A workspace's dependency groups (bun.lock.rs parse_append_dependencies:
- * each group an object of strings). */
+/* A workspace's dependency groups into w.  strict (bun.lock.rs
+ * parse_append_dependencies): each group an object of strings, else an
+ * error; else (a package.json, which bun warns about and installs the
+ * rest of) what is not a string is left out. */
 static int read_ws_deps(const struct jr *r, const struct jnode *o, struct bun_workspace *w,
-			struct parse_error *e)
+			int strict, struct parse_error *e)
 {
 	size_t g;
 
@@ -561,13 +563,19 @@ static int read_ws_deps(const struct jr *r, const struct jnode *o, struct bun_wo
 
 		if (!grp)
 			continue;
-		if (grp->t != JT_OBJ)
-			return fail_node(e, grp, "expected an object");
+		if (grp->t != JT_OBJ) {
+			if (strict)
+				return fail_node(e, grp, "expected an object");
+			continue;
+		}
 		for (d = jfirst(r, grp); d; d = jnext(r, d)) {
 			struct bun_dep *bd;
 
-			if (d->t != JT_STR)
-				return fail_node(e, d, "expected a string");
+			if (d->t != JT_STR) {
+				if (strict)
+					return fail_node(e, d, "expected a string");
+				continue;
+			}
 			grow(&w->deps, sizeof(*w->deps), &w->deps_cap, w->ndeps + 1);
 			bd = &w->deps[w->ndeps++];
 			bd->name = xstrdup(d->key);
@@ -629,7 +637,7 @@ static int read_workspaces(const struct jr *r, const struct jnode *root, struct 
 		}
 		bw->version = ver && ver->t == JT_STR ? xstrdup(ver->s) : NULL;
 		bw->line = w->kline;
-		if (read_ws_deps(r, w, bw, e) < 0)
+		if (read_ws_deps(r, w, bw, 1, e) < 0)
 			return -1;
 	}
 	if (!have_root)
@@ -1074,28 +1082,7 @@ int deps_bun_manifest(const char *buf, size_t len, struct bun_workspace *w, char
 	w->path = xstrdup("");
 	w->name = n && n->t == JT_STR ? xstrdup(n->s) : NULL;
 	w->version = v && v->t == JT_STR ? xstrdup(v->s) : NULL;
-	/* a group that is not an object of strings is left out here (bun
-	 * warns and installs the rest) */
-	{
-		size_t g;
-
-		for (g = 0; g < ARRAY_SIZE(groups); g++) {
-			const struct jnode *grp = jget(&r, rt, groups[g]), *d;
-
-			for (d = grp && grp->t == JT_OBJ ? jfirst(&r, grp) : NULL; d; d = jnext(&r, d)) {
-				struct bun_dep *bd;
-
-				if (d->t != JT_STR)
-					continue;
-				grow(&w->deps, sizeof(*w->deps), &w->deps_cap, w->ndeps + 1);
-				bd = &w->deps[w->ndeps++];
-				bd->name = xstrdup(d->key);
-				bd->spec = xstrdup(d->s);
-				bd->group = (unsigned)g;
-				bd->line = d->kline;
-			}
-		}
-	}
+	read_ws_deps(&r, rt, w, 0, err);
 	/* package.json "workspaces": { "nodeLinker": "isolated" } */
 	ws = jget(&r, rt, "workspaces");
 	nl = jget(&r, ws, "nodeLinker");

@@ -162,6 +162,15 @@ check "dependency removed: fails" [ "$(status "$r")" = fail ]
 out=$(cd "$r" && mgr bun install --frozen-lockfile 2>&1)
 check "dependency removed: bun refuses: $out" has "lockfile is frozen" "$out"
 
+# a tarball's specifier changed (same package, another file): bun refuses
+again "$r" "$p"
+cp "$src/tiny-b-2.0.0.tgz" "$src/tiny-b-copy.tgz"
+sed -i 's/tiny-b-2.0.0.tgz/tiny-b-copy.tgz/' "$r/package.json"
+check "specifier changed: fails" [ "$(status "$r")" = fail ]
+out=$(cd "$r" && mgr bun install --frozen-lockfile 2>&1)
+check "specifier changed: bun refuses: $out" has "lockfile is frozen" "$out"
+check "specifier changed: the relock makes it pass" fix_passes "$r"
+
 # moved to devDependencies, the root renamed, a version bumped: no change
 again "$r" "$p"
 sed -i 's/"name":"app","version":"1.0.0","dependencies":{"tiny-a":"file:..\/src\/tiny-a-1.0.0.tgz",/"name":"app2","version":"2.0.0","devDependencies":{"tiny-a":"file:..\/src\/tiny-a-1.0.0.tgz"},"dependencies":{/' "$r/package.json"

@@ -4,6 +4,7 @@
  * bun.lock's own rules, where packages go, and bun's version check. */
 #include "test.h"
 #include "deps.h"
+#include "util.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -246,8 +247,69 @@ static void installed(void)
 	free(version);
 }
 
+/* package.json against bun.lock, as bun 1.4.5's frozen install answered
+ * each row (deps_bun.sh makes the same states with the real bun). */
+static void manifests(void)
+{
+	static const char lock_text[] =
+		"{\"lockfileVersion\": 1, \"workspaces\": {\n"
+		" \"\": {\"name\": \"app\", \"dependencies\": {\"is-odd\": \"^3.0.1\"},"
+		" \"devDependencies\": {\"t\": \"file:../t.tgz\"}},\n"
+		" \"packages/w\": {\"name\": \"w\", \"version\": \"1.0.0\","
+		" \"dependencies\": {\"b\": \"2\"}}},\n"
+		"\"packages\": {\"is-odd\": [\"is-odd@3.0.1\", \"\", {}, \"s\"],"
+		" \"t\": [\"t@../t.tgz\", {}, \"s\"], \"w\": [\"w@workspace:packages/w\"],"
+		" \"w/b\": [\"b@2.0.0\", \"\", {}, \"s\"]}}";
+	static const struct {
+		size_t ws;
+		const char *pkg;
+		int stale;
+	} rows[] = {
+		{ 0, "{\"name\": \"app\", \"dependencies\": {\"is-odd\": \"^3.0.1\"}, \"devDependencies\": {\"t\": \"file:../t.tgz\"}}", 0 },
+		{ 0, "{\"name\": \"app2\", \"version\": \"9.0.0\", \"dependencies\": {\"is-odd\": \"^3.0.1\"}, \"devDependencies\": {\"t\": \"file:../t.tgz\"}}", 0 },
+		{ 0, "{\"dependencies\": {\"is-odd\": \"^3.0.0\"}, \"devDependencies\": {\"t\": \"file:../t.tgz\"}}", 0 },
+		{ 0, "{\"dependencies\": {\"is-odd\": \"3.0.1\"}, \"devDependencies\": {\"t\": \"file:../t.tgz\"}}", 0 },
+		{ 0, "{\"dependencies\": {\"is-odd\": \"latest\"}, \"devDependencies\": {\"t\": \"file:../t.tgz\"}}", 0 },
+		{ 0, "{\"dependencies\": {\"is-odd\": \"npm:is-odd@^3\"}, \"devDependencies\": {\"t\": \"file:../t.tgz\"}}", 0 },
+		{ 0, "{\"dependencies\": {\"is-odd\": \"^3.0.2\"}, \"devDependencies\": {\"t\": \"file:../t.tgz\"}}", 1 },
+		{ 0, "{\"dependencies\": {\"is-odd\": \"npm:is-even@^3\"}, \"devDependencies\": {\"t\": \"file:../t.tgz\"}}", 1 },
+		{ 0, "{\"dependencies\": {\"is-odd\": \"^3.0.1\", \"x\": \"1\"}, \"devDependencies\": {\"t\": \"file:../t.tgz\"}}", 1 },
+		{ 0, "{\"dependencies\": {\"is-odd\": \"^3.0.1\"}}", 1 },
+		{ 0, "{\"dependencies\": {\"is-odd\": \"^3.0.1\", \"t\": \"file:../t.tgz\"}}", 0 },
+		{ 0, "{\"dependencies\": {\"is-odd\": \"^3.0.1\"}, \"optionalDependencies\": {\"t\": \"file:../t.tgz\"}, \"peerDependencies\": {\"p\": \"*\"}}", 0 },
+		{ 0, "{\"dependencies\": {\"is-odd\": \"^3.0.1\"}, \"devDependencies\": {\"t\": \"file:../t2.tgz\"}}", 1 },
+		{ 1, "{\"name\": \"w\", \"version\": \"1.1.0\", \"dependencies\": {\"b\": \"2\"}}", 0 },
+		{ 1, "{\"name\": \"w\", \"dependencies\": {\"b\": \"^2.0.0\"}}", 0 },
+		{ 1, "{\"name\": \"w\", \"dependencies\": {\"b\": \"^3\"}}", 1 },
+		{ 1, "{\"name\": \"w2\", \"dependencies\": {\"b\": \"2\"}}", 1 },
+	};
+	struct bun_lock l;
+	struct parse_error e;
+	size_t i;
+
+	CHECK(deps_bun_parse(lock_text, sizeof(lock_text) - 1, NULL, &l, &e) == 0, "%u:%u %s",
+	      e.line, e.col, e.msg);
+	for (i = 0; l.nws == 2 && i < sizeof(rows) / sizeof(rows[0]); i++) {
+		struct bun_workspace m;
+		struct buf why = BUF_INIT;
+		char *linker;
+		int got;
+
+		CHECK(deps_bun_manifest(rows[i].pkg, strlen(rows[i].pkg), &m, &linker, &e) == 0,
+		      "row %zu parses: %s", i, e.msg);
+		got = deps_bun_manifest_stale(&l, rows[i].ws, &m, &why);
+		CHECK(got == rows[i].stale && (!got || why.len), "row %zu: stale %d (%s)", i, got,
+		      buf_str(&why));
+		bun_workspace_release(&m);
+		free(linker);
+		buf_release(&why);
+	}
+	bun_lock_release(&l);
+}
+
 void test_main(void)
 {
+	manifests();
 	dialect();
 	rules();
 	packages();
