@@ -248,7 +248,7 @@ static int jr_number(struct jr *r, double *out)
 {
 	const char *at = r->p;
 	int neg = 0, base = 10;
-	char tmp[128];
+	char tmp[128] = { 0 };
 	size_t k = 0;
 
 	if (*r->p == '-') {
