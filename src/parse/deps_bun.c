@@ -61,7 +61,32 @@ struct jr {
 	struct parse_error *err;
 	int failed;
 	unsigned depth;
+	/* the last place turned into a line and column: nodes come in the
+	 * text's order, so each is counted from the one before (text_pos
+	 * from the start for each would make a big file quadratic) */
+	const char *pos_at;
+	unsigned pos_line, pos_col;
 };
+
+/* text_pos's line and column of at, counted on from the last one asked. */
+static void jr_pos(struct jr *r, const char *at, unsigned *line, unsigned *col)
+{
+	const char *p;
+
+	if (!r->pos_at || at < r->pos_at) {
+		r->pos_at = r->start;
+		r->pos_line = r->pos_col = 1;
+	}
+	for (p = r->pos_at; p < at && p < r->end; p++) {
+		if (*p == '\n')
+			r->pos_line++, r->pos_col = 1;
+		else if (((unsigned char)*p & 0xc0) != 0x80)
+			r->pos_col++;
+	}
+	r->pos_at = p;
+	*line = r->pos_line;
+	*col = r->pos_col;
+}
 
 static void jr_fail_at(struct jr *r, const char *at, const char *msg, const char *arg)
 {
@@ -70,7 +95,7 @@ static void jr_fail_at(struct jr *r, const char *at, const char *msg, const char
 	if (r->failed)
 		return;
 	r->failed = 1;
-	text_pos(r->start, (size_t)(r->end - r->start), (size_t)(at - r->start), &line, &col);
+	jr_pos(r, at, &line, &col);
 	parse_error_set(r->err, line, col, "%s%s", msg, arg ? arg : "");
 }
 
@@ -83,7 +108,7 @@ static size_t jr_node(struct jr *r, enum jt t, const char *at)
 	memset(j, 0, sizeof(*j));
 	j->t = t;
 	j->first = j->last = j->next = J_NONE;
-	text_pos(r->start, (size_t)(r->end - r->start), (size_t)(at - r->start), &j->line, &j->col);
+	jr_pos(r, at, &j->line, &j->col);
 	return r->n++;
 }
 
@@ -356,6 +381,7 @@ static size_t jr_container(struct jr *r, int obj)
 		const char *kat;
 		char *key = NULL;
 		size_t klen, child;
+		unsigned key_line = 0, key_col = 0;
 
 		jr_skip(r);
 		if (r->failed)
@@ -371,6 +397,7 @@ static size_t jr_container(struct jr *r, int obj)
 					   found_what(r, what, sizeof(what)));
 				return J_NONE;
 			}
+			jr_pos(r, kat, &key_line, &key_col);
 			if (jr_string(r, &key, &klen) < 0)
 				return J_NONE;
 			jr_skip(r);
@@ -389,9 +416,12 @@ static size_t jr_container(struct jr *r, int obj)
 			return J_NONE;
 		}
 		r->v[child].key = key;
-		if (obj)
-			text_pos(r->start, (size_t)(r->end - r->start), (size_t)(kat - r->start),
-				 &r->v[child].kline, &r->v[child].kcol);
+		if (obj) {
+			/* the key was before its value: counted again from the
+			 * start only if it is behind the last place asked */
+			r->v[child].kline = key_line;
+			r->v[child].kcol = key_col;
+		}
 		jr_link(r, self, child);
 		jr_skip(r);
 		if (r->failed)

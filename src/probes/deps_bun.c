@@ -277,6 +277,7 @@ static const char *want_text(const struct bun_pkg *p)
 struct extra_walk {
 	const char *root;
 	struct strmap wanted;	/* folder paths of the lockfile's packages */
+	const struct dep_set *want;	/* what wanted's values index */
 	struct dep_set *have;	/* extras go here */
 	double deadline;
 	int stopped;
@@ -287,11 +288,18 @@ static void walk_extras(struct extra_walk *w, const char *rel, unsigned depth);
 static void extra_pkg(struct extra_walk *w, const char *rel, const char *name, unsigned depth)
 {
 	struct stat st;
-	char *abs = path_join(w->root, rel);
-	int link = lstat(abs, &st) == 0 && S_ISLNK(st.st_mode);
+	size_t at = strmap_get(&w->wanted, rel, strlen(rel));
+	int link = 0;
 
-	free(abs);
-	if (strmap_get(&w->wanted, rel, strlen(rel)) == STRMAP_NONE) {
+	/* a package bun.lock names is a folder of its own unless it is a
+	 * workspace, folder or link: only the others cost an lstat */
+	if (at == STRMAP_NONE || (w->want->v[at].flags & DEP_LINK)) {
+		char *abs = path_join(w->root, rel);
+
+		link = lstat(abs, &st) == 0 && S_ISLNK(st.st_mode);
+		free(abs);
+	}
+	if (at == STRMAP_NONE) {
 		struct blob b;
 		struct lread lr;
 		char *pj = path_join(rel, "package.json"), *n = NULL, *v = NULL;
@@ -398,7 +406,9 @@ static void hoisted(const struct run_ctx *ctx, const struct lock_req *l,
 			continue;
 		slot[i] = want.n;
 		dep_set_add(&want, p->path, p->name, want_text(p),
-			    p->other_platform ? DEP_OPTIONAL : 0)->line = p->line;
+			    (p->other_platform ? DEP_OPTIONAL : 0) |
+			    (p->kind == BUN_WORKSPACE || p->kind == BUN_FOLDER ||
+			     p->kind == BUN_LINK ? DEP_LINK : 0))->line = p->line;
 	}
 	for (i = 0; i < lock->npkgs; i++) {
 		const struct bun_pkg *p = &lock->pkgs[i];
@@ -433,6 +443,7 @@ static void hoisted(const struct run_ctx *ctx, const struct lock_req *l,
 	memset(&w, 0, sizeof(w));
 	w.root = spec->root;
 	w.have = &have;
+	w.want = &want;
 	w.deadline = ctx->deadline_ms;
 	for (i = 0; i < want.n; i++)
 		strmap_put(&w.wanted, want.v[i].key, strlen(want.v[i].key), i);
