@@ -828,7 +828,8 @@ static int info_object(struct parse_error *e, const struct jnode *pkg,
  *   git        [ "name@git+repo" or "name@github:u/r", INFO, .bun-tag, integrity? ]
  *   workspace  [ "name@workspace:path" ]       root [ "name@root:", { bin } ] */
 static int read_package(const struct jr *r, const struct jnode *pkg, struct bun_lock *l,
-			const struct bun_platform *here, struct parse_error *e)
+			const struct bun_platform *here, const struct jnode **info_out,
+			struct parse_error *e)
 {
 	const struct jnode *res0, *info = NULL, *tag = NULL;
 	struct bun_pkg *bp;
@@ -923,6 +924,7 @@ static int read_package(const struct jr *r, const struct jnode *pkg, struct bun_
 	/* bun.lock.rs: os and cpu are read for every kind but a workspace;
 	 * a package whose os or cpu rules this machine out is not installed
 	 * (Package.Meta isDisabled) */
+	*info_out = kind == BUN_ROOT || kind == BUN_WORKSPACE ? NULL : info;
 	if (info && kind != BUN_WORKSPACE && here &&
 	    (!negatable_allows(r, jget(r, info, "os"), here->os) ||
 	     !negatable_allows(r, jget(r, info, "cpu"), here->cpu)))
@@ -952,12 +954,126 @@ static int read_version(const struct jr *r, const struct jnode *root, struct bun
 	return 0;
 }
 
+/* The length of key[0..len) without its last package name ("@s/b" is
+ * one name), counted from the end: 0 when one name is all there is. */
+static size_t drop_last_name(const char *key, size_t len)
+{
+	size_t s1 = len, s0;
+
+	while (s1 > 0 && key[s1 - 1] != '/')
+		s1--;
+	if (!s1)
+		return 0;
+	s1--;		/* key[s1] is the '/' before the last part */
+	s0 = s1;
+	while (s0 > 0 && key[s0 - 1] != '/')
+		s0--;
+	/* the part before it a scope: "@s/b" is the last name */
+	if (key[s0] == '@')
+		return s0 ? s0 - 1 : 0;
+	return s1;
+}
+
+/* Is there a package for dependency name at one of prefix's levels
+ * ("a/@s/b" + "/d", then "a/d", then "d"; a workspace's name is one)?
+ * bun.lock.rs PkgMap find_resolution: up the key by package names. */
+static int resolves(const struct bun_lock *l, const char *prefix, const char *name)
+{
+	struct buf k = BUF_INIT;
+	size_t plen = strlen(prefix);
+	int hit = 0;
+
+	for (;;) {
+		buf_release(&k);
+		if (plen)
+			buf_printf(&k, "%.*s/", (int)plen, prefix);
+		buf_puts(&k, name);
+		if (strmap_get((struct strmap *)&l->index, buf_str(&k), k.len) != STRMAP_NONE ||
+		    (!plen && strmap_get((struct strmap *)&l->ws_names, name, strlen(name)) !=
+				      STRMAP_NONE)) {
+			hit = 1;
+			break;
+		}
+		if (!plen)
+			break;
+		plen = drop_last_name(prefix, plen);
+	}
+	buf_release(&k);
+	return hit;
+}
+
+/* Edges bun may leave unresolved (bun.lock.rs may_stay_unresolved:
+ * optional and peer ones), or that it strips (a catalog: reference). */
+static int may_stay_unresolved(unsigned group, const char *spec)
+{
+	return group == 2 || group == 3 || !strncmp(spec, "catalog:", 8);
+}
+
+/* Every edge must find its package, else bun refuses the lockfile
+ * ("Failed to resolve prod dependency 'x' for package 'y'"). */
+static int check_resolutions(const struct jr *r, const struct bun_lock *l,
+			     const struct jnode *const *infos, struct parse_error *e)
+{
+	size_t i, j, g;
+
+	for (i = 0; i < l->nws; i++) {
+		const struct bun_workspace *w = &l->ws[i];
+
+		for (j = 0; j < w->ndeps; j++) {
+			const struct bun_dep *d = &w->deps[j];
+			char what[64];
+
+			if (may_stay_unresolved(d->group, d->spec) ||
+			    (i && w->name && resolves(l, w->name, d->name)) ||
+			    resolves(l, "", d->name))
+				continue;
+			snprintf(what, sizeof(what), "failed to resolve %s%s dependency",
+				 i ? "" : "root ", d->group == 1 ? "dev" : "prod");
+			return fail_at(e, d->line, 1, what, d->name);
+		}
+	}
+	for (i = 0; i < l->npkgs; i++) {
+		const struct jnode *info = infos[i];
+
+		if (!info)
+			continue;
+		for (g = 0; g < ARRAY_SIZE(groups); g++) {
+			const struct jnode *grp = jget(r, info, groups[g]), *d;
+
+			for (d = grp && grp->t == JT_OBJ ? jfirst(r, grp) : NULL; d; d = jnext(r, d)) {
+				struct buf what = BUF_INIT;
+				char *clean;
+
+				if (d->t != JT_STR || may_stay_unresolved((unsigned)g, d->s) ||
+				    resolves(l, l->pkgs[i].key, d->key))
+					continue;
+				clean = text_clean(l->pkgs[i].key);
+				buf_printf(&what, "failed to resolve %s dependency",
+					   g == 1 ? "dev" : "prod");
+				fail_at(e, d->kline, d->kcol, buf_str(&what), d->key);
+				/* bun: "... for package 'KEY'" */
+				{
+					size_t n = strlen(e->msg);
+
+					snprintf(e->msg + n, sizeof(e->msg) - n, " for package '%s'",
+						 clean);
+				}
+				free(clean);
+				buf_release(&what);
+				return -1;
+			}
+		}
+	}
+	return 0;
+}
+
 int deps_bun_parse(const char *buf, size_t len, const struct bun_platform *here,
 		   struct bun_lock *l, struct parse_error *err)
 {
 	struct jr r;
-	size_t root;
+	size_t root, infos_cap = 0;
 	const struct jnode *rt, *pk, *p;
+	const struct jnode **infos = NULL;
 	int rc = -1;
 
 	memset(err, 0, sizeof(*err));
@@ -991,13 +1107,23 @@ int deps_bun_parse(const char *buf, size_t len, const struct bun_platform *here,
 		fail_node(err, pk, "expected an object");
 		goto out;
 	}
-	for (p = pk ? jfirst(&r, pk) : NULL; p; p = jnext(&r, p))
-		if (read_package(&r, p, l, here, err) < 0)
+	for (p = pk ? jfirst(&r, pk) : NULL; p; p = jnext(&r, p)) {
+		const struct jnode *info = NULL;
+
+		if (read_package(&r, p, l, here, &info, err) < 0)
 			goto out;
+		grow(&infos, sizeof(*infos), &infos_cap, l->npkgs);
+		infos[l->npkgs - 1] = info;
+	}
+	/* before bun.lock.rs's resolution pass, as bun does: a version 0
+	 * lockfile lists workspaces' dependencies differently */
+	if (l->version > 0 && check_resolutions(&r, l, infos, err) < 0)
+		goto out;
 	for (root = 0; root < l->npkgs; root++)
 		l->pkgs[root].path = install_path(l, l->pkgs[root].key);
 	rc = 0;
 out:
+	free(infos);
 	jr_release(&r);
 	if (rc < 0)
 		bun_lock_release(l);

@@ -205,6 +205,21 @@ check "truncated bun.lock: lockfile-invalid at bun.lock:LINE" json_is "$out" \
 out=$(cd "$r" && mgr bun install --frozen-lockfile 2>&1)
 check "truncated bun.lock: bun refuses it too: $out" has "failed to parse lockfile" "$out"
 
+# a package's entry deleted by hand: bun cannot resolve the edge to it
+# and refuses the lockfile
+again "$r" "$p"
+/usr/bin/python3 - "$r/bun.lock" <<'EOF2'
+import re, sys
+f = sys.argv[1]
+s = open(f).read()
+open(f, "w").write(re.sub(r'\n    "tiny-b": \[.*?\],\n', "\n", s))
+EOF2
+out=$(ep --only=deps --json "$r")
+check "an entry deleted: lockfile-invalid naming the edge" json_is "$out" \
+	'c["reason"] == "lockfile-invalid" and "failed to resolve" in c["message"] and "tiny-b" in c["message"]'
+out=$(cd "$r" && mgr bun install --frozen-lockfile 2>&1)
+check "an entry deleted: bun refuses it too: $out" has "Failed to resolve" "$out"
+
 again "$r" "$p"
 sed -i 's/"lockfileVersion": [0-9]*/"lockfileVersion": 9/' "$r/bun.lock"
 out=$(ep --only=deps --json "$r")

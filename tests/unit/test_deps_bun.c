@@ -124,6 +124,20 @@ static void rules(void)
 		  -1, 2, "duplicate package path" },
 		{ "{\"lockfileVersion\": 1, \"workspaces\": {\"\": {}},\n \"packages\": {\"../a\": [\"a@1.0.0\", \"\", {}, \"s\"]}}",
 		  -1, 2, "invalid package path" },
+		/* every edge finds its package up the key, else bun refuses */
+		{ "{\"lockfileVersion\": 1, \"workspaces\": {\"\": {}}, \"packages\": {\n"
+		  "\"a\": [\"a@1.0.0\", \"\", {\"dependencies\": {\"b\": \"1\"}}, \"s\"]}}",
+		  -1, 2, "failed to resolve prod dependency 'b' for package 'a'" },
+		{ "{\"lockfileVersion\": 1, \"workspaces\": {\"\": {}}, \"packages\": {\n"
+		  "\"x/@s/a/c\": [\"c@1.0.0\", \"\", {\"dependencies\": {\"b\": \"1\"}, \"optionalDependencies\": {\"o\": \"1\"}, \"peerDependencies\": {\"p\": \"1\"}}, \"s\"],"
+		  "\"x/b\": [\"b@1.0.0\", \"\", {}, \"s\"]}}", 0, 0, NULL },
+		{ "{\"lockfileVersion\": 1, \"workspaces\": {\"\": {}}, \"packages\": {\n"
+		  "\"@s/a/c\": [\"c@1.0.0\", \"\", {\"dependencies\": {\"b\": \"1\"}}, \"s\"],"
+		  "\"@s/b\": [\"b@1.0.0\", \"\", {}, \"s\"]}}", -1, 2, "dependency 'b' for package '@s/a/c'" },
+		{ "{\"lockfileVersion\": 1, \"workspaces\": {\"\": {\"devDependencies\": {\n\"d\": \"1\"}}}}",
+		  -1, 2, "failed to resolve root dev dependency 'd'" },
+		{ "{\"lockfileVersion\": 1, \"workspaces\": {\"\": {}, \"p/w\": {\"name\": \"w\", \"dependencies\": {\"d\": \"1\"}}},"
+		  " \"packages\": {\"w/d\": [\"d@1.0.0\", \"\", {}, \"s\"]}}", 0, 0, NULL },
 		{ "{\"lockfileVersion\": 1, \"workspaces\": {\"\": {},\n \"../w\": {\"name\": \"w\"}}}",
 		  -1, 2, "invalid workspace path" },
 	};
