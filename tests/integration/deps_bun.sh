@@ -281,6 +281,16 @@ sed -i 's/"version":"1.2.0"/"version":"1.3.0"/' "$r/packages/wa/package.json"
 check "workspace version bumped: bun changes nothing" bun_frozen "$r"
 check "workspace version bumped: pass" [ "$(status "$r")" = pass ]
 
+# a lockfile without configVersion (bun 1.2's): bun keeps the hoisted linker
+again "$r" "$w"
+rm -rf "$r/node_modules" "$r"/packages/*/node_modules
+sed -i '/"configVersion": 1,/d' "$r/bun.lock"
+(cd "$r" && mgr bun install --frozen-lockfile >/dev/null 2>&1)
+check "no configVersion: bun installed hoisted" [ ! -d "$r/node_modules/.bun" ] && [ -d "$r/node_modules/tiny-a" ]
+out=$(ep --only=deps --explain "$r")
+check "no configVersion: hoisted, up to date: $out" has "hoisted linker (as bun.lock decides it)" "$out"
+check "no configVersion: pass" [ "$(status "$r")" = pass ]
+
 h=$TEST_TMPDIR/wsh0
 rm -rf "$h" && cp -a "$w" "$h"
 rm -rf "$h/node_modules" "$h"/packages/*/node_modules
