@@ -123,6 +123,10 @@ struct bun_pkg {
 	enum bun_kind kind;
 	unsigned line;
 	int other_platform;	/* its os or cpu rules this machine out */
+	int dev_only;		/* only devDependencies reach it */
+	size_t *edges;		/* what it needs but its devDependencies:
+				 * places in bun_lock's pkgs */
+	size_t nedges;
 };
 
 struct bun_dep {
@@ -166,6 +170,16 @@ struct bun_platform {
 int deps_bun_parse(const char *buf, size_t len, const struct bun_platform *here,
 		   struct bun_lock *l, struct parse_error *err);
 void bun_lock_release(struct bun_lock *l);
+
+/* The groups of lw's dependencies as package.json m has them (bun reads
+ * which are devDependencies from package.json; a move is no change to
+ * bun.lock). */
+void deps_bun_regroup(struct bun_workspace *lw, const struct bun_workspace *m);
+
+/* Set every package's dev_only from the workspaces' dependency groups
+ * (deps_bun_parse does, from bun.lock's; bun takes them from each
+ * package.json, so the probe may set the groups again and call this). */
+void deps_bun_dev_only(struct bun_lock *l);
 
 /* An installed package.json's "name" and "version" as bun reads them (new
  * strings or NULL).  Returns 0, or -1 when bun could not parse it. */

@@ -974,32 +974,104 @@ static size_t drop_last_name(const char *key, size_t len)
 	return s1;
 }
 
-/* Is there a package for dependency name at one of prefix's levels
- * ("a/@s/b" + "/d", then "a/d", then "d"; a workspace's name is one)?
- * bun.lock.rs PkgMap find_resolution: up the key by package names. */
-static int resolves(const struct bun_lock *l, const char *prefix, const char *name)
+/* The package dependency name resolves to from prefix ("a/@s/b" + "/d",
+ * then "a/d", then "d"), or STRMAP_NONE.  bun.lock.rs PkgMap
+ * find_resolution: up the key by package names. */
+static size_t resolve_at(const struct bun_lock *l, const char *prefix, const char *name)
 {
 	struct buf k = BUF_INIT;
-	size_t plen = strlen(prefix);
-	int hit = 0;
+	size_t plen = strlen(prefix), at = STRMAP_NONE;
 
 	for (;;) {
 		buf_release(&k);
 		if (plen)
 			buf_printf(&k, "%.*s/", (int)plen, prefix);
 		buf_puts(&k, name);
-		if (strmap_get((struct strmap *)&l->index, buf_str(&k), k.len) != STRMAP_NONE ||
-		    (!plen && strmap_get((struct strmap *)&l->ws_names, name, strlen(name)) !=
-				      STRMAP_NONE)) {
-			hit = 1;
-			break;
-		}
-		if (!plen)
+		at = strmap_get((struct strmap *)&l->index, buf_str(&k), k.len);
+		if (at != STRMAP_NONE || !plen)
 			break;
 		plen = drop_last_name(prefix, plen);
 	}
 	buf_release(&k);
-	return hit;
+	return at;
+}
+
+/* Does it resolve at all (a workspace's name does, at the top)? */
+static int resolves(const struct bun_lock *l, const char *prefix, const char *name)
+{
+	return resolve_at(l, prefix, name) != STRMAP_NONE ||
+	       strmap_get((struct strmap *)&l->ws_names, name, strlen(name)) != STRMAP_NONE;
+}
+
+/* Each package's edges but its devDependencies, as places in l->pkgs
+ * (an edge that does not resolve is left out). */
+static void collect_edges(const struct jr *r, struct bun_lock *l,
+			  const struct jnode *const *infos)
+{
+	size_t i, g;
+
+	for (i = 0; i < l->npkgs; i++) {
+		struct bun_pkg *p = &l->pkgs[i];
+		size_t cap = 0;
+
+		for (g = 0; infos[i] && g < ARRAY_SIZE(groups); g++) {
+			const struct jnode *grp = g == 1 ? NULL : jget(r, infos[i], groups[g]), *d;
+
+			for (d = grp && grp->t == JT_OBJ ? jfirst(r, grp) : NULL; d; d = jnext(r, d)) {
+				size_t at = resolve_at(l, p->key, d->key);
+
+				if (at == STRMAP_NONE)
+					continue;
+				grow(&p->edges, sizeof(*p->edges), &cap, p->nedges + 1);
+				p->edges[p->nedges++] = at;
+			}
+		}
+	}
+}
+
+void deps_bun_dev_only(struct bun_lock *l)
+{
+	unsigned char *reach = xcalloc(l->npkgs ? l->npkgs : 1, 1);
+	size_t *stack = xmalloc((l->npkgs ? l->npkgs : 1) * sizeof(*stack));
+	size_t n = 0, i, j;
+
+#define REACH(at)                                                           \
+	do {                                                                \
+		size_t at_ = (at);                                          \
+		if (at_ != STRMAP_NONE && !reach[at_]) {                    \
+			reach[at_] = 1;                                     \
+			stack[n++] = at_;                                   \
+		}                                                           \
+	} while (0)
+	for (i = 0; i < l->npkgs; i++)
+		if (l->pkgs[i].kind == BUN_WORKSPACE || l->pkgs[i].kind == BUN_ROOT)
+			REACH(i);
+	for (i = 0; i < l->nws; i++) {
+		const struct bun_workspace *w = &l->ws[i];
+
+		for (j = 0; j < w->ndeps; j++) {
+			size_t at = STRMAP_NONE;
+
+			if (w->deps[j].group == 1)
+				continue;
+			if (i && w->name)
+				at = resolve_at(l, w->name, w->deps[j].name);
+			if (at == STRMAP_NONE)
+				at = resolve_at(l, "", w->deps[j].name);
+			REACH(at);
+		}
+	}
+	while (n) {
+		const struct bun_pkg *p = &l->pkgs[stack[--n]];
+
+		for (j = 0; j < p->nedges; j++)
+			REACH(p->edges[j]);
+	}
+#undef REACH
+	for (i = 0; i < l->npkgs; i++)
+		l->pkgs[i].dev_only = !reach[i];
+	free(stack);
+	free(reach);
 }
 
 /* Edges bun may leave unresolved (bun.lock.rs may_stay_unresolved:
@@ -1119,6 +1191,8 @@ int deps_bun_parse(const char *buf, size_t len, const struct bun_platform *here,
 	 * lockfile lists workspaces' dependencies differently */
 	if (l->version > 0 && check_resolutions(&r, l, infos, err) < 0)
 		goto out;
+	collect_edges(&r, l, infos);
+	deps_bun_dev_only(l);
 	for (root = 0; root < l->npkgs; root++)
 		l->pkgs[root].path = install_path(l, l->pkgs[root].key);
 	rc = 0;
@@ -1140,6 +1214,7 @@ void bun_lock_release(struct bun_lock *l)
 		free(l->pkgs[i].name);
 		free(l->pkgs[i].resolution);
 		free(l->pkgs[i].tag);
+		free(l->pkgs[i].edges);
 	}
 	free(l->pkgs);
 	for (i = 0; i < l->nws; i++) {
@@ -1397,4 +1472,22 @@ int deps_bun_manifest_stale(const struct bun_lock *l, size_t ws, const struct bu
 	strmap_release(&lm);
 	strmap_release(&mm);
 	return stale;
+}
+
+void deps_bun_regroup(struct bun_workspace *lw, const struct bun_workspace *m)
+{
+	struct strmap mm = STRMAP_INIT;
+	size_t i;
+
+	index_deps(m, &mm);
+	for (i = 0; i < lw->ndeps; i++) {
+		const struct bun_dep *d;
+
+		if (lw->deps[i].group == 3)
+			continue;
+		d = find_dep(m, &mm, lw->deps[i].name);
+		if (d)
+			lw->deps[i].group = d->group;
+	}
+	strmap_release(&mm);
 }

@@ -36,24 +36,33 @@
 
 /* ---- which linker ---- */
 
-/* bunfig.toml's [install] linker, a new string or NULL. */
-static char *bunfig_linker(const struct spec *spec)
+/* What bunfig.toml's [install] says that changes what bun installs. */
+struct bunfig {
+	char *linker;		/* "isolated", "hoisted", or NULL */
+	int production;		/* production = true: no devDependencies */
+};
+
+static void bunfig_read(const struct spec *spec, struct bunfig *cfg)
 {
 	struct blob b;
 	struct lread lr;
 	struct toml_value *root = NULL;
 	struct parse_error e;
+	const struct toml_value *install, *prod;
 	const char *v;
-	char *out = NULL;
 
+	memset(cfg, 0, sizeof(*cfg));
 	if (deps_read(spec->root, "bunfig.toml", 1, DEPS_META_CAP, &b, &lr) < 0)
-		return NULL;
-	if (toml_parse(b.data, b.len, NULL, &root, &e) == 0 &&
-	    (v = toml_str(toml_get(toml_get(root, "install"), "linker"))))
-		out = xstrdup(v);
+		return;
+	if (toml_parse(b.data, b.len, NULL, &root, &e) == 0) {
+		install = toml_get(root, "install");
+		if ((v = toml_str(toml_get(install, "linker"))))
+			cfg->linker = xstrdup(v);
+		prod = toml_get(install, "production");
+		cfg->production = prod && prod->type == TOML_BOOL && prod->b;
+	}
 	toml_free(root);
 	blob_release(&b);
-	return out;
 }
 
 /* install_with_manager.zig: the linker asked for (bunfig.toml's
@@ -61,10 +70,10 @@ static char *bunfig_linker(const struct spec *spec)
  * lockfile's configVersion: 0 (or none: a lockfile of bun before 1.3)
  * hoisted; 1 isolated when there are workspaces, else hoisted.  The
  * --linker flag is the command line's, not the repository's: not seen. */
-static int isolated_linker(const struct spec *spec, const struct bun_lock *lock,
+static int isolated_linker(const struct bunfig *bf, const struct bun_lock *lock,
 			   const char *pkg_linker, const char **from)
 {
-	char *cfg = bunfig_linker(spec);
+	const char *cfg = bf->linker;
 	int iso;
 
 	if (cfg && (!strcmp(cfg, "isolated") || !strcmp(cfg, "hoisted"))) {
@@ -78,7 +87,6 @@ static int isolated_linker(const struct spec *spec, const struct bun_lock *lock,
 		iso = lock->config_version >= 1 && lock->nws > 1;
 		*from = "bun.lock";
 	}
-	free(cfg);
 	return iso;
 }
 
@@ -88,7 +96,7 @@ static int isolated_linker(const struct spec *spec, const struct bun_lock *lock,
  * is set), 0 in sync (*pkg_linker: the root's workspaces.nodeLinker), -1
  * with the result set. */
 static int manifests(const struct spec *spec, const struct lock_req *l,
-		     const struct bun_lock *lock, char **pkg_linker, struct result *r)
+		     struct bun_lock *lock, char **pkg_linker, struct result *r)
 {
 	struct buf why = BUF_INIT;
 	size_t i;
@@ -127,10 +135,14 @@ static int manifests(const struct spec *spec, const struct lock_req *l,
 			return -1;
 		}
 		stale = deps_bun_manifest_stale(lock, i, &m, &why);
+		if (!stale)
+			deps_bun_regroup(&lock->ws[i], &m);
 		bun_workspace_release(&m);
 		free(file);
 	}
 	if (!stale) {
+		/* which packages are dev-only, by package.json's groups */
+		deps_bun_dev_only(lock);
 		buf_release(&why);
 		return 0;
 	}
@@ -376,8 +388,15 @@ static void walk_extras(struct extra_walk *w, const char *rel, unsigned depth)
 
 /* ---- the two linkers ---- */
 
+/* A package bun does not install here: another platform's, or one only
+ * devDependencies reach under bunfig.toml's production = true. */
+static int not_installed_here(const struct bun_pkg *p, int production)
+{
+	return p->other_platform || (production && p->dev_only);
+}
+
 static void hoisted(const struct run_ctx *ctx, const struct lock_req *l,
-		    const struct bun_lock *lock, struct result *r)
+		    const struct bun_lock *lock, int production, struct result *r)
 {
 	const struct spec *spec = ctx->spec;
 	struct dep_set want = DEP_SET_INIT, have = DEP_SET_INIT;
@@ -406,7 +425,7 @@ static void hoisted(const struct run_ctx *ctx, const struct lock_req *l,
 			continue;
 		slot[i] = want.n;
 		dep_set_add(&want, p->path, p->name, want_text(p),
-			    (p->other_platform ? DEP_OPTIONAL : 0) |
+			    (not_installed_here(p, production) ? DEP_OPTIONAL : 0) |
 			    (p->kind == BUN_WORKSPACE || p->kind == BUN_FOLDER ||
 			     p->kind == BUN_LINK ? DEP_LINK : 0))->line = p->line;
 	}
@@ -420,8 +439,9 @@ static void hoisted(const struct run_ctx *ctx, const struct lock_req *l,
 			continue;
 		wd = &want.v[slot[i]];
 		bad = judge(p, s, spec->root, &problem);
-		if (bad && p->other_platform) {
-			/* another platform's package: bun never installs it */
+		if (bad && not_installed_here(p, production)) {
+			/* another platform's package, or a dev one in a
+			 * production install: bun does not install it */
 			d.skipped++;
 			continue;
 		}
@@ -529,7 +549,7 @@ static int in_store(const struct bun_pkg *p, char *const *entries, size_t n)
  * dependencies on every install: so a missing entry or link is what it
  * would change, and an entry's contents are not looked at (bun does not). */
 static void isolated(const struct run_ctx *ctx, const struct lock_req *l,
-		     const struct bun_lock *lock, struct result *r)
+		     const struct bun_lock *lock, int production, struct result *r)
 {
 	const struct spec *spec = ctx->spec;
 	struct dep_set want = DEP_SET_INIT;
@@ -560,12 +580,12 @@ static void isolated(const struct run_ctx *ctx, const struct lock_req *l,
 		buf_putc(&key, '@');
 		store_name(&key, want_text(p));
 		wd = dep_set_add(&want, buf_str(&key), p->name, want_text(p),
-				 p->other_platform ? DEP_OPTIONAL : 0);
+				 not_installed_here(p, production) ? DEP_OPTIONAL : 0);
 		wd->line = p->line;
 		buf_release(&key);
 		if (in_store(p, entries, n)) {
 			d.compared++;
-		} else if (p->other_platform) {
+		} else if (not_installed_here(p, production)) {
 			d.skipped++;
 		} else {
 			d.compared++;
@@ -582,7 +602,7 @@ static void isolated(const struct run_ctx *ctx, const struct lock_req *l,
 			struct dep *wd;
 			char *abs;
 			struct stat st;
-			int there;
+			int there, skip;
 
 			if (dp->group == 3)
 				continue;
@@ -595,13 +615,14 @@ static void isolated(const struct run_ctx *ctx, const struct lock_req *l,
 				buf_release(&key);
 				continue;
 			}
+			skip = dp->group == 2 || (production && dp->group == 1);
 			wd = dep_set_add(&want, buf_str(&key), dp->name, dp->spec,
-					 dp->group == 2 ? DEP_OPTIONAL : 0);
+					 skip ? DEP_OPTIONAL : 0);
 			wd->line = dp->line;
 			buf_release(&key);
 			if (there) {
 				d.compared++;
-			} else if (dp->group == 2) {
+			} else if (skip) {
 				d.skipped++;
 			} else {
 				d.compared++;
@@ -630,6 +651,7 @@ void deps_run_bun(const struct run_ctx *ctx, const struct lock_req *l, struct re
 	struct blob b;
 	char *pkg_linker = NULL;
 	const char *from;
+	struct bunfig bf;
 	int rc, iso;
 
 	if (!strcmp(l->origin.file, "bun.lockb")) {
@@ -667,12 +689,17 @@ void deps_run_bun(const struct run_ctx *ctx, const struct lock_req *l, struct re
 		goto out;
 	if (deps_node_modules_dir(spec, l, r) < 0)
 		goto out;
-	iso = isolated_linker(spec, &lock, pkg_linker, &from);
+	bunfig_read(spec, &bf);
+	iso = isolated_linker(&bf, &lock, pkg_linker, &from);
 	if (iso)
-		isolated(ctx, l, &lock, r);
+		isolated(ctx, l, &lock, bf.production, r);
 	else
-		hoisted(ctx, l, &lock, r);
+		hoisted(ctx, l, &lock, bf.production, r);
 	result_note(r, "bun's %s linker (as %s decides it)", iso ? "isolated" : "hoisted", from);
+	if (bf.production)
+		result_note(r, "bunfig.toml asks for a production install: packages only "
+			    "devDependencies need are not counted when absent");
+	free(bf.linker);
 out:
 	free(pkg_linker);
 	bun_lock_release(&lock);

@@ -177,6 +177,21 @@ sed -i 's/"name":"app","version":"1.0.0","dependencies":{"tiny-a":"file:..\/src\
 check "dependency moved, root renamed: bun changes nothing: $(cat "$r/package.json")" bun_frozen "$r"
 check "dependency moved, root renamed: pass" [ "$(status "$r")" = pass ]
 
+# bunfig.toml's production = true: bun leaves devDependencies out, and
+# the check does not count them
+again "$r" "$p"
+sed -i 's/"dependencies":{"tiny-a"/"devDependencies":{"tiny-b":"file:..\/src\/tiny-b-2.0.0.tgz"},"dependencies":{"tiny-a"/; s/,"tiny-b":"file:..\/src\/tiny-b-2.0.0.tgz"}/}/' "$r/package.json"
+check "production: dependency moved to dev, bun changes nothing: $(cat "$r/package.json")" bun_frozen "$r"
+printf '[install]\nproduction = true\n' >"$r/bunfig.toml"
+rm -rf "$r/node_modules"
+(cd "$r" && mgr bun install --frozen-lockfile >/dev/null 2>&1)
+check "production: bun left the dev package out" [ ! -e "$r/node_modules/tiny-b" ] && [ -d "$r/node_modules/tiny-a" ]
+out=$(ep --only=deps --explain "$r")
+check "production: pass, the dev package not counted: $out" has "1 package matches node_modules" "$out"
+rm "$r/bunfig.toml"
+check "without production: the dev package is missing" [ "$(status "$r")" = fail ]
+check "without production: the fix makes it pass" fix_passes "$r"
+
 # no node_modules: bun installs everything
 again "$r" "$p"
 rm -rf "$r/node_modules"

@@ -219,6 +219,10 @@ static void packages(void)
 		CHECK(l.pkgs[i].line == want[i].line, "line %zu: %u", i, l.pkgs[i].line);
 	}
 	CHECK_STR(l.pkgs[0].resolution, "1.0.0", "npm resolution");
+	/* what only devDependencies reach: t (the root's dev one) */
+	CHECK(!l.pkgs[0].dev_only && l.pkgs[1].dev_only && !l.pkgs[4].dev_only &&
+	      !l.pkgs[9].dev_only, "dev-only: a %d t %d w %d w/b %d", l.pkgs[0].dev_only,
+	      l.pkgs[1].dev_only, l.pkgs[4].dev_only, l.pkgs[9].dev_only);
 	CHECK(l.nws == 2, "%zu workspaces", l.nws);
 	if (l.nws == 2) {
 		CHECK_STR(l.ws[0].path, "", "root path");
@@ -317,6 +321,23 @@ static void manifests(void)
 		bun_workspace_release(&m);
 		free(linker);
 		buf_release(&why);
+	}
+	/* is-odd moved to devDependencies (no change to bun.lock): dev-only
+	 * once the groups are package.json's */
+	if (l.nws == 2) {
+		static const char moved[] = "{\"devDependencies\": {\"is-odd\": \"^3.0.1\", \"t\": \"file:../t.tgz\"}}";
+		struct bun_workspace m;
+		char *linker;
+
+		CHECK(!l.pkgs[0].dev_only && l.pkgs[1].dev_only, "before: is-odd %d, t %d",
+		      l.pkgs[0].dev_only, l.pkgs[1].dev_only);
+		CHECK(deps_bun_manifest(moved, sizeof(moved) - 1, &m, &linker, &e) == 0, "moved");
+		deps_bun_regroup(&l.ws[0], &m);
+		deps_bun_dev_only(&l);
+		CHECK(l.pkgs[0].dev_only && !l.pkgs[3].dev_only, "after: is-odd %d, w/b %d",
+		      l.pkgs[0].dev_only, l.pkgs[3].dev_only);
+		bun_workspace_release(&m);
+		free(linker);
 	}
 	bun_lock_release(&l);
 }
