@@ -1206,7 +1206,7 @@ out:
 
 void bun_lock_release(struct bun_lock *l)
 {
-	size_t i, j;
+	size_t i;
 
 	for (i = 0; i < l->npkgs; i++) {
 		free(l->pkgs[i].key);
@@ -1217,16 +1217,8 @@ void bun_lock_release(struct bun_lock *l)
 		free(l->pkgs[i].edges);
 	}
 	free(l->pkgs);
-	for (i = 0; i < l->nws; i++) {
-		for (j = 0; j < l->ws[i].ndeps; j++) {
-			free(l->ws[i].deps[j].name);
-			free(l->ws[i].deps[j].spec);
-		}
-		free(l->ws[i].deps);
-		free(l->ws[i].path);
-		free(l->ws[i].name);
-		free(l->ws[i].version);
-	}
+	for (i = 0; i < l->nws; i++)
+		bun_workspace_release(&l->ws[i]);
 	free(l->ws);
 	strmap_release(&l->index);
 	strmap_release(&l->ws_names);
