@@ -653,6 +653,7 @@ static int read_workspaces(const struct jr *r, const struct jnode *root, struct 
 				return fail_node(e, ver, "expected a string version property");
 			if (semver_parse(ver->s, SEMVER_LOOSE, &sv) < 0)
 				return fail_node(e, ver, "invalid semver version");
+			semver_release(&sv);
 		}
 		if (*w->key && strmap_get(&l->ws_names, name->s, strlen(name->s)) != STRMAP_NONE)
 			return fail_at(e, w->kline, w->kcol, "duplicate workspace name", name->s);
@@ -726,8 +727,10 @@ static enum bun_kind res_kind(const char *res)
 		return BUN_GIT;
 	if (!strncmp(res, "http://", 7) || !strncmp(res, "https://", 8))
 		return BUN_TARBALL;
-	if (semver_parse(res, 0, &sv) == 0)
+	if (semver_parse(res, 0, &sv) == 0) {
+		semver_release(&sv);
 		return BUN_NPM;
+	}
 	return BUN_TARBALL;
 }
 
@@ -1405,8 +1408,11 @@ static int still_satisfied(const struct bun_pkg *p, const char *spec)
 	{
 		struct semver v;
 
-		ok = semver_parse(p->resolution, SEMVER_LOOSE, &v) == 0 &&
-		     semver_satisfies(&v, sr, SEMVER_LOOSE);
+		ok = semver_parse(p->resolution, SEMVER_LOOSE, &v) == 0;
+		if (ok) {
+			ok = semver_satisfies(&v, sr, SEMVER_LOOSE);
+			semver_release(&v);
+		}
 	}
 	semver_range_free(sr);
 	return ok;
