@@ -831,8 +831,7 @@ static int info_object(struct parse_error *e, const struct jnode *pkg,
  *   git        [ "name@git+repo" or "name@github:u/r", INFO, .bun-tag, integrity? ]
  *   workspace  [ "name@workspace:path" ]       root [ "name@root:", { bin } ] */
 static int read_package(const struct jr *r, const struct jnode *pkg, struct bun_lock *l,
-			const struct bun_platform *here, const struct jnode **info_out,
-			struct parse_error *e)
+			const struct bun_platform *here, size_t *info_out, struct parse_error *e)
 {
 	const struct jnode *res0, *info = NULL, *tag = NULL;
 	struct bun_pkg *bp;
@@ -927,7 +926,8 @@ static int read_package(const struct jr *r, const struct jnode *pkg, struct bun_
 	/* bun.lock.rs: os and cpu are read for every kind but a workspace;
 	 * a package whose os or cpu rules this machine out is not installed
 	 * (Package.Meta isDisabled) */
-	*info_out = kind == BUN_ROOT || kind == BUN_WORKSPACE ? NULL : info;
+	*info_out = kind == BUN_ROOT || kind == BUN_WORKSPACE || !info ?
+			    J_NONE : (size_t)(info - r->v);
 	if (info && kind != BUN_WORKSPACE && here &&
 	    (!negatable_allows(r, jget(r, info, "os"), here->os) ||
 	     !negatable_allows(r, jget(r, info, "cpu"), here->cpu)))
@@ -1008,17 +1008,19 @@ static int resolves(const struct bun_lock *l, const char *prefix, const char *na
 
 /* Each package's edges but its devDependencies, as places in l->pkgs
  * (an edge that does not resolve is left out). */
-static void collect_edges(const struct jr *r, struct bun_lock *l,
-			  const struct jnode *const *infos)
+static void collect_edges(const struct jr *r, struct bun_lock *l, const size_t *infos)
 {
 	size_t i, g;
 
+	if (!infos)	/* no packages */
+		return;
 	for (i = 0; i < l->npkgs; i++) {
 		struct bun_pkg *p = &l->pkgs[i];
+		const struct jnode *info = infos[i] == J_NONE ? NULL : &r->v[infos[i]];
 		size_t cap = 0;
 
-		for (g = 0; infos[i] && g < ARRAY_SIZE(groups); g++) {
-			const struct jnode *grp = g == 1 ? NULL : jget(r, infos[i], groups[g]), *d;
+		for (g = 0; info && g < ARRAY_SIZE(groups); g++) {
+			const struct jnode *grp = g == 1 ? NULL : jget(r, info, groups[g]), *d;
 
 			for (d = grp && grp->t == JT_OBJ ? jfirst(r, grp) : NULL; d; d = jnext(r, d)) {
 				size_t at = resolve_at(l, p->key, d->key);
@@ -1087,7 +1089,7 @@ static int may_stay_unresolved(unsigned group, const char *spec)
 /* Every edge must find its package, else bun refuses the lockfile
  * ("Failed to resolve prod dependency 'x' for package 'y'"). */
 static int check_resolutions(const struct jr *r, const struct bun_lock *l,
-			     const struct jnode *const *infos, struct parse_error *e)
+			     const size_t *infos, struct parse_error *e)
 {
 	size_t i, j, g;
 
@@ -1107,8 +1109,8 @@ static int check_resolutions(const struct jr *r, const struct bun_lock *l,
 			return fail_at(e, d->line, 1, what, d->name);
 		}
 	}
-	for (i = 0; i < l->npkgs; i++) {
-		const struct jnode *info = infos[i];
+	for (i = 0; infos && i < l->npkgs; i++) {
+		const struct jnode *info = infos[i] == J_NONE ? NULL : &r->v[infos[i]];
 
 		if (!info)
 			continue;
@@ -1148,7 +1150,7 @@ int deps_bun_parse(const char *buf, size_t len, const struct bun_platform *here,
 	struct jr r;
 	size_t root, infos_cap = 0;
 	const struct jnode *rt, *pk, *p;
-	const struct jnode **infos = NULL;
+	size_t *infos = NULL;	/* each package's info object in r.v, or J_NONE */
 	int rc = -1;
 
 	memset(err, 0, sizeof(*err));
@@ -1183,7 +1185,7 @@ int deps_bun_parse(const char *buf, size_t len, const struct bun_platform *here,
 		goto out;
 	}
 	for (p = pk ? jfirst(&r, pk) : NULL; p; p = jnext(&r, p)) {
-		const struct jnode *info = NULL;
+		size_t info = J_NONE;
 
 		if (read_package(&r, p, l, here, &info, err) < 0)
 			goto out;
