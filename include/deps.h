@@ -12,6 +12,7 @@
  *   deps_pnpm_parse     pnpm-lock.yaml and node_modules/.pnpm/lock.yaml
  *   deps_pnpm_modules   node_modules/.modules.yaml (skipped packages)
  *   deps_yarn_parse     yarn.lock (berry) and node_modules/.yarn-state.yml
+ *   deps_bun_parse      bun.lock (bun's JSON dialect: deps_bun.c)
  *   deps_uv_parse       uv.lock (toml.c)
  *   deps_poetry_parse   poetry.lock (toml.c)
  *   deps_pip_parse      requirements*.txt (== pins)
@@ -100,6 +101,107 @@ int deps_pnpm_modules(const char *buf, size_t len, struct dep_set *skipped,
  * locators yarn's node-modules linker installed).  Returns 0, 1 or -1. */
 int deps_yarn_parse(const char *buf, size_t len, int state, struct dep_set *s,
 		    struct parse_error *err);
+
+/* bun.lock (bun >= 1.2's text lockfile).  What kind of package an entry
+ * of "packages" is, by its resolution (bun's Resolution tags; git and
+ * github are one, local and remote tarballs one). */
+enum bun_kind {
+	BUN_NPM, BUN_TARBALL, BUN_GIT, BUN_FOLDER, BUN_LINK, BUN_WORKSPACE, BUN_ROOT,
+};
+
+#define BUN_LOCK_VERSION_MAX 3	/* the lockfileVersion bun 1.4 reads */
+
+struct bun_pkg {
+	char *key;		/* bun.lock's key: "a", "a/b", "ws/c" */
+	char *path;		/* where the hoisted linker installs it:
+				 * "node_modules/a/node_modules/b",
+				 * "packages/ws/node_modules/c" */
+	char *name;		/* the package's own name */
+	char *resolution;	/* "1.0.0", "../a.tgz", "workspace:packages/w" */
+	char *tag;		/* what its .bun-tag must hold (a tarball's
+				 * integrity, a git commit), or NULL */
+	enum bun_kind kind;
+	unsigned line;
+	int other_platform;	/* its os or cpu rules this machine out */
+	int dev_only;		/* only devDependencies reach it */
+	size_t *edges;		/* what it needs but its devDependencies:
+				 * places in bun_lock's pkgs */
+	size_t nedges;
+};
+
+struct bun_dep {
+	char *name, *spec;	/* "is-odd", "^3.0.1" */
+	unsigned group;		/* 0 dependencies, 1 dev, 2 optional, 3 peer */
+	unsigned line;
+};
+
+struct bun_workspace {
+	char *path;		/* "" for the root, "packages/a" */
+	char *name, *version;	/* NULL when bun.lock has none */
+	struct bun_dep *deps;
+	size_t ndeps, deps_cap;
+	unsigned line;
+};
+
+struct bun_lock {
+	unsigned version;	/* lockfileVersion */
+	unsigned version_line;
+	int config_version;	/* configVersion, -1 when absent */
+	struct bun_pkg *pkgs;	/* "packages", in the file's order */
+	size_t npkgs, pkgs_cap;
+	struct bun_workspace *ws;	/* "workspaces", the root ("") among them */
+	size_t nws, ws_cap;
+	struct strmap index;	/* a package's key -> its place in pkgs */
+	struct strmap ws_names;	/* a member's name -> its place in ws */
+	struct strmap ws_paths;	/* a member's path -> its place in ws */
+};
+
+/* The machine as bun.lock's os and cpu name it ("linux", "x64"); an empty
+ * or NULL field matches every entry. */
+struct bun_platform {
+	const char *os, *cpu;
+};
+
+/* bun.lock into l (here may be NULL: every package counts as this
+ * platform's).  Returns 0; 1 when its lockfileVersion is newer than
+ * BUN_LOCK_VERSION_MAX (only l->version is set, err names its line); -1
+ * with err (line:col and bun's own words where it has them).  Free l with
+ * bun_lock_release either way. */
+int deps_bun_parse(const char *buf, size_t len, const struct bun_platform *here,
+		   struct bun_lock *l, struct parse_error *err);
+void bun_lock_release(struct bun_lock *l);
+
+/* The groups of lw's dependencies as package.json m has them (bun reads
+ * which are devDependencies from package.json; a move is no change to
+ * bun.lock). */
+void deps_bun_regroup(struct bun_workspace *lw, const struct bun_workspace *m);
+
+/* Set every package's dev_only from the workspaces' dependency groups
+ * (deps_bun_parse does, from bun.lock's; bun takes them from each
+ * package.json, so the probe may set the groups again and call this). */
+void deps_bun_dev_only(struct bun_lock *l);
+
+/* An installed package.json's "name" and "version" as bun reads them (new
+ * strings or NULL).  Returns 0, or -1 when bun could not parse it. */
+int deps_bun_package_json(const char *buf, size_t len, char **name, char **version);
+
+/* 1 when an installed version satisfies bun's check against the locked
+ * one (PackageInstall.zig verifyPackageJSONNameAndVersion). */
+int deps_bun_version_matches(const char *found, const char *want);
+
+/* A package.json as bun reads it, into w (path ""; the dependency
+ * groups, name and version) and *linker (its workspaces.nodeLinker, a new
+ * string, or NULL; linker may be NULL).  Returns 0, or -1 with err. */
+int deps_bun_manifest(const char *buf, size_t len, struct bun_workspace *w, char **linker,
+		      struct parse_error *err);
+void bun_workspace_release(struct bun_workspace *w);
+
+struct buf;
+/* 1 when `bun install --frozen-lockfile` would refuse because package.json
+ * m is no longer what bun.lock's workspace ws says (why: the first
+ * difference), else 0. */
+int deps_bun_manifest_stale(const struct bun_lock *l, size_t ws, const struct bun_workspace *m,
+			    struct buf *why);
 
 /* ---- python ---- */
 

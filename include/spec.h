@@ -325,6 +325,7 @@ enum lock_kind {
 	LOCK_NPM,		/* package-lock.json, npm-shrinkwrap.json */
 	LOCK_PNPM,		/* pnpm-lock.yaml */
 	LOCK_YARN,		/* yarn.lock */
+	LOCK_BUN,		/* bun.lock (bun.lockb: named, not read) */
 	LOCK_UV,		/* uv.lock */
 	LOCK_POETRY,		/* poetry.lock */
 	LOCK_PIP,		/* requirements*.txt */

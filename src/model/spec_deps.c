@@ -25,7 +25,7 @@
  * arborist shrinkwrap.js reads `sw || lock`). */
 static const char *const files[] = {
 	"npm-shrinkwrap.json", "package-lock.json", "pnpm-lock.yaml", "yarn.lock",
-	"uv.lock", "poetry.lock", "requirements.txt", NULL
+	"bun.lock", "bun.lockb", "uv.lock", "poetry.lock", "requirements.txt", NULL
 };
 
 #define PIP_FILES_MAX 16	/* requirements*.txt files taken */
@@ -128,11 +128,16 @@ static int deps_load(struct spec *spec, struct errbuf *err)
 		{ "package-lock.json", "deps.npm", LOCK_NPM },
 		{ "pnpm-lock.yaml", "deps.pnpm", LOCK_PNPM },
 		{ "yarn.lock", "deps.yarn", LOCK_YARN },
+		/* bun reads bun.lock when both are there, and bun.lockb (the
+		 * binary lockfile before bun 1.2) only without one (lockfile.zig
+		 * loadFromCwd) */
+		{ "bun.lock", "deps.bun", LOCK_BUN },
+		{ "bun.lockb", "deps.bun", LOCK_BUN },
 		{ "uv.lock", "deps.uv", LOCK_UV },
 		{ "poetry.lock", "deps.poetry", LOCK_POETRY },
 	};
 	size_t i;
-	int npm = 0;
+	int npm = 0, bun = 0;
 
 	(void)err;
 	/* a workspace is installed with the repository: npm, pnpm, yarn and
@@ -144,7 +149,8 @@ static int deps_load(struct spec *spec, struct errbuf *err)
 	for (i = 0; i < ARRAY_SIZE(fixed); i++) {
 		struct lock_req *l;
 
-		if (!exists(spec, fixed[i].file) || (fixed[i].kind == LOCK_NPM && npm++))
+		if (!exists(spec, fixed[i].file) || (fixed[i].kind == LOCK_NPM && npm++) ||
+		    (fixed[i].kind == LOCK_BUN && bun++))
 			continue;
 		l = add_lock(spec, fixed[i].kind, fixed[i].file, fixed[i].id);
 		if (l->kind == LOCK_UV || l->kind == LOCK_POETRY)

@@ -145,6 +145,8 @@ void deps_compare_record(struct result *r, const struct lock_req *l,
 void deps_run_pnpm(const struct run_ctx *ctx, const struct lock_req *l, struct result *r);
 /* deps_yarn.c */
 void deps_run_yarn(const struct run_ctx *ctx, const struct lock_req *l, struct result *r);
+/* deps_bun.c: bun.lock against node_modules */
+void deps_run_bun(const struct run_ctx *ctx, const struct lock_req *l, struct result *r);
 /* deps_python.c: uv, poetry, pip */
 void deps_run_python(const struct run_ctx *ctx, const struct lock_req *l, struct result *r);
 

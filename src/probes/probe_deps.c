@@ -86,6 +86,7 @@ static const struct manager {
 	[LOCK_PNPM] = { "pnpm", "pnpm packages",
 			{ "pnpm", "install", "--frozen-lockfile", NULL } },
 	[LOCK_YARN] = { "yarn", "yarn packages", { "yarn", "install", "--immutable", NULL } },
+	[LOCK_BUN] = { "bun", "bun packages", { "bun", "install", "--frozen-lockfile", NULL } },
 	[LOCK_UV] = { "uv", "Python packages", { "uv", "sync", "--locked", NULL } },
 	[LOCK_POETRY] = { "poetry", "Python packages", { "poetry", "install", NULL } },
 	[LOCK_PIP] = { "pip", "Python packages", { NULL } },
@@ -391,8 +392,9 @@ static void deps_run(const struct run_ctx *ctx, const struct check *c, struct re
 	const struct lock_req *l = c->arg;
 	const char *pm = pinned_manager(ctx->spec);
 
-	if (l->kind <= LOCK_YARN && pm && strcmp(pm, managers[l->kind].name) &&
-	    (!strcmp(pm, "npm") || !strcmp(pm, "pnpm") || !strcmp(pm, "yarn"))) {
+	if (l->kind <= LOCK_BUN && pm && strcmp(pm, managers[l->kind].name) &&
+	    (!strcmp(pm, "npm") || !strcmp(pm, "pnpm") || !strcmp(pm, "yarn") ||
+	     !strcmp(pm, "bun"))) {
 		/* corepack runs only the pinned manager: this lockfile is
 		 * left over, and no install will read it */
 		result_set(r, STATUS_SKIP, "package.json's packageManager names %s: %s is "
@@ -409,6 +411,9 @@ static void deps_run(const struct run_ctx *ctx, const struct check *c, struct re
 		break;
 	case LOCK_YARN:
 		deps_run_yarn(ctx, l, r);
+		break;
+	case LOCK_BUN:
+		deps_run_bun(ctx, l, r);
 		break;
 	default:
 		deps_run_python(ctx, l, r);
@@ -430,7 +435,7 @@ static void deps_plan(const struct spec *spec, struct plan *plan)
 }
 
 static const char *const deps_ids[] = {
-	"deps.npm", "deps.pnpm", "deps.yarn", "deps.uv", "deps.poetry", "deps.pip.FILE",
+	"deps.npm", "deps.pnpm", "deps.yarn", "deps.bun", "deps.uv", "deps.poetry", "deps.pip.FILE",
 	NULL
 };
 

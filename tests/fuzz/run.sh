@@ -51,7 +51,7 @@ options() {
 	ytree|pnpmlock|yarnlock) dicts=yaml ;;
 	preflight) dicts="yaml preflight" ;;
 	compose|composeproject) dicts="yaml compose" ;;
-	package|npmlock) dicts=json ;;
+	package|npmlock|bunlock) dicts=json ;;
 	mcp) dicts="json mcp" ;;
 	# linear, but reading 512 KiB of range, formatting it and reading
 	# the text back takes about 3 s instrumented on this machine

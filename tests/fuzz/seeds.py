@@ -247,6 +247,10 @@ SCALED = {
                        b':80"]\n    env_file: [app.env]\n' + M + b"\0P=2\n"],
     "npmlock": [M + b'{"lockfileVersion":3,"packages":{' + M + b'"node_modules/p' + S +
                 b'":{"version":"1.0.' + S + b'"},' + M + b'"":{}}}'],
+    "bunlock": [M + b'{"lockfileVersion":1,"workspaces":{"":{"dependencies":{' + M + b'"p' + S +
+                b'":"1",' + M + b'}},' + M + b'"w' + S + b'":{"name":"w' + S + b'"},' + M +
+                b'},"packages":{' + M + b'"p' + S + b'":["p' + S + b'@1.0.0","",{},"s"],' + M +
+                b'"w' + S + b'":["w' + S + b'@workspace:w' + S + b'"],' + M + b'}}'],
     "pnpmlock": [b"\0" + M + b"lockfileVersion: '9.0'\nsnapshots:\n" + M + b"  p" + S +
                  b"@1.0.0: {}\n"],
     "yarnlock": [b"\0" + M + b"__metadata:\n  version: 8\n" + M + b'"p' + S + b'@npm:^1":\n'
@@ -539,6 +543,17 @@ def new_targets():
         b'"node_modules/@s/b":{"version":"2.0.0","dev":true},"packages/w":{"version":"0.0.1"},'
         b'"node_modules/w":{"resolved":"packages/w","link":true}}}',
         b'{"name":"x","version":"1.2.3"}', b"{}", b"[]", b'{"lockfileVersion":"3"}',
+    ])
+    write("bunlock", files("tests/fixtures/deps/bun/*") + [
+        b'{"lockfileVersion":2,"configVersion":1,"workspaces":{"":{"name":"a","dependencies":'
+        b'{"is-odd":"^3.0.1",},},},"packages":{"is-odd":["is-odd@3.0.1","",{"dependencies":'
+        b'{"is-number":"^6.0.0"}},"sha512-x"],"is-odd/is-number":["is-number@6.0.0","",{},'
+        b'"sha512-y"],},}',
+        b"// c\n{'lockfileVersion': 0x1, /* c */ 'workspaces': {'': {}, 'p/w': {'name': 'w'}},"
+        b"'packages': {'w': ['w@workspace:p/w'], 't': ['t@../t.tgz', {}, 'sha512-t'],"
+        b"'g': ['g@github:u/g#1', {'os': ['!win32'], 'cpu': 'arm64'}, 'u-g-1'],"
+        b"'w/@s/x': ['@s/x@1_0.0', '', {}, '']}} tail",
+        b'{"lockfileVersion": 9}', b'{"name":"a","version":"v1.0.0+b"}', b"", b"[]",
     ])
     write("pnpmlock", [b"\0" + x for x in files(fix + "pnpm/*lock.yaml")] +
           [b"\1" + x for x in files(fix + "pnpm/modules.yaml")] + [

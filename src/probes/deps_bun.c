@@ -1,0 +1,706 @@
+/* deps_bun.c - the deps probe's bun: bun.lock against node_modules, as
+ * `bun install --frozen-lockfile` judges it.
+ *
+ * bun keeps no record of what it installed (no hidden lockfile, no state
+ * file): on every install it walks the lockfile's packages and asks each
+ * folder whether it holds the package (PackageInstall.zig verify), so this
+ * probe asks the same of the same files.  Which folders depends on the
+ * linker bun picks (install_with_manager.zig):
+ *   hoisted   node_modules/a, node_modules/a/node_modules/b, a workspace's
+ *             packages/w/node_modules/c: bun.lock's keys (deps_bun.c)
+ *   isolated  node_modules/.bun/NAME@VERSION/node_modules/NAME, the store,
+ *             and a link per direct dependency in each workspace's
+ *             node_modules
+ * and before any of that, whether package.json still says what bun.lock
+ * was written from (else the frozen install refuses).  What every manager
+ * shares is probe_deps.c's (deps_probe.h).
+ */
+#include "deps_probe.h"
+#include "probe.h"
+#include "deps.h"
+#include "platform.h"
+#include "toml.h"
+#include "util.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define BUN_WALK_DEPTH 32	/* nested node_modules looked into for extras */
+
+/* ---- which linker ---- */
+
+/* What bunfig.toml's [install] says that changes what bun installs. */
+struct bunfig {
+	char *linker;		/* "isolated", "hoisted", or NULL */
+	int production;		/* production = true: no devDependencies */
+};
+
+static void bunfig_read(const struct spec *spec, struct bunfig *cfg)
+{
+	struct blob b;
+	struct lread lr;
+	struct toml_value *root = NULL;
+	struct parse_error e;
+	const struct toml_value *install, *prod;
+	const char *v;
+
+	memset(cfg, 0, sizeof(*cfg));
+	if (deps_read(spec->root, "bunfig.toml", 1, DEPS_META_CAP, &b, &lr) < 0)
+		return;
+	if (toml_parse(b.data, b.len, NULL, &root, &e) == 0) {
+		install = toml_get(root, "install");
+		if ((v = toml_str(toml_get(install, "linker"))))
+			cfg->linker = xstrdup(v);
+		prod = toml_get(install, "production");
+		cfg->production = prod && prod->type == TOML_BOOL && prod->b;
+	}
+	toml_free(root);
+	blob_release(&b);
+}
+
+/* install_with_manager.zig: the linker asked for (bunfig.toml's
+ * install.linker, package.json's workspaces.nodeLinker), else by the
+ * lockfile's configVersion: 0 (or none: a lockfile of bun before 1.3)
+ * hoisted; 1 isolated when there are workspaces, else hoisted.  The
+ * --linker flag is the command line's, not the repository's: not seen. */
+static int isolated_linker(const struct bunfig *bf, const struct bun_lock *lock,
+			   const char *pkg_linker, const char **from)
+{
+	const char *cfg = bf->linker;
+	int iso;
+
+	if (cfg && (!strcmp(cfg, "isolated") || !strcmp(cfg, "hoisted"))) {
+		iso = !strcmp(cfg, "isolated");
+		*from = "bunfig.toml";
+	} else if (pkg_linker && (!strcmp(pkg_linker, "isolated") ||
+				  !strcmp(pkg_linker, "hoisted"))) {
+		iso = !strcmp(pkg_linker, "isolated");
+		*from = "package.json";
+	} else {
+		iso = lock->config_version >= 1 && lock->nws > 1;
+		*from = "bun.lock";
+	}
+	return iso;
+}
+
+/* ---- package.json against bun.lock ---- */
+
+/* Every workspace's package.json against bun.lock: 1 stale (the result
+ * is set), 0 in sync (*pkg_linker: the root's workspaces.nodeLinker), -1
+ * with the result set. */
+static int manifests(const struct spec *spec, const struct lock_req *l,
+		     struct bun_lock *lock, char **pkg_linker, struct result *r)
+{
+	struct buf why = BUF_INIT;
+	size_t i;
+	int stale = 0;
+
+	for (i = 0; i < lock->nws && !stale; i++) {
+		struct bun_workspace m;
+		struct parse_error e;
+		struct blob b;
+		struct lread lr;
+		char *file = *lock->ws[i].path ? path_join(lock->ws[i].path, "package.json") :
+						 xstrdup("package.json");
+		int rc;
+
+		if (deps_read(spec->root, file, 1, DEPS_META_CAP, &b, &lr) < 0) {
+			/* a workspace gone: bun stops ("Workspace dependency ...
+			 * not found") until it is relocked */
+			buf_printf(&why, "%s cannot be read (%s), bun.lock has workspace %s",
+				   file, strerror(lr.err), lock->ws[i].path);	/* cleaned below */
+			stale = 1;
+			free(file);
+			break;
+		}
+		rc = deps_bun_manifest(b.data, b.len, &m, i ? NULL : pkg_linker, &e);
+		blob_release(&b);
+		if (rc < 0) {
+			char *clean = text_clean(file);
+
+			result_set(r, STATUS_FAIL, "%s:%u:%u: %s: bun cannot read it either", clean,
+				   e.line, e.col, e.msg);
+			free(clean);
+			r->reason = REASON_UNREADABLE;
+			if (!i)	/* a static name: fix.edit keeps the pointer */
+				result_fix_edit(r, "package.json", e.line);
+			free(file);
+			return -1;
+		}
+		stale = deps_bun_manifest_stale(lock, i, &m, &why);
+		if (!stale)
+			deps_bun_regroup(&lock->ws[i], &m);
+		bun_workspace_release(&m);
+		free(file);
+	}
+	if (!stale) {
+		/* which packages are dev-only, by package.json's groups */
+		deps_bun_dev_only(lock);
+		buf_release(&why);
+		return 0;
+	}
+	{
+		char *clean = text_clean(buf_str(&why));	/* names from the repository */
+
+		result_set(r, STATUS_FAIL, "package.json changed after %s was written: %s",
+			   l->origin.file, clean);
+		free(clean);
+	}
+	r->reason = REASON_OUT_OF_DATE;
+	/* no fix loop: the frozen install refuses here, so the fix is the
+	 * command that relocks, said as such */
+	result_fix_argv(r, FIX_AGENT, FIX_NEEDS_NETWORK, "bun", "install", (char *)NULL);
+	result_hint(r, "bun install --frozen-lockfile refuses (\"lockfile had changes, but "
+		    "lockfile is frozen\"): run bun install to update %s, then commit it",
+		    l->origin.file);
+	buf_release(&why);
+	return 1;
+}
+
+/* ---- the installed side ---- */
+
+struct bun_seen {
+	char *name, *version, *tag;	/* what the folder says, or NULL */
+	int read;			/* the file asked for was read */
+};
+
+struct bun_check {
+	const struct bun_lock *lock;
+	struct bun_seen *seen;
+};
+
+/* The file bun reads of package i: a tarball's or git package's .bun-tag
+ * (its integrity or commit, PackageInstall.zig verifyGitResolution; a
+ * tarball's, as bun 1.4.5 does: deps_bun.sh), an npm or workspace
+ * package's package.json (verifyPackageJSONNameAndVersion); a folder or
+ * link only exists (verifyTransitiveSymlinkedFolder): no file. */
+static const char *pkg_file(const struct many_read *m, size_t i, char *buf, size_t size)
+{
+	const struct bun_check *c = m->arg;
+	const struct bun_pkg *p = &c->lock->pkgs[i];
+	const char *f;
+
+	switch (p->kind) {
+	case BUN_NPM:
+	case BUN_WORKSPACE:
+		f = "package.json";
+		break;
+	case BUN_TARBALL:
+		f = p->tag ? ".bun-tag" : "package.json";
+		break;
+	case BUN_GIT:
+		f = ".bun-tag";
+		break;
+	default:
+		return NULL;
+	}
+	if ((size_t)snprintf(buf, size, "%s/%s", p->path, f) >= size)
+		return NULL;
+	return buf;
+}
+
+static void pkg_take(const struct many_read *m, size_t i, const struct blob *b)
+{
+	const struct bun_check *c = m->arg;
+	const struct bun_pkg *p = &c->lock->pkgs[i];
+	struct bun_seen *s = &c->seen[i];
+
+	s->read = 1;
+	if (p->kind == BUN_GIT || (p->kind == BUN_TARBALL && p->tag))
+		s->tag = xstrndup(b->data, b->len);
+	else if (deps_bun_package_json(b->data, b->len, &s->name, &s->version) < 0)
+		s->read = 0;	/* bun cannot parse it: it reinstalls */
+}
+
+static int is_dir(const char *root, const char *rel)
+{
+	struct stat st;
+	char *p = path_join(root, rel);
+	int ok = stat(p, &st) == 0 && S_ISDIR(st.st_mode);
+
+	free(p);
+	return ok;
+}
+
+/* Package i against what its folder says: 0 as bun wants it, else the
+ * problem (DEP_MISSING: bun installs it; DEP_VERSION: bun replaces it). */
+static int judge(const struct bun_pkg *p, const struct bun_seen *s, const char *root,
+		 int *problem)
+{
+	switch (p->kind) {
+	case BUN_FOLDER:
+	case BUN_LINK:
+		*problem = DEP_MISSING;
+		return !is_dir(root, p->path);
+	case BUN_GIT:
+		*problem = s->read ? DEP_VERSION : DEP_MISSING;
+		return !s->read || !p->tag || strcmp(s->tag, p->tag);
+	case BUN_TARBALL:
+		if (p->tag) {
+			*problem = s->read ? DEP_VERSION : DEP_MISSING;
+			return !s->read || strcmp(s->tag, p->tag);
+		}
+		*problem = DEP_MISSING;
+		return !s->read || !s->name || strcmp(s->name, p->name);
+	case BUN_WORKSPACE:
+		/* a workspace needs no version (verifyPackageJSONNameAndVersion) */
+		*problem = DEP_MISSING;
+		return !s->read || !s->name || strcmp(s->name, p->name);
+	case BUN_NPM:
+		*problem = s->read ? DEP_VERSION : DEP_MISSING;
+		return !s->read || !s->name || !s->version || strcmp(s->name, p->name) ||
+		       !deps_bun_version_matches(s->version, p->resolution);
+	case BUN_ROOT:
+		break;
+	}
+	return 0;
+}
+
+/* A diff item by hand: deps_compare knows one rule, bun has one a kind. */
+static void diff_push(struct dep_diff *d, enum dep_problem p, const struct dep *want,
+		      const struct dep *have)
+{
+	grow(&d->v, sizeof(*d->v), &d->cap, d->n + 1);
+	d->v[d->n].problem = p;
+	d->v[d->n].want = want;
+	d->v[d->n].have = have;
+	d->n++;
+	if (p == DEP_EXTRA)
+		d->extra++;
+}
+
+/* The lockfile's side for the report: an npm package's version, else
+ * where it comes from ("../a.tgz", "github:u/r#abc"); the installed side
+ * of a tarball or git package is its .bun-tag. */
+static const char *want_text(const struct bun_pkg *p)
+{
+	return p->resolution;
+}
+
+/* ---- extras (hoisted) ---- */
+
+struct extra_walk {
+	const char *root;
+	struct strmap wanted;	/* folder paths of the lockfile's packages */
+	const struct dep_set *want;	/* what wanted's values index */
+	struct dep_set *have;	/* extras go here */
+	double deadline;
+	int stopped;
+};
+
+static void walk_extras(struct extra_walk *w, const char *rel, unsigned depth);
+
+static void extra_pkg(struct extra_walk *w, const char *rel, const char *name, unsigned depth)
+{
+	struct stat st;
+	size_t at = strmap_get(&w->wanted, rel, strlen(rel));
+	int link = 0;
+
+	/* a package bun.lock names is a folder of its own unless it is a
+	 * workspace, folder or link: only the others cost an lstat */
+	if (at == STRMAP_NONE || (w->want->v[at].flags & DEP_LINK)) {
+		char *abs = path_join(w->root, rel);
+
+		link = lstat(abs, &st) == 0 && S_ISLNK(st.st_mode);
+		free(abs);
+	}
+	if (at == STRMAP_NONE) {
+		struct blob b;
+		struct lread lr;
+		char *pj = path_join(rel, "package.json"), *n = NULL, *v = NULL;
+
+		if (!link && deps_read(w->root, pj, 0, DEPS_META_CAP, &b, &lr) == 0) {
+			deps_bun_package_json(b.data, b.len, &n, &v);
+			blob_release(&b);
+		}
+		dep_set_add(w->have, rel, n ? n : name, v, link ? DEP_LINK : 0);
+		free(pj);
+		free(n);
+		free(v);
+	}
+	if (!link && depth < BUN_WALK_DEPTH) {
+		char *sub = path_join(rel, "node_modules");
+
+		walk_extras(w, sub, depth + 1);
+		free(sub);
+	}
+}
+
+/* Folders of a node_modules that bun.lock does not name (npm's
+ * "extraneous"): bun leaves them (an install neither removes nor
+ * replaces them), so they are a warning. */
+static void walk_extras(struct extra_walk *w, const char *rel, unsigned depth)
+{
+	char *abs = path_join(w->root, rel);
+	DIR *d = opendir(abs);
+	char **names;
+	size_t n = 0, i;
+
+	free(abs);
+	if (!d)
+		return;
+	names = deps_list_entries(d, &n);
+	closedir(d);
+	for (i = 0; i < n; i++) {
+		char *child = path_join(rel, names[i]);
+
+		if (clock_ms() > w->deadline)
+			w->stopped = 1;
+		if (!w->stopped) {
+			if (names[i][0] == '@' && depth < BUN_WALK_DEPTH) {
+				char *sd = path_join(w->root, child);
+				DIR *s = opendir(sd);
+				char **sn;
+				size_t k, sc = 0;
+
+				free(sd);
+				sn = s ? deps_list_entries(s, &sc) : NULL;
+				if (s)
+					closedir(s);
+				for (k = 0; k < sc; k++) {
+					char *scoped = path_join(child, sn[k]), *full = NULL;
+					struct buf nm = BUF_INIT;
+
+					buf_printf(&nm, "%s/%s", names[i], sn[k]);
+					full = buf_detach(&nm);
+					extra_pkg(w, scoped, full, depth);
+					free(full);
+					free(scoped);
+					free(sn[k]);
+				}
+				free(sn);
+			} else {
+				extra_pkg(w, child, names[i], depth);
+			}
+		}
+		free(child);
+		free(names[i]);
+	}
+	free(names);
+}
+
+/* ---- the two linkers ---- */
+
+/* A package bun does not install here: another platform's, or one only
+ * devDependencies reach under bunfig.toml's production = true. */
+static int not_installed_here(const struct bun_pkg *p, int production)
+{
+	return p->other_platform || (production && p->dev_only);
+}
+
+static void hoisted(const struct run_ctx *ctx, const struct lock_req *l,
+		    const struct bun_lock *lock, int production, struct result *r)
+{
+	const struct spec *spec = ctx->spec;
+	struct dep_set want = DEP_SET_INIT, have = DEP_SET_INIT;
+	struct bun_check c = { lock, NULL };
+	struct many_read m;
+	struct extra_walk w;
+	struct dep_diff d;
+	size_t i, *slot;
+
+	c.seen = xcalloc(lock->npkgs ? lock->npkgs : 1, sizeof(*c.seen));
+	memset(&m, 0, sizeof(m));
+	m.n = lock->npkgs;
+	m.name = pkg_file;
+	m.take = pkg_take;
+	m.arg = &c;
+	m.deadline = ctx->deadline_ms;
+	memset(&d, 0, sizeof(d));
+	if (deps_many_read_run(&m, spec->root) < 0)
+		goto late;
+	slot = xcalloc(lock->npkgs ? lock->npkgs : 1, sizeof(*slot));
+	for (i = 0; i < lock->npkgs; i++) {
+		const struct bun_pkg *p = &lock->pkgs[i];
+
+		slot[i] = SIZE_MAX;
+		if (p->kind == BUN_ROOT)
+			continue;
+		slot[i] = want.n;
+		dep_set_add(&want, p->path, p->name, want_text(p),
+			    (not_installed_here(p, production) ? DEP_OPTIONAL : 0) |
+			    (p->kind == BUN_WORKSPACE || p->kind == BUN_FOLDER ||
+			     p->kind == BUN_LINK ? DEP_LINK : 0))->line = p->line;
+	}
+	for (i = 0; i < lock->npkgs; i++) {
+		const struct bun_pkg *p = &lock->pkgs[i];
+		const struct bun_seen *s = &c.seen[i];
+		const struct dep *wd;
+		int problem = DEP_MISSING, bad;
+
+		if (slot[i] == SIZE_MAX)
+			continue;
+		wd = &want.v[slot[i]];
+		bad = judge(p, s, spec->root, &problem);
+		if (bad && not_installed_here(p, production)) {
+			/* another platform's package, or a dev one in a
+			 * production install: bun does not install it */
+			d.skipped++;
+			continue;
+		}
+		d.compared++;
+		if (!bad)
+			continue;
+		if (problem == DEP_MISSING) {
+			diff_push(&d, DEP_MISSING, wd, NULL);
+		} else {
+			const char *got = s->tag ? s->tag : s->version ? s->version : "?";
+			struct dep *h = dep_set_add(&have, p->path, s->name ? s->name : p->name,
+						    got, 0);
+
+			diff_push(&d, DEP_VERSION, wd, h);
+		}
+	}
+	free(slot);
+	/* extras: every node_modules bun.lock's packages live in */
+	memset(&w, 0, sizeof(w));
+	w.root = spec->root;
+	w.have = &have;
+	w.want = &want;
+	w.deadline = ctx->deadline_ms;
+	for (i = 0; i < want.n; i++)
+		strmap_put(&w.wanted, want.v[i].key, strlen(want.v[i].key), i);
+	walk_extras(&w, "node_modules", 0);
+	for (i = 1; i < lock->nws; i++) {
+		char *nm = path_join(lock->ws[i].path, "node_modules");
+
+		walk_extras(&w, nm, 0);
+		free(nm);
+	}
+	strmap_release(&w.wanted);
+	if (w.stopped)
+		goto late;
+	for (i = 0; i < have.n; i++)
+		if (!dep_set_get(&want, have.v[i].key) &&
+		    !(have.v[i].flags & DEP_LINK && !strncmp(have.v[i].key, "node_modules/.", 14)))
+			diff_push(&d, DEP_EXTRA, NULL, &have.v[i]);
+	r->data = deps_data_new(l, "node_modules");
+	deps_report_diff(r, l, &d, "node_modules");
+	if (r->status == STATUS_WARN) {
+		/* bun install leaves them: no command clears this warning */
+		result_fix_clear(r);
+		result_hint(r, "bun install neither removes nor uses packages %s does not name: "
+			    "delete those folders, or add them to package.json", l->origin.file);
+	}
+	goto out;
+late:
+	result_set(r, STATUS_ERROR, "node_modules not compared: the deadline came first");
+	r->reason = REASON_TIMEOUT;
+out:
+	dep_diff_release(&d);
+	for (i = 0; i < lock->npkgs; i++) {
+		free(c.seen[i].name);
+		free(c.seen[i].version);
+		free(c.seen[i].tag);
+	}
+	free(c.seen);
+	dep_set_release(&want);
+	dep_set_release(&have);
+}
+
+/* "@s/a" -> "@s+a" (Store.zig fmtStorePath: '/' is '+'), into b. */
+static void store_name(struct buf *b, const char *name)
+{
+	for (; *name; name++)
+		buf_putc(b, *name == '/' ? '+' : *name);
+}
+
+/* Is there a store entry for p among entries (sorted)?  npm:
+ * "NAME@VERSION", or with "+PEERHASH" after it; other kinds:
+ * "NAME@" and a resolution bun hashes (Store.zig Entry fmtStorePath). */
+static int in_store(const struct bun_pkg *p, char *const *entries, size_t n)
+{
+	struct buf pre = BUF_INIT;
+	size_t i, len, lo, hi;
+	int hit = 0;
+
+	store_name(&pre, p->name);
+	buf_putc(&pre, '@');
+	if (p->kind == BUN_NPM)
+		buf_puts(&pre, p->resolution);
+	len = pre.len;
+	/* entries are sorted: the first not below the prefix, then those
+	 * that start with it */
+	lo = 0;
+	hi = n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (strcmp(entries[mid], buf_str(&pre)) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (i = lo; i < n && !hit && !strncmp(entries[i], buf_str(&pre), len); i++)
+		hit = p->kind != BUN_NPM || !entries[i][len] || entries[i][len] == '+';
+	buf_release(&pre);
+	return hit;
+}
+
+/* The isolated linker: bun (1.4.5, deps_bun.sh) installs a store entry
+ * only when its folder is not there, and links each workspace's direct
+ * dependencies on every install: so a missing entry or link is what it
+ * would change, and an entry's contents are not looked at (bun does not). */
+static void isolated(const struct run_ctx *ctx, const struct lock_req *l,
+		     const struct bun_lock *lock, int production, struct result *r)
+{
+	const struct spec *spec = ctx->spec;
+	struct dep_set want = DEP_SET_INIT;
+	struct dep_diff d;
+	char *store = path_join(spec->root, "node_modules/.bun");
+	DIR *dir = opendir(store);
+	char **entries;
+	size_t n = 0, i, j;
+
+	free(store);
+	if (!dir) {
+		deps_not_installed(r, l, "node_modules/.bun does not exist: bun's isolated "
+				   "linker has not installed here");
+		return;
+	}
+	entries = deps_list_entries(dir, &n);
+	closedir(dir);
+	memset(&d, 0, sizeof(d));
+	for (i = 0; i < lock->npkgs; i++) {
+		const struct bun_pkg *p = &lock->pkgs[i];
+		struct buf key = BUF_INIT;
+		struct dep *wd;
+
+		if (p->kind == BUN_ROOT || p->kind == BUN_WORKSPACE || p->kind == BUN_LINK)
+			continue;
+		buf_puts(&key, "node_modules/.bun/");
+		store_name(&key, p->name);
+		buf_putc(&key, '@');
+		store_name(&key, want_text(p));
+		wd = dep_set_add(&want, buf_str(&key), p->name, want_text(p),
+				 not_installed_here(p, production) ? DEP_OPTIONAL : 0);
+		wd->line = p->line;
+		buf_release(&key);
+		if (in_store(p, entries, n)) {
+			d.compared++;
+		} else if (not_installed_here(p, production)) {
+			d.skipped++;
+		} else {
+			d.compared++;
+			diff_push(&d, DEP_MISSING, wd, NULL);
+		}
+	}
+	/* the links: every workspace's dependencies but its peers */
+	for (i = 0; i < lock->nws; i++) {
+		const struct bun_workspace *w = &lock->ws[i];
+
+		for (j = 0; j < w->ndeps; j++) {
+			const struct bun_dep *dp = &w->deps[j];
+			struct buf key = BUF_INIT;
+			struct dep *wd;
+			char *abs;
+			struct stat st;
+			int there, skip;
+
+			if (dp->group == 3)
+				continue;
+			buf_printf(&key, "%s%snode_modules/%s", w->path, *w->path ? "/" : "",
+				   dp->name);
+			abs = path_join(spec->root, buf_str(&key));
+			there = stat(abs, &st) == 0;
+			free(abs);
+			if (dep_set_get(&want, buf_str(&key))) {
+				buf_release(&key);
+				continue;
+			}
+			skip = dp->group == 2 || (production && dp->group == 1);
+			wd = dep_set_add(&want, buf_str(&key), dp->name, dp->spec,
+					 skip ? DEP_OPTIONAL : 0);
+			wd->line = dp->line;
+			buf_release(&key);
+			if (there) {
+				d.compared++;
+			} else if (skip) {
+				d.skipped++;
+			} else {
+				d.compared++;
+				diff_push(&d, DEP_MISSING, wd, NULL);
+			}
+		}
+	}
+	r->data = deps_data_new(l, "node_modules/.bun");
+	deps_report_diff(r, l, &d, "node_modules/.bun and its links");
+	dep_diff_release(&d);
+	dep_set_release(&want);
+	for (i = 0; i < n; i++)
+		free(entries[i]);
+	free(entries);
+}
+
+/* ---- the check ---- */
+
+void deps_run_bun(const struct run_ctx *ctx, const struct lock_req *l, struct result *r)
+{
+	const struct spec *spec = ctx->spec;
+	struct bun_lock lock;
+	struct parse_error e;
+	struct platform pf;
+	struct bun_platform here;
+	struct blob b;
+	char *pkg_linker = NULL;
+	const char *from;
+	struct bunfig bf;
+	int rc, iso;
+
+	if (!strcmp(l->origin.file, "bun.lockb")) {
+		/* bun's binary lockfile (before bun 1.2): its layout is bun's
+		 * in-memory one, versioned by bun's own source */
+		result_set(r, STATUS_SKIP, "bun.lockb is bun's binary lockfile: not read "
+			   "(only the text bun.lock of bun 1.2 and later)");
+		r->reason = REASON_OUT_OF_SCOPE;
+		result_hint(r, "bun install --save-text-lockfile --frozen-lockfile "
+			    "--lockfile-only writes bun.lock from it");
+		return;
+	}
+	if (deps_read_lockfile(spec, l, &b, r) < 0)
+		return;
+	platform_current(&pf);
+	here.os = pf.os;
+	here.cpu = pf.cpu;
+	rc = deps_bun_parse(b.data, b.len, &here, &lock, &e);
+	blob_release(&b);
+	if (rc < 0) {
+		deps_lockfile_invalid(r, l, &e);
+		goto out;
+	}
+	if (rc == 1) {
+		/* bun.lock.rs: "Unsupported lockfile version N.  This lockfile
+		 * was likely created by a newer version of Bun": that bun can
+		 * read it; this envpreflight cannot, and says so */
+		result_set(r, STATUS_SKIP, "%s:%u: lockfileVersion %u is newer than the "
+			   "versions envpreflight reads (0 to %d, bun 1.4): not compared",
+			   l->origin.file, e.line, lock.version, BUN_LOCK_VERSION_MAX);
+		r->reason = REASON_OUT_OF_SCOPE;
+		goto out;
+	}
+	if (manifests(spec, l, &lock, &pkg_linker, r) != 0)
+		goto out;
+	if (deps_node_modules_dir(spec, l, r) < 0)
+		goto out;
+	bunfig_read(spec, &bf);
+	iso = isolated_linker(&bf, &lock, pkg_linker, &from);
+	if (iso)
+		isolated(ctx, l, &lock, bf.production, r);
+	else
+		hoisted(ctx, l, &lock, bf.production, r);
+	result_note(r, "bun's %s linker (as %s decides it)", iso ? "isolated" : "hoisted", from);
+	if (bf.production)
+		result_note(r, "bunfig.toml asks for a production install: packages only "
+			    "devDependencies need are not counted when absent");
+	free(bf.linker);
+out:
+	free(pkg_linker);
+	bun_lock_release(&lock);
+}
