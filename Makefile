@@ -34,7 +34,7 @@ SCHEMADIR   ?= $(DATADIR)/envpreflight
 # the version, said once: include/version.h
 VERSION := $(shell sed -n 's/^\#define EP_VERSION "\(.*\)"$$/\1/p' include/version.h)
 CC      ?= cc
-PKGS    := libcjson inih yaml-0.1
+PKGS    := libcjson inih yaml-0.1 zlib
 BUILD   ?= build
 
 # Debian packages: to build, to run the tests, and for the clang-based
@@ -42,7 +42,7 @@ BUILD   ?= build
 # runtimes in libclang-rt-14-dev, which bookworm's clang only recommends;
 # llvm gives llvm-symbolizer for readable sanitizer stacks.  make run
 # installs DEPS_BUILD only; the test toolchain comes with make check.
-DEPS_BUILD := gcc libc6-dev pkg-config libcjson-dev libinih-dev libyaml-dev
+DEPS_BUILD := gcc libc6-dev pkg-config libcjson-dev libinih-dev libyaml-dev zlib1g-dev
 DEPS_TEST  := libxml2-utils iproute2 lsof valgrind man-db git nodejs python3 util-linux \
               python3-jsonschema python3-yaml perl bash-completion zsh fish
 # make deb (dpkg-shlibdeps, dpkg-buildflags; dpkg-deb is dpkg's) and make
