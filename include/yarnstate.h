@@ -88,11 +88,20 @@ int yarn_manifest_differs(const char *buf, size_t len, const struct yarn_entry *
  * says (a new string), or NULL when it sets none. */
 char *yarn_rc_linker(const char *buf, size_t len);
 
-/* node_modules/.yarn-state.yml: each locator (devirtualised) with its
- * version, and every folder it was linked at (locations, "" the root)
- * into *locs (new strings, *nlocs of them).  Returns 0, or -1 with err. */
-int yarn_nm_state_parse(const char *buf, size_t len, struct dep_set *s, char ***locs,
+/* A folder the node-modules linker made, and the locator it holds (as
+ * the record writes it, virtual or not). */
+struct yarn_loc {
+	char *path;		/* "node_modules/lodash"; "" the project */
+	char *locator;
+};
+
+/* node_modules/.yarn-state.yml: each locator (devirtualised; workspaces
+ * left out) with its version into s, and every folder it was linked at
+ * (its "locations") into *locs (new, *nlocs of them; locs NULL: not
+ * asked).  Returns 0, or -1 with err. */
+int yarn_nm_state_parse(const char *buf, size_t len, struct dep_set *s, struct yarn_loc **locs,
 			size_t *nlocs, struct parse_error *err);
+void yarn_locs_release(struct yarn_loc *locs, size_t n);
 
 /* ---- the Plug'n'Play install state ---- */
 
@@ -104,6 +113,12 @@ struct yarn_install_state {
 	char **locs;			/* accessibleLocators: locator hashes */
 	size_t nlocs, locs_cap;
 	struct strmap index;		/* locs' hash -> index */
+	struct {
+		char *hash;		/* storedPackages: a locator hash */
+		size_t ndeps;		/* its dependencies' count */
+	} *pkgs;
+	size_t npkgs, pkgs_cap;
+	struct strmap pkg_index;	/* pkgs' hash -> index */
 };
 
 /* The bytes v8.serialize wrote (gunzipped install-state.gz): the few
@@ -115,6 +130,9 @@ void yarn_install_state_release(struct yarn_install_state *st);
 /* Whether the locator ("lodash@npm:4.17.21") is one of the state's
  * accessibleLocators (by berry's locatorHash, yarn_locator_hash). */
 int yarn_install_state_has(const struct yarn_install_state *st, const char *locator);
+/* How many dependencies the state's storedPackages gives the locator,
+ * or -1 when it holds no such package. */
+long yarn_install_state_deps(const struct yarn_install_state *st, const char *locator);
 /* berry's locatorHash of a locator: sha512 hex (out: 129 bytes). */
 void yarn_locator_hash(const char *locator, char out[129]);
 

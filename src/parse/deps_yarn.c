@@ -672,7 +672,7 @@ char *yarn_rc_linker(const char *buf, size_t len)
 
 struct state_ctx {
 	struct dep_set *s;
-	char ***locs;
+	struct yarn_loc **locs;
 	size_t *nlocs, cap;
 };
 
@@ -697,13 +697,28 @@ static int state_fn(void *arg, const struct ypath *p)
 	 * writes each locator's "locations" (workspaces too) */
 	if (c->locs && p->depth == 2 && p->in_seq && !p->is_key &&
 	    !strcmp(p->key[1], "locations") && strcmp(p->key[0], "__metadata")) {
+		struct yarn_loc *l;
+
 		grow(c->locs, sizeof(**c->locs), &c->cap, *c->nlocs + 1);
-		(*c->locs)[(*c->nlocs)++] = xstrndup(p->value, p->vlen);
+		l = &(*c->locs)[(*c->nlocs)++];
+		l->path = xstrndup(p->value, p->vlen);
+		l->locator = xstrdup(p->key[0]);
 	}
 	return 0;
 }
 
-int yarn_nm_state_parse(const char *buf, size_t len, struct dep_set *s, char ***locs,
+void yarn_locs_release(struct yarn_loc *locs, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		free(locs[i].path);
+		free(locs[i].locator);
+	}
+	free(locs);
+}
+
+int yarn_nm_state_parse(const char *buf, size_t len, struct dep_set *s, struct yarn_loc **locs,
 			size_t *nlocs, struct parse_error *err)
 {
 	struct state_ctx c = { s, locs, nlocs, 0 };

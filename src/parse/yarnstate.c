@@ -357,6 +357,84 @@ static int v8_locators(struct v8r *r, struct yarn_install_state *st)
 	}
 }
 
+/* storedPackages: a Map of locator hash -> Package object; of each, the
+ * size of its dependencies Map is kept (st->deps, by hash). */
+static int v8_packages(struct v8r *r, struct yarn_install_state *st)
+{
+	uint64_t x;
+
+	if (v8_tag(r) != ';')
+		return -1;
+	for (;;) {
+		char *h;
+		size_t items = 0;
+		int have = 0;
+
+		while (r->p < r->end && *r->p == 0x00)
+			r->p++;
+		if (r->p >= r->end)
+			return -1;
+		if (*r->p == ':') {
+			r->p++;
+			return v8_varint(r, &x);
+		}
+		if (!(h = v8_string(r)))
+			return -1;
+		if (v8_tag(r) != 'o') {
+			/* a reference to a package seen before: not kept */
+			free(h);
+			r->p--;
+			if (v8_skip(r) < 0)
+				return -1;
+			continue;
+		}
+		for (;;) {
+			char *k;
+			int rc;
+
+			while (r->p < r->end && *r->p == 0x00)
+				r->p++;
+			if (r->p >= r->end) {
+				free(h);
+				return -1;
+			}
+			if (*r->p == '{') {
+				r->p++;
+				break;
+			}
+			if (!(k = v8_string(r))) {
+				free(h);
+				return -1;
+			}
+			if (!strcmp(k, "dependencies") && r->p < r->end && *r->p == ';') {
+				r->p++;
+				rc = v8_skip_until(r, ':', 1, &items);
+				have = 1;
+			} else {
+				rc = v8_skip(r);
+			}
+			free(k);
+			if (rc < 0) {
+				free(h);
+				return -1;
+			}
+		}
+		if (v8_varint(r, &x) < 0) {
+			free(h);
+			return -1;
+		}
+		if (!have) {
+			free(h);
+			continue;
+		}
+		grow(&st->pkgs, sizeof(*st->pkgs), &st->pkgs_cap, st->npkgs + 1);
+		st->pkgs[st->npkgs].hash = h;
+		st->pkgs[st->npkgs].ndeps = items / 2;
+		strmap_put(&st->pkg_index, h, strlen(h), st->npkgs);
+		st->npkgs++;
+	}
+}
+
 /* berry's structUtils.makeIdent / makeLocator: identHash is
  * makeHash(scope, name) (a null scope adds nothing), locatorHash
  * makeHash(identHash, reference). */
@@ -382,6 +460,16 @@ void yarn_locator_hash(const char *locator, char out[129])
 	if (*at)
 		sha512_update(&c, at + 1, strlen(at + 1));
 	sha512_hex(&c, out);
+}
+
+long yarn_install_state_deps(const struct yarn_install_state *st, const char *locator)
+{
+	char h[129];
+	size_t i;
+
+	yarn_locator_hash(locator, h);
+	i = strmap_get((struct strmap *)&st->pkg_index, h, 128);
+	return i == STRMAP_NONE ? -1 : (long)st->pkgs[i].ndeps;
 }
 
 int yarn_install_state_has(const struct yarn_install_state *st, const char *locator)
@@ -427,6 +515,8 @@ int yarn_install_state_parse(const unsigned char *buf, size_t len, struct yarn_i
 		} else if (!strcmp(key, "accessibleLocators")) {
 			rc = v8_locators(&r, st);
 			st->accessible = st->nlocs;
+		} else if (!strcmp(key, "storedPackages")) {
+			rc = v8_packages(&r, st);
 		} else if (!strcmp(key, "disabledLocators")) {
 			rc = v8_set_size(&r, &st->disabled);
 		} else {
@@ -451,5 +541,9 @@ void yarn_install_state_release(struct yarn_install_state *st)
 		free(st->locs[i]);
 	free(st->locs);
 	strmap_release(&st->index);
+	for (i = 0; i < st->npkgs; i++)
+		free(st->pkgs[i].hash);
+	free(st->pkgs);
+	strmap_release(&st->pkg_index);
 	memset(st, 0, sizeof(*st));
 }

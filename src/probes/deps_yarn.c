@@ -194,6 +194,73 @@ static char *node_linker(const struct spec *spec)
 
 /* ---- node-modules ---- */
 
+/* A folder the record names that is not on the disk, as a difference
+ * of data (problem "missing", key the folder). */
+static void add_missing(cJSON *data, const struct yarn_loc *loc, const struct dep_set *want)
+{
+	cJSON *o = cJSON_CreateObject();
+	char *dv = NULL, *name;
+	const struct dep *w;
+	const char *at = loc->locator[0] ? strchr(loc->locator + 1, '@') : NULL;
+	const char *virt = at && !strncmp(at + 1, "virtual:", 8) ? strchr(at, '#') : NULL;
+
+	/* the lockfile's version of the devirtualised locator */
+	if (virt) {
+		struct buf b = BUF_INIT;
+
+		buf_add(&b, loc->locator, (size_t)(at - loc->locator) + 1);
+		buf_puts(&b, virt + 1);
+		dv = buf_detach(&b);
+	}
+	w = dep_set_get(want, dv ? dv : loc->locator);
+	name = at ? xstrndup(loc->locator, (size_t)(at - loc->locator)) : xstrdup(loc->locator);
+	cJSON_AddStringToObject(o, "name", name);
+	cJSON_AddStringToObject(o, "problem", "missing");
+	cJSON_AddStringToObject(o, "key", loc->path);
+	if (w && w->version)
+		cJSON_AddStringToObject(o, "lockfile", w->version);
+	else
+		cJSON_AddNullToObject(o, "lockfile");
+	cJSON_AddNullToObject(o, "installed");
+	cJSON_AddItemToArray(cJSON_GetObjectItemCaseSensitive(data, "differences"), o);
+	free(name);
+	free(dv);
+}
+
+/* NodeModulesLinker (plugin-nm NodeModulesLinker.ts persistNodeModules)
+ * lays the tree out again where a location of its record is missing
+ * from the disk: a deleted package folder, top-level link or workspace
+ * link comes back with the next install.  One lstat a folder; "" is the
+ * project itself and a workspace's own folder is not the linker's.
+ * Returns how many are missing (named in m, listed in data). */
+static size_t missing_folders(const struct spec *spec, const struct yarn_loc *locs, size_t n,
+			      const struct dep_set *want, cJSON *data, struct buf *m)
+{
+	size_t i, gone = 0;
+
+	for (i = 0; i < n; i++) {
+		struct stat st;
+		char *p;
+
+		if (strncmp(locs[i].path, "node_modules/", 13) &&
+		    !strstr(locs[i].path, "/node_modules/"))
+			continue;
+		if (!path_is_relative_inside(locs[i].path))
+			continue;
+		p = path_join(spec->root, locs[i].path);
+		if (lstat(p, &st) < 0 && (errno == ENOENT || errno == ENOTDIR)) {
+			if (gone < YARN_LOCS_SHOWN) {
+				buf_puts(m, gone ? ", " : "");
+				buf_add_clean(m, locs[i].path);
+			}
+			add_missing(data, &locs[i], want);
+			gone++;
+		}
+		free(p);
+	}
+	return gone;
+}
+
 static void run_nm(const struct spec *spec, const struct lock_req *l, const struct dep_set *want,
 		   size_t skipped, struct result *r)
 {
@@ -203,10 +270,10 @@ static void run_nm(const struct spec *spec, const struct lock_req *l, const stru
 	struct blob b;
 	struct lread lr;
 	struct dep_diff d;
-	char **locs = NULL, why[128];
-	size_t nlocs = 0, i, gone = 0;
+	struct yarn_loc *locs = NULL;
+	char why[128];
+	size_t nlocs = 0, i, gone;
 	struct buf m = BUF_INIT;
-	cJSON *missing;
 
 	if (deps_node_modules_dir(spec, l, r) < 0)
 		return;
@@ -244,55 +311,24 @@ static void run_nm(const struct spec *spec, const struct lock_req *l, const stru
 	r->data = deps_data_new(l, record);
 	deps_compare(want, &have, DEPS_CMP_EXTRAS | DEPS_CMP_PAIR, &d);
 	d.skipped += skipped;
-	if (d.n > d.extra) {
+	if (d.n > d.extra || !(gone = missing_folders(spec, locs, nlocs, want, r->data, &m))) {
 		deps_report_diff(r, l, &d, record);
-		dep_diff_release(&d);
-		goto out;
-	}
-	/* NodeModulesLinker (plugin-nm NodeModulesLinker.ts persistNodeModules)
-	 * lays the tree out again where a location of its record is missing
-	 * from the disk: a deleted package folder, top-level link or
-	 * workspace link comes back with the next install.  A stat a folder;
-	 * "" is the project itself, and a workspace's own folder is not
-	 * what the linker made. */
-	missing = cJSON_CreateArray();
-	for (i = 0; i < nlocs; i++) {
-		struct stat st;
-		char *p;
-
-		if (!locs[i][0] || strncmp(locs[i], "node_modules/", 13) ?
-		    !strstr(locs[i], "/node_modules/") : 0)
-			continue;
-		if (!path_is_relative_inside(locs[i]))
-			continue;
-		p = path_join(spec->root, locs[i]);
-		if (lstat(p, &st) < 0 && (errno == ENOENT || errno == ENOTDIR)) {
-			if (gone < YARN_LOCS_SHOWN) {
-				buf_puts(&m, gone ? ", " : "");
-				buf_add_clean(&m, locs[i]);
-			}
-			cJSON_AddItemToArray(missing, cJSON_CreateString(locs[i]));
-			gone++;
-		}
-		free(p);
-	}
-	cJSON_AddItemToObject(r->data, "missing_folders", missing);
-	if (gone) {
+	} else {
+		cJSON_ReplaceItemInObjectCaseSensitive(r->data, "packages",
+						       cJSON_CreateNumber((double)d.compared));
+		cJSON_ReplaceItemInObjectCaseSensitive(r->data, "differ",
+						       cJSON_CreateNumber((double)gone));
 		result_set(r, STATUS_FAIL, "%zu folder%s yarn linked %s missing: %s%s", gone,
 			   gone == 1 ? "" : "s", gone == 1 ? "is" : "are", buf_str(&m),
 			   gone > YARN_LOCS_SHOWN ? " and more" : "");
 		r->reason = REASON_OUT_OF_DATE;
 		deps_set_fix(r, l);
 		deps_fix_hint(r, l);
-	} else {
-		deps_report_diff(r, l, &d, record);
 	}
 	dep_diff_release(&d);
 out:
 	buf_release(&m);
-	for (i = 0; i < nlocs; i++)
-		free(locs[i]);
-	free(locs);
+	yarn_locs_release(locs, nlocs);
 	blob_release(&b);
 	dep_set_release(&have);
 }
@@ -352,10 +388,53 @@ static int file_exists(const struct spec *spec, const char *name)
 	return ok;
 }
 
+/* Whether the install was a `yarn workspaces focus` (plugin-workspace-
+ * tools focus: only some workspaces, and with --production without
+ * their devDependencies, resolved and installed; Project.ts then
+ * stores that in the state): a workspace of the lockfile missing from
+ * the state's storedPackages, or with fewer dependencies there than
+ * the lockfile lists; else a package the lockfile installs here that
+ * is not among accessibleLocators.  1 with the message in m. */
+static int focused(const struct yarn_install_state *ist, const struct yarn_lock *y,
+		   const struct dep_set *want, const struct lock_req *l, struct buf *m)
+{
+	size_t i, j;
+
+	for (i = 0; i < y->n && ist->npkgs; i++) {
+		const struct yarn_entry *ws = &y->v[i];
+		size_t n = 0;
+		long got;
+
+		if (!ws->workspace)
+			continue;
+		for (j = 0; j < ws->ndeps; j++)
+			n += !ws->deps[j].peer;
+		got = yarn_install_state_deps(ist, ws->resolution);
+		if (got < 0 || (size_t)got < n) {
+			buf_puts(m, "the last install left out ");
+			if (got >= 0)
+				buf_printf(m, "%zu of the %zu dependencies of ", n - (size_t)got, n);
+			buf_puts(m, "the workspace ");
+			buf_add_clean(m, ws->resolution);
+			buf_printf(m, " in %s (a yarn workspaces focus install?)", l->origin.file);
+			return 1;
+		}
+	}
+	for (i = 0; i < want->n && ist->nlocs; i++)
+		if (!(want->v[i].flags & DEP_OPTIONAL) && !yarn_install_state_has(ist, want->v[i].key)) {
+			buf_puts(m, "the last install left out ");
+			buf_add_clean(m, want->v[i].key);
+			buf_printf(m, " of %s (a yarn workspaces focus install?)", l->origin.file);
+			return 1;
+		}
+	return 0;
+}
+
 /* What keeps Plug'n'Play from being what yarn.lock says (a failure's
  * message, into m), or 0 when nothing does. */
 static int pnp_problem(const struct blob *gz, const struct blob *lock, const struct lock_req *l,
-		       const struct dep_set *want, int pnp, struct buf *m, enum reason *why)
+		       const struct yarn_lock *y, const struct dep_set *want, int pnp, struct buf *m,
+		       enum reason *why)
 {
 	static const char state[] = ".yarn/install-state.gz";
 	struct yarn_install_state ist;
@@ -376,27 +455,11 @@ static int pnp_problem(const struct blob *gz, const struct blob *lock, const str
 	} else if (!pnp) {
 		buf_printf(m, ".pnp.cjs does not exist: yarn install writes it again");
 		*why = REASON_NOT_INSTALLED;
-	} else if (ist.nlocs) {
-		/* Project.ts resolveEverything: accessibleLocators is what the
-		 * install reached; a `yarn workspaces focus` (--production)
-		 * reaches less, and the next yarn install adds the rest */
-		size_t i, absent = 0;
-		const struct dep *first = NULL;
-
-		for (i = 0; i < want->n; i++)
-			if (!(want->v[i].flags & DEP_OPTIONAL) &&
-			    !yarn_install_state_has(&ist, want->v[i].key) && !absent++)
-				first = &want->v[i];
-		if (absent) {
-			buf_printf(m, "%zu of %zu packages of %s are not in the install (a yarn "
-				   "workspaces focus?): ", absent, want->n, l->origin.file);
-			buf_add_clean(m, first->name);
-			buf_puts(m, " ");
-			buf_add_clean(m, first->version ? first->version : "");
-			buf_puts(m, absent > 1 ? " and more" : "");
-		} else {
-			bad = 0;
-		}
+	} else if (focused(&ist, y, want, l, m)) {
+		/* a `yarn workspaces focus` install: fewer workspaces, or
+		 * (--production) a workspace without its devDependencies;
+		 * the next yarn install adds the rest */
+		;
 	} else {
 		bad = 0;
 	}
@@ -406,7 +469,7 @@ static int pnp_problem(const struct blob *gz, const struct blob *lock, const str
 }
 
 static void run_pnp(const struct spec *spec, const struct lock_req *l, const struct blob *lock,
-		    const struct dep_set *want, struct result *r)
+		    const struct yarn_lock *y, const struct dep_set *want, struct result *r)
 {
 	static const char state[] = ".yarn/install-state.gz";
 	struct buf m = BUF_INIT;
@@ -437,7 +500,7 @@ static void run_pnp(const struct spec *spec, const struct lock_req *l, const str
 	r->data = deps_data_new(l, state);
 	cJSON_ReplaceItemInObjectCaseSensitive(r->data, "packages",
 					       cJSON_CreateNumber((double)want->n));
-	if (pnp_problem(&gz, lock, l, want, pnp, &m, &why)) {
+	if (pnp_problem(&gz, lock, l, y, want, pnp, &m, &why)) {
 		result_set(r, STATUS_FAIL, "%s", buf_str(&m));
 		r->reason = why;
 		deps_set_fix(r, l);
@@ -492,7 +555,7 @@ void deps_run_yarn(const struct run_ctx *ctx, const struct lock_req *l, struct r
 	if (!strcmp(linker, "node-modules"))
 		run_nm(spec, l, &want, skipped, r);
 	else if (!strcmp(linker, "pnp"))
-		run_pnp(spec, l, &b, &want, r);
+		run_pnp(spec, l, &b, &y, &want, r);
 	else {
 		result_set(r, STATUS_SKIP, "nodeLinker %s: not compared (node-modules and pnp only)",
 			   !strcmp(linker, "pnpm") ? "pnpm" : "(another)");
