@@ -1,4 +1,4 @@
-# envpreflight - plain make, pkg-config for the three libraries.
+# envpreflight - plain make, pkg-config for the four libraries (zlib: yarn's install state).
 #
 #   make            build ./envpreflight (says what to install when the
 #                   libraries are missing)
@@ -153,7 +153,7 @@ $(BUILD)/fuzz/fuzz_%: $(BUILD)/fuzz/target_%.o $(BUILD)/fuzz/fuzz.o $(BUILD)/lib
 $(BUILD):
 	mkdir -p $(BUILD)/tests $(BUILD)/fuzz
 
-# Before the first object: the three libraries, or what to run to get them
+# Before the first object: the four libraries, or what to run to get them
 # (a build without them would stop at the first #include <cJSON.h>).
 libs-present:
 	@pkg-config --exists $(PKGS) 2>/dev/null || { \
@@ -252,7 +252,7 @@ deps-check:
 	$(call install_missing,$(DEPS_BUILD) $(DEPS_TEST))
 	@$(MAKE) -s mcp-deps tap-deps managers-deps
 
-# what make run needs: a compiler and the three libraries
+# what make run needs: a compiler and the four libraries
 deps-build:
 	$(call install_missing,$(DEPS_BUILD))
 
