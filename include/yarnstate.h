@@ -46,11 +46,14 @@ struct yarn_lock {
 	struct strmap desc;	/* normalised descriptor -> entry */
 	struct strmap compat;	/* a compat patch's source descriptor -> the
 				 * patch entry (plugin-compat) */
-	char **keys;		/* the strings desc and compat borrow */
+	char **keys;		/* the strings desc, compat and names borrow */
 	size_t nkeys, keys_cap;
+	struct strmap names;	/* a package name -> its first entry */
+	size_t *same_name;	/* entry -> the next of its name, or -1 */
 };
 
-#define YARN_LOCK_INIT { NULL, 0, 0, -1, 0, STRMAP_INIT, STRMAP_INIT, NULL, 0, 0 }
+#define YARN_LOCK_INIT { NULL, 0, 0, -1, 0, STRMAP_INIT, STRMAP_INIT, NULL, 0, 0, \
+			 STRMAP_INIT, NULL }
 
 /* yarn.lock (yarn 2 and later).  Returns 0; 1 for a yarn 1 lockfile
  * (nothing read); -1 with err. */

@@ -225,6 +225,20 @@ static void lock_index(struct yarn_lock *y)
 {
 	size_t i;
 
+	y->same_name = xmalloc(sizeof(*y->same_name) * (y->n + 1));
+	for (i = y->n; i-- > 0;) {
+		struct yarn_entry *e = &y->v[i];
+		char *name;
+		size_t first;
+
+		y->same_name[i] = STRMAP_NONE;
+		if (!e->resolution)
+			continue;
+		name = locator_name(e->resolution);
+		first = strmap_get(&y->names, name, strlen(name));
+		y->same_name[i] = first;
+		keep_key(y, &y->names, name, i);
+	}
 	for (i = 0; i < y->n; i++) {
 		struct yarn_entry *e = &y->v[i];
 		const char *s = e->key;
@@ -304,6 +318,8 @@ void yarn_lock_release(struct yarn_lock *y)
 	free(y->v);
 	strmap_release(&y->desc);
 	strmap_release(&y->compat);
+	strmap_release(&y->names);
+	free(y->same_name);
 	for (i = 0; i < y->nkeys; i++)
 		free(y->keys[i]);
 	free(y->keys);
@@ -415,16 +431,48 @@ static int cond_eval(const char *s, const struct yarn_arch *arch)
 
 /* ---- what the linker installs ---- */
 
-/* The entry a dependency resolves to: a compat patch first (what
+/* encodeURIComponent (berry binds a relative descriptor to its parent
+ * with "::locator=" and the parent's locator so encoded). */
+static void uri_encode(struct buf *b, const char *s)
+{
+	static const char hex[] = "0123456789ABCDEF";
+
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+		    strchr("-_.!~*'()", c)) {
+			buf_putc(b, (char)c);
+		} else {
+			buf_putc(b, '%');
+			buf_putc(b, hex[c >> 4]);
+			buf_putc(b, hex[c & 15]);
+		}
+	}
+}
+
+/* The entry a dependency of e resolves to: a compat patch first (what
  * plugin-compat's reduceDependency makes of it), else the descriptor's
- * own entry; STRMAP_NONE when the lockfile has neither. */
-static size_t lock_resolve(const struct yarn_lock *y, const struct yarn_dep *d)
+ * own entry, else the descriptor bound to e (structUtils.bindDescriptor:
+ * a file:, link:, portal: or patch: range relative to its parent);
+ * STRMAP_NONE when the lockfile has none of them. */
+static size_t lock_resolve(const struct yarn_lock *y, const struct yarn_entry *e,
+			   const struct yarn_dep *d)
 {
 	char *k = descriptor(d->name, strlen(d->name), d->range);
 	size_t v = strmap_get((struct strmap *)&y->compat, k, strlen(k));
 
 	if (v == STRMAP_NONE)
 		v = strmap_get((struct strmap *)&y->desc, k, strlen(k));
+	if (v == STRMAP_NONE && e->resolution && !strchr(k + strlen(d->name), '#')) {
+		struct buf b = BUF_INIT;
+
+		buf_puts(&b, k);
+		buf_puts(&b, "::locator=");
+		uri_encode(&b, e->resolution);
+		v = strmap_get((struct strmap *)&y->desc, buf_str(&b), b.len);
+		buf_release(&b);
+	}
 	free(k);
 	return v;
 }
@@ -439,6 +487,7 @@ static void lock_walk(const struct yarn_lock *y, unsigned char *st, unsigned cha
 {
 	size_t *stack = xmalloc(sizeof(*stack) * (y->n + 1)), n = 0, i, j, k;
 
+
 	for (i = 0; i < y->n; i++)
 		if (y->v[i].workspace) {
 			st[i] |= mark;
@@ -452,17 +501,15 @@ static void lock_walk(const struct yarn_lock *y, unsigned char *st, unsigned cha
 
 			if (e->deps[j].peer || (!all && e->deps[j].optional))
 				continue;
-			to = lock_resolve(y, &e->deps[j]);
-			for (k = to == STRMAP_NONE ? 0 : to; k < y->n; k++) {
-				if (to == STRMAP_NONE) {
-					char *nm = y->v[k].resolution ?
-						   locator_name(y->v[k].resolution) : NULL;
-					int same = nm && !strcmp(nm, e->deps[j].name);
-
-					free(nm);
-					if (!same)
-						continue;
-				}
+			to = lock_resolve(y, e, &e->deps[j]);
+			/* unresolved (a resolutions override): every entry of
+			 * the name */
+			k = to;
+			if (to == STRMAP_NONE)
+				k = strmap_get((struct strmap *)&y->names, e->deps[j].name,
+					       strlen(e->deps[j].name));
+			for (; k != STRMAP_NONE && k < y->n;
+			     k = to == STRMAP_NONE ? y->same_name[k] : STRMAP_NONE) {
 				if (st[k] & DISABLED) {
 					if (skipped && !(st[k] & SEEN)) {
 						st[k] |= SEEN;
@@ -472,8 +519,6 @@ static void lock_walk(const struct yarn_lock *y, unsigned char *st, unsigned cha
 					st[k] |= mark;
 					stack[n++] = k;
 				}
-				if (to != STRMAP_NONE)
-					break;
 			}
 		}
 	}

@@ -116,6 +116,34 @@ static void test_graph(void)
 	}
 }
 
+/* a file: dependency is bound to its parent (::locator=...); an
+ * unresolved one (a resolutions override) reaches every entry of its
+ * name */
+static void test_binding(void)
+{
+	static const char lock[] =
+		"__metadata:\n  version: 8\n\"app@workspace:.\":\n  resolution: \"app@workspace:.\"\n"
+		"  dependencies:\n    tiny: \"file:./tiny\"\n    o: \"npm:^2.0.0\"\n"
+		"\"tiny@file:./tiny::locator=app%40workspace%3A.\":\n  version: 1.0.0\n"
+		"  resolution: \"tiny@file:./tiny#./tiny::hash=14539d&locator=app%40workspace%3A.\"\n"
+		"\"tiny@npm:1.0.0\":\n  version: 1.0.0\n  resolution: \"tiny@npm:1.0.0\"\n"
+		"\"o@npm:1.5.0\":\n  version: 1.5.0\n  resolution: \"o@npm:1.5.0\"\n";
+	struct yarn_lock y = YARN_LOCK_INIT;
+	struct yarn_arch arch = { "linux", "x64", "glibc" };
+	struct dep_set s = DEP_SET_INIT;
+	struct parse_error e;
+
+	CHECK_INT(yarn_lock_parse(lock, sizeof(lock) - 1, &y, &e), 0, "%s", e.msg);
+	yarn_lock_wanted(&y, &arch, &s, NULL);
+	CHECK(dep_set_get(&s, "tiny@file:./tiny#./tiny::hash=14539d&locator=app%40workspace%3A.") != NULL,
+	      "the bound file: entry");
+	CHECK(dep_set_get(&s, "tiny@npm:1.0.0") == NULL, "not the other tiny");
+	CHECK(dep_set_get(&s, "o@npm:1.5.0") != NULL, "an override reached by name");
+	CHECK_INT(s.n, 2, "two");
+	dep_set_release(&s);
+	yarn_lock_release(&y);
+}
+
 static void test_conditions(void)
 {
 	static const struct {
@@ -428,6 +456,7 @@ static void test_install_state(void)
 void test_main(void)
 {
 	test_graph();
+	test_binding();
 	test_conditions();
 	test_manifest();
 	test_rc_and_state();
