@@ -351,7 +351,7 @@ static void cond_space(struct cond *c)
 
 static int cond_atom(struct cond *c)
 {
-	const char *f = c->s, *v, *want;
+	const char *f, *v, *want;
 	size_t flen, vlen;
 
 	cond_space(c);
@@ -696,17 +696,20 @@ char *yarn_rc_linker(const char *buf, size_t len)
 		size_t l = (size_t)((eol ? eol : end) - p);
 
 		if (l > 11 && !memcmp(p, "nodeLinker:", 11)) {
-			const char *v = p + 11, *ve = p + l;
+			const char *v = p + 11, *ve = p + l, *q;
 
 			while (v < ve && (*v == ' ' || *v == '\t'))
 				v++;
-			while (ve > v && (ve[-1] == ' ' || ve[-1] == '\r' || ve[-1] == '\t'))
-				ve--;
-			if (ve - v >= 2 && (*v == '"' || *v == '\'') && ve[-1] == *v) {
-				v++;
-				ve--;
-			}
-			return xstrndup(v, (size_t)(ve - v));
+			/* a quoted scalar to its quote; a plain one to a
+			 * comment (" #") or the end, trailing blanks off */
+			if (v < ve && (*v == '"' || *v == '\'') &&
+			    (q = memchr(v + 1, *v, (size_t)(ve - v - 1))))
+				return xstrndup(v + 1, (size_t)(q - v - 1));
+			for (q = v; q < ve && !(*q == '#' && q > v && (q[-1] == ' ' || q[-1] == '\t')); q++)
+				;
+			while (q > v && (q[-1] == ' ' || q[-1] == '\r' || q[-1] == '\t'))
+				q--;
+			return xstrndup(v, (size_t)(q - v));
 		}
 		p = eol ? eol + 1 : end;
 	}

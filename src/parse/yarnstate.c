@@ -293,7 +293,7 @@ static int v8_skip(struct v8r *r)
 		return v8_skip_bytes(r, x);
 	case '\\':			/* node's host object: a Buffer (type,
 					 * length, bytes: node_serdes.cc) */
-		if (v8_varint(r, &x) < 0 || v8_varint(r, &x) < 0)
+		if (v8_varint(r, &i) < 0 || v8_varint(r, &x) < 0)
 			return -1;
 		return v8_skip_bytes(r, x);
 	default:

@@ -255,6 +255,8 @@ static void test_rc_and_state(void)
 		{ "nodeLinker: node-modules\n", "node-modules" },
 		{ "enableGlobalCache: false\nnodeLinker: \"pnp\"\r\n", "pnp" },
 		{ "nodeLinker: 'pnpm'", "pnpm" },
+		{ "nodeLinker: node-modules # for jest\n", "node-modules" },
+		{ "nodeLinker:\n", NULL },
 		{ "yarnPath: x\n", NULL },
 		{ "  nodeLinker: node-modules\n", NULL },
 	};
