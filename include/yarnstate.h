@@ -41,7 +41,8 @@ struct yarn_entry {
 struct yarn_lock {
 	struct yarn_entry *v;
 	size_t n, cap;
-	long meta_version;	/* __metadata.version, -1: none */
+	long meta_version;	/* __metadata.version, -1: none, -2: not
+				 * a number */
 	unsigned meta_line;	/* where it is written */
 	struct strmap desc;	/* normalised descriptor -> entry */
 	struct strmap compat;	/* a compat patch's source descriptor -> the

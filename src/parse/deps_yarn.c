@@ -179,9 +179,8 @@ static int lock_fn(void *arg, const struct ypath *p)
 	if (c->meta) {
 		long v;
 
-		if (p->depth == 2 && !strcmp(p->key[1], "version") && !p->in_seq &&
-		    parse_long(p->value, 0, 1000000, &v) == 0) {
-			c->y->meta_version = v;
+		if (p->depth == 2 && !strcmp(p->key[1], "version") && !p->in_seq) {
+			c->y->meta_version = parse_long(p->value, 0, 1000000, &v) == 0 ? v : -2;
 			c->y->meta_line = p->line;
 		}
 		return 0;

@@ -87,9 +87,12 @@ static int check_metadata(const struct spec *spec, const struct lock_req *l,
 		lo = 8, hi = 10;
 	if (v >= lo && v <= hi)
 		return 0;
-	if (v < 0)
+	if (v == -1)
 		buf_printf(&why, "%s has no __metadata version: yarn reads it as a lockfile "
 			   "to write anew", l->origin.file);
+	else if (v < 0)
+		buf_printf(&why, "%s:%u: __metadata version is not a number", l->origin.file,
+			   y->meta_line);
 	else
 		buf_printf(&why, "%s:%u: __metadata version %ld is not one %s writes (%ld%s%ld)",
 			   l->origin.file, y->meta_line, v, major ? "the pinned yarn" : "yarn 2 to 4",
@@ -114,12 +117,23 @@ static int check_metadata(const struct spec *spec, const struct lock_req *l,
 	return 1;
 }
 
+static int file_exists(const struct spec *spec, const char *name);
+
 /* Every workspace's package.json against its lockfile entry.  1: failed. */
 static int check_manifests(const struct spec *spec, const struct lock_req *l,
 			   const struct yarn_lock *y, struct result *r)
 {
 	size_t i;
 
+	/* the project's own workspace is in every lockfile yarn writes
+	 * (Project.ts generateLockfile: every workspace's locator) */
+	if (!yarn_lock_workspace(y, ".") && file_exists(spec, "package.json")) {
+		result_set(r, STATUS_FAIL, "%s has no entry for the project itself (no "
+			   "\"...@workspace:.\")", l->origin.file);
+		set_relock(r, l, "the lockfile would gain it");
+		r->data = deps_data_new(l, NULL);
+		return 1;
+	}
 	for (i = 0; i < y->n; i++) {
 		const struct yarn_entry *ws = &y->v[i];
 		const char *cwd;

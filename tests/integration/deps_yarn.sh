@@ -138,6 +138,15 @@ for y in yarn3 yarn4; do
 	check "$y nm __metadata version 99: exit 1, names yarn.lock:line: $out" \
 		sh -c '[ "$1" = 1 ] && printf "%s" "$2" | grep -q "yarn.lock:[0-9]*: __metadata version 99"' - "$st" "$out"
 	agree "$y" "nm __metadata version 99" "$pd"
+	pd=$(fresh "$y-meta-nan")
+	sed -i 's/^  version: [0-9]*$/  version: abc/' "$pd/yarn.lock"
+	out=$(ep --only=deps "$pd")
+	check "$y nm __metadata version abc: names yarn.lock:line: $out" \
+		has "yarn.lock:5: __metadata version is not a number" "$out"
+	agree "$y" "nm __metadata version abc" "$pd"
+	pd=$(fresh "$y-lock-bare")
+	sed -i '/^"app@workspace:\."/,/^$/d' "$pd/yarn.lock"
+	agree "$y" "nm yarn.lock without the project's own entry" "$pd"
 	# 6. the states that agreed before: a pull that changed the lockfile,
 	# nothing installed
 	pd=$(fresh "$y-pull")
