@@ -67,11 +67,13 @@ static int pinned_yarn_major(const struct spec *spec)
 }
 
 /* berry's Project.ts setupResolutions reads __metadata.version; a
- * lockfile of another version is rewritten (lockfileNeedsRefresh, or
- * re-resolved when older than the LOCKFILE_VERSION it knows), which
- * --immutable refuses.  yarn 2 wrote 4, yarn 3 wrote 5 and 6, yarn 4
- * writes 8 (4.0) to 10 (4.10 and later).  With packageManager naming
- * the yarn, only its versions pass; else any a yarn writes.  1: failed. */
+ * lockfile of another version than the one this yarn writes is
+ * rewritten (lockfileNeedsRefresh when older, re-resolved when unknown),
+ * and --immutable refuses (YN0028; seen with yarn 3.8.6, which writes 6,
+ * and 4.18.1, which writes 10 and refuses the 8 that yarn 4.0 wrote).
+ * Which yarn runs is not known here: with packageManager naming its
+ * major, only that major's versions pass (2: 4; 3: 5 and 6; 4: 8 to 10),
+ * else any a yarn 2 to 4 writes.  1: failed. */
 static int check_metadata(const struct spec *spec, const struct lock_req *l,
 			  const struct yarn_lock *y, struct result *r)
 {
@@ -93,23 +95,13 @@ static int check_metadata(const struct spec *spec, const struct lock_req *l,
 	else if (v < 0)
 		buf_printf(&why, "%s:%u: __metadata version is not a number", l->origin.file,
 			   y->meta_line);
-	else
-		buf_printf(&why, "%s:%u: __metadata version %ld is not one %s writes (%ld%s%ld)",
-			   l->origin.file, y->meta_line, v, major ? "the pinned yarn" : "yarn 2 to 4",
-			   lo, lo == hi ? "" : " to ", lo == hi ? -1L : hi);
-	if (lo == hi) {
-		/* "(4-1)" would read badly: say the one version */
-		struct buf b = BUF_INIT;
-
-		buf_printf(&b, "%s:%u: __metadata version %ld is not %ld, the one the pinned "
+	else if (lo == hi)
+		buf_printf(&why, "%s:%u: __metadata version %ld is not %ld, the one the pinned "
 			   "yarn writes", l->origin.file, y->meta_line, v, lo);
-		if (v >= 0) {
-			buf_release(&why);
-			why = b;
-		} else {
-			buf_release(&b);
-		}
-	}
+	else
+		buf_printf(&why, "%s:%u: __metadata version %ld is not one %s writes (%ld to %ld)",
+			   l->origin.file, y->meta_line, v, major ? "the pinned yarn" : "yarn 2 to 4",
+			   lo, hi);
 	result_set(r, STATUS_FAIL, "%s", buf_str(&why));
 	set_relock(r, l, "the lockfile would be rewritten");
 	r->data = deps_data_new(l, NULL);

@@ -144,6 +144,14 @@ for y in yarn3 yarn4; do
 	check "$y nm __metadata version abc: names yarn.lock:line: $out" \
 		has "yarn.lock:5: __metadata version is not a number" "$out"
 	agree "$y" "nm __metadata version abc" "$pd"
+	# a yarn 4 lockfile (version 10) in a project pinned to yarn 3
+	if [ "$y" = yarn4 ] && mgr_have yarn3; then
+		pd=$(fresh "$y-pinned3")
+		/usr/bin/python3 -c 'import json, sys
+d = json.load(open(sys.argv[1])); d["packageManager"] = "yarn@3.8.6"
+json.dump(d, open(sys.argv[1], "w"), indent=2)' "$pd/package.json"
+		agree yarn3 "nm yarn 4 lockfile, packageManager yarn@3.8.6" "$pd"
+	fi
 	pd=$(fresh "$y-lock-bare")
 	sed -i '/^"app@workspace:\."/,/^$/d' "$pd/yarn.lock"
 	agree "$y" "nm yarn.lock without the project's own entry" "$pd"
