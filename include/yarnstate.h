@@ -25,6 +25,8 @@ struct yarn_dep {
 	char *name, *range;	/* as the lockfile writes them */
 	int optional;		/* dependenciesMeta: optional: true */
 	int peer;		/* a peerDependencies entry (never an edge) */
+	size_t to;		/* the entry it resolves to (yarn_lock_parse),
+				 * or (size_t)-1: none */
 };
 
 struct yarn_entry {

@@ -277,6 +277,9 @@ static void lock_index(struct yarn_lock *y)
 	}
 }
 
+static size_t lock_resolve(const struct yarn_lock *y, const struct yarn_entry *e,
+			   const struct yarn_dep *d);
+
 int yarn_lock_parse(const char *buf, size_t len, struct yarn_lock *y, struct parse_error *err)
 {
 	struct lock_ctx c;
@@ -292,8 +295,16 @@ int yarn_lock_parse(const char *buf, size_t len, struct yarn_lock *y, struct par
 	rc = deps_yaml_walk(buf, len, lock_fn, &c, err);
 	lock_flush(&c);
 	free(c.opt);
-	if (rc == 0)
+	if (rc == 0) {
+		size_t i, j;
+
 		lock_index(y);
+		/* each edge resolved once, not once a walk */
+		for (i = 0; i < y->n; i++)
+			for (j = 0; j < y->v[i].ndeps; j++)
+				y->v[i].deps[j].to = y->v[i].deps[j].peer ? STRMAP_NONE :
+						     lock_resolve(y, &y->v[i], &y->v[i].deps[j]);
+	}
 	return rc;
 }
 
@@ -500,7 +511,7 @@ static void lock_walk(const struct yarn_lock *y, unsigned char *st, unsigned cha
 
 			if (e->deps[j].peer || (!all && e->deps[j].optional))
 				continue;
-			to = lock_resolve(y, e, &e->deps[j]);
+			to = e->deps[j].to;
 			/* unresolved (a resolutions override): every entry of
 			 * the name */
 			k = to;

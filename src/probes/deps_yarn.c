@@ -233,93 +233,131 @@ static void add_missing(cJSON *data, const struct yarn_loc *loc, const struct de
 	free(dv);
 }
 
+/* What node_modules/.yarn-state.yml says, read (and its folders stat'ed)
+ * while the lockfile is parsed on a thread of its own. */
+struct nm_read {
+	int rc;			/* 1 read, 0 no record, -1 unreadable (lr),
+				 * -2 unparsable (e) */
+	struct dep_set have;
+	struct yarn_loc *locs;
+	size_t nlocs;
+	unsigned char *gone;	/* per location: missing from the disk */
+	size_t ngone;
+	struct lread lr;
+	struct parse_error e;
+};
+
+static const char nm_record[] = "node_modules/.yarn-state.yml";
+
 /* NodeModulesLinker (plugin-nm NodeModulesLinker.ts persistNodeModules)
  * lays the tree out again where a location of its record is missing
  * from the disk: a deleted package folder, top-level link or workspace
  * link comes back with the next install.  One lstat a folder; "" is the
- * project itself and a workspace's own folder is not the linker's.
- * Returns how many are missing (named in m, listed in data). */
-static size_t missing_folders(const struct spec *spec, const struct yarn_loc *locs, size_t n,
-			      const struct dep_set *want, cJSON *data, struct buf *m)
+ * project itself and a workspace's own folder is not the linker's. */
+static void nm_read_record(const struct spec *spec, struct nm_read *nr)
 {
-	size_t i, gone = 0;
+	struct blob b;
+	size_t i;
 
-	for (i = 0; i < n; i++) {
+	memset(nr, 0, sizeof(*nr));
+	if (deps_read(spec->root, nm_record, 0, DEPS_LOCK_CAP, &b, &nr->lr) < 0) {
+		nr->rc = nr->lr.err == ENOENT ? 0 : -1;
+		return;
+	}
+	nr->rc = yarn_nm_state_parse(b.data, b.len, &nr->have, &nr->locs, &nr->nlocs, &nr->e) < 0 ?
+		 -2 : 1;
+	blob_release(&b);
+	nr->gone = xcalloc(nr->nlocs + 1, 1);
+	for (i = 0; nr->rc == 1 && i < nr->nlocs; i++) {
+		const char *loc = nr->locs[i].path;
 		struct stat st;
 		char *p;
 
-		if (strncmp(locs[i].path, "node_modules/", 13) &&
-		    !strstr(locs[i].path, "/node_modules/"))
+		if ((strncmp(loc, "node_modules/", 13) && !strstr(loc, "/node_modules/")) ||
+		    !path_is_relative_inside(loc))
 			continue;
-		if (!path_is_relative_inside(locs[i].path))
-			continue;
-		p = path_join(spec->root, locs[i].path);
+		p = path_join(spec->root, loc);
 		if (lstat(p, &st) < 0 && (errno == ENOENT || errno == ENOTDIR)) {
-			if (gone < YARN_LOCS_SHOWN) {
-				buf_puts(m, gone ? ", " : "");
-				buf_add_clean(m, locs[i].path);
-			}
-			add_missing(data, &locs[i], want);
-			gone++;
+			nr->gone[i] = 1;
+			nr->ngone++;
 		}
 		free(p);
 	}
-	return gone;
+}
+
+static void nm_read_release(struct nm_read *nr)
+{
+	dep_set_release(&nr->have);
+	yarn_locs_release(nr->locs, nr->nlocs);
+	free(nr->gone);
+}
+
+/* The missing folders into data's differences and m (the first few). */
+static void missing_folders(const struct nm_read *nr, const struct dep_set *want, cJSON *data,
+			    struct buf *m)
+{
+	size_t i, shown = 0;
+
+	for (i = 0; i < nr->nlocs; i++) {
+		if (!nr->gone[i])
+			continue;
+		if (shown < YARN_LOCS_SHOWN) {
+			buf_puts(m, shown ? ", " : "");
+			buf_add_clean(m, nr->locs[i].path);
+		}
+		shown++;
+		add_missing(data, &nr->locs[i], want);
+	}
 }
 
 static void run_nm(const struct spec *spec, const struct lock_req *l, const struct dep_set *want,
-		   size_t skipped, struct result *r)
+		   size_t skipped, struct nm_read *nr, struct result *r)
 {
-	static const char record[] = "node_modules/.yarn-state.yml";
-	struct dep_set have = DEP_SET_INIT;
-	struct parse_error e;
-	struct blob b;
-	struct lread lr;
 	struct dep_diff d;
-	struct yarn_loc *locs = NULL;
 	char why[128];
-	size_t nlocs = 0, i, gone;
+	size_t i, gone = nr->ngone;
 	struct buf m = BUF_INIT;
 
 	if (deps_node_modules_dir(spec, l, r) < 0)
 		return;
-	if (deps_read(spec->root, record, 0, DEPS_LOCK_CAP, &b, &lr) < 0) {
-		if (lr.err == ENOENT) {
-			deps_not_installed(r, l, "node_modules/.yarn-state.yml does not exist: "
-					   "yarn's node-modules linker has not installed here");
-			return;
-		}
-		result_set(r, STATUS_FAIL, "cannot read %s: %s", record,
-			   deps_lread_why(&lr, why, sizeof(why)));
+	if (nr->rc == 0) {
+		deps_not_installed(r, l, "node_modules/.yarn-state.yml does not exist: "
+				   "yarn's node-modules linker has not installed here");
+		return;
+	}
+	if (nr->rc == -1) {
+		result_set(r, STATUS_FAIL, "cannot read %s: %s", nm_record,
+			   deps_lread_why(&nr->lr, why, sizeof(why)));
 		r->reason = REASON_UNREADABLE;
 		deps_set_fix(r, l);
 		return;
 	}
-	if (yarn_nm_state_parse(b.data, b.len, &have, &locs, &nlocs, &e) < 0) {
+	if (nr->rc == -2) {
 		result_set(r, STATUS_FAIL, "%s:%u:%u: %s: what yarn installed cannot be read",
-			   record, e.line, e.col, e.msg);
+			   nm_record, nr->e.line, nr->e.col, nr->e.msg);
 		r->reason = REASON_UNREADABLE;
 		deps_set_fix(r, l);
 		deps_fix_hint(r, l);
-		goto out;
+		return;
 	}
 	/* a locator pins its package exactly: the record's own is the
 	 * lockfile's, and so is its version (the record writes none; a
 	 * patch:, file: or git locator holds no plain one) */
-	for (i = 0; i < have.n; i++) {
-		const struct dep *w = dep_set_get(want, have.v[i].key);
+	for (i = 0; i < nr->have.n; i++) {
+		const struct dep *w = dep_set_get(want, nr->have.v[i].key);
 
 		if (w && w->version) {
-			free(have.v[i].version);
-			have.v[i].version = xstrdup(w->version);
+			free(nr->have.v[i].version);
+			nr->have.v[i].version = xstrdup(w->version);
 		}
 	}
-	r->data = deps_data_new(l, record);
-	deps_compare(want, &have, DEPS_CMP_EXTRAS | DEPS_CMP_PAIR, &d);
+	r->data = deps_data_new(l, nm_record);
+	deps_compare(want, &nr->have, DEPS_CMP_EXTRAS | DEPS_CMP_PAIR, &d);
 	d.skipped += skipped;
-	if (d.n > d.extra || !(gone = missing_folders(spec, locs, nlocs, want, r->data, &m))) {
-		deps_report_diff(r, l, &d, record);
+	if (d.n > d.extra || !gone) {
+		deps_report_diff(r, l, &d, nm_record);
 	} else {
+		missing_folders(nr, want, r->data, &m);
 		cJSON_ReplaceItemInObjectCaseSensitive(r->data, "packages",
 						       cJSON_CreateNumber((double)d.compared));
 		cJSON_ReplaceItemInObjectCaseSensitive(r->data, "differ",
@@ -332,11 +370,7 @@ static void run_nm(const struct spec *spec, const struct lock_req *l, const stru
 		deps_fix_hint(r, l);
 	}
 	dep_diff_release(&d);
-out:
 	buf_release(&m);
-	yarn_locs_release(locs, nlocs);
-	blob_release(&b);
-	dep_set_release(&have);
 }
 
 /* ---- Plug'n'Play ---- */
@@ -521,24 +555,61 @@ static void run_pnp(const struct spec *spec, const struct lock_req *l, const str
 
 /* ---- yarn ---- */
 
+/* The lockfile parsed and judged for this machine, on a thread of its
+ * own (deps_probe.h: parse_job) while the install record is read. */
+struct lock_job {
+	struct yarn_lock y;
+	struct yarn_arch arch;
+	size_t skipped;
+};
+
+static int lock_job_fn(struct parse_job *j)
+{
+	struct lock_job *lj = (struct lock_job *)j->arg;
+	int rc = yarn_lock_parse(j->b->data, j->b->len, &lj->y, &j->err);
+
+	if (rc == 0)
+		yarn_lock_wanted(&lj->y, &lj->arch, j->out, &lj->skipped);
+	return rc;
+}
+
 void deps_run_yarn(const struct run_ctx *ctx, const struct lock_req *l, struct result *r)
 {
 	const struct spec *spec = ctx->spec;
-	struct yarn_lock y = YARN_LOCK_INIT;
+	struct lock_job lj;
+	struct parse_job job;
+	struct nm_read nr;
 	struct dep_set want = DEP_SET_INIT;
-	struct parse_error e;
 	struct platform plat;
-	struct yarn_arch arch;
 	struct blob b;
-	size_t skipped = 0;
-	char *linker = NULL;
-	int rc;
+	char *linker;
+	int rc, nm;
 
 	if (deps_read_lockfile(spec, l, &b, r) < 0)
 		return;
-	rc = yarn_lock_parse(b.data, b.len, &y, &e);
+	/* supportedArchitectures' default, "current": process.platform,
+	 * process.arch and the C library (Configuration.ts
+	 * getSupportedArchitectures) */
+	platform_current(&plat);
+	memset(&lj, 0, sizeof(lj));
+	lj.y = (struct yarn_lock)YARN_LOCK_INIT;
+	lj.arch.os = plat.os[0] ? plat.os : NULL;
+	lj.arch.cpu = plat.cpu[0] ? plat.cpu : NULL;
+	lj.arch.libc = plat.libc;
+	memset(&job, 0, sizeof(job));
+	job.fn = lock_job_fn;
+	job.b = &b;
+	job.out = &want;
+	job.arg = &lj;
+	deps_parse_job_start(&job);
+	linker = node_linker(spec);
+	nm = !strcmp(linker, "node-modules");
+	memset(&nr, 0, sizeof(nr));
+	if (nm)
+		nm_read_record(spec, &nr);
+	rc = deps_parse_job_finish(&job);
 	if (rc < 0) {
-		deps_lockfile_invalid(r, l, &e);
+		deps_lockfile_invalid(r, l, &job.err);
 		goto out;
 	}
 	if (rc == 1) {
@@ -547,29 +618,21 @@ void deps_run_yarn(const struct run_ctx *ctx, const struct lock_req *l, struct r
 		r->reason = REASON_OUT_OF_SCOPE;
 		goto out;
 	}
-	if (check_metadata(spec, l, &y, r) || check_manifests(spec, l, &y, r))
+	if (check_metadata(spec, l, &lj.y, r) || check_manifests(spec, l, &lj.y, r))
 		goto out;
-	/* supportedArchitectures' default, "current": process.platform,
-	 * process.arch and the C library (Configuration.ts
-	 * getSupportedArchitectures) */
-	platform_current(&plat);
-	arch.os = plat.os[0] ? plat.os : NULL;
-	arch.cpu = plat.cpu[0] ? plat.cpu : NULL;
-	arch.libc = plat.libc;
-	yarn_lock_wanted(&y, &arch, &want, &skipped);
-	linker = node_linker(spec);
-	if (!strcmp(linker, "node-modules"))
-		run_nm(spec, l, &want, skipped, r);
+	if (nm)
+		run_nm(spec, l, &want, lj.skipped, &nr, r);
 	else if (!strcmp(linker, "pnp"))
-		run_pnp(spec, l, &b, &y, &want, r);
+		run_pnp(spec, l, &b, &lj.y, &want, r);
 	else {
 		result_set(r, STATUS_SKIP, "nodeLinker %s: not compared (node-modules and pnp only)",
 			   !strcmp(linker, "pnpm") ? "pnpm" : "(another)");
 		r->reason = REASON_OUT_OF_SCOPE;
 	}
 out:
+	nm_read_release(&nr);
 	free(linker);
 	blob_release(&b);
-	yarn_lock_release(&y);
+	yarn_lock_release(&lj.y);
 	dep_set_release(&want);
 }

@@ -55,23 +55,24 @@ oracle() {
 # agree Y NAME DIR: envpreflight's verdict on DIR is yarn's; when it
 # fails with a fix, that fix (run by the oracle, or a relock) clears it
 agree() {
-	y=$1 name=$2 dir=$3
-	st=$(status "$dir")
-	fix=$(field "$dir" '" ".join(c["fix"]["argv"]) if c.get("fix") and c["fix"].get("argv") else ""')
-	out=$(ep --only=deps "$dir")
-	o=$(oracle "$y" "$dir")
-	if [ "$o" = same ]; then want=pass; else want=fail; fi
-	check "$y $name: yarn says $o, envpreflight $st: $out" [ "$st" = "$want" ]
-	[ "$st" = fail ] || return 0
-	if [ "$fix" = "yarn install" ]; then
-		check "$y $name: yarn refused, the fix relocks" [ "$o" = refused ]
-		(cd "$dir" && mgr "$y" install >/dev/null 2>&1)
+	ag_y=$1 ag_name=$2 ag_dir=$3
+	ag_st=$(status "$ag_dir")
+	ag_fix=$(field "$ag_dir" '" ".join(c["fix"]["argv"]) if c.get("fix") and c["fix"].get("argv") else ""')
+	out=$(ep --only=deps "$ag_dir")
+	ag_o=$(oracle "$ag_y" "$ag_dir")
+	if [ "$ag_o" = same ]; then ag_want=pass; else ag_want=fail; fi
+	check "$ag_y $ag_name: yarn says $ag_o, envpreflight $ag_st: $out" [ "$ag_st" = "$ag_want" ]
+	[ "$ag_st" = fail ] || return 0
+	if [ "$ag_fix" = "yarn install" ]; then
+		check "$ag_y $ag_name: yarn refused, the fix relocks" [ "$ag_o" = refused ]
+		(cd "$ag_dir" && mgr "$ag_y" install >/dev/null 2>&1)
 	else
-		check "$y $name: the fix is the frozen install ($fix)" [ "$fix" = "yarn install --immutable" ]
+		check "$ag_y $ag_name: the fix is the frozen install ($ag_fix)" \
+			[ "$ag_fix" = "yarn install --immutable" ]
 	fi
 	# the oracle has run the frozen install: the check must pass now
-	out=$(ep --only=deps "$dir")
-	check "$y $name: after the fix, it passes: $out" [ "$(status "$dir")" = pass ]
+	out=$(ep --only=deps "$ag_dir")
+	check "$ag_y $ag_name: after the fix, it passes: $out" [ "$(status "$ag_dir")" = pass ]
 }
 
 # fresh NAME: a copy of the pristine installed project
