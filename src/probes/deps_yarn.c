@@ -249,11 +249,14 @@ struct nm_read {
 
 static const char nm_record[] = "node_modules/.yarn-state.yml";
 
-/* NodeModulesLinker (plugin-nm NodeModulesLinker.ts persistNodeModules)
- * lays the tree out again where a location of its record is missing
- * from the disk: a deleted package folder, top-level link or workspace
- * link comes back with the next install.  One lstat a folder; "" is the
- * project itself and a workspace's own folder is not the linker's. */
+/* plugin-nm NodeModulesLinker.ts refreshLocationTree: a node_modules
+ * folder newer than the record is read again and the locations missing
+ * from it are dropped from the tree yarn believes installed, so that
+ * persistNodeModules lays them out again: a deleted package folder,
+ * top-level link or workspace link comes back with the next install
+ * (deleting one is what makes its folder newer).  Here one lstat a
+ * location; "" is the project itself and a workspace's own folder is not
+ * the linker's. */
 static void nm_read_record(const struct spec *spec, struct nm_read *nr)
 {
 	struct blob b;
