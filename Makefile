@@ -1,4 +1,4 @@
-# envpreflight - plain make, pkg-config for the three libraries.
+# envpreflight - plain make, pkg-config for the four libraries (zlib: yarn's install state).
 #
 #   make            build ./envpreflight (says what to install when the
 #                   libraries are missing)
@@ -34,7 +34,7 @@ SCHEMADIR   ?= $(DATADIR)/envpreflight
 # the version, said once: include/version.h
 VERSION := $(shell sed -n 's/^\#define EP_VERSION "\(.*\)"$$/\1/p' include/version.h)
 CC      ?= cc
-PKGS    := libcjson inih yaml-0.1
+PKGS    := libcjson inih yaml-0.1 zlib
 BUILD   ?= build
 
 # Debian packages: to build, to run the tests, and for the clang-based
@@ -42,7 +42,7 @@ BUILD   ?= build
 # runtimes in libclang-rt-14-dev, which bookworm's clang only recommends;
 # llvm gives llvm-symbolizer for readable sanitizer stacks.  make run
 # installs DEPS_BUILD only; the test toolchain comes with make check.
-DEPS_BUILD := gcc libc6-dev pkg-config libcjson-dev libinih-dev libyaml-dev
+DEPS_BUILD := gcc libc6-dev pkg-config libcjson-dev libinih-dev libyaml-dev zlib1g-dev
 DEPS_TEST  := libxml2-utils iproute2 lsof valgrind man-db git nodejs python3 util-linux \
               python3-jsonschema python3-yaml perl bash-completion zsh fish
 # make deb (dpkg-shlibdeps, dpkg-buildflags; dpkg-deb is dpkg's) and make
@@ -153,7 +153,7 @@ $(BUILD)/fuzz/fuzz_%: $(BUILD)/fuzz/target_%.o $(BUILD)/fuzz/fuzz.o $(BUILD)/lib
 $(BUILD):
 	mkdir -p $(BUILD)/tests $(BUILD)/fuzz
 
-# Before the first object: the three libraries, or what to run to get them
+# Before the first object: the four libraries, or what to run to get them
 # (a build without them would stop at the first #include <cJSON.h>).
 libs-present:
 	@pkg-config --exists $(PKGS) 2>/dev/null || { \
@@ -252,7 +252,7 @@ deps-check:
 	$(call install_missing,$(DEPS_BUILD) $(DEPS_TEST))
 	@$(MAKE) -s mcp-deps tap-deps managers-deps
 
-# what make run needs: a compiler and the three libraries
+# what make run needs: a compiler and the four libraries
 deps-build:
 	$(call install_missing,$(DEPS_BUILD))
 

@@ -94,11 +94,13 @@ int deps_pnpm_parse(const char *buf, size_t len, struct dep_set *s,
 int deps_pnpm_modules(const char *buf, size_t len, struct dep_set *skipped,
 		      char **by, struct parse_error *err);
 
-/* yarn.lock of yarn 2 and later: one entry per "resolution" locator
- * ("lodash@npm:4.17.21"), with its version; workspace locators are left
- * out.  A yarn 1 lockfile ("# yarn lockfile v1") returns 1 and reads
- * nothing.  state: read node_modules/.yarn-state.yml instead (the
- * locators yarn's node-modules linker installed).  Returns 0, 1 or -1. */
+/* yarn.lock of yarn 2 and later: the "resolution" locators
+ * ("lodash@npm:4.17.21") the workspaces reach, with their versions
+ * (yarnstate.h's yarn_lock_wanted with no machine: a package with
+ * conditions is DEP_OPTIONAL); workspace locators are left out.  A yarn
+ * 1 lockfile ("# yarn lockfile v1") returns 1 and reads nothing.
+ * state: read node_modules/.yarn-state.yml instead (the locators yarn's
+ * node-modules linker installed).  Returns 0, 1 or -1. */
 int deps_yarn_parse(const char *buf, size_t len, int state, struct dep_set *s,
 		    struct parse_error *err);
 

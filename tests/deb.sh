@@ -38,9 +38,9 @@ while read -r lib path; do
 done >"$TEST_TMPDIR/deps"
 check "Depends: ($depends) covers every NEEDED library: $(tr '\n' ';' <"$TEST_TMPDIR/deps")" \
 	[ ! -s "$TEST_TMPDIR/deps" ]
-check "Depends: has the three libraries" sh -c \
+check "Depends: has the four libraries" sh -c \
 	"printf '%s' '$depends' | grep -q libcjson && printf '%s' '$depends' | grep -q libinih &&
-	 printf '%s' '$depends' | grep -q libyaml"
+	 printf '%s' '$depends' | grep -q libyaml && printf '%s' '$depends' | grep -q zlib1g"
 
 # what is in it: every file make install puts there, root-owned
 dpkg-deb -c "$deb" >"$TEST_TMPDIR/contents"

@@ -586,6 +586,24 @@ def new_targets():
         b'\1__metadata:\n  version: 1\n  nmMode: classic\n\n"a@npm:1.2.0":\n'
         b'  locations:\n    - "node_modules/a"\n',
     ])
+    write("yarngraph", [b"\0" + x + b"\0{}" for x in files(fix + "yarn-*/yarn.lock")] +
+          [b"\1" + x for x in files(fix + "yarn-*/yarn-state.yml")] + [
+        b'\0__metadata:\n  version: 8\n"app@workspace:.":\n  resolution: "app@workspace:."\n'
+        b'  dependencies:\n    c: "npm:3.6.0"\n    t: "npm:5.4.5"\n  peerDependencies:\n    r: "*"\n'
+        b'"c@npm:3.6.0":\n  version: 3.6.0\n  resolution: "c@npm:3.6.0"\n  dependencies:\n'
+        b'    f: "npm:~2.3.2"\n  dependenciesMeta:\n    f:\n      optional: true\n'
+        b'"f@patch:f@npm%3A~2.3.2#optional!builtin<compat/f>":\n  version: 2.3.3\n'
+        b'  resolution: "f@patch:f@npm%3A2.3.3#optional!builtin<compat/f>::version=2.3.3"\n'
+        b'  dependencies:\n    g: "npm:latest"\n  conditions: (os=darwin | os=linux) & !cpu=arm64\n'
+        b'"g@npm:latest":\n  version: 1.0.0\n  resolution: "g@npm:1.0.0"\n'
+        b'"t@patch:t@5.4.5#~builtin<compat/t>":\n  version: 5.4.5\n'
+        b'  resolution: "t@patch:t@npm%3A5.4.5#~builtin<compat/t>::version=5.4.5"\n'
+        b'\0{"dependencies":{"c":"3.6.0"},"devDependencies":{"t":"5.4.4"},"peerDependencies":{"r":"*"}}',
+    ])
+    write("yarnstate", files(fix + "yarn-pnp/install-state.v8") + [
+        b"\xff\x0fo\"\x10lockFileChecksum\"\x03abc\"\x12accessibleLocators'\"\x01a,\x01{\x02",
+        b"\xff\x0fo\"\x0estoredPackages;\"\x01ho\"\x0cdependencies;:\x00{\x01:\x02{\x01",
+    ])
     write("uvlock", [b"\0" + x for x in files(fix + "uv/uv.lock")] +
           [b"\1" + x for x in files(fix + "uv/uv.lock")] + [
         b'\0version = 1\nrequires-python = ">=3.10"\n[[package]]\nname = "app"\n'

@@ -96,7 +96,7 @@ FAKE_UID=1000 mk "$TEST_TMPDIR/user.log" run
 st=$?
 check "make run as a user without sudo rights fails (status $st)" [ "$st" != 0 ]
 check "and prints the one line to run: $(tr '\n' ' ' <"$TEST_TMPDIR/user.log")" \
-	grep -q "run: sudo apt-get install gcc libc6-dev pkg-config libcjson-dev libinih-dev libyaml-dev$" \
+	grep -q "run: sudo apt-get install gcc libc6-dev pkg-config libcjson-dev libinih-dev libyaml-dev zlib1g-dev$" \
 	"$TEST_TMPDIR/user.log"
 check "and asked sudo only whether it needs a password" \
 	sh -c "[ \"\$(cat '$state/sudo.log')\" = 'sudo -n true' ]"
@@ -107,7 +107,7 @@ FAKE_APT=fail mk "$TEST_TMPDIR/offline.log" run
 st=$?
 check "make run offline fails (status $st)" [ "$st" != 0 ]
 check "and names the packages: $(tr '\n' ' ' <"$TEST_TMPDIR/offline.log")" \
-	grep -q "could not install: gcc libc6-dev pkg-config libcjson-dev libinih-dev libyaml-dev" \
+	grep -q "could not install: gcc libc6-dev pkg-config libcjson-dev libinih-dev libyaml-dev zlib1g-dev" \
 	"$TEST_TMPDIR/offline.log"
 check "and shows apt's own error" grep -q "deps:   E: Failed to fetch" "$TEST_TMPDIR/offline.log"
 check "and compiles nothing" [ "$(objects)" = 0 ]
@@ -121,7 +121,7 @@ check "make run passes on its first run with the network (status $st): $(tail -n
 check "every compile had the libraries' flags" [ ! -f "$state/unflagged" ]
 check "and the example was audited" grep -q "fake audit of examples/webapp" "$TEST_TMPDIR/run.log"
 check "make run installs what building needs, no test tool: $(grep install "$state/apt.log" | tr '\n' ' ')" \
-	grep -qx "install -y -q --no-install-recommends gcc libc6-dev pkg-config libcjson-dev libinih-dev libyaml-dev" \
+	grep -qx "install -y -q --no-install-recommends gcc libc6-dev pkg-config libcjson-dev libinih-dev libyaml-dev zlib1g-dev" \
 	"$state/apt.log"
 
 # every target that installs builds in a make of its own, after the
