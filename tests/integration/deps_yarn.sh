@@ -15,11 +15,9 @@
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/../managers/lib.sh"
 
-# a proxy's certificate authority, where the machine has one (yarn runs
-# with a clean environment otherwise)
+# (a proxy's certificate authority is passed on by managers/lib.sh)
 base_env=
-[ -n "${NODE_EXTRA_CA_CERTS:-}" ] && base_env="NODE_EXTRA_CA_CERTS=$NODE_EXTRA_CA_CERTS"
-MGR_ENV=$base_env
+MGR_ENV=
 
 has() { printf '%s\n' "$2" | grep -qF -- "$1"; }
 # field DIR PYEXPR: evaluates PYEXPR with c = the deps check of DIR

@@ -43,9 +43,20 @@ mgr_why() {
 	echo "$1 is not installed in tests/managers/node_modules (make deps-check installs it from the npm registry; offline?)"
 }
 
+# The caller's way to the registry, kept: a company network's CA bundle
+# or proxy (node reads NODE_EXTRA_CA_CERTS; npm, pnpm, yarn and bun the
+# proxy variables), as VAR=value words for env
+mgr_net=
+for mgr_v in NODE_EXTRA_CA_CERTS SSL_CERT_FILE SSL_CERT_DIR HTTPS_PROXY https_proxy \
+	HTTP_PROXY http_proxy NO_PROXY no_proxy npm_config_cafile; do
+	eval "mgr_x=\${$mgr_v:-}"
+	[ -n "$mgr_x" ] && case $mgr_x in *[[:space:]]*) ;; *) mgr_net="$mgr_net $mgr_v=$mgr_x" ;; esac
+done
+
 # mgr NAME ARGS...: run the manager NAME in the current directory with a
 # clean environment of this run's own: no CI (yarn would turn immutable),
-# no telemetry, no version switching (packageManager), the shared caches
+# no telemetry, no version switching (packageManager), the shared caches,
+# the caller's way to the registry (above)
 mgr() {
 	mgr_n=$1
 	shift
@@ -62,5 +73,5 @@ mgr() {
 		YARN_GLOBAL_FOLDER="$MGR_CACHE/yarn" YARN_ENABLE_GLOBAL_CACHE=1 \
 		YARN_ENABLE_IMMUTABLE_INSTALLS=0 YARN_ENABLE_PROGRESS_BARS=0 \
 		BUN_INSTALL_CACHE_DIR="$MGR_CACHE/bun" DO_NOT_TRACK=1 \
-		${MGR_ENV:-} "$@"
+		$mgr_net ${MGR_ENV:-} "$@"
 }
