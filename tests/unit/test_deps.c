@@ -111,8 +111,11 @@ static void requirements(void)
 	size_t unpinned, includes;
 	const struct dep *d;
 
-	CHECK(deps_pip_parse(txt, sizeof(txt) - 1, &py312, &s, &unpinned, &includes, &e) == 0,
-	      "parse");
+	struct pip_parse pp = { &py312, NULL, 0, 0, "", 0 };
+
+	CHECK(deps_pip_parse(txt, sizeof(txt) - 1, &pp, &s, &e) == 0, "parse");
+	unpinned = pp.unpinned;
+	includes = pp.includes;
 	CHECK_INT(s.n, 4, "pins kept (pywin32 false, the second Django ignored)");
 	d = dep_set_get(&s, "django");
 	CHECK(d && !strcmp(d->version, "5.0.6") && d->line == 2, "continuation lines");
@@ -369,9 +372,10 @@ static void garbage(void)
 
 	for (i = 0; i < ARRAY_SIZE(rows); i++) {
 		const char *r = rows[i];
-		size_t n = strlen(r), u, inc;
+		size_t n = strlen(r);
 		struct dep_set s = DEP_SET_INIT;
 		struct parse_error e;
+		struct pip_parse pp = { NULL, NULL, 0, 0, "", 0 };
 		char *by = NULL;
 		int v;
 
@@ -390,7 +394,8 @@ static void garbage(void)
 		dep_set_release(&s);
 		deps_poetry_parse(r, n, &py312, NULL, &s, &e);
 		dep_set_release(&s);
-		deps_pip_parse(r, n, &py312, &s, &u, &inc, &e);
+		pp.env = &py312;
+		deps_pip_parse(r, n, &pp, &s, &e);
 		dep_set_release(&s);
 		CHECK(1, "row %zu", i);
 	}
