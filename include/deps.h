@@ -115,6 +115,7 @@ struct pymarker_env {
 	const char *platform_system;	/* "Linux" */
 	const char *os_name;	/* "posix" */
 	const char *platform_machine;	/* "x86_64" */
+	const char *extra;	/* pip's requirements: "" (no extra asked) */
 };
 
 /* Evaluate a PEP 508 environment marker: 1 true, 0 false, -1 undecided

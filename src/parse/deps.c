@@ -297,6 +297,7 @@ static const char *mk_var(const struct mk *m, const char *s, size_t n, int *know
 		{ "platform_system", offsetof(struct pymarker_env, platform_system), 0 },
 		{ "os_name", offsetof(struct pymarker_env, os_name), 0 },
 		{ "platform_machine", offsetof(struct pymarker_env, platform_machine), 0 },
+		{ "extra", offsetof(struct pymarker_env, extra), 0 },
 	};
 	/* packaging src/packaging/_tokenizer.py VARIABLE accepts the legacy
 	 * names os.name, sys.platform, platform.version, platform.machine,

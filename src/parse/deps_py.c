@@ -720,6 +720,7 @@ static void pip_requirement(struct pip_parse *p, const char *s, size_t n, const 
 	struct pin pin, rpin;
 	char *name, *version;
 	struct buf shown = BUF_INIT;
+	struct pymarker_env env;
 	struct dep *d;
 	int m = 1;
 
@@ -736,8 +737,12 @@ static void pip_requirement(struct pip_parse *p, const char *s, size_t n, const 
 		size_t mn = n - head - 1;
 
 		py_strip(&ms, &mn);
+		/* pip req/req_install.py match_markers(): no extra asked, the
+		 * markers are evaluated with extra "" */
+		env = *p->env;
+		env.extra = "";
 		if (mn)
-			m = pymarker_eval(ms, mn, p->env);
+			m = pymarker_eval(ms, mn, &env);
 	}
 	if (m == 0)
 		return;

@@ -16,7 +16,7 @@
 #include <stdlib.h>
 
 static const struct pymarker_env py312 = {
-	"3.12", "3.12.3", "cpython", "CPython", "linux", "Linux", "posix", "x86_64"
+	"3.12", "3.12.3", "cpython", "CPython", "linux", "Linux", "posix", "x86_64", NULL
 };
 
 /* How many lines str.splitlines() sees: \n, \r, \r\n, \v, \f,

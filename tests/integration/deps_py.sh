@@ -176,6 +176,8 @@ state "platform.machine, false" pass 'absent==1.0; platform.machine == "no-such-
 state "name (==V), installed" pass 'requests (==2.31.0)\n'
 state "name (==V), another version" fail 'requests (==2.30.0)\n'
 state "name[extra] (== V)" fail 'requests[socks] ( == 2.30.0 )\n'
+state "an extra marker: no extra asked (match_markers)" pass 'absent==1.0; extra == "socks"\n'
+state "an extra marker negated" fail 'absent==1.0; extra != "socks"\n'
 state "a string comparison in a marker" pass 'absent==1.0; os_name < "a"\n'
 
 # ---- 5: pip's line splitting and comments ----
