@@ -145,12 +145,15 @@ int deps_poetry_parse(const char *buf, size_t len, const struct pymarker_env *en
 		      struct parse_error *err);
 
 /* requirements.txt, read line by line as pip reads it (its line breaks,
- * continuations, comments and ${VAR} expansion): every pin, "name==V" or
- * "name===V" (extras, "(==V)" and markers allowed, options such as
- * --hash after it), keyed by normalised name with the version after
- * expansion; its extra is the clause as written ("==${VER}"), what a
- * message may show.  Lines that include other files (-r, -c) are counted
- * and not followed; requirement lines that pin nothing are counted. */
+ * continuations, comments and ${VAR} expansion): every requirement of a
+ * name ("name==V", "name===V", "name (>=1,<2)", "name[x]", markers and
+ * options such as --hash allowed), keyed by normalised name, after
+ * expansion; its version is a pin's version, or the specifier itself
+ * (">=1,<2"), or NULL (none); its extra is the specifier as written
+ * ("==${VER}"), what a message may show.  Lines that include other files
+ * (-r, -c) are counted and not followed; requirement lines that name no
+ * version to compare (a URL, a path, text pip cannot read) are counted
+ * in unpinned. */
 struct pip_parse {
 	const struct pymarker_env *env;	/* in: the markers' machine */
 	const char *const *environ;	/* in: NAME=value strings for ${NAME}, or NULL */

@@ -638,97 +638,104 @@ static int is_ws(char c)
 }
 
 /* One requirement without its markers, by packaging's grammar
- * (_parser.py): WS? IDENTIFIER WS? extras? WS? specifier, the specifier
- * "(" version_many ")" or bare (PEP 508 allows both: "name (==1.0)").
- * A pin is one clause, == without ".*" or ===: *name, *op ("==" or
- * "===") and *ver point into s.  Returns 1 a pin, 0 not one (a range, no
- * specifier, a wildcard, two clauses, text that is no requirement). */
-struct pin {
-	const char *name, *op, *ver;
-	size_t nlen, oplen, vlen;
+ * (_parser.py _parse_requirement): WS? IDENTIFIER WS? extras? WS?
+ * specifier, the specifier "(" version_many ")" or bare (PEP 508 allows
+ * both: "name (==1.0)").  *r points into s: the name, the specifier (the
+ * clauses, "" for none) and, when it is a pin (one clause, == without
+ * ".*", or ===), its operator and version.  Returns 0, or -1 for text
+ * that is no such requirement. */
+struct req {
+	const char *name, *spec, *op, *ver;
+	size_t nlen, slen, oplen, vlen;
+	int pin;
 };
 
-static int parse_pin(const char *s, size_t n, struct pin *pin)
+static int parse_req(const char *s, size_t n, struct req *r)
 {
-	const char *p = s, *end = s + n;
-	int paren = 0;
+	const char *p = s, *end = s + n, *q;
 
+	memset(r, 0, sizeof(*r));
 	while (p < end && is_ws(*p))
 		p++;
-	pin->name = p;
+	r->name = p;
 	while (p < end && ident_char(*p))
 		p++;
 	/* IDENTIFIER = \b[a-zA-Z0-9][a-zA-Z0-9._-]*\b: ends on a word character */
-	if (p == pin->name || !ident_char(*pin->name) || *pin->name == '.' ||
-	    *pin->name == '-' || *pin->name == '_' || p[-1] == '.' || p[-1] == '-')
-		return 0;
-	pin->nlen = (size_t)(p - pin->name);
+	if (p == r->name || *r->name == '.' || *r->name == '-' || *r->name == '_' ||
+	    p[-1] == '.' || p[-1] == '-')
+		return -1;
+	r->nlen = (size_t)(p - r->name);
 	while (p < end && is_ws(*p))
 		p++;
 	if (p < end && *p == '[') {
 		const char *close = memchr(p, ']', (size_t)(end - p));
 
 		if (!close)
-			return 0;
+			return -1;
 		p = close + 1;
-		while (p < end && is_ws(*p))
-			p++;
 	}
+	while (p < end && is_ws(*p))
+		p++;
+	while (end > p && is_ws(end[-1]))
+		end--;
 	if (p < end && *p == '(') {
-		paren = 1;
+		if (end[-1] != ')')
+			return -1;
 		p++;
+		end--;
 		while (p < end && is_ws(*p))
 			p++;
+		while (end > p && is_ws(end[-1]))
+			end--;
 	}
-	pin->op = p;
-	while (p < end && *p == '=' && p - pin->op < 3)
-		p++;
-	pin->oplen = (size_t)(p - pin->op);
-	if (pin->oplen < 2)
+	/* every clause begins with an operator */
+	if (p < end && !strchr("=!<>~", *p))
+		return -1;
+	r->spec = p;
+	r->slen = (size_t)(end - p);
+	if (memchr(p, ',', r->slen) || r->slen < 3 || p[0] != '=' || p[1] != '=')
 		return 0;
+	r->op = p;
+	for (q = p; q < end && *q == '=' && q - p < 3; q++)
+		;
+	r->oplen = (size_t)(q - p);
 	/* the SPECIFIER regex allows \s* between the operator and the version */
-	while (p < end && is_ws(*p))
-		p++;
-	pin->ver = p;
-	while (p < end && !is_ws(*p) && *p != ',' && *p != ')' && *p != ';')
-		p++;
-	pin->vlen = (size_t)(p - pin->ver);
-	while (p < end && is_ws(*p))
-		p++;
-	if (paren) {
-		if (p == end || *p != ')')
-			return 0;
-		p++;
-		while (p < end && is_ws(*p))
-			p++;
-	}
-	if (p != end || !pin->vlen)
+	while (q < end && is_ws(*q))
+		q++;
+	r->ver = q;
+	r->vlen = (size_t)(end - q);
+	if (!r->vlen || memchr(q, ' ', r->vlen) || memchr(q, '\t', r->vlen))
 		return 0;
-	return pin->oplen == 3 ||
-	       !(pin->vlen >= 2 && pin->ver[pin->vlen - 2] == '.' && pin->ver[pin->vlen - 1] == '*');
+	r->pin = r->oplen == 3 ||
+		 !(r->vlen >= 2 && q[r->vlen - 2] == '.' && q[r->vlen - 1] == '*');
+	return 0;
 }
 
 /* One requirement line (args, before the options) into the set; raw: the
  * same line before ${VAR} expansion.  parse_req_from_line(): markers after
- * the first ';' ("; " for a URL, which names no version anyway). */
+ * the first ';' ("; " for a URL, which names no version anyway).  A pin
+ * is kept with its version, any other specifier with the specifier
+ * itself as the version (">=2,<3"; none: NULL, any version will do):
+ * pip installs what is missing and what the installed version does not
+ * satisfy, whatever the specifier. */
 static void pip_requirement(struct pip_parse *p, const char *s, size_t n, const char *raw,
 			    size_t rawn, unsigned line, struct dep_set *set)
 {
 	const char *semi = memchr(s, ';', n), *rsemi = memchr(raw, ';', rawn);
 	size_t head = semi ? (size_t)(semi - s) : n;
 	size_t rhead = rsemi ? (size_t)(rsemi - raw) : rawn;
-	struct pin pin, rpin;
-	char *name, *version;
-	struct buf shown = BUF_INIT;
+	struct req r, rr;
+	char *name, *version = NULL;
 	struct pymarker_env env;
 	struct dep *d;
 	int m = 1;
 
-	if (not_a_name(s, head) || !parse_pin(s, head, &pin) || !parse_pin(raw, rhead, &rpin) ||
-	    pin.nlen != rpin.nlen || memcmp(pin.name, rpin.name, pin.nlen) ||
-	    pin.oplen != rpin.oplen) {
-		/* a variable in the name or the operator: not compared, so
-		 * that no value of the environment is ever shown */
+	if (not_a_name(s, head) || parse_req(s, head, &r) < 0 || parse_req(raw, rhead, &rr) < 0 ||
+	    r.nlen != rr.nlen || memcmp(r.name, rr.name, r.nlen) || r.pin != rr.pin ||
+	    r.oplen != rr.oplen) {
+		/* a URL, a path, no requirement pip could read, or a variable
+		 * in the name or the operator: not compared, so that no value
+		 * of the environment is ever shown */
 		p->unpinned++;
 		return;
 	}
@@ -746,15 +753,16 @@ static void pip_requirement(struct pip_parse *p, const char *s, size_t n, const 
 	}
 	if (m == 0)
 		return;
-	name = pep503_normalize(pin.name, pin.nlen);
-	version = xstrndup(pin.ver, pin.vlen);
+	name = pep503_normalize(r.name, r.nlen);
+	if (r.pin)
+		version = xstrndup(r.ver, r.vlen);
+	else if (r.slen)
+		version = xstrndup(r.spec, r.slen);
 	if (!dep_set_get(set, name)) {
 		d = dep_set_add(set, name, name, version, m < 0 ? DEP_UNDECIDED : 0);
 		d->line = line;
-		/* the clause as written, before expansion: what is shown */
-		buf_add(&shown, rpin.op, rpin.oplen);
-		buf_add(&shown, rpin.ver, rpin.vlen);
-		d->extra = buf_detach(&shown);
+		/* the specifier as written, before expansion: what is shown */
+		d->extra = xstrndup(rr.spec ? rr.spec : "", rr.slen);
 	}
 	free(name);
 	free(version);

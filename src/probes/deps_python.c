@@ -355,8 +355,12 @@ static int pip_satisfied(const struct dep *w, const struct dep *h)
 {
 	char spec[512], norm[256];
 
-	if (!w->version || !h->version)
+	if (!w->version)
+		return 1;	/* no specifier: any version will do */
+	if (!h->version)
 		return 0;
+	if (strchr("=!<>~", w->version[0]))	/* a specifier, not a pin */
+		return pep440_check(w->version, h->version, NULL, 0) == 1;
 	if (w->extra && !strncmp(w->extra, "===", 3)) {
 		if (pep440_normalize(h->version, norm, sizeof(norm)) < 0)
 			snprintf(norm, sizeof(norm), "%s", h->version);
@@ -408,10 +412,11 @@ static void pip_shown(struct dep_set *want)
 		struct dep *w = &want->v[i];
 		const char *raw = w->extra;
 
-		if (!raw)
+		if (!raw || !w->version)
 			continue;
-		raw += strspn(raw, "=");
-		if (!w->version || strcmp(w->version, raw)) {
+		if (!strchr("=!<>~", w->version[0]))	/* a pin: its version */
+			raw += strspn(raw, "= \t");
+		if (strcmp(w->version, raw)) {
 			free(w->version);
 			w->version = xstrdup(raw);
 		}
@@ -506,10 +511,13 @@ void deps_run_python(const struct run_ctx *ctx, const struct lock_req *l, struct
 		deps_lockfile_invalid(r, l, &job.err);
 		goto out;
 	}
-	if (pa.pip.unpinned || pa.pip.includes)
-		result_note(r, "%s: %zu requirement%s without an == pin and %zu -r/-c "
-			    "line%s not checked", l->origin.file, pa.pip.unpinned,
-			    pa.pip.unpinned == 1 ? "" : "s", pa.pip.includes,
+	if (pa.pip.unpinned)
+		result_note(r, "%s: %zu requirement%s naming no version to compare (a URL, a "
+			    "path) not checked", l->origin.file, pa.pip.unpinned,
+			    pa.pip.unpinned == 1 ? "" : "s");
+	if (pa.pip.includes)
+		result_note(r, "%s: %zu -r/-c line%s not followed (each requirements*.txt "
+			    "is a check of its own)", l->origin.file, pa.pip.includes,
 			    pa.pip.includes == 1 ? "" : "s");
 	if (scanned < 0) {
 		result_set(r, STATUS_ERROR, "the virtual environment was not read before "

@@ -1,7 +1,7 @@
 /* fuzz_pipreq.c - requirements*.txt (src/parse/deps_py.c
  * deps_pip_parse): pip's line handling (str.splitlines breaks,
  * continuations, comments, ${VAR} expansion from a fixed environment),
- * the == and === pins, markers evaluated, options and hashes skipped,
+ * the requirements of a name (pins and other specifiers), markers evaluated, options and hashes skipped,
  * -r and -c counted and not followed.
  *
  * The low bit of the first byte: no python version known.  Invariants
@@ -72,7 +72,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (deps_pip_parse((const char *)data, size, &pp, &s, &err) == 0) {
 		deps_check_set(&s, lines, DEPS_CMP_PEP440);
 		for (i = 0; i < s.n; i++)
-			FUZZ_CHECK(s.v[i].version && s.v[i].line >= 1);
+			FUZZ_CHECK(s.v[i].extra && s.v[i].line >= 1);
 		FUZZ_CHECK(s.n + pp.unpinned + pp.includes <= lines);
 		FUZZ_CHECK(!pp.unset[0] || (pp.unset_line >= 1 && pp.unset_line <= lines));
 	} else {

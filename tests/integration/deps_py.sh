@@ -117,9 +117,21 @@ state "a pin at another version" fail 'requests==2.30.0\n'
 state "a false marker" pass 'absent==1.0 ; sys_platform == "win32"\n'
 state "a true marker, missing" fail 'absent==1.0 ; python_version >= "3.8"\n'
 state "a range, satisfied" pass 'requests>=2\n'
+state "a URL line (the installed version): not compared" pass \
+	"requests==2.31.0\nsix @ file://$wh/six-1.16.0-py3-none-any.whl\n"
 state "extras in the environment: pip leaves them" pass 'six==1.16.0\n'
 state "a continued hash line, no marker" pass "requests==2.31.0 \\\\\n    --hash=sha256:$hash_req\n"
 state "normalised names and versions" pass 'Requests==2.31\nSIX==1.16.0.0\n'
+
+# ---- any specifier: pip installs what is missing or not satisfied ----
+state "a range, missing" fail 'absent>=1\n'
+state "a range the installed version does not meet" fail 'requests>=2.32\n'
+state "no specifier, installed" pass 'six\n'
+state "no specifier, missing" fail 'absent\n'
+state "a wildcard, met" pass 'requests==2.31.*\n'
+state "!= the installed version" fail 'requests!=2.31.0\n'
+state "~=, met" pass 'requests~=2.30\n'
+state "two clauses, met" pass 'requests>=2,<3 ; python_version >= "3"\n'
 
 # ---- 1: PEP 440 local labels (packaging specifiers.py _compare_equal) ----
 state "==2.1.0 with 2.1.0+cpu installed" pass 'torch==2.1.0\n'

@@ -19,7 +19,9 @@ static const struct {
 	const char *why;	/* the rule, and where pip says it */
 	const char *text;
 	const char *key;	/* the pin looked for */
-	const char *version;	/* its version; NULL: no pin of key */
+	const char *version;	/* its version; NULL: none (with shown:
+				 * a requirement of no specifier, else no
+				 * requirement of key) */
 	const char *shown;	/* its extra: the clause as written */
 	unsigned line;
 	unsigned flags;
@@ -60,8 +62,8 @@ static const struct {
 	{ "a comment line is never continued", "# x \\\nb==2", "b", "2", "==2", 2, 0, 0, 0, "" },
 	{ "a comment eats the continued line", "a==1 # x \\\nb==2", "b", NULL, NULL, 0, 0, 0, 0,
 	  "" },
-	{ "a '\\' then a blank is no continuation", "a==1 \\ \nb==2", "a", NULL, NULL, 0, 0, 1, 0,
-	  "" },
+	{ "a '\\' then a blank is no continuation", "a==1 \\ \nb==2", "a", "==1 \\", "==1 \\", 1,
+	  0, 0, 0, "" },
 	{ "line.strip(\"\\\\\"): leading backslashes go too", "\\a==1\\", "a", "1", "==1", 1, 0,
 	  0, 0, "" },
 	{ "only a continued line is stripped", "a==\\\n\\1", "a", "\\1", "==\\1", 1, 0, 0, 0,
@@ -87,13 +89,24 @@ static const struct {
 	{ "expanded after comments are cut", "a==1 # ${NOPE}", "a", "1", "==1", 1, 0, 0, 0, "" },
 	/* packaging _parser.py: specifier in parentheses, WS, extras */
 	{ "name (==V)", "requests (==2.31.0)", "requests", "2.31.0", "==2.31.0", 1, 0, 0, 0, "" },
-	{ "name[x](== V )", "requests[socks]( == 2.31.0 )", "requests", "2.31.0", "==2.31.0", 1, 0,
+	{ "name[x](== V )", "requests[socks]( == 2.31.0 )", "requests", "2.31.0", "== 2.31.0", 1, 0,
 	  0, 0, "" },
 	{ "an unclosed parenthesis", "requests (==2.31.0", "requests", NULL, NULL, 0, 0, 1, 0, "" },
+	{ "a version without an operator", "requests 2.31.0", "requests", NULL, NULL, 0, 0, 1, 0,
+	  "" },
 	{ "=== kept as written", "torch===2.1.0+CPU", "torch", "2.1.0+CPU", "===2.1.0+CPU", 1, 0, 0,
 	  0, "" },
-	{ "==V.* is a range", "flask==3.*", "flask", NULL, NULL, 0, 0, 1, 0, "" },
-	{ "two clauses: a range", "numpy==1.26.4,<2", "numpy", NULL, NULL, 0, 0, 1, 0, "" },
+	/* any other specifier is checked as a whole (pip installs what
+	 * does not satisfy it): kept as the version */
+	{ "==V.* is a range", "flask==3.*", "flask", "==3.*", "==3.*", 1, 0, 0, 0, "" },
+	{ "two clauses: a range", "numpy==1.26.4,<2", "numpy", "==1.26.4,<2", "==1.26.4,<2", 1, 0,
+	  0, 0, "" },
+	{ "a range in parentheses", "six ( >=1.0 , <2 )", "six", ">=1.0 , <2", ">=1.0 , <2", 1, 0, 0,
+	  0, "" },
+	{ "no specifier: any version", "six", "six", NULL, "", 1, 0, 0, 0, "" },
+	{ "no specifier, extras", "six [x] ; os_name == 'posix'", "six", NULL, "", 1, 0, 0, 0, "" },
+	{ "a range from a variable", "requests>=${REQ_VER}", "requests", ">=2.31.0", ">=${REQ_VER}", 1,
+	  0, 0, 0, "" },
 	{ "a path", "./pkgs/a==1", "a", NULL, NULL, 0, 0, 1, 0, "" },
 	{ "a wheel file", "a-1.0-py3-none-any.whl", "a", NULL, NULL, 0, 0, 1, 0, "" },
 	{ "a name ending in '-'", "a-==1", "a", NULL, NULL, 0, 0, 1, 0, "" },
@@ -131,7 +144,10 @@ static void requirements(void)
 		CHECK(deps_pip_parse(rows[i].text, strlen(rows[i].text), &pp, &s, &e) == 0, "%s",
 		      rows[i].why);
 		d = dep_set_get(&s, rows[i].key);
-		if (!rows[i].version) {
+		if (!rows[i].version && rows[i].shown) {	/* no specifier */
+			CHECK(d && !d->version && d->extra && !strcmp(d->extra, rows[i].shown) &&
+			      d->line == rows[i].line, "%s", rows[i].why);
+		} else if (!rows[i].version) {
 			CHECK(!d, "%s: no pin of %s, got %s", rows[i].why, rows[i].key,
 			      d ? d->version : "");
 		} else if (!d) {
