@@ -689,11 +689,12 @@ static int parse_req(const char *s, size_t n, struct req *r)
 			end--;
 	}
 	/* every clause begins with an operator */
-	if (p < end && !strchr("=!<>~", *p))
+	if (p < end && (!*p || !strchr("=!<>~", *p)))
 		return -1;
 	r->spec = p;
 	r->slen = (size_t)(end - p);
-	if (memchr(p, ',', r->slen) || r->slen < 3 || p[0] != '=' || p[1] != '=')
+	/* cppcheck-suppress knownConditionTrueFalse ; "==1" is 3 bytes from p */
+	if (r->slen < 3 || p[0] != '=' || p[1] != '=' || memchr(p, ',', r->slen))
 		return 0;
 	r->op = p;
 	for (q = p; q < end && *q == '=' && q - p < 3; q++)
