@@ -43,7 +43,7 @@ BUILD   ?= build
 # llvm gives llvm-symbolizer for readable sanitizer stacks.  make run
 # installs DEPS_BUILD only; the test toolchain comes with make check.
 DEPS_BUILD := gcc libc6-dev pkg-config libcjson-dev libinih-dev libyaml-dev zlib1g-dev
-DEPS_TEST  := libxml2-utils iproute2 lsof valgrind man-db git nodejs python3 util-linux \
+DEPS_TEST  := libxml2-utils iproute2 lsof valgrind man-db git nodejs python3 python3-venv util-linux \
               python3-jsonschema python3-yaml perl bash-completion zsh fish
 # make deb (dpkg-shlibdeps, dpkg-buildflags; dpkg-deb is dpkg's) and make
 # check-deb (lintian); no fakeroot: dpkg-deb --root-owner-group

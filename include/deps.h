@@ -43,7 +43,8 @@ struct dep {
 				 * yarn package id, a normalised python name */
 	char *name;		/* the package name ("b", "@s/b") */
 	char *version;		/* NULL: none recorded */
-	char *extra;		/* npm link: "resolved"; else NULL */
+	char *extra;		/* npm link: "resolved"; pip: the clause
+				 * as written ("==${VER}"); else NULL */
 	unsigned flags;		/* enum dep_flag */
 	unsigned line;		/* where the lockfile says it, 0: unknown */
 };
@@ -218,6 +219,7 @@ struct pymarker_env {
 	const char *platform_system;	/* "Linux" */
 	const char *os_name;	/* "posix" */
 	const char *platform_machine;	/* "x86_64" */
+	const char *extra;	/* pip's requirements: "" (no extra asked) */
 };
 
 /* Evaluate a PEP 508 environment marker: 1 true, 0 false, -1 undecided
@@ -246,12 +248,24 @@ int deps_poetry_parse(const char *buf, size_t len, const struct pymarker_env *en
 		      const char *const *optional_groups, struct dep_set *s,
 		      struct parse_error *err);
 
-/* requirements.txt: every "name==version" (or ===) line, extras and
- * markers allowed, hashes and options skipped; *unpinned counts the
- * requirement lines that pin nothing (not checked).  Lines that include
- * other files (-r, -c) are counted in *includes and not followed. */
-int deps_pip_parse(const char *buf, size_t len, const struct pymarker_env *env,
-		   struct dep_set *s, size_t *unpinned, size_t *includes,
+/* requirements.txt, read line by line as pip reads it (its line breaks,
+ * continuations, comments and ${VAR} expansion): every requirement of a
+ * name ("name==V", "name===V", "name (>=1,<2)", "name[x]", markers and
+ * options such as --hash allowed), keyed by normalised name, after
+ * expansion; its version is a pin's version, or the specifier itself
+ * (">=1,<2"), or NULL (none); its extra is the specifier as written
+ * ("==${VER}"), what a message may show.  Lines that include other files
+ * (-r, -c) are counted and not followed; requirement lines that name no
+ * version to compare (a URL, a path, text pip cannot read) are counted
+ * in unpinned. */
+struct pip_parse {
+	const struct pymarker_env *env;	/* in: the markers' machine */
+	const char *const *environ;	/* in: NAME=value strings for ${NAME}, or NULL */
+	size_t unpinned, includes;	/* out */
+	char unset[64];			/* out: the first ${NAME} not set (or "") */
+	unsigned unset_line;		/* out: its line */
+};
+int deps_pip_parse(const char *buf, size_t len, struct pip_parse *p, struct dep_set *s,
 		   struct parse_error *err);
 
 /* The Name: and Version: of a METADATA/PKG-INFO header (new strings, or

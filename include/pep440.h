@@ -20,6 +20,11 @@ int pep440_check(const char *specifier, const char *version,
  * untouched) when either is not a valid PEP 440 version. */
 int pep440_compare(const char *a, const char *b, int *cmp);
 
+/* str(packaging.version.Version(v)), the normalised form ("2.1.0+CPU" is
+ * "2.1.0+cpu", "1.0-1" is "1.0.post1") into buf.  Returns 0, or -1 when
+ * v is no PEP 440 version or buf is too small. */
+int pep440_normalize(const char *v, char *buf, size_t size);
+
 /* The version in `python --version` output ("Python 3.13.0rc1\n"; a dev
  * build's trailing '+' is dropped) into buf.  Returns 0, or -1 when out
  * holds no valid version or buf is too small. */

@@ -297,11 +297,30 @@ static const char *mk_var(const struct mk *m, const char *s, size_t n, int *know
 		{ "platform_system", offsetof(struct pymarker_env, platform_system), 0 },
 		{ "os_name", offsetof(struct pymarker_env, os_name), 0 },
 		{ "platform_machine", offsetof(struct pymarker_env, platform_machine), 0 },
+		{ "extra", offsetof(struct pymarker_env, extra), 0 },
+	};
+	/* packaging src/packaging/_tokenizer.py VARIABLE accepts the legacy
+	 * names os.name, sys.platform, platform.version, platform.machine,
+	 * platform.python_implementation and python_implementation;
+	 * _parser.py _parse_marker_var() replaces "." by "_" and
+	 * process_env_var() reads python_implementation as
+	 * platform_python_implementation */
+	static const char *const legacy[][2] = {
+		{ "os.name", "os_name" }, { "sys.platform", "sys_platform" },
+		{ "platform.machine", "platform_machine" },
+		{ "platform.python_implementation", "platform_python_implementation" },
+		{ "python_implementation", "platform_python_implementation" },
 	};
 	size_t i;
 
 	*known = 0;
 	*version = 0;
+	for (i = 0; i < ARRAY_SIZE(legacy); i++)
+		if (strlen(legacy[i][0]) == n && !memcmp(legacy[i][0], s, n)) {
+			s = legacy[i][1];
+			n = strlen(s);
+			break;
+		}
 	for (i = 0; i < ARRAY_SIZE(vars); i++) {
 		if (strlen(vars[i].name) != n || memcmp(vars[i].name, s, n))
 			continue;
@@ -379,6 +398,17 @@ static int mk_compare(const char *l, const char *op, const char *r, int version)
 		return !strcmp(l, r);
 	if (!strcmp(op, "!="))
 		return strcmp(l, r) != 0;
+	/* packaging markers.py _eval_op(): what is no version is compared
+	 * as Python strings (_operators: operator.lt, ...), by code point,
+	 * which is UTF-8's byte order */
+	if (!strcmp(op, "<"))
+		return strcmp(l, r) < 0;
+	if (!strcmp(op, "<="))
+		return strcmp(l, r) <= 0;
+	if (!strcmp(op, ">"))
+		return strcmp(l, r) > 0;
+	if (!strcmp(op, ">="))
+		return strcmp(l, r) >= 0;
 	return -1;
 }
 

@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 enum reach { R_NO, R_UNDECIDED, R_YES };
 
@@ -427,138 +428,436 @@ int deps_poetry_parse(const char *buf, size_t len, const struct pymarker_env *en
 	return 0;
 }
 
-/* ---- requirements.txt ---- */
+/* ---- requirements.txt ----
+ *
+ * Read as pip reads it, step by step (pypa/pip
+ * src/pip/_internal/req/req_file.py): preprocess() splits the text with
+ * str.splitlines(), then join_lines(), ignore_comments() and
+ * expand_env_variables(); _parse_file() cuts each line with
+ * break_args_options() into the requirement and its options (--hash=);
+ * req/constructors.py parse_req_from_line() takes the markers after the
+ * first ';', and packaging's PEP 508 parser (src/packaging/_parser.py
+ * _parse_requirement) the name, extras and specifier.
+ */
 
-static int name_char(char c)
+#define NOPOS ((size_t)-1)
+
+/* The line break str.splitlines() sees at s (n > 0 bytes): its length,
+ * or 0.  \n, \r, \r\n, \v, \f, \x1c, \x1d, \x1e and, in UTF-8 (pip
+ * decodes the file as UTF-8), U+0085, U+2028 and U+2029 (CPython
+ * Objects/stringlib/split.h STRINGLIB(splitlines), Py_UNICODE_ISLINEBREAK). */
+static size_t py_break(const char *s, size_t n)
+{
+	const unsigned char *u = (const unsigned char *)s;
+
+	if (u[0] == '\r')
+		return n > 1 && u[1] == '\n' ? 2 : 1;
+	if (u[0] == '\n' || u[0] == '\v' || u[0] == '\f' || (u[0] >= 0x1c && u[0] <= 0x1e))
+		return 1;
+	if (n > 1 && u[0] == 0xc2 && u[1] == 0x85)
+		return 2;
+	if (n > 2 && u[0] == 0xe2 && u[1] == 0x80 && (u[2] == 0xa8 || u[2] == 0xa9))
+		return 3;
+	return 0;
+}
+
+/* The whitespace character at s (n > 0 bytes) as Python's str.isspace(),
+ * re's \s and str.strip() see it: its length in UTF-8, or 0. */
+static size_t py_space(const char *s, size_t n)
+{
+	const unsigned char *u = (const unsigned char *)s;
+
+	if (u[0] == ' ' || (u[0] >= '\t' && u[0] <= '\r') || (u[0] >= 0x1c && u[0] <= 0x1f))
+		return 1;
+	if (n > 1 && u[0] == 0xc2 && (u[1] == 0x85 || u[1] == 0xa0))
+		return 2;
+	if (n < 3)
+		return 0;
+	if ((u[0] == 0xe1 && u[1] == 0x9a && u[2] == 0x80) ||	/* U+1680 */
+	    (u[0] == 0xe2 && u[1] == 0x80 &&			/* U+2000-200A, 2028, 2029, 202F */
+	     (u[2] <= 0x8a || u[2] == 0xa8 || u[2] == 0xa9 || u[2] == 0xaf)) ||
+	    (u[0] == 0xe2 && u[1] == 0x81 && u[2] == 0x9f) ||	/* U+205F */
+	    (u[0] == 0xe3 && u[1] == 0x80 && u[2] == 0x80))	/* U+3000 */
+		return 3;
+	return 0;
+}
+
+/* str.strip(): Python's whitespace off both ends. */
+static void py_strip(const char **s, size_t *n)
+{
+	size_t k;
+
+	while (*n && (k = py_space(*s, *n))) {
+		*s += k;
+		*n -= k;
+	}
+	for (;;) {
+		if (*n >= 1 && py_space(*s + *n - 1, 1) == 1)
+			*n -= 1;
+		else if (*n >= 2 && py_space(*s + *n - 2, 2) == 2)
+			*n -= 2;
+		else if (*n >= 3 && py_space(*s + *n - 3, 3) == 3)
+			*n -= 3;
+		else
+			break;
+	}
+}
+
+/* COMMENT_RE.match(line), COMMENT_RE = r"(^|\s+)#.*$": the line is a
+ * comment from its start (join_lines never continues one). */
+static int comment_line(const char *s, size_t n)
+{
+	size_t k;
+
+	while (n && (k = py_space(s, n))) {
+		s += k;
+		n -= k;
+	}
+	return n && *s == '#';
+}
+
+/* COMMENT_RE.sub("", line): where the comment begins (the whitespace
+ * before the first '#' that starts the line or follows whitespace), or n. */
+static size_t comment_cut(const char *s, size_t n)
+{
+	size_t i = 0, ws = NOPOS, k;
+
+	while (i < n) {
+		if ((k = py_space(s + i, n - i))) {
+			if (ws == NOPOS)
+				ws = i;
+			i += k;
+			continue;
+		}
+		if (s[i] == '#' && (i == 0 || ws != NOPOS))
+			return ws != NOPOS ? ws : i;
+		ws = NOPOS;
+		i++;
+	}
+	return n;
+}
+
+/* ENV_VAR_RE = r"(?P<var>\$\{(?P<name>[A-Z0-9_]+)\})" at s: the length
+ * of the reference, or 0. */
+static size_t env_ref(const char *s, size_t n)
+{
+	size_t i = 2;
+
+	if (n < 4 || s[0] != '$' || s[1] != '{')
+		return 0;
+	while (i < n && ((s[i] >= 'A' && s[i] <= 'Z') || (s[i] >= '0' && s[i] <= '9') ||
+			 s[i] == '_'))
+		i++;
+	return i > 2 && i < n && s[i] == '}' ? i + 1 : 0;
+}
+
+/* os.getenv(name): the first NAME=value of envp (CPython's os.environ
+ * keeps the first of a name), or NULL. */
+static const char *env_get(const char *const *envp, const char *name, size_t n)
+{
+	for (; envp && *envp; envp++)
+		if (!strncmp(*envp, name, n) && (*envp)[n] == '=')
+			return *envp + n + 1;
+	return NULL;
+}
+
+/* Every occurrence of ref (n bytes) in b by value (str.replace). */
+static void replace_all(struct buf *b, const char *ref, size_t n, const char *value)
+{
+	struct buf out = BUF_INIT;
+	const char *s = buf_str(b), *end = s + b->len, *hit;
+
+	while ((hit = memmem(s, (size_t)(end - s), ref, n))) {
+		buf_add(&out, s, (size_t)(hit - s));
+		buf_puts(&out, value);
+		s = hit + n;
+	}
+	buf_add(&out, s, (size_t)(end - s));
+	buf_release(b);
+	*b = out;
+}
+
+/* expand_env_variables(): each ${NAME} found in the line, in order, is
+ * replaced everywhere by os.getenv(NAME) when that is set and not empty
+ * ("if not value: continue": it stays as written).  The first one left
+ * unset goes to p->unset (its name only: a value is never kept). */
+static void expand_env(struct pip_parse *p, const char *s, size_t n, unsigned line,
+		       struct buf *out)
+{
+	size_t i, k;
+
+	buf_add(out, s, n);
+	for (i = 0; i < n; i += k ? k : 1) {
+		const char *value;
+
+		k = env_ref(s + i, n - i);
+		if (!k)
+			continue;
+		value = env_get(p->environ, s + i + 2, k - 3);
+		if (value && *value) {
+			replace_all(out, s + i, k, value);
+		} else if (!p->unset[0] && k - 3 < sizeof(p->unset)) {
+			memcpy(p->unset, s + i + 2, k - 3);
+			p->unset[k - 3] = 0;
+			p->unset_line = line;
+		}
+	}
+}
+
+/* parse_req_from_line(): a URL (is_url: a scheme and ':'), a path
+ * (_looks_like_path: a '/' or a leading '.') or an archive file
+ * (is_archive_file) names no version to compare. */
+static int not_a_name(const char *s, size_t n)
+{
+	static const char *const archives[] = {
+		".whl", ".zip", ".tar.gz", ".tgz", ".tar", ".tar.bz2", ".tbz",
+		".tar.xz", ".txz", ".tlz", ".tar.lz", ".tar.lzma",
+	};
+	size_t i;
+
+	if (memchr(s, '/', n) || memchr(s, ':', n) || memchr(s, '@', n) || (n && s[0] == '.'))
+		return 1;
+	for (i = 0; i < ARRAY_SIZE(archives); i++) {
+		size_t a = strlen(archives[i]);
+
+		if (n > a && !strncasecmp(s + n - a, archives[i], a))
+			return 1;
+	}
+	return 0;
+}
+
+static int ident_char(char c)
 {
 	return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
 	       c == '.' || c == '_' || c == '-';
 }
 
-static void trim(const char **s, size_t *n)
+static int is_ws(char c)
 {
-	while (*n && (**s == ' ' || **s == '\t')) {
-		(*s)++;
-		(*n)--;
-	}
-	while (*n && ((*s)[*n - 1] == ' ' || (*s)[*n - 1] == '\t' || (*s)[*n - 1] == '\r'))
-		(*n)--;
+	return c == ' ' || c == '\t';
 }
 
-/* One logical requirement line (continuations joined, comment cut). */
-static void pip_line(const char *s, size_t n, unsigned line,
-		     const struct pymarker_env *env, struct dep_set *set,
-		     size_t *unpinned, size_t *includes)
+/* One requirement without its markers, by packaging's grammar
+ * (_parser.py _parse_requirement): WS? IDENTIFIER WS? extras? WS?
+ * specifier, the specifier "(" version_many ")" or bare (PEP 508 allows
+ * both: "name (==1.0)").  *r points into s: the name, the specifier (the
+ * clauses, "" for none) and, when it is a pin (one clause, == without
+ * ".*", or ===), its operator and version.  Returns 0, or -1 for text
+ * that is no such requirement. */
+struct req {
+	const char *name, *spec, *op, *ver;
+	size_t nlen, slen, oplen, vlen;
+	int pin;
+};
+
+static int parse_req(const char *s, size_t n, struct req *r)
 {
-	const char *semi, *p, *end, *ver;
-	size_t nlen, vlen;
-	char *name, *version;
+	const char *p = s, *end = s + n, *q;
+
+	memset(r, 0, sizeof(*r));
+	while (p < end && is_ws(*p))
+		p++;
+	r->name = p;
+	while (p < end && ident_char(*p))
+		p++;
+	/* IDENTIFIER = \b[a-zA-Z0-9][a-zA-Z0-9._-]*\b: ends on a word character */
+	if (p == r->name || *r->name == '.' || *r->name == '-' || *r->name == '_' ||
+	    p[-1] == '.' || p[-1] == '-')
+		return -1;
+	r->nlen = (size_t)(p - r->name);
+	while (p < end && is_ws(*p))
+		p++;
+	if (p < end && *p == '[') {
+		const char *close = memchr(p, ']', (size_t)(end - p));
+
+		if (!close)
+			return -1;
+		p = close + 1;
+	}
+	while (p < end && is_ws(*p))
+		p++;
+	while (end > p && is_ws(end[-1]))
+		end--;
+	if (p < end && *p == '(') {
+		if (end[-1] != ')')
+			return -1;
+		p++;
+		end--;
+		while (p < end && is_ws(*p))
+			p++;
+		while (end > p && is_ws(end[-1]))
+			end--;
+	}
+	/* every clause begins with an operator */
+	if (p < end && (!*p || !strchr("=!<>~", *p)))
+		return -1;
+	r->spec = p;
+	r->slen = (size_t)(end - p);
+	/* cppcheck-suppress knownConditionTrueFalse ; "==1" is 3 bytes from p */
+	if (r->slen < 3 || p[0] != '=' || p[1] != '=' || memchr(p, ',', r->slen))
+		return 0;
+	r->op = p;
+	for (q = p; q < end && *q == '=' && q - p < 3; q++)
+		;
+	r->oplen = (size_t)(q - p);
+	/* the SPECIFIER regex allows \s* between the operator and the version */
+	while (q < end && is_ws(*q))
+		q++;
+	r->ver = q;
+	r->vlen = (size_t)(end - q);
+	if (!r->vlen || memchr(q, ' ', r->vlen) || memchr(q, '\t', r->vlen))
+		return 0;
+	r->pin = r->oplen == 3 ||
+		 !(r->vlen >= 2 && q[r->vlen - 2] == '.' && q[r->vlen - 1] == '*');
+	return 0;
+}
+
+/* One requirement line (args, before the options) into the set; raw: the
+ * same line before ${VAR} expansion.  parse_req_from_line(): markers after
+ * the first ';' ("; " for a URL, which names no version anyway).  A pin
+ * is kept with its version, any other specifier with the specifier
+ * itself as the version (">=2,<3"; none: NULL, any version will do):
+ * pip installs what is missing and what the installed version does not
+ * satisfy, whatever the specifier. */
+static void pip_requirement(struct pip_parse *p, const char *s, size_t n, const char *raw,
+			    size_t rawn, unsigned line, struct dep_set *set)
+{
+	const char *semi = memchr(s, ';', n), *rsemi = memchr(raw, ';', rawn);
+	size_t head = semi ? (size_t)(semi - s) : n;
+	size_t rhead = rsemi ? (size_t)(rsemi - raw) : rawn;
+	struct req r, rr;
+	char *name, *version = NULL;
+	struct pymarker_env env;
 	struct dep *d;
 	int m = 1;
 
-	trim(&s, &n);
-	if (!n)
-		return;
-	if (s[0] == '-') {
-		if ((n > 2 && (!strncmp(s, "-r", 2) || !strncmp(s, "-c", 2))) ||
-		    !strncmp(s, "--requirement", 13) || !strncmp(s, "--constraint", 12))
-			(*includes)++;
-		return;	/* -e, --index-url, --hash lines: not pins */
-	}
-	semi = memchr(s, ';', n);
-	end = semi ? semi : s + n;
-	for (p = s; p < end && name_char(*p); p++)
-		;
-	nlen = (size_t)(p - s);
-	if (!nlen || !((s[0] >= 'A' && s[0] <= 'Z') || (s[0] >= 'a' && s[0] <= 'z') ||
-		       (s[0] >= '0' && s[0] <= '9'))) {
-		(*unpinned)++;	/* a URL, a path: nothing to compare */
+	if (not_a_name(s, head) || parse_req(s, head, &r) < 0 || parse_req(raw, rhead, &rr) < 0 ||
+	    r.nlen != rr.nlen || memcmp(r.name, rr.name, r.nlen) || r.pin != rr.pin ||
+	    r.oplen != rr.oplen) {
+		/* a URL, a path, no requirement pip could read, or a variable
+		 * in the name or the operator: not compared, so that no value
+		 * of the environment is ever shown */
+		p->unpinned++;
 		return;
 	}
-	while (p < end && (*p == ' ' || *p == '\t'))
-		p++;
-	if (p < end && *p == '[') {	/* extras */
-		const char *close = memchr(p, ']', (size_t)(end - p));
+	if (semi) {
+		const char *ms = semi + 1;
+		size_t mn = n - head - 1;
 
-		if (!close) {
-			(*unpinned)++;
-			return;
-		}
-		p = close + 1;
-		while (p < end && (*p == ' ' || *p == '\t'))
-			p++;
+		py_strip(&ms, &mn);
+		/* pip req/req_install.py match_markers(): no extra asked, the
+		 * markers are evaluated with extra "" */
+		env = *p->env;
+		env.extra = "";
+		if (mn)
+			m = pymarker_eval(ms, mn, &env);
 	}
-	/* cppcheck-suppress knownConditionTrueFalse ; "pkg==1" is 3 bytes from p */
-	if (end - p < 3 || p[0] != '=' || p[1] != '=') {
-		(*unpinned)++;
-		return;
-	}
-	p += p[2] == '=' ? 3 : 2;
-	while (p < end && (*p == ' ' || *p == '\t'))
-		p++;
-	ver = p;
-	while (p < end && *p != ' ' && *p != '\t' && *p != ',')
-		p++;
-	vlen = (size_t)(p - ver);
-	while (p < end && (*p == ' ' || *p == '\t'))
-		p++;
-	/* one exact version, and at most options (--hash) after it */
-	if (!vlen || memchr(ver, '*', vlen) || (p < end && *p != '-')) {
-		(*unpinned)++;
-		return;
-	}
-	if (semi)
-		m = pymarker_eval(semi + 1, (size_t)(s + n - semi - 1), env);
 	if (m == 0)
 		return;
-	name = pep503_normalize(s, nlen);
-	version = xstrndup(ver, vlen);
+	name = pep503_normalize(r.name, r.nlen);
+	if (r.pin)
+		version = xstrndup(r.ver, r.vlen);
+	else if (r.slen)
+		version = xstrndup(r.spec, r.slen);
 	if (!dep_set_get(set, name)) {
 		d = dep_set_add(set, name, name, version, m < 0 ? DEP_UNDECIDED : 0);
 		d->line = line;
+		/* the specifier as written, before expansion: what is shown */
+		d->extra = xstrndup(rr.spec ? rr.spec : "", rr.slen);
 	}
 	free(name);
 	free(version);
 }
 
-int deps_pip_parse(const char *buf, size_t len, const struct pymarker_env *env,
-		   struct dep_set *s, size_t *unpinned, size_t *includes,
+/* A logical line of join_lines() (line: its first line's number):
+ * ignore_comments(), expand_env_variables(), break_args_options(). */
+static void pip_logical(struct pip_parse *p, const char *s, size_t n, unsigned line,
+			struct dep_set *set)
+{
+	struct buf x = BUF_INIT;
+	const char *e, *opt;
+	size_t en, i, args, rargs;
+
+	n = comment_cut(s, n);
+	py_strip(&s, &n);
+	if (!n)
+		return;
+	expand_env(p, s, n, line, &x);
+	e = buf_str(&x);
+	en = x.len;
+	/* break_args_options(): tokens split on " "; the options begin at
+	 * the first token that starts with "-" */
+	for (i = 0; i < en && !(e[i] == '-' && (i == 0 || e[i - 1] == ' ')); i++)
+		;
+	args = i == en ? en : i ? i - 1 : 0;
+	opt = e + i;
+	for (i = 0; i < n && !(s[i] == '-' && (i == 0 || s[i - 1] == ' ')); i++)
+		;
+	rargs = i == n ? n : i ? i - 1 : 0;
+	if (args && rargs) {
+		pip_requirement(p, e, args, s, rargs, line, set);
+	} else if (!args && (!strncmp(opt, "-r", 2) || !strncmp(opt, "-c", 2) ||
+			     !strncmp(opt, "--requirement", 13) ||
+			     !strncmp(opt, "--constraint", 12))) {
+		p->includes++;	/* _parse_and_recurse(): not followed here */
+	} else if (args) {
+		p->unpinned++;
+	}
+	/* an option line (-e, --index-url, a lone --hash): no pin */
+	buf_release(&x);
+}
+
+int deps_pip_parse(const char *buf, size_t len, struct pip_parse *p, struct dep_set *s,
 		   struct parse_error *err)
 {
-	struct buf logical = BUF_INIT;
+	struct buf joined = BUF_INIT;
 	size_t pos = 0;
 	unsigned no = 0, first = 0;
+	int joining = 0;
 
 	memset(err, 0, sizeof(*err));
-	*unpinned = *includes = 0;
+	p->unpinned = p->includes = 0;
+	p->unset[0] = 0;
+	p->unset_line = 0;
+	/* str.splitlines(): a break at the very end starts no empty line */
 	while (pos < len) {
-		const char *ln = buf + pos, *nl = memchr(ln, '\n', len - pos);
-		size_t n = nl ? (size_t)(nl - ln) : len - pos, cut;
-		const char *hash;
-		int cont;
+		const char *ln = buf + pos;
+		size_t n = 0, k = 0;
 
-		pos += n + 1;
+		while (pos + n < len && !(k = py_break(ln + n, len - pos - n)))
+			n++;
+		pos += n + k;
 		no++;
-		if (!logical.len)
-			first = no;
-		/* a comment: '#' at the start or after a blank (pip's rule) */
-		for (cut = 0, hash = ln; (hash = memchr(hash, '#', n - (size_t)(hash - ln)));
-		     hash++) {
-			if (hash == ln || hash[-1] == ' ' || hash[-1] == '\t') {
-				cut = 1;
-				n = (size_t)(hash - ln);
-				break;
+		/* join_lines(): a line ending in '\' goes on with the next one,
+		 * unless it is a comment; a comment ends a continued line (with
+		 * a ' ' before it, so that it is cut later); the pieces lose
+		 * every leading and trailing '\' (line.strip("\\")) */
+		if (!n || ln[n - 1] != '\\' || comment_line(ln, n)) {
+			if (joining) {
+				if (comment_line(ln, n))
+					buf_putc(&joined, ' ');
+				buf_add(&joined, ln, n);
+				pip_logical(p, buf_str(&joined), joined.len, first, s);
+				buf_release(&joined);
+				joining = 0;
+			} else {
+				pip_logical(p, ln, n, no, s);
 			}
-		}
-		while (n && (ln[n - 1] == '\r' || ln[n - 1] == ' ' || ln[n - 1] == '\t'))
-			n--;
-		cont = !cut && n && ln[n - 1] == '\\';
-		buf_add(&logical, ln, cont ? n - 1 : n);
-		if (cont && pos < len)
 			continue;
-		pip_line(buf_str(&logical), logical.len, first, env, s, unpinned, includes);
-		buf_release(&logical);
+		}
+		if (!joining)
+			first = no;
+		joining = 1;
+		while (n && ln[n - 1] == '\\')
+			n--;
+		while (n && ln[0] == '\\') {
+			ln++;
+			n--;
+		}
+		buf_add(&joined, ln, n);
 	}
-	buf_release(&logical);
+	if (joining)	/* the last line ends in '\' */
+		pip_logical(p, buf_str(&joined), joined.len, first, s);
+	buf_release(&joined);
 	return 0;
 }

@@ -684,6 +684,23 @@ int pep440_compare(const char *a, const char *b, int *cmp)
 	return 0;
 }
 
+int pep440_normalize(const char *v, char *buf, size_t size)
+{
+	struct pver pv;
+	struct buf b = BUF_INIT;
+	int rc = -1;
+
+	if (v && pver_parse(v, strlen(v), 0, &pv) == 0) {
+		pver_format(&pv, &b);
+		if (b.len < size) {
+			memcpy(buf, buf_str(&b), b.len + 1);
+			rc = 0;
+		}
+	}
+	buf_release(&b);
+	return rc;
+}
+
 int pep440_python_output(const char *out, size_t len, char *buf, size_t buflen)
 {
 	const char *p = out, *w;

@@ -6,16 +6,19 @@
 #include "deps_probe.h"
 #include "probe.h"
 #include "deps.h"
+#include "pep440.h"
 #include "toml.h"
 #include "util.h"
 
 #include <dirent.h>
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
+#include <unistd.h>
 
 /* ---- Python ---- */
 
@@ -26,6 +29,7 @@ struct venv {
 	char version[32];	/* pyvenv.cfg version_info / version */
 	char short_version[16];
 	char impl[32];
+	int by_uv, seeded;	/* pyvenv.cfg: "uv = ..." and "seed = true" */
 	struct utsname uts;
 	struct pymarker_env env;
 };
@@ -64,6 +68,10 @@ static void read_pyvenv(struct venv *v)
 		} else if (k == 14 && !memcmp(s, "implementation", 14) && n < sizeof(v->impl)) {
 			memcpy(v->impl, eq, n);
 			v->impl[n] = 0;
+		} else if (k == 2 && !memcmp(s, "uv", 2)) {
+			v->by_uv = 1;
+		} else if (k == 4 && !memcmp(s, "seed", 4)) {
+			v->seeded = n == 4 && !strncasecmp(eq, "true", 4);
 		}
 	}
 	blob_release(&b);
@@ -255,20 +263,25 @@ static char **poetry_optional_groups(const struct spec *spec)
 }
 
 /* The lockfile's packages for the environment v (b: the lockfile's
- * bytes).  Returns 0, or -1 with e; *unpinned and *includes: pip's lines
- * not compared. */
+ * bytes).  Returns 0, or -1 with e; pip: what deps_pip_parse says of the
+ * lines not compared, in *pip. */
 static int python_parse(const struct spec *spec, const struct lock_req *l,
 			const struct venv *v, const struct blob *b, struct dep_set *want,
-			struct parse_error *e, size_t *unpinned, size_t *includes)
+			struct parse_error *e, struct pip_parse *pip)
 {
 	char **groups, **g;
 	int rc;
 
-	*unpinned = *includes = 0;
+	memset(pip, 0, sizeof(*pip));
 	if (l->kind == LOCK_UV)
 		return deps_uv_parse(b->data, b->len, &v->env, want, e);
-	if (l->kind == LOCK_PIP)
-		return deps_pip_parse(b->data, b->len, &v->env, want, unpinned, includes, e);
+	if (l->kind == LOCK_PIP) {
+		/* pip expands ${NAME} with os.getenv(): our environment, the
+		 * one pip would run in (read only: nothing sets it meanwhile) */
+		pip->env = &v->env;
+		pip->environ = (const char *const *)environ;
+		return deps_pip_parse(b->data, b->len, pip, want, e);
+	}
 	groups = poetry_optional_groups(spec);
 	rc = deps_poetry_parse(b->data, b->len, &v->env, (const char *const *)groups, want, e);
 	for (g = groups; g && *g; g++)
@@ -281,15 +294,14 @@ struct py_job_arg {
 	const struct spec *spec;
 	const struct lock_req *l;
 	const struct venv *v;
-	size_t unpinned, includes;
+	struct pip_parse pip;
 };
 
 static int py_job(struct parse_job *j)
 {
 	struct py_job_arg *a = (struct py_job_arg *)j->arg;
 
-	return python_parse(a->spec, a->l, a->v, j->b, j->out, &j->err, &a->unpinned,
-			    &a->includes);
+	return python_parse(a->spec, a->l, a->v, j->b, j->out, &j->err, &a->pip);
 }
 
 /* The environment itself: 0 usable (v filled), else the result is set. */
@@ -330,6 +342,126 @@ static int open_venv(const struct spec *spec, const struct lock_req *l, struct v
 	return 0;
 }
 
+/* Is the installed h what pip's requirement w asks?  pip keeps an
+ * installed distribution when specifier.contains(version,
+ * prereleases=True) (pip src/pip/_internal/resolution/resolvelib/
+ * factory.py _get_installed_candidate), packaging's rules
+ * (src/packaging/specifiers.py): "==V" ignores the installed version's
+ * local label unless V has one (_compare_equal: 2.1.0 is satisfied by
+ * 2.1.0+cpu, 2.1.0+cpu only by itself), "===V" is string equality with
+ * str(Version), the normalised form, case-insensitively
+ * (_compare_arbitrary). */
+static int pip_satisfied(const struct dep *w, const struct dep *h)
+{
+	char spec[512], norm[256];
+
+	if (!w->version)
+		return 1;	/* no specifier: any version will do */
+	if (!h->version)
+		return 0;
+	if (strchr("=!<>~", w->version[0]))	/* a specifier, not a pin */
+		return pep440_check(w->version, h->version, NULL, 0) == 1;
+	if (w->extra && !strncmp(w->extra, "===", 3)) {
+		if (pep440_normalize(h->version, norm, sizeof(norm)) < 0)
+			snprintf(norm, sizeof(norm), "%s", h->version);
+		return !strcasecmp(norm, w->version);
+	}
+	if ((size_t)snprintf(spec, sizeof(spec), "==%s", w->version) >= sizeof(spec))
+		return 0;
+	/* a version that is no PEP 440 (an unset ${VAR}): pip finds no such
+	 * version and stops */
+	return pep440_check(spec, h->version, NULL, 0) == 1;
+}
+
+/* deps_compare for pip: by normalised name (pip's canonical names),
+ * versions by pip_satisfied; extras are not pip's business. */
+static void pip_compare(const struct dep_set *want, const struct dep_set *have,
+			struct dep_diff *out)
+{
+	size_t i;
+
+	memset(out, 0, sizeof(*out));
+	for (i = 0; i < want->n; i++) {
+		const struct dep *w = &want->v[i], *h = dep_set_get(have, w->key);
+		struct dep_diff_item it = { DEP_MISSING, w, h };
+
+		if (!h && (w->flags & DEP_UNDECIDED)) {
+			out->skipped++;
+			continue;
+		}
+		out->compared++;
+		if (h && (h->flags & DEP_NO_VERSION))
+			it.problem = DEP_UNKNOWN_VERSION;
+		else if (h && pip_satisfied(w, h))
+			continue;
+		else if (h)
+			it.problem = DEP_VERSION;
+		grow(&out->v, sizeof(*out->v), &out->cap, out->n + 1);
+		out->v[out->n++] = it;
+	}
+}
+
+/* What a message and the data show of a pin is its version as written:
+ * one that came from ${VAR} is never shown expanded (a value of the
+ * environment may be a secret). */
+static void pip_shown(struct dep_set *want)
+{
+	size_t i;
+
+	for (i = 0; i < want->n; i++) {
+		struct dep *w = &want->v[i];
+		const char *raw = w->extra;
+
+		if (!raw || !w->version)
+			continue;
+		if (!strchr("=!<>~", w->version[0]))	/* a pin: its version */
+			raw += strspn(raw, "= \t");
+		if (strcmp(w->version, raw)) {
+			free(w->version);
+			w->version = xstrdup(raw);
+		}
+	}
+}
+
+/* A ${NAME} pip leaves as written (unset or empty): no version is
+ * called that, so `pip install -r` stops as this check does; setting the
+ * variable is the fix, no command (the name is said, never a value). */
+static void pip_unset(struct result *r, const struct lock_req *l, const struct pip_parse *p)
+{
+	result_fix_clear(r);
+	result_hint(r, "%s:%u: ${%s} is not set in the environment, and pip leaves it as "
+		    "written: set it, then run pip install -r %s", l->origin.file,
+		    p->unset_line, p->unset, l->origin.file);
+}
+
+/* uv sync is exact (uv-installer src/plan.rs Planner::build: every
+ * installed distribution the lock does not name is "extraneous" and
+ * removed), but for the seed packages it keeps unless uv made the
+ * environment without --seed (pyvenv.cfg "uv" and no "seed = true"):
+ * is_seed_package() is pip and uv, and on Python < 3.12 setuptools and
+ * wheel too. */
+static void uv_keeps(const struct venv *v, struct dep_diff *d)
+{
+	int keep_seed = !(v->by_uv && !v->seeded);
+	int old = !v->env.python_version || pep440_check("<3.12", v->env.python_version,
+							 NULL, 0) == 1;
+	size_t i, k;
+
+	for (i = k = 0; i < d->n; i++) {
+		const struct dep_diff_item *it = &d->v[i];
+		const char *key = it->have ? it->have->key : "";
+
+		if (it->problem == DEP_EXTRA && keep_seed &&
+		    (!strcmp(key, "pip") || !strcmp(key, "uv") ||
+		     (old && (!strcmp(key, "setuptools") || !strcmp(key, "wheel"))))) {
+			d->extra--;
+			continue;
+		}
+		d->v[k++] = d->v[i];
+	}
+	d->n = k;
+}
+
 void deps_run_python(const struct run_ctx *ctx, const struct lock_req *l, struct result *r)
 {
 	const struct spec *spec = ctx->spec;
@@ -339,7 +471,7 @@ void deps_run_python(const struct run_ctx *ctx, const struct lock_req *l, struct
 	struct buf where = BUF_INIT;
 	struct blob b = { NULL, 0 };
 	struct parse_error e;
-	size_t unpinned, includes;
+	struct pip_parse pip;
 	struct parse_job job;
 	struct py_job_arg pa;
 	int scanned;
@@ -359,7 +491,7 @@ void deps_run_python(const struct run_ctx *ctx, const struct lock_req *l, struct
 	if (open_venv(spec, l, &v, r) < 0) {
 		/* a lockfile no tool can read says more than the environment */
 		venv_env(&v);
-		if (python_parse(spec, l, &v, &b, &want, &e, &unpinned, &includes) < 0) {
+		if (python_parse(spec, l, &v, &b, &want, &e, &pip) < 0) {
 			deps_lockfile_invalid(r, l, &e);
 		}
 		goto out;
@@ -379,11 +511,14 @@ void deps_run_python(const struct run_ctx *ctx, const struct lock_req *l, struct
 		deps_lockfile_invalid(r, l, &job.err);
 		goto out;
 	}
-	if (pa.unpinned || pa.includes)
-		result_note(r, "%s: %zu requirement%s without an == pin and %zu -r/-c "
-			    "line%s not checked", l->origin.file, pa.unpinned,
-			    pa.unpinned == 1 ? "" : "s", pa.includes,
-			    pa.includes == 1 ? "" : "s");
+	if (pa.pip.unpinned)
+		result_note(r, "%s: %zu requirement%s naming no version to compare (a URL, a "
+			    "path) not checked", l->origin.file, pa.pip.unpinned,
+			    pa.pip.unpinned == 1 ? "" : "s");
+	if (pa.pip.includes)
+		result_note(r, "%s: %zu -r/-c line%s not followed (each requirements*.txt "
+			    "is a check of its own)", l->origin.file, pa.pip.includes,
+			    pa.pip.includes == 1 ? "" : "s");
 	if (scanned < 0) {
 		result_set(r, STATUS_ERROR, "the virtual environment was not read before "
 			   "the deadline");
@@ -392,8 +527,18 @@ void deps_run_python(const struct run_ctx *ctx, const struct lock_req *l, struct
 	}
 	buf_printf(&where, "%s (%s)", l->venv, l->venv_from);
 	r->data = deps_data_new(l, l->venv);
-	deps_compare(&want, &have, DEPS_CMP_PEP440, &d);
+	if (l->kind == LOCK_PIP) {
+		pip_compare(&want, &have, &d);
+		pip_shown(&want);
+	} else if (l->kind == LOCK_UV) {
+		deps_compare(&want, &have, DEPS_CMP_PEP440 | DEPS_CMP_EXTRAS, &d);
+		uv_keeps(&v, &d);
+	} else {
+		deps_compare(&want, &have, DEPS_CMP_PEP440, &d);
+	}
 	deps_report_diff(r, l, &d, buf_str(&where));
+	if (l->kind == LOCK_PIP && pa.pip.unset[0] && r->status == STATUS_FAIL)
+		pip_unset(r, l, &pa.pip);
 	if (!v.env.python_version)
 		result_note(r, "no Python version in %s/pyvenv.cfg: markers on it were not "
 			    "decided", l->venv);

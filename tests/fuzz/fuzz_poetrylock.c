@@ -13,7 +13,7 @@
 #include <stdlib.h>
 
 static const struct pymarker_env py312 = {
-	"3.12", "3.12.3", "cpython", "CPython", "linux", "Linux", "posix", "x86_64"
+	"3.12", "3.12.3", "cpython", "CPython", "linux", "Linux", "posix", "x86_64", NULL
 };
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

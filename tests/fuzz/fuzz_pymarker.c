@@ -15,10 +15,10 @@
 #include <string.h>
 
 static const struct pymarker_env py312 = {
-	"3.12", "3.12.3", "cpython", "CPython", "linux", "Linux", "posix", "x86_64"
+	"3.12", "3.12.3", "cpython", "CPython", "linux", "Linux", "posix", "x86_64", NULL
 };
 static const struct pymarker_env unknown_py = {
-	NULL, NULL, "cpython", "CPython", "linux", "Linux", "posix", "x86_64"
+	NULL, NULL, "cpython", "CPython", "linux", "Linux", "posix", "x86_64", NULL
 };
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

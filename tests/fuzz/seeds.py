@@ -623,7 +623,9 @@ def new_targets():
         b'[metadata]\nlock-version = "2.1"\n',
     ])
     deps_strings = strings("tests/unit/test_deps.c")
-    write("pipreq", [b"\0" + x for x in deps_strings if b"==" in x and b"\n" in x] + [
+    py_strings = strings("tests/unit/test_deps_py.c")
+    write("pipreq", [b"\0" + x for x in deps_strings if b"==" in x and b"\n" in x] +
+          [b"\0" + x for x in py_strings if b"==" in x] + [
         b"\0a==1\nb===2 ; python_version < '3'\n-r other.txt\n--hash=sha256:x\nc>=1\n",
         b"\1d[x,y]==3 \\\n  --hash=sha256:aa\ne==4; extra == 'z'\n",
     ])
@@ -632,7 +634,9 @@ def new_targets():
         b"Name: a\n  continued\nVersion:1\n", b"Zope.Interface", b"A-_.-B",
     ])
     write("pymarker", [r[0] for r in c_table("tests/unit/test_deps.c", "marker_rows")
-                       if isinstance(r[0], bytes)])
+                       if isinstance(r[0], bytes)] +
+          [r[0] for r in c_table("tests/unit/test_deps_py.c", "marker_rows")
+           if isinstance(r[0], bytes)])
 
     sb = "tests/unit/test_sandbox.c"
     sandbox = []
