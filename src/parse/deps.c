@@ -151,6 +151,11 @@ void deps_compare(const struct dep_set *want, const struct dep_set *have,
 		} else if (w->version && (!h->version ||
 					  !same_version(w->version, h->version, pep440))) {
 			diff_add(out, DEP_VERSION, w, h);
+		} else if ((w->flags & DEP_RESOLVED) && w->extra && h->extra &&
+			   strcmp(w->extra, h->extra)) {
+			/* npm, no integrity: another "resolved" is another
+			 * package (arborist lib/diff.js getAction) */
+			diff_add(out, DEP_VERSION, w, h);
 		}
 	}
 	if (!extras)
