@@ -141,9 +141,11 @@ static void add_entry(struct dep_set *s, const char *path, const cJSON *e,
 		f |= DEP_RESOLVED;
 	/* "name" is set for aliases (npm:other@1): the folder is the name
 	 * npm ls shows (alias@npm:other@1), the real package beside it */
-	else if (!(f & DEP_LINK) && name && strcmp(name, folder))
+	else if (!(f & DEP_LINK) && name && folder != path && strcmp(name, folder))
 		f |= DEP_ALIAS;
-	d = dep_set_add(s, path, folder, json_str(e, "version"), f);
+	/* a workspace's folder ("packages/web") is named by its package */
+	d = dep_set_add(s, path, folder == path && name && !(f & DEP_LINK) ? name : folder,
+			json_str(e, "version"), f);
 	if ((f & (DEP_LINK | DEP_RESOLVED)) && resolved)
 		d->extra = xstrdup(resolved);
 	else if (f & DEP_ALIAS)
