@@ -649,7 +649,9 @@ static size_t npm_sync(const struct dep_set *manifest, const struct dep_set *roo
 		}
 		real = node->flags & DEP_ALIAS ? node->extra : node->name;
 		met = deps_npm_spec_met(d->version ? d->version : "", version, real);
-		if (met == 1)
+		/* no root entry (lockfileVersion 1): nothing to hold a file:
+		 * or git spec against */
+		if (met == 1 || (met < 0 && !root->n))
 			continue;
 		if (met == 0 && version)
 			sync_item(m, &n, d->key, (const char *const[]){
