@@ -748,7 +748,7 @@ void deps_run_npm(const struct run_ctx *ctx, const struct lock_req *l, struct re
 	struct nm_walk w;
 	struct dep_diff d;
 	struct blob b;
-	size_t omitted = 0;
+	size_t omitted;
 	int trusted;
 
 	if (deps_read_lockfile(spec, l, &b, r) < 0)
