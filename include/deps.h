@@ -39,6 +39,10 @@ enum dep_flag {
 				 * dependency: arborist lib/diff.js) */
 	DEP_ALIAS = 1 << 6,	/* npm alias (npm:real@1): extra holds the
 				 * real package's name */
+	DEP_NOT_HERE = 1 << 7,	/* npm: left out here (an optional package
+				 * of another platform, a dev one under
+				 * omit=dev): may be absent, and npm removes
+				 * it when installed */
 };
 
 struct dep {

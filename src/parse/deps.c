@@ -132,6 +132,12 @@ void deps_compare(const struct dep_set *want, const struct dep_set *have,
 		const struct dep *w = &want->v[i];
 		const struct dep *h = dep_set_get(have, w->key);
 
+		/* npm leaves it out here: absent is right, and one there is
+		 * the caller's to report (deps_node.c) */
+		if (w->flags & DEP_NOT_HERE) {
+			out->skipped += !h;
+			continue;
+		}
 		if (!h) {
 			if (w->flags & (DEP_OPTIONAL | DEP_UNDECIDED)) {
 				out->skipped++;

@@ -112,8 +112,15 @@ static unsigned entry_flags(const cJSON *e, const struct npm_platform *here)
 	 * #checkEngineAndPlatform marks inert only the optional packages
 	 * that checkPlatform refuses, and adds the others */
 	if (json_true(e, "optional") || json_true(e, "devOptional")) {
-		if (!here || for_here(e, here) != 1)
+		int ok = here ? for_here(e, here) : -1;
+
+		if (ok != 1)
 			f |= DEP_OPTIONAL;
+		/* inert (only an "optional" node is: a devOptional one that
+		 * checkPlatform refuses is an error of npm's): reify removes
+		 * it when it is there */
+		if (ok == 0 && json_true(e, "optional"))
+			f |= DEP_NOT_HERE;
 	}
 	/* a stale entry (a workspace since removed): npm prunes, never
 	 * installs it */

@@ -729,12 +729,36 @@ static size_t npm_want_here(struct dep_set *want, int omit_dev)
 		}
 		/* arborist build-ideal-tree.js: node.shouldOmit(omitSet);
 		 * reify leaves them out */
-		if (omit_dev && (d->flags & DEP_DEV) && !(d->flags & DEP_OPTIONAL)) {
-			d->flags |= DEP_OPTIONAL;
-			dev++;
+		if (omit_dev && (d->flags & DEP_DEV)) {
+			dev += !(d->flags & DEP_OPTIONAL);
+			d->flags |= DEP_OPTIONAL | DEP_NOT_HERE;
 		}
 	}
 	return dev;
+}
+
+/* Packages installed that npm leaves out here (DEP_NOT_HERE): extras
+ * with their lockfile entry, a warning as other extras are; reify
+ * removes them (arborist build-ideal-tree.js: inert and omitted nodes
+ * are not in the ideal tree, and lib/diff.js REMOVEs what only the
+ * actual tree has).  Added to d after its other items. */
+static void npm_not_here(const struct dep_set *want, const struct dep_set *have,
+			 struct dep_diff *d)
+{
+	size_t i;
+
+	for (i = 0; i < want->n; i++) {
+		const struct dep *w = &want->v[i], *h;
+
+		if (!(w->flags & DEP_NOT_HERE) || !(h = dep_set_get(have, w->key)))
+			continue;
+		grow(&d->v, sizeof(*d->v), &d->cap, d->n + 1);
+		d->v[d->n].problem = DEP_EXTRA;
+		d->v[d->n].want = w;
+		d->v[d->n].have = h;
+		d->n++;
+		d->extra++;
+	}
 }
 
 void deps_run_npm(const struct run_ctx *ctx, const struct lock_req *l, struct result *r)
@@ -784,6 +808,7 @@ void deps_run_npm(const struct run_ctx *ctx, const struct lock_req *l, struct re
 		r->data = deps_data_new(l, trusted ? "node_modules/.package-lock.json" :
 					"node_modules");
 		deps_compare(&want, trusted ? &hidden : &w.found, DEPS_CMP_EXTRAS, &d);
+		npm_not_here(&want, trusted ? &hidden : &w.found, &d);
 		deps_report_diff(r, l, &d, trusted ? "node_modules/.package-lock.json" :
 				 "the package.json files in node_modules");
 		if (omitted)

@@ -232,6 +232,14 @@ static void describe(struct buf *b, const struct dep_diff_item *it)
 		buf_add_clean(b, side_version(h, 1, "?"));
 		break;
 	case DEP_EXTRA:
+		if (w && (w->flags & DEP_NOT_HERE)) {
+			/* in the lockfile, but npm leaves it out here */
+			buf_puts(b, ": installed ");
+			buf_add_clean(b, side_version(h, 0, "?"));
+			buf_puts(b, (w->flags & DEP_DEV) ? ", a dev package npm leaves out here" :
+				 ", an optional package for another platform");
+			break;
+		}
 		buf_puts(b, ": not in the lockfile, installed ");
 		buf_add_clean(b, side_version(h, 0, "?"));
 		break;
@@ -248,7 +256,7 @@ void deps_report_diff(struct result *r, const struct lock_req *l,
 {
 	struct buf m = BUF_INIT;
 	cJSON *list = cJSON_GetObjectItemCaseSensitive(r->data, "differences");
-	size_t i, real = d->n - d->extra;
+	size_t i, real = d->n - d->extra, unwanted = 0;
 
 	data_set_number(r->data, "packages", (double)d->compared);
 	data_set_number(r->data, "differ", (double)d->n);
@@ -274,14 +282,20 @@ void deps_report_diff(struct result *r, const struct lock_req *l,
 	}
 	/* the counts say what the items below are: the differences, then
 	 * the installed packages the lockfile does not name */
+	for (i = 0; i < d->n; i++)
+		unwanted += d->v[i].problem == DEP_EXTRA && d->v[i].want;
 	if (real && d->extra)
 		buf_printf(&m, "%zu of %zu package%s differ%s from %s, and %zu installed "
-			   "package%s not in it: ", real, d->compared,
+			   "package%s %s: ", real, d->compared,
 			   d->compared == 1 ? "" : "s", real == 1 ? "s" : "", l->origin.file,
-			   d->extra, d->extra == 1 ? " is" : "s are");
+			   d->extra, d->extra == 1 ? " is" : "s are",
+			   unwanted ? "not wanted here" : "not in it");
 	else if (real)
 		buf_printf(&m, "%zu of %zu package%s differ%s from %s: ", real, d->compared,
 			   d->compared == 1 ? "" : "s", real == 1 ? "s" : "", l->origin.file);
+	else if (unwanted)
+		buf_printf(&m, "%zu installed package%s not wanted here by %s: ", d->extra,
+			   d->extra == 1 ? "" : "s", l->origin.file);
 	else
 		buf_printf(&m, "%zu installed package%s not in %s: ", d->extra,
 			   d->extra == 1 ? "" : "s", l->origin.file);

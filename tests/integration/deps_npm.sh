@@ -134,11 +134,10 @@ check "this platform's optional missing: npm ci clears it ($st): $out" [ "$st" =
 fresh musl
 printf 'os=linux\ncpu=x64\nlibc=musl\n' >"$p/.npmrc"
 epo "$p"
-# (npm would also remove plat-glibc, installed but not for here: counted
-# as matching, not reported)
 check "musl: npm adds plat-musl: $(dry "$p")" has "add plat-musl" "$(dry "$p")"
-check "musl: fail naming plat-musl only ($st): $out" \
-	has "1 of 4 packages differs from package-lock.json: plat-musl: lockfile 1.0.0, not installed" "$out"
+check "musl: npm removes plat-glibc: $(dry "$p")" has "remove plat-glibc" "$(dry "$p")"
+check "musl: fail naming plat-musl, plat-glibc as not wanted ($st): $out" \
+	has "1 of 3 packages differs from package-lock.json, and 1 installed package is not wanted here: plat-musl: lockfile 1.0.0, not installed; plat-glibc: installed 1.0.0, an optional package for another platform" "$out"
 npmq "$p" ci --offline
 epo "$p"
 check "musl: after npm ci: pass ($st): $out" [ "$st" = 0 ]
@@ -198,6 +197,17 @@ fresh omitrc
 printf 'omit=dev\n' >>"$p/.npmrc"
 npmq "$p" ci --offline
 omit_case "omit=dev in the project's .npmrc" ".npmrc"
+# dev packages installed, then omit=dev: npm would remove them; a warning
+fresh omitafter
+printf 'omit=dev\n' >>"$p/.npmrc"
+epo "$p"
+check "omit=dev over a full install: npm removes devdep: $(dry "$p")" has "remove devdep" "$(dry "$p")"
+check "omit=dev over a full install: a warning ($st): $out" \
+	has "1 installed package not wanted here by package-lock.json: devdep: installed 1.0.0, a dev package npm leaves out here" "$out"
+check "omit=dev over a full install: exit 0 ($st)" [ "$st" = 0 ]
+npmq "$p" ci --offline
+epo "$p"
+check "omit=dev over a full install: npm ci clears it ($st): $out" has "2 packages match" "$out"
 fresh omitnodeenv
 MGR_ENV="NODE_ENV=production" npmq "$p" ci --offline
 out=$(cd "$p" && MGR_ENV="NODE_ENV=production" mgr npm install --dry-run --offline 2>&1)

@@ -19,23 +19,24 @@ static void platform_rows(void)
 		const char *fields;	/* the entry's os/cpu/libc, JSON */
 		const struct npm_platform *here;
 		int optional;	/* DEP_OPTIONAL stays */
+		int not_here;	/* DEP_NOT_HERE: checkPlatform refuses it */
 	} rows[] = {
-		{ "\"os\": [\"linux\"], \"cpu\": [\"x64\"]", &linux_glibc, 0 },
-		{ "\"os\": [\"darwin\"], \"cpu\": [\"arm64\"]", &linux_glibc, 1 },
-		{ "\"os\": [\"linux\"], \"cpu\": [\"arm64\"]", &linux_glibc, 1 },
-		{ "\"os\": [\"linux\"], \"cpu\": [\"x64\"], \"libc\": [\"glibc\"]", &linux_glibc, 0 },
-		{ "\"os\": [\"linux\"], \"cpu\": [\"x64\"], \"libc\": [\"musl\"]", &linux_glibc, 1 },
-		{ "\"os\": [\"linux\"], \"cpu\": [\"x64\"], \"libc\": [\"musl\"]", &linux_musl, 0 },
+		{ "\"os\": [\"linux\"], \"cpu\": [\"x64\"]", &linux_glibc, 0, 0 },
+		{ "\"os\": [\"darwin\"], \"cpu\": [\"arm64\"]", &linux_glibc, 1, 1 },
+		{ "\"os\": [\"linux\"], \"cpu\": [\"arm64\"]", &linux_glibc, 1, 1 },
+		{ "\"os\": [\"linux\"], \"cpu\": [\"x64\"], \"libc\": [\"glibc\"]", &linux_glibc, 0, 0 },
+		{ "\"os\": [\"linux\"], \"cpu\": [\"x64\"], \"libc\": [\"musl\"]", &linux_glibc, 1, 1 },
+		{ "\"os\": [\"linux\"], \"cpu\": [\"x64\"], \"libc\": [\"musl\"]", &linux_musl, 0, 0 },
 		/* libc unknown here (no /usr/bin/ldd): undecided, stays optional */
-		{ "\"os\": [\"linux\"], \"libc\": [\"glibc\"]", &linux_nolibc, 1 },
-		{ "\"os\": [\"!win32\"]", &linux_glibc, 0 },
-		{ "\"os\": [\"!linux\"]", &linux_glibc, 1 },
-		{ "\"os\": \"linux\"", &linux_glibc, 0 },
-		{ "\"cpu\": [\"any\"]", &linux_glibc, 0 },
-		{ "\"os\": [\"darwin\", \"linux\"]", &linux_glibc, 0 },
+		{ "\"os\": [\"linux\"], \"libc\": [\"glibc\"]", &linux_nolibc, 1, 0 },
+		{ "\"os\": [\"!win32\"]", &linux_glibc, 0, 0 },
+		{ "\"os\": [\"!linux\"]", &linux_glibc, 1, 1 },
+		{ "\"os\": \"linux\"", &linux_glibc, 0, 0 },
+		{ "\"cpu\": [\"any\"]", &linux_glibc, 0, 0 },
+		{ "\"os\": [\"darwin\", \"linux\"]", &linux_glibc, 0, 0 },
 		/* no platform named: a failed optional build may be absent */
-		{ "\"license\": \"MIT\"", &linux_glibc, 1 },
-		{ "\"os\": [\"linux\"]", NULL, 1 },
+		{ "\"license\": \"MIT\"", &linux_glibc, 1, 0 },
+		{ "\"os\": [\"linux\"]", NULL, 1, 0 },
 	};
 	size_t i;
 
@@ -55,6 +56,8 @@ static void platform_rows(void)
 		CHECK(x && !!(x->flags & DEP_OPTIONAL) == rows[i].optional,
 		      "row %zu: %s: optional %d, want %d", i, rows[i].fields,
 		      x ? !!(x->flags & DEP_OPTIONAL) : -1, rows[i].optional);
+		CHECK(x && !!(x->flags & DEP_NOT_HERE) == rows[i].not_here, "row %zu: not here %d",
+		      i, rows[i].not_here);
 		dep_set_release(&s);
 		buf_release(&b);
 	}
