@@ -16,11 +16,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int json_true(const cJSON *o, const char *key)
-{
-	return cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(o, key));
-}
-
 static const char *json_str(const cJSON *o, const char *key)
 {
 	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
@@ -102,7 +97,70 @@ static int for_here(const cJSON *e, const struct npm_platform *here)
 	return named && !unknown ? 1 : -1;
 }
 
-static unsigned entry_flags(const cJSON *e, const struct npm_platform *here)
+/* What an entry says, read in one pass over its fields (a lockfile has
+ * tens of thousands of entries: one lookup a field would walk each
+ * entry's fields nine times); a field given twice is its last, as
+ * JSON.parse reads it. */
+struct entry_fields {
+	const char *name, *version, *resolved;
+	int integrity, optional, dev_optional, extraneous, dev, link;
+};
+
+static void entry_read(const cJSON *e, struct entry_fields *x)
+{
+	const cJSON *c;
+
+	memset(x, 0, sizeof(*x));
+	for (c = e->child; c; c = c->next) {
+		const char *k = c->string;
+		const char *str = cJSON_IsString(c) ? c->valuestring : NULL;
+		int yes = cJSON_IsTrue(c);
+
+		if (!k)
+			continue;
+		switch (k[0]) {
+		case 'n':
+			if (!strcmp(k, "name"))
+				x->name = str;
+			break;
+		case 'v':
+			if (!strcmp(k, "version"))
+				x->version = str;
+			break;
+		case 'r':
+			if (!strcmp(k, "resolved"))
+				x->resolved = str;
+			break;
+		case 'i':
+			if (!strcmp(k, "integrity"))
+				x->integrity = str != NULL;
+			break;
+		case 'o':
+			if (!strcmp(k, "optional"))
+				x->optional = yes;
+			break;
+		case 'd':
+			if (!strcmp(k, "dev"))
+				x->dev = yes;
+			else if (!strcmp(k, "devOptional"))
+				x->dev_optional = yes;
+			break;
+		case 'e':
+			if (!strcmp(k, "extraneous"))
+				x->extraneous = yes;
+			break;
+		case 'l':
+			if (!strcmp(k, "link"))
+				x->link = yes;
+			break;
+		default:
+			break;
+		}
+	}
+}
+
+static unsigned entry_flags(const cJSON *e, const struct entry_fields *x,
+			    const struct npm_platform *here)
 {
 	unsigned f = 0;
 
@@ -111,7 +169,7 @@ static unsigned entry_flags(const cJSON *e, const struct npm_platform *here)
 	 * (esbuild's @esbuild/linux-x64): arborist build-ideal-tree.js
 	 * #checkEngineAndPlatform marks inert only the optional packages
 	 * that checkPlatform refuses, and adds the others */
-	if (json_true(e, "optional") || json_true(e, "devOptional")) {
+	if (x->optional || x->dev_optional) {
 		int ok = here ? for_here(e, here) : -1;
 
 		if (ok != 1)
@@ -119,16 +177,16 @@ static unsigned entry_flags(const cJSON *e, const struct npm_platform *here)
 		/* inert (only an "optional" node is: a devOptional one that
 		 * checkPlatform refuses is an error of npm's): reify removes
 		 * it when it is there */
-		if (ok == 0 && json_true(e, "optional"))
+		if (ok == 0 && x->optional)
 			f |= DEP_NOT_HERE;
 	}
 	/* a stale entry (a workspace since removed): npm prunes, never
 	 * installs it */
-	if (json_true(e, "extraneous"))
+	if (x->extraneous)
 		f |= DEP_OPTIONAL;
-	if (json_true(e, "dev"))
+	if (x->dev)
 		f |= DEP_DEV;
-	if (json_true(e, "link"))
+	if (x->link)
 		f |= DEP_LINK;
 	return f;
 }
@@ -136,27 +194,29 @@ static unsigned entry_flags(const cJSON *e, const struct npm_platform *here)
 static void add_entry(struct dep_set *s, const char *path, const cJSON *e,
 		      const struct npm_platform *here)
 {
-	const char *name = json_str(e, "name"), *folder = deps_npm_path_name(path);
-	const char *resolved = json_str(e, "resolved");
-	unsigned f = entry_flags(e, here);
+	const char *folder = deps_npm_path_name(path);
+	struct entry_fields x;
+	unsigned f;
 	struct dep *d;
 
+	entry_read(e, &x);
+	f = entry_flags(e, &x, here);
 	/* arborist lib/diff.js getAction: with no integrity on either side,
 	 * the same version is the same package only if "resolved" is too
 	 * (a git dependency at another commit is fetched again) */
-	if (!(f & DEP_LINK) && resolved && !json_str(e, "integrity"))
+	if (!(f & DEP_LINK) && x.resolved && !x.integrity)
 		f |= DEP_RESOLVED;
 	/* "name" is set for aliases (npm:other@1): the folder is the name
 	 * npm ls shows (alias@npm:other@1), the real package beside it */
-	else if (!(f & DEP_LINK) && name && folder != path && strcmp(name, folder))
+	else if (!(f & DEP_LINK) && x.name && folder != path && strcmp(x.name, folder))
 		f |= DEP_ALIAS;
 	/* a workspace's folder ("packages/web") is named by its package */
-	d = dep_set_add(s, path, folder == path && name && !(f & DEP_LINK) ? name : folder,
-			json_str(e, "version"), f);
-	if ((f & (DEP_LINK | DEP_RESOLVED)) && resolved)
-		d->extra = xstrdup(resolved);
+	d = dep_set_add(s, path, folder == path && x.name && !(f & DEP_LINK) ? x.name : folder,
+			x.version, f);
+	if ((f & (DEP_LINK | DEP_RESOLVED)) && x.resolved)
+		d->extra = xstrdup(x.resolved);
 	else if (f & DEP_ALIAS)
-		d->extra = xstrdup(name);
+		d->extra = xstrdup(x.name);
 }
 
 /* lockfileVersion 1: "dependencies" nested as the folders are. */
@@ -169,14 +229,16 @@ static int add_v1(struct dep_set *s, const cJSON *deps, const char *prefix,
 		return -1;
 	cJSON_ArrayForEach(e, deps) {
 		struct buf path = BUF_INIT;
+		struct entry_fields x;
 		const cJSON *sub;
 		unsigned f;
 
 		if (!cJSON_IsObject(e) || !e->string)
 			continue;
 		buf_printf(&path, "%s%snode_modules/%s", prefix, *prefix ? "/" : "", e->string);
-		f = entry_flags(e, NULL);
-		dep_set_add(s, buf_str(&path), e->string, json_str(e, "version"), f);
+		entry_read(e, &x);
+		f = entry_flags(e, &x, NULL);
+		dep_set_add(s, buf_str(&path), e->string, x.version, f);
 		sub = cJSON_GetObjectItemCaseSensitive(e, "dependencies");
 		if (cJSON_IsObject(sub) && add_v1(s, sub, buf_str(&path), depth + 1) < 0) {
 			buf_release(&path);
