@@ -35,6 +35,15 @@ enum dep_flag {
 	DEP_UNDECIDED = 1 << 3,	/* python: a marker envpreflight cannot
 				 * evaluate; absent is not counted */
 	DEP_NO_VERSION = 1 << 4,	/* installed, but its record has no version */
+	DEP_RESOLVED = 1 << 5,	/* npm, no integrity: extra holds "resolved",
+				 * compared as well as the version (a git
+				 * dependency: arborist lib/diff.js) */
+	DEP_ALIAS = 1 << 6,	/* npm alias (npm:real@1): extra holds the
+				 * real package's name */
+	DEP_NOT_HERE = 1 << 7,	/* npm: left out here (an optional package
+				 * of another platform, a dev one under
+				 * omit=dev): may be absent, and npm removes
+				 * it when installed */
 };
 
 struct dep {
@@ -73,6 +82,38 @@ void dep_set_release(struct dep_set *s);
  * Returns 0, or -1 with err. */
 int deps_npm_parse(const char *buf, size_t len, struct dep_set *s, int *version,
 		   struct parse_error *err);
+
+/* This machine as npm-install-checks sees it (lib/current-env.js and
+ * npm's os, cpu and libc settings); NULL: cannot tell. */
+struct npm_platform {
+	const char *os, *cpu, *libc;
+};
+
+/* deps_npm_parse, with what npm decides from outside the lockfile: an
+ * optional entry whose os, cpu and libc all admit here (npm-install-
+ * checks checkPlatform) is wanted, not optional (here NULL: as
+ * deps_npm_parse); root (or NULL) gets the root entry's dependency
+ * specs, keyed by name, the spec as version, DEP_DEV for a
+ * devDependency, DEP_OPTIONAL for an optional or peer one. */
+int deps_npm_parse_here(const char *buf, size_t len, const struct npm_platform *here,
+			struct dep_set *s, struct dep_set *root, int *version,
+			struct parse_error *err);
+
+/* A package.json's dependency specs, in the shape of root above. */
+int deps_npm_manifest(const char *buf, size_t len, struct dep_set *s,
+		      struct parse_error *err);
+
+/* Whether spec (a package.json's) is met by the lockfile's entry at
+ * version, named real (an alias's package, or NULL), as arborist's
+ * dep-valid.js judges a range, a version or an alias: 1 met, 0 not,
+ * -1 not a range (a file:, git or tag spec: compare the text). */
+int deps_npm_spec_met(const char *spec, const char *version, const char *real);
+
+/* The values .npmrc text gives key at its top level ("omit=dev", or
+ * "omit[]=dev" lines; a quoted value unquoted), into vals (new strings,
+ * at most max); returns how many, 0 when the key is not set. */
+size_t deps_npmrc_values(const char *buf, size_t len, const char *key, char **vals,
+			 size_t max);
 
 /* The package name of an install path: what follows its last
  * "node_modules/" ("@s/b" for a scoped one), else the path itself. */

@@ -132,6 +132,12 @@ void deps_compare(const struct dep_set *want, const struct dep_set *have,
 		const struct dep *w = &want->v[i];
 		const struct dep *h = dep_set_get(have, w->key);
 
+		/* npm leaves it out here: absent is right, and one there is
+		 * the caller's to report (deps_node.c) */
+		if (w->flags & DEP_NOT_HERE) {
+			out->skipped += !h;
+			continue;
+		}
 		if (!h) {
 			if (w->flags & (DEP_OPTIONAL | DEP_UNDECIDED)) {
 				out->skipped++;
@@ -150,6 +156,11 @@ void deps_compare(const struct dep_set *want, const struct dep_set *have,
 				diff_add(out, DEP_VERSION, w, h);
 		} else if (w->version && (!h->version ||
 					  !same_version(w->version, h->version, pep440))) {
+			diff_add(out, DEP_VERSION, w, h);
+		} else if ((w->flags & DEP_RESOLVED) && w->extra && h->extra &&
+			   strcmp(w->extra, h->extra)) {
+			/* npm, no integrity: another "resolved" is another
+			 * package (arborist lib/diff.js getAction) */
 			diff_add(out, DEP_VERSION, w, h);
 		}
 	}

@@ -7,6 +7,7 @@
 #include "deps_probe.h"
 #include "probe.h"
 #include "deps.h"
+#include "platform.h"
 #include "util.h"
 
 #include <dirent.h>
@@ -28,11 +29,201 @@ double deps_mtime_ms(const struct stat *st)
 	return (double)st->st_mtim.tv_sec * 1000.0 + (double)st->st_mtim.tv_nsec / 1e6;
 }
 
+/* What the lockfile is read with: this machine, and where the root
+ * entry's dependency specs go (or NULL). */
+struct npm_job_arg {
+	const struct npm_platform *here;
+	struct dep_set *root;
+};
+
 static int npm_job(struct parse_job *j)
 {
+	const struct npm_job_arg *a = j->arg;
 	int version;
 
-	return deps_npm_parse(j->b->data, j->b->len, j->out, &version, &j->err);
+	return deps_npm_parse_here(j->b->data, j->b->len, a->here, j->out, a->root, &version,
+				   &j->err);
+}
+
+/* ---- npm's config: what an install leaves out, the platform ---- */
+
+/* The settings of npm's that decide what `npm ci` installs here, from
+ * the places npm reads them in its order (@npmcli/config lib/index.js
+ * load: the environment's npm_config_*, then the project's .npmrc, then
+ * the user's; the command line is not ours to see, and the global npmrc
+ * below npm's own prefix is not read). */
+#define NPM_CONF_VALS 8
+struct npm_conf {
+	struct blob rc[2];	/* the project's .npmrc, the user's */
+	int have[2];
+	char *where;		/* where omit=dev came from, for a note */
+	int omit_dev;
+	char os[32], cpu[72], libc[16];
+	struct npm_platform here;
+};
+
+/* The values of key from the first place that sets it, into vals;
+ * returns how many (0: nowhere) and *from names the place. */
+static size_t npm_conf_get(const struct npm_conf *c, const char *key, char **vals,
+			   const char **from)
+{
+	static const char *const rc_names[] = { ".npmrc", "the user's .npmrc" };
+	char env[64];
+	const char *v;
+	size_t i, n;
+
+	/* @npmcli/config loadEnv: npm_config_KEY, any case, "-" as "_" */
+	snprintf(env, sizeof(env), "npm_config_%s", key);
+	for (i = 0; env[i]; i++)
+		if (env[i] == '-')
+			env[i] = '_';
+	if (!(v = getenv(env)) || !*v) {
+		for (i = 0; env[i]; i++)
+			env[i] = (char)(env[i] >= 'a' && env[i] <= 'z' ? env[i] - 32 : env[i]);
+		v = getenv(env);
+	}
+	if (v && *v) {
+		vals[0] = xstrdup(v);
+		*from = "the environment";
+		return 1;
+	}
+	for (i = 0; i < 2; i++) {
+		if (!c->have[i])
+			continue;
+		n = deps_npmrc_values(c->rc[i].data, c->rc[i].len, key, vals, NPM_CONF_VALS);
+		if (n) {
+			*from = rc_names[i];
+			return n;
+		}
+	}
+	return 0;
+}
+
+static void free_vals(char **vals, size_t n)
+{
+	while (n)
+		free(vals[--n]);
+}
+
+/* One setting as npm's Boolean: 1 true, 0 false, -1 not set. */
+static int npm_conf_bool(const struct npm_conf *c, const char *key)
+{
+	char *vals[NPM_CONF_VALS];
+	const char *from;
+	size_t n = npm_conf_get(c, key, vals, &from);
+	int b = n ? strcmp(vals[n - 1], "false") != 0 && strcmp(vals[n - 1], "0") != 0 : -1;
+
+	free_vals(vals, n);
+	return b;
+}
+
+/* Whether a list setting holds word; from set when it does. */
+static int npm_conf_has(const struct npm_conf *c, const char *key, const char *word,
+			int *set, const char **from)
+{
+	char *vals[NPM_CONF_VALS];
+	size_t n = npm_conf_get(c, key, vals, from), i;
+	int found = 0;
+
+	for (i = 0; i < n; i++)
+		found |= !strcmp(vals[i], word);
+	*set = n > 0;
+	free_vals(vals, n);
+	return found;
+}
+
+/* @npmcli/config lib/definitions/definitions.js buildOmitList: omit
+ * (default ["dev"] when NODE_ENV is production), only=prod and
+ * production add dev; include=dev, production=false, also=dev and dev
+ * take it out again. */
+static void npm_conf_omit(struct npm_conf *c)
+{
+	char *vals[NPM_CONF_VALS];
+	const char *from = NULL, *f2;
+	const char *node_env = getenv("NODE_ENV");
+	int set, omit, include, prod;
+	size_t n;
+
+	omit = npm_conf_has(c, "omit", "dev", &set, &from);
+	if (!set && node_env && !strcmp(node_env, "production")) {
+		omit = 1;
+		from = "NODE_ENV=production";
+	}
+	prod = npm_conf_bool(c, "production");
+	n = npm_conf_get(c, "only", vals, &f2);
+	if (n && (!strcmp(vals[n - 1], "prod") || !strcmp(vals[n - 1], "production"))) {
+		omit = 1;
+		from = f2;
+	} else if (prod == 1) {
+		omit = 1;
+		from = "production=true";
+	}
+	free_vals(vals, n);
+	include = npm_conf_has(c, "include", "dev", &set, &f2) || prod == 0 ||
+		  npm_conf_bool(c, "dev") == 1;
+	n = npm_conf_get(c, "also", vals, &f2);
+	include |= n && !strncmp(vals[n - 1], "dev", 3);
+	free_vals(vals, n);
+	c->omit_dev = omit && !include;
+	if (c->omit_dev)
+		c->where = xstrdup(from ? from : "npm's config");
+}
+
+/* One platform field: npm's setting (--os, --cpu, --libc, arborist's
+ * options for optional packages), else this machine's. */
+static const char *npm_conf_field(const struct npm_conf *c, const char *key, char *buf,
+				  size_t size, const char *mine)
+{
+	char *vals[NPM_CONF_VALS];
+	const char *from;
+	size_t n = npm_conf_get(c, key, vals, &from);
+
+	if (n)
+		snprintf(buf, size, "%s", vals[n - 1]);
+	free_vals(vals, n);
+	return n ? buf : mine;
+}
+
+static void npm_conf_load(const struct spec *spec, struct npm_conf *c, struct platform *p)
+{
+	struct lread lr;
+	const char *user = getenv("npm_config_userconfig");
+	const char *home = getenv("HOME");
+	char *upath = NULL;
+
+	memset(c, 0, sizeof(*c));
+	if (!user || !*user)
+		user = getenv("NPM_CONFIG_USERCONFIG");
+	c->have[0] = deps_read(spec->root, ".npmrc", 1, DEPS_META_CAP, &c->rc[0], &lr) == 0;
+	if (user && *user)
+		upath = xstrdup(user);
+	else if (home && *home)
+		upath = path_join(home, ".npmrc");
+	/* @npmcli/config loadProjectConfig: the project's file is not read
+	 * twice when it is the user's */
+	if (upath) {
+		char *proj = path_join(spec->root, ".npmrc");
+
+		if (strcmp(upath, proj))
+			c->have[1] = deps_read(spec->root, upath, 0, DEPS_META_CAP, &c->rc[1],
+					       &lr) == 0;
+		free(proj);
+	}
+	free(upath);
+	npm_conf_omit(c);
+	platform_current(p);
+	c->here.os = npm_conf_field(c, "os", c->os, sizeof(c->os), p->os[0] ? p->os : NULL);
+	c->here.cpu = npm_conf_field(c, "cpu", c->cpu, sizeof(c->cpu), p->cpu[0] ? p->cpu : NULL);
+	c->here.libc = npm_conf_field(c, "libc", c->libc, sizeof(c->libc), p->libc);
+}
+
+static void npm_conf_release(struct npm_conf *c)
+{
+	if (c->have[0])
+		blob_release(&c->rc[0]);
+	if (c->have[1])
+		blob_release(&c->rc[1]);
+	free(c->where);
 }
 
 /* ---- node_modules ---- */
@@ -182,6 +373,30 @@ static char *join3(const char *a, const char *b)
 	return s;
 }
 
+/* real (a canonical path) relative to root, as npm's relpath writes it
+ * ("packages/a", "../lib"): a new string, or NULL for root itself. */
+static char *rel_path(const char *root, const char *real)
+{
+	size_t common = 0, i, up = 0;
+	struct buf b = BUF_INIT;
+
+	if (path_is_inside(real, root))
+		return strlen(real) > strlen(root) ? xstrdup(real + strlen(root) + 1) : NULL;
+	for (i = 0; root[i] && root[i] == real[i]; i++)
+		if (root[i] == '/')
+			common = i;
+	if (!root[i] && real[i] == '/')
+		common = i;
+	for (i = common; root[i]; i++)
+		up += root[i] == '/' && root[i + 1];
+	if (!strcmp(root, "/"))
+		up = 0;
+	while (up--)
+		buf_puts(&b, "../");
+	buf_puts(&b, real + common + (real[common] == '/'));
+	return buf_detach(&b);
+}
+
 /* One package folder at rel (a directory or a link to one), which is
  * name below the open directory dfd. */
 static void walk_pkg(struct nm_walk *w, int dfd, const char *name, const char *rel,
@@ -189,7 +404,7 @@ static void walk_pkg(struct nm_walk *w, int dfd, const char *name, const char *r
 {
 	struct stat st, tst;
 	struct dep *d;
-	char *sub, *subname;
+	char *sub, *subname, *target;
 
 	if (++w->looked > DEPS_WALK_MAX || clock_ms() > w->deadline) {
 		w->stopped = 1;
@@ -206,11 +421,12 @@ static void walk_pkg(struct nm_walk *w, int dfd, const char *name, const char *r
 		if (!ok)
 			return;
 		d = dep_set_add(&w->found, rel, deps_npm_path_name(rel), NULL, DEP_LINK);
-		if (path_is_inside(real, w->root) && strlen(real) > strlen(w->root)) {
-			const char *target = real + strlen(w->root) + 1;
-
-			d->extra = xstrdup(target);
-			/* a workspace: walked once, as its own folder */
+		if ((target = rel_path(w->root, real))) {
+			d->extra = target;
+			/* a workspace, or a file: folder beside the project
+			 * ("../lib", as the lockfile keys it): walked once, as
+			 * its own folder, as shrinkwrap.js assertNoNewer
+			 * follows every link */
 			if (!dep_set_get(&w->found, target) && depth < DEPS_WALK_DEPTH)
 				walk_pkg(w, w->rootfd, target, target, depth + 1);
 		}
@@ -304,7 +520,8 @@ static void read_versions(struct nm_walk *w)
  * it, else the folders' package.json files.  Fills w (and hidden);
  * returns 1 trusted, 0 not, -1 with the result set. */
 static int npm_installed(const struct run_ctx *ctx, const struct lock_req *l,
-			 struct nm_walk *w, struct dep_set *hidden, struct result *r)
+			 const struct npm_job_arg *arg, struct nm_walk *w,
+			 struct dep_set *hidden, struct result *r)
 {
 	const struct spec *spec = ctx->spec;
 	struct parse_job job;
@@ -327,6 +544,7 @@ static int npm_installed(const struct run_ctx *ctx, const struct lock_req *l,
 		job.fn = npm_job;
 		job.b = &b;
 		job.out = hidden;
+		job.arg = arg;
 		deps_parse_job_start(&job);
 		have_file = w->note = 1;
 	}
@@ -371,25 +589,208 @@ static int npm_installed(const struct run_ctx *ctx, const struct lock_req *l,
 	return have_hidden && !w->distrust;
 }
 
+/* ---- package.json against the lockfile's root entry ---- */
+
+/* "NAME: why" (why: the words of parts, NULL-ended) for the first few
+ * of n problems, into m */
+static void sync_item(struct buf *m, size_t *n, const char *name,
+		      const char *const *parts)
+{
+	if ((*n)++ >= 3)
+		return;
+	buf_puts(m, *n > 1 ? "; " : "");
+	buf_add_clean(m, name);
+	buf_puts(m, ": ");
+	for (; *parts; parts++)
+		buf_add_clean(m, *parts);
+}
+
+/* package.json's dependencies against the lockfile (want, and the specs
+ * of its root entry): what `npm ci` refuses, "not in sync" (npm/cli
+ * lib/commands/ci.js: validateLockfile, lib/utils/validate-lockfile.js,
+ * compares the tree arborist builds from package.json and the lockfile
+ * with the lockfile's own: a dependency whose locked package does not
+ * meet its spec, arborist dep-valid.js, or is not locked at all, is
+ * resolved anew and differs).  A dependency removed from package.json
+ * is not refused, but npm ci then leaves its package out while the
+ * lockfile still names it: only relocking ends that too.  Returns the
+ * number of problems, the first few in m. */
+static size_t npm_sync(const struct dep_set *manifest, const struct dep_set *root,
+		       const struct dep_set *want, struct buf *m)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < manifest->n; i++) {
+		const struct dep *d = &manifest->v[i], *r = dep_set_get(root, d->key), *node;
+		const char *version, *real;
+		char *key;
+		int met;
+
+		if (r && r->version && d->version && !strcmp(r->version, d->version))
+			continue;
+		key = join3("node_modules", d->key);
+		node = dep_set_get(want, key);
+		free(key);
+		if (!node) {
+			/* an optional or peer dependency not locked is not
+			 * installed either (peerOptional, another platform's) */
+			if (!r && (d->flags & DEP_OPTIONAL))
+				continue;
+			sync_item(m, &n, d->key, (const char *const[]){
+				  d->version ? d->version : "?", " in package.json, not in the lockfile",
+				  NULL });
+			continue;
+		}
+		version = node->version;
+		if ((node->flags & DEP_LINK) && node->extra) {
+			const struct dep *t = dep_set_get(want, node->extra);
+
+			version = t ? t->version : NULL;
+		}
+		real = node->flags & DEP_ALIAS ? node->extra : node->name;
+		met = deps_npm_spec_met(d->version ? d->version : "", version, real);
+		/* no root entry (lockfileVersion 1): nothing to hold a file:
+		 * or git spec against */
+		if (met == 1 || (met < 0 && !root->n))
+			continue;
+		if (met == 0 && version)
+			sync_item(m, &n, d->key, (const char *const[]){
+				  "package.json wants ", d->version ? d->version : "?",
+				  ", the lockfile has ", version, NULL });
+		else
+			sync_item(m, &n, d->key, (const char *const[]){
+				  "package.json wants ", d->version ? d->version : "?",
+				  ", the lockfile was made for ",
+				  r && r->version ? r->version : "another spec", NULL });
+	}
+	for (i = 0; i < root->n; i++)
+		if (!dep_set_get(manifest, root->v[i].key))
+			sync_item(m, &n, root->v[i].key, (const char *const[]){
+				  "in the lockfile, no longer in package.json", NULL });
+	return n;
+}
+
+/* The lockfile out of sync with package.json: `npm ci` refuses, and
+ * only a relock clears it.  Returns 1 with r set, else 0. */
+static int npm_check_sync(const struct spec *spec, const struct lock_req *l,
+			  const struct dep_set *root, const struct dep_set *want,
+			  struct result *r)
+{
+	struct dep_set manifest = DEP_SET_INIT;
+	struct parse_error e;
+	struct lread lr;
+	struct buf m = BUF_INIT;
+	struct blob b;
+	size_t n = 0;
+
+	if (deps_read(spec->root, "package.json", 1, DEPS_META_CAP, &b, &lr) < 0)
+		return 0;
+	if (deps_npm_manifest(b.data, b.len, &manifest, &e) == 0)
+		n = npm_sync(&manifest, root, want, &m);
+	blob_release(&b);
+	dep_set_release(&manifest);
+	if (n) {
+		cJSON_Delete(r->data);
+		r->data = NULL;
+		result_set(r, STATUS_FAIL, "package.json and %s are not in sync: %s%s",
+			   l->origin.file, buf_str(&m), n > 3 ? " and more" : "");
+		r->reason = REASON_OUT_OF_DATE;
+		/* the relock, said as such: npm ci never writes the lockfile */
+		result_fix_argv(r, FIX_AGENT, FIX_NEEDS_NETWORK, "npm", "install", (char *)NULL);
+		result_hint(r, "run npm install to update %s from package.json (a relock: "
+			    "npm ci refuses a lockfile out of sync, or leaves out what "
+			    "package.json no longer names, and never writes the lockfile), "
+			    "then commit it", l->origin.file);
+	}
+	buf_release(&m);
+	return n > 0;
+}
+
+/* What npm wants installed here, from what the lockfile says: dev
+ * packages left out under omit=dev; a link target (a workspace, a
+ * file: folder) compared by where the link points, not by its version,
+ * which is the folder's own package.json (arborist lib/diff.js compares
+ * a Link by its target, and npm ci leaves a bumped workspace as it
+ * is). */
+static size_t npm_want_here(struct dep_set *want, int omit_dev)
+{
+	size_t i, dev = 0;
+
+	for (i = 0; i < want->n; i++) {
+		struct dep *d = &want->v[i];
+
+		if ((d->flags & DEP_LINK) && d->extra) {
+			struct dep *t = (struct dep *)dep_set_get(want, d->extra);
+
+			if (t) {
+				free(t->version);
+				t->version = NULL;
+			}
+		}
+		/* arborist build-ideal-tree.js: node.shouldOmit(omitSet);
+		 * reify leaves them out */
+		if (omit_dev && (d->flags & DEP_DEV)) {
+			dev += !(d->flags & DEP_OPTIONAL);
+			d->flags |= DEP_OPTIONAL | DEP_NOT_HERE;
+		}
+	}
+	return dev;
+}
+
+/* Packages installed that npm leaves out here (DEP_NOT_HERE): extras
+ * with their lockfile entry, a warning as other extras are; reify
+ * removes them (arborist build-ideal-tree.js: inert and omitted nodes
+ * are not in the ideal tree, and lib/diff.js REMOVEs what only the
+ * actual tree has).  Added to d after its other items. */
+static void npm_not_here(const struct dep_set *want, const struct dep_set *have,
+			 struct dep_diff *d)
+{
+	size_t i;
+
+	for (i = 0; i < want->n; i++) {
+		const struct dep *w = &want->v[i], *h;
+
+		if (!(w->flags & DEP_NOT_HERE) || !(h = dep_set_get(have, w->key)))
+			continue;
+		grow(&d->v, sizeof(*d->v), &d->cap, d->n + 1);
+		d->v[d->n].problem = DEP_EXTRA;
+		d->v[d->n].want = w;
+		d->v[d->n].have = h;
+		d->n++;
+		d->extra++;
+	}
+}
+
 void deps_run_npm(const struct run_ctx *ctx, const struct lock_req *l, struct result *r)
 {
 	const struct spec *spec = ctx->spec;
-	struct dep_set want = DEP_SET_INIT, hidden = DEP_SET_INIT;
+	struct dep_set want = DEP_SET_INIT, hidden = DEP_SET_INIT, root = DEP_SET_INIT;
+	struct npm_job_arg arg, harg;
+	struct npm_conf conf;
+	struct platform plat;
 	struct parse_job job;
 	struct nm_walk w;
 	struct dep_diff d;
 	struct blob b;
+	size_t omitted;
 	int trusted;
 
 	if (deps_read_lockfile(spec, l, &b, r) < 0)
 		return;
+	npm_conf_load(spec, &conf, &plat);
 	memset(&job, 0, sizeof(job));
+	arg.here = &conf.here;
+	arg.root = &root;
+	harg.here = &conf.here;
+	harg.root = NULL;
 	job.fn = npm_job;
 	job.b = &b;
 	job.out = &want;
+	job.arg = &arg;
 	deps_parse_job_start(&job);
 	memset(&w, 0, sizeof(w));
-	trusted = deps_node_modules_dir(spec, l, r) < 0 ? -2 : npm_installed(ctx, l, &w, &hidden, r);
+	trusted = deps_node_modules_dir(spec, l, r) < 0 ? -2 :
+		  npm_installed(ctx, l, &harg, &w, &hidden, r);
 	if (deps_parse_job_finish(&job) < 0) {
 		/* a lockfile npm cannot read says more than node_modules: its
 		 * message, reason, hint and fix replace any set above */
@@ -397,14 +798,23 @@ void deps_run_npm(const struct run_ctx *ctx, const struct lock_req *l, struct re
 		r->data = NULL;
 		deps_lockfile_invalid(r, l, &job.err);
 		trusted = -2;
+	} else if (npm_check_sync(spec, l, &root, &want, r)) {
+		/* npm ci would refuse whatever node_modules holds */
+		trusted = -2;
 	}
 	blob_release(&b);
 	if (trusted >= 0) {
+		omitted = npm_want_here(&want, conf.omit_dev);
 		r->data = deps_data_new(l, trusted ? "node_modules/.package-lock.json" :
 					"node_modules");
 		deps_compare(&want, trusted ? &hidden : &w.found, DEPS_CMP_EXTRAS, &d);
+		npm_not_here(&want, trusted ? &hidden : &w.found, &d);
 		deps_report_diff(r, l, &d, trusted ? "node_modules/.package-lock.json" :
 				 "the package.json files in node_modules");
+		if (omitted)
+			result_note(r, "npm leaves dev packages out here (omit=dev, from %s): "
+				    "%zu dev package%s not required", conf.where, omitted,
+				    omitted == 1 ? "" : "s");
 		if (w.distrust)
 			result_note(r, "node_modules/.package-lock.json not used, as npm would "
 				    "not (%s): the installed package.json files were read",
@@ -414,8 +824,10 @@ void deps_run_npm(const struct run_ctx *ctx, const struct lock_req *l, struct re
 				    "package.json files were read");
 		dep_diff_release(&d);
 	}
+	npm_conf_release(&conf);
 	nm_walk_release(&w);
 	dep_set_release(&hidden);
+	dep_set_release(&root);
 	dep_set_release(&want);
 }
 

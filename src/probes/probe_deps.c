@@ -174,13 +174,52 @@ static const char *side_version(const struct dep *d, int extra, const char *none
 	return extra && d && d->extra ? d->extra : none;
 }
 
-/* "lodash: lockfile 4.17.21, installed 4.17.20" */
+/* A "resolved" for a message: the part after "#" of a git URL (the
+ * commit), else the URL without its user:password@. */
+static void add_resolved(struct buf *b, const char *res)
+{
+	const char *hash = strrchr(res, '#'), *at, *scheme = strstr(res, "://");
+
+	if (hash && hash[1]) {
+		buf_add_clean(b, hash);
+		return;
+	}
+	at = scheme ? strchr(scheme + 3, '@') : NULL;
+	if (at && (!strchr(scheme + 3, '/') || at < strchr(scheme + 3, '/'))) {
+		struct buf t = BUF_INIT;
+
+		buf_printf(&t, "%.*s%s", (int)(scheme + 3 - res), res, at + 1);
+		buf_add_clean(b, buf_str(&t));
+		buf_release(&t);
+		return;
+	}
+	buf_add_clean(b, res);
+}
+
+/* "lodash: lockfile 4.17.21, installed 4.17.20"; an npm alias as npm ls
+ * shows it ("mylodash (npm:lodash)"); a git dependency at the same
+ * version by its commit */
 static void describe(struct buf *b, const struct dep_diff_item *it)
 {
 	const struct dep *w = it->want, *h = it->have;
 	const char *name = w ? w->name : h ? h->name : "?";
 
 	buf_add_clean(b, name);
+	if (w && (w->flags & DEP_ALIAS) && w->extra) {
+		buf_puts(b, " (npm:");
+		buf_add_clean(b, w->extra);
+		buf_puts(b, ")");
+	}
+	if (it->problem == DEP_VERSION && w && h && (w->flags & DEP_RESOLVED) && w->extra &&
+	    h->extra && w->version && h->version && !strcmp(w->version, h->version)) {
+		buf_puts(b, ": lockfile ");
+		buf_add_clean(b, w->version);
+		buf_puts(b, " ");
+		add_resolved(b, w->extra);
+		buf_puts(b, ", installed ");
+		add_resolved(b, h->extra);
+		return;
+	}
 	switch (it->problem) {
 	case DEP_MISSING:
 		buf_puts(b, ": lockfile ");
@@ -194,6 +233,14 @@ static void describe(struct buf *b, const struct dep_diff_item *it)
 		buf_add_clean(b, side_version(h, 1, "?"));
 		break;
 	case DEP_EXTRA:
+		if (w && (w->flags & DEP_NOT_HERE)) {
+			/* in the lockfile, but npm leaves it out here */
+			buf_puts(b, ": installed ");
+			buf_add_clean(b, side_version(h, 0, "?"));
+			buf_puts(b, (w->flags & DEP_DEV) ? ", a dev package npm leaves out here" :
+				 ", an optional package for another platform");
+			break;
+		}
 		buf_puts(b, ": not in the lockfile, installed ");
 		buf_add_clean(b, side_version(h, 0, "?"));
 		break;
@@ -210,7 +257,7 @@ void deps_report_diff(struct result *r, const struct lock_req *l,
 {
 	struct buf m = BUF_INIT;
 	cJSON *list = cJSON_GetObjectItemCaseSensitive(r->data, "differences");
-	size_t i, real = d->n - d->extra;
+	size_t i, real = d->n - d->extra, unwanted = 0;
 
 	data_set_number(r->data, "packages", (double)d->compared);
 	data_set_number(r->data, "differ", (double)d->n);
@@ -234,9 +281,22 @@ void deps_report_diff(struct result *r, const struct lock_req *l,
 				    d->skipped == 1 ? "" : "s", l->origin.file);
 		return;
 	}
-	if (real)
+	/* the counts say what the items below are: the differences, then
+	 * the installed packages the lockfile does not name */
+	for (i = 0; i < d->n; i++)
+		unwanted += d->v[i].problem == DEP_EXTRA && d->v[i].want;
+	if (real && d->extra)
+		buf_printf(&m, "%zu of %zu package%s differ%s from %s, and %zu installed "
+			   "package%s %s: ", real, d->compared,
+			   d->compared == 1 ? "" : "s", real == 1 ? "s" : "", l->origin.file,
+			   d->extra, d->extra == 1 ? " is" : "s are",
+			   unwanted ? "not wanted here" : "not in it");
+	else if (real)
 		buf_printf(&m, "%zu of %zu package%s differ%s from %s: ", real, d->compared,
 			   d->compared == 1 ? "" : "s", real == 1 ? "s" : "", l->origin.file);
+	else if (unwanted)
+		buf_printf(&m, "%zu installed package%s not wanted here by %s: ", d->extra,
+			   d->extra == 1 ? "" : "s", l->origin.file);
 	else
 		buf_printf(&m, "%zu installed package%s not in %s: ", d->extra,
 			   d->extra == 1 ? "" : "s", l->origin.file);

@@ -1,0 +1,332 @@
+#!/bin/sh
+# deps_npm.sh - the deps probe's npm check against the real npm (the
+# machine's npm 11, run through tests/managers/lib.sh's mgr: a HOME and
+# cache of the run's own).  Every state is built by npm itself from
+# file: tarballs packed here (offline), a git repository made here (git
+# dependencies), and for the alias case one small registry package
+# (is-odd, cached after the first run).  npm's own answer is the oracle:
+# `npm install --dry-run` ("up to date", "add", "change"), `npm ci`
+# refusing or not, `npm ls`; each case asserts that envpreflight agrees,
+# and that where it fails, running its fix makes it pass.
+#
+# The platform is npm's os, cpu and libc settings in the project's
+# .npmrc, which npm (for optional packages) and envpreflight both read:
+# no fact of this machine decides a case.
+. "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/../managers/lib.sh"
+
+if ! mgr_have npm || ! command -v node >/dev/null 2>&1; then
+	skip "npm is not installed"
+	finish
+fi
+
+# has TEXT OUTPUT: OUTPUT holds TEXT
+has() { printf '%s\n' "$2" | grep -qF -- "$1"; }
+# epo DIR: envpreflight's deps line(s) for DIR, status in $st
+epo() { out=$(ep --only=deps --no-color --explain "$@"); st=$?; }
+# dry DIR: npm install --dry-run's answer, the oracle of "would npm change
+# anything" (npm ci always reinstalls everything)
+dry() { (cd "$1" && mgr npm install --dry-run --offline 2>&1 | grep -v '^npm warn'); }
+npmq() { d=$1; shift; (cd "$d" && mgr npm "$@" >"$TEST_TMPDIR/npm.log" 2>&1); }
+json_is() {
+	printf '%s' "$1" | /usr/bin/python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+c = [x for x in d["checks"] if x["probe"] == "deps"][0]
+sys.exit(0 if eval(sys.argv[1]) else 1)' "$2"
+}
+
+S=$TEST_TMPDIR/src
+mkdir -p "$S"
+# mkpkg NAME VERSION [JSON...]: packed as $S/NAME-VERSION.tgz
+mkpkg() {
+	d=$S/$1-$2
+	mkdir -p "$d"
+	printf '{"name":"%s","version":"%s"%s}\n' "$1" "$2" "${3:-}" >"$d/package.json"
+	echo 'module.exports = 1' >"$d/index.js"
+	(cd "$d" && mgr npm pack --pack-destination "$S" -q >/dev/null 2>&1)
+}
+mkpkg tiny-a 1.0.0
+mkpkg tiny-a 1.1.0
+mkpkg tiny-b 1.0.0
+mkpkg devdep 1.0.0
+mkpkg plat-glibc 1.0.0 ',"os":["linux"],"cpu":["x64"],"libc":["glibc"]'
+mkpkg plat-musl 1.0.0 ',"os":["linux"],"cpu":["x64"],"libc":["musl"]'
+mkpkg plat-darwin 1.0.0 ',"os":["darwin"],"cpu":["arm64"]'
+if [ ! -f "$S/plat-darwin-1.0.0.tgz" ]; then
+	skip "npm pack failed: $(cat "$TEST_TMPDIR/npm.log" 2>/dev/null)"
+	finish
+fi
+
+# ---- the base project: a prod, a dev and three platform packages ----
+base=$TEST_TMPDIR/base
+mkdir -p "$base"
+printf '{"name":"app","version":"1.0.0","dependencies":{"tiny-a":"file:../src/tiny-a-1.0.0.tgz"},"devDependencies":{"devdep":"file:../src/devdep-1.0.0.tgz"},"optionalDependencies":{"plat-glibc":"file:../src/plat-glibc-1.0.0.tgz","plat-musl":"file:../src/plat-musl-1.0.0.tgz","plat-darwin":"file:../src/plat-darwin-1.0.0.tgz"}}\n' \
+	>"$base/package.json"
+printf 'os=linux\ncpu=x64\nlibc=glibc\n' >"$base/.npmrc"
+npmq "$base" install --offline
+check "npm installed the base project" [ -f "$base/node_modules/.package-lock.json" ]
+fresh() {	# fresh NAME: a copy of the installed base project
+	p=$TEST_TMPDIR/$1
+	rm -rf "$p"
+	cp -a "$base" "$p"
+}
+
+# ---- agreeing today: up to date, hidden-lockfile drift, extraneous ----
+fresh up
+epo "$p"
+check "up to date: npm says so: $(dry "$p")" has "up to date" "$(dry "$p")"
+check "up to date: pass ($st): $out" [ "$st" = 0 ]
+check "up to date: another platform's packages not counted: $out" \
+	has "2 optional, platform-specific or stale packages" "$out"
+
+fresh hidden
+sed -i 's/"version": "1.0.0"/"version": "0.9.0"/' "$p/node_modules/.package-lock.json"
+epo "$p"
+check "hidden lockfile drift: fail ($st): $out" has "lockfile 1.0.0, installed 0.9.0" "$out"
+
+fresh trust
+sed -i 's/"1.0.0"/"1.0.5"/' "$p/node_modules/tiny-a/package.json"
+touch -d '+1 hour' "$p/node_modules/tiny-a"
+epo "$p"
+check "hidden lockfile not trusted, as npm: $(dry "$p")" has "change tiny-a 1.0.5 => 1.0.0" "$(dry "$p")"
+check "hidden lockfile not trusted: fail, the folder read: $out" \
+	has "tiny-a: lockfile 1.0.0, installed 1.0.5" "$out"
+npmq "$p" ci --offline
+epo "$p"
+check "hidden lockfile not trusted: npm ci clears it ($st): $out" [ "$st" = 0 ]
+
+fresh extra
+mkdir -p "$p/node_modules/stray"
+printf '{"name":"stray","version":"3.0.0"}\n' >"$p/node_modules/stray/package.json"
+epo "$p"
+check "extraneous: npm would remove it: $(dry "$p")" has "remove stray 3.0.0" "$(dry "$p")"
+check "extraneous: a warning, exit 0 ($st): $out" \
+	has "1 installed package not in package-lock.json: stray" "$out"
+
+# message counts: a difference and an extra say what follows
+sed -i 's/"1.0.0"/"1.0.5"/' "$p/node_modules/tiny-a/package.json"
+touch -d '+1 hour' "$p/node_modules/tiny-a"
+epo "$p"
+check "counts match the items: $out" \
+	has "1 of 3 packages differs from package-lock.json, and 1 installed package is not in it: tiny-a: lockfile 1.0.0, installed 1.0.5; stray: not in the lockfile" "$out"
+
+# --omit=dev install with no omit in npm's config: npm would add devdep
+fresh omitcli
+npmq "$p" ci --offline --omit=dev
+epo "$p"
+check "--omit=dev install, no config: npm adds devdep: $(dry "$p")" has "add devdep" "$(dry "$p")"
+check "--omit=dev install, no config: fail naming devdep ($st): $out" \
+	has "devdep: lockfile 1.0.0, not installed" "$out"
+
+# ---- state 1: this platform's optional package missing ----
+fresh platform
+rm -rf "$p/node_modules/plat-glibc"
+epo "$p"
+check "this platform's optional missing: npm adds it: $(dry "$p")" has "add plat-glibc 1.0.0" "$(dry "$p")"
+check "this platform's optional missing: fail ($st): $out" \
+	has "plat-glibc: lockfile 1.0.0, not installed" "$out"
+npmq "$p" ci --offline
+epo "$p"
+check "this platform's optional missing: npm ci clears it ($st): $out" [ "$st" = 0 ]
+# the same lockfile on musl (npm's libc setting): the glibc package is
+# another platform's, the musl one this platform's
+fresh musl
+printf 'os=linux\ncpu=x64\nlibc=musl\n' >"$p/.npmrc"
+epo "$p"
+check "musl: npm adds plat-musl: $(dry "$p")" has "add plat-musl" "$(dry "$p")"
+check "musl: npm removes plat-glibc: $(dry "$p")" has "remove plat-glibc" "$(dry "$p")"
+check "musl: fail naming plat-musl, plat-glibc as not wanted ($st): $out" \
+	has "1 of 3 packages differs from package-lock.json, and 1 installed package is not wanted here: plat-musl: lockfile 1.0.0, not installed; plat-glibc: installed 1.0.0, an optional package for another platform" "$out"
+npmq "$p" ci --offline
+epo "$p"
+check "musl: after npm ci: pass ($st): $out" [ "$st" = 0 ]
+# another platform's package missing: nothing to do
+fresh otheros
+printf 'os=darwin\ncpu=arm64\n' >"$p/.npmrc"
+rm -rf "$p/node_modules/plat-glibc"
+npmq "$p" ci --offline
+check "darwin/arm64: npm installs plat-darwin" [ -d "$p/node_modules/plat-darwin" ]
+rm -rf "$p/node_modules/plat-darwin"
+touch -d '-1 hour' "$p/node_modules"
+epo "$p"
+check "darwin/arm64: npm adds plat-darwin: $(dry "$p")" has "add plat-darwin" "$(dry "$p")"
+check "darwin/arm64: fail naming plat-darwin: $out" has "plat-darwin: lockfile 1.0.0, not installed" "$out"
+
+# ---- state 2: fix loops (workspace bump, file: folder, omit=dev) ----
+ws=$TEST_TMPDIR/ws
+mkdir -p "$ws/packages/w" "$ws/libx" "$TEST_TMPDIR/outside"
+printf '{"name":"w","version":"1.0.0"}\n' >"$ws/packages/w/package.json"
+printf '{"name":"libx","version":"1.0.0"}\n' >"$ws/libx/package.json"
+printf '{"name":"outside","version":"1.0.0"}\n' >"$TEST_TMPDIR/outside/package.json"
+printf '{"name":"app","version":"1.0.0","workspaces":["packages/*"],"dependencies":{"libx":"file:./libx","outside":"file:../outside","tiny-a":"file:../src/tiny-a-1.0.0.tgz"}}\n' \
+	>"$ws/package.json"
+npmq "$ws" install --offline
+epo "$ws"
+check "workspace and file: folders, installed: pass ($st): $out" [ "$st" = 0 ]
+check "... a file: folder outside the repository is its link's target: $out" \
+	has "7 packages match node_modules/.package-lock.json" "$out"
+cp "$ws/package-lock.json" "$TEST_TMPDIR/ws.lock"
+# changeset version: the workspace and the folders bumped, no relock
+sed -i 's/1.0.0/1.1.0/' "$ws/packages/w/package.json" "$ws/libx/package.json" \
+	"$TEST_TMPDIR/outside/package.json"
+check "bumped link targets: npm changes nothing: $(dry "$ws")" has "up to date" "$(dry "$ws")"
+epo "$ws"
+check "bumped link targets: pass ($st): $out" [ "$st" = 0 ]
+npmq "$ws" ci --offline
+check "bumped link targets: npm ci leaves the lockfile as it was" \
+	cmp -s "$ws/package-lock.json" "$TEST_TMPDIR/ws.lock"
+epo "$ws"
+check "bumped link targets: after npm ci: pass ($st): $out" [ "$st" = 0 ]
+# a link gone: npm re-links it
+rm "$ws/node_modules/w"
+epo "$ws"
+check "workspace link deleted: npm adds it: $(dry "$ws")" has "add w" "$(dry "$ws")"
+check "workspace link deleted: fail ($st): $out" [ "$st" = 1 ]
+
+# omit=dev from npm's config: npm ci installs without devdep, and that
+# is what npm considers complete
+omit_case() {	# NAME HOW: after npm ci under HOW, pass, and npm would add nothing
+	check "$1: npm ci left devdep out" [ ! -d "$p/node_modules/devdep" ]
+	epo "$p"
+	check "$1: npm changes nothing: $(dry "$p")" has "up to date" "$(dry "$p")"
+	check "$1: pass ($st): $out" [ "$st" = 0 ]
+	check "$1: says why devdep is not required: $out" has "omit=dev, from $2" "$out"
+}
+fresh omitrc
+printf 'omit=dev\n' >>"$p/.npmrc"
+npmq "$p" ci --offline
+omit_case "omit=dev in the project's .npmrc" ".npmrc"
+# dev packages installed, then omit=dev: npm would remove them; a warning
+fresh omitafter
+printf 'omit=dev\n' >>"$p/.npmrc"
+epo "$p"
+check "omit=dev over a full install: npm removes devdep: $(dry "$p")" has "remove devdep" "$(dry "$p")"
+check "omit=dev over a full install: a warning ($st): $out" \
+	has "1 installed package not wanted here by package-lock.json: devdep: installed 1.0.0, a dev package npm leaves out here" "$out"
+check "omit=dev over a full install: exit 0 ($st)" [ "$st" = 0 ]
+npmq "$p" ci --offline
+epo "$p"
+check "omit=dev over a full install: npm ci clears it ($st): $out" has "2 packages match" "$out"
+fresh omitnodeenv
+MGR_ENV="NODE_ENV=production" npmq "$p" ci --offline
+out=$(cd "$p" && MGR_ENV="NODE_ENV=production" mgr npm install --dry-run --offline 2>&1)
+check "NODE_ENV=production: npm changes nothing: $out" has "up to date" "$out"
+EP_ENV="NODE_ENV=production" epo "$p"
+check "NODE_ENV=production: pass ($st): $out" [ "$st" = 0 ]
+check "NODE_ENV=production: says so: $out" has "omit=dev, from NODE_ENV=production" "$out"
+epo "$p"
+check "the same install without NODE_ENV: fail, npm would add devdep ($st)" [ "$st" = 1 ]
+fresh omitenv
+MGR_ENV="npm_config_omit=dev" npmq "$p" ci --offline
+EP_ENV="npm_config_omit=dev" epo "$p"
+check "npm_config_omit=dev: pass ($st): $out" [ "$st" = 0 ]
+check "npm_config_omit=dev: says so: $out" has "omit=dev, from the environment" "$out"
+fresh omituser
+printf 'omit=dev\n' >"$TEST_TMPDIR/mgr-home/.npmrc"
+printf 'omit=dev\n' >"$TEST_TMPDIR/home/.npmrc"
+npmq "$p" ci --offline
+omit_case "omit=dev in the user's .npmrc" "the user's .npmrc"
+# the project's include=dev wins over the user's omit=dev
+printf 'include=dev\n' >>"$p/.npmrc"
+epo "$p"
+check "include=dev in the project: npm adds devdep: $(dry "$p")" has "add devdep" "$(dry "$p")"
+check "include=dev in the project: fail ($st): $out" has "devdep: lockfile 1.0.0, not installed" "$out"
+rm -f "$TEST_TMPDIR/mgr-home/.npmrc" "$TEST_TMPDIR/home/.npmrc"
+
+# ---- state 3: a git dependency at a new commit, same version ----
+if command -v git >/dev/null 2>&1; then
+	g=$TEST_TMPDIR/gitdep
+	mkdir -p "$g"
+	gitc() { git -C "$g" -c user.email=t@example.com -c user.name=t "$@" >/dev/null 2>&1; }
+	gitc init -q
+	printf '{"name":"gdep","version":"1.0.0"}\n' >"$g/package.json"
+	gitc add package.json
+	gitc commit -qm one
+	c1=$(git -C "$g" rev-parse HEAD)
+	echo x >"$g/f"
+	gitc add f
+	gitc commit -qm two
+	c2=$(git -C "$g" rev-parse HEAD)
+	p=$TEST_TMPDIR/gitproj
+	mkdir -p "$p"
+	printf '{"name":"app","version":"1.0.0","dependencies":{"gdep":"git+file://%s#%s"}}\n' \
+		"$g" "$c1" >"$p/package.json"
+	npmq "$p" install
+	epo "$p"
+	check "git dependency installed: pass ($st): $out" [ "$st" = 0 ]
+	# a pull brings the relocked pair at the second commit
+	sed -i "s/$c1/$c2/g" "$p/package.json" "$p/package-lock.json"
+	epo "$p"
+	check "git dependency at a new commit: npm fetches it: $(dry "$p")" \
+		has "change gdep 1.0.0 => 1.0.0" "$(dry "$p")"
+	check "git dependency at a new commit: fail naming the commits ($st): $out" \
+		has "gdep: lockfile 1.0.0 #$c2, installed #$c1" "$out"
+	npmq "$p" ci
+	epo "$p"
+	check "git dependency at a new commit: npm ci clears it ($st): $out" [ "$st" = 0 ]
+else
+	skip "the git dependency case: git is not installed"
+fi
+
+# ---- state 4: package.json edited without relocking ----
+fresh sync
+sed -i 's|tiny-a-1.0.0.tgz|tiny-a-1.1.0.tgz|' "$p/package.json"
+epo "$p"
+npmq "$p" ci --offline --dry-run
+check "spec changed: npm ci refuses" grep -q "in sync" "$TEST_TMPDIR/npm.log"
+check "spec changed: fail, not in sync ($st): $out" \
+	has "package.json and package-lock.json are not in sync: tiny-a: package.json wants file:../src/tiny-a-1.1.0.tgz" "$out"
+out=$(ep --only=deps --json "$p")
+check "spec changed: the fix is the relock, npm install" json_is "$out" \
+	'c["fix"]["argv"] == ["npm", "install"] and "relock" in c["hint"]'
+npmq "$p" install --offline
+epo "$p"
+check "spec changed: npm install clears it ($st): $out" [ "$st" = 0 ]
+# a range the locked version still meets: npm ci accepts it
+fresh range
+sed -i 's|"file:../src/tiny-a-1.0.0.tgz"|"^1.0.0"|' "$p/package.json"
+npmq "$p" ci --offline --dry-run
+check "range still met: npm ci accepts" sh -c '! grep -q "in sync" "$1"' - "$TEST_TMPDIR/npm.log"
+epo "$p"
+check "range still met: pass ($st): $out" [ "$st" = 0 ]
+# a dependency added
+fresh added
+sed -i 's|"dependencies":{|"dependencies":{"tiny-b":"file:../src/tiny-b-1.0.0.tgz",|' "$p/package.json"
+npmq "$p" ci --offline --dry-run
+check "dependency added: npm ci refuses" grep -q "in sync" "$TEST_TMPDIR/npm.log"
+epo "$p"
+check "dependency added: fail, not in sync ($st): $out" \
+	has "tiny-b: file:../src/tiny-b-1.0.0.tgz in package.json, not in the lockfile" "$out"
+# a dependency removed: npm ci leaves it out, the lockfile still names it
+fresh removed
+sed -i 's|"tiny-a":"file:../src/tiny-a-1.0.0.tgz"||' "$p/package.json"
+npmq "$p" ci --offline
+check "dependency removed: npm ci leaves tiny-a out" [ ! -d "$p/node_modules/tiny-a" ]
+epo "$p"
+check "dependency removed: fail, the relock named ($st): $out" \
+	has "tiny-a: in the lockfile, no longer in package.json" "$out"
+npmq "$p" install --offline
+epo "$p"
+check "dependency removed: npm install clears it ($st): $out" [ "$st" = 0 ]
+
+# ---- state 5: an npm: alias is named as npm ls names it ----
+p=$TEST_TMPDIR/alias
+mkdir -p "$p"
+printf '{"name":"app","version":"1.0.0","dependencies":{"odd":"npm:is-odd@3.0.1"}}\n' >"$p/package.json"
+if npmq "$p" install; then
+	ls_out=$(cd "$p" && mgr npm ls --all 2>&1)
+	check "alias: npm ls names the folder and the package: $ls_out" has "odd@npm:is-odd@3.0.1" "$ls_out"
+	sed -i 's/"version": "3.0.1"/"version": "3.0.0"/' "$p/node_modules/odd/package.json"
+	touch -d '+1 hour' "$p/node_modules/odd"
+	epo "$p"
+	check "alias: named by its folder, the package beside it: $out" \
+		has "odd (npm:is-odd): lockfile 3.0.1, installed 3.0.0" "$out"
+	npmq "$p" ci
+	epo "$p"
+	check "alias: npm ci clears it ($st): $out" [ "$st" = 0 ]
+else
+	skip "the alias case: the npm registry cannot be reached ($(tail -1 "$TEST_TMPDIR/npm.log"))"
+fi
+
+finish

@@ -1,0 +1,183 @@
+/* test_deps_npm.c - npm's rules in the deps parsers, one row a case:
+ * an optional entry's os/cpu/libc against a machine (npm-install-checks
+ * checkPlatform), a package.json spec met by a locked version (arborist
+ * dep-valid.js), .npmrc values, the root entry's specs, aliases and git
+ * dependencies. */
+#include "test.h"
+#include "deps.h"
+#include "util.h"
+
+#include <stdio.h>
+
+static const struct npm_platform linux_glibc = { "linux", "x64", "glibc" };
+static const struct npm_platform linux_musl = { "linux", "x64", "musl" };
+static const struct npm_platform linux_nolibc = { "linux", "x64", NULL };
+
+static void platform_rows(void)
+{
+	static const struct {
+		const char *fields;	/* the entry's os/cpu/libc, JSON */
+		const struct npm_platform *here;
+		int optional;	/* DEP_OPTIONAL stays */
+		int not_here;	/* DEP_NOT_HERE: checkPlatform refuses it */
+	} rows[] = {
+		{ "\"os\": [\"linux\"], \"cpu\": [\"x64\"]", &linux_glibc, 0, 0 },
+		{ "\"os\": [\"darwin\"], \"cpu\": [\"arm64\"]", &linux_glibc, 1, 1 },
+		{ "\"os\": [\"linux\"], \"cpu\": [\"arm64\"]", &linux_glibc, 1, 1 },
+		{ "\"os\": [\"linux\"], \"cpu\": [\"x64\"], \"libc\": [\"glibc\"]", &linux_glibc, 0, 0 },
+		{ "\"os\": [\"linux\"], \"cpu\": [\"x64\"], \"libc\": [\"musl\"]", &linux_glibc, 1, 1 },
+		{ "\"os\": [\"linux\"], \"cpu\": [\"x64\"], \"libc\": [\"musl\"]", &linux_musl, 0, 0 },
+		/* libc unknown here (no /usr/bin/ldd): undecided, stays optional */
+		{ "\"os\": [\"linux\"], \"libc\": [\"glibc\"]", &linux_nolibc, 1, 0 },
+		{ "\"os\": [\"!win32\"]", &linux_glibc, 0, 0 },
+		{ "\"os\": [\"!linux\"]", &linux_glibc, 1, 1 },
+		{ "\"os\": \"linux\"", &linux_glibc, 0, 0 },
+		{ "\"cpu\": [\"any\"]", &linux_glibc, 0, 0 },
+		{ "\"os\": [\"darwin\", \"linux\"]", &linux_glibc, 0, 0 },
+		/* no platform named: a failed optional build may be absent */
+		{ "\"license\": \"MIT\"", &linux_glibc, 1, 0 },
+		{ "\"os\": [\"linux\"]", NULL, 1, 0 },
+	};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(rows); i++) {
+		struct dep_set s = DEP_SET_INIT;
+		struct parse_error e;
+		struct buf b = BUF_INIT;
+		const struct dep *x;
+		int ver;
+
+		buf_printf(&b, "{\"lockfileVersion\": 3, \"packages\": {\"\": {}, "
+			   "\"node_modules/p\": {\"version\": \"1.0.0\", \"optional\": true, %s}}}",
+			   rows[i].fields);
+		CHECK(deps_npm_parse_here(buf_str(&b), b.len, rows[i].here, &s, NULL, &ver,
+					  &e) == 0, "row %zu parses", i);
+		x = dep_set_get(&s, "node_modules/p");
+		CHECK(x && !!(x->flags & DEP_OPTIONAL) == rows[i].optional,
+		      "row %zu: %s: optional %d, want %d", i, rows[i].fields,
+		      x ? !!(x->flags & DEP_OPTIONAL) : -1, rows[i].optional);
+		CHECK(x && !!(x->flags & DEP_NOT_HERE) == rows[i].not_here, "row %zu: not here %d",
+		      i, rows[i].not_here);
+		dep_set_release(&s);
+		buf_release(&b);
+	}
+}
+
+static void spec_rows(void)
+{
+	static const struct {
+		const char *spec, *version, *real;
+		int met;
+	} rows[] = {
+		{ "^1.0.0", "1.2.3", "a", 1 },
+		{ "^1.0.0", "2.0.0", "a", 0 },
+		{ "1.0.0", "1.0.0", "a", 1 },
+		{ "~1.2", "1.2.9", "a", 1 },
+		{ "*", "0.0.1", "a", 1 },
+		{ "", "9.9.9", "a", 1 },
+		{ ">=1 <2 || ^3", "3.1.0", "a", 1 },
+		{ "^1.0.0", NULL, "a", 0 },
+		{ "latest", "1.0.0", "a", 1 },
+		{ "npm:is-odd@3.0.1", "3.0.1", "is-odd", 1 },
+		{ "npm:is-odd@^3", "4.0.0", "is-odd", 0 },
+		{ "npm:is-even@3.0.1", "3.0.1", "is-odd", 0 },
+		{ "npm:@s/x@^1", "1.5.0", "@s/x", 1 },
+		{ "file:../a", "1.0.0", "a", -1 },
+		{ "git+https://example.com/a.git#abc", "1.0.0", "a", -1 },
+		{ "github:user/repo", "1.0.0", "a", -1 },
+	};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(rows); i++)
+		CHECK_INT(deps_npm_spec_met(rows[i].spec, rows[i].version, rows[i].real),
+			  rows[i].met, "row %zu: %s against %s", i, rows[i].spec,
+			  rows[i].version ? rows[i].version : "(none)");
+}
+
+static void npmrc_rows(void)
+{
+	static const struct {
+		const char *text, *key, *want;	/* want: values joined by "," */
+	} rows[] = {
+		{ "omit=dev\n", "omit", "dev" },
+		{ "  omit = dev  \n", "omit", "dev" },
+		{ "omit[]=dev\nomit[]=optional\n", "omit", "dev,optional" },
+		{ "omit=dev\nomit=peer\n", "omit", "peer" },
+		{ "# omit=dev\n; omit=dev\n", "omit", "" },
+		{ "omit=\"dev\"\r\n", "omit", "dev" },
+		{ "[section]\nomit=dev\n", "omit", "" },
+		{ "omitx=dev\nxomit=dev\n", "omit", "" },
+		{ "registry=https://r.example/\nlibc=musl", "libc", "musl" },
+	};
+	size_t i, j, n;
+
+	for (i = 0; i < ARRAY_SIZE(rows); i++) {
+		char *vals[4];
+		struct buf got = BUF_INIT;
+
+		n = deps_npmrc_values(rows[i].text, strlen(rows[i].text), rows[i].key, vals, 4);
+		for (j = 0; j < n; j++) {
+			buf_printf(&got, "%s%s", j ? "," : "", vals[j]);
+			free(vals[j]);
+		}
+		CHECK_STR(buf_str(&got), rows[i].want, "row %zu", i);
+		buf_release(&got);
+	}
+}
+
+static void entries(void)
+{
+	static const char lock[] =
+		"{\"lockfileVersion\": 3, \"packages\": {"
+		"\"\": {\"dependencies\": {\"odd\": \"npm:is-odd@3.0.1\"}, "
+		"\"devDependencies\": {\"g\": \"git+https://h/g.git\"}, "
+		"\"optionalDependencies\": {\"o\": \"^1\"}},"
+		"\"node_modules/odd\": {\"name\": \"is-odd\", \"version\": \"3.0.1\", "
+		"\"integrity\": \"sha512-x\", \"resolved\": \"https://r/is-odd.tgz\"},"
+		"\"node_modules/g\": {\"version\": \"1.0.0\", \"dev\": true, "
+		"\"resolved\": \"git+https://h/g.git#abc\"},"
+		"\"node_modules/w\": {\"resolved\": \"packages/w\", \"link\": true},"
+		"\"packages/w\": {\"name\": \"w\", \"version\": \"2.0.0\"}}}";
+	static const char manifest[] = "{\"dependencies\": {\"a\": \"^1\", \"b\": \"2\"}, "
+				       "\"optionalDependencies\": {\"a\": \"^3\"}}";
+	struct dep_set s = DEP_SET_INIT, root = DEP_SET_INIT;
+	struct parse_error e;
+	const struct dep *x;
+	int ver;
+
+	CHECK(deps_npm_parse_here(lock, sizeof(lock) - 1, &linux_glibc, &s, &root, &ver, &e) == 0,
+	      "lock: %s", e.msg);
+	CHECK_INT(s.n, 4, "the root entry left out");
+	x = dep_set_get(&s, "node_modules/odd");
+	CHECK(x && !strcmp(x->name, "odd") && (x->flags & DEP_ALIAS) && x->extra &&
+	      !strcmp(x->extra, "is-odd"), "an alias: its folder's name, the package beside it");
+	x = dep_set_get(&s, "node_modules/g");
+	CHECK(x && (x->flags & DEP_RESOLVED) && (x->flags & DEP_DEV) && x->extra &&
+	      !strcmp(x->extra, "git+https://h/g.git#abc"), "git: resolved kept");
+	x = dep_set_get(&s, "packages/w");
+	CHECK(x && !(x->flags & (DEP_ALIAS | DEP_RESOLVED)), "a workspace folder");
+	CHECK_INT(root.n, 3, "the root's specs");
+	x = dep_set_get(&root, "g");
+	CHECK(x && (x->flags & DEP_DEV) && !strcmp(x->version, "git+https://h/g.git"), "dev spec");
+	x = dep_set_get(&root, "o");
+	CHECK(x && (x->flags & DEP_OPTIONAL), "optional spec");
+	dep_set_release(&s);
+	dep_set_release(&root);
+
+	CHECK(deps_npm_manifest(manifest, sizeof(manifest) - 1, &root, &e) == 0, "manifest");
+	x = dep_set_get(&root, "a");
+	CHECK(x && !strcmp(x->version, "^3") && (x->flags & DEP_OPTIONAL),
+	      "optionalDependencies win over dependencies");
+	dep_set_release(&root);
+	CHECK(deps_npm_manifest("[1]", 3, &root, &e) < 0, "not an object");
+	CHECK(deps_npm_manifest("{", 1, &root, &e) < 0, "malformed");
+	dep_set_release(&root);
+}
+
+void test_main(void)
+{
+	platform_rows();
+	spec_rows();
+	npmrc_rows();
+	entries();
+}
