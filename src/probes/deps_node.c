@@ -24,7 +24,7 @@
 #define DEPS_WALK_MAX 200000	/* package folders looked at */
 #define DEPS_WALK_DEPTH 64	/* nested node_modules */
 
-double deps_mtime_ms(const struct stat *st)
+static double mtime_ms(const struct stat *st)
 {
 	return (double)st->st_mtim.tv_sec * 1000.0 + (double)st->st_mtim.tv_nsec / 1e6;
 }
@@ -315,7 +315,7 @@ static void nm_note(struct nm_walk *w, char *folder, size_t pkg, const struct st
 	grow(&w->seen, sizeof(*w->seen), &w->seen_cap, w->nseen + 1);
 	w->seen[w->nseen].folder = folder;
 	w->seen[w->nseen].pkg = pkg;
-	w->seen[w->nseen].mtime = deps_mtime_ms(st);
+	w->seen[w->nseen].mtime = mtime_ms(st);
 	w->nseen++;
 }
 
@@ -568,7 +568,7 @@ static int npm_installed(const struct run_ctx *ctx, const struct lock_req *l,
 		if (deps_parse_job_finish(&job) == 0) {
 			have_hidden = 1;
 			w->hidden = hidden;
-			w->lock_time = deps_mtime_ms(&st) + 10;
+			w->lock_time = mtime_ms(&st) + 10;
 			nm_judge(w);
 		} else {
 			w->distrust = xstrdup("it cannot be parsed");
@@ -829,52 +829,4 @@ void deps_run_npm(const struct run_ctx *ctx, const struct lock_req *l, struct re
 	dep_set_release(&hidden);
 	dep_set_release(&root);
 	dep_set_release(&want);
-}
-
-/* ---- install records (pnpm, yarn) ---- */
-
-/* Parse an install record (YAML) of pnpm or yarn at name: 1 read, 0
- * missing, -1 with the result set. */
-int deps_read_record(const struct spec *spec, const struct lock_req *l, const char *name,
-		       int (*parse)(const char *, size_t, struct dep_set *, struct parse_error *),
-		       struct dep_set *out, struct result *r)
-{
-	struct blob b;
-	struct lread lr;
-	struct parse_error e;
-	char why[128];
-	int rc;
-
-	if (deps_read(spec->root, name, 0, DEPS_LOCK_CAP, &b, &lr) < 0) {
-		if (lr.err == ENOENT)
-			return 0;
-		result_set(r, STATUS_FAIL, "cannot read %s: %s", name,
-			   deps_lread_why(&lr, why, sizeof(why)));
-		r->reason = REASON_UNREADABLE;
-		deps_set_fix(r, l);
-		return -1;
-	}
-	rc = parse(b.data, b.len, out, &e);
-	blob_release(&b);
-	if (rc < 0) {
-		result_set(r, STATUS_FAIL, "%s:%u:%u: %s: what %s installed cannot be read",
-			   name, e.line, e.col, e.msg, deps_manager_name(l->kind));
-		r->reason = REASON_UNREADABLE;
-		deps_set_fix(r, l);
-		deps_fix_hint(r, l);
-		return -1;
-	}
-	return 1;
-}
-
-void deps_compare_record(struct result *r, const struct lock_req *l,
-			   const struct dep_set *want, const struct dep_set *have,
-			   const char *record)
-{
-	struct dep_diff d;
-
-	r->data = deps_data_new(l, record);
-	deps_compare(want, have, DEPS_CMP_EXTRAS | DEPS_CMP_PAIR, &d);
-	deps_report_diff(r, l, &d, record);
-	dep_diff_release(&d);
 }

@@ -24,19 +24,18 @@
 
 #define PNPM_SHOWN 5		/* links named in a message */
 
-/* Read and parse node_modules/.modules.yaml: 1, 0 missing, -1 with r set
- * (as deps_read_record words it). */
-static int read_modules(const struct spec *spec, const struct lock_req *l,
-			struct pnpm_modules *m, struct result *r)
+/* Read and parse the install record name with parse into out: 1, 0
+ * missing, -1 with r set (unreadable, the install as fix). */
+static int read_record(const struct spec *spec, const struct lock_req *l, const char *name,
+		       int (*parse)(const char *, size_t, void *, struct parse_error *),
+		       void *out, struct result *r)
 {
-	static const char name[] = "node_modules/.modules.yaml";
 	struct blob b;
 	struct lread lr;
 	struct parse_error e;
 	char why[128];
 	int rc;
 
-	memset(m, 0, sizeof(*m));
 	if (deps_read(spec->root, name, 0, DEPS_LOCK_CAP, &b, &lr) < 0) {
 		if (lr.err == ENOENT)
 			return 0;
@@ -46,7 +45,7 @@ static int read_modules(const struct spec *spec, const struct lock_req *l,
 		deps_set_fix(r, l);
 		return -1;
 	}
-	rc = deps_pnpm_modules_read(b.data, b.len, m, &e);
+	rc = parse(b.data, b.len, out, &e);
 	blob_release(&b);
 	if (rc < 0) {
 		result_set(r, STATUS_FAIL, "%s:%u:%u: %s: what pnpm installed cannot be read",
@@ -57,6 +56,16 @@ static int read_modules(const struct spec *spec, const struct lock_req *l,
 		return -1;
 	}
 	return 1;
+}
+
+static int modules_parse(const char *buf, size_t len, void *out, struct parse_error *e)
+{
+	return deps_pnpm_modules_read(buf, len, out, e);
+}
+
+static int current_parse(const char *buf, size_t len, void *out, struct parse_error *e)
+{
+	return deps_pnpm_parse(buf, len, out, e);
 }
 
 /* ---- package.json against the lockfile ---- */
@@ -513,7 +522,7 @@ void deps_run_pnpm(const struct run_ctx *ctx, const struct lock_req *l, struct r
 		goto out;
 	if (deps_node_modules_dir(spec, l, r) < 0)
 		goto out;
-	rc = read_modules(spec, l, &mods, r);
+	rc = read_record(spec, l, "node_modules/.modules.yaml", modules_parse, &mods, r);
 	if (rc < 0)
 		goto out;
 	if (rc == 0) {
@@ -528,7 +537,7 @@ void deps_run_pnpm(const struct run_ctx *ctx, const struct lock_req *l, struct r
 	}
 	/* pnpm keeps what it installed as a lockfile of its own (the "current
 	 * lockfile"), and compares the wanted one with it on every install */
-	rc = deps_read_record(spec, l, "node_modules/.pnpm/lock.yaml", deps_pnpm_parse, &have, r);
+	rc = read_record(spec, l, "node_modules/.pnpm/lock.yaml", current_parse, &have, r);
 	if (rc < 0)
 		goto out;
 	if (rc == 0) {

@@ -126,21 +126,10 @@ char **deps_list_entries(DIR *d, size_t *n);
 
 /* deps_node.c: npm, and what the node managers share */
 void deps_run_npm(const struct run_ctx *ctx, const struct lock_req *l, struct result *r);
-/* A file's modification time in milliseconds. */
-double deps_mtime_ms(const struct stat *st);
 /* node_modules itself: 0 a directory, else the result is set. */
 int deps_node_modules_dir(const struct spec *spec, const struct lock_req *l, struct result *r);
 /* Which manager's record node_modules holds ("npm", "pnpm", "yarn"), or NULL. */
 const char *deps_installed_by(const struct spec *spec);
-/* Parse an install record (YAML) of pnpm or yarn at name: 1 read, 0
- * missing, -1 with the result set. */
-int deps_read_record(const struct spec *spec, const struct lock_req *l, const char *name,
-		     int (*parse)(const char *, size_t, struct dep_set *, struct parse_error *),
-		     struct dep_set *out, struct result *r);
-/* want against have (package ids), into r with the data of record. */
-void deps_compare_record(struct result *r, const struct lock_req *l,
-			 const struct dep_set *want, const struct dep_set *have,
-			 const char *record);
 /* deps_pnpm.c */
 void deps_run_pnpm(const struct run_ctx *ctx, const struct lock_req *l, struct result *r);
 /* deps_yarn.c */
