@@ -63,6 +63,17 @@ text = "\n".join(lines) + "\n"
 open(os.path.join(repo, "pnpm-lock.yaml"), "w").write(text)
 open(os.path.join(repo, "node_modules/.pnpm/lock.yaml"), "w").write(text)
 open(os.path.join(repo, "node_modules/.modules.yaml"), "w").write("layoutVersion: 5\npackageManager: pnpm@9.1.0\nskipped: []\n")
+# what pnpm makes beside its records, and the check stats: each package's
+# folder in the virtual store, a link per direct dependency, and the
+# package.json the importer is compared with
+deps = {}
+for i in range(n):
+    os.makedirs(os.path.join(repo, "node_modules/.pnpm/p%d@1.0.%d/node_modules/p%d" % (i, i, i)))
+for i in range(0, n, 50):
+    os.symlink(".pnpm/p%d@1.0.%d/node_modules/p%d" % (i, i, i), os.path.join(repo, "node_modules/p%d" % i))
+    deps["p%d" % i] = "^1.0.0"
+json.dump({"name": "app", "version": "1.0.0", "dependencies": deps},
+          open(os.path.join(repo, "package.json"), "w"))
 # uv
 repo = os.path.join(out, "uv")
 sp = os.path.join(repo, ".venv/lib/python3.12/site-packages")
