@@ -25,9 +25,14 @@ T_MARK=$(od -An -N4 -tu4 /dev/urandom | awk '{ printf "%09d", $1 % 1000000000 }'
 
 # Debian's python3, the one make deps-check gives python3-jsonschema and
 # python3-yaml, whatever a developer's PATH puts first (a pyenv shim
-# costs half a second a start, and may lack those modules)
+# costs half a second a start, and may lack those modules).  A link first
+# on PATH, not a shell function: "python3 ... &" must leave the pid of
+# python itself in $!, for the kill that ends it.
 if [ -x /usr/bin/python3 ]; then
-	python3() { /usr/bin/python3 "$@"; }
+	mkdir -p "$TEST_TMPDIR/python-bin"
+	ln -sf /usr/bin/python3 "$TEST_TMPDIR/python-bin/python3"
+	PATH=$TEST_TMPDIR/python-bin:$PATH
+	export PATH
 fi
 
 ok() { T_PASSED=$((T_PASSED + 1)); }
