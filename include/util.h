@@ -64,6 +64,9 @@ struct errbuf {
 /* err_set resets kind (ERRK_OTHER) and the place. */
 void err_set(struct errbuf *e, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/* The same with the arguments as a va_list. */
+void err_vset(struct errbuf *e, const char *fmt, va_list ap)
+	__attribute__((format(printf, 2, 0)));
 
 /* The whole content of a file, NUL-terminated for convenience (len does
  * not count the terminator; the content may itself hold NUL bytes). */

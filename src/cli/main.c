@@ -83,12 +83,8 @@ static int usage_error(struct errbuf *err, const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
+	err_vset(err, fmt, ap);
 	va_end(ap);
-	err->kind = ERRK_OTHER;
-	err->file[0] = '\0';
-	err->line = err->col = 0;
-	err->what = 0;
 	return EXIT_USAGE;
 }
 

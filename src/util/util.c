@@ -136,19 +136,24 @@ void buf_release(struct buf *b)
 	b->len = b->cap = 0;
 }
 
-void err_set(struct errbuf *e, const char *fmt, ...)
+void err_vset(struct errbuf *e, const char *fmt, va_list ap)
 {
-	va_list ap;
-
 	if (!e)
 		return;
-	va_start(ap, fmt);
 	vsnprintf(e->msg, sizeof(e->msg), fmt, ap);
-	va_end(ap);
 	e->kind = ERRK_OTHER;
 	e->file[0] = '\0';
 	e->line = e->col = 0;
 	e->what = 0;
+}
+
+void err_set(struct errbuf *e, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	err_vset(e, fmt, ap);
+	va_end(ap);
 }
 
 void blob_release(struct blob *b)
