@@ -6,7 +6,8 @@
 #   make check      install what testing needs (Debian packages, and the
 #                   test clients from npm), build, run every test
 #   make golden     the golden cases; UPDATE=1 rewrites their expectations
-#   make asan       the tests under AddressSanitizer + UBSan
+#   make asan       the tests under AddressSanitizer + UBSan (make asan-build:
+#                   the build alone, for make check TWIN=, see check below)
 #   make tsan       the threaded tests under ThreadSanitizer (clang)
 #   make lint       cppcheck and clang-tidy over src/ (.clang-tidy, .cppcheck)
 #   make fuzz       every libFuzzer target for FUZZ_SECONDS each (clang)
@@ -266,9 +267,13 @@ run: deps-build
 	@[ -f examples/webapp/.env ] || cp examples/webapp/.env.dev examples/webapp/.env
 	./envpreflight examples/webapp; st=$$?; [ $$st -le 1 ]
 
+# TWIN=build-asan/envpreflight (after make asan-build): the scripts whose
+# states the real package managers build also run that binary on each
+# state (tests/run.sh); make asan TWINNED=1 then leaves them out, so that
+# the managers build each state once (.ci/run)
 check: deps-check
 	$(MAKE) envpreflight units
-	tests/run.sh ./envpreflight $(BUILD)
+	TEST_TWIN_BIN='$(TWIN)' tests/run.sh ./envpreflight $(BUILD)
 
 # The golden cases (tests/cases/*/, see tests/cases/README) against the
 # binary, as make check runs them; UPDATE=1 rewrites their expected output,
@@ -282,10 +287,12 @@ golden: envpreflight
 	  if [ "$(UPDATE)" = 1 ]; then git status --short tests/cases 2>/dev/null; fi; \
 	  exit $$st
 
-asan: deps-check
-	$(MAKE) BUILD=build-asan SAN="$(ASAN)" CFLAGS="-O1 -g" build-asan/envpreflight units
+asan: asan-build
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1 \
-	  tests/run.sh build-asan/envpreflight build-asan
+	  TEST_TWINNED='$(TWINNED)' tests/run.sh build-asan/envpreflight build-asan
+
+asan-build: deps-check
+	$(MAKE) BUILD=build-asan SAN="$(ASAN)" CFLAGS="-O1 -g" build-asan/envpreflight units
 
 tsan: deps
 	$(MAKE) CC=clang BUILD=build-tsan SAN="$(TSAN)" CFLAGS="-O1 -g" \
@@ -337,4 +344,4 @@ clean:
 
 .PHONY: all units fuzz-bins libs-present deps deps-build deps-check deps-deb npm-deps apt-npm managers-deps \
         mcp-deps tap-deps run check golden \
-        asan tsan lint fuzz-build fuzz fuzz-smoke install deb check-deb clean
+        asan asan-build tsan lint fuzz-build fuzz fuzz-smoke install deb check-deb clean

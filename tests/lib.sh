@@ -55,10 +55,48 @@ check() {
 # in (or a .git in /tmp) cannot change what they audit; EP_ENV may set
 # GIT_CEILING_DIRECTORIES otherwise.
 ep_run() {
+	if [ -n "${EP_TWIN_BIN:-}" ]; then
+		ep_twin "$@"
+		return
+	fi
+	ep_env "$EP_BIN" "$@"
+}
+
+# ep_env BINARY ARGS: BINARY in that environment
+ep_env() {
 	env -i PATH=/usr/local/bin:/usr/bin:/bin HOME="$TEST_TMPDIR/home" \
 		XDG_CONFIG_HOME="$TEST_TMPDIR/xdg" XDG_CACHE_HOME="$TEST_TMPDIR/cache" \
 		LC_ALL="${EP_LOCALE:-C.UTF-8}" GIT_CEILING_DIRECTORIES="$TEST_TMPDIR" \
-		${EP_ENV:-} "$EP_BIN" "$@"
+		${EP_ENV:-} "$@"
+}
+
+# The twin: with EP_TWIN_BIN set (tests/run.sh sets it, for the scripts
+# whose states the real package managers build, when make check is given
+# TWIN=the ASan build), each run of the binary is followed by one of the
+# twin on the same state, so that the sanitizers see those states without
+# the managers building them a second time in make asan.  The twin must
+# end with the same status and report no sanitizer error; what it found
+# is a line in $T_TWIN_LOG (ep may run in a subshell: a counter there
+# would be lost), which finish counts.  Its stdin is /dev/null: the
+# binary's took what was given.
+T_TWIN_LOG=$TEST_TMPDIR/twin.log
+ep_twin() {
+	tw_err=$(mktemp "$TEST_TMPDIR/twin.XXXXXX")
+	ep_env "$EP_BIN" "$@"
+	tw_st=$?
+	ep_env "$EP_TWIN_BIN" "$@" >/dev/null 2>"$tw_err" </dev/null
+	tw_st2=$?
+	if grep -q -e '^==[0-9]*==ERROR: ' -e 'runtime error: ' "$tw_err"; then
+		echo "not ok: twin $*: a sanitizer report (below)" >>"$T_TWIN_LOG"
+		grep -A 12 -e '^==[0-9]*==ERROR: ' -e 'runtime error: ' "$tw_err" |
+			head -n 24 | sed 's/^/    /' >>"$T_TWIN_LOG"
+	elif [ "$tw_st" != "$tw_st2" ]; then
+		echo "not ok: twin $*: exit $tw_st2, the binary's $tw_st" >>"$T_TWIN_LOG"
+	else
+		echo ok >>"$T_TWIN_LOG"
+	fi
+	rm -f "$tw_err"
+	return "$tw_st"
 }
 
 # ep runs the binary; every envpreflight/1 report it prints is also kept
@@ -200,6 +238,11 @@ survivors() {
 # failed", then ", K skipped" when some case was not run
 finish() {
 	[ -n "$T_PUB" ] && rm -rf "$T_PUB"
+	if [ -s "$T_TWIN_LOG" ]; then
+		T_PASSED=$((T_PASSED + $(grep -c '^ok$' "$T_TWIN_LOG")))
+		T_FAILED=$((T_FAILED + $(grep -c '^not ok: ' "$T_TWIN_LOG")))
+		grep -v '^ok$' "$T_TWIN_LOG"
+	fi
 	if [ -n "$T_OWN_TMP" ] && [ "$T_FAILED" = 0 ]; then
 		rm -rf "$T_OWN_TMP"
 	elif [ -n "$T_OWN_TMP" ]; then
