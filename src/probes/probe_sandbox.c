@@ -18,8 +18,8 @@
  * (SIOCGIFFLAGS: no packet leaves it); and in HOME the credential files
  * by name, the few whose "token line" decides being read only to find
  * that line (sandbox.h), never shown.  Nothing is run, no packet is sent.
- * The parsers are in sandbox.c; the escape hatches and the secrets in
- * sandbox_reach.c.
+ * The parsers are in sandbox.c; the escape hatches in sandbox_reach.c,
+ * the secrets in sandbox_cred.c.
  */
 #include "probe_sandbox.h"
 #include "procnet.h"
