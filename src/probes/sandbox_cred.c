@@ -206,7 +206,8 @@ struct hits {
 	size_t n, cap;
 };
 
-static void hits_add(struct hits *h, const char *label, const char *path, const char *kind)
+static void hits_add(struct hits *h, const char *label, const char *path,
+		     const char *kind)
 {
 	if (h->n >= HIT_MAX)
 		return;
@@ -239,69 +240,88 @@ static void hits_flush(struct hits *h, struct found *f)
 
 /* ---- token files ---------------------------------------------------- */
 
-/* What a credential file's text holds: the kind in reach, or NULL. */
-typedef const char *(*recognise_fn)(const char *buf, size_t len, struct found *f);
+/* What a credential file's text holds: the kind in reach, or NULL; var
+ * (128 bytes) gets the variable it names, if any. */
+typedef const char *(*recognise_fn)(const char *buf, size_t len, struct found *f,
+				    char *var);
 
-static const char *rec_aws_credentials(const char *buf, size_t len, struct found *f)
+static const char *rec_aws_credentials(const char *buf, size_t len, struct found *f,
+				char *var)
 {
 	(void)f;
+	(void)var;
 	return sandbox_aws_secret(buf, len) ? "aws-credentials" : NULL;
 }
 
 /* botocore reads aws_secret_access_key and aws_session_token from a
  * config file profile too (botocore/credentials.py, ConfigProvider) */
-static const char *rec_aws_config(const char *buf, size_t len, struct found *f)
+static const char *rec_aws_config(const char *buf, size_t len, struct found *f,
+				char *var)
 {
 	(void)f;
+	(void)var;
 	return sandbox_aws_secret(buf, len) ? "aws-config" : NULL;
 }
 
-static const char *rec_docker(const char *buf, size_t len, struct found *f)
+static const char *rec_docker(const char *buf, size_t len, struct found *f,
+				char *var)
 {
 	(void)f;
+	(void)var;
 	return sandbox_docker_auth(buf, len) ? "docker-auth" : NULL;
 }
 
-static const char *rec_npmrc(const char *buf, size_t len, struct found *f)
+static const char *rec_npmrc(const char *buf, size_t len, struct found *f,
+				char *var)
 {
-	int t = sandbox_npmrc_token(buf, len, f->var, sizeof(f->var));
-	const char *v = t == 2 ? getenv(f->var) : NULL;
+	int t = sandbox_npmrc_token(buf, len, var, 128);
+	const char *v = t == 2 ? getenv(var) : NULL;
 	int has = t == 1 || (v && *v);
 
-	if (t == 2 && !has)
+	if (t == 2 && !has && !f->why)
 		f->why = "its token variable is not set";
-	if (t != 2)
-		f->var[0] = '\0';
+	if (t != 2 || !has)
+		var[0] = '\0';
 	return has ? "npm-token" : NULL;
 }
 
-static const char *rec_netrc(const char *buf, size_t len, struct found *f)
+static const char *rec_netrc(const char *buf, size_t len, struct found *f,
+				char *var)
 {
 	(void)f;
+	(void)var;
 	return sandbox_netrc_password(buf, len) ? "netrc-password" : NULL;
 }
 
-static const char *rec_git(const char *buf, size_t len, struct found *f)
+static const char *rec_git(const char *buf, size_t len, struct found *f,
+				char *var)
 {
 	(void)f;
+	(void)var;
 	return credkind_git_credentials(buf, len) ? "git-credentials" : NULL;
 }
 
-static const char *rec_gh(const char *buf, size_t len, struct found *f)
+static const char *rec_gh(const char *buf, size_t len, struct found *f,
+				char *var)
 {
 	(void)f;
+	(void)var;
 	return credkind_gh_hosts(buf, len) ? "gh-oauth-token" : NULL;
 }
 
-static const char *rec_kube(const char *buf, size_t len, struct found *f)
+static const char *rec_kube(const char *buf, size_t len, struct found *f,
+				char *var)
 {
 	(void)f;
+	(void)var;
 	return credkind_kube_name(credkind_kube(buf, len));
 }
 
-static const char *rec_pypirc(const char *buf, size_t len, struct found *f)
+static const char *rec_pypirc(const char *buf, size_t len, struct found *f,
+				char *var)
 {
 	(void)f;
+	(void)var;
 	return credkind_pypirc(buf, len) ? "pypi-password" : NULL;
 }
 
@@ -312,6 +332,7 @@ static void token_file(const char *path, const char *label, recognise_fn rec,
 {
 	struct blob b;
 	const char *kind;
+	char var[128] = "";
 
 	if (saferead_path(path, SPEC_FILE_CAP, &b) < 0) {
 		int code = errno, here = code != ENOENT && code != ENOTDIR && code != ELOOP;
@@ -327,11 +348,13 @@ static void token_file(const char *path, const char *label, recognise_fn rec,
 		return;
 	}
 	f->present = 1;
-	kind = rec(b.data, b.len, f);
+	kind = rec(b.data, b.len, f, var);
 	explicit_bzero(b.data, b.len);
 	blob_release(&b);
+	if (kind && *var && !*f->var)
+		snprintf(f->var, sizeof(f->var), "%s", var);
 	if (kind)
-		found_add(f, kind, path, label, *f->var ? f->var : NULL);
+		found_add(f, kind, path, label, *var ? var : NULL);
 	else if (!f->why)
 		f->why = "no credential in it";
 }
