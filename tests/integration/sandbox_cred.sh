@@ -398,6 +398,9 @@ printf 'https://me@github.com\n' >"$home/.git-credentials"
 printf '[pypi]\nusername = __token__\n' >"$home/.pypirc"
 : >"$home/.ssh/id_rsa"
 printf 'not a key\n' >"$home/.ssh/deploy_key"
+# never opened: a FIFO (it would block a reader), a link to a device
+mkfifo "$home/.ssh/id_fifo"
+ln -s /dev/zero "$home/.ssh/id_dev"
 chmod -R go+rX "$home"
 # shellcheck disable=SC2086
 sbx $PW --
@@ -405,6 +408,20 @@ for s in docker gh kube git pypirc ssh environment; do
 	is "secrets.$s" pass
 done
 check "a credsStore alone: nothing in reach" [ "$(get secrets.docker credentials)" = "[]" ]
+check "a FIFO and a device in ~/.ssh: a report ($st)" [ "$st" -le 1 ] && [ -s "$out" ]
+# an .npmrc whose token is ${NPM_TOKEN} in HOME, and one without a token
+# in the passwd home: the variable stays named
+if [ "$userns" = 1 ]; then
+	printf '//registry.npmjs.org/:_authToken=${NPM_TOKEN}\n' >"$empty/.npmrc"
+	printf 'registry=https://registry.npmjs.org/\n' >"$home/.npmrc"
+	chmod 644 "$empty/.npmrc" "$home/.npmrc"
+	SBX_HOME=$empty SBX_ENV="NPM_TOKEN=${M}npm2" sbx $PW --
+	is secrets.npmrc fail exposed
+	check "npmrc: the variable, though the other home's has none" \
+		[ "$(get secrets.npmrc variable)" = NPM_TOKEN ]
+	check "npmrc: no marker" sh -c "! grep -q '$M' '$out'"
+	rm -f "$empty/.npmrc"
+fi
 # KUBECONFIG: a list, each file looked at
 printf 'users:\n- user:\n    token: %skube2\n' "$M" >"$T/kc2"
 chmod 644 "$T/kc2"
