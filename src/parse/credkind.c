@@ -195,7 +195,7 @@ static int yaml_key(struct span l, const char *key)
 
 	while (i < l.n && (span_blank(l.p[i]) || l.p[i] == '-'))
 		i++;
-	if (l.n - i < k + 1 || memcmp(l.p + i, key, k) || l.p[i + k] != ':')
+	if (i + k >= l.n || memcmp(l.p + i, key, k) || l.p[i + k] != ':')
 		return 0;
 	i += k + 1;
 	if (i < l.n && !span_blank(l.p[i]))

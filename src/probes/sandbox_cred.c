@@ -37,8 +37,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-extern char **environ;
-
 #define KUBECONFIG_MAX 16	/* files of a KUBECONFIG list looked at */
 #define SSH_DEPTH 1		/* ~/.ssh and the directories in it */
 #define MOUNT_DEPTH 4		/* /run/secrets/kubernetes.io/serviceaccount */
@@ -130,10 +128,9 @@ static cJSON *homes_json(const struct homes *h)
  * the caller). */
 static char *shown(const struct homes *h, const char *path)
 {
-	size_t hl;
-
 	if (h->tilde) {
-		hl = strlen(h->tilde);
+		size_t hl = strlen(h->tilde);
+
 		while (hl > 1 && h->tilde[hl - 1] == '/')
 			hl--;
 		if (hl > 1 && !strncmp(path, h->tilde, hl) && path[hl] == '/') {
@@ -163,11 +160,13 @@ struct found {
 	const struct homes *homes;
 	int pass;		/* which home is looked in: 0 the first */
 	struct names names;	/* data.found: what is in reach, by name */
+	struct names paths;	/* their paths as shown, for the message */
 	cJSON *creds;		/* data.credentials: {kind, path, variable} */
 	int present;		/* a file or directory looked for exists */
 	int undecided;		/* present, but could not be looked into */
 	const char *why;	/* why not, for the message (static) */
 	char var[128];		/* npmrc: the ${VAR} its token comes from */
+	char file_var[128];	/* the same, of the file being read */
 	size_t elsewhere;	/* findings in a home other than the first */
 };
 
@@ -190,6 +189,8 @@ static void found_add(struct found *f, const char *kind, const char *path,
 	sbx_add_nullable(o, "variable", variable);
 	cJSON_AddItemToArray(f->creds, o);
 	sbx_names_add(&f->names, f->pass == 0 || !s ? label : s);
+	if (s)
+		sbx_names_add(&f->paths, s);
 	f->elsewhere += f->pass != 0;
 	free(s);
 }
@@ -240,41 +241,34 @@ static void hits_flush(struct hits *h, struct found *f)
 
 /* ---- token files ---------------------------------------------------- */
 
-/* What a credential file's text holds: the kind in reach, or NULL; var
- * (128 bytes) gets the variable it names, if any. */
-typedef const char *(*recognise_fn)(const char *buf, size_t len, struct found *f,
-				    char *var);
+/* What a credential file's text holds: the kind in reach, or NULL (and
+ * f->file_var the variable it names, if any). */
+typedef const char *(*recognise_fn)(const char *buf, size_t len, struct found *f);
 
-static const char *rec_aws_credentials(const char *buf, size_t len, struct found *f,
-				char *var)
+static const char *rec_aws_credentials(const char *buf, size_t len, struct found *f)
 {
 	(void)f;
-	(void)var;
 	return sandbox_aws_secret(buf, len) ? "aws-credentials" : NULL;
 }
 
 /* botocore reads aws_secret_access_key and aws_session_token from a
  * config file profile too (botocore/credentials.py, ConfigProvider) */
-static const char *rec_aws_config(const char *buf, size_t len, struct found *f,
-				char *var)
+static const char *rec_aws_config(const char *buf, size_t len, struct found *f)
 {
 	(void)f;
-	(void)var;
 	return sandbox_aws_secret(buf, len) ? "aws-config" : NULL;
 }
 
-static const char *rec_docker(const char *buf, size_t len, struct found *f,
-				char *var)
+static const char *rec_docker(const char *buf, size_t len, struct found *f)
 {
 	(void)f;
-	(void)var;
 	return sandbox_docker_auth(buf, len) ? "docker-auth" : NULL;
 }
 
-static const char *rec_npmrc(const char *buf, size_t len, struct found *f,
-				char *var)
+static const char *rec_npmrc(const char *buf, size_t len, struct found *f)
 {
-	int t = sandbox_npmrc_token(buf, len, var, 128);
+	char *var = f->file_var;
+	int t = sandbox_npmrc_token(buf, len, var, sizeof(f->file_var));
 	const char *v = t == 2 ? getenv(var) : NULL;
 	int has = t == 1 || (v && *v);
 
@@ -285,43 +279,33 @@ static const char *rec_npmrc(const char *buf, size_t len, struct found *f,
 	return has ? "npm-token" : NULL;
 }
 
-static const char *rec_netrc(const char *buf, size_t len, struct found *f,
-				char *var)
+static const char *rec_netrc(const char *buf, size_t len, struct found *f)
 {
 	(void)f;
-	(void)var;
 	return sandbox_netrc_password(buf, len) ? "netrc-password" : NULL;
 }
 
-static const char *rec_git(const char *buf, size_t len, struct found *f,
-				char *var)
+static const char *rec_git(const char *buf, size_t len, struct found *f)
 {
 	(void)f;
-	(void)var;
 	return credkind_git_credentials(buf, len) ? "git-credentials" : NULL;
 }
 
-static const char *rec_gh(const char *buf, size_t len, struct found *f,
-				char *var)
+static const char *rec_gh(const char *buf, size_t len, struct found *f)
 {
 	(void)f;
-	(void)var;
 	return credkind_gh_hosts(buf, len) ? "gh-oauth-token" : NULL;
 }
 
-static const char *rec_kube(const char *buf, size_t len, struct found *f,
-				char *var)
+static const char *rec_kube(const char *buf, size_t len, struct found *f)
 {
 	(void)f;
-	(void)var;
 	return credkind_kube_name(credkind_kube(buf, len));
 }
 
-static const char *rec_pypirc(const char *buf, size_t len, struct found *f,
-				char *var)
+static const char *rec_pypirc(const char *buf, size_t len, struct found *f)
 {
 	(void)f;
-	(void)var;
 	return credkind_pypirc(buf, len) ? "pypi-password" : NULL;
 }
 
@@ -332,7 +316,7 @@ static void token_file(const char *path, const char *label, recognise_fn rec,
 {
 	struct blob b;
 	const char *kind;
-	char var[128] = "";
+	const char *var = f->file_var;
 
 	if (saferead_path(path, SPEC_FILE_CAP, &b) < 0) {
 		int code = errno, here = code != ENOENT && code != ENOTDIR && code != ELOOP;
@@ -348,7 +332,8 @@ static void token_file(const char *path, const char *label, recognise_fn rec,
 		return;
 	}
 	f->present = 1;
-	kind = rec(b.data, b.len, f, var);
+	f->file_var[0] = '\0';
+	kind = rec(b.data, b.len, f);
 	explicit_bzero(b.data, b.len);
 	blob_release(&b);
 	if (kind && *var && !*f->var)
@@ -826,17 +811,7 @@ static void message(const struct sbx *x, struct result *r, const struct found *f
 			sbx_verdict(x, r, 0, STATUS_PASS, REASON_NONE, "in reach: %s (%s)", show,
 				    buf_str(&msg));
 		} else {
-			cJSON *c;
-			size_t n = 0;
-
-			cJSON_ArrayForEach(c, f->creds) {
-				const cJSON *p = cJSON_GetObjectItemCaseSensitive(c, "path");
-
-				if (cJSON_IsString(p) && n++ < 6)
-					buf_printf(&msg, "%s%s", n > 1 ? ", " : "", p->valuestring);
-			}
-			if (n > 6)
-				buf_printf(&msg, " and %zu more", n - 6);
+			sbx_list_text(&msg, f->paths.v, f->paths.n);
 			if (*f->var)
 				buf_printf(&msg, " (its token from %s)", f->var);
 			sbx_verdict(x, r, 0, STATUS_PASS, REASON_NONE, "in reach: %s",
@@ -906,6 +881,7 @@ void sbx_secret_check(const struct sbx *x, struct result *r)
 				    "(%s)", f.elsewhere, homes.v[1].path, homes.v[0].path);
 	}
 	sbx_names_release(&f.names);
+	sbx_names_release(&f.paths);
 	free(show);
 	free(path);
 	homes_release(&homes);
