@@ -282,6 +282,23 @@ probed=$(env -i GITHUB_TOKEN=a AWS_SECRET_ACCESS_KEY=b MY_SERVICE_PASSWORD=c EMP
 check "environment: what a prober inside can read ($probed)" \
 	[ "$probed" = "$(names_of secrets.environment) " ]
 
+# sandbox.secrets lists what is allowed: the new names are policy words
+printf 'version: 1\nsandbox:\n  secrets: [environment, gh, kube, git, pypirc, mounted]\n' \
+	>"$repo/preflight.yaml"
+SBX_ENV="GITHUB_TOKEN=${M}env1" sbx $PW --
+is secrets.environment pass
+check "allowed: not judged" [ "$(get secrets.environment judged)" = false ]
+is secrets.gh pass
+is secrets.pypirc pass
+is secrets.ssh fail exposed
+check "allowed: the expectation lists them" [ "$(get secrets.gh expect)" = \
+	'["git", "gh", "kube", "pypirc", "environment", "mounted"]' ]
+printf 'version: 1\nsandbox:\n  secrets: [github]\n' >"$repo/preflight.yaml"
+sbx $PW --
+check "an unknown secret name: exit 2 ($st)" [ "$st" = 2 ]
+check "the names are listed" grep -q "pypirc, environment, mounted" "$err"
+rm -f "$repo/preflight.yaml"
+
 # ---- 3. no marker in any output format -----------------------------------
 for fmt in json human junit github tap tap13; do
 	# shellcheck disable=SC2086
