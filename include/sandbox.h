@@ -69,8 +69,14 @@ enum sandbox_secret {
 	SECRET_DOCKER,		/* ~/.docker/config.json auths */
 	SECRET_NPMRC,		/* ~/.npmrc token line */
 	SECRET_NETRC,		/* ~/.netrc password */
+	SECRET_GIT,		/* ~/.git-credentials, git's store */
+	SECRET_GH,		/* ~/.config/gh/hosts.yml oauth_token */
+	SECRET_KUBE,		/* ~/.kube/config (KUBECONFIG) user credentials */
+	SECRET_PYPIRC,		/* ~/.pypirc password */
+	SECRET_ENVIRONMENT,	/* token variables in the environment, by name */
+	SECRET_MOUNTED,		/* /run/secrets, a service-account token */
 };
-#define SANDBOX_SECRETS_KNOWN (SECRET_NETRC + 1)
+#define SANDBOX_SECRETS_KNOWN (SECRET_MOUNTED + 1)
 /* "ssh", "aws", ... (static) */
 const char *sandbox_secret_name(enum sandbox_secret s);
 /* the name to its enum value, or -1 */
@@ -197,8 +203,10 @@ int sandbox_aws_secret(const char *buf, size_t len);
 /* ~/.netrc: 1 when a "password" token is there (netrc's tokens are
  * whitespace-separated words), else 0. */
 int sandbox_netrc_password(const char *buf, size_t len);
-/* ~/.docker/config.json: 1 when a key "auth", "identitytoken" or
- * "registrytoken" is there (a stored registry login), else 0. */
+/* ~/.docker/config.json: 1 when a key "auth", "password",
+ * "identitytoken" or "registrytoken" is there with a value (a stored
+ * registry login: docker's AuthConfig fields), else 0; a credsStore or
+ * credHelpers alone keeps none in the file. */
 int sandbox_docker_auth(const char *buf, size_t len);
 
 #endif

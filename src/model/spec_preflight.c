@@ -418,7 +418,8 @@ static int add_sandbox_name(struct yload *y, const struct ynode *n, const char *
 
 		yload_error(y, n, "'%s': '%s' is not %s", where, name,
 			    caps ? "a capability name (CAP_NET_BIND_SERVICE, net_raw, ...)" :
-			    "a secret name (ssh, aws, gcloud, docker, npmrc, netrc)");
+			    "a secret name (ssh, aws, gcloud, docker, npmrc, netrc, git, gh, kube, "
+			    "pypirc, environment, mounted)");
 		free(name);
 		return -1;
 	}

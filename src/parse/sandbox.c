@@ -86,6 +86,9 @@ int sandbox_cap_parse(const char *name)
 static const char *const secrets[SANDBOX_SECRETS_KNOWN] = {
 	[SECRET_SSH] = "ssh", [SECRET_AWS] = "aws", [SECRET_GCLOUD] = "gcloud",
 	[SECRET_DOCKER] = "docker", [SECRET_NPMRC] = "npmrc", [SECRET_NETRC] = "netrc",
+	[SECRET_GIT] = "git", [SECRET_GH] = "gh", [SECRET_KUBE] = "kube",
+	[SECRET_PYPIRC] = "pypirc", [SECRET_ENVIRONMENT] = "environment",
+	[SECRET_MOUNTED] = "mounted",
 };
 
 const char *sandbox_secret_name(enum sandbox_secret s)
@@ -736,7 +739,7 @@ int sandbox_netrc_password(const char *buf, size_t len)
 int sandbox_docker_auth(const char *buf, size_t len)
 {
 	static const char *const names[] = {
-		"\"auth\"", "\"identitytoken\"", "\"registrytoken\"",
+		"\"auth\"", "\"password\"", "\"identitytoken\"", "\"registrytoken\"",
 	};
 	size_t i, k;
 

@@ -15,11 +15,13 @@
  * (only when readable); statvfs and access(2) on /, the repository, HOME and
  * /var/run; stat and access on the container sockets (never connected);
  * an AF_UNIX datagram socket to ask the kernel an interface's flags
- * (SIOCGIFFLAGS: no packet leaves it); and in HOME the credential files
- * by name, the few whose "token line" decides being read only to find
- * that line (sandbox.h), never shown.  Nothing is run, no packet is sent.
- * The parsers are in sandbox.c; the escape hatches and the secrets in
- * sandbox_reach.c.
+ * (SIOCGIFFLAGS: no packet leaves it); and in HOME and the passwd home
+ * the credential files by name, those whose "token line" decides read
+ * only to find that line, ~/.ssh's files only as far as a key's header
+ * (credkind.h), /run/secrets by name, the environment's names; never
+ * shown.  Nothing is run, no packet is sent.
+ * The parsers are in sandbox.c; the escape hatches in sandbox_reach.c,
+ * the secrets in sandbox_cred.c.
  */
 #include "probe_sandbox.h"
 #include "procnet.h"
@@ -946,7 +948,7 @@ static const struct sbx_item items[] = {
 	  STATUS_FAIL, REASON_EXPOSED, NULL, "do not mount ~/.ssh or forward the agent "
 	  "(SSH_AUTH_SOCK) into the sandbox; give it a HOME of its own", sbx_secret_check,
 	  SECRET_SSH },
-	{ "secrets.aws", "Sandbox: ~/.aws/credentials", SANDBOX_SECRETS,
+	{ "secrets.aws", "Sandbox: ~/.aws", SANDBOX_SECRETS,
 	  STATUS_FAIL, REASON_EXPOSED, NULL, "do not mount ~/.aws into the sandbox; give "
 	  "it a HOME of its own", sbx_secret_check, SECRET_AWS },
 	{ "secrets.gcloud", "Sandbox: ~/.config/gcloud", SANDBOX_SECRETS,
@@ -962,6 +964,28 @@ static const struct sbx_item items[] = {
 	{ "secrets.netrc", "Sandbox: ~/.netrc", SANDBOX_SECRETS,
 	  STATUS_FAIL, REASON_EXPOSED, NULL, "do not mount ~/.netrc into the sandbox; "
 	  "give it a HOME of its own", sbx_secret_check, SECRET_NETRC },
+	{ "secrets.git", "Sandbox: ~/.git-credentials", SANDBOX_SECRETS,
+	  STATUS_FAIL, REASON_EXPOSED, NULL, "do not mount ~/.git-credentials or "
+	  "~/.config/git into the sandbox; give it a HOME of its own", sbx_secret_check,
+	  SECRET_GIT },
+	{ "secrets.gh", "Sandbox: gh hosts.yml", SANDBOX_SECRETS,
+	  STATUS_FAIL, REASON_EXPOSED, NULL, "do not mount ~/.config/gh into the sandbox "
+	  "(gh auth login keeps the token in the keyring, not in hosts.yml); give it a "
+	  "HOME of its own", sbx_secret_check, SECRET_GH },
+	{ "secrets.kube", "Sandbox: kubeconfig", SANDBOX_SECRETS,
+	  STATUS_FAIL, REASON_EXPOSED, NULL, "do not mount ~/.kube or pass KUBECONFIG "
+	  "into the sandbox; give it a HOME of its own", sbx_secret_check, SECRET_KUBE },
+	{ "secrets.pypirc", "Sandbox: ~/.pypirc", SANDBOX_SECRETS,
+	  STATUS_FAIL, REASON_EXPOSED, NULL, "do not mount ~/.pypirc into the sandbox; "
+	  "give it a HOME of its own", sbx_secret_check, SECRET_PYPIRC },
+	{ "secrets.environment", "Sandbox: token variables", SANDBOX_SECRETS,
+	  STATUS_FAIL, REASON_EXPOSED, NULL, "do not pass token, secret or password "
+	  "variables into the sandbox (no -e NAME, no --env-file holding them; env -u "
+	  "NAME)", sbx_secret_check, SECRET_ENVIRONMENT },
+	{ "secrets.mounted", "Sandbox: mounted secrets", SANDBOX_SECRETS,
+	  STATUS_FAIL, REASON_EXPOSED, NULL, "do not mount secrets into the sandbox (no "
+	  "--secret, no -v ...:/run/secrets; Kubernetes: automountServiceAccountToken: "
+	  "false)", sbx_secret_check, SECRET_MOUNTED },
 };
 
 /* ---- the probe ------------------------------------------------------- */
@@ -1046,7 +1070,9 @@ static const char *const sandbox_ids[] = {
 	"sandbox.escape.docker_socket", "sandbox.escape.docker_host",
 	"sandbox.escape.sudo", "sandbox.escape.var_run", "sandbox.secrets.ssh",
 	"sandbox.secrets.aws", "sandbox.secrets.gcloud", "sandbox.secrets.docker",
-	"sandbox.secrets.npmrc", "sandbox.secrets.netrc",
+	"sandbox.secrets.npmrc", "sandbox.secrets.netrc", "sandbox.secrets.git",
+	"sandbox.secrets.gh", "sandbox.secrets.kube", "sandbox.secrets.pypirc",
+	"sandbox.secrets.environment", "sandbox.secrets.mounted",
 	NULL
 };
 

@@ -1,7 +1,8 @@
-/* probe_sandbox.h - what the sandbox probe's two files share (private to
+/* probe_sandbox.h - what the sandbox probe's files share (private to
  * them: src/probes/probe_sandbox.c has the items, the verdict and the network,
  * file system, identity and process checks; src/probes/sandbox_reach.c the escape
- * hatches and the secrets in reach).  The pure parsers are sandbox.h's.
+ * hatches; src/probes/sandbox_cred.c the secrets in reach).  The pure parsers
+ * are sandbox.h's.
  */
 #ifndef EP_PROBE_SANDBOX_H
 #define EP_PROBE_SANDBOX_H
@@ -76,7 +77,7 @@ void sbx_list_text(struct buf *b, char *const *names, size_t n);
 int sbx_name_cmp(const void *a, const void *b);	/* qsort, by strcmp */
 void sbx_add_nullable(cJSON *o, const char *key, const char *s);
 
-/* sandbox_reach.c: the escape hatches and the secrets (struct sbx_item
+/* sandbox_reach.c: the escape hatches; sandbox_cred.c: the secrets (struct sbx_item
  * run functions) */
 void sbx_escape_docker_socket(const struct sbx *x, struct result *r);
 void sbx_escape_docker_host(const struct sbx *x, struct result *r);

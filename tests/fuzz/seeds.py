@@ -664,6 +664,16 @@ def new_targets():
                 b"\6pid:[4026531836]", b"\6CAP_NET_RAW", b"\6net_admin", b"\6npmrc",
                 b"\6README", b"\6x~"]
     write("sandbox", sandbox)
+    write("credkind", [
+        b"\0-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEA\n",
+        b"\0Bag Attributes\n    localKeyID: 01\n-----BEGIN ENCRYPTED PRIVATE KEY-----\nMIIF\n",
+        b"\0PuTTY-User-Key-File-3: ssh-ed25519\nEncryption: none\n",
+        b"\0---- BEGIN SSH2 ENCRYPTED PRIVATE KEY ----\n",
+        b"\1https://me:tok@github.com\nhttps://other@host/x\n",
+        b"\1github.com:\n    user: me\n    oauth_token: gho_x\n",
+        b"\1users:\n- name: u\n  user:\n    client-key-data: LS0t\n    token: x\n",
+        b"\1[pypi]\nusername = __token__\npassword = pypi-x\n",
+        b"\2GITHUB_TOKEN", b"\2db_password_file", b"\2npm_config__authToken"])
     write("sudoers", [r[0] for r in c_table(sb, "rows", "test_sudoers(void)") if r and isinstance(r[0], bytes)
                       and (b"ALL" in r[0] or b"Defaults" in r[0])] + [
         b"User_Alias DEVS = dev, %docker\nDEVS ALL=(ALL) NOPASSWD: ALL\0",

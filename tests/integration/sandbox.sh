@@ -104,7 +104,7 @@ sbx -- "$repo"
 check "no spec file: nothing to audit ($st)" [ "$st" = 2 ]
 sbx -- --only=sandbox "$repo"
 check "no spec file, --only=sandbox: it runs ($st)" [ "$st" -le 1 ] && has '"sandbox.fs.root"'
-check "24 checks" [ "$(grep -c '"id": "sandbox\.' "$out")" = 24 ]
+check "30 checks" [ "$(grep -c '"id": "sandbox\.' "$out")" = 30 ]
 check "--list-probes names it" sh -c "'$EP_BIN' --list-probes | grep -q '^sandbox '"
 
 # ---- network: a fresh namespace against one with a way out -------------
@@ -296,10 +296,26 @@ EOF
 fi
 
 # ---- secrets in reach: names, never values -----------------------------
+# the probe looks in the home /etc/passwd gives this user as well as in
+# HOME: a private /etc/passwd (a mount namespace) names $home there too,
+# so that nothing of this machine's real home enters these cases; where
+# user namespaces are not allowed, the real one is read (and a credential
+# in the real home would show)
+printf 'root:x:0:0:root:%s:/bin/sh\n' "$home" >"$T/passwd"
+cat >"$T/pw.sh" <<EOF
+mount --bind "$T/passwd" /etc/passwd || exit 99
+exec "\$@"
+EOF
+PW=
+if unshare --user --map-root-user --mount true 2>/dev/null; then
+	PW="unshare --user --map-root-user --mount sh $T/pw.sh"
+else
+	skip "a private /etc/passwd for the secrets: user namespaces are not allowed here"
+fi
 mkdir -p "$home/.ssh" "$home/.aws" "$home/.config/gcloud" "$home/.docker"
 printf -- '-----BEGIN OPENSSH PRIVATE KEY-----\nsshkeyvalue0001\n' >"$home/.ssh/id_ed25519"
 : >"$home/.ssh/id_ed25519.pub"
-: >"$home/.ssh/deploy_key"
+printf -- '-----BEGIN RSA PRIVATE KEY-----\nsshkeyvalue0002\n' >"$home/.ssh/deploy_key"
 : >"$home/.ssh/deploy_key.pub"
 : >"$home/.ssh/known_hosts"
 printf '[default]\naws_access_key_id = AKIAEXAMPLEVALUE01\naws_secret_access_key = awssecretvalue01\n' \
@@ -309,7 +325,7 @@ printf '{"auths": {"ghcr.io": {"auth": "ZG9ja2VydmFsdWUwMQ=="}}}' >"$home/.docke
 printf '//registry.npmjs.org/:_authToken=${NPM_TOKEN}\n' >"$home/.npmrc"
 printf 'machine example.com login me password netrcvalue01\n' >"$home/.netrc"
 mksock "$T/agent.sock"
-SBX_ENV="NPM_TOKEN=npmvalue01 SSH_AUTH_SOCK=$T/agent.sock" sbx -- --only=sandbox "$repo"
+SBX_ENV="NPM_TOKEN=npmvalue01 SSH_AUTH_SOCK=$T/agent.sock" sbx $PW -- --only=sandbox "$repo"
 for s in ssh aws gcloud docker npmrc netrc; do
 	is "secrets.$s" fail exposed
 done
@@ -322,11 +338,11 @@ for fmt in json human junit github; do
 		"$EP_BIN" --only=sandbox --explain --format=$fmt "$repo" >"$T/all.$fmt" 2>&1
 done
 check "no secret value in any format" sh -c "! grep -l -e value0 -e value01 -e AKIA -e ZG9ja2Vy '$T'/all.*"
-SBX_ENV= sbx -- --only=sandbox "$repo"
+SBX_ENV= sbx $PW -- --only=sandbox "$repo"
 is secrets.npmrc pass
 check "npmrc: its variable is unset" sh -c "grep -q 'token variable is not set' '$out'"
 printf 'version: 1\nsandbox:\n  secrets: [npmrc, netrc]\n' >"$repo/preflight.yaml"
-SBX_ENV="NPM_TOKEN=x" sbx -- "$repo"
+SBX_ENV="NPM_TOKEN=x" sbx $PW -- "$repo"
 is secrets.npmrc pass
 is secrets.netrc pass
 is secrets.aws fail exposed
@@ -339,7 +355,7 @@ mkdir -p "$home/.ssh" "$home/.docker"
 : >"$home/.ssh/config"
 printf '{"auths": {"ghcr.io": {}}, "credsStore": "desktop"}' >"$home/.docker/config.json"
 printf 'registry=https://registry.npmjs.org/\n' >"$home/.npmrc"
-sbx -- --only=sandbox "$repo"
+sbx $PW -- --only=sandbox "$repo"
 for s in ssh aws gcloud docker npmrc netrc; do
 	is "secrets.$s" pass
 done
@@ -348,7 +364,7 @@ done
 # item: a HOME that is a file
 rm -rf "$home"
 : >"$home"
-sbx -- --only=sandbox "$repo"
+sbx $PW -- --only=sandbox "$repo"
 check "HOME a file: a report ($st)" [ "$st" -le 1 ] && [ -s "$out" ]
 is fs.home warn not-writable
 check "HOME a file: says so" sh -c "grep -q 'is not a directory' '$out'"
@@ -360,7 +376,7 @@ ln -s id_rsa "$home/.ssh/id_rsa"
 ln -s id_b "$home/.ssh/id_a"
 ln -s id_a "$home/.ssh/id_b"
 mkfifo "$home/.npmrc"
-sbx -- --only=sandbox "$repo"
+sbx $PW -- --only=sandbox "$repo"
 check "loops and a FIFO: a report ($st)" [ "$st" -le 1 ] && [ -s "$out" ]
 is secrets.ssh pass
 check "loops: not readable" sh -c "grep -q 'keys are not readable' '$out'"
@@ -368,7 +384,7 @@ is secrets.npmrc pass
 rm -rf "$home/.ssh" "$home/.npmrc"
 ln -s .ssh "$home/.ssh"
 head -c 2000000 /dev/zero | tr '\0' a >"$home/.netrc"
-sbx -- --only=sandbox "$repo"
+sbx $PW -- --only=sandbox "$repo"
 is secrets.ssh pass
 check "~/.ssh a loop: says so" sh -c "grep -q 'a loop of symbolic links' '$out'"
 is secrets.netrc warn undecided

@@ -442,6 +442,12 @@ static void test_tokens(void)
 		{ 'd', "{\"auths\": {\"r\": {}}, \"credsStore\": \"desktop\"}", 0, "" },
 		{ 'd', "{\"auths\": {\"r\": {\"auth\": \"\"}}}", 0, "" },
 		{ 'd', "{\"auths\": {\"r\": {\"identitytoken\": \"t\"}}}", 1, "" },
+		/* docker's AuthConfig username/password (docker login writes auth,
+		 * a hand-written or tool-written file may hold these) */
+		{ 'd', "{\"auths\": {\"r\": {\"username\": \"u\", \"password\": \"p\"}}}", 1, "" },
+		{ 'd', "{\"auths\": {\"r\": {\"username\": \"u\"}}}", 0, "" },
+		{ 'd', "{\"auths\": {\"r\": {\"password\": \"\"}}}", 0, "" },
+		{ 'd', "{\"auths\": {}, \"credHelpers\": {\"gcr.io\": \"gcloud\"}}", 0, "" },
 		{ 'd', "{\"auth\"", 0, "" },
 		{ 'a', "[default]\naws_access_key_id = AKIA\naws_secret_access_key = x\n", 1, "" },
 		{ 'a', "[p]\nAWS_SESSION_TOKEN=t", 1, "" },
