@@ -1003,7 +1003,8 @@ static void sandbox_run(const struct run_ctx *ctx, const struct check *c,
 			struct result *r)
 {
 	const struct sbx_item *it = &items[c->index];
-	struct sbx x = { ctx->spec, &ctx->spec->sandbox.want[it->key], it, proc_root() };
+	struct sbx x = { ctx->spec, &ctx->spec->sandbox.want[it->key], it, proc_root(),
+			 ctx->deadline_ms };
 
 	r->data = cJSON_CreateObject();
 	cJSON_AddStringToObject(r->data, "item", it->id);

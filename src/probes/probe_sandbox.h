@@ -22,6 +22,7 @@ struct sbx {
 	const struct sandbox_expect *e;	/* its key's expectation */
 	const struct sbx_item *it;
 	const char *proc;		/* proc_root() */
+	double deadline_ms;		/* the run's, for a bounded walk */
 };
 
 /* One check, a row of probe_sandbox.c's table. */
