@@ -77,10 +77,12 @@ void sbx_list_text(struct buf *b, char *const *names, size_t n);
 int sbx_name_cmp(const void *a, const void *b);	/* qsort, by strcmp */
 void sbx_add_nullable(cJSON *o, const char *key, const char *s);
 
-/* sandbox_reach.c: the escape hatches and the secrets (struct sbx_item
+/* sandbox_sock.c: the container sockets and DOCKER_HOST (struct sbx_item
  * run functions) */
 void sbx_escape_docker_socket(const struct sbx *x, struct result *r);
 void sbx_escape_docker_host(const struct sbx *x, struct result *r);
+
+/* sandbox_reach.c: the other escape hatches and the secrets */
 void sbx_escape_sudo(const struct sbx *x, struct result *r);
 void sbx_escape_var_run(const struct sbx *x, struct result *r);
 void sbx_secret_check(const struct sbx *x, struct result *r);
