@@ -15,7 +15,7 @@
 #include "probe_sandbox.h"
 #include "procnet.h"
 #include "saferead.h"
-#include "sandbox_sock.h"
+#include "sandbox_socktext.h"
 
 #include <dirent.h>
 #include <errno.h>

@@ -1,10 +1,10 @@
 /* test_sandbox_sock.c - the container socket search's pure parsers
- * (sandbox_sock.c): socket names, /proc/net/unix, mountinfo, SHA-256 (the
+ * (sandbox_socktext.c): socket names, /proc/net/unix, mountinfo, SHA-256 (the
  * FIPS 180-4 vectors and docker's context directory), docker's config and
  * context metadata, a DOCKER_HOST's host; hostile rows and random bytes
  * through each. */
 #include "test.h"
-#include "sandbox_sock.h"
+#include "sandbox_socktext.h"
 
 #include <stdint.h>
 

@@ -1,12 +1,12 @@
-/* sandbox_sock.h - the pure parsers behind the sandbox probe's container
- * socket search (src/parse/sandbox_sock.c; the probe's side is
+/* sandbox_socktext.h - the pure parsers behind the sandbox probe's container
+ * socket search (src/parse/sandbox_socktext.c; the probe's side is
  * src/probes/sandbox_sock.c): which file names are a container daemon's,
  * the listening sockets of /proc/net/unix, the mount points of
  * /proc/self/mountinfo, docker's context store, a DOCKER_HOST's host.
  * Bytes in, values out, no system call, safe to fuzz.
  */
-#ifndef EP_SANDBOX_SOCK_H
-#define EP_SANDBOX_SOCK_H
+#ifndef EP_SANDBOX_SOCKTEXT_H
+#define EP_SANDBOX_SOCKTEXT_H
 
 #include <stddef.h>
 

@@ -1,8 +1,8 @@
-/* sandbox_sock.c - the container socket search's pure parsers (see
- * sandbox_sock.h).  No system call; every scan is bounded by the length
+/* sandbox_socktext.c - the container socket search's pure parsers (see
+ * sandbox_socktext.h).  No system call; every scan is bounded by the length
  * given, never by a terminator.
  */
-#include "sandbox_sock.h"
+#include "sandbox_socktext.h"
 #include "util.h"
 
 #include <cJSON.h>
