@@ -298,7 +298,8 @@ static int json_string_at(const char *buf, size_t len, const char *const *keys,
 
 	for (i = 0; v && i < nkeys; i++)
 		v = cJSON_IsObject(v) ? cJSON_GetObjectItemCaseSensitive(v, keys[i]) : NULL;
-	if (cJSON_IsString(v) && v->valuestring[0] && strlen(v->valuestring) < size) {
+	if (v && cJSON_IsString(v) && v->valuestring && v->valuestring[0] &&
+	    strlen(v->valuestring) < size) {
 		memcpy(out, v->valuestring, strlen(v->valuestring) + 1);
 		rc = 0;
 	}
@@ -378,10 +379,28 @@ int sandbox_url_host(const char *url, char *host, size_t size, unsigned *port)
 	return 0;
 }
 
+/* The first byte of a dotted quad (four decimal numbers 0-255), or -1. */
+static int quad_first(const char *s)
+{
+	int part, first = -1;
+
+	for (part = 0; part < 4; part++) {
+		unsigned v = 0;
+		size_t n = 0;
+
+		while (s[n] >= '0' && s[n] <= '9' && n < 3)
+			v = v * 10 + (unsigned)(s[n++] - '0');
+		if (!n || v > 255 || (s[n] != (part < 3 ? '.' : '\0')))
+			return -1;
+		if (!part)
+			first = (int)v;
+		s += n + (part < 3);
+	}
+	return first;
+}
+
 int sandbox_host_loopback(const char *host)
 {
-	unsigned a, b, c, d;
-	char tail;
 
 	if (!strcasecmp(host, "localhost") || !strcmp(host, "::1") ||
 	    !strcmp(host, "0:0:0:0:0:0:0:1"))
@@ -389,6 +408,5 @@ int sandbox_host_loopback(const char *host)
 	if (strlen(host) > 10 && !strcasecmp(host + strlen(host) - 10, ".localhost"))
 		return 1;
 	/* 127.0.0.0/8 (RFC 1122 3.2.1.3) */
-	return sscanf(host, "%3u.%3u.%3u.%3u%c", &a, &b, &c, &d, &tail) == 4 && a == 127 &&
-	       b < 256 && c < 256 && d < 256;
+	return quad_first(host) == 127;
 }

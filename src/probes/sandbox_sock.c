@@ -681,7 +681,9 @@ static unsigned default_port(const char *url)
 		return 80;
 	if (!strncmp(url, "https://", 8))
 		return 443;
-	return getenv("DOCKER_TLS_VERIFY") && *getenv("DOCKER_TLS_VERIFY") ? 2376 : 2375;
+	const char *tls = getenv("DOCKER_TLS_VERIFY");
+
+	return tls && *tls ? 2376 : 2375;
 }
 
 /* What one variable reaches: 1 reaches (or may), 0 not, -1 cannot tell;
