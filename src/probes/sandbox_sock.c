@@ -148,8 +148,15 @@ static void context_add(struct sockset *s, const char *meta, const char *hex)
 	path = path_join(meta, buf_str(&rel));
 	buf_release(&rel);
 	if (saferead_path(path, SBX_PROC_CAP, &b) == 0) {
-		if (sandbox_docker_context_host(b.data, b.len, host, sizeof(host)) == 0)
-			sock_add(s, unix_path(host), NULL, "context");
+		const char *p, *slash;
+
+		/* a docker endpoint, whatever its socket's name */
+		if (sandbox_docker_context_host(b.data, b.len, host, sizeof(host)) == 0 &&
+		    (p = unix_path(host)) != NULL) {
+			slash = strrchr(p, '/');
+			sock_add(s, p, slash && sandbox_sock_kind(slash + 1) ?
+				 sandbox_sock_kind(slash + 1) : "docker", "context");
+		}
 		blob_release(&b);
 	}
 	free(path);

@@ -219,6 +219,7 @@ scenario ctx ""
 agree escape.docker_socket "the current context's socket"
 check "context: found as such" [ "$(sock_field "$T/ctxd/remote-one.api" source)" = context ]
 check "context: listening" [ "$(sock_field "$T/ctxd/remote-one.api" listening)" = true ]
+check "context: a docker endpoint" [ "$(sock_field "$T/ctxd/remote-one.api" kind)" = docker ]
 cat >"$T/ctx2.sh" <<EOF
 home='$home'
 ENV_EXTRA='DOCKER_CONTEXT=other'
