@@ -932,8 +932,9 @@ static const struct sbx_item items[] = {
 	  STATUS_WARN, REASON_EXPOSED, NULL, "mount /proc with hidepid=invisible, or use "
 	  "a private PID namespace (no --pid host)", proc_hidepid, 0 },
 	{ "escape.docker_socket", "Sandbox: container sockets", SANDBOX_DOCKER,
-	  STATUS_FAIL, REASON_EXPOSED, NULL, "do not mount the Docker or Podman socket "
-	  "into the sandbox (no -v /var/run/docker.sock:...)", sbx_escape_docker_socket, 0 },
+	  STATUS_FAIL, REASON_EXPOSED, NULL, "do not mount a container daemon's socket "
+	  "into the sandbox (no -v /var/run/docker.sock:...), nor a HOME or /run that holds "
+	  "one; a stale socket file can be removed", sbx_escape_docker_socket, 0 },
 	{ "escape.docker_host", "Sandbox: DOCKER_HOST", SANDBOX_DOCKER,
 	  STATUS_FAIL, REASON_EXPOSED, NULL, "do not pass DOCKER_HOST or CONTAINER_HOST "
 	  "into the sandbox (-e)", sbx_escape_docker_host, 0 },
@@ -1027,7 +1028,8 @@ static void sandbox_run(const struct run_ctx *ctx, const struct check *c,
 			struct result *r)
 {
 	const struct sbx_item *it = &items[c->index];
-	struct sbx x = { ctx->spec, &ctx->spec->sandbox.want[it->key], it, proc_root() };
+	struct sbx x = { ctx->spec, &ctx->spec->sandbox.want[it->key], it, proc_root(),
+			 ctx->deadline_ms };
 
 	r->data = cJSON_CreateObject();
 	cJSON_AddStringToObject(r->data, "item", it->id);

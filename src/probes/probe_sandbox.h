@@ -23,6 +23,7 @@ struct sbx {
 	const struct sandbox_expect *e;	/* its key's expectation */
 	const struct sbx_item *it;
 	const char *proc;		/* proc_root() */
+	double deadline_ms;		/* the run's, for a bounded walk */
 };
 
 /* One check, a row of probe_sandbox.c's table. */
@@ -77,10 +78,12 @@ void sbx_list_text(struct buf *b, char *const *names, size_t n);
 int sbx_name_cmp(const void *a, const void *b);	/* qsort, by strcmp */
 void sbx_add_nullable(cJSON *o, const char *key, const char *s);
 
-/* sandbox_reach.c: the escape hatches; sandbox_cred.c: the secrets (struct sbx_item
+/* sandbox_sock.c: the container sockets and DOCKER_HOST (struct sbx_item
  * run functions) */
 void sbx_escape_docker_socket(const struct sbx *x, struct result *r);
 void sbx_escape_docker_host(const struct sbx *x, struct result *r);
+
+/* sandbox_reach.c: sudo and /var/run; sandbox_cred.c: the secrets */
 void sbx_escape_sudo(const struct sbx *x, struct result *r);
 void sbx_escape_var_run(const struct sbx *x, struct result *r);
 void sbx_secret_check(const struct sbx *x, struct result *r);

@@ -2,9 +2,8 @@
  * probe_sandbox.c for the probe and what it touches; the secrets in reach
  * are sandbox_cred.c's).
  *
- * Container sockets are stat()ed and access()ed, never connected; sudo is
- * found by stat() and judged from the sudoers files that are readable,
- * never run.
+ * sudo is found by stat() and judged from the sudoers files that are
+ * readable, never run.
  */
 #include "probe_sandbox.h"
 #include "saferead.h"
@@ -19,125 +18,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* ---- escape hatches ------------------------------------------------- */
-
-struct sock_seen {
-	dev_t dev[16];
-	ino_t ino[16];
-	size_t n;
-};
-
-static void socket_add(cJSON *list, struct sock_seen *seen, const char *path,
-		       const char *kind, size_t *writable, size_t *present)
-{
-	struct stat st;
-	size_t i;
-	int w;
-	cJSON *o;
-
-	if (!path || path[0] != '/' || stat(path, &st) < 0 || !S_ISSOCK(st.st_mode))
-		return;
-	for (i = 0; i < seen->n; i++)
-		if (seen->dev[i] == st.st_dev && seen->ino[i] == st.st_ino)
-			return;	/* /var/run is /run */
-	if (seen->n < ARRAY_SIZE(seen->dev)) {
-		seen->dev[seen->n] = st.st_dev;
-		seen->ino[seen->n++] = st.st_ino;
-	}
-	/* connect(2) needs write permission on the socket file: that is
-	 * what reaching the daemon takes, and all this asks */
-	w = sbx_can_write(path);
-	o = cJSON_CreateObject();
-	cJSON_AddStringToObject(o, "path", path);
-	cJSON_AddStringToObject(o, "kind", kind);
-	cJSON_AddBoolToObject(o, "writable", w);
-	cJSON_AddItemToArray(list, o);
-	(*present)++;
-	*writable += w;
-}
-
-/* The path of a unix:// URL, or NULL. */
-static const char *unix_path(const char *url)
-{
-	return url && !strncmp(url, "unix://", 7) ? url + 7 : NULL;
-}
-
-void sbx_escape_docker_socket(const struct sbx *x, struct result *r)
-{
-	const char *xdg = getenv("XDG_RUNTIME_DIR");
-	cJSON *list = cJSON_AddArrayToObject(r->data, "sockets");
-	struct sock_seen seen = { .n = 0 };
-	size_t writable = 0, present = 0;
-	char *p;
-
-	socket_add(list, &seen, unix_path(getenv("DOCKER_HOST")), "docker", &writable,
-		   &present);
-	socket_add(list, &seen, "/var/run/docker.sock", "docker", &writable, &present);
-	socket_add(list, &seen, "/run/docker.sock", "docker", &writable, &present);
-	socket_add(list, &seen, unix_path(getenv("CONTAINER_HOST")), "podman", &writable,
-		   &present);
-	socket_add(list, &seen, "/run/podman/podman.sock", "podman", &writable, &present);
-	if (xdg && xdg[0] == '/') {
-		p = path_join(xdg, "docker.sock");	/* rootless docker */
-		socket_add(list, &seen, p, "docker", &writable, &present);
-		free(p);
-		p = path_join(xdg, "podman/podman.sock");
-		socket_add(list, &seen, p, "podman", &writable, &present);
-		free(p);
-	}
-	if (writable)
-		sbx_verdict(x, r, 0, STATUS_PASS, REASON_NONE, "%zu container socket%s writable: "
-			"the daemon can start a privileged container", writable,
-			writable == 1 ? " is" : "s are");
-	else if (present)
-		sbx_verdict(x, r, 0, STATUS_WARN, REASON_NONE, "%zu container socket%s in view, "
-			"not writable by this user", present, present == 1 ? "" : "s");
-	else
-		sbx_verdict(x, r, 1, STATUS_PASS, REASON_NONE, "no Docker or Podman socket in view");
-}
-
-void sbx_escape_docker_host(const struct sbx *x, struct result *r)
-{
-	static const char *const vars[] = { "DOCKER_HOST", "CONTAINER_HOST" };
-	cJSON *list = cJSON_AddArrayToObject(r->data, "variables");
-	struct buf msg = BUF_INIT;
-	size_t i, set = 0, dangling = 0;
-
-	for (i = 0; i < ARRAY_SIZE(vars); i++) {
-		const char *v = getenv(vars[i]), *sep, *path;
-		struct stat st;
-		char scheme[16] = "";
-		cJSON *o;
-
-		if (!v || !*v)
-			continue;
-		/* the scheme only: a URL may carry a user name or a password */
-		sep = strstr(v, "://");
-		if (sep && (size_t)(sep - v) < sizeof(scheme) &&
-		    strspn(v, "abcdefghijklmnopqrstuvwxyz+") == (size_t)(sep - v))
-			memcpy(scheme, v, (size_t)(sep - v));
-		path = unix_path(v);
-		o = cJSON_CreateObject();
-		cJSON_AddStringToObject(o, "name", vars[i]);
-		sbx_add_nullable(o, "scheme", *scheme ? scheme : NULL);
-		cJSON_AddItemToArray(list, o);
-		set++;
-		if (path && (stat(path, &st) < 0 || !S_ISSOCK(st.st_mode)))
-			dangling++;
-		buf_printf(&msg, "%s%s is set (%s)", msg.len ? "; " : "", vars[i],
-			   *scheme ? scheme : "no scheme");
-	}
-	if (!set)
-		sbx_verdict(x, r, 1, STATUS_PASS, REASON_NONE, "neither DOCKER_HOST nor "
-			"CONTAINER_HOST is set");
-	else if (dangling == set)
-		sbx_verdict(x, r, 0, STATUS_WARN, REASON_NONE, "%s, but names no socket here",
-			buf_str(&msg));
-	else
-		sbx_verdict(x, r, 0, STATUS_PASS, REASON_NONE, "%s: a container daemon may be "
-			"reached", buf_str(&msg));
-	buf_release(&msg);
-}
+/* ---- escape hatches (the container sockets and DOCKER_HOST are
+ * sandbox_sock.c's) ---- */
 
 /* ---- sudo ---- */
 

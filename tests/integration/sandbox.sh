@@ -229,14 +229,16 @@ fi
 mksock() {
 	/usr/bin/python3 -c 'import socket, sys; s = socket.socket(socket.AF_UNIX); s.bind(sys.argv[1])' "$1"
 }
+# mksock leaves a socket file nobody listens on: writable, but no listener
+# in /proc/net/unix, so "cannot tell" (live daemons: sandbox_sock.sh)
 mksock "$T/docker.sock"
 SBX_ENV="DOCKER_HOST=unix://$T/docker.sock" sbx -- --only=sandbox "$repo"
 if [ "$(id -u)" = 0 ] || [ -w "$T/docker.sock" ]; then
-	is escape.docker_socket fail exposed
+	is escape.docker_socket warn undecided
 fi
 check "the socket is listed" has "\"path\": \"$T/docker.sock\""
-is escape.docker_host fail exposed
-check "its scheme" [ "$(get escape.docker_host variables)" = '[{"name": "DOCKER_HOST", "scheme": "unix"}]' ]
+is escape.docker_host warn undecided
+check "its scheme" [ "$(get escape.docker_host variables)" = '[{"name": "DOCKER_HOST", "scheme": "unix", "reachable": null}]' ]
 SBX_ENV="DOCKER_HOST=tcp://deploy:hunter2pass@build.example:2376" sbx -- --only=sandbox "$repo"
 is escape.docker_host fail exposed
 check "a DOCKER_HOST password never shows" sh -c "! grep -q hunter2pass '$out'"
