@@ -100,6 +100,7 @@ struct pnpm_cfg_mismatch {
 	const char *config;
 	const char *lockfile;
 	const char *from;	/* the config file (static), or NULL */
+	int missing_file;	/* a patch file pnpm must read is not there */
 };
 
 /* Files pnpm would hash, as read by the caller (NULL data: missing;

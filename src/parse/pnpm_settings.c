@@ -887,9 +887,11 @@ static int patches_equal(const struct pnpm_lockcfg *l, const struct pnpm_config 
 
 		if (!e)
 			return differ(why, "patchedDependencies", p->key, p->val, NULL, c->file);
-		if (f && f->patch_missing && f->patch_missing[i])
-			return differ(why, "patchedDependencies", p->key, "(patch file missing)",
-				      e->val, c->file);
+		if (f && f->patch_missing && f->patch_missing[i]) {
+			/* pnpm cannot hash it: both installs fail (ENOENT) */
+			why->missing_file = 1;
+			return differ(why, "patchedDependencies", p->key, p->val, e->val, c->file);
+		}
 		if (!f || !f->patch_data || !f->patch_data[i] || !e->val)
 			continue;
 		/* the hash as the lockfile's pnpm writes it: lockfile 6's

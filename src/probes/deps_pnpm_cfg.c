@@ -248,6 +248,44 @@ static char *shown_key(const char *k)
 	return s;
 }
 
+static void lockfile_config_data(struct result *r, const struct lock_req *l,
+				 const struct pnpm_cfg_mismatch *w, const char *key)
+{
+	cJSON *o;
+
+	r->reason = REASON_OUT_OF_DATE;
+	r->data = deps_data_new(l, NULL);
+	o = cJSON_AddObjectToObject(r->data, "lockfile_config");
+	cJSON_AddStringToObject(o, "setting", w->setting);
+	add_str(o, "key", key);
+	add_str(o, "config", w->config);
+	add_str(o, "lockfile", w->lockfile);
+	add_str(o, "config_file", w->from);
+}
+
+/* A patch file named in patchedDependencies is gone: pnpm cannot hash it,
+ * so the relock fails as the frozen install does (pnpm 8 calcPatchHashes,
+ * pnpm 12 CalcPatchHashError); the fix is the config or the file, a
+ * person's edit. */
+static void missing_patch(struct result *r, const struct lock_req *l,
+			  const struct pnpm_cfg_mismatch *w, const char *key)
+{
+	struct buf m = BUF_INIT;
+
+	buf_puts(&m, "the patch file ");
+	buf_add_clean(&m, w->config);
+	buf_puts(&m, " of patchedDependencies ");
+	buf_add_clean(&m, key);
+	result_set(r, STATUS_FAIL, "%s in %s is missing: pnpm install fails on it, frozen or not",
+		   buf_str(&m), w->from ? w->from : "pnpm's config");
+	lockfile_config_data(r, l, w, key);
+	result_fix_edit(r, w->from ? w->from : l->origin.file, 0);
+	result_hint(r, "restore the patch file, or remove its entry from patchedDependencies "
+		    "in %s and relock (pnpm install --no-frozen-lockfile)",
+		    w->from ? w->from : "pnpm's config");
+	buf_release(&m);
+}
+
 static void mismatch_result(struct result *r, const struct lock_req *l, unsigned major,
 			    const struct pnpm_cfg_mismatch *w)
 {
@@ -256,8 +294,12 @@ static void mismatch_result(struct result *r, const struct lock_req *l, unsigned
 	const char *from = w->from ? w->from : "pnpm's config";
 	char *key = w->key ? shown_key(w->key) : NULL;
 	struct buf what = BUF_INIT;
-	cJSON *o;
 
+	if (w->missing_file) {
+		missing_patch(r, l, w, key);
+		free(key);
+		return;
+	}
 	buf_add_clean(&what, w->setting);
 	if (key) {
 		buf_puts(&what, " ");
@@ -277,14 +319,7 @@ static void mismatch_result(struct result *r, const struct lock_req *l, unsigned
 	result_set(r, STATUS_FAIL, "%s was written with another configuration: %s (pnpm "
 		   "install --frozen-lockfile refuses it: %s)", l->origin.file, buf_str(&what),
 		   code);
-	r->reason = REASON_OUT_OF_DATE;
-	r->data = deps_data_new(l, NULL);
-	o = cJSON_AddObjectToObject(r->data, "lockfile_config");
-	cJSON_AddStringToObject(o, "setting", w->setting);
-	add_str(o, "key", key);
-	add_str(o, "config", w->config);
-	add_str(o, "lockfile", w->lockfile);
-	add_str(o, "config_file", w->from);
+	lockfile_config_data(r, l, w, key);
 	/* the relock, as outdated_result's (deps_pnpm.c): no install
 	 * clears a lockfile written under another configuration */
 	result_fix_argv(r, FIX_AGENT, FIX_NEEDS_NETWORK, "pnpm", "install",
