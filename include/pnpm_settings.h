@@ -99,7 +99,9 @@ struct pnpm_cfg_mismatch {
 	const char *key;	/* the entry ("tiny-c", "default:react"), or NULL */
 	const char *config;
 	const char *lockfile;
-	const char *from;	/* the config file (static), or NULL */
+	const char *from;	/* the file the config value came from (the config
+				 * file, a patch file, the pnpmfile), or NULL:
+				 * pnpm's default */
 	int missing_file;	/* a patch file pnpm must read is not there */
 };
 
@@ -110,6 +112,7 @@ struct pnpm_cfg_files {
 	const size_t *patch_len;
 	const int *patch_missing;	/* 1: the file is not there */
 	const char *pnpmfile;		/* the pnpmfile pnpm would load, or NULL */
+	const char *pnpmfile_name;	/* its name (".pnpmfile.cjs"), or NULL */
 	size_t pnpmfile_len;
 	int pnpmfile_missing;
 };

@@ -903,9 +903,10 @@ static int patches_equal(const struct pnpm_lockcfg *l, const struct pnpm_config 
 		else
 			h = NULL;	/* another pnpm's hash: only presence is compared */
 		if (h && strcmp(h, e->val)) {
+			/* the patch file's hash: named by the file */
 			free(*scratch);
 			*scratch = h;
-			return differ(why, "patchedDependencies", p->key, h, e->val, c->file);
+			return differ(why, "patchedDependencies", p->key, h, e->val, p->val);
 		}
 		free(h);
 	}
@@ -990,7 +991,8 @@ static int pnpmfile_equal(const struct pnpm_lockcfg *l, const struct pnpm_config
 	if (!l->pnpmfile_checksum || !f || c->pnpmfile_set)
 		return 1;
 	if (f->pnpmfile_missing)
-		return differ(why, "pnpmfileChecksum", NULL, NULL, l->pnpmfile_checksum, NULL);
+		return differ(why, "pnpmfileChecksum", NULL, NULL, l->pnpmfile_checksum,
+			      ".pnpmfile.cjs");
 	if (!f->pnpmfile)
 		return 1;
 	h = pnpm_file_hash(f->pnpmfile, f->pnpmfile_len, PNPM_SHA256_B64);
@@ -1000,7 +1002,7 @@ static int pnpmfile_equal(const struct pnpm_lockcfg *l, const struct pnpm_config
 	}
 	free(*scratch);
 	*scratch = h;
-	return differ(why, "pnpmfileChecksum", NULL, h, l->pnpmfile_checksum, NULL);
+	return differ(why, "pnpmfileChecksum", NULL, h, l->pnpmfile_checksum, f->pnpmfile_name);
 }
 
 int pnpm_settings_match(const struct pnpm_lockcfg *l, unsigned major,

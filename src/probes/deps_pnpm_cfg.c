@@ -206,9 +206,12 @@ static void read_files(const struct spec *spec, const struct pnpm_lock *lock,
 		c->pnpmfile_set = 1;
 		return;
 	}
-	rc = cfg_read(spec, ".pnpmfile.mjs", &cf->pnpmfile);
-	if (rc == 0)
-		rc = cfg_read(spec, ".pnpmfile.cjs", &cf->pnpmfile);
+	f->pnpmfile_name = ".pnpmfile.mjs";
+	rc = cfg_read(spec, f->pnpmfile_name, &cf->pnpmfile);
+	if (rc == 0) {
+		f->pnpmfile_name = ".pnpmfile.cjs";
+		rc = cfg_read(spec, f->pnpmfile_name, &cf->pnpmfile);
+	}
 	cf->have_pnpmfile = rc > 0;
 	f->pnpmfile = rc > 0 ? cf->pnpmfile.data : NULL;
 	f->pnpmfile_len = rc > 0 ? cf->pnpmfile.len : 0;
@@ -291,7 +294,7 @@ static void mismatch_result(struct result *r, const struct lock_req *l, unsigned
 {
 	const char *code = major < 9 ? "ERR_PNPM_LOCKFILE_CONFIG_MISMATCH" :
 				       "ERR_PNPM_OUTDATED_LOCKFILE";
-	const char *from = w->from ? w->from : "pnpm's config";
+	const char *from = w->from ? w->from : "pnpm's default";
 	char *key = w->key ? shown_key(w->key) : NULL;
 	struct buf what = BUF_INIT;
 
@@ -308,11 +311,13 @@ static void mismatch_result(struct result *r, const struct lock_req *l, unsigned
 	if (w->config && w->lockfile) {
 		buf_puts(&what, " is ");
 		buf_add_clean(&what, w->config);
-		buf_printf(&what, " in %s, ", from);
+		buf_printf(&what, w->from ? " in %s, " : " by %s, ", from);
 		buf_add_clean(&what, w->lockfile);
 		buf_printf(&what, " in %s", l->origin.file);
 	} else if (w->config) {
 		buf_printf(&what, " is in %s, not in %s", from, l->origin.file);
+	} else if (!strcmp(w->setting, "pnpmfileChecksum")) {
+		buf_printf(&what, " is in %s, but the pnpmfile is gone", l->origin.file);
 	} else {
 		buf_printf(&what, " is in %s, not in %s", l->origin.file, from);
 	}
