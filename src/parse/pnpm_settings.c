@@ -18,6 +18,7 @@
  * peersSuffixMaxLength (pnpm 12) are not compared.
  */
 #include "deps_yaml.h"
+#include "deps.h"
 #include "pnpm_settings.h"
 #include "ytree.h"
 #include "util.h"
@@ -124,8 +125,8 @@ int pnpm_lockcfg_capture(struct pnpm_lockcfg *c, const struct ypath *p)
 			return 0;
 		return 1;
 	}
-	if (!(s = lock_field(c, top))) {
-		if (p->depth != 2 || strcmp(top, "settings"))
+	if (!strcmp(top, "settings")) {
+		if (p->depth != 2)
 			return 0;
 		if (!strcmp(p->key[1], "autoInstallPeers"))
 			c->auto_install_peers = yes(p);
@@ -135,6 +136,8 @@ int pnpm_lockcfg_capture(struct pnpm_lockcfg *c, const struct ypath *p)
 			c->inject_workspace = yes(p);
 		return 1;
 	}
+	if (!(s = lock_field(c, top)))
+		return 0;
 	if (s == &c->ignored_optional) {
 		if (p->depth == 1 && p->in_seq)
 			kv_add(s, p->value, p->vlen);
@@ -370,37 +373,18 @@ int pnpm_config_workspace(const char *buf, size_t len, struct pnpm_config *c,
 
 int pnpm_npmrc_bool(const char *buf, size_t len, const char *key)
 {
-	const char *p, *end = buf + len;
-	size_t kl = strlen(key);
+	char *vals[8];
+	size_t n = deps_npmrc_values(buf, len, key, vals, 8);
 	int v = -1;
 
-	for (p = buf; p < end;) {
-		const char *nl = memchr(p, '\n', (size_t)(end - p));
-		const char *e = nl ? nl : end, *k = p, *val;
-		size_t vn;
-
-		while (k < e && (*k == ' ' || *k == '\t'))
-			k++;
-		if ((size_t)(e - k) > kl && !memcmp(k, key, kl)) {
-			val = k + kl;
-			while (val < e && (*val == ' ' || *val == '\t'))
-				val++;
-			if (val < e && *val == '=') {
-				val++;
-				while (val < e && (*val == ' ' || *val == '\t'))
-					val++;
-				vn = (size_t)(e - val);
-				while (vn && strchr(" \t\r", val[vn - 1]))
-					vn--;
-				/* npm's ini: the last line wins */
-				if (vn == 4 && !memcmp(val, "true", 4))
-					v = 1;
-				else if (vn == 5 && !memcmp(val, "false", 5))
-					v = 0;
-			}
-		}
-		p = e + 1;
-	}
+	/* npm's ini: the last line wins; pnpm 8 reads the value as a
+	 * Boolean ("true"/"false"; another word is not ours to guess) */
+	if (n && !strcmp(vals[n - 1], "true"))
+		v = 1;
+	else if (n && !strcmp(vals[n - 1], "false"))
+		v = 0;
+	while (n)
+		free(vals[--n]);
 	return v;
 }
 
@@ -596,8 +580,16 @@ static int utf8_ok(const char *buf, size_t len)
 	const unsigned char *p = (const unsigned char *)buf, *e = p + len;
 
 	while (p < e) {
-		unsigned n = *p < 0x80 ? 0 : (*p & 0xe0) == 0xc0 && *p >= 0xc2 ? 1 :
-			     (*p & 0xf0) == 0xe0 ? 2 : (*p & 0xf8) == 0xf0 && *p <= 0xf4 ? 3 : 9;
+		unsigned c = *p, n = 9;
+
+		if (c < 0x80)
+			n = 0;
+		else if (c >= 0xc2 && c < 0xe0)
+			n = 1;
+		else if (c >= 0xe0 && c < 0xf0)
+			n = 2;
+		else if (c >= 0xf0 && c < 0xf5)
+			n = 3;
 
 		if (n == 9 || (size_t)(e - p) <= n)
 			return n == 0;
@@ -640,17 +632,23 @@ char *pnpm_file_hash(const char *buf, size_t len, enum pnpm_hash how)
 
 /* ---- packageExtensionsChecksum ---- */
 
+/* One member of an object, for sorting by its key. */
+struct member {
+	const cJSON *j;
+};
+
 static int cmp_keys(const void *a, const void *b)
 {
-	return strcmp((*(const cJSON *const *)a)->string, (*(const cJSON *const *)b)->string);
+	return strcmp(((const struct member *)a)->j->string, ((const struct member *)b)->j->string);
 }
 
 /* An object's members sorted by key (a new array of n), or NULL when a
  * key would not sort or print as pnpm's does: non-ASCII (JS sorts UTF-16
  * units), an array index (JS puts those first), twice. */
-static const cJSON **sorted_members(const cJSON *o, size_t *n)
+static struct member *sorted_members(const cJSON *o, size_t *n)
 {
-	const cJSON **v, *e;
+	struct member *v;
+	const cJSON *e;
 	size_t i = 0, k;
 
 	*n = (size_t)cJSON_GetArraySize(o);
@@ -666,11 +664,11 @@ static const cJSON **sorted_members(const cJSON *o, size_t *n)
 			free(v);
 			return NULL;
 		}
-		v[i++] = e;
+		v[i++].j = e;
 	}
 	qsort(v, *n, sizeof(*v), cmp_keys);
 	for (i = 1; i < *n; i++)
-		if (!strcmp(v[i - 1]->string, v[i]->string)) {
+		if (!strcmp(v[i - 1].j->string, v[i].j->string)) {
 			free(v);
 			return NULL;
 		}
@@ -709,7 +707,8 @@ static void js_string(struct buf *b, const char *s)
  * -1 on what is not reproduced (a number). */
 static int js_stringify(struct buf *b, const cJSON *v)
 {
-	const cJSON **m, *e;
+	struct member *m;
+	const cJSON *e;
 	size_t n, i;
 
 	if (cJSON_IsString(v)) {
@@ -720,9 +719,8 @@ static int js_stringify(struct buf *b, const cJSON *v)
 		buf_puts(b, "null");
 	} else if (cJSON_IsArray(v)) {
 		buf_putc(b, '[');
-		i = 0;
 		cJSON_ArrayForEach(e, v) {
-			buf_puts(b, i++ ? "," : "");
+			buf_puts(b, e != v->child ? "," : "");
 			if (js_stringify(b, e) < 0)
 				return -1;
 		}
@@ -731,9 +729,9 @@ static int js_stringify(struct buf *b, const cJSON *v)
 		buf_putc(b, '{');
 		for (i = 0; i < n; i++) {
 			buf_puts(b, i ? "," : "");
-			js_string(b, m[i]->string);
+			js_string(b, m[i].j->string);
 			buf_putc(b, ':');
-			if (js_stringify(b, m[i]) < 0) {
+			if (js_stringify(b, m[i].j) < 0) {
 				free(m);
 				return -1;
 			}
@@ -764,7 +762,7 @@ static void oh_string(struct buf *b, const char *s)
  * and other keys are not reproduced). */
 static int object_hash(struct buf *b, const cJSON *v, int depth)
 {
-	const cJSON **m;
+	struct member *m;
 	size_t n, i;
 
 	if (depth == 3) {	/* a dependency's spec */
@@ -777,15 +775,16 @@ static int object_hash(struct buf *b, const cJSON *v, int depth)
 		return -1;
 	buf_printf(b, "object:%zu:", n);
 	for (i = 0; i < n; i++) {
-		if (depth == 1 && strcmp(m[i]->string, "dependencies") &&
-		    strcmp(m[i]->string, "optionalDependencies") &&
-		    strcmp(m[i]->string, "peerDependencies")) {
+		const char *k = m[i].j->string;
+
+		if (depth == 1 && strcmp(k, "dependencies") && strcmp(k, "optionalDependencies") &&
+		    strcmp(k, "peerDependencies")) {
 			free(m);
 			return -1;
 		}
-		oh_string(b, m[i]->string);
+		oh_string(b, k);
 		buf_putc(b, ':');
-		if (object_hash(b, m[i], depth + 1) < 0) {
+		if (object_hash(b, m[i].j, depth + 1) < 0) {
 			free(m);
 			return -1;
 		}
