@@ -32,6 +32,7 @@ struct pnpm_kvs {
  * project's document). */
 struct pnpm_lockcfg {
 	struct pnpm_kvs overrides, patched, catalogs, ignored_optional;
+	struct pnpm_kvs never_built, only_built;	/* lockfile 6: lists */
 	char *pkgext_checksum;	/* packageExtensionsChecksum, or NULL */
 	char *pnpmfile_checksum;	/* pnpmfileChecksum, or NULL */
 	int settings;		/* a settings: block was there */
@@ -58,6 +59,8 @@ struct pnpm_flag {
  * pnpm-workspace.yaml). */
 struct pnpm_config {
 	struct pnpm_kvs overrides, patched, catalogs, ignored_optional;
+	struct pnpm_kvs never_built, only_built;	/* pnpm 8's lists */
+	int only_built_file;	/* onlyBuiltDependenciesFile: not compared */
 	char *pkgext_json;	/* packageExtensions as JSON text, or NULL */
 	int pkgext_exact;	/* its checksum can be computed as pnpm does */
 	const char *file;	/* where overrides ... came from (static) */
@@ -67,7 +70,8 @@ struct pnpm_config {
 
 void pnpm_config_init(struct pnpm_config *c);
 void pnpm_config_release(struct pnpm_config *c);
-/* package.json's "pnpm" field (pnpm 8).  Returns 0, -1 not JSON. */
+/* package.json's "pnpm" field and yarn's "resolutions" (pnpm 8, config
+ * getOptionsFromRootManifest).  Returns 0, -1 not JSON. */
 int pnpm_config_manifest(const char *buf, size_t len, struct pnpm_config *c);
 /* pnpm-workspace.yaml's top-level settings (pnpm 10 and later).  Returns
  * 0, or -1 with err. */

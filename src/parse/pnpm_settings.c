@@ -14,8 +14,7 @@
  *    pnpmfileChecksum), called by crates/package-manager
  *    install/lockfile_freshness.rs check_lockfile_settings_drift
  *    (ERR_PNPM_OUTDATED_LOCKFILE when frozen).
- * neverBuiltDependencies, onlyBuiltDependencies (pnpm 8), dedupePeers and
- * peersSuffixMaxLength (pnpm 12) are not compared.
+ * dedupePeers and peersSuffixMaxLength (pnpm 12) are not compared.
  */
 #include "deps_yaml.h"
 #include "deps.h"
@@ -89,6 +88,10 @@ static struct pnpm_kvs *lock_field(struct pnpm_lockcfg *c, const char *k)
 		return &c->catalogs;
 	if (!strcmp(k, "ignoredOptionalDependencies"))
 		return &c->ignored_optional;
+	if (!strcmp(k, "neverBuiltDependencies"))
+		return &c->never_built;
+	if (!strcmp(k, "onlyBuiltDependencies"))
+		return &c->only_built;
 	return NULL;
 }
 
@@ -138,7 +141,7 @@ int pnpm_lockcfg_capture(struct pnpm_lockcfg *c, const struct ypath *p)
 	}
 	if (!(s = lock_field(c, top)))
 		return 0;
-	if (s == &c->ignored_optional) {
+	if (s == &c->ignored_optional || s == &c->never_built || s == &c->only_built) {
 		if (p->depth == 1 && p->in_seq)
 			kv_add(s, p->value, p->vlen);
 	} else if (s == &c->catalogs) {
@@ -172,6 +175,8 @@ void pnpm_lockcfg_release(struct pnpm_lockcfg *c)
 	kvs_release(&c->patched);
 	kvs_release(&c->catalogs);
 	kvs_release(&c->ignored_optional);
+	kvs_release(&c->never_built);
+	kvs_release(&c->only_built);
 	free(c->pkgext_checksum);
 	free(c->pnpmfile_checksum);
 	memset(c, 0, sizeof(*c));
@@ -192,6 +197,8 @@ void pnpm_config_release(struct pnpm_config *c)
 	kvs_release(&c->patched);
 	kvs_release(&c->catalogs);
 	kvs_release(&c->ignored_optional);
+	kvs_release(&c->never_built);
+	kvs_release(&c->only_built);
 	free(c->pkgext_json);
 	pnpm_config_init(c);
 }
@@ -215,6 +222,18 @@ static void json_strings(const cJSON *o, struct pnpm_kvs *s)
 	}
 }
 
+static void json_list(const cJSON *a, struct pnpm_kvs *s)
+{
+	const cJSON *e;
+
+	if (!cJSON_IsArray(a))
+		return;
+	s->set = 1;
+	cJSON_ArrayForEach(e, a)
+		if (cJSON_IsString(e))
+			kv_add(s, e->valuestring, strlen(e->valuestring));
+}
+
 int pnpm_config_manifest(const char *buf, size_t len, struct pnpm_config *c)
 {
 	cJSON *doc = cJSON_ParseWithLength(buf, len);
@@ -225,7 +244,12 @@ int pnpm_config_manifest(const char *buf, size_t len, struct pnpm_config *c)
 		return -1;
 	}
 	pnpm = cJSON_GetObjectItemCaseSensitive(doc, "pnpm");
+	/* {...manifest.resolutions, ...manifest.pnpm?.overrides} */
+	json_strings(cJSON_GetObjectItemCaseSensitive(doc, "resolutions"), &c->overrides);
 	json_strings(cJSON_GetObjectItemCaseSensitive(pnpm, "overrides"), &c->overrides);
+	json_list(cJSON_GetObjectItemCaseSensitive(pnpm, "neverBuiltDependencies"), &c->never_built);
+	json_list(cJSON_GetObjectItemCaseSensitive(pnpm, "onlyBuiltDependencies"), &c->only_built);
+	c->only_built_file = cJSON_HasObjectItem(pnpm, "onlyBuiltDependenciesFile");
 	json_strings(cJSON_GetObjectItemCaseSensitive(pnpm, "patchedDependencies"), &c->patched);
 	ext = cJSON_GetObjectItemCaseSensitive(pnpm, "packageExtensions");
 	if (cJSON_IsObject(ext) && ext->child) {
@@ -956,26 +980,6 @@ static int catalogs_equal(const struct pnpm_lockcfg *l, const struct pnpm_config
 	return 1;
 }
 
-/* ignoredOptionalDependencies, as sorted lists (as sets here: a name
- * listed twice is kept once). */
-static int ignored_equal(const struct pnpm_lockcfg *l, const struct pnpm_config *c,
-			 struct pnpm_cfg_mismatch *why)
-{
-	size_t i;
-
-	for (i = 0; i < c->ignored_optional.n; i++)
-		if (!kv_get(&l->ignored_optional, c->ignored_optional.v[i].key))
-			return differ(why, "ignoredOptionalDependencies",
-				      c->ignored_optional.v[i].key, c->ignored_optional.v[i].key,
-				      NULL, c->file);
-	for (i = 0; i < l->ignored_optional.n; i++)
-		if (!kv_get(&c->ignored_optional, l->ignored_optional.v[i].key))
-			return differ(why, "ignoredOptionalDependencies",
-				      l->ignored_optional.v[i].key, NULL,
-				      l->ignored_optional.v[i].key, c->file);
-	return 1;
-}
-
 /* pnpmfileChecksum (pnpm 12 crates/hooks current_pnpmfile_checksum): with
  * one recorded, the pnpmfile's own hash (sha256 base64 of its text) is
  * compared, whether or not it still exports hooks, and none at all when
@@ -1004,6 +1008,36 @@ static int pnpmfile_equal(const struct pnpm_lockcfg *l, const struct pnpm_config
 	return differ(why, "pnpmfileChecksum", NULL, h, l->pnpmfile_checksum, f->pnpmfile_name);
 }
 
+/* Two lists as sets (a name listed twice is kept once), the first name
+ * of one that the other lacks into why. */
+static int sets_equal(const struct pnpm_kvs *lock, const struct pnpm_kvs *cfg,
+		      const char *setting, const char *from, struct pnpm_cfg_mismatch *why)
+{
+	size_t i;
+
+	for (i = 0; i < cfg->n; i++)
+		if (!kv_get(lock, cfg->v[i].key))
+			return differ(why, setting, cfg->v[i].key, cfg->v[i].key, NULL, from);
+	for (i = 0; i < lock->n; i++)
+		if (!kv_get(cfg, lock->v[i].key))
+			return differ(why, setting, lock->v[i].key, NULL, lock->v[i].key, from);
+	return 1;
+}
+
+/* pnpm 8's onlyBuiltDependencies: equals(config?.sort(), lockfile), so
+ * that a list on one side only differs even when empty. */
+static int only_built_equal(const struct pnpm_lockcfg *l, const struct pnpm_config *c,
+			    struct pnpm_cfg_mismatch *why)
+{
+	if (c->only_built_file)
+		return 1;
+	if (c->only_built.set != l->only_built.set)
+		return differ(why, "onlyBuiltDependencies", NULL,
+			      c->only_built.set ? "(a list)" : NULL,
+			      l->only_built.set ? "(a list)" : NULL, c->file);
+	return sets_equal(&l->only_built, &c->only_built, "onlyBuiltDependencies", c->file, why);
+}
+
 int pnpm_settings_match(const struct pnpm_lockcfg *l, unsigned major,
 			const struct pnpm_config *c, const struct pnpm_cfg_files *f,
 			struct pnpm_cfg_mismatch *why, char **scratch)
@@ -1015,6 +1049,9 @@ int pnpm_settings_match(const struct pnpm_lockcfg *l, unsigned major,
 		/* pnpm 8 getOutdatedLockfileSetting, in its order; the
 		 * settings only when the lockfile records them */
 		return maps_equal(&l->overrides, &c->overrides, "overrides", c->file, why) &&
+		       sets_equal(&l->never_built, &c->never_built, "neverBuiltDependencies",
+				  c->file, why) &&
+		       only_built_equal(l, c, why) &&
 		       pkgext_equal(l, major, c, why, scratch) &&
 		       patches_equal(l, c, f, why, scratch) &&
 		       flag_equal(l->auto_install_peers, &c->auto_install_peers,
@@ -1027,7 +1064,8 @@ int pnpm_settings_match(const struct pnpm_lockcfg *l, unsigned major,
 	return catalogs_equal(l, c, why) &&
 	       maps_equal(&l->overrides, &c->overrides, "overrides", c->file, why) &&
 	       pkgext_equal(l, major, c, why, scratch) &&
-	       ignored_equal(l, c, why) &&
+	       sets_equal(&l->ignored_optional, &c->ignored_optional,
+			  "ignoredOptionalDependencies", c->file, why) &&
 	       patches_equal(l, c, f, why, scratch) &&
 	       flag_equal(l->auto_install_peers, &c->auto_install_peers,
 			  "settings.autoInstallPeers", why) &&

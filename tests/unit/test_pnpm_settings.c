@@ -158,6 +158,15 @@ static void compare(void)
 		  "packageExtensionsChecksum", NULL },
 		{ V6, V6_PKG(V6_CFG), PATCH, NULL, 0, "settings.autoInstallPeers", NULL },
 		{ V6, V6_PKG(V6_CFG), PATCH, NULL, -1, NULL, NULL },	/* not told */
+		/* yarn's resolutions are overrides for pnpm 8 */
+		{ V6, "{\"resolutions\":{\"tiny-d\":\"1\"},\"pnpm\":{" V6_CFG "}}", PATCH, NULL, 1,
+		  "overrides", "tiny-d" },
+		{ V6, V6_PKG(V6_CFG ",\"onlyBuiltDependencies\":[]"), PATCH, NULL, 1,
+		  "onlyBuiltDependencies", NULL },
+		{ V6 "onlyBuiltDependencies:\n  - b\n  - a\n",
+		  V6_PKG(V6_CFG ",\"onlyBuiltDependencies\":[\"a\",\"b\"]"), PATCH, NULL, 1, NULL, NULL },
+		{ V6, V6_PKG(V6_CFG ",\"neverBuiltDependencies\":[\"a\"]"), PATCH, NULL, 1,
+		  "neverBuiltDependencies", "a" },
 		{ V9, WS("1.0.0", "7.0.0") WS_TAIL, PATCH, PNPMFILE, 1, NULL, NULL },
 		{ V9, WS("1.0.0", "7.0.1") WS_TAIL, PATCH, PNPMFILE, 1, "catalogs", "default\nis-number" },
 		/* a catalog entry added: not a difference */
