@@ -13,6 +13,7 @@
 
 #include "deps.h"
 #include "parse_error.h"
+#include "pnpm_settings.h"
 
 /* The dependency fields of a manifest and of a lockfile importer, in
  * pnpm's DEPENDENCIES_FIELDS order; peer only in a manifest. */
@@ -54,6 +55,7 @@ struct pnpm_lock {
 	int auto_install_peers;	/* settings.autoInstallPeers: 1, 0; -1 unsaid */
 	int exclude_links;	/* settings.excludeLinksFromLockfile: 1, 0, -1 */
 	unsigned docs;		/* YAML documents: 2 with pnpm 11's env document */
+	struct pnpm_lockcfg cfg;	/* its configuration (pnpm_settings.h) */
 };
 
 /* pnpm-lock.yaml (or node_modules/.pnpm/lock.yaml) whole: the project's

@@ -190,6 +190,7 @@ static int pnpm_fn(void *arg, const struct ypath *p)
 	const char *section = c->saw_snapshots ? "snapshots" : "packages";
 	struct dep *d;
 
+	pnpm_lockcfg_capture(&c->l->cfg, p);
 	if (p->depth == 0 && p->is_key) {
 		if (!strcmp(p->value, "snapshots")) {
 			/* v9: snapshots (after packages) are the installed ids,
@@ -261,6 +262,7 @@ int deps_pnpm_lock(const char *buf, size_t len, struct pnpm_lock *out, struct pa
 
 	memset(out, 0, sizeof(*out));
 	out->auto_install_peers = out->exclude_links = -1;
+	pnpm_lockcfg_release(&out->cfg);
 	memset(&c, 0, sizeof(c));
 	c.l = out;
 	rc = deps_yaml_walk_doc(buf, len, env ? 1 : 0, pnpm_fn, &c, &docs, err);
@@ -305,6 +307,7 @@ void pnpm_lock_release(struct pnpm_lock *l)
 		free(l->imp[i].id);
 	}
 	free(l->imp);
+	pnpm_lockcfg_release(&l->cfg);
 	memset(l, 0, sizeof(*l));
 }
 

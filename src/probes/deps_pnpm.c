@@ -9,6 +9,7 @@
  */
 #include "deps_probe.h"
 #include "deps_pnpm.h"
+#include "deps_pnpm_cfg.h"
 #include "probe.h"
 #include "spec_workspaces.h"
 #include "pool.h"
@@ -518,7 +519,10 @@ void deps_run_pnpm(const struct run_ctx *ctx, const struct lock_req *l, struct r
 		deps_lockfile_invalid(r, l, &e);
 		goto out;
 	}
-	if (outdated_lockfile(spec, l, &lock, r))
+	/* pnpm compares the lockfile's configuration first, then each
+	 * importer (pnpm 8 core install: getOutdatedLockfileSetting before
+	 * satisfiesPackageManifest; pnpm 12 check_lockfile_freshness) */
+	if (deps_pnpm_config_check(spec, l, &lock, r) || outdated_lockfile(spec, l, &lock, r))
 		goto out;
 	if (deps_node_modules_dir(spec, l, r) < 0)
 		goto out;

@@ -48,7 +48,7 @@ options() {
 	timeout=3
 	dicts=
 	case $1 in
-	ytree|pnpmlock|yarnlock|yarngraph) dicts=yaml ;;
+	ytree|pnpmlock|pnpmcfg|yarnlock|yarngraph) dicts=yaml ;;
 	preflight) dicts="yaml preflight" ;;
 	compose|composeproject) dicts="yaml compose" ;;
 	package|npmlock|bunlock) dicts=json ;;

@@ -555,6 +555,28 @@ def new_targets():
         b"'w/@s/x': ['@s/x@1_0.0', '', {}, '']}} tail",
         b'{"lockfileVersion": 9}', b'{"name":"a","version":"v1.0.0+b"}', b"", b"[]",
     ])
+    ws = (b"overrides:\n  tiny-b: 1.0.0\npatchedDependencies:\n  tiny-a: p.patch\n"
+          b"packageExtensions:\n  tiny-a:\n    dependencies:\n      tiny-c: '*'\n"
+          b"catalog:\n  tiny-a: 1.0.0\ncatalogs:\n  o:\n    z: ^1\n"
+          b"ignoredOptionalDependencies:\n  - fsevents\nautoInstallPeers: false\n")
+    lock9 = (b"lockfileVersion: '9.0'\nsettings:\n  autoInstallPeers: true\n"
+             b"catalogs:\n  default:\n    tiny-a:\n      specifier: 1.0.0\n"
+             b"      version: 1.0.0\noverrides:\n  tiny-b: 1.0.0\n"
+             b"packageExtensionsChecksum: sha256-x\npnpmfileChecksum: sha256-y\n"
+             b"patchedDependencies:\n  tiny-a: 44b2\nignoredOptionalDependencies:\n"
+             b"  - fsevents\nimporters:\n  .: {}\n")
+    lock6 = (b"lockfileVersion: '6.0'\nsettings:\n  autoInstallPeers: true\n"
+             b"overrides:\n  tiny-b: 1.0.0\npackageExtensionsChecksum: 0669\n"
+             b"patchedDependencies:\n  tiny-a@1.0.0:\n    hash: qfpa\n    path: p.patch\n")
+    write("pnpmcfg", [
+        b"\0" + ws, b"\0auto-install-peers = false\r\n", b"\0catalogs: [1]\n",
+        b'\1{"pnpm":{"overrides":{"a":"1","b":"$b"},"patchedDependencies":{"a@1":"p"},'
+        b'"packageExtensions":{"a":{"dependencies":{"b":"*"}}}}}',
+        b'\2{"tiny-a":{"dependencies":{"tiny-c":"*"}},"b":{"peerDependencies":{"x":"1"}}}',
+        b'\2{"a\\u00e9":{"dependencies":{"\\ud83d\\ude00":"\\n"}}}',
+        b"\3" + lock9 + b"\0" + ws + b"\0diff --git a/x b/x\r\n",
+        b"\3" + lock6 + b"\0" + ws + b"\0",
+    ])
     write("pnpmlock", [b"\0" + x for x in files(fix + "pnpm/*lock.yaml")] +
           [b"\1" + x for x in files(fix + "pnpm/modules.yaml")] + [
         b"\0lockfileVersion: 5.4\npackages:\n  /a/1.0.0:\n    dev: false\n"
