@@ -814,6 +814,11 @@ static void npm_sync_workspaces(const struct spec *spec, const struct npm_import
 
 	if (!ws)
 		return;
+	/* pnpm-workspace.yaml's list is not npm's, which then was not read
+	 * (spec_workspaces.c); a capped discovery is not all of it */
+	for (i = 0; i < ws->nsources; i++)
+		if (ws->sources[i].kind == WS_PNPM)
+			return;
 	for (i = 0; i < ws->nfindings; i++)
 		if (ws->findings[i].kind == WS_CAPPED)
 			return;
