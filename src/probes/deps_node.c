@@ -601,6 +601,8 @@ struct npm_outdated {
 	char *file;		/* the package.json at fault */
 	char *field, *name, *manifest, *lockfile, *locked;
 	struct buf why;		/* "NAME: ..." for the message */
+	int folder;		/* a range a folder of the project does not
+				 * meet: no relock mends that */
 };
 
 static char *dup_or_null(const char *s)
@@ -673,72 +675,6 @@ static const struct dep *npm_resolve(const struct dep_set *want,
 	return node;
 }
 
-/* One folder's package.json (manifest) against its importer entry
- * (specs): what `npm ci` refuses, "not in sync" (npm/cli
- * lib/commands/ci.js: validateLockfile, lib/utils/validate-lockfile.js,
- * compares the inventory of the tree arborist builds from the
- * package.json files and the lockfile with the lockfile's own; arborist
- * build-ideal-tree.js #problemEdges re-resolves an edge with no package
- * or one that does not meet its spec, dep-valid.js, and the package it
- * then places is "Missing" or "Invalid").  A spec written as locked, or
- * met by the package it resolves to, is no problem: npm ci accepts it.
- * A dependency removed from package.json is not refused, but npm ci then
- * leaves its package out while the lockfile still names it (the dry run
- * says "remove"): only relocking ends that too. */
-static void npm_sync(const struct dep_set *manifest, const struct npm_importer *imp,
-		     const struct npm_importers *all, const struct dep_set *want,
-		     const char *file, struct npm_outdated *o)
-{
-	const struct dep_set *specs = &imp->specs;
-	size_t i;
-
-	for (i = 0; i < manifest->n && !o->found; i++) {
-		const struct dep *d = &manifest->v[i], *r = dep_set_get(specs, d->key), *node;
-		const char *version, *real, *spec = d->version ? d->version : "";
-		int met;
-
-		if (r && r->version && d->version && !strcmp(r->version, d->version))
-			continue;
-		node = npm_resolve(want, all, imp->path, d->key);
-		if (!node) {
-			/* an optional or peer dependency not locked is not
-			 * installed either (peerOptional, another platform's) */
-			if (!r && (d->flags & DEP_OPTIONAL))
-				continue;
-			outdated_note(o, imp->path, file, d->extra, d->key, d->version,
-				      r ? r->version : NULL, NULL, (const char *const[]){
-				      spec, " in ", file, ", not in the lockfile", NULL });
-			continue;
-		}
-		version = node->version;
-		if ((node->flags & DEP_LINK) && node->extra) {
-			const struct dep *t = dep_set_get(want, node->extra);
-
-			version = t ? t->version : NULL;
-		}
-		real = node->flags & DEP_ALIAS ? node->extra : node->name;
-		met = deps_npm_spec_met(spec, version, real);
-		/* no importer entry (lockfileVersion 1): nothing to hold a
-		 * file: or git spec against */
-		if (met == 1 || (met < 0 && !specs->n))
-			continue;
-		if (met == 0 && version)
-			outdated_note(o, imp->path, file, d->extra, d->key, d->version,
-				      r ? r->version : NULL, version, (const char *const[]){
-				      file, " wants ", spec, ", the lockfile has ", version, NULL });
-		else
-			outdated_note(o, imp->path, file, d->extra, d->key, d->version,
-				      r ? r->version : NULL, version, (const char *const[]){
-				      file, " wants ", spec, ", the lockfile was made for ",
-				      r && r->version ? r->version : "another spec", NULL });
-	}
-	for (i = 0; i < specs->n && !o->found; i++)
-		if (!dep_set_get(manifest, specs->v[i].key))
-			outdated_note(o, imp->path, file, specs->v[i].extra, specs->v[i].key,
-				      NULL, specs->v[i].version, NULL, (const char *const[]){
-				      "in the lockfile, no longer in ", file, NULL });
-}
-
 /* A lockfile key that names a folder of the project itself: relative,
  * no ".." step (a file: folder outside is not arborist's to check:
  * build-ideal-tree.js #resolveLinks leaves a link target outside the
@@ -753,6 +689,106 @@ static int inside_rel(const char *p)
 		if ((s == p || s[-1] == '/') && (!s[2] || s[2] == '/'))
 			return 0;
 	return 1;
+}
+
+/* The version in the package.json of a folder of the project a link
+ * leads to (a workspace, a file: folder; a new string or NULL): arborist
+ * load-virtual.js #resolveLinks reads it from the disk, not the
+ * lockfile, "because they can be changed by the local user". */
+static char *npm_link_version(const struct spec *spec, const char *dir)
+{
+	char *file = path_join(dir, "package.json"), *v = NULL;
+	struct lread lr;
+	struct blob b;
+
+	if (deps_read(spec->root, file, 1, DEPS_META_CAP, &b, &lr) == 0) {
+		v = deps_npm_package_version(b.data, b.len);
+		blob_release(&b);
+	}
+	free(file);
+	return v;
+}
+
+/* One folder's package.json (manifest) against its importer entry
+ * (specs): what `npm ci` refuses, "not in sync" (npm/cli
+ * lib/commands/ci.js: validateLockfile, lib/utils/validate-lockfile.js,
+ * compares the inventory of the tree arborist builds from the
+ * package.json files and the lockfile with the lockfile's own; arborist
+ * build-ideal-tree.js #problemEdges re-resolves an edge with no package
+ * or one that does not meet its spec, dep-valid.js, and the package it
+ * then places is "Missing" or "Invalid").  A spec written as locked, or
+ * met by the package it resolves to, is no problem: npm ci accepts it.
+ * A dependency removed from package.json is not refused, but npm ci then
+ * leaves its package out while the lockfile still names it (the dry run
+ * says "remove"): only relocking ends that too. */
+static void npm_sync(const struct spec *spec, const struct dep_set *manifest,
+		     const struct npm_importer *imp, const struct npm_importers *all,
+		     const struct dep_set *want, const char *file, struct npm_outdated *o)
+{
+	const struct dep_set *specs = &imp->specs;
+	size_t i;
+
+	for (i = 0; i < manifest->n && !o->found; i++) {
+		const struct dep *d = &manifest->v[i], *r = dep_set_get(specs, d->key), *node;
+		const char *version, *real, *wants = d->version ? d->version : "";
+		char *disk = NULL;
+		int same = r && r->version && d->version && !strcmp(r->version, d->version);
+		int folder, met;
+
+		node = npm_resolve(want, all, imp->path, d->key);
+		folder = node && (node->flags & DEP_LINK) && node->extra && inside_rel(node->extra);
+		/* a spec as it was locked resolves as it did, but for a
+		 * folder of the project, whose version is its own */
+		if (same && !folder)
+			continue;
+		if (!node) {
+			/* an optional or peer dependency not locked is not
+			 * installed either (peerOptional, another platform's) */
+			if (!r && (d->flags & DEP_OPTIONAL))
+				continue;
+			outdated_note(o, imp->path, file, d->extra, d->key, d->version,
+				      r ? r->version : NULL, NULL, (const char *const[]){
+				      wants, " in ", file, ", not in the lockfile", NULL });
+			continue;
+		}
+		version = node->version;
+		if (folder && (disk = npm_link_version(spec, node->extra))) {
+			version = disk;
+		} else if ((node->flags & DEP_LINK) && node->extra) {
+			const struct dep *t = dep_set_get(want, node->extra);
+
+			version = t ? t->version : NULL;
+		}
+		real = node->flags & DEP_ALIAS ? node->extra : node->name;
+		met = deps_npm_spec_met(wants, version, real);
+		/* no importer entry (lockfileVersion 1): nothing to hold a
+		 * file: or git spec against */
+		if (met == 1 || (met < 0 && (same || !specs->n))) {
+			free(disk);
+			continue;
+		}
+		if (met == 0 && version && disk && !o->found) {
+			o->folder = 1;
+			outdated_note(o, imp->path, file, d->extra, d->key, d->version,
+				      r ? r->version : NULL, version, (const char *const[]){
+				      file, " wants ", wants, ", ", node->extra,
+				      "/package.json has ", version, NULL });
+		} else if (met == 0 && version)
+			outdated_note(o, imp->path, file, d->extra, d->key, d->version,
+				      r ? r->version : NULL, version, (const char *const[]){
+				      file, " wants ", wants, ", the lockfile has ", version, NULL });
+		else
+			outdated_note(o, imp->path, file, d->extra, d->key, d->version,
+				      r ? r->version : NULL, version, (const char *const[]){
+				      file, " wants ", wants, ", the lockfile was made for ",
+				      r && r->version ? r->version : "another spec", NULL });
+		free(disk);
+	}
+	for (i = 0; i < specs->n && !o->found; i++)
+		if (!dep_set_get(manifest, specs->v[i].key))
+			outdated_note(o, imp->path, file, specs->v[i].extra, specs->v[i].key,
+				      NULL, specs->v[i].version, NULL, (const char *const[]){
+				      "in the lockfile, no longer in ", file, NULL });
 }
 
 /* The top-level link of want to the folder at path, or NULL. */
@@ -862,7 +898,7 @@ static void npm_find_outdated(const struct spec *spec, const struct npm_importer
 		dep_set_release(&root);
 		return;
 	}
-	npm_sync(&root, ri ? ri : &none, imp, want, "package.json", o);
+	npm_sync(spec, &root, ri ? ri : &none, imp, want, "package.json", o);
 	for (i = 0; i < imp->n && !o->found; i++) {
 		const struct npm_importer *x = &imp->v[i];
 		struct dep_set m = DEP_SET_INIT;
@@ -872,7 +908,7 @@ static void npm_find_outdated(const struct spec *spec, const struct npm_importer
 			continue;
 		file = path_join(x->path, "package.json");
 		if (npm_read_manifest(spec, file, &m) == 0)
-			npm_sync(&m, x, imp, want, file, o);
+			npm_sync(spec, &m, x, imp, want, file, o);
 		dep_set_release(&m);
 		free(file);
 	}
@@ -888,6 +924,30 @@ static void add_str_or_null(cJSON *o, const char *key, const char *v)
 		cJSON_AddStringToObject(o, key, v);
 	else
 		cJSON_AddNullToObject(o, key);
+}
+
+/* The model's own copy of the file name (it outlives the result), or
+ * NULL: the repository's files, then each workspace's below its
+ * directory. */
+static const char *spec_file_named(const struct spec *spec, const char *name)
+{
+	const struct spec_workspaces *ws = spec->workspaces;
+	size_t i, j, n;
+
+	for (i = 0; i < spec->nfiles; i++)
+		if (!strcmp(spec->files[i], name))
+			return spec->files[i];
+	for (i = 0; ws && i < ws->n; i++) {
+		const struct spec *w = &ws->v[i].spec;
+
+		n = strlen(ws->v[i].dir);
+		if (!ws->v[i].loaded || strncmp(name, ws->v[i].dir, n) || name[n] != '/')
+			continue;
+		for (j = 0; j < w->nfiles; j++)
+			if (!strcmp(w->files[j], name))
+				return w->files[j];
+	}
+	return NULL;
 }
 
 /* A package.json out of sync with the lockfile: `npm ci` refuses (or
@@ -916,12 +976,29 @@ static int npm_check_sync(const struct spec *spec, const struct lock_req *l,
 		add_str_or_null(d, "manifest", o.manifest);
 		add_str_or_null(d, "lockfile", o.lockfile);
 		add_str_or_null(d, "locked", o.locked);
-		/* the relock, said as such: npm ci never writes the lockfile */
-		result_fix_argv(r, FIX_AGENT, FIX_NEEDS_NETWORK, "npm", "install", (char *)NULL);
-		result_hint(r, "run npm install to update %s from %s (a relock: "
-			    "npm ci refuses a lockfile out of sync, or leaves out what "
-			    "package.json no longer names, and never writes the lockfile), "
-			    "then commit it", l->origin.file, o.file);
+		if (o.folder) {
+			/* arborist would look for the package elsewhere (the
+			 * registry) rather than link the folder: a person
+			 * decides, the range or the folder's version */
+			const char *f = spec_file_named(spec, o.file);
+
+			if (f)
+				result_fix_edit(r, f, 0);
+			result_hint(r, "the range in %s is not met by the folder it names: "
+				    "npm would not link it (npm ci refuses, npm install "
+				    "fetches the package from the registry); change the range "
+				    "or the folder's version, then run npm install to relock",
+				    o.file);
+		} else {
+			/* the relock, said as such: npm ci never writes the
+			 * lockfile */
+			result_fix_argv(r, FIX_AGENT, FIX_NEEDS_NETWORK, "npm", "install",
+					(char *)NULL);
+			result_hint(r, "run npm install to update %s from %s (a relock: "
+				    "npm ci refuses a lockfile out of sync, or leaves out what "
+				    "package.json no longer names, and never writes the "
+				    "lockfile), then commit it", l->origin.file, o.file);
+		}
 	}
 	outdated_release(&o);
 	return o.found > 0;
@@ -933,7 +1010,7 @@ static int npm_check_sync(const struct spec *spec, const struct lock_req *l,
  * which is the folder's own package.json (arborist lib/diff.js compares
  * a Link by its target, and npm ci leaves a bumped workspace as it
  * is). */
-static size_t npm_want_here(struct dep_set *want, int omit_dev)
+static size_t npm_wantshere(struct dep_set *want, int omit_dev)
 {
 	size_t i, dev = 0;
 
@@ -1026,7 +1103,7 @@ void deps_run_npm(const struct run_ctx *ctx, const struct lock_req *l, struct re
 	}
 	blob_release(&b);
 	if (trusted >= 0) {
-		omitted = npm_want_here(&want, conf.omit_dev);
+		omitted = npm_wantshere(&want, conf.omit_dev);
 		r->data = deps_data_new(l, trusted ? "node_modules/.package-lock.json" :
 					"node_modules");
 		deps_compare(&want, trusted ? &hidden : &w.found, DEPS_CMP_EXTRAS, &d);

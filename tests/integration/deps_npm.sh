@@ -402,6 +402,35 @@ wsfresh wsgone 's|,"packages/b"||' package.json
 ws_left_out "workspace removed" b \
 	"packages/b: a workspace in the lockfile, no longer of package.json"
 
+# a workspace depending on another: npm reads the folder's version from
+# its package.json (arborist load-virtual.js #resolveLinks), not the
+# lockfile.  changeset version bumps b and a's range with it: npm ci
+# accepts; b bumped past a's range: npm would not link b (it looks for
+# b@^1.0.0 elsewhere: refused, offline here), and no relock mends it
+cs=$TEST_TMPDIR/csbase
+mkdir -p "$cs/packages/a" "$cs/packages/b"
+printf '{"name":"app","version":"1.0.0","workspaces":["packages/a","packages/b"]}\n' >"$cs/package.json"
+printf '{"name":"a","version":"1.0.0","dependencies":{"b":"^1.0.0"}}\n' >"$cs/packages/a/package.json"
+printf '{"name":"b","version":"1.0.0"}\n' >"$cs/packages/b/package.json"
+npmq "$cs" install --offline
+p=$TEST_TMPDIR/csver
+cp -a "$cs" "$p"
+sed -i 's/"1.0.0"/"2.0.0"/' "$p/packages/b/package.json"
+sed -i 's/"\^1.0.0"/"^2.0.0"/' "$p/packages/a/package.json"
+npmq "$p" ci --offline --dry-run
+ws_accepted "changeset version (a workspace and the range on it bumped)"
+p=$TEST_TMPDIR/cspast
+cp -a "$cs" "$p"
+sed -i 's/"1.0.0"/"2.0.0"/' "$p/packages/b/package.json"
+ci_fails() { ! (cd "$1" && mgr npm ci --offline --dry-run >/dev/null 2>&1); }
+check "workspace bumped past a range on it: npm ci fails" ci_fails "$p"
+epo "$p"
+check "workspace bumped past a range on it: fail ($st): $out" \
+	has "b: packages/a/package.json wants ^1.0.0, packages/b/package.json has 2.0.0" "$out"
+out=$(ep --only=deps --json "$p")
+check "workspace bumped past a range on it: the fix is an edit, not a relock" json_is "$out" \
+	'c["fix"]["edit"]["file"] == "packages/a/package.json" and c["fix"]["argv"] is None and c["data"]["outdated_lockfile"]["locked"] == "2.0.0"'
+
 # ---- state 5: an npm: alias is named as npm ls names it ----
 p=$TEST_TMPDIR/alias
 mkdir -p "$p"
