@@ -99,6 +99,29 @@ int deps_npm_parse_here(const char *buf, size_t len, const struct npm_platform *
 			struct dep_set *s, struct dep_set *root, int *version,
 			struct parse_error *err);
 
+/* A folder of the project that the lockfile keeps the dependency specs
+ * of, as written when it was locked: the root (""), a workspace
+ * ("packages/a"), a file: folder ("libx"); specs in the shape of root
+ * above, each one's field ("dependencies", ...) as extra. */
+struct npm_importer {
+	char *path;
+	struct dep_set specs;
+};
+
+struct npm_importers {
+	struct npm_importer *v;
+	size_t n, cap;
+};
+
+/* deps_npm_parse_here, every importer's specs into imp (or NULL) in
+ * the lockfile's order. */
+int deps_npm_parse_all(const char *buf, size_t len, const struct npm_platform *here,
+		       struct dep_set *s, struct npm_importers *imp, int *version,
+		       struct parse_error *err);
+/* The importer at path, or NULL. */
+const struct npm_importer *npm_importer_find(const struct npm_importers *x, const char *path);
+void npm_importers_release(struct npm_importers *x);
+
 /* A package.json's dependency specs, in the shape of root above. */
 int deps_npm_manifest(const char *buf, size_t len, struct dep_set *s,
 		      struct parse_error *err);

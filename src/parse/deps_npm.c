@@ -277,9 +277,9 @@ static cJSON *json_parse(const char *buf, size_t len, struct parse_error *err)
 }
 
 /* The dependency specs of a package.json or of a lockfile's root entry
- * into s, keyed by name.  Later kinds win where a name is in two, as
- * arborist's Node#loadDeps reads them (optional over prod, prod over
- * dev for the root). */
+ * into s, keyed by name, the field that names it as extra.  Later kinds
+ * win where a name is in two, as arborist's Node#loadDeps reads them
+ * (optional over prod, prod over dev for the root). */
 static void add_specs(struct dep_set *s, const cJSON *o)
 {
 	static const struct {
@@ -298,16 +298,56 @@ static void add_specs(struct dep_set *s, const cJSON *o)
 
 		if (!cJSON_IsObject(deps))
 			continue;
-		cJSON_ArrayForEach(e, deps)
-			if (cJSON_IsString(e) && e->string)
-				dep_set_add(s, e->string, e->string, e->valuestring,
-					    kinds[i].flags);
+		cJSON_ArrayForEach(e, deps) {
+			struct dep *d;
+
+			if (!cJSON_IsString(e) || !e->string)
+				continue;
+			d = dep_set_add(s, e->string, e->string, e->valuestring, kinds[i].flags);
+			d->extra = xstrdup(kinds[i].field);
+		}
 	}
 }
 
-int deps_npm_parse_here(const char *buf, size_t len, const struct npm_platform *here,
-			struct dep_set *s, struct dep_set *root, int *version,
-			struct parse_error *err)
+/* The importer at path, added when new. */
+static struct npm_importer *importer_get(struct npm_importers *x, const char *path)
+{
+	size_t i;
+
+	for (i = 0; i < x->n; i++)
+		if (!strcmp(x->v[i].path, path))
+			return &x->v[i];
+	grow(&x->v, sizeof(*x->v), &x->cap, x->n + 1);
+	memset(&x->v[x->n], 0, sizeof(x->v[x->n]));
+	x->v[x->n].path = xstrdup(path);
+	return &x->v[x->n++];
+}
+
+const struct npm_importer *npm_importer_find(const struct npm_importers *x, const char *path)
+{
+	size_t i;
+
+	for (i = 0; x && i < x->n; i++)
+		if (!strcmp(x->v[i].path, path))
+			return &x->v[i];
+	return NULL;
+}
+
+void npm_importers_release(struct npm_importers *x)
+{
+	size_t i;
+
+	for (i = 0; i < x->n; i++) {
+		free(x->v[i].path);
+		dep_set_release(&x->v[i].specs);
+	}
+	free(x->v);
+	memset(x, 0, sizeof(*x));
+}
+
+int deps_npm_parse_all(const char *buf, size_t len, const struct npm_platform *here,
+		       struct dep_set *s, struct npm_importers *imp, int *version,
+		       struct parse_error *err)
 {
 	const cJSON *pk, *e, *lv;
 	cJSON *doc;
@@ -332,8 +372,13 @@ int deps_npm_parse_here(const char *buf, size_t len, const struct npm_platform *
 				continue;
 			if (*e->string)
 				add_entry(s, e->string, e, here);
-			else if (root)
-				add_specs(root, e);
+			/* a folder of the project's own (the root "", a
+			 * workspace, a file: folder): arborist load-virtual.js
+			 * reads its package.json from the disk, and its
+			 * entry keeps the specs it was locked with */
+			if (imp && deps_npm_path_name(e->string) == e->string &&
+			    !cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(e, "link")))
+				add_specs(&importer_get(imp, e->string)->specs, e);
 		}
 	} else if ((pk = cJSON_GetObjectItemCaseSensitive(doc, "dependencies")) &&
 		   cJSON_IsObject(pk)) {
@@ -343,6 +388,24 @@ int deps_npm_parse_here(const char *buf, size_t len, const struct npm_platform *
 		}
 	}
 	cJSON_Delete(doc);
+	return rc;
+}
+
+int deps_npm_parse_here(const char *buf, size_t len, const struct npm_platform *here,
+			struct dep_set *s, struct dep_set *root, int *version,
+			struct parse_error *err)
+{
+	struct npm_importers imp = { NULL, 0, 0 };
+	struct npm_importer *r;
+	int rc = deps_npm_parse_all(buf, len, here, s, root ? &imp : NULL, version, err);
+
+	if (root && (r = (struct npm_importer *)npm_importer_find(&imp, ""))) {
+		struct dep_set t = *root;
+
+		*root = r->specs;
+		r->specs = t;
+	}
+	npm_importers_release(&imp);
 	return rc;
 }
 

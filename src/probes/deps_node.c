@@ -7,6 +7,7 @@
 #include "deps_probe.h"
 #include "probe.h"
 #include "deps.h"
+#include "spec_workspaces.h"
 #include "platform.h"
 #include "util.h"
 
@@ -29,11 +30,11 @@ static double mtime_ms(const struct stat *st)
 	return (double)st->st_mtim.tv_sec * 1000.0 + (double)st->st_mtim.tv_nsec / 1e6;
 }
 
-/* What the lockfile is read with: this machine, and where the root
- * entry's dependency specs go (or NULL). */
+/* What the lockfile is read with: this machine, and where the specs of
+ * its importers go (or NULL). */
 struct npm_job_arg {
 	const struct npm_platform *here;
-	struct dep_set *root;
+	struct npm_importers *imp;
 };
 
 static int npm_job(struct parse_job *j)
@@ -41,8 +42,8 @@ static int npm_job(struct parse_job *j)
 	const struct npm_job_arg *a = j->arg;
 	int version;
 
-	return deps_npm_parse_here(j->b->data, j->b->len, a->here, j->out, a->root, &version,
-				   &j->err);
+	return deps_npm_parse_all(j->b->data, j->b->len, a->here, j->out, a->imp, &version,
+				  &j->err);
 }
 
 /* ---- npm's config: what an install leaves out, the platform ---- */
@@ -589,121 +590,418 @@ static int npm_installed(const struct run_ctx *ctx, const struct lock_req *l,
 	return have_hidden && !w->distrust;
 }
 
-/* ---- package.json against the lockfile's root entry ---- */
+/* ---- package.json files against the lockfile's importers ---- */
 
-/* "NAME: why" (why: the words of parts, NULL-ended) for the first few
- * of n problems, into m */
-static void sync_item(struct buf *m, size_t *n, const char *name,
-		      const char *const *parts)
+/* The first difference between a package.json and the lockfile, as
+ * the message says it and data.outdated_lockfile carries it (every
+ * string owned, NULL where there is none). */
+struct npm_outdated {
+	int found;
+	char *importer;		/* "." or the lockfile's key ("packages/a") */
+	char *file;		/* the package.json at fault */
+	char *field, *name, *manifest, *lockfile, *locked;
+	struct buf why;		/* "NAME: ..." for the message */
+	int folder;		/* a range a folder of the project does not
+				 * meet: no relock mends that */
+};
+
+static char *dup_or_null(const char *s)
 {
-	if ((*n)++ >= 3)
-		return;
-	buf_puts(m, *n > 1 ? "; " : "");
-	buf_add_clean(m, name);
-	buf_puts(m, ": ");
-	for (; *parts; parts++)
-		buf_add_clean(m, *parts);
+	return s ? xstrdup(s) : NULL;
 }
 
-/* package.json's dependencies against the lockfile (want, and the specs
- * of its root entry): what `npm ci` refuses, "not in sync" (npm/cli
- * lib/commands/ci.js: validateLockfile, lib/utils/validate-lockfile.js,
- * compares the tree arborist builds from package.json and the lockfile
- * with the lockfile's own: a dependency whose locked package does not
- * meet its spec, arborist dep-valid.js, or is not locked at all, is
- * resolved anew and differs).  A dependency removed from package.json
- * is not refused, but npm ci then leaves its package out while the
- * lockfile still names it: only relocking ends that too.  Returns the
- * number of problems, the first few in m. */
-static size_t npm_sync(const struct dep_set *manifest, const struct dep_set *root,
-		       const struct dep_set *want, struct buf *m)
+/* Records the first difference (strings copied); parts: the words of
+ * the message after "NAME: ", NULL-ended. */
+static void outdated_note(struct npm_outdated *o, const char *importer, const char *file,
+			  const char *field, const char *name, const char *manifest,
+			  const char *lockfile, const char *locked, const char *const *parts)
 {
-	size_t i, n = 0;
+	if (o->found++)
+		return;
+	o->importer = xstrdup(*importer ? importer : ".");
+	o->file = xstrdup(file);
+	o->field = dup_or_null(field);
+	o->name = xstrdup(name);
+	o->manifest = dup_or_null(manifest);
+	o->lockfile = dup_or_null(lockfile);
+	o->locked = dup_or_null(locked);
+	buf_add_clean(&o->why, name);
+	buf_puts(&o->why, ": ");
+	for (; *parts; parts++)
+		buf_add_clean(&o->why, *parts);
+}
 
-	for (i = 0; i < manifest->n; i++) {
-		const struct dep *d = &manifest->v[i], *r = dep_set_get(root, d->key), *node;
-		const char *version, *real;
-		char *key;
-		int met;
+static void outdated_release(struct npm_outdated *o)
+{
+	free(o->importer);
+	free(o->file);
+	free(o->field);
+	free(o->name);
+	free(o->manifest);
+	free(o->lockfile);
+	free(o->locked);
+	buf_release(&o->why);
+}
 
-		if (r && r->version && d->version && !strcmp(r->version, d->version))
+/* Where a dependency of the folder at importer resolves in the lockfile:
+ * its own node_modules, then those of the importers it is inside, the
+ * root's last (arborist node.js resolve() walks resolveParent, the
+ * parent or else the fsParent, the folder holding it). */
+static const struct dep *npm_resolve(const struct dep_set *want,
+				     const struct npm_importers *imp,
+				     const char *importer, const char *name)
+{
+	char *dir = xstrdup(importer), *slash;
+	const struct dep *node = NULL;
+
+	for (;;) {
+		if (!*dir || npm_importer_find(imp, dir)) {
+			char *nm = *dir ? join3(dir, "node_modules") : xstrdup("node_modules");
+			char *key = join3(nm, name);
+
+			node = dep_set_get(want, key);
+			free(key);
+			free(nm);
+			if (node || !*dir)
+				break;
+		}
+		slash = strrchr(dir, '/');
+		if (slash)
+			*slash = '\0';
+		else
+			*dir = '\0';
+	}
+	free(dir);
+	return node;
+}
+
+/* A lockfile key that names a folder of the project itself: relative,
+ * no ".." step (a file: folder outside is not arborist's to check:
+ * build-ideal-tree.js #resolveLinks leaves a link target outside the
+ * root alone). */
+static int inside_rel(const char *p)
+{
+	const char *s;
+
+	if (!*p || *p == '/')
+		return 0;
+	for (s = p; (s = strstr(s, "..")); s += 2)
+		if ((s == p || s[-1] == '/') && (!s[2] || s[2] == '/'))
+			return 0;
+	return 1;
+}
+
+/* The version in the package.json of a folder of the project a link
+ * leads to (a workspace, a file: folder; a new string or NULL): arborist
+ * load-virtual.js #resolveLinks reads it from the disk, not the
+ * lockfile, "because they can be changed by the local user". */
+static char *npm_link_version(const struct spec *spec, const char *dir)
+{
+	char *file = path_join(dir, "package.json"), *v = NULL;
+	struct lread lr;
+	struct blob b;
+
+	if (deps_read(spec->root, file, 1, DEPS_META_CAP, &b, &lr) == 0) {
+		v = deps_npm_package_version(b.data, b.len);
+		blob_release(&b);
+	}
+	free(file);
+	return v;
+}
+
+/* One folder's package.json (manifest) against its importer entry
+ * (specs): what `npm ci` refuses, "not in sync" (npm/cli
+ * lib/commands/ci.js: validateLockfile, lib/utils/validate-lockfile.js,
+ * compares the inventory of the tree arborist builds from the
+ * package.json files and the lockfile with the lockfile's own; arborist
+ * build-ideal-tree.js #problemEdges re-resolves an edge with no package
+ * or one that does not meet its spec, dep-valid.js, and the package it
+ * then places is "Missing" or "Invalid").  A spec written as locked, or
+ * met by the package it resolves to, is no problem: npm ci accepts it.
+ * A dependency removed from package.json is not refused, but npm ci then
+ * leaves its package out while the lockfile still names it (the dry run
+ * says "remove"): only relocking ends that too. */
+static void npm_sync(const struct spec *spec, const struct dep_set *manifest,
+		     const struct npm_importer *imp, const struct npm_importers *all,
+		     const struct dep_set *want, const char *file, struct npm_outdated *o)
+{
+	const struct dep_set *specs = &imp->specs;
+	size_t i;
+
+	for (i = 0; i < manifest->n && !o->found; i++) {
+		const struct dep *d = &manifest->v[i], *r = dep_set_get(specs, d->key), *node;
+		const char *version, *real, *wants = d->version ? d->version : "";
+		char *disk = NULL;
+		int same = r && r->version && d->version && !strcmp(r->version, d->version);
+		int folder, met;
+
+		node = npm_resolve(want, all, imp->path, d->key);
+		folder = node && (node->flags & DEP_LINK) && node->extra && inside_rel(node->extra);
+		/* a spec as it was locked resolves as it did, but for a
+		 * folder of the project, whose version is its own */
+		if (same && !folder)
 			continue;
-		key = join3("node_modules", d->key);
-		node = dep_set_get(want, key);
-		free(key);
 		if (!node) {
 			/* an optional or peer dependency not locked is not
 			 * installed either (peerOptional, another platform's) */
 			if (!r && (d->flags & DEP_OPTIONAL))
 				continue;
-			sync_item(m, &n, d->key, (const char *const[]){
-				  d->version ? d->version : "?", " in package.json, not in the lockfile",
-				  NULL });
+			outdated_note(o, imp->path, file, d->extra, d->key, d->version,
+				      r ? r->version : NULL, NULL, (const char *const[]){
+				      wants, " in ", file, ", not in the lockfile", NULL });
 			continue;
 		}
 		version = node->version;
-		if ((node->flags & DEP_LINK) && node->extra) {
+		if (folder && (disk = npm_link_version(spec, node->extra))) {
+			version = disk;
+		} else if ((node->flags & DEP_LINK) && node->extra) {
 			const struct dep *t = dep_set_get(want, node->extra);
 
 			version = t ? t->version : NULL;
 		}
 		real = node->flags & DEP_ALIAS ? node->extra : node->name;
-		met = deps_npm_spec_met(d->version ? d->version : "", version, real);
-		/* no root entry (lockfileVersion 1): nothing to hold a file:
-		 * or git spec against */
-		if (met == 1 || (met < 0 && !root->n))
+		met = deps_npm_spec_met(wants, version, real);
+		/* no importer entry (lockfileVersion 1): nothing to hold a
+		 * file: or git spec against */
+		if (met == 1 || (met < 0 && (same || !specs->n))) {
+			free(disk);
 			continue;
-		if (met == 0 && version)
-			sync_item(m, &n, d->key, (const char *const[]){
-				  "package.json wants ", d->version ? d->version : "?",
-				  ", the lockfile has ", version, NULL });
+		}
+		if (met == 0 && version && disk && !o->found) {
+			o->folder = 1;
+			outdated_note(o, imp->path, file, d->extra, d->key, d->version,
+				      r ? r->version : NULL, version, (const char *const[]){
+				      file, " wants ", wants, ", ", node->extra,
+				      "/package.json has ", version, NULL });
+		} else if (met == 0 && version)
+			outdated_note(o, imp->path, file, d->extra, d->key, d->version,
+				      r ? r->version : NULL, version, (const char *const[]){
+				      file, " wants ", wants, ", the lockfile has ", version, NULL });
 		else
-			sync_item(m, &n, d->key, (const char *const[]){
-				  "package.json wants ", d->version ? d->version : "?",
-				  ", the lockfile was made for ",
-				  r && r->version ? r->version : "another spec", NULL });
+			outdated_note(o, imp->path, file, d->extra, d->key, d->version,
+				      r ? r->version : NULL, version, (const char *const[]){
+				      file, " wants ", wants, ", the lockfile was made for ",
+				      r && r->version ? r->version : "another spec", NULL });
+		free(disk);
 	}
-	for (i = 0; i < root->n; i++)
-		if (!dep_set_get(manifest, root->v[i].key))
-			sync_item(m, &n, root->v[i].key, (const char *const[]){
-				  "in the lockfile, no longer in package.json", NULL });
-	return n;
+	for (i = 0; i < specs->n && !o->found; i++)
+		if (!dep_set_get(manifest, specs->v[i].key))
+			outdated_note(o, imp->path, file, specs->v[i].extra, specs->v[i].key,
+				      NULL, specs->v[i].version, NULL, (const char *const[]){
+				      "in the lockfile, no longer in ", file, NULL });
 }
 
-/* The lockfile out of sync with package.json: `npm ci` refuses, and
- * only a relock clears it.  Returns 1 with r set, else 0. */
-static int npm_check_sync(const struct spec *spec, const struct lock_req *l,
-			  const struct dep_set *root, const struct dep_set *want,
-			  struct result *r)
+/* The top-level link of want to the folder at path, or NULL. */
+static const struct dep *npm_link_to(const struct dep_set *want, const char *path)
 {
-	struct dep_set manifest = DEP_SET_INIT;
+	size_t i;
+
+	for (i = 0; i < want->n; i++) {
+		const struct dep *d = &want->v[i];
+
+		if ((d->flags & DEP_LINK) && d->extra && !strcmp(d->extra, path) &&
+		    !strncmp(d->key, "node_modules/", 13) && !strchr(d->key + 13 +
+		    (d->key[13] == '@' ? strcspn(d->key + 13, "/") + 1 : 0), '/'))
+			return d;
+	}
+	return NULL;
+}
+
+/* The package.json at file (a new set in m): 0, or -1 unreadable (npm
+ * keeps the lockfile's word then: load-virtual.js catches the read). */
+static int npm_read_manifest(const struct spec *spec, const char *file, struct dep_set *m)
+{
 	struct parse_error e;
 	struct lread lr;
-	struct buf m = BUF_INIT;
 	struct blob b;
-	size_t n = 0;
+	int rc;
 
-	if (deps_read(spec->root, "package.json", 1, DEPS_META_CAP, &b, &lr) < 0)
-		return 0;
-	if (deps_npm_manifest(b.data, b.len, &manifest, &e) == 0)
-		n = npm_sync(&manifest, root, want, &m);
+	if (deps_read(spec->root, file, 1, DEPS_META_CAP, &b, &lr) < 0)
+		return -1;
+	rc = deps_npm_manifest(b.data, b.len, m, &e);
 	blob_release(&b);
-	dep_set_release(&manifest);
-	if (n) {
-		cJSON_Delete(r->data);
-		r->data = NULL;
-		result_set(r, STATUS_FAIL, "package.json and %s are not in sync: %s%s",
-			   l->origin.file, buf_str(&m), n > 3 ? " and more" : "");
-		r->reason = REASON_OUT_OF_DATE;
-		/* the relock, said as such: npm ci never writes the lockfile */
-		result_fix_argv(r, FIX_AGENT, FIX_NEEDS_NETWORK, "npm", "install", (char *)NULL);
-		result_hint(r, "run npm install to update %s from package.json (a relock: "
-			    "npm ci refuses a lockfile out of sync, or leaves out what "
-			    "package.json no longer names, and never writes the lockfile), "
-			    "then commit it", l->origin.file);
+	return rc;
+}
+
+/* Whether dir is one of package.json's workspaces now. */
+static int npm_is_workspace(const struct spec_workspaces *ws, const char *dir)
+{
+	size_t i;
+
+	for (i = 0; i < ws->n; i++)
+		if (ws->sources[ws->v[i].source].kind == WS_NPM && !strcmp(ws->v[i].dir, dir))
+			return 1;
+	return 0;
+}
+
+/* The workspaces of package.json against those the lockfile has: a new
+ * one is refused by npm ci (its link is "Missing" from the lockfile:
+ * the root's workspace edge, arborist node.js, has nothing to resolve
+ * to); one no longer listed is left out by npm ci (nothing reaches its
+ * link, build-ideal-tree.js prunes it) while the lockfile keeps it.
+ * root: the root's package.json specs (a file: folder's link is the
+ * root's dependency, not a workspace). */
+static void npm_sync_workspaces(const struct spec *spec, const struct npm_importers *imp,
+				const struct dep_set *want, const struct dep_set *root,
+				struct npm_outdated *o)
+{
+	const struct spec_workspaces *ws = spec->workspaces;
+	size_t i;
+
+	if (!ws)
+		return;
+	/* pnpm-workspace.yaml's list is not npm's, which then was not read
+	 * (spec_workspaces.c); a capped discovery is not all of it */
+	for (i = 0; i < ws->nsources; i++)
+		if (ws->sources[i].kind == WS_PNPM)
+			return;
+	for (i = 0; i < ws->nfindings; i++)
+		if (ws->findings[i].kind == WS_CAPPED)
+			return;
+	for (i = 0; i < ws->n && !o->found; i++) {
+		const struct workspace *w = &ws->v[i];
+
+		if (ws->sources[w->source].kind != WS_NPM || npm_importer_find(imp, w->dir) ||
+		    dep_set_get(want, w->dir))
+			continue;
+		outdated_note(o, w->dir, "package.json", "workspaces", w->dir, w->dir, NULL,
+			      NULL, (const char *const[]){ "a workspace of package.json, not "
+			      "in the lockfile", NULL });
 	}
-	buf_release(&m);
-	return n > 0;
+	for (i = 0; i < imp->n && !o->found; i++) {
+		const struct npm_importer *x = &imp->v[i];
+		const struct dep *link, *entry = dep_set_get(want, x->path);
+
+		if (!inside_rel(x->path) || !(link = npm_link_to(want, x->path)) ||
+		    dep_set_get(root, link->name) || npm_is_workspace(ws, x->path) ||
+		    (entry && (entry->flags & DEP_OPTIONAL)))
+			continue;
+		outdated_note(o, x->path, "package.json", "workspaces", x->path, NULL, x->path,
+			      NULL, (const char *const[]){ "a workspace in the lockfile, no "
+			      "longer of package.json", NULL });
+	}
+}
+
+/* The first difference of any package.json the lockfile keeps specs of
+ * (the root's, then every folder of the project a link leads to: the
+ * workspaces, file: folders, whose package.json arborist reads from the
+ * disk, load-virtual.js #resolveLinks) and of the workspace list. */
+static void npm_find_outdated(const struct spec *spec, const struct npm_importers *imp,
+			      const struct dep_set *want, struct npm_outdated *o)
+{
+	struct dep_set root = DEP_SET_INIT;
+	static const struct npm_importer none = { (char *)"", DEP_SET_INIT };
+	const struct npm_importer *ri = npm_importer_find(imp, "");
+	size_t i;
+
+	if (npm_read_manifest(spec, "package.json", &root) < 0) {
+		dep_set_release(&root);
+		return;
+	}
+	npm_sync(spec, &root, ri ? ri : &none, imp, want, "package.json", o);
+	for (i = 0; i < imp->n && !o->found; i++) {
+		const struct npm_importer *x = &imp->v[i];
+		struct dep_set m = DEP_SET_INIT;
+		char *file;
+
+		if (!inside_rel(x->path) || !npm_link_to(want, x->path))
+			continue;
+		file = path_join(x->path, "package.json");
+		if (npm_read_manifest(spec, file, &m) == 0)
+			npm_sync(spec, &m, x, imp, want, file, o);
+		dep_set_release(&m);
+		free(file);
+	}
+	/* lockfileVersion 1 keeps no workspaces */
+	if (ri)
+		npm_sync_workspaces(spec, imp, want, &root, o);
+	dep_set_release(&root);
+}
+
+static void add_str_or_null(cJSON *o, const char *key, const char *v)
+{
+	if (v)
+		cJSON_AddStringToObject(o, key, v);
+	else
+		cJSON_AddNullToObject(o, key);
+}
+
+/* The model's own copy of the file name (it outlives the result), or
+ * NULL: the repository's files, then each workspace's below its
+ * directory. */
+static const char *spec_file_named(const struct spec *spec, const char *name)
+{
+	const struct spec_workspaces *ws = spec->workspaces;
+	size_t i, j, n;
+
+	for (i = 0; i < spec->nfiles; i++)
+		if (!strcmp(spec->files[i], name))
+			return spec->files[i];
+	for (i = 0; ws && i < ws->n; i++) {
+		const struct spec *w = &ws->v[i].spec;
+
+		n = strlen(ws->v[i].dir);
+		if (!ws->v[i].loaded || strncmp(name, ws->v[i].dir, n) || name[n] != '/')
+			continue;
+		for (j = 0; j < w->nfiles; j++)
+			if (!strcmp(w->files[j], name))
+				return w->files[j];
+	}
+	return NULL;
+}
+
+/* A package.json out of sync with the lockfile: `npm ci` refuses (or
+ * leaves out what the lockfile still names), and only a relock clears
+ * it.  Returns 1 with r set, else 0. */
+static int npm_check_sync(const struct spec *spec, const struct lock_req *l,
+			  const struct npm_importers *imp, const struct dep_set *want,
+			  struct result *r)
+{
+	struct npm_outdated o;
+	cJSON *d;
+
+	memset(&o, 0, sizeof(o));
+	npm_find_outdated(spec, imp, want, &o);
+	if (o.found) {
+		cJSON_Delete(r->data);
+		result_set(r, STATUS_FAIL, "%s and %s are not in sync: %s", o.file,
+			   l->origin.file, buf_str(&o.why));
+		r->reason = REASON_OUT_OF_DATE;
+		r->data = deps_data_new(l, NULL);
+		d = cJSON_AddObjectToObject(r->data, "outdated_lockfile");
+		cJSON_AddStringToObject(d, "importer", o.importer);
+		cJSON_AddStringToObject(d, "manifest_file", o.file);
+		add_str_or_null(d, "field", o.field);
+		cJSON_AddStringToObject(d, "name", o.name);
+		add_str_or_null(d, "manifest", o.manifest);
+		add_str_or_null(d, "lockfile", o.lockfile);
+		add_str_or_null(d, "locked", o.locked);
+		if (o.folder) {
+			/* arborist would look for the package elsewhere (the
+			 * registry) rather than link the folder: a person
+			 * decides, the range or the folder's version */
+			const char *f = spec_file_named(spec, o.file);
+
+			if (f)
+				result_fix_edit(r, f, 0);
+			result_hint(r, "the range in %s is not met by the folder it names: "
+				    "npm would not link it (npm ci refuses, npm install "
+				    "fetches the package from the registry); change the range "
+				    "or the folder's version, then run npm install to relock",
+				    o.file);
+		} else {
+			/* the relock, said as such: npm ci never writes the
+			 * lockfile */
+			result_fix_argv(r, FIX_AGENT, FIX_NEEDS_NETWORK, "npm", "install",
+					(char *)NULL);
+			result_hint(r, "run npm install to update %s from %s (a relock: "
+				    "npm ci refuses a lockfile out of sync, or leaves out what "
+				    "package.json no longer names, and never writes the "
+				    "lockfile), then commit it", l->origin.file, o.file);
+		}
+	}
+	outdated_release(&o);
+	return o.found > 0;
 }
 
 /* What npm wants installed here, from what the lockfile says: dev
@@ -712,7 +1010,7 @@ static int npm_check_sync(const struct spec *spec, const struct lock_req *l,
  * which is the folder's own package.json (arborist lib/diff.js compares
  * a Link by its target, and npm ci leaves a bumped workspace as it
  * is). */
-static size_t npm_want_here(struct dep_set *want, int omit_dev)
+static size_t npm_wantshere(struct dep_set *want, int omit_dev)
 {
 	size_t i, dev = 0;
 
@@ -764,7 +1062,8 @@ static void npm_not_here(const struct dep_set *want, const struct dep_set *have,
 void deps_run_npm(const struct run_ctx *ctx, const struct lock_req *l, struct result *r)
 {
 	const struct spec *spec = ctx->spec;
-	struct dep_set want = DEP_SET_INIT, hidden = DEP_SET_INIT, root = DEP_SET_INIT;
+	struct dep_set want = DEP_SET_INIT, hidden = DEP_SET_INIT;
+	struct npm_importers imp = { NULL, 0, 0 };
 	struct npm_job_arg arg, harg;
 	struct npm_conf conf;
 	struct platform plat;
@@ -780,9 +1079,9 @@ void deps_run_npm(const struct run_ctx *ctx, const struct lock_req *l, struct re
 	npm_conf_load(spec, &conf, &plat);
 	memset(&job, 0, sizeof(job));
 	arg.here = &conf.here;
-	arg.root = &root;
+	arg.imp = &imp;
 	harg.here = &conf.here;
-	harg.root = NULL;
+	harg.imp = NULL;
 	job.fn = npm_job;
 	job.b = &b;
 	job.out = &want;
@@ -798,13 +1097,13 @@ void deps_run_npm(const struct run_ctx *ctx, const struct lock_req *l, struct re
 		r->data = NULL;
 		deps_lockfile_invalid(r, l, &job.err);
 		trusted = -2;
-	} else if (npm_check_sync(spec, l, &root, &want, r)) {
+	} else if (npm_check_sync(spec, l, &imp, &want, r)) {
 		/* npm ci would refuse whatever node_modules holds */
 		trusted = -2;
 	}
 	blob_release(&b);
 	if (trusted >= 0) {
-		omitted = npm_want_here(&want, conf.omit_dev);
+		omitted = npm_wantshere(&want, conf.omit_dev);
 		r->data = deps_data_new(l, trusted ? "node_modules/.package-lock.json" :
 					"node_modules");
 		deps_compare(&want, trusted ? &hidden : &w.found, DEPS_CMP_EXTRAS, &d);
@@ -827,6 +1126,6 @@ void deps_run_npm(const struct run_ctx *ctx, const struct lock_req *l, struct re
 	npm_conf_release(&conf);
 	nm_walk_release(&w);
 	dep_set_release(&hidden);
-	dep_set_release(&root);
+	npm_importers_release(&imp);
 	dep_set_release(&want);
 }

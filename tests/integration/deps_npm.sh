@@ -310,6 +310,127 @@ npmq "$p" install --offline
 epo "$p"
 check "dependency removed: npm install clears it ($st): $out" [ "$st" = 0 ]
 
+# ---- state 4b: a workspace's package.json edited without relocking ----
+# npm ci builds the tree from every package.json (arborist reads a
+# workspace's from the disk) and refuses when it differs from the
+# lockfile's ("Missing" / "Invalid"); what it accepts must pass, and
+# running the printed fix (the relock) must clear what fails.
+wb=$TEST_TMPDIR/wsbase
+mkdir -p "$wb/packages/a" "$wb/packages/b" "$wb/packages/c"
+printf '{"name":"app","version":"1.0.0","workspaces":["packages/a","packages/b"],"devDependencies":{"devdep":"file:../src/devdep-1.0.0.tgz"}}\n' \
+	>"$wb/package.json"
+printf '{"name":"a","version":"1.0.0","dependencies":{"tiny-a":"file:../../../src/tiny-a-1.0.0.tgz"}}\n' \
+	>"$wb/packages/a/package.json"
+printf '{"name":"b","version":"1.0.0"}\n' >"$wb/packages/b/package.json"
+printf '{"name":"c","version":"1.0.0"}\n' >"$wb/packages/c/package.json"
+npmq "$wb" install --offline
+epo "$wb"
+check "workspaces installed: pass ($st): $out" [ "$st" = 0 ]
+wsfresh() {	# wsfresh NAME SED FILE: a copy of the installed workspace project, FILE edited
+	p=$TEST_TMPDIR/$1
+	rm -rf "$p"
+	cp -a "$wb" "$p"
+	sed -i "$2" "$p/$3"
+}
+# ci_refuses DIR: npm ci (a dry run) refuses the lockfile as out of sync
+ci_refuses() { npmq "$1" ci --offline --dry-run; grep -q "in sync" "$TEST_TMPDIR/npm.log"; }
+# ws_refused NAME TEXT: npm ci refuses; envpreflight fails with TEXT and
+# the relock; the relock clears it
+ws_refused() {
+	check "$1: npm ci refuses: $(cat "$TEST_TMPDIR/npm.log")" ci_refuses "$p"
+	epo "$p"
+	check "$1: fail, not in sync ($st): $out" has "$2" "$out"
+	out=$(ep --only=deps --json "$p")
+	check "$1: the fix is the relock, the data name it" json_is "$out" \
+		'c["fix"]["argv"] == ["npm", "install"] and "relock" in c["hint"] and c["data"]["outdated_lockfile"]["name"] in c["message"] and c["data"]["outdated_lockfile"]["manifest_file"] in c["message"]'
+	npmq "$p" install --offline
+	epo "$p"
+	check "$1: npm install clears it ($st): $out" [ "$st" = 0 ]
+}
+# ws_accepted NAME: npm ci accepts and changes nothing: pass, before and after it
+ws_accepted() {
+	check "$1: npm ci accepts: $(cat "$TEST_TMPDIR/npm.log")" sh -c '! grep -q "in sync" "$1"' - "$TEST_TMPDIR/npm.log"
+	check "$1: npm changes nothing: $(dry "$p")" has "up to date" "$(dry "$p")"
+	epo "$p"
+	check "$1: pass ($st): $out" [ "$st" = 0 ]
+	npmq "$p" ci --offline
+	epo "$p"
+	check "$1: after npm ci: pass ($st): $out" [ "$st" = 0 ]
+}
+wsfresh wsadded 's|"dependencies":{|"dependencies":{"tiny-b":"file:../../../src/tiny-b-1.0.0.tgz",|' packages/a/package.json
+ws_refused "workspace dependency added" \
+	"packages/a/package.json and package-lock.json are not in sync: tiny-b: file:../../../src/tiny-b-1.0.0.tgz in packages/a/package.json, not in the lockfile"
+wsfresh wsdevadded 's|"version":"1.0.0"|"version":"1.0.0","devDependencies":{"tiny-b":"file:../../../src/tiny-b-1.0.0.tgz"}|' packages/b/package.json
+ws_refused "workspace devDependency added" \
+	"packages/b/package.json and package-lock.json are not in sync: tiny-b: file:../../../src/tiny-b-1.0.0.tgz in packages/b/package.json, not in the lockfile"
+wsfresh wsspec 's|tiny-a-1.0.0.tgz|tiny-a-1.1.0.tgz|' packages/a/package.json
+ws_refused "workspace spec no longer met" \
+	"tiny-a: packages/a/package.json wants file:../../../src/tiny-a-1.1.0.tgz, the lockfile was made for file:../../../src/tiny-a-1.0.0.tgz"
+wsfresh wsnew 's|"packages/b"|"packages/b","packages/c"|' package.json
+ws_refused "workspace added" \
+	"package.json and package-lock.json are not in sync: packages/c: a workspace of package.json, not in the lockfile"
+# a spec the locked version still meets; a dependency the tree already
+# has where the workspace resolves it (the root's, hoisted); a version
+# bump (changeset version): npm ci accepts them
+wsfresh wsmet 's|"file:../../../src/tiny-a-1.0.0.tgz"|"^1.0.0"|' packages/a/package.json
+npmq "$p" ci --offline --dry-run
+ws_accepted "workspace spec still met"
+wsfresh wshoisted 's|"version":"1.0.0"|"version":"1.0.0","dependencies":{"devdep":"^1.0.0"}|' packages/b/package.json
+npmq "$p" ci --offline --dry-run
+ws_accepted "workspace dependency the root's package meets"
+wsfresh wsbump 's|"version":"1.0.0"|"version":"1.1.0"|' packages/a/package.json
+npmq "$p" ci --offline --dry-run
+ws_accepted "workspace version bumped"
+# a dependency removed, a workspace removed: npm ci accepts but leaves
+# the package out while the lockfile still names it (its dry run says
+# "remove"): the relock, as for the root's
+ws_left_out() {	# NAME WHAT TEXT
+	npmq "$p" ci --offline --dry-run
+	check "$1: npm ci accepts and removes $2: $(cat "$TEST_TMPDIR/npm.log")" \
+		has "remove $2" "$(cat "$TEST_TMPDIR/npm.log")"
+	epo "$p"
+	check "$1: fail, the relock named ($st): $out" has "$3" "$out"
+	npmq "$p" install --offline
+	epo "$p"
+	check "$1: npm install clears it ($st): $out" [ "$st" = 0 ]
+	check "$1: after it npm changes nothing: $(dry "$p")" has "up to date" "$(dry "$p")"
+}
+wsfresh wsremoved 's|"tiny-a":"file:../../../src/tiny-a-1.0.0.tgz"||' packages/a/package.json
+ws_left_out "workspace dependency removed" tiny-a \
+	"tiny-a: in the lockfile, no longer in packages/a/package.json"
+wsfresh wsgone 's|,"packages/b"||' package.json
+ws_left_out "workspace removed" b \
+	"packages/b: a workspace in the lockfile, no longer of package.json"
+
+# a workspace depending on another: npm reads the folder's version from
+# its package.json (arborist load-virtual.js #resolveLinks), not the
+# lockfile.  changeset version bumps b and a's range with it: npm ci
+# accepts; b bumped past a's range: npm would not link b (it looks for
+# b@^1.0.0 elsewhere: refused, offline here), and no relock mends it
+cs=$TEST_TMPDIR/csbase
+mkdir -p "$cs/packages/a" "$cs/packages/b"
+printf '{"name":"app","version":"1.0.0","workspaces":["packages/a","packages/b"]}\n' >"$cs/package.json"
+printf '{"name":"a","version":"1.0.0","dependencies":{"b":"^1.0.0"}}\n' >"$cs/packages/a/package.json"
+printf '{"name":"b","version":"1.0.0"}\n' >"$cs/packages/b/package.json"
+npmq "$cs" install --offline
+p=$TEST_TMPDIR/csver
+cp -a "$cs" "$p"
+sed -i 's/"1.0.0"/"2.0.0"/' "$p/packages/b/package.json"
+sed -i 's/"\^1.0.0"/"^2.0.0"/' "$p/packages/a/package.json"
+npmq "$p" ci --offline --dry-run
+ws_accepted "changeset version (a workspace and the range on it bumped)"
+p=$TEST_TMPDIR/cspast
+cp -a "$cs" "$p"
+sed -i 's/"1.0.0"/"2.0.0"/' "$p/packages/b/package.json"
+ci_fails() { ! (cd "$1" && mgr npm ci --offline --dry-run >/dev/null 2>&1); }
+check "workspace bumped past a range on it: npm ci fails" ci_fails "$p"
+epo "$p"
+check "workspace bumped past a range on it: fail ($st): $out" \
+	has "b: packages/a/package.json wants ^1.0.0, packages/b/package.json has 2.0.0" "$out"
+out=$(ep --only=deps --json "$p")
+check "workspace bumped past a range on it: the fix is an edit, not a relock" json_is "$out" \
+	'c["fix"]["edit"]["file"] == "packages/a/package.json" and c["fix"]["argv"] is None and c["data"]["outdated_lockfile"]["locked"] == "2.0.0"'
+
 # ---- state 5: an npm: alias is named as npm ls names it ----
 p=$TEST_TMPDIR/alias
 mkdir -p "$p"

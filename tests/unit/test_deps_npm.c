@@ -1,7 +1,8 @@
 /* test_deps_npm.c - npm's rules in the deps parsers, one row a case:
  * an optional entry's os/cpu/libc against a machine (npm-install-checks
  * checkPlatform), a package.json spec met by a locked version (arborist
- * dep-valid.js), .npmrc values, the root entry's specs, aliases and git
+ * dep-valid.js), .npmrc values, the root entry's specs, the specs of
+ * every importer (workspaces, file: folders), aliases and git
  * dependencies. */
 #include "test.h"
 #include "deps.h"
@@ -174,10 +175,55 @@ static void entries(void)
 	dep_set_release(&root);
 }
 
+/* The importers: every entry outside node_modules that is not a link
+ * (the root, workspaces, file: folders), in the lockfile's order, each
+ * spec's field kept. */
+static void importers(void)
+{
+	static const char lock[] =
+		"{\"lockfileVersion\": 3, \"packages\": {"
+		"\"\": {\"workspaces\": [\"packages/*\"], "
+		"\"devDependencies\": {\"d\": \"^1\"}},"
+		"\"node_modules/a\": {\"resolved\": \"packages/a\", \"link\": true},"
+		"\"node_modules/d\": {\"version\": \"1.0.0\", \"dev\": true},"
+		"\"packages/a\": {\"version\": \"2.0.0\", "
+		"\"dependencies\": {\"x\": \"file:../../x.tgz\"}, "
+		"\"devDependencies\": {\"d\": \"^1.0.0\"}},"
+		"\"packages/a/node_modules/x\": {\"version\": \"1.0.0\", "
+		"\"dependencies\": {\"y\": \"1\"}},"
+		"\"../outside\": {\"version\": \"1.0.0\"}}}";
+	struct npm_importers imp = { NULL, 0, 0 };
+	struct dep_set s = DEP_SET_INIT;
+	struct parse_error e;
+	const struct npm_importer *a;
+	const struct dep *x;
+	int ver;
+
+	CHECK(deps_npm_parse_all(lock, sizeof(lock) - 1, &linux_glibc, &s, &imp, &ver, &e) == 0,
+	      "lock: %s", e.msg);
+	CHECK_INT(imp.n, 3, "the root, a workspace, a folder outside; not a link or a package");
+	CHECK(imp.n == 3 && !strcmp(imp.v[0].path, "") && !strcmp(imp.v[1].path, "packages/a") &&
+	      !strcmp(imp.v[2].path, "../outside"), "in the lockfile's order");
+	CHECK(!npm_importer_find(&imp, "packages/a/node_modules/x"), "a package is no importer");
+	a = npm_importer_find(&imp, "packages/a");
+	CHECK(a && a->specs.n == 2, "the workspace's specs");
+	x = a ? dep_set_get(&a->specs, "x") : NULL;
+	CHECK(x && !strcmp(x->version, "file:../../x.tgz") && x->extra &&
+	      !strcmp(x->extra, "dependencies"), "a spec as written, its field");
+	x = a ? dep_set_get(&a->specs, "d") : NULL;
+	CHECK(x && (x->flags & DEP_DEV) && x->extra && !strcmp(x->extra, "devDependencies"),
+	      "a dev spec");
+	CHECK(dep_set_get(&s, "packages/a") && dep_set_get(&s, "node_modules/a"),
+	      "the packages set keeps them all");
+	npm_importers_release(&imp);
+	dep_set_release(&s);
+}
+
 void test_main(void)
 {
 	platform_rows();
 	spec_rows();
 	npmrc_rows();
 	entries();
+	importers();
 }
