@@ -47,6 +47,7 @@ struct sock {
 	int writable;
 	int listening;		/* a listener is visible in this network
 				 * namespace */
+	int mounted;		/* its path is a mount point: lent in */
 };
 
 /* What the search did. */
@@ -96,6 +97,7 @@ static void sock_add(struct sockset *s, const char *path, const char *kind,
 	 * ids asks exactly that, and nothing is opened */
 	s->v[s->n].writable = sbx_can_write(path);
 	s->v[s->n].listening = 0;
+	s->v[s->n].mounted = 0;
 	s->n++;
 }
 
@@ -311,6 +313,37 @@ static void mounts(const struct sbx *x, struct sockset *s)
 
 	if (saferead_path(path, SBX_MOUNTINFO_CAP, &b) == 0) {
 		sandbox_mount_points(b.data, b.len, mount_seen, &m);
+		blob_release(&b);
+	}
+	free(path);
+}
+
+/* A socket whose own path is a mount point was bind-mounted in from
+ * outside (docker run -v /var/run/docker.sock:...): whoever built the
+ * sandbox lent it a daemon on purpose, and that daemon usually lives in
+ * another network namespace, whose listeners this one's /proc/net/unix
+ * does not show (the kernel's unix_seq_show walks the reader's netns
+ * only).  So a lent socket with no listener in view is not "cannot
+ * tell": the lending is the evidence, as the mount table is deepce's
+ * and CDK's. */
+static void mount_mark(const char *root, const char *mp, void *arg)
+{
+	struct sockset *s = arg;
+	size_t i;
+
+	(void)root;
+	for (i = 0; i < s->n; i++)
+		if (!strcmp(s->v[i].path, mp))
+			s->v[i].mounted = 1;
+}
+
+static void mounts_mark(const struct sbx *x, struct sockset *s)
+{
+	char *path = path_join(x->proc, "self/mountinfo");
+	struct blob b;
+
+	if (saferead_path(path, SBX_MOUNTINFO_CAP, &b) == 0) {
+		sandbox_mount_points(b.data, b.len, mount_mark, s);
 		blob_release(&b);
 	}
 	free(path);
@@ -551,7 +584,7 @@ void sbx_escape_docker_socket(const struct sbx *x, struct result *r)
 {
 	struct sockset *s = xcalloc(1, sizeof(*s));
 	cJSON *list = cJSON_AddArrayToObject(r->data, "sockets");
-	size_t i, reach = 0, unsure = 0, locked = 0;
+	size_t i, reach = 0, unsure = 0, locked = 0, lent = 0;
 	const char *first_reach = NULL, *first_unsure = NULL, *first_locked = NULL;
 	int table;
 
@@ -562,6 +595,11 @@ void sbx_escape_docker_socket(const struct sbx *x, struct result *r)
 	mounts(x, s);
 	search(x, s);
 	table = listeners(x, s);
+	for (i = 0; i < s->n; i++)
+		if (s->v[i].writable && !s->v[i].listening) {
+			mounts_mark(x, s);
+			break;
+		}
 	for (i = 0; i < s->n; i++) {
 		const struct sock *k = &s->v[i];
 		cJSON *o = cJSON_CreateObject();
@@ -574,10 +612,12 @@ void sbx_escape_docker_socket(const struct sbx *x, struct result *r)
 			cJSON_AddTrueToObject(o, "listening");
 		else
 			cJSON_AddNullToObject(o, "listening");
+		cJSON_AddBoolToObject(o, "mounted", k->mounted);
 		cJSON_AddItemToArray(list, o);
-		if (k->writable && k->listening) {
+		if (k->writable && (k->listening || k->mounted)) {
 			if (!reach++)
 				first_reach = k->path;
+			lent += !k->listening;
 		} else if (k->writable) {
 			if (!unsure++)
 				first_unsure = k->path;
@@ -589,8 +629,9 @@ void sbx_escape_docker_socket(const struct sbx *x, struct result *r)
 	cJSON_AddBoolToObject(r->data, "listeners_read", table == 0);
 	if (reach)
 		sbx_verdict(x, r, 0, STATUS_PASS, REASON_NONE, "%zu container socket%s writable "
-			"with a listener (%s%s): the daemon can start a privileged container",
-			reach, reach == 1 ? " is" : "s are", first_reach,
+			"with a listener%s (%s%s): the daemon can start a privileged container",
+			reach, reach == 1 ? " is" : "s are",
+			lent ? " or bind-mounted in" : "", first_reach,
 			reach > 1 ? ", ..." : "");
 	else if (unsure)
 		sbx_verdict(x, r, 0, STATUS_WARN, REASON_UNDECIDED, "%zu container socket%s "

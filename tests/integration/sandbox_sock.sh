@@ -283,6 +283,30 @@ EOF
 	check "other netns: not a pass, cannot tell ($(get escape.docker_socket status)/$(get escape.docker_socket reason))" \
 		[ "$(get escape.docker_socket status)/$(get escape.docker_socket reason)" = warn/undecided ]
 
+	# the same daemon lent in with a bind mount (docker run -v
+	# /var/run/docker.sock:...): still no listener in view, but the
+	# mount table says the socket came from outside: a failure
+	reset_home
+	cat >"$T/lent.sh" <<EOF
+home='$home'
+mkdir -p "\$T/outer" "\$home/.docker/run"
+live l "\$T/outer/daemon.sock"
+: >"\$home/.docker/run/docker.sock"
+mount --bind "\$T/outer/daemon.sock" "\$home/.docker/run/docker.sock" || exit 1
+WRAP='unshare -n'
+run
+unshare -n /usr/bin/python3 "\$T/bin/prober.py" "\$home/.docker/run/docker.sock" >"\$T/reached"
+EOF
+	scenario lent "-rm"
+	if [ -s "$out" ]; then
+		check "lent socket: the prober connected" [ -s "$T/reached" ]
+		agree escape.docker_socket "a socket bind-mounted in, its daemon in another netns"
+		check "lent socket: mounted, no listener seen" \
+			[ "$(sock_field "$home/.docker/run/docker.sock" mounted)/$(sock_field "$home/.docker/run/docker.sock" listening)" = true/null ]
+	else
+		skip "a bind mount in a private mount namespace: $(tail -n 1 "$T/lent.log")"
+	fi
+
 	# the bounded walk stops early, and says so
 	reset_home
 	cat >"$T/many.sh" <<EOF
