@@ -535,6 +535,61 @@ static int mismatch(struct pnpm_mismatch *why, const char *field, const char *na
 	return 0;
 }
 
+/* Whether an override of the lockfile explains a direct dependency's
+ * specifier: pnpm applies overrides to the projects' manifests before it
+ * compares them with the importers (pnpm 8 core/src/install/index.ts:
+ * the manifests go through the readPackage hook createVersionsOverrider
+ * makes, then satisfiesPackageManifest; pnpm 12 alike), so the importer
+ * records the override's value, "-" removes the dependency, and "$name"
+ * takes the root's own spec of name.  The config check runs first
+ * (deps_pnpm_cfg.c): here the lockfile's overrides are the project's.
+ * A key "a>b" or "b@range" may target b too; which ones pnpm would apply
+ * is not worked out: any that targets the dependency and gives the
+ * specifier the importer holds is taken, so no override is a false
+ * alarm. */
+/* An override's file:/link: value as the importer records it: pnpm 8
+ * writes the path made absolute from the project (seen with pnpm 8.15.9:
+ * "file:../../src/a.tgz" becomes "file:/.../src/a.tgz"); which project is
+ * not known here, so the absolute one need only end in the relative
+ * one's path past its leading "../" and "./". */
+static int same_value(const char *val, const char *have)
+{
+	size_t n, h;
+	const char *rel;
+
+	if (!strcmp(val, have))
+		return 1;
+	if (strncmp(val, "file:", 5) && strncmp(val, "link:", 5))
+		return 0;
+	if (strncmp(val, have, 5) || have[5] != '/')
+		return 0;
+	rel = val + 5;
+	while (!strncmp(rel, "../", 3) || !strncmp(rel, "./", 2))
+		rel += rel[1] == '/' ? 2 : 3;
+	n = strlen(rel);
+	h = strlen(have);
+	return n && h > n + 5 && !strcmp(have + h - n, rel) && have[h - n - 1] == '/';
+}
+
+static int overridden(const struct pnpm_lock *l, const char *alias, const char *have)
+{
+	size_t i, n = strlen(alias);
+
+	for (i = 0; i < l->cfg.overrides.n; i++) {
+		const struct pnpm_kv *o = &l->cfg.overrides.v[i];
+		const char *t = strrchr(o->key, '>'), *at;
+
+		t = t ? t + 1 : o->key;
+		at = strchr(t + (t[0] == '@'), '@');
+		if ((size_t)(at ? at - t : (ptrdiff_t)strlen(t)) != n || strncmp(t, alias, n) ||
+		    !o->val)
+			continue;
+		if (o->val[0] == '$' || (have ? same_value(o->val, have) : !strcmp(o->val, "-")))
+			return 1;
+	}
+	return 0;
+}
+
 int deps_pnpm_satisfies(const struct pnpm_lock *l, const struct pnpm_importer *imp,
 			const struct pnpm_manifest *m, struct pnpm_mismatch *why)
 {
@@ -559,7 +614,7 @@ int deps_pnpm_satisfies(const struct pnpm_lock *l, const struct pnpm_importer *i
 			continue;
 		if (no_links && is_link(want))
 			continue;
-		if (!have || strcmp(have, want))
+		if ((!have || strcmp(have, want)) && !overridden(l, m->v[i].alias, have))
 			return mismatch(why, NULL, m->v[i].alias, want, have);
 	}
 	for (i = 0; i < imp->n; i++) {
