@@ -80,29 +80,16 @@ static int modules_parse(const char *buf, size_t len, void *out, struct parse_er
 	return deps_pnpm_modules_read(buf, len, out, e);
 }
 
-/* What deps_pnpm_parse gives for the lockfile whose packages are from:
- * an entry for each, in its order. */
-static void packages_copy(struct dep_set *to, const struct dep_set *from)
-{
-	size_t i;
-
-	for (i = 0; i < from->n; i++) {
-		const struct dep *d = &from->v[i];
-		struct dep *c = dep_set_add(to, d->key, d->name, d->version, d->flags);
-
-		c->line = d->line;
-		c->extra = d->extra ? xstrdup(d->extra) : NULL;
-	}
-}
-
-/* pnpm's current lockfile into have: 1, 0 missing, -1 with r set.  Right
- * after an install it is, byte for byte, the lockfile pnpm wrote beside
- * it (pnpm 8 and 12 alike): the packages already parsed from want's
- * bytes are then copied, not parsed again (the parse is deterministic:
- * the same bytes give the same set). */
+/* pnpm's current lockfile into have: 1, 2 the same bytes as want (have
+ * not filled), 0 missing, -1 with r set.  Right after an install it is,
+ * byte for byte, the lockfile pnpm wrote beside it (pnpm 8 and 12 alike):
+ * its packages are then the ones already parsed from want's bytes (the
+ * parse is deterministic), and the caller compares them with themselves
+ * (deps_compare reads the two sets, and pnpm sets no flag on an installed
+ * package that it reads: DEP_OPTIONAL, added to the wanted ones, is only
+ * looked at on a wanted package that is not installed). */
 static int read_current(const struct spec *spec, const struct lock_req *l,
-			const struct blob *want, const struct pnpm_lock *lock,
-			struct dep_set *have, struct result *r)
+			const struct blob *want, struct dep_set *have, struct result *r)
 {
 	static const char name[] = "node_modules/.pnpm/lock.yaml";
 	struct blob b;
@@ -113,8 +100,7 @@ static int read_current(const struct spec *spec, const struct lock_req *l,
 		return rc;
 	if (b.len == want->len && !memcmp(b.data, want->data, b.len)) {
 		blob_release(&b);
-		packages_copy(have, &lock->pkgs);
-		return 1;
+		return 2;
 	}
 	rc = deps_pnpm_parse(b.data, b.len, have, &e);
 	blob_release(&b);
@@ -607,7 +593,7 @@ void deps_run_pnpm(const struct run_ctx *ctx, const struct lock_req *l, struct r
 	}
 	/* pnpm keeps what it installed as a lockfile of its own (the "current
 	 * lockfile"), and compares the wanted one with it on every install */
-	rc = read_current(spec, l, &b, &lock, &have, r);
+	rc = read_current(spec, l, &b, &have, r);
 	if (rc < 0)
 		goto out;
 	if (rc == 0) {
@@ -616,7 +602,7 @@ void deps_run_pnpm(const struct run_ctx *ctx, const struct lock_req *l, struct r
 		r->reason = REASON_CANNOT_COMPARE;
 		goto out;
 	}
-	compare_install(spec, l, &lock, &mods, &have, ctx->deadline_ms, r);
+	compare_install(spec, l, &lock, &mods, rc == 2 ? &lock.pkgs : &have, ctx->deadline_ms, r);
 out:
 	blob_release(&b);
 	pnpm_lock_release(&lock);
