@@ -115,4 +115,9 @@ int deps_pnpm_satisfies(const struct pnpm_lock *l, const struct pnpm_importer *i
  * than max_length, or upper case), which is not computed here. */
 char *pnpm_dep_dirname(const char *id, unsigned max_length);
 
+/* pnpm_dep_dirname into out (cap bytes; no allocation, for the folder
+ * stats): 1 written, 0 where pnpm_dep_dirname says NULL, -1 when it does
+ * not fit (strlen(id) + 6 always does). */
+int pnpm_dep_dirname_to(const char *id, unsigned max_length, char *out, size_t cap);
+
 #endif

@@ -660,30 +660,31 @@ int deps_pnpm_satisfies(const struct pnpm_lock *l, const struct pnpm_importer *i
 
 /* ---- the virtual store ---- */
 
-char *pnpm_dep_dirname(const char *id, unsigned max_length)
+int pnpm_dep_dirname_to(const char *id, unsigned max_length, char *out, size_t cap)
 {
-	struct buf b = BUF_INIT;
 	const char *s = id;
-	char *out;
-	size_t i, n;
+	size_t i, n = 0, len;
 	int upper = 0;
 
 	if (!strncmp(s, "file:", 5)) {
-		buf_puts(&b, "file+");
+		memcpy(out, "file+", 5);
+		n = 5;
 		s += 5;
 	} else if (*s == '/') {
 		s++;
 	}
-	buf_puts(&b, s);
-	out = buf_detach(&b);
-	n = strlen(out);
+	len = strlen(s);
+	if (len + n + 1 > cap)
+		return -1;
+	memcpy(out + n, s, len + 1);
+	n += len;
 	for (i = 0; i < n; i++) {
 		if (strchr("\\/:*?\"<>|#", out[i]))
 			out[i] = '+';
 		if (out[i] >= 'A' && out[i] <= 'Z')
 			upper = 1;
 	}
-	if (strchr(out, '(')) {
+	if (memchr(out, '(', n)) {
 		size_t k = 0;
 
 		if (n && out[n - 1] == ')')
@@ -699,7 +700,17 @@ char *pnpm_dep_dirname(const char *id, unsigned max_length)
 		out[k] = 0;
 		n = k;
 	}
-	if (n > (max_length ? max_length : 120) || (upper && strncmp(out, "file+", 5))) {
+	if (n > (max_length ? max_length : 120) || (upper && strncmp(out, "file+", 5)))
+		return 0;
+	return 1;
+}
+
+char *pnpm_dep_dirname(const char *id, unsigned max_length)
+{
+	size_t cap = strlen(id) + 6;
+	char *out = xmalloc(cap);
+
+	if (pnpm_dep_dirname_to(id, max_length, out, cap) <= 0) {
 		free(out);
 		return NULL;
 	}

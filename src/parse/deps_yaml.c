@@ -19,8 +19,67 @@
 struct yw_level {
 	int map;		/* a mapping (else a sequence) */
 	int want_key;		/* mapping: the next scalar is a key */
-	char *key;		/* mapping: its current key */
+	int has_key;		/* mapping: key holds its current key */
+	char *key;		/* the level's key buffer, kept for the next
+				 * mapping at this depth (one allocation a
+				 * depth, not one a key) */
+	size_t keycap;
 };
+
+/* The end of the text as text_yaml_end says it, computed once and only
+ * when needed: a mark past the last line (libyaml's stream end after a
+ * text without a final newline) or an error. */
+struct yw_end {
+	const char *buf;
+	size_t len;
+	unsigned floor;		/* 1 + the text's '\n's: never above its last line */
+	int known;
+	unsigned line, col;
+};
+
+static void yw_end_init(struct yw_end *e, const char *buf, size_t len)
+{
+	const char *s = buf, *end = buf + len, *nl;
+
+	memset(e, 0, sizeof(*e));
+	e->buf = buf;
+	e->len = len;
+	e->floor = 1;
+	while (s < end && (nl = memchr(s, '\n', (size_t)(end - s)))) {
+		e->floor++;
+		s = nl + 1;
+	}
+}
+
+static void yw_end_get(struct yw_end *e)
+{
+	if (!e->known)
+		text_yaml_end(e->buf, e->len, &e->line, &e->col);
+	e->known = 1;
+}
+
+/* A scalar's line, kept within the text: every '\n' is a line break of
+ * text_yaml_end's, so a line up to floor needs no count of the others */
+static unsigned yw_line(struct yw_end *e, unsigned line)
+{
+	if (line <= e->floor)
+		return line;
+	yw_end_get(e);
+	return line > e->line ? e->line : line;
+}
+
+static void level_set_key(struct yw_level *l, const char *v, size_t n)
+{
+	n = strnlen(v, n);	/* as xstrndup copied it */
+	if (n + 1 > l->keycap) {
+		free(l->key);
+		l->keycap = n + 1 > 64 ? n + 1 : 64;
+		l->key = xmalloc(l->keycap);
+	}
+	memcpy(l->key, v, n);
+	l->key[n] = 0;
+	l->has_key = 1;
+}
 
 static void yw_error(struct parse_error *err, const yaml_mark_t *m, const char *msg)
 {
@@ -41,14 +100,14 @@ int deps_yaml_walk_doc(const char *buf, size_t len, unsigned doc, yw_fn *fn, voi
 	struct yw_level *lv = NULL;
 	size_t n = 0, cap = 0, i;
 	int rc = -1, done = 0;
-	unsigned end_line, end_col;
+	struct yw_end end;
 	unsigned seen = 0;	/* documents started so far */
 	int in_doc = 0;		/* inside document number doc */
 
 	memset(err, 0, sizeof(*err));
 	if (docs)
 		memset(docs, 0, sizeof(*docs));
-	text_yaml_end(buf, len, &end_line, &end_col);
+	yw_end_init(&end, buf, len);
 	if (!yaml_parser_initialize(&parser)) {
 		parse_error_msg(err, "cannot start the YAML parser");
 		return -1;
@@ -98,10 +157,16 @@ int deps_yaml_walk_doc(const char *buf, size_t len, unsigned doc, yw_fn *fn, voi
 			}
 			if (n && lv[n - 1].map)
 				lv[n - 1].want_key = 1;	/* the value of a key */
-			grow(&lv, sizeof(*lv), &cap, n + 1);
+			if (n == cap) {
+				grow(&lv, sizeof(*lv), &cap, n + 1);
+				for (i = n; i < cap; i++) {
+					lv[i].key = NULL;
+					lv[i].keycap = 0;
+				}
+			}
 			lv[n].map = ev.type == YAML_MAPPING_START_EVENT;
 			lv[n].want_key = 1;
-			lv[n].key = NULL;
+			lv[n].has_key = 0;
 			n++;
 			break;
 		case YAML_MAPPING_END_EVENT:
@@ -109,7 +174,6 @@ int deps_yaml_walk_doc(const char *buf, size_t len, unsigned doc, yw_fn *fn, voi
 			if (!n)		/* libyaml pairs them; never below the top */
 				break;
 			n--;
-			free(lv[n].key);
 			if (!n && !docs)
 				done = 1;
 			break;
@@ -125,9 +189,7 @@ int deps_yaml_walk_doc(const char *buf, size_t len, unsigned doc, yw_fn *fn, voi
 			p.in_seq = !lv[n - 1].map;
 			/* an empty value at the end of a text without a
 			 * final newline: a mark past its last line */
-			p.line = (unsigned)ev.start_mark.line + 1;
-			if (p.line > end_line)
-				p.line = end_line;
+			p.line = yw_line(&end, (unsigned)ev.start_mark.line + 1);
 			if (ev.type == YAML_SCALAR_EVENT) {
 				p.value = (const char *)ev.data.scalar.value;
 				p.vlen = ev.data.scalar.length;
@@ -141,13 +203,11 @@ int deps_yaml_walk_doc(const char *buf, size_t len, unsigned doc, yw_fn *fn, voi
 					continue;
 				if (i == n - 1 && p.is_key)
 					break;
-				p.key[p.depth++] = lv[i].key ? lv[i].key : "";
+				p.key[p.depth++] = lv[i].has_key ? lv[i].key : "";
 			}
 			if (lv[n - 1].map) {
-				if (p.is_key) {
-					free(lv[n - 1].key);
-					lv[n - 1].key = xstrndup(p.value, p.vlen);
-				}
+				if (p.is_key)
+					level_set_key(&lv[n - 1], p.value, p.vlen);
 				lv[n - 1].want_key = !p.is_key;
 			}
 			if (fn(ctx, &p) < 0) {
@@ -166,11 +226,14 @@ int deps_yaml_walk_doc(const char *buf, size_t len, unsigned doc, yw_fn *fn, voi
 	}
 	rc = 0;
 out:
-	if (rc < 0 && err->line > end_line) {
-		err->line = end_line;
-		err->col = end_col;
+	if (rc < 0) {
+		yw_end_get(&end);
+		if (err->line > end.line) {
+			err->line = end.line;
+			err->col = end.col;
+		}
 	}
-	for (i = 0; i < n; i++)
+	for (i = 0; i < cap; i++)
 		free(lv[i].key);
 	free(lv);
 	yaml_parser_delete(&parser);

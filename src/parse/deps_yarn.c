@@ -196,7 +196,12 @@ static int lock_fn(void *arg, const struct ypath *p)
 			*f = xstrndup(p->value, p->vlen);
 	} else if (p->depth == 3 && !p->in_seq && (!strcmp(p->key[1], "dependencies") ||
 						     !strcmp(p->key[1], "peerDependencies"))) {
-		grow(&e->deps, sizeof(*e->deps), &e->cap, e->ndeps + 1);
+		/* from 2, not grow's 8: most entries have a few (a page of
+		 * memory touched costs more than the copies here) */
+		if (e->ndeps == e->cap) {
+			e->cap = e->cap ? e->cap * 2 : 2;
+			e->deps = xrealloc(e->deps, e->cap * sizeof(*e->deps));
+		}
 		e->deps[e->ndeps].name = xstrdup(p->key[2]);
 		e->deps[e->ndeps].range = xstrndup(p->value, p->vlen);
 		e->deps[e->ndeps].peer = p->key[1][0] == 'p';

@@ -25,19 +25,15 @@
 
 #define PNPM_SHOWN 5		/* links named in a message */
 
-/* Read and parse the install record name with parse into out: 1, 0
- * missing, -1 with r set (unreadable, the install as fix). */
-static int read_record(const struct spec *spec, const struct lock_req *l, const char *name,
-		       int (*parse)(const char *, size_t, void *, struct parse_error *),
-		       void *out, struct result *r)
+/* Read the install record name into b: 1, 0 missing, -1 with r set
+ * (unreadable, the install as fix). */
+static int read_blob(const struct spec *spec, const struct lock_req *l, const char *name,
+		     struct blob *b, struct result *r)
 {
-	struct blob b;
 	struct lread lr;
-	struct parse_error e;
 	char why[128];
-	int rc;
 
-	if (deps_read(spec->root, name, 0, DEPS_LOCK_CAP, &b, &lr) < 0) {
+	if (deps_read(spec->root, name, 0, DEPS_LOCK_CAP, b, &lr) < 0) {
 		if (lr.err == ENOENT)
 			return 0;
 		result_set(r, STATUS_FAIL, "cannot read %s: %s", name,
@@ -46,14 +42,35 @@ static int read_record(const struct spec *spec, const struct lock_req *l, const 
 		deps_set_fix(r, l);
 		return -1;
 	}
+	return 1;
+}
+
+static void record_invalid(const struct lock_req *l, const char *name,
+			   const struct parse_error *e, struct result *r)
+{
+	result_set(r, STATUS_FAIL, "%s:%u:%u: %s: what pnpm installed cannot be read",
+		   name, e->line, e->col, e->msg);
+	r->reason = REASON_UNREADABLE;
+	deps_set_fix(r, l);
+	deps_fix_hint(r, l);
+}
+
+/* Read and parse the install record name with parse into out: 1, 0
+ * missing, -1 with r set (unreadable, the install as fix). */
+static int read_record(const struct spec *spec, const struct lock_req *l, const char *name,
+		       int (*parse)(const char *, size_t, void *, struct parse_error *),
+		       void *out, struct result *r)
+{
+	struct blob b;
+	struct parse_error e;
+	int rc = read_blob(spec, l, name, &b, r);
+
+	if (rc <= 0)
+		return rc;
 	rc = parse(b.data, b.len, out, &e);
 	blob_release(&b);
 	if (rc < 0) {
-		result_set(r, STATUS_FAIL, "%s:%u:%u: %s: what pnpm installed cannot be read",
-			   name, e.line, e.col, e.msg);
-		r->reason = REASON_UNREADABLE;
-		deps_set_fix(r, l);
-		deps_fix_hint(r, l);
+		record_invalid(l, name, &e, r);
 		return -1;
 	}
 	return 1;
@@ -64,9 +81,35 @@ static int modules_parse(const char *buf, size_t len, void *out, struct parse_er
 	return deps_pnpm_modules_read(buf, len, out, e);
 }
 
-static int current_parse(const char *buf, size_t len, void *out, struct parse_error *e)
+/* pnpm's current lockfile into have: 1, 2 the same bytes as want (have
+ * not filled), 0 missing, -1 with r set.  Right after an install it is,
+ * byte for byte, the lockfile pnpm wrote beside it (pnpm 8 and 12 alike):
+ * its packages are then the ones already parsed from want's bytes (the
+ * parse is deterministic), and the caller compares them with themselves
+ * (deps_compare reads the two sets, and pnpm sets no flag on an installed
+ * package that it reads: DEP_OPTIONAL, added to the wanted ones, is only
+ * looked at on a wanted package that is not installed). */
+static int read_current(const struct spec *spec, const struct lock_req *l,
+			const struct blob *want, struct dep_set *have, struct result *r)
 {
-	return deps_pnpm_parse(buf, len, out, e);
+	static const char name[] = "node_modules/.pnpm/lock.yaml";
+	struct blob b;
+	struct parse_error e;
+	int rc = read_blob(spec, l, name, &b, r);
+
+	if (rc <= 0)
+		return rc;
+	if (b.len == want->len && !memcmp(b.data, want->data, b.len)) {
+		blob_release(&b);
+		return 2;
+	}
+	rc = deps_pnpm_parse(b.data, b.len, have, &e);
+	blob_release(&b);
+	if (rc < 0) {
+		record_invalid(l, name, &e, r);
+		return -1;
+	}
+	return 1;
 }
 
 /* ---- package.json against the lockfile ---- */
@@ -237,22 +280,36 @@ struct pnpm_view {
  * told: a name pnpm shortens with a hash), 0: missing. */
 static int folder_there(const struct pnpm_view *v, const struct dep *d)
 {
-	char *dir = pnpm_dep_dirname(d->key, v->max_length);
-	struct buf rel = BUF_INIT;
+	char small[512], *rel = small, *dir;
+	size_t cap = sizeof(small), dl, nl;
 	struct stat st;
-	int there = 1;
+	int there, rc;
 
-	if (!dir || !d->name || !*d->name || !safe_rel(d->name) || strchr(dir, '/')) {
-		free(dir);
+	if (!d->name || !*d->name || !safe_rel(d->name))
+		return 1;
+	/* the path on the stack (these run on two threads: no allocation,
+	 * no second malloc arena); a long one on the heap */
+	nl = strlen(d->name);
+	if (strlen(d->key) + 6 + sizeof("/node_modules/") + nl > cap) {
+		cap = strlen(d->key) + 6 + sizeof("/node_modules/") + nl;
+		rel = xmalloc(cap);
+	}
+	rc = pnpm_dep_dirname_to(d->key, v->max_length, rel, cap);
+	dir = rel;
+	if (rc <= 0 || strchr(dir, '/')) {
+		if (rel != small)
+			free(rel);
 		return 1;
 	}
-	buf_printf(&rel, "%s/node_modules/%s", dir, d->name);
-	if (fstatat(v->vfd, buf_str(&rel), &st, 0) < 0)
+	dl = strlen(dir);
+	memcpy(rel + dl, "/node_modules/", sizeof("/node_modules/") - 1);
+	memcpy(rel + dl + sizeof("/node_modules/") - 1, d->name, nl + 1);
+	if (fstatat(v->vfd, rel, &st, 0) < 0)
 		there = errno != ENOENT && errno != ENOTDIR;	/* else not told */
 	else
 		there = S_ISDIR(st.st_mode);
-	buf_release(&rel);
-	free(dir);
+	if (rel != small)
+		free(rel);
 	return there;
 }
 
@@ -514,7 +571,6 @@ void deps_run_pnpm(const struct run_ctx *ctx, const struct lock_req *l, struct r
 	if (deps_read_lockfile(spec, l, &b, r) < 0)
 		return;
 	rc = deps_pnpm_lock(b.data, b.len, &lock, &e);
-	blob_release(&b);
 	if (rc < 0) {
 		deps_lockfile_invalid(r, l, &e);
 		goto out;
@@ -541,7 +597,7 @@ void deps_run_pnpm(const struct run_ctx *ctx, const struct lock_req *l, struct r
 	}
 	/* pnpm keeps what it installed as a lockfile of its own (the "current
 	 * lockfile"), and compares the wanted one with it on every install */
-	rc = read_record(spec, l, "node_modules/.pnpm/lock.yaml", current_parse, &have, r);
+	rc = read_current(spec, l, &b, &have, r);
 	if (rc < 0)
 		goto out;
 	if (rc == 0) {
@@ -550,8 +606,9 @@ void deps_run_pnpm(const struct run_ctx *ctx, const struct lock_req *l, struct r
 		r->reason = REASON_CANNOT_COMPARE;
 		goto out;
 	}
-	compare_install(spec, l, &lock, &mods, &have, ctx->deadline_ms, r);
+	compare_install(spec, l, &lock, &mods, rc == 2 ? &lock.pkgs : &have, ctx->deadline_ms, r);
 out:
+	blob_release(&b);
 	pnpm_lock_release(&lock);
 	pnpm_modules_release(&mods);
 	dep_set_release(&have);

@@ -20,10 +20,12 @@
 #include "util.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include <zlib.h>
 
 #define YARN_STATE_CAP ((size_t)256 * 1024 * 1024)	/* gunzipped install state */
@@ -261,6 +263,7 @@ static void nm_read_record(const struct spec *spec, struct nm_read *nr)
 {
 	struct blob b;
 	size_t i;
+	int root;
 
 	memset(nr, 0, sizeof(*nr));
 	if (deps_read(spec->root, nm_record, 0, DEPS_LOCK_CAP, &b, &nr->lr) < 0) {
@@ -271,21 +274,32 @@ static void nm_read_record(const struct spec *spec, struct nm_read *nr)
 		 -2 : 1;
 	blob_release(&b);
 	nr->gone = xcalloc(nr->nlocs + 1, 1);
+	/* each location lstat'ed relative to the project, opened once: no
+	 * path built and no walk from / a location */
+	root = nr->rc == 1 ? open(spec->root, O_PATH | O_DIRECTORY | O_CLOEXEC) : -1;
 	for (i = 0; nr->rc == 1 && i < nr->nlocs; i++) {
 		const char *loc = nr->locs[i].path;
 		struct stat st;
-		char *p;
+		int rc;
 
 		if ((strncmp(loc, "node_modules/", 13) && !strstr(loc, "/node_modules/")) ||
 		    !path_is_relative_inside(loc))
 			continue;
-		p = path_join(spec->root, loc);
-		if (lstat(p, &st) < 0 && (errno == ENOENT || errno == ENOTDIR)) {
+		if (root >= 0) {
+			rc = fstatat(root, loc, &st, AT_SYMLINK_NOFOLLOW);
+		} else {
+			char *p = path_join(spec->root, loc);
+
+			rc = lstat(p, &st);
+			free(p);
+		}
+		if (rc < 0 && (errno == ENOENT || errno == ENOTDIR)) {
 			nr->gone[i] = 1;
 			nr->ngone++;
 		}
-		free(p);
 	}
+	if (root >= 0)
+		close(root);
 }
 
 static void nm_read_release(struct nm_read *nr)
@@ -558,29 +572,38 @@ static void run_pnp(const struct spec *spec, const struct lock_req *l, const str
 
 /* ---- yarn ---- */
 
-/* The lockfile parsed and judged for this machine, on a thread of its
- * own (deps_probe.h: parse_job) while the install record is read. */
+/* The lockfile parsed and judged for this machine. */
 struct lock_job {
 	struct yarn_lock y;
 	struct yarn_arch arch;
 	size_t skipped;
 };
 
-static int lock_job_fn(struct parse_job *j)
-{
-	struct lock_job *lj = (struct lock_job *)j->arg;
-	int rc = yarn_lock_parse(j->b->data, j->b->len, &lj->y, &j->err);
+/* node_modules/.yarn-state.yml read, parsed and its locations lstat'ed on
+ * a thread of its own (deps_probe.h: parse_job) while the lockfile is
+ * parsed on the check's: the record and the stats are the smaller part,
+ * so the thread's own malloc arena stays small (growing a second arena
+ * to the lockfile's size cost more system time than the thread saved). */
+struct state_job {
+	const struct spec *spec;
+	struct nm_read *nr;
+};
 
-	if (rc == 0)
-		yarn_lock_wanted(&lj->y, &lj->arch, j->out, &lj->skipped);
-	return rc;
+static int state_job_fn(struct parse_job *j)
+{
+	const struct state_job *sj = (const struct state_job *)j->arg;
+
+	nm_read_record(sj->spec, sj->nr);
+	return 0;
 }
 
 void deps_run_yarn(const struct run_ctx *ctx, const struct lock_req *l, struct result *r)
 {
 	const struct spec *spec = ctx->spec;
 	struct lock_job lj;
+	struct state_job sj;
 	struct parse_job job;
+	struct parse_error err;
 	struct nm_read nr;
 	struct dep_set want = DEP_SET_INIT;
 	struct platform plat;
@@ -599,20 +622,24 @@ void deps_run_yarn(const struct run_ctx *ctx, const struct lock_req *l, struct r
 	lj.arch.os = plat.os[0] ? plat.os : NULL;
 	lj.arch.cpu = plat.cpu[0] ? plat.cpu : NULL;
 	lj.arch.libc = plat.libc;
-	memset(&job, 0, sizeof(job));
-	job.fn = lock_job_fn;
-	job.b = &b;
-	job.out = &want;
-	job.arg = &lj;
-	deps_parse_job_start(&job);
 	linker = node_linker(spec);
 	nm = !strcmp(linker, "node-modules");
 	memset(&nr, 0, sizeof(nr));
+	memset(&job, 0, sizeof(job));
+	memset(&err, 0, sizeof(err));
+	sj.spec = spec;
+	sj.nr = &nr;
+	job.fn = state_job_fn;
+	job.arg = &sj;
 	if (nm)
-		nm_read_record(spec, &nr);
-	rc = deps_parse_job_finish(&job);
+		deps_parse_job_start(&job);
+	rc = yarn_lock_parse(b.data, b.len, &lj.y, &err);
+	if (rc == 0)
+		yarn_lock_wanted(&lj.y, &lj.arch, &want, &lj.skipped);
+	if (nm)
+		deps_parse_job_finish(&job);
 	if (rc < 0) {
-		deps_lockfile_invalid(r, l, &job.err);
+		deps_lockfile_invalid(r, l, &err);
 		goto out;
 	}
 	if (rc == 1) {
