@@ -391,19 +391,99 @@ int sbx_can_write(const char *path)
 	return faccessat(AT_FDCWD, path, W_OK, AT_EACCESS) == 0;
 }
 
+/* What fs.root asks is whether this process can change the system, not
+ * the mount flag alone: a user without write permission on a read-write
+ * root cannot (the frequent false alarm), and a read-only root is no
+ * barrier to a process with CAP_SYS_ADMIN, which one remount makes
+ * writable (mount(2): MS_REMOUNT needs CAP_SYS_ADMIN in the user
+ * namespace owning the mount namespace; a flag locked when the mounts
+ * were copied from a more privileged namespace, MNT_LOCK_READONLY in
+ * mount_namespaces(7), cannot be cleared, and only trying tells).  The
+ * directories whose change changes the system: */
+static const char *const system_dirs[] = {
+	"/", "/etc", "/usr", "/usr/bin", "/usr/lib", "/usr/local/bin", "/var", "/opt",
+};
+
+/* Each system directory writable: 1 now, 2 but for the read-only mount
+ * (faccessat says EROFS only once permission is granted, fs/open.c
+ * do_faccessat; for a read-only superblock, sb_permission says it
+ * first, so 2 there means "the flag is the barrier we can see"). */
+static int dir_writable(const char *dir)
+{
+	if (faccessat(AT_FDCWD, dir, W_OK, AT_EACCESS) == 0)
+		return 1;
+	return errno == EROFS ? 2 : 0;
+}
+
+/* CAP_SYS_ADMIN in the effective set (bit 21,
+ * include/uapi/linux/capability.h); 0 when status cannot be read. */
+static int has_sys_admin(const struct sbx *x)
+{
+	char *path = path_join(x->proc, "self/status");
+	struct proc_identity id;
+	const char *bad;
+	struct blob b;
+	int yes = 0;
+
+	if (saferead_path(path, SBX_PROC_CAP, &b) == 0) {
+		yes = sandbox_status_parse(b.data, b.len, &id, &bad) == 0 && id.have_cap_eff &&
+		      (id.cap_eff & (1ULL << 21));
+		proc_identity_release(&id);
+		blob_release(&b);
+	}
+	free(path);
+	return yes;
+}
+
 static void fs_root(const struct sbx *x, struct result *r)
 {
 	struct statvfs sv;
+	struct names now = { 0 }, after = { 0 };
+	struct buf msg = BUF_INIT;
+	cJSON *w = cJSON_CreateArray();
+	int ro, admin;
+	size_t i;
 
 	if (statvfs("/", &sv) < 0) {
+		cJSON_Delete(w);
 		sbx_could_not(r, "/ (statvfs)", errno);
 		return;
 	}
-	cJSON_AddBoolToObject(r->data, "read_only", (sv.f_flag & ST_RDONLY) != 0);
-	if (sv.f_flag & ST_RDONLY)
-		sbx_verdict(x, r, 1, STATUS_PASS, REASON_NONE, "/ is mounted read-only");
-	else
-		sbx_verdict(x, r, 0, STATUS_PASS, REASON_NONE, "/ is mounted read-write");
+	ro = (sv.f_flag & ST_RDONLY) != 0;
+	admin = has_sys_admin(x);
+	for (i = 0; i < ARRAY_SIZE(system_dirs); i++) {
+		int d = dir_writable(system_dirs[i]);
+
+		if (d == 1) {
+			sbx_names_add(&now, system_dirs[i]);
+			cJSON_AddItemToArray(w, cJSON_CreateString(system_dirs[i]));
+		} else if (d == 2) {
+			sbx_names_add(&after, system_dirs[i]);
+		}
+	}
+	cJSON_AddBoolToObject(r->data, "read_only", ro);
+	cJSON_AddItemToObject(r->data, "writable_dirs", w);
+	cJSON_AddBoolToObject(r->data, "cap_sys_admin", admin);
+	if (now.n) {
+		sbx_list_text(&msg, now.v, now.n);
+		sbx_verdict(x, r, 0, STATUS_PASS, REASON_NONE, "/ is mounted read-%s, and this "
+			    "process can write to %s", ro ? "only" : "write", buf_str(&msg));
+	} else if (admin && after.n) {
+		sbx_list_text(&msg, after.v, after.n);
+		sbx_verdict(x, r, 0, STATUS_PASS, REASON_NONE, "/ is mounted read-only, but this "
+			    "process has CAP_SYS_ADMIN: one remount (mount -o remount,rw) would "
+			    "let it write to %s", buf_str(&msg));
+	} else if (ro) {
+		sbx_verdict(x, r, 1, STATUS_PASS, REASON_NONE, "/ is mounted read-only%s", admin ?
+			    " (CAP_SYS_ADMIN, but no system directory would be writable by "
+			    "permission)" : "");
+	} else {
+		sbx_verdict(x, r, 1, STATUS_PASS, REASON_NONE, "/ is mounted read-write, but this "
+			    "process cannot write to /, /etc, /usr or /var (permissions)");
+	}
+	buf_release(&msg);
+	sbx_names_release(&now);
+	sbx_names_release(&after);
 }
 
 static void fs_repository(const struct sbx *x, struct result *r)
