@@ -174,9 +174,19 @@ static void who_release(struct who_buf *w)
 	free(w->gids);
 }
 
-/* The sudoers rules that let this user sudo without a password. */
+/* The groups the distributions' default sudoers grants every command:
+ * Debian's and Ubuntu's "%sudo ALL=(ALL:ALL) ALL", Ubuntu's older
+ * "%admin", Fedora's and Arch's "%wheel" (sudo's own examples/sudoers). */
+static int admin_group(const char *name)
+{
+	return name && (!strcmp(name, "sudo") || !strcmp(name, "wheel") ||
+			!strcmp(name, "admin"));
+}
+
+/* The sudoers rules that let this user sudo without a password; admin:
+ * the user's groups of admin_group. */
 static void sudo_rules(const struct proc_identity *id, struct sudo_hits *h,
-		       struct names *unreadable)
+		       struct names *unreadable, struct names *admin)
 {
 	struct sudo_file files[257];
 	struct sudo_aliases aliases = { 0 };
@@ -186,6 +196,9 @@ static void sudo_rules(const struct proc_identity *id, struct sudo_hits *h,
 	memset(files, 0, sizeof(files));
 	n = sudo_files(files, ARRAY_SIZE(files), unreadable);
 	who_fill(&w, id);
+	for (i = 0; i < w.who.ngroups; i++)
+		if (admin_group(w.names[i]))
+			sbx_names_add(admin, w.names[i]);
 	for (i = 0; i < n; i++)
 		sandbox_sudoers_aliases(files[i].text.data, files[i].text.len, &aliases);
 	for (i = 0; i < n; i++) {
@@ -204,7 +217,7 @@ static void sudo_rules(const struct proc_identity *id, struct sudo_hits *h,
 void sbx_escape_sudo(const struct sbx *x, struct result *r)
 {
 	struct proc_identity id;
-	struct names unreadable = { 0 };
+	struct names unreadable = { 0 }, admin = { 0 };
 	struct sudo_hits h = { NULL, NULL, 0, "" };
 	char *sudo;
 
@@ -218,8 +231,9 @@ void sbx_escape_sudo(const struct sbx *x, struct result *r)
 		cJSON_AddBoolToObject(r->data, "no_new_privs", id.no_new_privs);
 	h.rules = cJSON_AddArrayToObject(r->data, "rules");
 	if (sudo && id.uid[1] != 0 && id.no_new_privs != 1)
-		sudo_rules(&id, &h, &unreadable);
+		sudo_rules(&id, &h, &unreadable, &admin);
 	cJSON_AddItemToObject(r->data, "unreadable", sbx_names_json(&unreadable));
+	cJSON_AddItemToObject(r->data, "admin_groups", sbx_names_json(&admin));
 	if (id.uid[1] == 0)
 		sbx_verdict(x, r, 1, STATUS_PASS, REASON_NONE, "already root: nothing to gain "
 			"(see sandbox.identity.user)");
@@ -231,6 +245,15 @@ void sbx_escape_sudo(const struct sbx *x, struct result *r)
 	else if (h.n)
 		sbx_verdict(x, r, 0, STATUS_PASS, REASON_NONE, "sudo without a password: %s%s",
 			h.first, h.n > 1 ? " and more" : "");
+	else if (unreadable.n && admin.n)
+		/* what is known: the setuid sudo, and a group the default
+		 * rules grant everything; what is not: whether a NOPASSWD rule
+		 * in the unreadable file spares the password.  Root is one
+		 * command (and perhaps a password) away: a finding, said so */
+		sbx_verdict(x, r, 0, STATUS_PASS, REASON_NONE, "in group %s, which the default "
+			"sudoers lets run every command as root (setuid %s); whether without a "
+			"password cannot be read: %s is not readable", admin.v[0], sudo,
+			unreadable.v[0]);
 	else if (unreadable.n)
 		sbx_verdict(x, r, 0, STATUS_WARN, REASON_UNDECIDED, "cannot tell: %s is not "
 			"readable (setuid %s)", unreadable.v[0], sudo);
@@ -239,6 +262,7 @@ void sbx_escape_sudo(const struct sbx *x, struct result *r)
 			"sudo without a password");
 	free(sudo);
 	sbx_names_release(&unreadable);
+	sbx_names_release(&admin);
 	proc_identity_release(&id);
 }
 

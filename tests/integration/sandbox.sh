@@ -311,6 +311,14 @@ EOF
 		--only=sandbox "$repo"
 	is escape.sudo warn undecided
 	check "what could not be read" [ "$(get escape.sudo unreadable)" = '["/etc/sudoers.d/agent"]' ]
+	# in group sudo, which Debian's default sudoers grants everything:
+	# the rule that could spare the password cannot be read, but root is
+	# one command (and perhaps a password) away
+	printf 'root:x:0:\nagent:x:4242:\nsudo:x:27:agent\n' >"$etc/group"
+	SBX_ENV="PATH=$T/bin:/usr/bin:/bin" sbx unshare --mount sh "$T/etc.sh" $agent -- \
+		--only=sandbox "$repo"
+	is escape.sudo fail exposed
+	check "the admin group named" [ "$(get escape.sudo admin_groups)" = '["sudo"]' ]
 	chmod 755 "$home"
 fi
 
