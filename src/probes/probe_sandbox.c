@@ -861,20 +861,18 @@ static int all_digits(const char *s)
 	return *s && strspn(s, "0123456789") == strlen(s);
 }
 
-static void proc_count(const struct sbx *x, struct result *r)
+/* The processes in view under <proc>, and how many are other users':
+ * 0, or -1 with errno set when it cannot be listed. */
+static int proc_visible(const struct sbx *x, size_t *seen, size_t *others)
 {
 	DIR *d = opendir(x->proc);
 	struct dirent *de;
-	size_t seen = 0, others = 0;
-	struct buf msg = BUF_INIT;
-	long max = x->e->want == SANDBOX_WANT_MAX ? x->e->max : SANDBOX_PROCESSES_DEFAULT;
 	uid_t me = geteuid();
 
-	if (!d) {
-		sbx_could_not(r, x->proc, errno);
-		return;
-	}
-	while ((de = readdir(d)) != NULL && seen < 10000000) {
+	*seen = *others = 0;
+	if (!d)
+		return -1;
+	while ((de = readdir(d)) != NULL && *seen < 10000000) {
 		struct stat st;
 
 		if (!all_digits(de->d_name))
@@ -882,10 +880,23 @@ static void proc_count(const struct sbx *x, struct result *r)
 		/* a process that exits meanwhile is not counted */
 		if (fstatat(dirfd(d), de->d_name, &st, 0) < 0)
 			continue;
-		seen++;
-		others += st.st_uid != me;
+		(*seen)++;
+		*others += st.st_uid != me;
 	}
 	closedir(d);
+	return 0;
+}
+
+static void proc_count(const struct sbx *x, struct result *r)
+{
+	size_t seen, others;
+	struct buf msg = BUF_INIT;
+	long max = x->e->want == SANDBOX_WANT_MAX ? x->e->max : SANDBOX_PROCESSES_DEFAULT;
+
+	if (proc_visible(x, &seen, &others) < 0) {
+		sbx_could_not(r, x->proc, errno);
+		return;
+	}
 	cJSON_AddNumberToObject(r->data, "visible", (double)seen);
 	cJSON_AddNumberToObject(r->data, "other_users", (double)others);
 	if (x->e->want == SANDBOX_WANT_ANY)
@@ -921,6 +932,7 @@ static void proc_hidepid(const struct sbx *x, struct result *r)
 	struct blob b;
 	struct proc_mount m;
 	unsigned long self;
+	size_t seen = 0, others = 0;
 	int priv = -1;
 
 	if (ns_of(x, "self/ns/pid", &self) == 0)
@@ -936,7 +948,10 @@ static void proc_hidepid(const struct sbx *x, struct result *r)
 		return;
 	}
 	blob_release(&b);
+	if (m.found && m.hidepid != HIDEPID_OFF && proc_visible(x, &seen, &others) < 0)
+		others = 0;
 	sbx_add_nullable(r->data, "hidepid", m.found ? hidepid_word(m.hidepid) : NULL);
+	cJSON_AddNumberToObject(r->data, "other_users_visible", (double)others);
 	cJSON_AddBoolToObject(r->data, "subset_pid", m.subset_pid);
 	if (priv < 0)
 		cJSON_AddNullToObject(r->data, "private_pid_namespace");
@@ -945,6 +960,15 @@ static void proc_hidepid(const struct sbx *x, struct result *r)
 	if (!m.found)
 		sbx_verdict(x, r, priv == 1, STATUS_WARN, REASON_UNDECIDED, "no proc file system "
 			"is mounted on /proc");
+	else if (m.hidepid != HIDEPID_OFF && others)
+		/* hidepid hides nothing from a process the kernel exempts
+		 * (fs/proc/base.c has_pid_permissions: a member of the mount's
+		 * gid= group, or one that may ptrace the task: root, or
+		 * CAP_SYS_PTRACE): what is in view decides, not the option */
+		sbx_verdict(x, r, 0, STATUS_PASS, REASON_NONE, "/proc is mounted with "
+			"hidepid=%s, but %zu processes of other users are in view (this process "
+			"is exempt: root, CAP_SYS_PTRACE or the mount's gid= group)",
+			hidepid_word(m.hidepid), others);
 	else if (m.hidepid != HIDEPID_OFF)
 		sbx_verdict(x, r, 1, STATUS_PASS, REASON_NONE, "/proc hides other users' "
 			"processes (hidepid=%s)", hidepid_word(m.hidepid));

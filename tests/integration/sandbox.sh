@@ -449,6 +449,17 @@ is processes.hidepid pass
 is processes.pid_namespace fail exposed
 check "PID 1 named" grep -q "the host's PID namespace (PID 1 is systemd)" "$out"
 check "two processes in the fixture" [ "$(get processes.visible visible)" = 2 ]
+# hidepid that hides nothing from this process (root, CAP_SYS_PTRACE, the
+# gid= group): another user's process in view is what decides
+fixture exempt "${ids}CapEff:\t0000000000000000\nNoNewPrivs:\t1\nSeccomp:\t2\n" \
+	rw,hidepid=invisible,gid=27 4026531836
+if chown 4242 "$T/proc-exempt/7" 2>/dev/null; then
+	SBX_ENV="ENVPREFLIGHT_PROC_ROOT=$T/proc-exempt" sbx -- --only=sandbox "$repo"
+	is processes.hidepid warn exposed
+	check "one process of another user in view" [ "$(get processes.hidepid other_users_visible)" = 1 ]
+else
+	skip "hidepid with another user's process in view: cannot chown a fixture directory"
+fi
 fixture open "${ids}CapEff:\t0000000000000003\nNoNewPrivs:\t0\nSeccomp:\t0\n" rw 4026532999
 SBX_ENV="ENVPREFLIGHT_PROC_ROOT=$T/proc-open" sbx -- --only=sandbox "$repo"
 is identity.capabilities fail privileged
