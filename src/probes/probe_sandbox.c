@@ -605,17 +605,71 @@ static void id_user(const struct sbx *x, struct result *r)
 	proc_identity_release(&id);
 }
 
+/* /proc/sys/kernel/overflowgid, else the kernel's default 65534.  Read
+ * with one read(2): an integer sysctl answers only a read at offset 0
+ * (kernel/sysctl.c, proc_dointvec: a partial read ends the file), so
+ * saferead's small first read would leave one digit. */
+static unsigned long overflow_gid(const struct sbx *x)
+{
+	char *path = path_join(x->proc, "sys/kernel/overflowgid");
+	unsigned long v = 65534, got;
+	char tmp[32], *end;
+	ssize_t n = -1;
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+
+	free(path);
+	if (fd >= 0) {
+		n = read(fd, tmp, sizeof(tmp) - 1);
+		close(fd);
+	}
+	if (n <= 0)
+		return v;
+	tmp[n] = '\0';
+	got = strtoul(tmp, &end, 10);
+	if (end != tmp && (*end == '\n' || !*end))
+		v = got;
+	return v;
+}
+
+/* Whether gid is a privileged group.  Inside a user namespace that maps
+ * it to another gid outside (map: its gid_map), the name of this
+ * /etc/group says nothing of what it grants: the kernel checks the outside
+ * gid, so only the host's gid 0 counts (gid 0 of a namespace that
+ * unshare --map-root-user made is the user's own group). */
+static int group_privileged(const char *name, unsigned long gid, const struct blob *map)
+{
+	unsigned long outside;
+	int whole = 0;
+
+	if (map && sandbox_id_map(map->data, map->len, gid, &outside, &whole) == 0 &&
+	    !whole && outside != gid)
+		return outside == 0;
+	return sandbox_group_privileged(name, gid);
+}
+
 static void id_groups(const struct sbx *x, struct result *r)
 {
 	struct proc_identity id;
-	struct blob gr;
+	struct blob gr, gmap;
 	struct names priv = { 0 };
 	struct buf msg = BUF_INIT;
 	cJSON *list;
-	size_t i;
+	size_t i, unmapped = 0;
+	unsigned long overflow = 65534;
+	int userns;
 
 	if (sbx_read_identity(x, &id, r) < 0)
 		return;
+	userns = in_user_namespace(x);
+	gmap.data = NULL;
+	if (userns == 1) {
+		char *path = path_join(x->proc, "self/gid_map");
+
+		overflow = overflow_gid(x);
+		if (saferead_path(path, SBX_PROC_CAP, &gmap) < 0)
+			gmap.data = NULL;
+		free(path);
+	}
 	if (sbx_etc_read("/etc/group", &gr) < 0)
 		gr.data = NULL;
 	cJSON_AddNumberToObject(r->data, "gid", (double)id.gid[1]);
@@ -630,7 +684,13 @@ static void id_groups(const struct sbx *x, struct result *r)
 			sandbox_group_name(gr.data, gr.len, gid, name, sizeof(name));
 		if (i && gid == (unsigned long)id.gid[1])
 			continue;
-		if (sandbox_group_privileged(*name ? name : NULL, gid) && priv.n < SBX_LIST_MAX) {
+		/* a group the user namespace does not map reads as the
+		 * overflow gid (user_namespaces(7), "Unmapped user and group
+		 * IDs"); the kernel still checks the real one */
+		if (i && userns == 1 && gid == overflow)
+			unmapped++;
+		if (group_privileged(*name ? name : NULL, gid, gmap.data ? &gmap : NULL) &&
+		    priv.n < SBX_LIST_MAX) {
 			struct buf b = BUF_INIT;
 
 			if (*name)
@@ -649,10 +709,18 @@ static void id_groups(const struct sbx *x, struct result *r)
 	}
 	if (gr.data)
 		blob_release(&gr);
+	if (gmap.data)
+		blob_release(&gmap);
 	cJSON_AddItemToObject(r->data, "privileged", sbx_names_json(&priv));
+	cJSON_AddNumberToObject(r->data, "unmapped", (double)unmapped);
 	sbx_list_text(&msg, priv.v, priv.n);
 	if (priv.n)
 		sbx_verdict(x, r, 0, STATUS_PASS, REASON_NONE, "member of %s", buf_str(&msg));
+	else if (unmapped)
+		sbx_verdict(x, r, 0, STATUS_WARN, REASON_UNDECIDED, "%zu supplementary group%s "
+			"not mapped into this user namespace (shown as gid %lu): which cannot be "
+			"seen, and each still grants outside what it grants (a docker group, its "
+			"socket)", unmapped, unmapped == 1 ? " is" : "s are", overflow);
 	else
 		sbx_verdict(x, r, 1, STATUS_PASS, REASON_NONE, "%zu group%s, none privileged",
 			id.ngroups + 1, id.ngroups ? "s" : "");

@@ -208,6 +208,31 @@ else
 	skip "the identity cases (as nobody): $NOBODY_WHY"
 fi
 
+# ---- identity: a group hidden by a user namespace ------------------------
+# uid 4242 in group 4343, then a user namespace that maps only itself: the
+# group reads as the overflow gid, and still opens a file of that group
+# (the prober reads it from the same place)
+if [ "$other" = 1 ] && setpriv --reuid=4242 --regid=4242 --groups=4343 -- \
+	unshare --user --map-root-user true 2>/dev/null; then
+	echo marker >"$T/grp-file"
+	chown 0:4343 "$T/grp-file" && chmod 0040 "$T/grp-file"
+	chmod 777 "$home"
+	hidden="setpriv --reuid=4242 --regid=4242 --groups=4343 unshare --user --map-root-user"
+	sbx $hidden -- --only=sandbox "$repo"
+	if $hidden cat "$T/grp-file" >/dev/null 2>&1; then
+		is identity.groups warn undecided
+		check "one group unmapped" [ "$(get identity.groups unmapped)" = 1 ]
+	else
+		is identity.groups pass
+	fi
+	check "gid 0 of the namespace is not the host's root group" \
+		[ "$(get identity.groups privileged)" = '[]' ]
+	chmod 755 "$home"
+	rm -f "$T/grp-file"
+else
+	skip "a group hidden by a user namespace: needs another uid and unprivileged user namespaces"
+fi
+
 # ---- file system: a read-only root against a writable one ---------------
 if unshare --user --map-root-user --mount true 2>/dev/null; then
 	cat >"$T/ro.sh" <<EOF
