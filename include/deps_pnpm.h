@@ -81,6 +81,13 @@ struct pnpm_modules {
 	unsigned max_length;	/* virtualStoreDirMaxLength, 0: unsaid (120) */
 	char *node_linker;	/* "isolated", "hoisted", ..., or NULL */
 	int included[3];	/* PNPM_DEPS..PNPM_OPTIONAL linked (1, 0; -1 unsaid) */
+	struct pnpm_hoist {	/* hoistedDependencies: a link per alias */
+		char *id;	/* the package's id (depPath) */
+		char *alias;
+		int pub;	/* "public": node_modules/ALIAS; "private":
+				 * <virtualStoreDir>/node_modules/ALIAS */
+	} *hoisted;
+	size_t nhoisted, hoisted_cap;
 };
 int deps_pnpm_modules_read(const char *buf, size_t len, struct pnpm_modules *m,
 			   struct parse_error *err);

@@ -376,6 +376,16 @@ static int modules_fn(void *arg, const struct ypath *p)
 		m->node_linker = xstrndup(p->value, p->vlen);
 	else if (top_is(p, "virtualStoreDirMaxLength"))
 		m->max_length = (unsigned)strtoul(p->value, NULL, 10) % 100000;
+	else if (p->depth == 3 && !p->is_key && !p->in_seq &&
+		 !strcmp(p->key[0], "hoistedDependencies") && m->nhoisted < 100000) {
+		struct pnpm_hoist *h;
+
+		grow(&m->hoisted, sizeof(*m->hoisted), &m->hoisted_cap, m->nhoisted + 1);
+		h = &m->hoisted[m->nhoisted++];
+		h->id = xstrdup(p->key[1]);
+		h->alias = xstrdup(p->key[2]);
+		h->pub = p->vlen == 6 && !memcmp(p->value, "public", 6);
+	}
 	else if (p->depth == 2 && !p->is_key && !p->in_seq && !strcmp(p->key[0], "included")) {
 		int f = field_of(p->key[1]);
 
@@ -395,6 +405,13 @@ int deps_pnpm_modules_read(const char *buf, size_t len, struct pnpm_modules *m,
 
 void pnpm_modules_release(struct pnpm_modules *m)
 {
+	size_t i;
+
+	for (i = 0; i < m->nhoisted; i++) {
+		free(m->hoisted[i].id);
+		free(m->hoisted[i].alias);
+	}
+	free(m->hoisted);
 	dep_set_release(&m->skipped);
 	free(m->by);
 	free(m->virtual_store_dir);

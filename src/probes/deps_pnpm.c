@@ -423,6 +423,95 @@ static void show_peers(struct dep_diff *d)
 
 /* ---- the links of each project ---- */
 
+/* The major version of "pnpm@9.4.0" (.modules.yaml's packageManager), or 0. */
+static unsigned pnpm_major(const char *by)
+{
+	return by && !strncmp(by, "pnpm@", 5) ? (unsigned)strtoul(by + 5, NULL, 10) : 0;
+}
+
+/* The hoisted links of .modules.yaml's hoistedDependencies: "public" ones
+ * in node_modules (shamefully-hoist, public-hoist-pattern), "private" ones
+ * in <virtualStoreDir>/node_modules (hoist-pattern, '*' by default).  pnpm
+ * 8 and 9 relink a missing one on a frozen install (JavaScript pnpm's
+ * headless install runs hoist() every time; seen with pnpm 8.15.9 and
+ * 9.4.0), pnpm 12.23.0 does not ("Lockfile is up to date" and the link
+ * stays missing): checked for the pnpm that installed it up to 10 only, so
+ * that the fix, that frozen install, always clears the check.  Counted
+ * into the missing links from already (shown in m past it). */
+/* Whether the package of a hoistedDependencies key is installed.  The
+ * ids are kept without v6's leading "/" (deps_pnpm.c), and pnpm 8 keys
+ * hoistedDependencies the v5 way ("/is-number/6.0.0") beside a v6
+ * lockfile: "is-number@6.0.0".  One not found (a peer suffix of another
+ * form) is not looked at. */
+static int hoisted_installed(const struct dep_set *inst, const char *id)
+{
+	const char *slash = strrchr(id, '/');
+	char *v6;
+	int yes;
+
+	if (dep_set_get(inst, id) || (id[0] == '/' && dep_set_get(inst, id + 1)))
+		return 1;
+	if (id[0] != '/' || !slash || slash == id)
+		return 0;
+	v6 = xstrdup(id + 1);
+	v6[slash - id - 1] = '@';
+	yes = dep_set_get(inst, v6) != NULL;
+	free(v6);
+	return yes;
+}
+
+static size_t missing_hoisted(const struct pnpm_view *v, const struct dep_set *inst,
+			      cJSON *list, struct buf *m, size_t already)
+{
+	const struct pnpm_modules *mods = v->mods;
+	const char *vsd = mods->virtual_store_dir ? mods->virtual_store_dir : ".pnpm";
+	unsigned major = pnpm_major(mods->by);
+	size_t i, n = 0;
+
+	if (!major || major > 10)
+		return 0;
+	for (i = 0; i < mods->nhoisted; i++) {
+		const struct pnpm_hoist *h = &mods->hoisted[i];
+		char *link, *rel, *nm;
+		struct stat st;
+		cJSON *o;
+
+		if (!safe_rel(h->alias) || (!h->pub && !safe_rel(vsd)) ||
+		    dep_set_get(&mods->skipped, h->id) || !hoisted_installed(inst, h->id))
+			continue;
+		if (h->pub) {
+			link = path_join("node_modules", h->alias);
+		} else {
+			nm = path_join("node_modules", vsd);
+			rel = path_join(nm, "node_modules");
+			link = path_join(rel, h->alias);
+			free(rel);
+			free(nm);
+		}
+		rel = path_join(v->spec->root, link);
+		if (lstat(rel, &st) == 0 || errno != ENOENT) {
+			free(rel);
+			free(link);
+			continue;
+		}
+		o = cJSON_CreateObject();
+		cJSON_AddStringToObject(o, "name", h->alias);
+		cJSON_AddStringToObject(o, "problem", "missing");
+		cJSON_AddStringToObject(o, "key", link);
+		cJSON_AddStringToObject(o, "lockfile", h->id);
+		cJSON_AddNullToObject(o, "installed");
+		cJSON_AddItemToArray(list, o);
+		if (already + n < PNPM_SHOWN) {
+			buf_puts(m, already + n ? ", " : "");
+			buf_add_clean(m, link);
+		}
+		n++;
+		free(rel);
+		free(link);
+	}
+	return n;
+}
+
 /* pnpm links each project's direct dependencies into its node_modules
  * and recreates a missing link on every install (pnpm 8 headless
  * linkDirectDeps; pnpm 12 crates/deps-restorer
@@ -498,6 +587,7 @@ static size_t missing_links(const struct pnpm_view *v, const struct pnpm_lock *l
 			free(id);
 		}
 	}
+	n += missing_hoisted(v, inst, list, m, n);
 	if (n > PNPM_SHOWN)
 		buf_printf(m, " and %zu more", n - PNPM_SHOWN);
 	return n;

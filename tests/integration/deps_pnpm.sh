@@ -317,4 +317,37 @@ if mgr_have $M; then
 		skip "[$M] configDependencies from the registry: $(tail -1 "$T/install.out")"
 	fi
 fi
+
+# hoisted links (.modules.yaml hoistedDependencies): is-odd brings
+# is-number, hoisted publicly with shamefully-hoist, privately into
+# .pnpm/node_modules without it; pnpm 8 relinks a deleted one on a frozen
+# install, pnpm 12 does not (the oracle decides either way)
+for M in pnpm8 pnpm; do
+	mgr_have $M || continue
+	for how in public private; do
+		h=$T/w/$M-hoist-$how
+		rm -rf "$h" && mkdir -p "$h"
+		printf '{"name":"x","version":"1.0.0","dependencies":{"is-odd":"3.0.1"}}\n' >"$h/package.json"
+		if [ $how = public ]; then
+			printf 'shamefully-hoist=true\n' >"$h/.npmrc"
+			printf 'shamefullyHoist: true\n' >"$h/pnpm-workspace.yaml"
+			link=node_modules/is-number
+		else
+			link=node_modules/.pnpm/node_modules/is-number
+		fi
+		[ $M = pnpm8 ] && rm -f "$h/pnpm-workspace.yaml"
+		if ! (cd "$h" && mgr $M install) >"$T/install.out" 2>&1 || [ ! -L "$h/$link" ]; then
+			skip "[$M] a $how hoisted link: is-odd from the registry: $(tail -n 1 "$T/install.out")"
+			continue
+		fi
+		agree $M "$h" "$how hoisting, up to date"
+		rm "$h/$link"
+		agree $M "$h" "the $how hoisted link $link deleted"
+		if [ "$is" = 1 ]; then
+			check "[$M] $how hoisted link: named" js "$out" \
+				'c["data"]["differences"][0]["key"] == "'"$link"'"'
+			fixed $M "$h" "the $how hoisted link deleted"
+		fi
+	done
+done
 finish
