@@ -923,14 +923,17 @@ static int read_package(const struct jr *r, const struct jnode *pkg, struct bun_
 	bp->line = pkg->kline;
 	if (tag && tag->slen)
 		bp->tag = xstrdup(tag->s);
-	/* bun.lock.rs: os and cpu are read for every kind but a workspace;
-	 * a package whose os or cpu rules this machine out is not installed
-	 * (Package.Meta isDisabled) */
+	/* bun.lock.rs: os, cpu and libc are read for every kind but a
+	 * workspace; a package whose os, cpu or libc rules this machine out
+	 * is not installed (lockfile/Package/Meta.zig isDisabled: "!arch.isMatch
+	 * or !os.isMatch or !libc.isMatch"; npm.zig Libc.current is glibc on
+	 * every Linux, so a "musl" package is left out there) */
 	*info_out = kind == BUN_ROOT || kind == BUN_WORKSPACE || !info ?
 			    J_NONE : (size_t)(info - r->v);
 	if (info && kind != BUN_WORKSPACE && here &&
 	    (!negatable_allows(r, jget(r, info, "os"), here->os) ||
-	     !negatable_allows(r, jget(r, info, "cpu"), here->cpu)))
+	     !negatable_allows(r, jget(r, info, "cpu"), here->cpu) ||
+	     !negatable_allows(r, jget(r, info, "libc"), here->libc)))
 		bp->other_platform = 1;
 	return 0;
 }
@@ -1072,9 +1075,43 @@ void deps_bun_dev_only(struct bun_lock *l)
 		for (j = 0; j < p->nedges; j++)
 			REACH(p->edges[j]);
 	}
-#undef REACH
 	for (i = 0; i < l->npkgs; i++)
 		l->pkgs[i].dev_only = !reach[i];
+	/* Tree.zig processSubtree (method .filter): a dependency whose
+	 * package isDisabled (isResolvedDependencyDisabled) is skipped, so it
+	 * gets no place in the tree and its own dependencies are never
+	 * walked: what only such packages reach is not installed either
+	 * (@oxc-resolver/binding-wasm32-wasi, cpu "none", and the
+	 * @napi-rs/wasm-runtime, @emnapi/... it alone needs) */
+	memset(reach, 0, l->npkgs ? l->npkgs : 1);
+	n = 0;
+	for (i = 0; i < l->npkgs; i++)
+		if (l->pkgs[i].kind == BUN_WORKSPACE || l->pkgs[i].kind == BUN_ROOT)
+			REACH(i);
+	for (i = 0; i < l->nws; i++) {
+		const struct bun_workspace *w = &l->ws[i];
+
+		for (j = 0; j < w->ndeps; j++) {
+			size_t at = STRMAP_NONE;
+
+			if (i && w->name)
+				at = resolve_at(l, w->name, w->deps[j].name);
+			if (at == STRMAP_NONE)
+				at = resolve_at(l, "", w->deps[j].name);
+			if (at != STRMAP_NONE && !l->pkgs[at].other_platform)
+				REACH(at);
+		}
+	}
+	while (n) {
+		const struct bun_pkg *p = &l->pkgs[stack[--n]];
+
+		for (j = 0; j < p->nedges; j++)
+			if (!l->pkgs[p->edges[j]].other_platform)
+				REACH(p->edges[j]);
+	}
+#undef REACH
+	for (i = 0; i < l->npkgs; i++)
+		l->pkgs[i].platform_only = !reach[i] && !l->pkgs[i].other_platform;
 	free(stack);
 	free(reach);
 }

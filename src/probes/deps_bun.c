@@ -388,11 +388,13 @@ static void walk_extras(struct extra_walk *w, const char *rel, unsigned depth)
 
 /* ---- the two linkers ---- */
 
-/* A package bun does not install here: another platform's, or one only
- * devDependencies reach under bunfig.toml's production = true. */
+/* A package bun does not install here: another platform's, one only
+ * another platform's packages reach (deps_bun_dev_only: Tree.zig skips
+ * a disabled package's subtree), or one only devDependencies reach under
+ * bunfig.toml's production = true. */
 static int not_installed_here(const struct bun_pkg *p, int production)
 {
-	return p->other_platform || (production && p->dev_only);
+	return p->other_platform || p->platform_only || (production && p->dev_only);
 }
 
 static void hoisted(const struct run_ctx *ctx, const struct lock_req *l,
@@ -669,6 +671,10 @@ void deps_run_bun(const struct run_ctx *ctx, const struct lock_req *l, struct re
 	platform_current(&pf);
 	here.os = pf.os;
 	here.cpu = pf.cpu;
+	/* npm.zig Libc.current: glibc on Linux whatever the machine's C
+	 * library ("TODO" in bun's source), no libc elsewhere (a package
+	 * naming one is then left out) */
+	here.libc = !strcmp(pf.os, "linux") ? "glibc" : "(none)";
 	rc = deps_bun_parse(b.data, b.len, &here, &lock, &e);
 	blob_release(&b);
 	if (rc < 0) {

@@ -199,7 +199,7 @@ static void packages(void)
 		{ "a/@s/c", "node_modules/a/node_modules/@s/c", "@s/c", NULL, BUN_NPM, 0, 16 },
 		{ "@s/w/b", "packages/w/node_modules/b", "b", NULL, BUN_NPM, 0, 17 },
 	};
-	const struct bun_platform here = { "linux", "x64" };
+	const struct bun_platform here = { "linux", "x64", "glibc" };
 	struct bun_lock l;
 	struct parse_error e;
 	size_t i;
