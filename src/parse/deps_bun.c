@@ -1009,6 +1009,17 @@ static int resolves(const struct bun_lock *l, const char *prefix, const char *na
 	       strmap_get((struct strmap *)&l->ws_names, name, strlen(name)) != STRMAP_NONE;
 }
 
+/* Is name among info's "optionalPeers"? */
+static int optional_peer(const struct jr *r, const struct jnode *info, const char *name)
+{
+	const struct jnode *op = jget(r, info, "optionalPeers"), *k;
+
+	for (k = op && op->t == JT_ARR ? jfirst(r, op) : NULL; k; k = jnext(r, k))
+		if (k->t == JT_STR && !strcmp(k->s, name))
+			return 1;
+	return 0;
+}
+
 /* Each package's edges but its devDependencies, as places in l->pkgs
  * (an edge that does not resolve is left out). */
 static void collect_edges(const struct jr *r, struct bun_lock *l, const size_t *infos)
@@ -1026,8 +1037,16 @@ static void collect_edges(const struct jr *r, struct bun_lock *l, const size_t *
 			const struct jnode *grp = g == 1 ? NULL : jget(r, info, groups[g]), *d;
 
 			for (d = grp && grp->t == JT_OBJ ? jfirst(r, grp) : NULL; d; d = jnext(r, d)) {
-				size_t at = resolve_at(l, p->key, d->key);
+				size_t at;
 
+				/* a peer named in "optionalPeers" (bun.lock.rs: an
+				 * optional peer's Behavior) does not make bun install
+				 * its package: bun 1.3.1 and 1.4.5 leave out what
+				 * only such edges reach (t3-env's ioredis, vue, react
+				 * 18 of unstorage, @vercel/analytics: "(no changes)") */
+				if (g == 3 && optional_peer(r, info, d->key))
+					continue;
+				at = resolve_at(l, p->key, d->key);
 				if (at == STRMAP_NONE)
 					continue;
 				grow(&p->edges, sizeof(*p->edges), &cap, p->nedges + 1);

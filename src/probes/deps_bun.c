@@ -34,6 +34,8 @@
 
 #define BUN_WALK_DEPTH 32	/* nested node_modules looked into for extras */
 
+static int is_dir(const char *root, const char *rel);
+
 /* ---- which linker ---- */
 
 /* What bunfig.toml's [install] says that changes what bun installs. */
@@ -65,15 +67,42 @@ static void bunfig_read(const struct spec *spec, struct bunfig *cfg)
 	blob_release(&b);
 }
 
+/* The bun version package.json's packageManager pins ("bun@1.3.1"):
+ * 1 with *minor and *patch of a 1.x, else 0. */
+static int pinned_bun(const struct spec *spec, unsigned *minor, unsigned *patch)
+{
+	size_t i;
+	unsigned major;
+
+	for (i = 0; i < spec->nruntimes; i++) {
+		const struct runtime_req *q = &spec->runtimes[i];
+
+		if (q->src == SRC_PACKAGE_MANAGER && !q->problem && q->name && q->spec &&
+		    !strcmp(q->name, "bun") &&
+		    sscanf(q->spec, "%u.%u.%u", &major, minor, patch) == 3)
+			return major == 1;
+	}
+	return 0;
+}
+
 /* install_with_manager.zig: the linker asked for (bunfig.toml's
  * install.linker, package.json's workspaces.nodeLinker), else by the
  * lockfile's configVersion: 0 (or none: a lockfile of bun before 1.3)
- * hoisted; 1 isolated when there are workspaces, else hoisted.  The
- * --linker flag is the command line's, not the repository's: not seen. */
-static int isolated_linker(const struct bunfig *bf, const struct bun_lock *lock,
-			   const char *pkg_linker, const char **from)
+ * hoisted; 1 isolated when there are workspaces, else hoisted.  That is
+ * bun 1.3.2's rule (oven-sh/bun#24170 added configVersion, #24503's
+ * docs: "Existing projects continue using hoisted installs"); bun 1.3.0
+ * and 1.3.1 used the isolated linker for every workspaces project, and
+ * bun before 1.3 the hoisted one.  Which bun runs is not the
+ * repository's to say, so what is installed decides first: a
+ * node_modules/.bun is the isolated linker's store (bun 1.3.1 installed
+ * t3-env that way); else package.json's packageManager names the bun;
+ * else configVersion.  The --linker flag is the command line's: not
+ * seen. */
+static int isolated_linker(const struct spec *spec, const struct bunfig *bf,
+			   const struct bun_lock *lock, const char *pkg_linker, const char **from)
 {
 	const char *cfg = bf->linker;
+	unsigned minor, patch;
 	int iso;
 
 	if (cfg && (!strcmp(cfg, "isolated") || !strcmp(cfg, "hoisted"))) {
@@ -83,6 +112,13 @@ static int isolated_linker(const struct bunfig *bf, const struct bun_lock *lock,
 				  !strcmp(pkg_linker, "hoisted"))) {
 		iso = !strcmp(pkg_linker, "isolated");
 		*from = "package.json";
+	} else if (is_dir(spec->root, "node_modules/.bun")) {
+		iso = 1;
+		*from = "node_modules/.bun";
+	} else if (pinned_bun(spec, &minor, &patch) &&
+		   (minor < 3 || (minor == 3 && patch < 2))) {
+		iso = minor == 3 && lock->nws > 1;
+		*from = "package.json's packageManager";
 	} else {
 		iso = lock->config_version >= 1 && lock->nws > 1;
 		*from = "bun.lock";
@@ -559,7 +595,8 @@ static void isolated(const struct run_ctx *ctx, const struct lock_req *l,
 	char *store = path_join(spec->root, "node_modules/.bun");
 	DIR *dir = opendir(store);
 	char **entries;
-	size_t n = 0, i, j;
+	size_t n = 0, i, j, nmiss = 0, miss_cap = 0;
+	size_t *miss = NULL;	/* places in want: pointers into it move as it grows */
 
 	free(store);
 	if (!dir) {
@@ -591,7 +628,8 @@ static void isolated(const struct run_ctx *ctx, const struct lock_req *l,
 			d.skipped++;
 		} else {
 			d.compared++;
-			diff_push(&d, DEP_MISSING, wd, NULL);
+			grow(&miss, sizeof(*miss), &miss_cap, nmiss + 1);
+			miss[nmiss++] = want.n - 1;
 		}
 	}
 	/* the links: every workspace's dependencies but its peers */
@@ -628,10 +666,14 @@ static void isolated(const struct run_ctx *ctx, const struct lock_req *l,
 				d.skipped++;
 			} else {
 				d.compared++;
-				diff_push(&d, DEP_MISSING, wd, NULL);
+				grow(&miss, sizeof(*miss), &miss_cap, nmiss + 1);
+				miss[nmiss++] = want.n - 1;
 			}
 		}
 	}
+	for (i = 0; i < nmiss; i++)
+		diff_push(&d, DEP_MISSING, &want.v[miss[i]], NULL);
+	free(miss);
 	r->data = deps_data_new(l, "node_modules/.bun");
 	deps_report_diff(r, l, &d, "node_modules/.bun and its links");
 	dep_diff_release(&d);
@@ -658,12 +700,20 @@ void deps_run_bun(const struct run_ctx *ctx, const struct lock_req *l, struct re
 
 	if (!strcmp(l->origin.file, "bun.lockb")) {
 		/* bun's binary lockfile (before bun 1.2): its layout is bun's
-		 * in-memory one, versioned by bun's own source */
+		 * in-memory one, versioned by bun's own source.  Not read; but
+		 * with no node_modules nothing is installed whatever it says
+		 * (bun install --frozen-lockfile installs from it: deps_bun.sh) */
+		if (deps_node_modules_dir(spec, l, r) < 0) {
+			result_note(r, "bun.lockb is bun's binary lockfile: not read");
+			return;
+		}
 		result_set(r, STATUS_SKIP, "bun.lockb is bun's binary lockfile: not read "
 			   "(only the text bun.lock of bun 1.2 and later)");
 		r->reason = REASON_OUT_OF_SCOPE;
+		/* bun 1.4.5 removes bun.lockb when it saves bun.lock (deps_bun.sh) */
 		result_hint(r, "bun install --save-text-lockfile --frozen-lockfile "
-			    "--lockfile-only writes bun.lock from it");
+			    "--lockfile-only writes bun.lock from it and deletes bun.lockb "
+			    "(commit both)");
 		return;
 	}
 	if (deps_read_lockfile(spec, l, &b, r) < 0)
@@ -696,7 +746,7 @@ void deps_run_bun(const struct run_ctx *ctx, const struct lock_req *l, struct re
 	if (deps_node_modules_dir(spec, l, r) < 0)
 		goto out;
 	bunfig_read(spec, &bf);
-	iso = isolated_linker(&bf, &lock, pkg_linker, &from);
+	iso = isolated_linker(spec, &bf, &lock, pkg_linker, &from);
 	if (iso)
 		isolated(ctx, l, &lock, bf.production, r);
 	else
