@@ -249,7 +249,36 @@ rm "$r/bun.lock"
 printf 'binary' >"$r/bun.lockb"
 out=$(ep --only=deps --json "$r")
 check "bun.lockb: skipped with the reason" json_is "$out" \
-	'c["id"] == "deps.bun" and c["status"] == "skip" and "binary" in c["message"]'
+	'c["id"] == "deps.bun" and c["status"] == "skip" and "binary" in c["message"] and "deletes bun.lockb" in c["hint"]'
+
+# a real bun.lockb (bunfig.toml's saveTextLockfile = false), a fresh
+# clone: nothing installed fails with bun's install as the fix; once
+# installed it is skipped (not read); the hint's command deletes bun.lockb
+b=$TEST_TMPDIR/lockb
+rm -rf "$b" && mkdir -p "$b"
+printf '{"name":"app","version":"1.0.0","dependencies":{"tiny-a":"file:../src/tiny-a-1.0.0.tgz"}}\n' >"$b/package.json"
+printf '[install]\nsaveTextLockfile = false\n' >"$b/bunfig.toml"
+(cd "$b" && mgr bun install >/dev/null 2>&1)
+rm -f "$b/bunfig.toml"
+if [ -f "$b/bun.lockb" ] && [ ! -f "$b/bun.lock" ]; then
+	rm -rf "$b/node_modules"
+	out=$(ep --only=deps --json "$b")
+	check "bun.lockb, nothing installed: fails not-installed with bun's install" json_is "$out" \
+		'c["status"] == "fail" and c["reason"] == "not-installed" and c["fix"]["argv"][:2] == ["bun", "install"]'
+	fix=$(printf '%s' "$out" | /usr/bin/python3 -c '
+import json, sys
+c = [x for x in json.load(sys.stdin)["checks"] if x["probe"] == "deps"][0]
+print(" ".join(c["fix"]["argv"][1:]))')
+	# shellcheck disable=SC2086
+	out=$(cd "$b" && mgr bun $fix 2>&1)
+	check "bun.lockb: bun installs from it: $out" [ -d "$b/node_modules/tiny-a" ]
+	check "bun.lockb, installed: skipped, not failed" [ "$(status "$b")" = skip ]
+	(cd "$b" && mgr bun install --save-text-lockfile --frozen-lockfile --lockfile-only >/dev/null 2>&1)
+	check "bun.lockb: the hint's command writes bun.lock and deletes bun.lockb" \
+		[ -f "$b/bun.lock" ] && [ ! -e "$b/bun.lockb" ]
+else
+	skip "bun did not write a bun.lockb (saveTextLockfile = false)"
+fi
 
 # ---- workspaces: isolated (bun's default for them), then hoisted ----
 w=$TEST_TMPDIR/ws0
@@ -363,6 +392,31 @@ if [ -f "$n/node_modules/is-odd/package.json" ]; then
 	check "range no longer satisfied: bun's frozen install fails: $out" [ -n "$(printf '%s' "$out" | grep -E 'error')" ]
 else
 	skip "the npm-version states: bun could not fetch is-odd from the registry (offline?)"
+fi
+
+# oxc-resolver: @oxc-resolver/binding-wasm32-wasi ("cpu": "none") alone
+# brings @napi-rs/wasm-runtime, @emnapi/*, @tybys/wasm-util and tslib,
+# which bun does not install (Tree.zig skips a disabled package's
+# subtree); the *-musl bindings ("libc": "musl") are left out on Linux
+n=$TEST_TMPDIR/oxc0
+rm -rf "$n" && mkdir -p "$n"
+printf '%s\n' '{"name":"app","private":true,"dependencies":{"oxc-resolver":"11.14.0"}}' >"$n/package.json"
+(cd "$n" && mgr bun install --ignore-scripts >/dev/null 2>&1)
+if [ -f "$n/node_modules/oxc-resolver/package.json" ]; then
+	r=$TEST_TMPDIR/oxc
+	again "$r" "$n"
+	check "oxc-resolver: bun.lock has the wasm binding's subtree" grep -q '"@napi-rs/wasm-runtime"' "$r/bun.lock"
+	check "oxc-resolver: bun did not install it" [ ! -e "$r/node_modules/@napi-rs/wasm-runtime" ] && [ ! -e "$r/node_modules/@oxc-resolver/binding-linux-x64-musl" ]
+	check "oxc-resolver: bun changes nothing" bun_frozen "$r"
+	out=$(ep --only=deps --explain "$r")
+	check "oxc-resolver: pass right after bun install: $out" [ "$(status "$r")" = pass ]
+	again "$r" "$n"
+	rm -rf "$r/node_modules/@oxc-resolver/binding-linux-x64-gnu"
+	out=$(ep --only=deps "$r")
+	check "oxc-resolver: this platform's binding deleted fails: $out" has "binding-linux-x64-gnu" "$out"
+	check "oxc-resolver: the fix makes it pass" fix_passes "$r"
+else
+	skip "oxc-resolver: bun could not fetch it from the registry (offline?)"
 fi
 
 finish
