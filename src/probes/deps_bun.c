@@ -77,9 +77,13 @@ static int pinned_bun(const struct spec *spec, unsigned *minor, unsigned *patch)
 	for (i = 0; i < spec->nruntimes; i++) {
 		const struct runtime_req *q = &spec->runtimes[i];
 
-		if (q->src == SRC_PACKAGE_MANAGER && !q->problem && q->name && q->spec &&
-		    !strcmp(q->name, "bun") &&
-		    sscanf(q->spec, "%u.%u.%u", &major, minor, patch) == 3)
+		const char *v;
+
+		if (q->src != SRC_PACKAGE_MANAGER || q->problem || !q->name || !q->spec ||
+		    strcmp(q->name, "bun"))
+			continue;
+		v = strchr(q->spec, '@') ? strchr(q->spec, '@') + 1 : q->spec;	/* "bun@1.3.1" */
+		if (sscanf(v, "%u.%u.%u", &major, minor, patch) == 3)
 			return major == 1;
 	}
 	return 0;

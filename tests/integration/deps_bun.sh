@@ -335,6 +335,48 @@ out=$(ep --only=deps --explain "$r")
 check "no configVersion: hoisted, up to date: $out" has "hoisted linker (as bun.lock decides it)" "$out"
 check "no configVersion: pass" [ "$(status "$r")" = pass ]
 
+# bun 1.3.1 (t3-env's packageManager): the isolated linker for every
+# workspaces project, and a lockfile without configVersion.  What is
+# installed (node_modules/.bun) or the pinned bun decides, not
+# configVersion; bun 1.3.1 from the npm registry is the oracle here
+b131=$TEST_TMPDIR/bun131
+mkdir -p "$b131"
+(cd "$b131" && mgr npm install --no-save --ignore-scripts --prefix "$b131" @oven/bun-linux-x64@1.3.1 >/dev/null 2>&1)
+if [ -x "$b131/node_modules/@oven/bun-linux-x64/bin/bun" ]; then
+	bun131() { (mgr_path() { echo "$b131/node_modules/@oven/bun-linux-x64/bin/bun"; }; mgr bun "$@"); }
+	o=$TEST_TMPDIR/ws131
+	rm -rf "$o" && cp -a "$w" "$o"
+	rm -rf "$o/node_modules" "$o"/packages/*/node_modules "$o/bun.lock"
+	sed -i 's/"private":true,/"private":true,"packageManager":"bun@1.3.1",/' "$o/package.json"
+	(cd "$o" && bun131 install >/dev/null 2>&1)
+	check "bun 1.3.1: isolated, no configVersion" [ -d "$o/node_modules/.bun" ] && ! grep -q configVersion "$o/bun.lock"
+	r=$TEST_TMPDIR/ws131r
+	again "$r" "$o"
+	out=$(ep --only=deps --explain "$r")
+	check "bun 1.3.1: pass, isolated as node_modules/.bun shows: $out" has "isolated linker (as node_modules/.bun decides it)" "$out"
+	check "bun 1.3.1: pass" [ "$(status "$r")" = pass ]
+	out=$(cd "$r" && bun131 install --frozen-lockfile 2>&1)
+	check "bun 1.3.1: changes nothing: $out" has "(no changes)" "$out"
+	# a fresh clone: the pinned bun decides
+	rm -rf "$r/node_modules" "$r"/packages/*/node_modules
+	out=$(ep --only=deps --json "$r")
+	check "bun 1.3.1, fresh clone: not installed" json_is "$out" \
+		'c["status"] == "fail" and c["reason"] == "not-installed" and c["fix"]["argv"] == ["bun", "install", "--frozen-lockfile"]'
+	# only the root's node_modules made, empty: the pinned bun decides
+	mkdir -p "$r/node_modules"
+	out=$(ep --only=deps --explain "$r")
+	check "bun 1.3.1, empty node_modules: isolated as packageManager says: $out" has "isolated linker (as package.json's packageManager decides it)" "$out"
+	rmdir "$r/node_modules"
+	(cd "$r" && bun131 install --frozen-lockfile >/dev/null 2>&1)
+	check "bun 1.3.1, fresh clone: its fix (run by bun 1.3.1) makes it pass" [ "$(status "$r")" = pass ]
+	rm -rf "$r"/node_modules/.bun/tiny-a@*
+	check "bun 1.3.1: a store entry deleted fails" [ "$(status "$r")" = fail ]
+	out=$(cd "$r" && bun131 install --frozen-lockfile 2>&1)
+	check "bun 1.3.1: a store entry deleted: bun 1.3.1 reinstalls it: $out" [ "$(status "$r")" = pass ]
+else
+	skip "bun 1.3.1: npm could not fetch @oven/bun-linux-x64@1.3.1 (offline?)"
+fi
+
 h=$TEST_TMPDIR/wsh0
 rm -rf "$h" && cp -a "$w" "$h"
 rm -rf "$h/node_modules" "$h"/packages/*/node_modules
