@@ -173,6 +173,10 @@ struct bun_pkg {
 	size_t *edges;		/* what it needs but its devDependencies:
 				 * places in bun_lock's pkgs */
 	size_t nedges;
+	size_t *users;		/* who needs it (edges and workspaces'
+				 * dependencies): a place in pkgs, or npkgs
+				 * plus a place in ws */
+	size_t nusers;
 };
 
 struct bun_dep {

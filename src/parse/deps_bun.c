@@ -1056,6 +1056,39 @@ static void collect_edges(const struct jr *r, struct bun_lock *l, const size_t *
 	}
 }
 
+static void add_user(struct bun_pkg *p, size_t user, size_t *cap)
+{
+	grow(&p->users, sizeof(*p->users), cap, p->nusers + 1);
+	p->users[p->nusers++] = user;
+}
+
+/* Each package's users: the reverse of the edges, and the workspaces
+ * whose dependencies resolve to it (by bun.lock's keys, as bun does). */
+static void collect_users(struct bun_lock *l)
+{
+	size_t *cap = xcalloc(l->npkgs ? l->npkgs : 1, sizeof(*cap));
+	size_t i, j;
+
+	for (i = 0; i < l->npkgs; i++)
+		for (j = 0; j < l->pkgs[i].nedges; j++)
+			add_user(&l->pkgs[l->pkgs[i].edges[j]], i, &cap[l->pkgs[i].edges[j]]);
+	for (i = 0; i < l->nws; i++) {
+		const struct bun_workspace *w = &l->ws[i];
+
+		for (j = 0; j < w->ndeps; j++) {
+			size_t at = STRMAP_NONE;
+
+			if (i && w->name)
+				at = resolve_at(l, w->name, w->deps[j].name);
+			if (at == STRMAP_NONE)
+				at = resolve_at(l, "", w->deps[j].name);
+			if (at != STRMAP_NONE)
+				add_user(&l->pkgs[at], l->npkgs + i, &cap[at]);
+		}
+	}
+	free(cap);
+}
+
 void deps_bun_dev_only(struct bun_lock *l)
 {
 	unsigned char *reach = xcalloc(l->npkgs ? l->npkgs : 1, 1);
@@ -1253,6 +1286,7 @@ int deps_bun_parse(const char *buf, size_t len, const struct bun_platform *here,
 	if (l->version > 0 && check_resolutions(&r, l, infos, err) < 0)
 		goto out;
 	collect_edges(&r, l, infos);
+	collect_users(l);
 	deps_bun_dev_only(l);
 	for (root = 0; root < l->npkgs; root++)
 		l->pkgs[root].path = install_path(l, l->pkgs[root].key);
@@ -1276,6 +1310,7 @@ void bun_lock_release(struct bun_lock *l)
 		free(l->pkgs[i].resolution);
 		free(l->pkgs[i].tag);
 		free(l->pkgs[i].edges);
+		free(l->pkgs[i].users);
 	}
 	free(l->pkgs);
 	for (i = 0; i < l->nws; i++)

@@ -67,6 +67,24 @@ static void bunfig_read(const struct spec *spec, struct bunfig *cfg)
 	blob_release(&b);
 }
 
+/* Does node_modules hold a package folder (a name not starting with '.':
+ * .bin, .cache and the like are no install's)? */
+static int has_packages(const char *root)
+{
+	char *nm = path_join(root, "node_modules");
+	DIR *d = opendir(nm);
+	struct dirent *e;
+	int any = 0;
+
+	free(nm);
+	if (!d)
+		return 0;
+	while (!any && (e = readdir(d)))
+		any = e->d_name[0] != '.';
+	closedir(d);
+	return any;
+}
+
 /* The bun version package.json's packageManager pins ("bun@1.3.1"):
  * 1 with *minor and *patch of a 1.x, else 0. */
 static int pinned_bun(const struct spec *spec, unsigned *minor, unsigned *patch)
@@ -99,7 +117,8 @@ static int pinned_bun(const struct spec *spec, unsigned *minor, unsigned *patch)
  * bun before 1.3 the hoisted one.  Which bun runs is not the
  * repository's to say, so what is installed decides first: a
  * node_modules/.bun is the isolated linker's store (bun 1.3.1 installed
- * t3-env that way); else package.json's packageManager names the bun;
+ * t3-env that way), package folders without one the hoisted linker's;
+ * else (nothing installed) package.json's packageManager names the bun;
  * else configVersion.  The --linker flag is the command line's: not
  * seen. */
 static int isolated_linker(const struct spec *spec, const struct bunfig *bf,
@@ -119,6 +138,12 @@ static int isolated_linker(const struct spec *spec, const struct bunfig *bf,
 	} else if (is_dir(spec->root, "node_modules/.bun")) {
 		iso = 1;
 		*from = "node_modules/.bun";
+	} else if (has_packages(spec->root)) {
+		/* a node_modules of packages and no store: the hoisted linker
+		 * made it (t3-env, packageManager bun@1.3.1, installed by bun
+		 * 1.4.5: "(no changes)" from bun 1.4.5) */
+		iso = 0;
+		*from = "node_modules";
 	} else if (pinned_bun(spec, &minor, &patch) &&
 		   (minor < 3 || (minor == 3 && patch < 2))) {
 		iso = minor == 3 && lock->nws > 1;
@@ -437,6 +462,124 @@ static int not_installed_here(const struct bun_pkg *p, int production)
 	return p->other_platform || p->platform_only || (production && p->dev_only);
 }
 
+/* Where node's resolution finds name from folder from (relative to
+ * root; "" the root): from/node_modules/name, then each parent's that is
+ * not itself a node_modules.  The first folder there is the answer (a new
+ * string), NULL when there is none. */
+static char *node_resolve(const char *root, const char *from, const char *name)
+{
+	char *dir = xstrdup(from);
+
+	for (;;) {
+		char *slash = strrchr(dir, '/');
+		const char *base = slash ? slash + 1 : dir;
+
+		if (strcmp(base, "node_modules")) {
+			char *nm = *dir ? path_join(dir, "node_modules") : xstrdup("node_modules");
+			char *cand = path_join(nm, name);
+
+			free(nm);
+			if (is_dir(root, cand)) {
+				free(dir);
+				return cand;
+			}
+			free(cand);
+		}
+		if (!*dir)
+			break;
+		if (slash)
+			*slash = 0;
+		else
+			*dir = 0;
+	}
+	free(dir);
+	return NULL;
+}
+
+/* Does folder rel hold npm package p at its version? */
+static int holds(const char *root, const char *rel, const struct bun_pkg *p)
+{
+	struct blob b;
+	struct lread lr;
+	char *pj = path_join(rel, "package.json"), *n = NULL, *v = NULL;
+	int ok = 0;
+
+	if (deps_read(root, pj, 0, DEPS_META_CAP, &b, &lr) == 0) {
+		if (deps_bun_package_json(b.data, b.len, &n, &v) == 0)
+			ok = n && v && !strcmp(n, p->name) &&
+			     deps_bun_version_matches(v, p->resolution);
+		blob_release(&b);
+	}
+	free(pj);
+	free(n);
+	free(v);
+	return ok;
+}
+
+/* bun's hoisted layout is not always bun.lock's keys: the lockfile is
+ * written from Tree.zig's tree built without filtering (method
+ * .resolvable), the install from one built with it (.filter,
+ * isFilteredDependencyOrWorkspace), and hoistDependency's placement
+ * depends on what came first (t3-env with bun 1.4.5: zod-to-json-schema
+ * and zod-to-ts, keyed at the top, installed in
+ * node_modules/astro/node_modules).  Where the filtered tree cannot be
+ * derived from bun.lock alone, an npm package missing at its key's
+ * folder counts as installed when node's resolution finds it, at its
+ * version, from every package and workspace that needs it (from where
+ * each of those is found in turn).  The folder each is found at, or
+ * NULL; a new array. */
+static char **found_elsewhere(const char *root, const struct bun_lock *lock, const int *bad,
+			      const int *prob)
+{
+	char **at = xcalloc(lock->npkgs ? lock->npkgs : 1, sizeof(*at));
+	const char **loc = xcalloc(lock->npkgs ? lock->npkgs : 1, sizeof(*loc));
+	size_t i, j;
+	int changed = 1, pass;
+
+	for (i = 0; i < lock->npkgs; i++)
+		if (!bad[i])
+			loc[i] = lock->pkgs[i].path;
+	/* a package found elsewhere may be what another one's users are:
+	 * a few passes (each settles at least one more level) */
+	for (pass = 0; changed && pass < 8; pass++) {
+		changed = 0;
+		for (i = 0; i < lock->npkgs; i++) {
+			const struct bun_pkg *p = &lock->pkgs[i];
+			char *first = NULL;
+			int ok = p->nusers > 0;
+
+			if (!bad[i] || at[i] || prob[i] != DEP_MISSING || p->kind != BUN_NPM)
+				continue;
+			for (j = 0; j < p->nusers && ok; j++) {
+				size_t u = p->users[j];
+				const char *from = u >= lock->npkgs ? lock->ws[u - lock->npkgs].path :
+								     loc[u];
+				char *got;
+
+				if (!from) {
+					ok = 0;
+					break;
+				}
+				got = node_resolve(root, from, p->name);
+				ok = got && holds(root, got, p);
+				if (ok && !first)
+					first = got;
+				else
+					free(got);
+			}
+			if (ok && first) {
+				at[i] = first;
+				loc[i] = first;
+				changed = 1;
+			} else {
+				free(first);
+			}
+		}
+	}
+	free(loc);
+	return at;
+}
+
 static void hoisted(const struct run_ctx *ctx, const struct lock_req *l,
 		    const struct bun_lock *lock, int production, struct result *r)
 {
@@ -446,7 +589,13 @@ static void hoisted(const struct run_ctx *ctx, const struct lock_req *l,
 	struct many_read m;
 	struct extra_walk w;
 	struct dep_diff d;
-	size_t i, *slot;
+	size_t i, *slot = NULL, nitems = 0, items_cap = 0;
+	int *bad = NULL, *prob = NULL;
+	char **elsewhere = NULL;
+	struct {
+		int problem;
+		size_t want, have;	/* places: want and have grow */
+	} *items = NULL;
 
 	c.seen = xcalloc(lock->npkgs ? lock->npkgs : 1, sizeof(*c.seen));
 	memset(&m, 0, sizeof(m));
@@ -471,36 +620,39 @@ static void hoisted(const struct run_ctx *ctx, const struct lock_req *l,
 			    (p->kind == BUN_WORKSPACE || p->kind == BUN_FOLDER ||
 			     p->kind == BUN_LINK ? DEP_LINK : 0))->line = p->line;
 	}
+	bad = xcalloc(lock->npkgs ? lock->npkgs : 1, sizeof(*bad));
+	prob = xcalloc(lock->npkgs ? lock->npkgs : 1, sizeof(*prob));
+	for (i = 0; i < lock->npkgs; i++)
+		if (slot[i] != SIZE_MAX)
+			bad[i] = judge(&lock->pkgs[i], &c.seen[i], spec->root, &prob[i]);
+	elsewhere = found_elsewhere(spec->root, lock, bad, prob);
 	for (i = 0; i < lock->npkgs; i++) {
 		const struct bun_pkg *p = &lock->pkgs[i];
 		const struct bun_seen *s = &c.seen[i];
-		const struct dep *wd;
-		int problem = DEP_MISSING, bad;
 
 		if (slot[i] == SIZE_MAX)
 			continue;
-		wd = &want.v[slot[i]];
-		bad = judge(p, s, spec->root, &problem);
-		if (bad && not_installed_here(p, production)) {
+		if (bad[i] && not_installed_here(p, production)) {
 			/* another platform's package, or a dev one in a
 			 * production install: bun does not install it */
 			d.skipped++;
 			continue;
 		}
 		d.compared++;
-		if (!bad)
+		if (!bad[i] || elsewhere[i])
 			continue;
-		if (problem == DEP_MISSING) {
-			diff_push(&d, DEP_MISSING, wd, NULL);
-		} else {
+		grow(&items, sizeof(*items), &items_cap, nitems + 1);
+		items[nitems].problem = prob[i];
+		items[nitems].want = slot[i];
+		items[nitems].have = SIZE_MAX;
+		if (prob[i] != DEP_MISSING) {
 			const char *got = s->tag ? s->tag : s->version ? s->version : "?";
-			struct dep *h = dep_set_add(&have, p->path, s->name ? s->name : p->name,
-						    got, 0);
 
-			diff_push(&d, DEP_VERSION, wd, h);
+			dep_set_add(&have, p->path, s->name ? s->name : p->name, got, 0);
+			items[nitems].have = have.n - 1;
 		}
+		nitems++;
 	}
-	free(slot);
 	/* extras: every node_modules bun.lock's packages live in */
 	memset(&w, 0, sizeof(w));
 	w.root = spec->root;
@@ -509,6 +661,9 @@ static void hoisted(const struct run_ctx *ctx, const struct lock_req *l,
 	w.deadline = ctx->deadline_ms;
 	for (i = 0; i < want.n; i++)
 		strmap_put(&w.wanted, want.v[i].key, strlen(want.v[i].key), i);
+	for (i = 0; i < lock->npkgs; i++)	/* where node finds them instead */
+		if (elsewhere[i] && slot[i] != SIZE_MAX)
+			strmap_put(&w.wanted, elsewhere[i], strlen(elsewhere[i]), slot[i]);
 	walk_extras(&w, "node_modules", 0);
 	for (i = 1; i < lock->nws; i++) {
 		char *nm = path_join(lock->ws[i].path, "node_modules");
@@ -519,6 +674,10 @@ static void hoisted(const struct run_ctx *ctx, const struct lock_req *l,
 	strmap_release(&w.wanted);
 	if (w.stopped)
 		goto late;
+	/* now that have stops growing: pointers into want and have */
+	for (i = 0; i < nitems; i++)
+		diff_push(&d, (enum dep_problem)items[i].problem, &want.v[items[i].want],
+			  items[i].have == SIZE_MAX ? NULL : &have.v[items[i].have]);
 	for (i = 0; i < have.n; i++)
 		if (!dep_set_get(&want, have.v[i].key) &&
 		    !(have.v[i].flags & DEP_LINK && !strncmp(have.v[i].key, "node_modules/.", 14)))
@@ -537,6 +696,13 @@ late:
 	r->reason = REASON_TIMEOUT;
 out:
 	dep_diff_release(&d);
+	for (i = 0; elsewhere && i < lock->npkgs; i++)
+		free(elsewhere[i]);
+	free(elsewhere);
+	free(items);
+	free(bad);
+	free(prob);
+	free(slot);
 	for (i = 0; i < lock->npkgs; i++) {
 		free(c.seen[i].name);
 		free(c.seen[i].version);
