@@ -332,7 +332,7 @@ sed -i '/"configVersion": 1,/d' "$r/bun.lock"
 (cd "$r" && mgr bun install --frozen-lockfile >/dev/null 2>&1)
 check "no configVersion: bun installed hoisted" [ ! -d "$r/node_modules/.bun" ] && [ -d "$r/node_modules/tiny-a" ]
 out=$(ep --only=deps --explain "$r")
-check "no configVersion: hoisted, up to date: $out" has "hoisted linker (as bun.lock decides it)" "$out"
+check "no configVersion: hoisted, up to date: $out" has "hoisted linker (as node_modules decides it)" "$out"
 check "no configVersion: pass" [ "$(status "$r")" = pass ]
 
 # bun 1.3.1 (t3-env's packageManager): the isolated linker for every
@@ -373,6 +373,35 @@ if [ -x "$b131/node_modules/@oven/bun-linux-x64/bin/bun" ]; then
 	check "bun 1.3.1: a store entry deleted fails" [ "$(status "$r")" = fail ]
 	out=$(cd "$r" && bun131 install --frozen-lockfile 2>&1)
 	check "bun 1.3.1: a store entry deleted: bun 1.3.1 reinstalls it: $out" [ "$(status "$r")" = pass ]
+
+	# bun.lock written by bun 1.3.1, installed by bun 1.4.5 (hoisted: no
+	# configVersion): bun.lock keys zod-to-ts at the top, bun 1.4.5 puts
+	# it in node_modules/astro/node_modules beside astro's zod 3 (its
+	# peer), the workspace's zod 4 at the top (t3-env's shape, smallest
+	# found: one workspace, zod and astro from the registry)
+	a=$TEST_TMPDIR/astro0
+	rm -rf "$a" && mkdir -p "$a/packages/a"
+	printf '{"name":"app","private":true,"workspaces":["packages/*"]}\n' >"$a/package.json"
+	printf '{"name":"a","version":"1.0.0","dependencies":{"zod":"4.1.5","astro":"5.13.5"}}\n' >"$a/packages/a/package.json"
+	(cd "$a" && bun131 install --lockfile-only --ignore-scripts >/dev/null 2>&1 &&
+		mgr bun install --frozen-lockfile --ignore-scripts >/dev/null 2>&1)
+	if [ -d "$a/node_modules/astro/node_modules/zod-to-ts" ]; then
+		r=$TEST_TMPDIR/astro
+		again "$r" "$a"
+		check "placement: bun.lock keys zod-to-ts at the top" grep -q '^    "zod-to-ts": \[' "$r/bun.lock"
+		check "placement: bun 1.4.5 put it under astro" [ ! -e "$r/node_modules/zod-to-ts" ]
+		check "placement: bun changes nothing" bun_frozen "$r"
+		out=$(ep --only=deps --explain "$r")
+		check "placement: pass, found where node resolves it from astro: $out" [ "$(status "$r")" = pass ]
+		rm -rf "$r/node_modules/astro/node_modules/zod-to-ts"
+		out=$(ep --only=deps "$r")
+		check "placement: deleted, fails naming it: $out" has "zod-to-ts: lockfile 1.2.0, not installed" "$out"
+		out=$(cd "$r" && mgr bun install --frozen-lockfile --ignore-scripts 2>&1)
+		check "placement: deleted, bun installs it again: $out" has "1 package installed" "$out"
+		check "placement: after bun's install, pass" [ "$(status "$r")" = pass ]
+	else
+		skip "placement: bun 1.4.5 placed zod-to-ts as bun.lock keys it here (or astro could not be fetched)"
+	fi
 else
 	skip "bun 1.3.1: npm could not fetch @oven/bun-linux-x64@1.3.1 (offline?)"
 fi
