@@ -649,7 +649,7 @@ static void hoisted(const struct run_ctx *ctx, const struct lock_req *l,
 			const char *got = s->tag ? s->tag : s->version ? s->version : "?";
 
 			dep_set_add(&have, p->path, s->name ? s->name : p->name, got, 0);
-			items[nitems].have = have.n - 1;
+			items[nitems].have = (size_t)(dep_set_get(&have, p->path) - have.v);
 		}
 		nitems++;
 	}
@@ -799,7 +799,7 @@ static void isolated(const struct run_ctx *ctx, const struct lock_req *l,
 		} else {
 			d.compared++;
 			grow(&miss, sizeof(*miss), &miss_cap, nmiss + 1);
-			miss[nmiss++] = want.n - 1;
+			miss[nmiss++] = (size_t)(wd - want.v);
 		}
 	}
 	/* the links: every workspace's dependencies but its peers */
@@ -837,7 +837,7 @@ static void isolated(const struct run_ctx *ctx, const struct lock_req *l,
 			} else {
 				d.compared++;
 				grow(&miss, sizeof(*miss), &miss_cap, nmiss + 1);
-				miss[nmiss++] = want.n - 1;
+				miss[nmiss++] = (size_t)(wd - want.v);
 			}
 		}
 	}
