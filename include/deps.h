@@ -172,6 +172,7 @@ struct bun_pkg {
 	int dev_only;		/* only devDependencies reach it */
 	size_t *edges;		/* what it needs but its devDependencies:
 				 * places in bun_lock's pkgs */
+	unsigned char *edge_peer;	/* edges[k] is a peerDependency */
 	size_t nedges;
 	size_t *users;		/* who needs it (edges and workspaces'
 				 * dependencies): a place in pkgs, or npkgs
@@ -204,6 +205,8 @@ struct bun_lock {
 	struct strmap index;	/* a package's key -> its place in pkgs */
 	struct strmap ws_names;	/* a member's name -> its place in ws */
 	struct strmap ws_paths;	/* a member's path -> its place in ws */
+	int isolated;		/* set before deps_bun_dev_only: peers as
+				 * bun's isolated linker resolves them */
 };
 
 /* The machine as bun.lock's os, cpu and libc name it ("linux", "x64",

@@ -1049,7 +1049,14 @@ static void collect_edges(const struct jr *r, struct bun_lock *l, const size_t *
 				at = resolve_at(l, p->key, d->key);
 				if (at == STRMAP_NONE)
 					continue;
-				grow(&p->edges, sizeof(*p->edges), &cap, p->nedges + 1);
+				{
+					size_t c0 = cap;
+
+					grow(&p->edges, sizeof(*p->edges), &cap, p->nedges + 1);
+					if (cap != c0)
+						p->edge_peer = xrealloc(p->edge_peer, cap);
+				}
+				p->edge_peer[p->nedges] = g == 3;
 				p->edges[p->nedges++] = at;
 			}
 		}
@@ -1087,6 +1094,50 @@ static void collect_users(struct bun_lock *l)
 		}
 	}
 	free(cap);
+}
+
+/* Does package at, or package or workspace user, have a dependency (not
+ * a peer) on a package named name? */
+static int provides(const struct bun_lock *l, size_t user, const char *name)
+{
+	size_t k;
+
+	if (user >= l->npkgs) {
+		const struct bun_workspace *w = &l->ws[user - l->npkgs];
+
+		for (k = 0; k < w->ndeps; k++)
+			if (w->deps[k].group != 3 && !strcmp(w->deps[k].name, name))
+				return 1;
+		return 0;
+	}
+	for (k = 0; k < l->pkgs[user].nedges; k++)
+		if (!l->pkgs[user].edge_peer[k] &&
+		    !strcmp(l->pkgs[l->pkgs[user].edges[k]].name, name))
+			return 1;
+	return 0;
+}
+
+/* isolated_install.zig installIsolatedPackages: a peer is resolved by
+ * going up the node's parents (the package itself first) for a
+ * dependency of that name, and only when none has one is bun.lock's
+ * resolution of the peer used ("choose the current best version").  The
+ * parents are per path; bun.lock gives the users: when the package or
+ * every user has one, bun.lock's resolution of the peer is not what is
+ * installed (t3-env: lucide-react's react 18, keyed
+ * "lucide-react/react", while the workspace using it has react 19). */
+static int peer_provided(const struct bun_lock *l, size_t at, const char *name)
+{
+	const struct bun_pkg *p = &l->pkgs[at];
+	size_t k;
+
+	if (provides(l, at, name))
+		return 1;
+	if (!p->nusers)
+		return 0;
+	for (k = 0; k < p->nusers; k++)
+		if (!provides(l, p->users[k], name))
+			return 0;
+	return 1;
 }
 
 void deps_bun_dev_only(struct bun_lock *l)
@@ -1155,10 +1206,13 @@ void deps_bun_dev_only(struct bun_lock *l)
 		}
 	}
 	while (n) {
-		const struct bun_pkg *p = &l->pkgs[stack[--n]];
+		size_t at = stack[--n];
+		const struct bun_pkg *p = &l->pkgs[at];
 
 		for (j = 0; j < p->nedges; j++)
-			if (!l->pkgs[p->edges[j]].other_platform)
+			if (!l->pkgs[p->edges[j]].other_platform &&
+			    !(l->isolated && p->edge_peer[j] &&
+			      peer_provided(l, at, l->pkgs[p->edges[j]].name)))
 				REACH(p->edges[j]);
 	}
 #undef REACH
@@ -1310,6 +1364,7 @@ void bun_lock_release(struct bun_lock *l)
 		free(l->pkgs[i].resolution);
 		free(l->pkgs[i].tag);
 		free(l->pkgs[i].edges);
+		free(l->pkgs[i].edge_peer);
 		free(l->pkgs[i].users);
 	}
 	free(l->pkgs);

@@ -917,6 +917,12 @@ void deps_run_bun(const struct run_ctx *ctx, const struct lock_req *l, struct re
 		goto out;
 	bunfig_read(spec, &bf);
 	iso = isolated_linker(spec, &bf, &lock, pkg_linker, &from);
+	if (iso) {
+		/* which packages it reaches: peers as the isolated linker
+		 * resolves them */
+		lock.isolated = 1;
+		deps_bun_dev_only(&lock);
+	}
 	if (iso)
 		isolated(ctx, l, &lock, bf.production, r);
 	else
