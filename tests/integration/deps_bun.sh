@@ -406,6 +406,38 @@ else
 	skip "bun 1.3.1: npm could not fetch @oven/bun-linux-x64@1.3.1 (offline?)"
 fi
 
+# isolated: a peer comes from the package's parents first
+# (isolated_install.zig); bun.lock's own resolution of it, keyed under
+# the package ("lucide-react/react": react 18, what an older bun wrote,
+# t3-env's lockfile), is then not installed, and bun changes nothing
+k=$TEST_TMPDIR/peer0
+rm -rf "$k" && mkdir -p "$k/packages/a" "$k/packages/b"
+printf '{"name":"app","private":true,"workspaces":["packages/*"]}\n' >"$k/package.json"
+printf '{"name":"a","version":"1.0.0","dependencies":{"react":"19.2.3","lucide-react":"0.368.0"}}\n' >"$k/packages/a/package.json"
+printf '{"name":"b","version":"1.0.0","dependencies":{"react":"18.2.0"}}\n' >"$k/packages/b/package.json"
+(cd "$k" && mgr bun install --lockfile-only --ignore-scripts >/dev/null 2>&1)
+mv "$k/bun.lock" "$TEST_TMPDIR/peer-with-b.lock"
+rm -rf "$k/packages/b"
+(cd "$k" && mgr bun install --ignore-scripts >/dev/null 2>&1)
+if [ -d "$k/node_modules/.bun" ] && grep -q '"lucide-react/react"' "$TEST_TMPDIR/peer-with-b.lock"; then
+	/usr/bin/python3 - "$TEST_TMPDIR/peer-with-b.lock" "$k/bun.lock" <<'EOF3'
+import re, sys
+src = open(sys.argv[1]).read()
+dst = open(sys.argv[2]).read()
+keep = [l for l in src.splitlines() if re.match(r'\s+"(lucide-react/react|loose-envify|js-tokens)": \[', l)]
+open(sys.argv[2], "w").write(dst.replace('  "packages": {\n', '  "packages": {\n' + "\n".join(keep) + "\n", 1))
+EOF3
+	r=$TEST_TMPDIR/peer
+	again "$r" "$k"
+	check "isolated peer: bun.lock keys react 18 under lucide-react" grep -q '"lucide-react/react": \["react@18' "$r/bun.lock"
+	check "isolated peer: bun changes nothing" bun_frozen "$r"
+	check "isolated peer: bun installed no react 18" [ ! -e "$r/node_modules/.bun/react@18.2.0" ]
+	out=$(ep --only=deps --explain "$r")
+	check "isolated peer: pass: $out" [ "$(status "$r")" = pass ]
+else
+	skip "isolated peer: bun could not fetch react or lucide-react (offline?)"
+fi
+
 h=$TEST_TMPDIR/wsh0
 rm -rf "$h" && cp -a "$w" "$h"
 rm -rf "$h/node_modules" "$h"/packages/*/node_modules
