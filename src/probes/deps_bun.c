@@ -19,6 +19,7 @@
 #include "probe.h"
 #include "deps.h"
 #include "platform.h"
+#include "semver.h"
 #include "toml.h"
 #include "util.h"
 
@@ -90,7 +91,8 @@ static int has_packages(const char *root)
 static int pinned_bun(const struct spec *spec, unsigned *minor, unsigned *patch)
 {
 	size_t i;
-	unsigned major;
+	struct semver sv;
+	int ok;
 
 	for (i = 0; i < spec->nruntimes; i++) {
 		const struct runtime_req *q = &spec->runtimes[i];
@@ -101,8 +103,13 @@ static int pinned_bun(const struct spec *spec, unsigned *minor, unsigned *patch)
 		    strcmp(q->name, "bun"))
 			continue;
 		v = strchr(q->spec, '@') ? strchr(q->spec, '@') + 1 : q->spec;	/* "bun@1.3.1" */
-		if (sscanf(v, "%u.%u.%u", &major, minor, patch) == 3)
-			return major == 1;
+		if (semver_parse(v, 0, &sv) < 0)
+			continue;
+		ok = sv.major == 1 && sv.minor <= UINT_MAX && sv.patch <= UINT_MAX;
+		*minor = (unsigned)sv.minor;
+		*patch = (unsigned)sv.patch;
+		semver_release(&sv);
+		return ok;
 	}
 	return 0;
 }
@@ -922,10 +929,8 @@ void deps_run_bun(const struct run_ctx *ctx, const struct lock_req *l, struct re
 		 * resolves them */
 		lock.isolated = 1;
 		deps_bun_dev_only(&lock);
-	}
-	if (iso)
 		isolated(ctx, l, &lock, bf.production, r);
-	else
+	} else
 		hoisted(ctx, l, &lock, bf.production, r);
 	result_note(r, "bun's %s linker (as %s decides it)", iso ? "isolated" : "hoisted", from);
 	if (bf.production)
