@@ -189,11 +189,18 @@ struct bun_pkg {
 				 * integrity, a git commit), or NULL */
 	enum bun_kind kind;
 	unsigned line;
-	int other_platform;	/* its os or cpu rules this machine out */
+	int other_platform;	/* its os, cpu or libc rules this machine out */
+	int platform_only;	/* only packages other_platform reach it (bun
+				 * places neither: deps_bun_dev_only) */
 	int dev_only;		/* only devDependencies reach it */
 	size_t *edges;		/* what it needs but its devDependencies:
 				 * places in bun_lock's pkgs */
+	unsigned char *edge_peer;	/* edges[k] is a peerDependency */
 	size_t nedges;
+	size_t *users;		/* who needs it (edges and workspaces'
+				 * dependencies): a place in pkgs, or npkgs
+				 * plus a place in ws */
+	size_t nusers;
 };
 
 struct bun_dep {
@@ -221,12 +228,14 @@ struct bun_lock {
 	struct strmap index;	/* a package's key -> its place in pkgs */
 	struct strmap ws_names;	/* a member's name -> its place in ws */
 	struct strmap ws_paths;	/* a member's path -> its place in ws */
+	int isolated;		/* set before deps_bun_dev_only: peers as
+				 * bun's isolated linker resolves them */
 };
 
-/* The machine as bun.lock's os and cpu name it ("linux", "x64"); an empty
- * or NULL field matches every entry. */
+/* The machine as bun.lock's os, cpu and libc name it ("linux", "x64",
+ * "glibc"); an empty or NULL field matches every entry. */
 struct bun_platform {
-	const char *os, *cpu;
+	const char *os, *cpu, *libc;
 };
 
 /* bun.lock into l (here may be NULL: every package counts as this
@@ -245,7 +254,8 @@ void deps_bun_regroup(struct bun_workspace *lw, const struct bun_workspace *m);
 
 /* Set every package's dev_only from the workspaces' dependency groups
  * (deps_bun_parse does, from bun.lock's; bun takes them from each
- * package.json, so the probe may set the groups again and call this). */
+ * package.json, so the probe may set the groups again and call this),
+ * and its platform_only (what only other_platform packages reach). */
 void deps_bun_dev_only(struct bun_lock *l);
 
 /* An installed package.json's "name" and "version" as bun reads them (new

@@ -923,14 +923,17 @@ static int read_package(const struct jr *r, const struct jnode *pkg, struct bun_
 	bp->line = pkg->kline;
 	if (tag && tag->slen)
 		bp->tag = xstrdup(tag->s);
-	/* bun.lock.rs: os and cpu are read for every kind but a workspace;
-	 * a package whose os or cpu rules this machine out is not installed
-	 * (Package.Meta isDisabled) */
+	/* bun.lock.rs: os, cpu and libc are read for every kind but a
+	 * workspace; a package whose os, cpu or libc rules this machine out
+	 * is not installed (lockfile/Package/Meta.zig isDisabled: "!arch.isMatch
+	 * or !os.isMatch or !libc.isMatch"; npm.zig Libc.current is glibc on
+	 * every Linux, so a "musl" package is left out there) */
 	*info_out = kind == BUN_ROOT || kind == BUN_WORKSPACE || !info ?
 			    J_NONE : (size_t)(info - r->v);
 	if (info && kind != BUN_WORKSPACE && here &&
 	    (!negatable_allows(r, jget(r, info, "os"), here->os) ||
-	     !negatable_allows(r, jget(r, info, "cpu"), here->cpu)))
+	     !negatable_allows(r, jget(r, info, "cpu"), here->cpu) ||
+	     !negatable_allows(r, jget(r, info, "libc"), here->libc)))
 		bp->other_platform = 1;
 	return 0;
 }
@@ -1006,6 +1009,17 @@ static int resolves(const struct bun_lock *l, const char *prefix, const char *na
 	       strmap_get((struct strmap *)&l->ws_names, name, strlen(name)) != STRMAP_NONE;
 }
 
+/* Is name among info's "optionalPeers"? */
+static int optional_peer(const struct jr *r, const struct jnode *info, const char *name)
+{
+	const struct jnode *op = jget(r, info, "optionalPeers"), *k;
+
+	for (k = op && op->t == JT_ARR ? jfirst(r, op) : NULL; k; k = jnext(r, k))
+		if (k->t == JT_STR && !strcmp(k->s, name))
+			return 1;
+	return 0;
+}
+
 /* Each package's edges but its devDependencies, as places in l->pkgs
  * (an edge that does not resolve is left out). */
 static void collect_edges(const struct jr *r, struct bun_lock *l, const size_t *infos)
@@ -1023,15 +1037,107 @@ static void collect_edges(const struct jr *r, struct bun_lock *l, const size_t *
 			const struct jnode *grp = g == 1 ? NULL : jget(r, info, groups[g]), *d;
 
 			for (d = grp && grp->t == JT_OBJ ? jfirst(r, grp) : NULL; d; d = jnext(r, d)) {
-				size_t at = resolve_at(l, p->key, d->key);
+				size_t at;
 
+				/* a peer named in "optionalPeers" (bun.lock.rs: an
+				 * optional peer's Behavior) does not make bun install
+				 * its package: bun 1.3.1 and 1.4.5 leave out what
+				 * only such edges reach (t3-env's ioredis, vue, react
+				 * 18 of unstorage, @vercel/analytics: "(no changes)") */
+				if (g == 3 && optional_peer(r, info, d->key))
+					continue;
+				at = resolve_at(l, p->key, d->key);
 				if (at == STRMAP_NONE)
 					continue;
-				grow(&p->edges, sizeof(*p->edges), &cap, p->nedges + 1);
+				{
+					size_t c0 = cap;
+
+					grow(&p->edges, sizeof(*p->edges), &cap, p->nedges + 1);
+					if (cap != c0)
+						p->edge_peer = xrealloc(p->edge_peer, cap);
+				}
+				p->edge_peer[p->nedges] = g == 3;
 				p->edges[p->nedges++] = at;
 			}
 		}
 	}
+}
+
+static void add_user(struct bun_pkg *p, size_t user, size_t *cap)
+{
+	grow(&p->users, sizeof(*p->users), cap, p->nusers + 1);
+	p->users[p->nusers++] = user;
+}
+
+/* Each package's users: the reverse of the edges, and the workspaces
+ * whose dependencies resolve to it (by bun.lock's keys, as bun does). */
+static void collect_users(struct bun_lock *l)
+{
+	size_t *cap = xcalloc(l->npkgs ? l->npkgs : 1, sizeof(*cap));
+	size_t i, j;
+
+	for (i = 0; i < l->npkgs; i++)
+		for (j = 0; j < l->pkgs[i].nedges; j++)
+			add_user(&l->pkgs[l->pkgs[i].edges[j]], i, &cap[l->pkgs[i].edges[j]]);
+	for (i = 0; i < l->nws; i++) {
+		const struct bun_workspace *w = &l->ws[i];
+
+		for (j = 0; j < w->ndeps; j++) {
+			size_t at = STRMAP_NONE;
+
+			if (i && w->name)
+				at = resolve_at(l, w->name, w->deps[j].name);
+			if (at == STRMAP_NONE)
+				at = resolve_at(l, "", w->deps[j].name);
+			if (at != STRMAP_NONE)
+				add_user(&l->pkgs[at], l->npkgs + i, &cap[at]);
+		}
+	}
+	free(cap);
+}
+
+/* Does package at, or package or workspace user, have a dependency (not
+ * a peer) on a package named name? */
+static int provides(const struct bun_lock *l, size_t user, const char *name)
+{
+	size_t k;
+
+	if (user >= l->npkgs) {
+		const struct bun_workspace *w = &l->ws[user - l->npkgs];
+
+		for (k = 0; k < w->ndeps; k++)
+			if (w->deps[k].group != 3 && !strcmp(w->deps[k].name, name))
+				return 1;
+		return 0;
+	}
+	for (k = 0; k < l->pkgs[user].nedges; k++)
+		if (!l->pkgs[user].edge_peer[k] &&
+		    !strcmp(l->pkgs[l->pkgs[user].edges[k]].name, name))
+			return 1;
+	return 0;
+}
+
+/* isolated_install.zig installIsolatedPackages: a peer is resolved by
+ * going up the node's parents (the package itself first) for a
+ * dependency of that name, and only when none has one is bun.lock's
+ * resolution of the peer used ("choose the current best version").  The
+ * parents are per path; bun.lock gives the users: when the package or
+ * every user has one, bun.lock's resolution of the peer is not what is
+ * installed (t3-env: lucide-react's react 18, keyed
+ * "lucide-react/react", while the workspace using it has react 19). */
+static int peer_provided(const struct bun_lock *l, size_t at, const char *name)
+{
+	const struct bun_pkg *p = &l->pkgs[at];
+	size_t k;
+
+	if (provides(l, at, name))
+		return 1;
+	if (!p->nusers)
+		return 0;
+	for (k = 0; k < p->nusers; k++)
+		if (!provides(l, p->users[k], name))
+			return 0;
+	return 1;
 }
 
 void deps_bun_dev_only(struct bun_lock *l)
@@ -1072,9 +1178,46 @@ void deps_bun_dev_only(struct bun_lock *l)
 		for (j = 0; j < p->nedges; j++)
 			REACH(p->edges[j]);
 	}
-#undef REACH
 	for (i = 0; i < l->npkgs; i++)
 		l->pkgs[i].dev_only = !reach[i];
+	/* Tree.zig processSubtree (method .filter): a dependency whose
+	 * package isDisabled (isResolvedDependencyDisabled) is skipped, so it
+	 * gets no place in the tree and its own dependencies are never
+	 * walked: what only such packages reach is not installed either
+	 * (@oxc-resolver/binding-wasm32-wasi, cpu "none", and the
+	 * @napi-rs/wasm-runtime, @emnapi/... it alone needs) */
+	memset(reach, 0, l->npkgs ? l->npkgs : 1);
+	n = 0;
+	for (i = 0; i < l->npkgs; i++)
+		if (l->pkgs[i].kind == BUN_WORKSPACE || l->pkgs[i].kind == BUN_ROOT)
+			REACH(i);
+	for (i = 0; i < l->nws; i++) {
+		const struct bun_workspace *w = &l->ws[i];
+
+		for (j = 0; j < w->ndeps; j++) {
+			size_t at = STRMAP_NONE;
+
+			if (i && w->name)
+				at = resolve_at(l, w->name, w->deps[j].name);
+			if (at == STRMAP_NONE)
+				at = resolve_at(l, "", w->deps[j].name);
+			if (at != STRMAP_NONE && !l->pkgs[at].other_platform)
+				REACH(at);
+		}
+	}
+	while (n) {
+		size_t at = stack[--n];
+		const struct bun_pkg *p = &l->pkgs[at];
+
+		for (j = 0; j < p->nedges; j++)
+			if (!l->pkgs[p->edges[j]].other_platform &&
+			    !(l->isolated && p->edge_peer[j] &&
+			      peer_provided(l, at, l->pkgs[p->edges[j]].name)))
+				REACH(p->edges[j]);
+	}
+#undef REACH
+	for (i = 0; i < l->npkgs; i++)
+		l->pkgs[i].platform_only = !reach[i] && !l->pkgs[i].other_platform;
 	free(stack);
 	free(reach);
 }
@@ -1197,6 +1340,7 @@ int deps_bun_parse(const char *buf, size_t len, const struct bun_platform *here,
 	if (l->version > 0 && check_resolutions(&r, l, infos, err) < 0)
 		goto out;
 	collect_edges(&r, l, infos);
+	collect_users(l);
 	deps_bun_dev_only(l);
 	for (root = 0; root < l->npkgs; root++)
 		l->pkgs[root].path = install_path(l, l->pkgs[root].key);
@@ -1220,6 +1364,8 @@ void bun_lock_release(struct bun_lock *l)
 		free(l->pkgs[i].resolution);
 		free(l->pkgs[i].tag);
 		free(l->pkgs[i].edges);
+		free(l->pkgs[i].edge_peer);
+		free(l->pkgs[i].users);
 	}
 	free(l->pkgs);
 	for (i = 0; i < l->nws; i++)

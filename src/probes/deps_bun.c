@@ -19,6 +19,7 @@
 #include "probe.h"
 #include "deps.h"
 #include "platform.h"
+#include "semver.h"
 #include "toml.h"
 #include "util.h"
 
@@ -33,6 +34,8 @@
 #include <unistd.h>
 
 #define BUN_WALK_DEPTH 32	/* nested node_modules looked into for extras */
+
+static int is_dir(const char *root, const char *rel);
 
 /* ---- which linker ---- */
 
@@ -65,15 +68,71 @@ static void bunfig_read(const struct spec *spec, struct bunfig *cfg)
 	blob_release(&b);
 }
 
+/* Does node_modules hold a package folder (a name not starting with '.':
+ * .bin, .cache and the like are no install's)? */
+static int has_packages(const char *root)
+{
+	char *nm = path_join(root, "node_modules");
+	DIR *d = opendir(nm);
+	struct dirent *e;
+	int any = 0;
+
+	free(nm);
+	if (!d)
+		return 0;
+	while (!any && (e = readdir(d)))
+		any = e->d_name[0] != '.';
+	closedir(d);
+	return any;
+}
+
+/* The bun version package.json's packageManager pins ("bun@1.3.1"):
+ * 1 with *minor and *patch of a 1.x, else 0. */
+static int pinned_bun(const struct spec *spec, unsigned *minor, unsigned *patch)
+{
+	size_t i;
+	struct semver sv;
+	int ok;
+
+	for (i = 0; i < spec->nruntimes; i++) {
+		const struct runtime_req *q = &spec->runtimes[i];
+
+		const char *v;
+
+		if (q->src != SRC_PACKAGE_MANAGER || q->problem || !q->name || !q->spec ||
+		    strcmp(q->name, "bun"))
+			continue;
+		v = strchr(q->spec, '@') ? strchr(q->spec, '@') + 1 : q->spec;	/* "bun@1.3.1" */
+		if (semver_parse(v, 0, &sv) < 0)
+			continue;
+		ok = sv.major == 1 && sv.minor <= UINT_MAX && sv.patch <= UINT_MAX;
+		*minor = (unsigned)sv.minor;
+		*patch = (unsigned)sv.patch;
+		semver_release(&sv);
+		return ok;
+	}
+	return 0;
+}
+
 /* install_with_manager.zig: the linker asked for (bunfig.toml's
  * install.linker, package.json's workspaces.nodeLinker), else by the
  * lockfile's configVersion: 0 (or none: a lockfile of bun before 1.3)
- * hoisted; 1 isolated when there are workspaces, else hoisted.  The
- * --linker flag is the command line's, not the repository's: not seen. */
-static int isolated_linker(const struct bunfig *bf, const struct bun_lock *lock,
-			   const char *pkg_linker, const char **from)
+ * hoisted; 1 isolated when there are workspaces, else hoisted.  That is
+ * bun 1.3.2's rule (oven-sh/bun#24170 added configVersion, #24503's
+ * docs: "Existing projects continue using hoisted installs"); bun 1.3.0
+ * and 1.3.1 used the isolated linker for every workspaces project, and
+ * bun before 1.3 the hoisted one.  Which bun runs is not the
+ * repository's to say, so what is installed decides first: a
+ * node_modules/.bun is the isolated linker's store (bun 1.3.1 installed
+ * t3-env that way), package folders without one the hoisted linker's;
+ * else (nothing installed) package.json's packageManager names the bun;
+ * else configVersion.  The --linker flag is the command line's: not
+ * seen. */
+static int isolated_linker(const struct spec *spec, const struct bunfig *bf,
+			   const struct bun_lock *lock, const char *pkg_linker, const char **from)
 {
 	const char *cfg = bf->linker;
+	unsigned minor, patch;
 	int iso;
 
 	if (cfg && (!strcmp(cfg, "isolated") || !strcmp(cfg, "hoisted"))) {
@@ -83,6 +142,19 @@ static int isolated_linker(const struct bunfig *bf, const struct bun_lock *lock,
 				  !strcmp(pkg_linker, "hoisted"))) {
 		iso = !strcmp(pkg_linker, "isolated");
 		*from = "package.json";
+	} else if (is_dir(spec->root, "node_modules/.bun")) {
+		iso = 1;
+		*from = "node_modules/.bun";
+	} else if (has_packages(spec->root)) {
+		/* a node_modules of packages and no store: the hoisted linker
+		 * made it (t3-env, packageManager bun@1.3.1, installed by bun
+		 * 1.4.5: "(no changes)" from bun 1.4.5) */
+		iso = 0;
+		*from = "node_modules";
+	} else if (pinned_bun(spec, &minor, &patch) &&
+		   (minor < 3 || (minor == 3 && patch < 2))) {
+		iso = minor == 3 && lock->nws > 1;
+		*from = "package.json's packageManager";
 	} else {
 		iso = lock->config_version >= 1 && lock->nws > 1;
 		*from = "bun.lock";
@@ -388,11 +460,131 @@ static void walk_extras(struct extra_walk *w, const char *rel, unsigned depth)
 
 /* ---- the two linkers ---- */
 
-/* A package bun does not install here: another platform's, or one only
- * devDependencies reach under bunfig.toml's production = true. */
+/* A package bun does not install here: another platform's, one only
+ * another platform's packages reach (deps_bun_dev_only: Tree.zig skips
+ * a disabled package's subtree), or one only devDependencies reach under
+ * bunfig.toml's production = true. */
 static int not_installed_here(const struct bun_pkg *p, int production)
 {
-	return p->other_platform || (production && p->dev_only);
+	return p->other_platform || p->platform_only || (production && p->dev_only);
+}
+
+/* Where node's resolution finds name from folder from (relative to
+ * root; "" the root): from/node_modules/name, then each parent's that is
+ * not itself a node_modules.  The first folder there is the answer (a new
+ * string), NULL when there is none. */
+static char *node_resolve(const char *root, const char *from, const char *name)
+{
+	char *dir = xstrdup(from);
+
+	for (;;) {
+		char *slash = strrchr(dir, '/');
+		const char *base = slash ? slash + 1 : dir;
+
+		if (strcmp(base, "node_modules")) {
+			char *nm = *dir ? path_join(dir, "node_modules") : xstrdup("node_modules");
+			char *cand = path_join(nm, name);
+
+			free(nm);
+			if (is_dir(root, cand)) {
+				free(dir);
+				return cand;
+			}
+			free(cand);
+		}
+		if (!*dir)
+			break;
+		if (slash)
+			*slash = 0;
+		else
+			*dir = 0;
+	}
+	free(dir);
+	return NULL;
+}
+
+/* Does folder rel hold npm package p at its version? */
+static int holds(const char *root, const char *rel, const struct bun_pkg *p)
+{
+	struct blob b;
+	struct lread lr;
+	char *pj = path_join(rel, "package.json"), *n = NULL, *v = NULL;
+	int ok = 0;
+
+	if (deps_read(root, pj, 0, DEPS_META_CAP, &b, &lr) == 0) {
+		if (deps_bun_package_json(b.data, b.len, &n, &v) == 0)
+			ok = n && v && !strcmp(n, p->name) &&
+			     deps_bun_version_matches(v, p->resolution);
+		blob_release(&b);
+	}
+	free(pj);
+	free(n);
+	free(v);
+	return ok;
+}
+
+/* bun's hoisted layout is not always bun.lock's keys: the lockfile is
+ * written from Tree.zig's tree built without filtering (method
+ * .resolvable), the install from one built with it (.filter,
+ * isFilteredDependencyOrWorkspace), and hoistDependency's placement
+ * depends on what came first (t3-env with bun 1.4.5: zod-to-json-schema
+ * and zod-to-ts, keyed at the top, installed in
+ * node_modules/astro/node_modules).  Where the filtered tree cannot be
+ * derived from bun.lock alone, an npm package missing at its key's
+ * folder counts as installed when node's resolution finds it, at its
+ * version, from every package and workspace that needs it (from where
+ * each of those is found in turn).  The folder each is found at, or
+ * NULL; a new array. */
+static char **found_elsewhere(const char *root, const struct bun_lock *lock, const int *bad,
+			      const int *prob)
+{
+	char **at = xcalloc(lock->npkgs ? lock->npkgs : 1, sizeof(*at));
+	const char **loc = xcalloc(lock->npkgs ? lock->npkgs : 1, sizeof(*loc));
+	size_t i, j;
+	int changed = 1, pass;
+
+	for (i = 0; i < lock->npkgs; i++)
+		if (!bad[i])
+			loc[i] = lock->pkgs[i].path;
+	/* a package found elsewhere may be what another one's users are:
+	 * a few passes (each settles at least one more level) */
+	for (pass = 0; changed && pass < 8; pass++) {
+		changed = 0;
+		for (i = 0; i < lock->npkgs; i++) {
+			const struct bun_pkg *p = &lock->pkgs[i];
+			char *first = NULL;
+			int ok = p->nusers > 0;
+
+			if (!bad[i] || at[i] || prob[i] != DEP_MISSING || p->kind != BUN_NPM)
+				continue;
+			for (j = 0; j < p->nusers && ok; j++) {
+				size_t u = p->users[j];
+				const char *from = u >= lock->npkgs ? lock->ws[u - lock->npkgs].path :
+								     loc[u];
+				char *got;
+
+				if (!from) {
+					ok = 0;
+					break;
+				}
+				got = node_resolve(root, from, p->name);
+				ok = got && holds(root, got, p);
+				if (ok && !first)
+					first = got;
+				else
+					free(got);
+			}
+			if (ok && first) {
+				at[i] = first;
+				loc[i] = first;
+				changed = 1;
+			} else {
+				free(first);
+			}
+		}
+	}
+	free(loc);
+	return at;
 }
 
 static void hoisted(const struct run_ctx *ctx, const struct lock_req *l,
@@ -404,7 +596,13 @@ static void hoisted(const struct run_ctx *ctx, const struct lock_req *l,
 	struct many_read m;
 	struct extra_walk w;
 	struct dep_diff d;
-	size_t i, *slot;
+	size_t i, *slot = NULL, nitems = 0, items_cap = 0;
+	int *bad = NULL, *prob = NULL;
+	char **elsewhere = NULL;
+	struct {
+		int problem;
+		size_t want, have;	/* places: want and have grow */
+	} *items = NULL;
 
 	c.seen = xcalloc(lock->npkgs ? lock->npkgs : 1, sizeof(*c.seen));
 	memset(&m, 0, sizeof(m));
@@ -429,36 +627,39 @@ static void hoisted(const struct run_ctx *ctx, const struct lock_req *l,
 			    (p->kind == BUN_WORKSPACE || p->kind == BUN_FOLDER ||
 			     p->kind == BUN_LINK ? DEP_LINK : 0))->line = p->line;
 	}
+	bad = xcalloc(lock->npkgs ? lock->npkgs : 1, sizeof(*bad));
+	prob = xcalloc(lock->npkgs ? lock->npkgs : 1, sizeof(*prob));
+	for (i = 0; i < lock->npkgs; i++)
+		if (slot[i] != SIZE_MAX)
+			bad[i] = judge(&lock->pkgs[i], &c.seen[i], spec->root, &prob[i]);
+	elsewhere = found_elsewhere(spec->root, lock, bad, prob);
 	for (i = 0; i < lock->npkgs; i++) {
 		const struct bun_pkg *p = &lock->pkgs[i];
 		const struct bun_seen *s = &c.seen[i];
-		const struct dep *wd;
-		int problem = DEP_MISSING, bad;
 
 		if (slot[i] == SIZE_MAX)
 			continue;
-		wd = &want.v[slot[i]];
-		bad = judge(p, s, spec->root, &problem);
-		if (bad && not_installed_here(p, production)) {
+		if (bad[i] && not_installed_here(p, production)) {
 			/* another platform's package, or a dev one in a
 			 * production install: bun does not install it */
 			d.skipped++;
 			continue;
 		}
 		d.compared++;
-		if (!bad)
+		if (!bad[i] || elsewhere[i])
 			continue;
-		if (problem == DEP_MISSING) {
-			diff_push(&d, DEP_MISSING, wd, NULL);
-		} else {
+		grow(&items, sizeof(*items), &items_cap, nitems + 1);
+		items[nitems].problem = prob[i];
+		items[nitems].want = slot[i];
+		items[nitems].have = SIZE_MAX;
+		if (prob[i] != DEP_MISSING) {
 			const char *got = s->tag ? s->tag : s->version ? s->version : "?";
-			struct dep *h = dep_set_add(&have, p->path, s->name ? s->name : p->name,
-						    got, 0);
 
-			diff_push(&d, DEP_VERSION, wd, h);
+			dep_set_add(&have, p->path, s->name ? s->name : p->name, got, 0);
+			items[nitems].have = (size_t)(dep_set_get(&have, p->path) - have.v);
 		}
+		nitems++;
 	}
-	free(slot);
 	/* extras: every node_modules bun.lock's packages live in */
 	memset(&w, 0, sizeof(w));
 	w.root = spec->root;
@@ -467,6 +668,9 @@ static void hoisted(const struct run_ctx *ctx, const struct lock_req *l,
 	w.deadline = ctx->deadline_ms;
 	for (i = 0; i < want.n; i++)
 		strmap_put(&w.wanted, want.v[i].key, strlen(want.v[i].key), i);
+	for (i = 0; i < lock->npkgs; i++)	/* where node finds them instead */
+		if (elsewhere[i] && slot[i] != SIZE_MAX)
+			strmap_put(&w.wanted, elsewhere[i], strlen(elsewhere[i]), slot[i]);
 	walk_extras(&w, "node_modules", 0);
 	for (i = 1; i < lock->nws; i++) {
 		char *nm = path_join(lock->ws[i].path, "node_modules");
@@ -477,6 +681,10 @@ static void hoisted(const struct run_ctx *ctx, const struct lock_req *l,
 	strmap_release(&w.wanted);
 	if (w.stopped)
 		goto late;
+	/* now that have stops growing: pointers into want and have */
+	for (i = 0; i < nitems; i++)
+		diff_push(&d, (enum dep_problem)items[i].problem, &want.v[items[i].want],
+			  items[i].have == SIZE_MAX ? NULL : &have.v[items[i].have]);
 	for (i = 0; i < have.n; i++)
 		if (!dep_set_get(&want, have.v[i].key) &&
 		    !(have.v[i].flags & DEP_LINK && !strncmp(have.v[i].key, "node_modules/.", 14)))
@@ -495,6 +703,13 @@ late:
 	r->reason = REASON_TIMEOUT;
 out:
 	dep_diff_release(&d);
+	for (i = 0; elsewhere && i < lock->npkgs; i++)
+		free(elsewhere[i]);
+	free(elsewhere);
+	free(items);
+	free(bad);
+	free(prob);
+	free(slot);
 	for (i = 0; i < lock->npkgs; i++) {
 		free(c.seen[i].name);
 		free(c.seen[i].version);
@@ -557,7 +772,8 @@ static void isolated(const struct run_ctx *ctx, const struct lock_req *l,
 	char *store = path_join(spec->root, "node_modules/.bun");
 	DIR *dir = opendir(store);
 	char **entries;
-	size_t n = 0, i, j;
+	size_t n = 0, i, j, nmiss = 0, miss_cap = 0;
+	size_t *miss = NULL;	/* places in want: pointers into it move as it grows */
 
 	free(store);
 	if (!dir) {
@@ -589,7 +805,8 @@ static void isolated(const struct run_ctx *ctx, const struct lock_req *l,
 			d.skipped++;
 		} else {
 			d.compared++;
-			diff_push(&d, DEP_MISSING, wd, NULL);
+			grow(&miss, sizeof(*miss), &miss_cap, nmiss + 1);
+			miss[nmiss++] = (size_t)(wd - want.v);
 		}
 	}
 	/* the links: every workspace's dependencies but its peers */
@@ -626,10 +843,14 @@ static void isolated(const struct run_ctx *ctx, const struct lock_req *l,
 				d.skipped++;
 			} else {
 				d.compared++;
-				diff_push(&d, DEP_MISSING, wd, NULL);
+				grow(&miss, sizeof(*miss), &miss_cap, nmiss + 1);
+				miss[nmiss++] = (size_t)(wd - want.v);
 			}
 		}
 	}
+	for (i = 0; i < nmiss; i++)
+		diff_push(&d, DEP_MISSING, &want.v[miss[i]], NULL);
+	free(miss);
 	r->data = deps_data_new(l, "node_modules/.bun");
 	deps_report_diff(r, l, &d, "node_modules/.bun and its links");
 	dep_diff_release(&d);
@@ -656,12 +877,20 @@ void deps_run_bun(const struct run_ctx *ctx, const struct lock_req *l, struct re
 
 	if (!strcmp(l->origin.file, "bun.lockb")) {
 		/* bun's binary lockfile (before bun 1.2): its layout is bun's
-		 * in-memory one, versioned by bun's own source */
+		 * in-memory one, versioned by bun's own source.  Not read; but
+		 * with no node_modules nothing is installed whatever it says
+		 * (bun install --frozen-lockfile installs from it: deps_bun.sh) */
+		if (deps_node_modules_dir(spec, l, r) < 0) {
+			result_note(r, "bun.lockb is bun's binary lockfile: not read");
+			return;
+		}
 		result_set(r, STATUS_SKIP, "bun.lockb is bun's binary lockfile: not read "
 			   "(only the text bun.lock of bun 1.2 and later)");
 		r->reason = REASON_OUT_OF_SCOPE;
+		/* bun 1.4.5 removes bun.lockb when it saves bun.lock (deps_bun.sh) */
 		result_hint(r, "bun install --save-text-lockfile --frozen-lockfile "
-			    "--lockfile-only writes bun.lock from it");
+			    "--lockfile-only writes bun.lock from it and deletes bun.lockb "
+			    "(commit both)");
 		return;
 	}
 	if (deps_read_lockfile(spec, l, &b, r) < 0)
@@ -669,6 +898,10 @@ void deps_run_bun(const struct run_ctx *ctx, const struct lock_req *l, struct re
 	platform_current(&pf);
 	here.os = pf.os;
 	here.cpu = pf.cpu;
+	/* npm.zig Libc.current: glibc on Linux whatever the machine's C
+	 * library ("TODO" in bun's source), no libc elsewhere (a package
+	 * naming one is then left out) */
+	here.libc = !strcmp(pf.os, "linux") ? "glibc" : "(none)";
 	rc = deps_bun_parse(b.data, b.len, &here, &lock, &e);
 	blob_release(&b);
 	if (rc < 0) {
@@ -690,10 +923,14 @@ void deps_run_bun(const struct run_ctx *ctx, const struct lock_req *l, struct re
 	if (deps_node_modules_dir(spec, l, r) < 0)
 		goto out;
 	bunfig_read(spec, &bf);
-	iso = isolated_linker(&bf, &lock, pkg_linker, &from);
-	if (iso)
+	iso = isolated_linker(spec, &bf, &lock, pkg_linker, &from);
+	if (iso) {
+		/* which packages it reaches: peers as the isolated linker
+		 * resolves them */
+		lock.isolated = 1;
+		deps_bun_dev_only(&lock);
 		isolated(ctx, l, &lock, bf.production, r);
-	else
+	} else
 		hoisted(ctx, l, &lock, bf.production, r);
 	result_note(r, "bun's %s linker (as %s decides it)", iso ? "isolated" : "hoisted", from);
 	if (bf.production)

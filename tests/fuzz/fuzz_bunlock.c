@@ -41,7 +41,7 @@ static void check_lock(const struct bun_lock *l, unsigned lines)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	const struct bun_platform here = { "linux", "x64" };
+	const struct bun_platform here = { "linux", "x64", "glibc" };
 	struct bun_lock l;
 	struct bun_workspace m;
 	struct parse_error err;

@@ -249,7 +249,36 @@ rm "$r/bun.lock"
 printf 'binary' >"$r/bun.lockb"
 out=$(ep --only=deps --json "$r")
 check "bun.lockb: skipped with the reason" json_is "$out" \
-	'c["id"] == "deps.bun" and c["status"] == "skip" and "binary" in c["message"]'
+	'c["id"] == "deps.bun" and c["status"] == "skip" and "binary" in c["message"] and "deletes bun.lockb" in c["hint"]'
+
+# a real bun.lockb (bunfig.toml's saveTextLockfile = false), a fresh
+# clone: nothing installed fails with bun's install as the fix; once
+# installed it is skipped (not read); the hint's command deletes bun.lockb
+b=$TEST_TMPDIR/lockb
+rm -rf "$b" && mkdir -p "$b"
+printf '{"name":"app","version":"1.0.0","dependencies":{"tiny-a":"file:../src/tiny-a-1.0.0.tgz"}}\n' >"$b/package.json"
+printf '[install]\nsaveTextLockfile = false\n' >"$b/bunfig.toml"
+(cd "$b" && mgr bun install >/dev/null 2>&1)
+rm -f "$b/bunfig.toml"
+if [ -f "$b/bun.lockb" ] && [ ! -f "$b/bun.lock" ]; then
+	rm -rf "$b/node_modules"
+	out=$(ep --only=deps --json "$b")
+	check "bun.lockb, nothing installed: fails not-installed with bun's install" json_is "$out" \
+		'c["status"] == "fail" and c["reason"] == "not-installed" and c["fix"]["argv"][:2] == ["bun", "install"]'
+	fix=$(printf '%s' "$out" | /usr/bin/python3 -c '
+import json, sys
+c = [x for x in json.load(sys.stdin)["checks"] if x["probe"] == "deps"][0]
+print(" ".join(c["fix"]["argv"][1:]))')
+	# shellcheck disable=SC2086
+	out=$(cd "$b" && mgr bun $fix 2>&1)
+	check "bun.lockb: bun installs from it: $out" [ -d "$b/node_modules/tiny-a" ]
+	check "bun.lockb, installed: skipped, not failed" [ "$(status "$b")" = skip ]
+	(cd "$b" && mgr bun install --save-text-lockfile --frozen-lockfile --lockfile-only >/dev/null 2>&1)
+	check "bun.lockb: the hint's command writes bun.lock and deletes bun.lockb" \
+		[ -f "$b/bun.lock" ] && [ ! -e "$b/bun.lockb" ]
+else
+	skip "bun did not write a bun.lockb (saveTextLockfile = false)"
+fi
 
 # ---- workspaces: isolated (bun's default for them), then hoisted ----
 w=$TEST_TMPDIR/ws0
@@ -303,8 +332,111 @@ sed -i '/"configVersion": 1,/d' "$r/bun.lock"
 (cd "$r" && mgr bun install --frozen-lockfile >/dev/null 2>&1)
 check "no configVersion: bun installed hoisted" [ ! -d "$r/node_modules/.bun" ] && [ -d "$r/node_modules/tiny-a" ]
 out=$(ep --only=deps --explain "$r")
-check "no configVersion: hoisted, up to date: $out" has "hoisted linker (as bun.lock decides it)" "$out"
+check "no configVersion: hoisted, up to date: $out" has "hoisted linker (as node_modules decides it)" "$out"
 check "no configVersion: pass" [ "$(status "$r")" = pass ]
+
+# bun 1.3.1 (t3-env's packageManager): the isolated linker for every
+# workspaces project, and a lockfile without configVersion.  What is
+# installed (node_modules/.bun) or the pinned bun decides, not
+# configVersion; bun 1.3.1 from the npm registry is the oracle here
+b131=$TEST_TMPDIR/bun131
+mkdir -p "$b131"
+(cd "$b131" && mgr npm install --no-save --ignore-scripts --prefix "$b131" @oven/bun-linux-x64@1.3.1 >/dev/null 2>&1)
+if [ -x "$b131/node_modules/@oven/bun-linux-x64/bin/bun" ]; then
+	bun131() { (mgr_path() { echo "$b131/node_modules/@oven/bun-linux-x64/bin/bun"; }; mgr bun "$@"); }
+	o=$TEST_TMPDIR/ws131
+	rm -rf "$o" && cp -a "$w" "$o"
+	rm -rf "$o/node_modules" "$o"/packages/*/node_modules "$o/bun.lock"
+	sed -i 's/"private":true,/"private":true,"packageManager":"bun@1.3.1",/' "$o/package.json"
+	(cd "$o" && bun131 install >/dev/null 2>&1)
+	check "bun 1.3.1: isolated, no configVersion" [ -d "$o/node_modules/.bun" ] && ! grep -q configVersion "$o/bun.lock"
+	r=$TEST_TMPDIR/ws131r
+	again "$r" "$o"
+	out=$(ep --only=deps --explain "$r")
+	check "bun 1.3.1: pass, isolated as node_modules/.bun shows: $out" has "isolated linker (as node_modules/.bun decides it)" "$out"
+	check "bun 1.3.1: pass" [ "$(status "$r")" = pass ]
+	out=$(cd "$r" && bun131 install --frozen-lockfile 2>&1)
+	check "bun 1.3.1: changes nothing: $out" has "(no changes)" "$out"
+	# a fresh clone: the pinned bun decides
+	rm -rf "$r/node_modules" "$r"/packages/*/node_modules
+	out=$(ep --only=deps --json "$r")
+	check "bun 1.3.1, fresh clone: not installed" json_is "$out" \
+		'c["status"] == "fail" and c["reason"] == "not-installed" and c["fix"]["argv"] == ["bun", "install", "--frozen-lockfile"]'
+	# only the root's node_modules made, empty: the pinned bun decides
+	mkdir -p "$r/node_modules"
+	out=$(ep --only=deps --explain "$r")
+	check "bun 1.3.1, empty node_modules: isolated as packageManager says: $out" has "isolated linker (as package.json's packageManager decides it)" "$out"
+	rmdir "$r/node_modules"
+	(cd "$r" && bun131 install --frozen-lockfile >/dev/null 2>&1)
+	check "bun 1.3.1, fresh clone: its fix (run by bun 1.3.1) makes it pass" [ "$(status "$r")" = pass ]
+	rm -rf "$r"/node_modules/.bun/tiny-a@*
+	check "bun 1.3.1: a store entry deleted fails" [ "$(status "$r")" = fail ]
+	out=$(cd "$r" && bun131 install --frozen-lockfile 2>&1)
+	check "bun 1.3.1: a store entry deleted: bun 1.3.1 reinstalls it: $out" [ "$(status "$r")" = pass ]
+
+	# bun.lock written by bun 1.3.1, installed by bun 1.4.5 (hoisted: no
+	# configVersion): bun.lock keys zod-to-ts at the top, bun 1.4.5 puts
+	# it in node_modules/astro/node_modules beside astro's zod 3 (its
+	# peer), the workspace's zod 4 at the top (t3-env's shape, smallest
+	# found: one workspace, zod and astro from the registry)
+	a=$TEST_TMPDIR/astro0
+	rm -rf "$a" && mkdir -p "$a/packages/a"
+	printf '{"name":"app","private":true,"workspaces":["packages/*"]}\n' >"$a/package.json"
+	printf '{"name":"a","version":"1.0.0","dependencies":{"zod":"4.1.5","astro":"5.13.5"}}\n' >"$a/packages/a/package.json"
+	(cd "$a" && bun131 install --lockfile-only --ignore-scripts >/dev/null 2>&1 &&
+		mgr bun install --frozen-lockfile --ignore-scripts >/dev/null 2>&1)
+	if [ -d "$a/node_modules/astro/node_modules/zod-to-ts" ]; then
+		r=$TEST_TMPDIR/astro
+		again "$r" "$a"
+		check "placement: bun.lock keys zod-to-ts at the top" grep -q '^    "zod-to-ts": \[' "$r/bun.lock"
+		check "placement: bun 1.4.5 put it under astro" [ ! -e "$r/node_modules/zod-to-ts" ]
+		check "placement: bun changes nothing" bun_frozen "$r"
+		out=$(ep --only=deps --explain "$r")
+		check "placement: pass, found where node resolves it from astro: $out" [ "$(status "$r")" = pass ]
+		rm -rf "$r/node_modules/astro/node_modules/zod-to-ts"
+		out=$(ep --only=deps "$r")
+		check "placement: deleted, fails naming it: $out" has "zod-to-ts: lockfile 1.2.0, not installed" "$out"
+		out=$(cd "$r" && mgr bun install --frozen-lockfile --ignore-scripts 2>&1)
+		check "placement: deleted, bun installs it again: $out" has "1 package installed" "$out"
+		check "placement: after bun's install, pass" [ "$(status "$r")" = pass ]
+	else
+		skip "placement: bun 1.4.5 placed zod-to-ts as bun.lock keys it here (or astro could not be fetched)"
+	fi
+else
+	skip "bun 1.3.1: npm could not fetch @oven/bun-linux-x64@1.3.1 (offline?)"
+fi
+
+# isolated: a peer comes from the package's parents first
+# (isolated_install.zig); bun.lock's own resolution of it, keyed under
+# the package ("lucide-react/react": react 18, what an older bun wrote,
+# t3-env's lockfile), is then not installed, and bun changes nothing
+k=$TEST_TMPDIR/peer0
+rm -rf "$k" && mkdir -p "$k/packages/a" "$k/packages/b"
+printf '{"name":"app","private":true,"workspaces":["packages/*"]}\n' >"$k/package.json"
+printf '{"name":"a","version":"1.0.0","dependencies":{"react":"19.2.3","lucide-react":"0.368.0"}}\n' >"$k/packages/a/package.json"
+printf '{"name":"b","version":"1.0.0","dependencies":{"react":"18.2.0"}}\n' >"$k/packages/b/package.json"
+(cd "$k" && mgr bun install --lockfile-only --ignore-scripts >/dev/null 2>&1)
+mv "$k/bun.lock" "$TEST_TMPDIR/peer-with-b.lock"
+rm -rf "$k/packages/b"
+(cd "$k" && mgr bun install --ignore-scripts >/dev/null 2>&1)
+if [ -d "$k/node_modules/.bun" ] && grep -q '"lucide-react/react"' "$TEST_TMPDIR/peer-with-b.lock"; then
+	/usr/bin/python3 - "$TEST_TMPDIR/peer-with-b.lock" "$k/bun.lock" <<'EOF3'
+import re, sys
+src = open(sys.argv[1]).read()
+dst = open(sys.argv[2]).read()
+keep = [l for l in src.splitlines() if re.match(r'\s+"(lucide-react/react|loose-envify|js-tokens)": \[', l)]
+open(sys.argv[2], "w").write(dst.replace('  "packages": {\n', '  "packages": {\n' + "\n".join(keep) + "\n", 1))
+EOF3
+	r=$TEST_TMPDIR/peer
+	again "$r" "$k"
+	check "isolated peer: bun.lock keys react 18 under lucide-react" grep -q '"lucide-react/react": \["react@18' "$r/bun.lock"
+	check "isolated peer: bun changes nothing" bun_frozen "$r"
+	check "isolated peer: bun installed no react 18" [ ! -e "$r/node_modules/.bun/react@18.2.0" ]
+	out=$(ep --only=deps --explain "$r")
+	check "isolated peer: pass: $out" [ "$(status "$r")" = pass ]
+else
+	skip "isolated peer: bun could not fetch react or lucide-react (offline?)"
+fi
 
 h=$TEST_TMPDIR/wsh0
 rm -rf "$h" && cp -a "$w" "$h"
@@ -363,6 +495,31 @@ if [ -f "$n/node_modules/is-odd/package.json" ]; then
 	check "range no longer satisfied: bun's frozen install fails: $out" [ -n "$(printf '%s' "$out" | grep -E 'error')" ]
 else
 	skip "the npm-version states: bun could not fetch is-odd from the registry (offline?)"
+fi
+
+# oxc-resolver: @oxc-resolver/binding-wasm32-wasi ("cpu": "none") alone
+# brings @napi-rs/wasm-runtime, @emnapi/*, @tybys/wasm-util and tslib,
+# which bun does not install (Tree.zig skips a disabled package's
+# subtree); the *-musl bindings ("libc": "musl") are left out on Linux
+n=$TEST_TMPDIR/oxc0
+rm -rf "$n" && mkdir -p "$n"
+printf '%s\n' '{"name":"app","private":true,"dependencies":{"oxc-resolver":"11.14.0"}}' >"$n/package.json"
+(cd "$n" && mgr bun install --ignore-scripts >/dev/null 2>&1)
+if [ -f "$n/node_modules/oxc-resolver/package.json" ]; then
+	r=$TEST_TMPDIR/oxc
+	again "$r" "$n"
+	check "oxc-resolver: bun.lock has the wasm binding's subtree" grep -q '"@napi-rs/wasm-runtime"' "$r/bun.lock"
+	check "oxc-resolver: bun did not install it" [ ! -e "$r/node_modules/@napi-rs/wasm-runtime" ] && [ ! -e "$r/node_modules/@oxc-resolver/binding-linux-x64-musl" ]
+	check "oxc-resolver: bun changes nothing" bun_frozen "$r"
+	out=$(ep --only=deps --explain "$r")
+	check "oxc-resolver: pass right after bun install: $out" [ "$(status "$r")" = pass ]
+	again "$r" "$n"
+	rm -rf "$r/node_modules/@oxc-resolver/binding-linux-x64-gnu"
+	out=$(ep --only=deps "$r")
+	check "oxc-resolver: this platform's binding deleted fails: $out" has "binding-linux-x64-gnu" "$out"
+	check "oxc-resolver: the fix makes it pass" fix_passes "$r"
+else
+	skip "oxc-resolver: bun could not fetch it from the registry (offline?)"
 fi
 
 finish

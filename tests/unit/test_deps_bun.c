@@ -199,7 +199,7 @@ static void packages(void)
 		{ "a/@s/c", "node_modules/a/node_modules/@s/c", "@s/c", NULL, BUN_NPM, 0, 16 },
 		{ "@s/w/b", "packages/w/node_modules/b", "b", NULL, BUN_NPM, 0, 17 },
 	};
-	const struct bun_platform here = { "linux", "x64" };
+	const struct bun_platform here = { "linux", "x64", "glibc" };
 	struct bun_lock l;
 	struct parse_error e;
 	size_t i;
@@ -231,6 +231,62 @@ static void packages(void)
 		CHECK_STR(l.ws[1].version, "1.2.0", "workspace version");
 		CHECK(l.ws[1].ndeps == 1 && !strcmp(l.ws[1].deps[0].spec, "2"), "w deps");
 	}
+	bun_lock_release(&l);
+}
+
+/* What bun does not install here: a libc it rules out (glibc on Linux),
+ * what only a disabled package reaches (Tree.zig skips its subtree),
+ * what only an optional peer reaches; with the isolated linker, bun.lock's
+ * resolution of a peer the package's users provide. */
+static void reach(void)
+{
+	static const char text[] =
+		"{\n"
+		"  \"lockfileVersion\": 1,\n"
+		"  \"workspaces\": {\n"
+		"    \"\": { \"dependencies\": { \"r\": \"1\", \"x\": \"1\", \"lr\": \"1\" } },\n"
+		"  },\n"
+		"  \"packages\": {\n"
+		"    \"r\": [\"r@1.0.0\", \"\", { \"optionalDependencies\": { \"wasm\": \"1\", \"musl\": \"1\", \"gnu\": \"1\" }, \"peerDependencies\": { \"op\": \"1\" }, \"optionalPeers\": [\"op\"] }, \"s\"],\n"
+		"    \"wasm\": [\"wasm@1.0.0\", \"\", { \"dependencies\": { \"rt\": \"1\", \"x\": \"1\" }, \"cpu\": \"none\" }, \"s\"],\n"
+		"    \"rt\": [\"rt@1.0.0\", \"\", {}, \"s\"],\n"
+		"    \"x\": [\"x@1.0.0\", \"\", {}, \"s\"],\n"
+		"    \"musl\": [\"musl@1.0.0\", \"\", { \"os\": \"linux\", \"libc\": \"musl\" }, \"s\"],\n"
+		"    \"gnu\": [\"gnu@1.0.0\", \"\", { \"os\": \"linux\", \"libc\": [\"glibc\"] }, \"s\"],\n"
+		"    \"op\": [\"op@1.0.0\", \"\", {}, \"s\"],\n"
+		"    \"lr\": [\"lr@1.0.0\", \"\", { \"peerDependencies\": { \"x\": \"^0.9\" } }, \"s\"],\n"
+		"    \"lr/x\": [\"x@0.9.0\", \"\", {}, \"s\"],\n"
+		"  }\n"
+		"}\n";
+	const struct bun_platform here = { "linux", "x64", "glibc" };
+	struct bun_lock l;
+	struct parse_error e;
+	size_t i;
+	static const struct {
+		const char *key;
+		int other, only;
+	} want[] = {
+		{ "r", 0, 0 }, { "wasm", 1, 0 }, { "rt", 0, 1 }, { "x", 0, 0 },
+		{ "musl", 1, 0 }, { "gnu", 0, 0 }, { "op", 0, 1 }, { "lr", 0, 0 }, { "lr/x", 0, 0 },
+	};
+
+	CHECK(deps_bun_parse(text, sizeof(text) - 1, &here, &l, &e) == 0, "%u:%u %s", e.line,
+	      e.col, e.msg);
+	CHECK(l.npkgs == sizeof(want) / sizeof(want[0]), "%zu packages", l.npkgs);
+	for (i = 0; i < l.npkgs && i < sizeof(want) / sizeof(want[0]); i++) {
+		CHECK_STR(l.pkgs[i].key, want[i].key, "key %zu", i);
+		CHECK(l.pkgs[i].other_platform == want[i].other, "%s: other %d", l.pkgs[i].key,
+		      l.pkgs[i].other_platform);
+		CHECK(l.pkgs[i].platform_only == want[i].only, "%s: unreached %d", l.pkgs[i].key,
+		      l.pkgs[i].platform_only);
+	}
+	/* users: lr's of the root workspace, lr/x's of lr */
+	CHECK(l.npkgs == 9 && l.pkgs[8].nusers == 1 && l.pkgs[8].users[0] == 7, "lr/x users");
+	/* the isolated linker: lr's peer x comes from the root, which has x */
+	l.isolated = 1;
+	deps_bun_dev_only(&l);
+	CHECK(l.npkgs == 9 && l.pkgs[8].platform_only && !l.pkgs[3].platform_only,
+	      "isolated: lr/x unreached %d, x %d", l.pkgs[8].platform_only, l.pkgs[3].platform_only);
 	bun_lock_release(&l);
 }
 
@@ -348,5 +404,6 @@ void test_main(void)
 	dialect();
 	rules();
 	packages();
+	reach();
 	installed();
 }
