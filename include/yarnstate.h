@@ -122,6 +122,7 @@ struct yarn_install_state {
 	struct {
 		char *hash;		/* storedPackages: a locator hash */
 		size_t ndeps;		/* its dependencies' count */
+		char *base;		/* a virtual's base locator hash, or NULL */
 	} *pkgs;
 	size_t npkgs, pkgs_cap;
 	struct strmap pkg_index;	/* pkgs' hash -> index */
@@ -134,7 +135,8 @@ int yarn_install_state_parse(const unsigned char *buf, size_t len,
 void yarn_install_state_release(struct yarn_install_state *st);
 
 /* Whether the locator ("lodash@npm:4.17.21") is one of the state's
- * accessibleLocators (by berry's locatorHash, yarn_locator_hash). */
+ * accessibleLocators (by berry's locatorHash, yarn_locator_hash), or
+ * the base of a virtual one (a package with peer dependencies). */
 int yarn_install_state_has(const struct yarn_install_state *st, const char *locator);
 /* How many dependencies the state's storedPackages gives the locator,
  * or -1 when it holds no such package. */

@@ -357,8 +357,50 @@ static int v8_locators(struct v8r *r, struct yarn_install_state *st)
 	}
 }
 
+/* A virtual package's base: berry's structUtils.devirtualizeLocator,
+ * makeLocator(locator, reference.replace(/^[^#]*#/, "")), whose
+ * locatorHash is makeHash(identHash, that reference).  A new string,
+ * or NULL when reference is not "virtual:<entropy>#<base reference>". */
+static char *devirtual_hash(const char *ident_hash, const char *reference)
+{
+	const char *hash = reference ? strchr(reference, '#') : NULL;
+	struct sha512 c;
+	char *out;
+
+	if (!ident_hash || !hash || strncmp(reference, "virtual:", 8))
+		return NULL;
+	out = xmalloc(129);
+	sha512_init(&c);
+	sha512_update(&c, ident_hash, strlen(ident_hash));
+	sha512_update(&c, hash + 1, strlen(hash + 1));
+	sha512_hex(&c, out);
+	return out;
+}
+
+/* One field of a Package object (its key k read): the dependencies
+ * Map's size into *items (*have set), identHash and reference kept
+ * (*ident, *ref), every other value skipped.  0, or -1. */
+static int v8_package_field(struct v8r *r, const char *k, size_t *items, int *have,
+			    char **ident, char **ref)
+{
+	char **keep = !strcmp(k, "identHash") ? ident : !strcmp(k, "reference") ? ref : NULL;
+
+	if (!strcmp(k, "dependencies") && r->p < r->end && *r->p == ';') {
+		r->p++;
+		*have = 1;
+		return v8_skip_until(r, ':', 1, items);
+	}
+	if (keep && r->p < r->end && (*r->p == '"' || *r->p == 'S' || *r->p == 'c')) {
+		free(*keep);
+		*keep = v8_string(r);
+		return *keep ? 0 : -1;
+	}
+	return v8_skip(r);
+}
+
 /* storedPackages: a Map of locator hash -> Package object; of each, the
- * size of its dependencies Map is kept (st->deps, by hash). */
+ * size of its dependencies Map is kept (st->deps, by hash), and of a
+ * virtual package the hash of its base (devirtual_hash). */
 static int v8_packages(struct v8r *r, struct yarn_install_state *st)
 {
 	uint64_t x;
@@ -366,9 +408,9 @@ static int v8_packages(struct v8r *r, struct yarn_install_state *st)
 	if (v8_tag(r) != ';')
 		return -1;
 	for (;;) {
-		char *h;
+		char *h, *ident = NULL, *ref = NULL, *base;
 		size_t items = 0;
-		int have = 0;
+		int have = 0, bad = 0;
 
 		while (r->p < r->end && *r->p == 0x00)
 			r->p++;
@@ -394,41 +436,34 @@ static int v8_packages(struct v8r *r, struct yarn_install_state *st)
 
 			while (r->p < r->end && *r->p == 0x00)
 				r->p++;
-			if (r->p >= r->end) {
-				free(h);
-				return -1;
-			}
-			if (*r->p == '{') {
-				r->p++;
+			if (r->p >= r->end || *r->p == '{')
 				break;
-			}
-			if (!(k = v8_string(r))) {
-				free(h);
-				return -1;
-			}
-			if (!strcmp(k, "dependencies") && r->p < r->end && *r->p == ';') {
-				r->p++;
-				rc = v8_skip_until(r, ':', 1, &items);
-				have = 1;
-			} else {
-				rc = v8_skip(r);
-			}
+			k = v8_string(r);
+			rc = k ? v8_package_field(r, k, &items, &have, &ident, &ref) : -1;
 			free(k);
 			if (rc < 0) {
-				free(h);
-				return -1;
+				bad = 1;
+				break;
 			}
 		}
-		if (v8_varint(r, &x) < 0) {
+		if (bad || r->p >= r->end || (r->p++, v8_varint(r, &x) < 0)) {
 			free(h);
+			free(ident);
+			free(ref);
 			return -1;
 		}
+		base = devirtual_hash(ident, ref);
+		free(ident);
+		free(ref);
+		ident = ref = NULL;
 		if (!have) {
 			free(h);
+			free(base);
 			continue;
 		}
 		grow(&st->pkgs, sizeof(*st->pkgs), &st->pkgs_cap, st->npkgs + 1);
 		st->pkgs[st->npkgs].hash = h;
+		st->pkgs[st->npkgs].base = base;
 		st->pkgs[st->npkgs].ndeps = items / 2;
 		strmap_put(&st->pkg_index, h, strlen(h), st->npkgs);
 		st->npkgs++;
@@ -480,6 +515,30 @@ int yarn_install_state_has(const struct yarn_install_state *st, const char *loca
 	return strmap_get((struct strmap *)&st->index, h, 128) != STRMAP_NONE;
 }
 
+/* A package with peer dependencies is reached only through its
+ * virtuals: Project.ts resolveEverything (applyVirtualResolutionMutations)
+ * adds the virtual locator, virtualizePackage(pkg, parent), to
+ * accessibleLocators in place of the dependency and never visits the
+ * base package, which stays in storedPackages (with the virtual, whose
+ * reference is "virtual:<entropy>#<base reference>").  So the base of
+ * every accessible virtual is accessible too: added to locs and index
+ * (st->accessible stays the Set's own size). */
+static void accessible_bases(struct yarn_install_state *st)
+{
+	size_t i;
+
+	for (i = 0; i < st->npkgs; i++) {
+		const char *b = st->pkgs[i].base, *h = st->pkgs[i].hash;
+
+		if (!b || strmap_get(&st->index, h, strlen(h)) == STRMAP_NONE ||
+		    strmap_get(&st->index, b, strlen(b)) != STRMAP_NONE)
+			continue;
+		grow(&st->locs, sizeof(*st->locs), &st->locs_cap, st->nlocs + 1);
+		st->locs[st->nlocs++] = xstrdup(b);
+		strmap_put(&st->index, st->locs[st->nlocs - 1], strlen(b), st->nlocs - 1);
+	}
+}
+
 int yarn_install_state_parse(const unsigned char *buf, size_t len, struct yarn_install_state *st)
 {
 	struct v8r r = { buf, buf + len, 0 };
@@ -529,6 +588,7 @@ int yarn_install_state_parse(const unsigned char *buf, size_t len, struct yarn_i
 		}
 	}
 	st->found = 1;
+	accessible_bases(st);
 	return 0;
 }
 
@@ -541,8 +601,10 @@ void yarn_install_state_release(struct yarn_install_state *st)
 		free(st->locs[i]);
 	free(st->locs);
 	strmap_release(&st->index);
-	for (i = 0; i < st->npkgs; i++)
+	for (i = 0; i < st->npkgs; i++) {
 		free(st->pkgs[i].hash);
+		free(st->pkgs[i].base);
+	}
 	free(st->pkgs);
 	strmap_release(&st->pkg_index);
 	memset(st, 0, sizeof(*st));
