@@ -90,6 +90,16 @@ char *yarn_normalize_range(const char *range);
 int yarn_manifest_differs(const char *buf, size_t len, const struct yarn_entry *ws,
 			  char **why);
 
+/* The root package.json's resolutions against the lockfile y, as
+ * yarn's frozen install finds them (YN0028): a resolution to a
+ * registry range applies to a dependency the lockfile lists, and its
+ * descriptor (the one the lockfile keys the package by) is not there;
+ * or (every resolution read) a registry descriptor the lockfile keys
+ * that no dependency, patch or resolution asks for, which the next
+ * install drops.  1 with *why the resolution ("key: range"), 2 with
+ * *why the descriptor left over (new strings), 0, or -1 (not JSON). */
+int yarn_resolutions_differ(const char *buf, size_t len, const struct yarn_lock *y, char **why);
+
 /* .yarnrc.yml's nodeLinker: "pnp", "node-modules", "pnpm" or what it
  * says (a new string), or NULL when it sets none. */
 char *yarn_rc_linker(const char *buf, size_t len);

@@ -10,11 +10,12 @@
  * content)) and the sizes of accessibleLocators and disabledLocators.
  * Every other value is skipped by its tag (v8's value-serializer.cc);
  * a tag this reader does not know makes the whole state unreadable,
- * never a guess.
+ * never a guess.  Last, package.json's resolutions against yarn.lock.
  */
 #include "yarnstate.h"
 #include "util.h"
 
+#include <cJSON.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -608,4 +609,251 @@ void yarn_install_state_release(struct yarn_install_state *st)
 	free(st->pkgs);
 	strmap_release(&st->pkg_index);
 	memset(st, 0, sizeof(*st));
+}
+
+/* ---- package.json's resolutions against yarn.lock ---- */
+
+/* "%XX" decoded (berry writes a patch's source with encodeURIComponent):
+ * a new string. */
+static char *pct_decode(const char *s, size_t len)
+{
+	struct buf b = BUF_INIT;
+	size_t i;
+
+	for (i = 0; i < len; i++) {
+		unsigned hi, lo;
+
+		if (s[i] == '%' && i + 2 < len && sscanf(s + i + 1, "%1x%1x", &hi, &lo) == 2) {
+			buf_putc(&b, (char)(hi * 16 + lo));
+			i += 2;
+		} else {
+			buf_putc(&b, s[i]);
+		}
+	}
+	return buf_detach(&b);
+}
+
+/* The '@' between a descriptor's name and its range, or NULL. */
+static const char *desc_at(const char *d)
+{
+	return *d ? strchr(d + 1, '@') : NULL;
+}
+
+/* "name@range", the range normalised (yarn_normalize_range): new. */
+static char *norm_desc(const char *name, size_t nlen, const char *range)
+{
+	struct buf b = BUF_INIT;
+	char *r = yarn_normalize_range(range);
+
+	buf_add(&b, name, nlen);
+	buf_putc(&b, '@');
+	buf_puts(&b, r);
+	free(r);
+	return buf_detach(&b);
+}
+
+/* What the lockfile's dependencies ask for: every entry's (peer ones
+ * left out) normalised descriptor, and the source a patch: key names,
+ * into req (keys owned by *owned). */
+static void requested(const struct yarn_lock *y, struct strmap *req, char ***owned, size_t *n,
+		      size_t *cap)
+{
+	size_t i, j;
+
+	for (i = 0; i < y->n; i++) {
+		const char *s = y->v[i].key;
+
+		for (j = 0; j < y->v[i].ndeps; j++) {
+			const struct yarn_dep *d = &y->v[i].deps[j];
+			char *k;
+
+			if (d->peer || !d->name || !d->range)
+				continue;
+			k = norm_desc(d->name, strlen(d->name), d->range);
+			grow(owned, sizeof(**owned), cap, *n + 1);
+			(*owned)[(*n)++] = k;
+			strmap_put(req, k, strlen(k), 1);
+		}
+		/* "name@patch:<source>#<patch>": the source is the patch's */
+		for (; s && (s = strstr(s, "@patch:")); s += 7) {
+			const char *hash = strchr(s + 7, '#'), *comma = strchr(s + 7, ',');
+			char *src;
+
+			if (!hash || (comma && comma < hash))
+				continue;
+			src = pct_decode(s + 7, (size_t)(hash - s - 7));
+			grow(owned, sizeof(**owned), cap, *n + 1);
+			(*owned)[(*n)++] = src;
+			strmap_put(req, src, strlen(src), 1);
+		}
+	}
+}
+
+/* A resolutions key ("**\/a/b@^1", "@s/a/b"): the target's name
+ * (*name, *nlen), its range or NULL (*range, a new string), and the
+ * parent's name or NULL (*parent, a new string).  -1 when it is not
+ * one berry's parseResolution reads. */
+static int resolution_key(const char *k, const char **name, size_t *nlen, char **range,
+			  char **parent)
+{
+	const char *seg[2], *p;
+	size_t nseg = 0, i;
+
+	*range = *parent = NULL;
+	while (!strncmp(k, "**/", 3))	/* the legacy glob: yarn strips it */
+		k += 3;
+	for (p = k; *p && nseg < 2;) {
+		const char *e = p;
+
+		seg[nseg++] = p;
+		if (*e == '@')
+			e = strchr(e, '/') ? strchr(e, '/') + 1 : e + strlen(e);
+		e += strcspn(e, "/");
+		p = *e ? e + 1 : e;
+		if (*e && !*p)
+			return -1;
+	}
+	if (!nseg || *p)
+		return -1;
+	p = seg[nseg - 1];
+	*name = p;
+	*nlen = strcspn(p + 1, "@") + 1;
+	if (p[*nlen] == '@')
+		*range = xstrdup(p + *nlen + 1);
+	if (nseg == 2) {
+		i = (size_t)(seg[1] - seg[0] - 1);
+		*parent = xstrndup(seg[0], strcspn(seg[0] + 1, "@") + 1 < i ?
+				   strcspn(seg[0] + 1, "@") + 1 : i);
+	}
+	return **name ? 0 : -1;
+}
+
+/* Whether a resolution of name (range, parent: NULL for any) applies
+ * to a dependency the lockfile lists. */
+static int resolution_applies(const struct yarn_lock *y, const char *name, size_t nlen,
+			      const char *range, const char *parent)
+{
+	char *want = range ? norm_desc(name, nlen, range) : NULL;
+	size_t i, j;
+	int hit = 0;
+
+	for (i = 0; i < y->n && !hit; i++) {
+		const char *res = y->v[i].resolution, *at = res ? desc_at(res) : NULL;
+
+		if (parent && (!at || strlen(parent) != (size_t)(at - res) ||
+			       strncmp(res, parent, (size_t)(at - res))))
+			continue;
+		for (j = 0; j < y->v[i].ndeps && !hit; j++) {
+			const struct yarn_dep *d = &y->v[i].deps[j];
+			char *k;
+
+			if (d->peer || !d->name || strlen(d->name) != nlen ||
+			    strncmp(d->name, name, nlen))
+				continue;
+			if (!want) {
+				hit = 1;
+				continue;
+			}
+			k = norm_desc(d->name, nlen, d->range ? d->range : "");
+			hit = !strcmp(k, want);
+			free(k);
+		}
+	}
+	free(want);
+	return hit;
+}
+
+/* *why: "<a><b><c>", a new string. */
+static void resolutions_why(char **why, const char *a, const char *b, const char *c)
+{
+	struct buf m = BUF_INIT;
+
+	buf_puts(&m, a);
+	buf_puts(&m, b);
+	buf_puts(&m, c);
+	*why = buf_detach(&m);
+}
+
+int yarn_resolutions_differ(const char *buf, size_t len, const struct yarn_lock *y, char **why)
+{
+	cJSON *root = cJSON_ParseWithLength(buf, len), *res, *it;
+	struct strmap made = STRMAP_INIT, req = STRMAP_INIT;
+	char **owned = NULL;
+	size_t nowned = 0, cap = 0, i;
+	int n = 0, unknown = 0;
+
+	*why = NULL;
+	if (!cJSON_IsObject(root)) {
+		cJSON_Delete(root);
+		return -1;
+	}
+	res = cJSON_GetObjectItemCaseSensitive(root, "resolutions");
+	if (!cJSON_IsObject(res))
+		res = NULL;
+	cJSON_ArrayForEach(it, res) {
+		const char *name, *v = cJSON_GetStringValue(it);
+		char *range, *parent, *d;
+		size_t nlen;
+
+		if (!v || !it->string || resolution_key(it->string, &name, &nlen, &range,
+							&parent) < 0) {
+			unknown = 1;
+			continue;
+		}
+		/* only a registry range is judged: another protocol's
+		 * descriptor is bound to its parent (file:, portal:, patch:) */
+		if (strchr(v, ':') && strncmp(v, "npm:", 4)) {
+			unknown = 1;
+		} else {
+			d = norm_desc(name, nlen, v);
+			grow(&owned, sizeof(*owned), &cap, nowned + 1);
+			owned[nowned++] = d;
+			strmap_put(&made, d, strlen(d), 1);
+			if (!n && strmap_get((struct strmap *)&y->desc, d, strlen(d)) == STRMAP_NONE &&
+			    resolution_applies(y, name, nlen, range, parent)) {
+				resolutions_why(why, it->string, ": ", v);
+				n = 1;
+			}
+		}
+		free(range);
+		free(parent);
+	}
+	/* a resolution removed: its descriptor stays a key that no
+	 * dependency asks for, and the next install drops it */
+	if (!n && !unknown) {
+		requested(y, &req, &owned, &nowned, &cap);
+		for (i = 0; i < y->n && !n; i++) {
+			const char *s = y->v[i].key;
+
+			while (s && *s && !n) {
+				size_t l = strcspn(s, ",");
+				const char *b = s, *e = s + l, *at;
+				char *one;
+
+				while (b < e && *b == ' ')
+					b++;
+				while (e > b && e[-1] == ' ')
+					e--;
+				one = xstrndup(b, (size_t)(e - b));
+				at = desc_at(one);
+				if (at && !strncmp(at + 1, "npm:", 4) &&
+				    strmap_get(&req, one, strlen(one)) == STRMAP_NONE &&
+				    strmap_get(&made, one, strlen(one)) == STRMAP_NONE) {
+					resolutions_why(why, "", one, "");
+					n = 2;
+				}
+				free(one);
+				s += l;
+				if (*s == ',')
+					s++;
+			}
+		}
+	}
+	for (i = 0; i < nowned; i++)
+		free(owned[i]);
+	free(owned);
+	strmap_release(&made);
+	strmap_release(&req);
+	cJSON_Delete(root);
+	return n;
 }

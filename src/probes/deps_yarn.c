@@ -231,6 +231,51 @@ static int check_manifests(const struct spec *spec, const struct lock_req *l,
 	return 0;
 }
 
+/* package.json's resolutions against the lockfile: berry applies a
+ * resolution to a dependency's descriptor before it is resolved
+ * (Project.ts resolveEverything, the resolutionAliases its comment
+ * describes: "the lockfile will contain the second descriptor but not
+ * the first one"), so yarn.lock keys the package by the resolution's
+ * own descriptor ("is-number@npm:6.0.0" for "is-number": "6.0.0").
+ * One missing, or one left that nothing asks for any more (the
+ * resolution removed), and --immutable refuses (YN0028; seen with yarn
+ * 3.8.6 and 4.18.1).  Only the project's own package.json: yarn reads
+ * no other workspace's resolutions.  1: failed. */
+static int check_resolutions(const struct spec *spec, const struct lock_req *l,
+			     const struct yarn_lock *y, struct result *r)
+{
+	struct blob b;
+	struct lread lr;
+	struct buf m = BUF_INIT;
+	char *why = NULL;
+	int n;
+
+	if (deps_read(spec->root, "package.json", 1, DEPS_META_CAP, &b, &lr) < 0)
+		return 0;
+	n = yarn_resolutions_differ(b.data, b.len, y, &why);
+	blob_release(&b);
+	if (n <= 0) {
+		free(why);
+		return 0;
+	}
+	if (n == 1) {
+		buf_puts(&m, "package.json's resolution ");
+		buf_add_clean(&m, why);
+		buf_printf(&m, " is not in %s", l->origin.file);
+	} else {
+		buf_printf(&m, "%s keeps ", l->origin.file);
+		buf_add_clean(&m, why);
+		buf_puts(&m, ", which no dependency or resolution in package.json asks for "
+			 "(a resolution removed)");
+	}
+	result_set(r, STATUS_FAIL, "%s", buf_str(&m));
+	set_relock(r, l, "package.json's resolutions changed without relocking");
+	r->data = deps_data_new(l, NULL);
+	buf_release(&m);
+	free(why);
+	return 1;
+}
+
 /* .yarnrc.yml's nodeLinker (a new string).  Unset there, yarn's
  * default is pnp, unless YARN_NODE_LINKER or a .yarnrc.yml above the
  * project says otherwise: node_modules/.yarn-state.yml then tells. */
@@ -676,7 +721,8 @@ void deps_run_yarn(const struct run_ctx *ctx, const struct lock_req *l, struct r
 		r->reason = REASON_OUT_OF_SCOPE;
 		goto out;
 	}
-	if (check_metadata(spec, l, &lj.y, r) || check_manifests(spec, l, &lj.y, r))
+	if (check_metadata(spec, l, &lj.y, r) || check_manifests(spec, l, &lj.y, r) ||
+	    check_resolutions(spec, l, &lj.y, r))
 		goto out;
 	if (nm)
 		run_nm(spec, l, &want, lj.skipped, &nr, r);
