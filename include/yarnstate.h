@@ -94,10 +94,10 @@ int yarn_manifest_differs(const char *buf, size_t len, const struct yarn_entry *
  * yarn's frozen install finds them (YN0028): a resolution to a
  * registry range applies to a dependency the lockfile lists, and its
  * descriptor (the one the lockfile keys the package by) is not there;
- * or (every resolution read) a registry descriptor the lockfile keys
- * that no dependency, patch or resolution asks for, which the next
- * install drops.  1 with *why the resolution ("key: range"), 2 with
- * *why the descriptor left over (new strings), 0, or -1 (not JSON). */
+ * or (every resolution read) a dependency the lockfile does not resolve
+ * (a resolution overrode it) that no resolution covers now.  1 with
+ * *why the resolution ("key: range"), 2 with *why the dependency (new
+ * strings), 0, or -1 (not JSON). */
 int yarn_resolutions_differ(const char *buf, size_t len, const struct yarn_lock *y, char **why);
 
 /* .yarnrc.yml's nodeLinker: "pnp", "node-modules", "pnpm" or what it

@@ -613,26 +613,6 @@ void yarn_install_state_release(struct yarn_install_state *st)
 
 /* ---- package.json's resolutions against yarn.lock ---- */
 
-/* "%XX" decoded (berry writes a patch's source with encodeURIComponent):
- * a new string. */
-static char *pct_decode(const char *s, size_t len)
-{
-	struct buf b = BUF_INIT;
-	size_t i;
-
-	for (i = 0; i < len; i++) {
-		unsigned hi, lo;
-
-		if (s[i] == '%' && i + 2 < len && sscanf(s + i + 1, "%1x%1x", &hi, &lo) == 2) {
-			buf_putc(&b, (char)(hi * 16 + lo));
-			i += 2;
-		} else {
-			buf_putc(&b, s[i]);
-		}
-	}
-	return buf_detach(&b);
-}
-
 /* The '@' between a descriptor's name and its range, or NULL. */
 static const char *desc_at(const char *d)
 {
@@ -652,54 +632,23 @@ static char *norm_desc(const char *name, size_t nlen, const char *range)
 	return buf_detach(&b);
 }
 
-/* What the lockfile's dependencies ask for: every entry's (peer ones
- * left out) normalised descriptor, and the source a patch: key names,
- * into req (keys owned by *owned). */
-static void requested(const struct yarn_lock *y, struct strmap *req, char ***owned, size_t *n,
-		      size_t *cap)
-{
-	size_t i, j;
+/* One resolutions entry, as berry's parseResolution reads its key. */
+struct resolution {
+	const char *key, *value;
+	const char *name;	/* the target's name (nlen bytes, in key) */
+	size_t nlen;
+	char *range;		/* the target's range, or NULL: any */
+	char *parent;		/* the parent's name, or NULL: any */
+};
 
-	for (i = 0; i < y->n; i++) {
-		const char *s = y->v[i].key;
-
-		for (j = 0; j < y->v[i].ndeps; j++) {
-			const struct yarn_dep *d = &y->v[i].deps[j];
-			char *k;
-
-			if (d->peer || !d->name || !d->range)
-				continue;
-			k = norm_desc(d->name, strlen(d->name), d->range);
-			grow(owned, sizeof(**owned), cap, *n + 1);
-			(*owned)[(*n)++] = k;
-			strmap_put(req, k, strlen(k), 1);
-		}
-		/* "name@patch:<source>#<patch>": the source is the patch's */
-		for (; s && (s = strstr(s, "@patch:")); s += 7) {
-			const char *hash = strchr(s + 7, '#'), *comma = strchr(s + 7, ',');
-			char *src;
-
-			if (!hash || (comma && comma < hash))
-				continue;
-			src = pct_decode(s + 7, (size_t)(hash - s - 7));
-			grow(owned, sizeof(**owned), cap, *n + 1);
-			(*owned)[(*n)++] = src;
-			strmap_put(req, src, strlen(src), 1);
-		}
-	}
-}
-
-/* A resolutions key ("**\/a/b@^1", "@s/a/b"): the target's name
- * (*name, *nlen), its range or NULL (*range, a new string), and the
- * parent's name or NULL (*parent, a new string).  -1 when it is not
- * one berry's parseResolution reads. */
-static int resolution_key(const char *k, const char **name, size_t *nlen, char **range,
-			  char **parent)
+/* A resolutions key ("**\/a/b@^1", "@s/a/b") into res.  -1 when it is
+ * not one this reader knows. */
+static int resolution_key(const char *k, struct resolution *res)
 {
 	const char *seg[2], *p;
 	size_t nseg = 0, i;
 
-	*range = *parent = NULL;
+	res->range = res->parent = NULL;
 	while (!strncmp(k, "**/", 3))	/* the legacy glob: yarn strips it */
 		k += 3;
 	for (p = k; *p && nseg < 2;) {
@@ -716,51 +665,52 @@ static int resolution_key(const char *k, const char **name, size_t *nlen, char *
 	if (!nseg || *p)
 		return -1;
 	p = seg[nseg - 1];
-	*name = p;
-	*nlen = strcspn(p + 1, "@") + 1;
-	if (p[*nlen] == '@')
-		*range = xstrdup(p + *nlen + 1);
+	res->name = p;
+	res->nlen = strcspn(p + 1, "@") + 1;
+	if (p[res->nlen] == '@')
+		res->range = xstrdup(p + res->nlen + 1);
 	if (nseg == 2) {
 		i = (size_t)(seg[1] - seg[0] - 1);
-		*parent = xstrndup(seg[0], strcspn(seg[0] + 1, "@") + 1 < i ?
-				   strcspn(seg[0] + 1, "@") + 1 : i);
+		res->parent = xstrndup(seg[0], strcspn(seg[0] + 1, "@") + 1 < i ?
+				       strcspn(seg[0] + 1, "@") + 1 : i);
 	}
-	return **name ? 0 : -1;
+	return *res->name ? 0 : -1;
 }
 
-/* Whether a resolution of name (range, parent: NULL for any) applies
- * to a dependency the lockfile lists. */
-static int resolution_applies(const struct yarn_lock *y, const char *name, size_t nlen,
-			      const char *range, const char *parent)
+/* Whether the resolution applies to entry e's dependency d. */
+static int resolution_matches(const struct resolution *res, const struct yarn_entry *e,
+			      const struct yarn_dep *d)
 {
-	char *want = range ? norm_desc(name, nlen, range) : NULL;
+	const char *at = e->resolution ? desc_at(e->resolution) : NULL;
+	char *a, *b;
+	int same;
+
+	if (d->peer || !d->name || strlen(d->name) != res->nlen ||
+	    strncmp(d->name, res->name, res->nlen))
+		return 0;
+	if (res->parent && (!at || strlen(res->parent) != (size_t)(at - e->resolution) ||
+			    strncmp(e->resolution, res->parent, (size_t)(at - e->resolution))))
+		return 0;
+	if (!res->range)
+		return 1;
+	a = norm_desc(d->name, res->nlen, d->range ? d->range : "");
+	b = norm_desc(d->name, res->nlen, res->range);
+	same = !strcmp(a, b);
+	free(a);
+	free(b);
+	return same;
+}
+
+/* Whether the resolution applies to a dependency the lockfile lists. */
+static int resolution_applies(const struct yarn_lock *y, const struct resolution *res)
+{
 	size_t i, j;
-	int hit = 0;
 
-	for (i = 0; i < y->n && !hit; i++) {
-		const char *res = y->v[i].resolution, *at = res ? desc_at(res) : NULL;
-
-		if (parent && (!at || strlen(parent) != (size_t)(at - res) ||
-			       strncmp(res, parent, (size_t)(at - res))))
-			continue;
-		for (j = 0; j < y->v[i].ndeps && !hit; j++) {
-			const struct yarn_dep *d = &y->v[i].deps[j];
-			char *k;
-
-			if (d->peer || !d->name || strlen(d->name) != nlen ||
-			    strncmp(d->name, name, nlen))
-				continue;
-			if (!want) {
-				hit = 1;
-				continue;
-			}
-			k = norm_desc(d->name, nlen, d->range ? d->range : "");
-			hit = !strcmp(k, want);
-			free(k);
-		}
-	}
-	free(want);
-	return hit;
+	for (i = 0; i < y->n; i++)
+		for (j = 0; j < y->v[i].ndeps; j++)
+			if (resolution_matches(res, &y->v[i], &y->v[i].deps[j]))
+				return 1;
+	return 0;
 }
 
 /* *why: "<a><b><c>", a new string. */
@@ -774,12 +724,40 @@ static void resolutions_why(char **why, const char *a, const char *b, const char
 	*why = buf_detach(&m);
 }
 
+/* A dependency the lockfile does not resolve (yarn_lock_parse: to is
+ * none; a resolution overrode it) that no resolution covers now: the
+ * next install resolves it.  1 with *why, else 0. */
+static int unresolved_dep(const struct yarn_lock *y, const struct resolution *res, size_t nres,
+			  char **why)
+{
+	size_t i, j, k;
+
+	for (i = 0; i < y->n; i++)
+		for (j = 0; j < y->v[i].ndeps; j++) {
+			const struct yarn_dep *d = &y->v[i].deps[j];
+			char *desc;
+
+			if (d->peer || d->to != STRMAP_NONE || !d->name || !d->range)
+				continue;
+			for (k = 0; k < nres; k++)
+				if (resolution_matches(&res[k], &y->v[i], d))
+					break;
+			if (k < nres)
+				continue;
+			desc = norm_desc(d->name, strlen(d->name), d->range);
+			resolutions_why(why, desc, " (a dependency of ",
+					y->v[i].resolution ? y->v[i].resolution : "?");
+			free(desc);
+			return 1;
+		}
+	return 0;
+}
+
 int yarn_resolutions_differ(const char *buf, size_t len, const struct yarn_lock *y, char **why)
 {
-	cJSON *root = cJSON_ParseWithLength(buf, len), *res, *it;
-	struct strmap made = STRMAP_INIT, req = STRMAP_INIT;
-	char **owned = NULL;
-	size_t nowned = 0, cap = 0, i;
+	cJSON *root = cJSON_ParseWithLength(buf, len), *obj, *it;
+	struct resolution *res = NULL;
+	size_t nres = 0, cap = 0, i;
 	int n = 0, unknown = 0;
 
 	*why = NULL;
@@ -787,73 +765,42 @@ int yarn_resolutions_differ(const char *buf, size_t len, const struct yarn_lock 
 		cJSON_Delete(root);
 		return -1;
 	}
-	res = cJSON_GetObjectItemCaseSensitive(root, "resolutions");
-	if (!cJSON_IsObject(res))
-		res = NULL;
-	cJSON_ArrayForEach(it, res) {
-		const char *name, *v = cJSON_GetStringValue(it);
-		char *range, *parent, *d;
-		size_t nlen;
+	obj = cJSON_GetObjectItemCaseSensitive(root, "resolutions");
+	if (!cJSON_IsObject(obj))
+		obj = NULL;
+	cJSON_ArrayForEach(it, obj) {
+		struct resolution r;
+		char *d;
 
-		if (!v || !it->string || resolution_key(it->string, &name, &nlen, &range,
-							&parent) < 0) {
+		r.key = it->string;
+		r.value = cJSON_GetStringValue(it);
+		if (!r.value || !r.key || resolution_key(r.key, &r) < 0) {
 			unknown = 1;
 			continue;
 		}
+		grow(&res, sizeof(*res), &cap, nres + 1);
+		res[nres++] = r;
 		/* only a registry range is judged: another protocol's
-		 * descriptor is bound to its parent (file:, portal:, patch:) */
-		if (strchr(v, ':') && strncmp(v, "npm:", 4)) {
-			unknown = 1;
-		} else {
-			d = norm_desc(name, nlen, v);
-			grow(&owned, sizeof(*owned), &cap, nowned + 1);
-			owned[nowned++] = d;
-			strmap_put(&made, d, strlen(d), 1);
-			if (!n && strmap_get((struct strmap *)&y->desc, d, strlen(d)) == STRMAP_NONE &&
-			    resolution_applies(y, name, nlen, range, parent)) {
-				resolutions_why(why, it->string, ": ", v);
-				n = 1;
-			}
+		 * descriptor may be bound to its parent (file:, portal:,
+		 * patch: take "::locator=") */
+		if (n || (strchr(r.value, ':') && strncmp(r.value, "npm:", 4)))
+			continue;
+		d = norm_desc(r.name, r.nlen, r.value);
+		if (strmap_get((struct strmap *)&y->desc, d, strlen(d)) == STRMAP_NONE &&
+		    resolution_applies(y, &r)) {
+			resolutions_why(why, r.key, ": ", r.value);
+			n = 1;
 		}
-		free(range);
-		free(parent);
+		free(d);
 	}
-	/* a resolution removed: its descriptor stays a key that no
-	 * dependency asks for, and the next install drops it */
-	if (!n && !unknown) {
-		requested(y, &req, &owned, &nowned, &cap);
-		for (i = 0; i < y->n && !n; i++) {
-			const char *s = y->v[i].key;
-
-			while (s && *s && !n) {
-				size_t l = strcspn(s, ",");
-				const char *b = s, *e = s + l, *at;
-				char *one;
-
-				while (b < e && *b == ' ')
-					b++;
-				while (e > b && e[-1] == ' ')
-					e--;
-				one = xstrndup(b, (size_t)(e - b));
-				at = desc_at(one);
-				if (at && !strncmp(at + 1, "npm:", 4) &&
-				    strmap_get(&req, one, strlen(one)) == STRMAP_NONE &&
-				    strmap_get(&made, one, strlen(one)) == STRMAP_NONE) {
-					resolutions_why(why, "", one, "");
-					n = 2;
-				}
-				free(one);
-				s += l;
-				if (*s == ',')
-					s++;
-			}
-		}
+	/* a resolution removed: the dependency it overrode has no entry */
+	if (!n && !unknown && unresolved_dep(y, res, nres, why))
+		n = 2;
+	for (i = 0; i < nres; i++) {
+		free(res[i].range);
+		free(res[i].parent);
 	}
-	for (i = 0; i < nowned; i++)
-		free(owned[i]);
-	free(owned);
-	strmap_release(&made);
-	strmap_release(&req);
+	free(res);
 	cJSON_Delete(root);
 	return n;
 }

@@ -237,8 +237,8 @@ static int check_manifests(const struct spec *spec, const struct lock_req *l,
  * describes: "the lockfile will contain the second descriptor but not
  * the first one"), so yarn.lock keys the package by the resolution's
  * own descriptor ("is-number@npm:6.0.0" for "is-number": "6.0.0").
- * One missing, or one left that nothing asks for any more (the
- * resolution removed), and --immutable refuses (YN0028; seen with yarn
+ * One missing, or a dependency it overrode (no entry of its own) that
+ * no resolution covers any more (one removed), and --immutable refuses (YN0028; seen with yarn
  * 3.8.6 and 4.18.1).  Only the project's own package.json: yarn reads
  * no other workspace's resolutions.  1: failed. */
 static int check_resolutions(const struct spec *spec, const struct lock_req *l,
@@ -263,10 +263,10 @@ static int check_resolutions(const struct spec *spec, const struct lock_req *l,
 		buf_add_clean(&m, why);
 		buf_printf(&m, " is not in %s", l->origin.file);
 	} else {
-		buf_printf(&m, "%s keeps ", l->origin.file);
+		buf_printf(&m, "%s resolves no entry for ", l->origin.file);
 		buf_add_clean(&m, why);
-		buf_puts(&m, ", which no dependency or resolution in package.json asks for "
-			 "(a resolution removed)");
+		buf_puts(&m, ") and no resolution in package.json covers it (a resolution "
+			 "removed)");
 	}
 	result_set(r, STATUS_FAIL, "%s", buf_str(&m));
 	set_relock(r, l, "package.json's resolutions changed without relocking");
