@@ -628,6 +628,13 @@ static void test_install_state(void)
 	      "the base of an accessible virtual");
 	CHECK(!yarn_install_state_has(&st, "use-sync-external-store@npm:1.2.1"), "not another");
 	yarn_install_state_release(&st);
+	for (i = 0, ok = 1; i < sizeof(v8peer); i++) {
+		int rc = yarn_install_state_parse(v8peer, i, &st);
+
+		ok &= rc == -1 || rc == 0;
+		yarn_install_state_release(&st);
+	}
+	CHECK(ok, "truncated peer states");
 }
 
 void test_main(void)
