@@ -133,7 +133,8 @@ static int check_metadata(const struct spec *spec, const struct lock_req *l,
 			  const struct yarn_lock *y, struct result *r)
 {
 	struct yarn_pin pin;
-	int pinned = pinned_yarn(spec, &pin) == 0;
+	/* a yarn 1 pin over a yarn 2+ lockfile: not the yarn that wrote it */
+	int pinned = pinned_yarn(spec, &pin) == 0 && pin.major >= 2;
 	long v = y->meta_version, lo = 4, hi = 10;
 	struct buf why = BUF_INIT;
 
