@@ -90,6 +90,16 @@ char *yarn_normalize_range(const char *range);
 int yarn_manifest_differs(const char *buf, size_t len, const struct yarn_entry *ws,
 			  char **why);
 
+/* The root package.json's resolutions against the lockfile y, as
+ * yarn's frozen install finds them (YN0028): a resolution to a
+ * registry range applies to a dependency the lockfile lists, and its
+ * descriptor (the one the lockfile keys the package by) is not there;
+ * or (every resolution read) a dependency the lockfile does not resolve
+ * (a resolution overrode it) that no resolution covers now.  1 with
+ * *why the resolution ("key: range"), 2 with *why the dependency (new
+ * strings), 0, or -1 (not JSON). */
+int yarn_resolutions_differ(const char *buf, size_t len, const struct yarn_lock *y, char **why);
+
 /* .yarnrc.yml's nodeLinker: "pnp", "node-modules", "pnpm" or what it
  * says (a new string), or NULL when it sets none. */
 char *yarn_rc_linker(const char *buf, size_t len);
@@ -122,6 +132,7 @@ struct yarn_install_state {
 	struct {
 		char *hash;		/* storedPackages: a locator hash */
 		size_t ndeps;		/* its dependencies' count */
+		char *base;		/* a virtual's base locator hash, or NULL */
 	} *pkgs;
 	size_t npkgs, pkgs_cap;
 	struct strmap pkg_index;	/* pkgs' hash -> index */
@@ -134,7 +145,8 @@ int yarn_install_state_parse(const unsigned char *buf, size_t len,
 void yarn_install_state_release(struct yarn_install_state *st);
 
 /* Whether the locator ("lodash@npm:4.17.21") is one of the state's
- * accessibleLocators (by berry's locatorHash, yarn_locator_hash). */
+ * accessibleLocators (by berry's locatorHash, yarn_locator_hash), or
+ * the base of a virtual one (a package with peer dependencies). */
 int yarn_install_state_has(const struct yarn_install_state *st, const char *locator);
 /* How many dependencies the state's storedPackages gives the locator,
  * or -1 when it holds no such package. */

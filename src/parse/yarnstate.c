@@ -10,11 +10,12 @@
  * content)) and the sizes of accessibleLocators and disabledLocators.
  * Every other value is skipped by its tag (v8's value-serializer.cc);
  * a tag this reader does not know makes the whole state unreadable,
- * never a guess.
+ * never a guess.  Last, package.json's resolutions against yarn.lock.
  */
 #include "yarnstate.h"
 #include "util.h"
 
+#include <cJSON.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -357,8 +358,50 @@ static int v8_locators(struct v8r *r, struct yarn_install_state *st)
 	}
 }
 
+/* A virtual package's base: berry's structUtils.devirtualizeLocator,
+ * makeLocator(locator, reference.replace(/^[^#]*#/, "")), whose
+ * locatorHash is makeHash(identHash, that reference).  A new string,
+ * or NULL when reference is not "virtual:<entropy>#<base reference>". */
+static char *devirtual_hash(const char *ident_hash, const char *reference)
+{
+	const char *hash = reference ? strchr(reference, '#') : NULL;
+	struct sha512 c;
+	char *out;
+
+	if (!ident_hash || !hash || strncmp(reference, "virtual:", 8))
+		return NULL;
+	out = xmalloc(129);
+	sha512_init(&c);
+	sha512_update(&c, ident_hash, strlen(ident_hash));
+	sha512_update(&c, hash + 1, strlen(hash + 1));
+	sha512_hex(&c, out);
+	return out;
+}
+
+/* One field of a Package object (its key k read): the dependencies
+ * Map's size into *items (*have set), identHash and reference kept
+ * (*ident, *ref), every other value skipped.  0, or -1. */
+static int v8_package_field(struct v8r *r, const char *k, size_t *items, int *have,
+			    char **ident, char **ref)
+{
+	char **keep = !strcmp(k, "identHash") ? ident : !strcmp(k, "reference") ? ref : NULL;
+
+	if (!strcmp(k, "dependencies") && r->p < r->end && *r->p == ';') {
+		r->p++;
+		*have = 1;
+		return v8_skip_until(r, ':', 1, items);
+	}
+	if (keep && r->p < r->end && (*r->p == '"' || *r->p == 'S' || *r->p == 'c')) {
+		free(*keep);
+		*keep = v8_string(r);
+		return *keep ? 0 : -1;
+	}
+	return v8_skip(r);
+}
+
 /* storedPackages: a Map of locator hash -> Package object; of each, the
- * size of its dependencies Map is kept (st->deps, by hash). */
+ * size of its dependencies Map is kept (st->deps, by hash), and of a
+ * virtual package the hash of its base (devirtual_hash). */
 static int v8_packages(struct v8r *r, struct yarn_install_state *st)
 {
 	uint64_t x;
@@ -366,9 +409,9 @@ static int v8_packages(struct v8r *r, struct yarn_install_state *st)
 	if (v8_tag(r) != ';')
 		return -1;
 	for (;;) {
-		char *h;
+		char *h, *ident = NULL, *ref = NULL, *base;
 		size_t items = 0;
-		int have = 0;
+		int have = 0, bad = 0;
 
 		while (r->p < r->end && *r->p == 0x00)
 			r->p++;
@@ -394,41 +437,34 @@ static int v8_packages(struct v8r *r, struct yarn_install_state *st)
 
 			while (r->p < r->end && *r->p == 0x00)
 				r->p++;
-			if (r->p >= r->end) {
-				free(h);
-				return -1;
-			}
-			if (*r->p == '{') {
-				r->p++;
+			if (r->p >= r->end || *r->p == '{')
 				break;
-			}
-			if (!(k = v8_string(r))) {
-				free(h);
-				return -1;
-			}
-			if (!strcmp(k, "dependencies") && r->p < r->end && *r->p == ';') {
-				r->p++;
-				rc = v8_skip_until(r, ':', 1, &items);
-				have = 1;
-			} else {
-				rc = v8_skip(r);
-			}
+			k = v8_string(r);
+			rc = k ? v8_package_field(r, k, &items, &have, &ident, &ref) : -1;
 			free(k);
 			if (rc < 0) {
-				free(h);
-				return -1;
+				bad = 1;
+				break;
 			}
 		}
-		if (v8_varint(r, &x) < 0) {
+		if (bad || r->p >= r->end || (r->p++, v8_varint(r, &x) < 0)) {
 			free(h);
+			free(ident);
+			free(ref);
 			return -1;
 		}
+		base = devirtual_hash(ident, ref);
+		free(ident);
+		free(ref);
+		ident = ref = NULL;
 		if (!have) {
 			free(h);
+			free(base);
 			continue;
 		}
 		grow(&st->pkgs, sizeof(*st->pkgs), &st->pkgs_cap, st->npkgs + 1);
 		st->pkgs[st->npkgs].hash = h;
+		st->pkgs[st->npkgs].base = base;
 		st->pkgs[st->npkgs].ndeps = items / 2;
 		strmap_put(&st->pkg_index, h, strlen(h), st->npkgs);
 		st->npkgs++;
@@ -480,6 +516,30 @@ int yarn_install_state_has(const struct yarn_install_state *st, const char *loca
 	return strmap_get((struct strmap *)&st->index, h, 128) != STRMAP_NONE;
 }
 
+/* A package with peer dependencies is reached only through its
+ * virtuals: Project.ts resolveEverything (applyVirtualResolutionMutations)
+ * adds the virtual locator, virtualizePackage(pkg, parent), to
+ * accessibleLocators in place of the dependency and never visits the
+ * base package, which stays in storedPackages (with the virtual, whose
+ * reference is "virtual:<entropy>#<base reference>").  So the base of
+ * every accessible virtual is accessible too: added to locs and index
+ * (st->accessible stays the Set's own size). */
+static void accessible_bases(struct yarn_install_state *st)
+{
+	size_t i;
+
+	for (i = 0; i < st->npkgs; i++) {
+		const char *b = st->pkgs[i].base, *h = st->pkgs[i].hash;
+
+		if (!b || strmap_get(&st->index, h, strlen(h)) == STRMAP_NONE ||
+		    strmap_get(&st->index, b, strlen(b)) != STRMAP_NONE)
+			continue;
+		grow(&st->locs, sizeof(*st->locs), &st->locs_cap, st->nlocs + 1);
+		st->locs[st->nlocs++] = xstrdup(b);
+		strmap_put(&st->index, st->locs[st->nlocs - 1], strlen(b), st->nlocs - 1);
+	}
+}
+
 int yarn_install_state_parse(const unsigned char *buf, size_t len, struct yarn_install_state *st)
 {
 	struct v8r r = { buf, buf + len, 0 };
@@ -529,6 +589,7 @@ int yarn_install_state_parse(const unsigned char *buf, size_t len, struct yarn_i
 		}
 	}
 	st->found = 1;
+	accessible_bases(st);
 	return 0;
 }
 
@@ -541,9 +602,205 @@ void yarn_install_state_release(struct yarn_install_state *st)
 		free(st->locs[i]);
 	free(st->locs);
 	strmap_release(&st->index);
-	for (i = 0; i < st->npkgs; i++)
+	for (i = 0; i < st->npkgs; i++) {
 		free(st->pkgs[i].hash);
+		free(st->pkgs[i].base);
+	}
 	free(st->pkgs);
 	strmap_release(&st->pkg_index);
 	memset(st, 0, sizeof(*st));
+}
+
+/* ---- package.json's resolutions against yarn.lock ---- */
+
+/* The '@' between a descriptor's name and its range, or NULL. */
+static const char *desc_at(const char *d)
+{
+	return *d ? strchr(d + 1, '@') : NULL;
+}
+
+/* "name@range", the range normalised (yarn_normalize_range): new. */
+static char *norm_desc(const char *name, size_t nlen, const char *range)
+{
+	struct buf b = BUF_INIT;
+	char *r = yarn_normalize_range(range);
+
+	buf_add(&b, name, nlen);
+	buf_putc(&b, '@');
+	buf_puts(&b, r);
+	free(r);
+	return buf_detach(&b);
+}
+
+/* One resolutions entry, as berry's parseResolution reads its key. */
+struct resolution {
+	const char *key, *value;
+	const char *name;	/* the target's name (nlen bytes, in key) */
+	size_t nlen;
+	char *range;		/* the target's range, or NULL: any */
+	char *parent;		/* the parent's name, or NULL: any */
+};
+
+/* A resolutions key ("**\/a/b@^1", "@s/a/b") into res.  -1 when it is
+ * not one this reader knows. */
+static int resolution_key(const char *k, struct resolution *res)
+{
+	const char *seg[2], *p;
+	size_t nseg = 0, i;
+
+	res->range = res->parent = NULL;
+	while (!strncmp(k, "**/", 3))	/* the legacy glob: yarn strips it */
+		k += 3;
+	for (p = k; *p && nseg < 2;) {
+		const char *e = p;
+
+		seg[nseg++] = p;
+		if (*e == '@')
+			e = strchr(e, '/') ? strchr(e, '/') + 1 : e + strlen(e);
+		e += strcspn(e, "/");
+		p = *e ? e + 1 : e;
+		if (*e && !*p)
+			return -1;
+	}
+	if (!nseg || *p)
+		return -1;
+	p = seg[nseg - 1];
+	res->name = p;
+	res->nlen = strcspn(p + 1, "@") + 1;
+	if (p[res->nlen] == '@')
+		res->range = xstrdup(p + res->nlen + 1);
+	if (nseg == 2) {
+		i = (size_t)(seg[1] - seg[0] - 1);
+		res->parent = xstrndup(seg[0], strcspn(seg[0] + 1, "@") + 1 < i ?
+				       strcspn(seg[0] + 1, "@") + 1 : i);
+	}
+	return *res->name ? 0 : -1;
+}
+
+/* Whether the resolution applies to entry e's dependency d. */
+static int resolution_matches(const struct resolution *res, const struct yarn_entry *e,
+			      const struct yarn_dep *d)
+{
+	const char *at = e->resolution ? desc_at(e->resolution) : NULL;
+	char *a, *b;
+	int same;
+
+	if (d->peer || !d->name || strlen(d->name) != res->nlen ||
+	    strncmp(d->name, res->name, res->nlen))
+		return 0;
+	if (res->parent && (!at || strlen(res->parent) != (size_t)(at - e->resolution) ||
+			    strncmp(e->resolution, res->parent, (size_t)(at - e->resolution))))
+		return 0;
+	if (!res->range)
+		return 1;
+	a = norm_desc(d->name, res->nlen, d->range ? d->range : "");
+	b = norm_desc(d->name, res->nlen, res->range);
+	same = !strcmp(a, b);
+	free(a);
+	free(b);
+	return same;
+}
+
+/* Whether the resolution applies to a dependency the lockfile lists. */
+static int resolution_applies(const struct yarn_lock *y, const struct resolution *res)
+{
+	size_t i, j;
+
+	for (i = 0; i < y->n; i++)
+		for (j = 0; j < y->v[i].ndeps; j++)
+			if (resolution_matches(res, &y->v[i], &y->v[i].deps[j]))
+				return 1;
+	return 0;
+}
+
+/* *why: "<a><b><c>", a new string. */
+static void resolutions_why(char **why, const char *a, const char *b, const char *c)
+{
+	struct buf m = BUF_INIT;
+
+	buf_puts(&m, a);
+	buf_puts(&m, b);
+	buf_puts(&m, c);
+	*why = buf_detach(&m);
+}
+
+/* A dependency the lockfile does not resolve (yarn_lock_parse: to is
+ * none; a resolution overrode it) that no resolution covers now: the
+ * next install resolves it.  1 with *why, else 0. */
+static int unresolved_dep(const struct yarn_lock *y, const struct resolution *res, size_t nres,
+			  char **why)
+{
+	size_t i, j, k;
+
+	for (i = 0; i < y->n; i++)
+		for (j = 0; j < y->v[i].ndeps; j++) {
+			const struct yarn_dep *d = &y->v[i].deps[j];
+			char *desc;
+
+			if (d->peer || d->to != STRMAP_NONE || !d->name || !d->range)
+				continue;
+			for (k = 0; k < nres; k++)
+				if (resolution_matches(&res[k], &y->v[i], d))
+					break;
+			if (k < nres)
+				continue;
+			desc = norm_desc(d->name, strlen(d->name), d->range);
+			resolutions_why(why, desc, " (a dependency of ",
+					y->v[i].resolution ? y->v[i].resolution : "?");
+			free(desc);
+			return 1;
+		}
+	return 0;
+}
+
+int yarn_resolutions_differ(const char *buf, size_t len, const struct yarn_lock *y, char **why)
+{
+	cJSON *root = cJSON_ParseWithLength(buf, len), *obj, *it;
+	struct resolution *res = NULL;
+	size_t nres = 0, cap = 0, i;
+	int n = 0, unknown = 0;
+
+	*why = NULL;
+	if (!cJSON_IsObject(root)) {
+		cJSON_Delete(root);
+		return -1;
+	}
+	obj = cJSON_GetObjectItemCaseSensitive(root, "resolutions");
+	if (!cJSON_IsObject(obj))
+		obj = NULL;
+	cJSON_ArrayForEach(it, obj) {
+		struct resolution r;
+		char *d;
+
+		r.key = it->string;
+		r.value = cJSON_GetStringValue(it);
+		if (!r.value || !r.key || resolution_key(r.key, &r) < 0) {
+			unknown = 1;
+			continue;
+		}
+		grow(&res, sizeof(*res), &cap, nres + 1);
+		res[nres++] = r;
+		/* only a registry range is judged: another protocol's
+		 * descriptor may be bound to its parent (file:, portal:,
+		 * patch: take "::locator=") */
+		if (n || (strchr(r.value, ':') && strncmp(r.value, "npm:", 4)))
+			continue;
+		d = norm_desc(r.name, r.nlen, r.value);
+		if (strmap_get((struct strmap *)&y->desc, d, strlen(d)) == STRMAP_NONE &&
+		    resolution_applies(y, &r)) {
+			resolutions_why(why, r.key, ": ", r.value);
+			n = 1;
+		}
+		free(d);
+	}
+	/* a resolution removed: the dependency it overrode has no entry */
+	if (!n && !unknown && unresolved_dep(y, res, nres, why))
+		n = 2;
+	for (i = 0; i < nres; i++) {
+		free(res[i].range);
+		free(res[i].parent);
+	}
+	free(res);
+	cJSON_Delete(root);
+	return n;
 }

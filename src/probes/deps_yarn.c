@@ -21,6 +21,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,53 +43,105 @@ static void set_relock(struct result *r, const struct lock_req *l, const char *w
 		    l->origin.file);
 }
 
-/* The yarn a packageManager pin names (its major), or 0. */
-static int pinned_yarn_major(const struct spec *spec)
+/* A packageManager pin's yarn version, "4.0.0-rc.2" read as
+ * {4, 0, 0, 2} (rc: -1 for a release).  0, or -1 with no yarn pin. */
+struct yarn_pin {
+	long major, minor, patch, rc;
+};
+
+static int pinned_yarn(const struct spec *spec, struct yarn_pin *pin)
 {
 	size_t i;
 
 	for (i = 0; i < spec->nruntimes; i++) {
 		const struct runtime_req *rq = &spec->runtimes[i];
+		const char *v;
+		char *end;
+		long *part[3];
+		int k;
 
-		if (rq->src == SRC_PACKAGE_MANAGER && !rq->problem && rq->name &&
-		    !strcmp(rq->name, "yarn") && rq->spec) {
-			const char *v = strchr(rq->spec, '@') ? strchr(rq->spec, '@') + 1 : rq->spec;
-			long m;
-			char d[8];
-			size_t k = strspn(v, "0123456789");
-
-			if (k && k < sizeof(d)) {
-				memcpy(d, v, k);
-				d[k] = 0;
-				if (parse_long(d, 0, 1000, &m) == 0)
-					return (int)m;
-			}
+		if (rq->src != SRC_PACKAGE_MANAGER || rq->problem || !rq->name ||
+		    strcmp(rq->name, "yarn") || !rq->spec)
+			continue;
+		v = strchr(rq->spec, '@') ? strchr(rq->spec, '@') + 1 : rq->spec;
+		part[0] = &pin->major, part[1] = &pin->minor, part[2] = &pin->patch;
+		pin->minor = pin->patch = 0;
+		pin->rc = -1;
+		for (k = 0; k < 3; k++) {
+			if (*v < '0' || *v > '9')
+				return k ? 0 : -1;
+			errno = 0;
+			*part[k] = strtol(v, &end, 10);
+			if (errno || *part[k] > 100000)
+				return -1;
+			v = end;
+			if (k < 2 && *v != '.')
+				return 0;
+			v += k < 2;
 		}
+		if (!strncmp(v, "-rc.", 4) && v[4] >= '0' && v[4] <= '9')
+			pin->rc = strtol(v + 4, NULL, 10);
+		else if (*v == '-')
+			pin->rc = 0;	/* another prerelease: before every rc */
+		return 0;
 	}
-	return 0;
+	return -1;
+}
+
+/* Which __metadata versions the pinned yarn writes: its Project.ts
+ * LOCKFILE_VERSION, read from each release's bundle (@yarnpkg/cli-dist
+ * on the npm registry, bin/yarn.js: `__metadata={version:X}` and X's
+ * value; 4.0.0-rc.2 from a project's .yarn/releases): 2.x and 3.0.x
+ * write 4, 3.1.x 5, 3.2 to 3.8 6; 4.0.0-rc.2 to rc.45 7 (rc.35, .42,
+ * .45 seen), rc.48 to rc.53 and 4.0.0 to 4.13 8, 4.14 9, 4.15 to 4.18
+ * 10 (YARN_LOCKFILE_VERSION_OVERRIDE ?? 10).  A release not seen gets
+ * its neighbours' range (rc.1: 6 or 7; rc.46 and .47: 7 or 8; a later
+ * yarn: 10 or more), so a lockfile the pinned yarn itself writes never
+ * fails.  *lo, *hi. */
+static void yarn_lock_versions(const struct yarn_pin *p, long *lo, long *hi)
+{
+	*lo = *hi = 4;
+	if (p->major == 3 && p->minor >= 2)
+		*lo = *hi = 6;
+	else if (p->major == 3 && p->minor == 1)
+		*lo = *hi = 5;
+	else if (p->major == 4 && p->minor == 0 && p->patch == 0 && p->rc >= 0) {
+		if (p->rc < 2)
+			*lo = 6, *hi = 7;
+		else if (p->rc <= 45)
+			*lo = *hi = 7;
+		else if (p->rc < 48)
+			*lo = 7, *hi = 8;
+		else
+			*lo = *hi = 8;
+	} else if (p->major == 4 && p->minor <= 13)
+		*lo = *hi = 8;
+	else if (p->major == 4 && p->minor == 14)
+		*lo = *hi = 9;
+	else if (p->major >= 4)
+		*lo = 10, *hi = p->major == 4 && p->minor <= 18 ? 10 : LONG_MAX;
 }
 
 /* berry's Project.ts setupResolutions reads __metadata.version; a
  * lockfile of another version than the one this yarn writes is
- * rewritten (lockfileNeedsRefresh when older, re-resolved when unknown),
- * and --immutable refuses (YN0028; seen with yarn 3.8.6, which writes 6,
- * and 4.18.1, which writes 10 and refuses the 8 that yarn 4.0 wrote).
- * Which yarn runs is not known here: with packageManager naming its
- * major, only that major's versions pass (2: 4; 3: 5 and 6; 4: 8 to 10),
- * else any a yarn 2 to 4 writes.  1: failed. */
+ * rewritten (lockfileNeedsRefresh when older, and generateLockfile
+ * writes `version: LOCKFILE_VERSION` whatever it read), and --immutable
+ * refuses (YN0028; seen with yarn 3.8.6, which writes 6, and 4.18.1,
+ * which writes 10 and refuses the 8 that yarn 4.0 wrote).  Which yarn
+ * runs is not known here: with packageManager naming a version, only
+ * what that release writes passes (yarn_lock_versions), else any a
+ * yarn 2 to 4 writes.  1: failed. */
 static int check_metadata(const struct spec *spec, const struct lock_req *l,
 			  const struct yarn_lock *y, struct result *r)
 {
-	int major = pinned_yarn_major(spec);
+	struct yarn_pin pin;
+	/* a yarn 1 pin over a yarn 2+ lockfile: not the yarn that wrote it */
+	int pinned = pinned_yarn(spec, &pin) == 0 && pin.major >= 2;
 	long v = y->meta_version, lo = 4, hi = 10;
 	struct buf why = BUF_INIT;
 
-	if (major == 2)
-		lo = hi = 4;
-	else if (major == 3)
-		lo = 5, hi = 6;
-	else if (major == 4)
-		lo = 8, hi = 10;
+	if (pinned)
+		yarn_lock_versions(&pin, &lo, &hi);
 	if (v >= lo && v <= hi)
 		return 0;
 	if (v == -1)
@@ -100,9 +153,12 @@ static int check_metadata(const struct spec *spec, const struct lock_req *l,
 	else if (lo == hi)
 		buf_printf(&why, "%s:%u: __metadata version %ld is not %ld, the one the pinned "
 			   "yarn writes", l->origin.file, y->meta_line, v, lo);
+	else if (hi == LONG_MAX)
+		buf_printf(&why, "%s:%u: __metadata version %ld is older than the pinned yarn "
+			   "writes (%ld or later)", l->origin.file, y->meta_line, v, lo);
 	else
 		buf_printf(&why, "%s:%u: __metadata version %ld is not one %s writes (%ld to %ld)",
-			   l->origin.file, y->meta_line, v, major ? "the pinned yarn" : "yarn 2 to 4",
+			   l->origin.file, y->meta_line, v, pinned ? "the pinned yarn" : "yarn 2 to 4",
 			   lo, hi);
 	result_set(r, STATUS_FAIL, "%s", buf_str(&why));
 	set_relock(r, l, "the lockfile would be rewritten");
@@ -176,6 +232,51 @@ static int check_manifests(const struct spec *spec, const struct lock_req *l,
 			return 1;
 	}
 	return 0;
+}
+
+/* package.json's resolutions against the lockfile: berry applies a
+ * resolution to a dependency's descriptor before it is resolved
+ * (Project.ts resolveEverything, the resolutionAliases its comment
+ * describes: "the lockfile will contain the second descriptor but not
+ * the first one"), so yarn.lock keys the package by the resolution's
+ * own descriptor ("is-number@npm:6.0.0" for "is-number": "6.0.0").
+ * One missing, or a dependency it overrode (no entry of its own) that
+ * no resolution covers any more (one removed), and --immutable refuses (YN0028; seen with yarn
+ * 3.8.6 and 4.18.1).  Only the project's own package.json: yarn reads
+ * no other workspace's resolutions.  1: failed. */
+static int check_resolutions(const struct spec *spec, const struct lock_req *l,
+			     const struct yarn_lock *y, struct result *r)
+{
+	struct blob b;
+	struct lread lr;
+	struct buf m = BUF_INIT;
+	char *why = NULL;
+	int n;
+
+	if (deps_read(spec->root, "package.json", 1, DEPS_META_CAP, &b, &lr) < 0)
+		return 0;
+	n = yarn_resolutions_differ(b.data, b.len, y, &why);
+	blob_release(&b);
+	if (n <= 0) {
+		free(why);
+		return 0;
+	}
+	if (n == 1) {
+		buf_puts(&m, "package.json's resolution ");
+		buf_add_clean(&m, why);
+		buf_printf(&m, " is not in %s", l->origin.file);
+	} else {
+		buf_printf(&m, "%s resolves no entry for ", l->origin.file);
+		buf_add_clean(&m, why);
+		buf_puts(&m, ") and no resolution in package.json covers it (a resolution "
+			 "removed)");
+	}
+	result_set(r, STATUS_FAIL, "%s", buf_str(&m));
+	set_relock(r, l, "package.json's resolutions changed without relocking");
+	r->data = deps_data_new(l, NULL);
+	buf_release(&m);
+	free(why);
+	return 1;
 }
 
 /* .yarnrc.yml's nodeLinker (a new string).  Unset there, yarn's
@@ -648,7 +749,8 @@ void deps_run_yarn(const struct run_ctx *ctx, const struct lock_req *l, struct r
 		r->reason = REASON_OUT_OF_SCOPE;
 		goto out;
 	}
-	if (check_metadata(spec, l, &lj.y, r) || check_manifests(spec, l, &lj.y, r))
+	if (check_metadata(spec, l, &lj.y, r) || check_manifests(spec, l, &lj.y, r) ||
+	    check_resolutions(spec, l, &lj.y, r))
 		goto out;
 	if (nm)
 		run_nm(spec, l, &want, lj.skipped, &nr, r);

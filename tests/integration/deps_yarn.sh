@@ -73,6 +73,17 @@ agree() {
 	check "$ag_y $ag_name: after the fix, it passes: $out" [ "$(status "$ag_dir")" = pass ]
 }
 
+# pj DIR PYSTMT: edits DIR/package.json (d, the parsed object), written
+# as yarn writes a manifest (JSON.stringify(d, null, 2) and a newline)
+pj() {
+	/usr/bin/python3 -c 'import json, sys
+d = json.load(open(sys.argv[1] + "/package.json")); exec(sys.argv[2])
+open(sys.argv[1] + "/package.json", "w").write(json.dumps(d, indent=2) + "\n")' "$1" "$2"
+}
+
+# frozen_ok Y DIR: yarn Y's frozen install in DIR succeeds
+frozen_ok() { (cd "$2" && mgr "$1" install --immutable >/dev/null 2>&1); }
+
 # fresh NAME: a copy of the pristine installed project
 fresh() {
 	rm -rf "$TEST_TMPDIR/$1"
@@ -165,6 +176,30 @@ json.dump(d, open(sys.argv[1], "w"), indent=2)' "$pd/package.json"
 	pd=$(fresh "$y-none")
 	rm -rf "$pd/node_modules"
 	agree "$y" "nm nothing installed" "$pd"
+	# 7. resolutions (package.json) against the lockfile's descriptors:
+	# added without relocking (yarn refuses), then, relocked by the fix,
+	# changed and removed (both refused); one for a package the project
+	# does not have changes nothing
+	pd=$(fresh "$y-res")
+	pj "$pd" 'd["resolutions"] = {"is-number": "6.0.0"}'
+	agree "$y" "nm resolution added, not relocked" "$pd"
+	check "$y nm resolution relocked: yarn.lock keys is-number@npm:6.0.0" \
+		grep -q '^"is-number@npm:6.0.0' "$pd/yarn.lock"
+	pj "$pd" 'd["resolutions"] = {"is-number": "^6.0.0"}'
+	agree "$y" "nm resolution changed, not relocked" "$pd"
+	pj "$pd" 'del d["resolutions"]'
+	agree "$y" "nm resolution removed, not relocked" "$pd"
+	# (yarn 3 rewrites package.json in its own field order here, so
+	# the frozen install's verdict is its exit and an unchanged lockfile)
+	pd=$(fresh "$y-res-none")
+	pj "$pd" 'd["resolutions"] = {"left-pad": "1.0.0", "lib/is-odd": "3.0.1"}'
+	out=$(ep --only=deps "$pd")
+	check "$y nm resolutions that change nothing: passes: $out" [ "$(status "$pd")" = pass ]
+	cp "$pd/yarn.lock" "$TEST_TMPDIR/res-none.lock"
+	check "$y nm resolutions that change nothing: yarn install --immutable agrees" \
+		frozen_ok "$y" "$pd"
+	check "$y nm resolutions that change nothing: yarn.lock unchanged" \
+		cmp -s "$pd/yarn.lock" "$TEST_TMPDIR/res-none.lock"
 
 	# ---- Plug'n'Play (a zero-install cache in the project) ----
 	MGR_ENV="$base_env YARN_ENABLE_GLOBAL_CACHE=0"
@@ -205,6 +240,26 @@ json.dump(d, open(sys.argv[1], "w"), indent=2)' "$pd/package.json"
 	(cd "$TEST_TMPDIR/$y-pnp-other" && mgr "$y" install >/dev/null 2>&1)
 	cp "$TEST_TMPDIR/$y-pnp-other/package.json" "$TEST_TMPDIR/$y-pnp-other/yarn.lock" "$pd/"
 	agree "$y" "pnp lockfile changed by a pull" "$pd"
+	pd=$(fresh "$y-pnp-res")
+	pj "$pd" 'd["resolutions"] = {"is-number": "6.0.0"}'
+	agree "$y" "pnp resolution added, not relocked" "$pd"
+	pj "$pd" 'del d["resolutions"]'
+	agree "$y" "pnp resolution removed, not relocked" "$pd"
+	# a package with peer dependencies: accessibleLocators holds only
+	# its virtual locator (use-sync-external-store's peer react)
+	pd=$TEST_TMPDIR/$y-pnp-peer
+	mkdir -p "$pd"
+	printf '{"name":"peer","private":true,"dependencies":{"react":"18.2.0","use-sync-external-store":"1.2.0"}}\n' >"$pd/package.json"
+	printf 'nodeLinker: pnp\nenableGlobalCache: false\n' >"$pd/.yarnrc.yml"
+	: >"$pd/yarn.lock"
+	if (cd "$pd" && mgr "$y" install >"$TEST_TMPDIR/install.log" 2>&1); then
+		out=$(ep --only=deps "$pd")
+		check "$y pnp peer dependencies (virtual locators): passes: $out" \
+			has ".yarn/install-state.gz was installed from this yarn.lock" "$out"
+		agree "$y" "pnp peer dependencies (virtual locators)" "$pd"
+	else
+		skip "$y pnp peer install failed (offline?): $(tail -3 "$TEST_TMPDIR/install.log")"
+	fi
 	# a production image: yarn workspaces focus --production (built into
 	# yarn 4; yarn 3 needs the workspace-tools plugin, a download)
 	if [ "$y" = yarn4 ]; then
@@ -213,6 +268,28 @@ json.dump(d, open(sys.argv[1], "w"), indent=2)' "$pd/package.json"
 		agree "$y" "pnp workspaces focus --production" "$pd"
 	else
 		skip "yarn3 workspaces focus: needs plugin-workspace-tools (yarn plugin import: a download)"
+	fi
+	# a yarn 4.0 release candidate pinned (typanion: yarn@4.0.0-rc.2
+	# writes __metadata version 7): yarn 4.18.1 told to write 7
+	# (YARN_LOCKFILE_VERSION_OVERRIDE, Project.ts) stands in for it
+	if [ "$y" = yarn4 ]; then
+		MGR_ENV="$base_env YARN_LOCKFILE_VERSION_OVERRIDE=7"
+		# (twice: the first install keeps the cacheKey of the checksums
+		# it read, 10c0, the second writes the one of version 7, 10)
+		pd=$(fresh "$y-rc2")
+		pj "$pd" 'd["packageManager"] = "yarn@4.0.0-rc.2"'
+		(cd "$pd" && mgr "$y" install && mgr "$y" install) >"$TEST_TMPDIR/install.log" 2>&1
+		check "$y yarn@4.0.0-rc.2 pinned: the lockfile is version 7" \
+			grep -q '^  version: 7$' "$pd/yarn.lock"
+		out=$(ep --only=deps "$pd")
+		check "$y yarn@4.0.0-rc.2 pinned, version 7: passes: $out" \
+			has ".yarn/install-state.gz was installed from this yarn.lock" "$out"
+		agree "$y" "pnp yarn@4.0.0-rc.2 pinned, lockfile version 7" "$pd"
+		# the rc's yarn meets a lockfile of version 10: it rewrites it
+		pd=$(fresh "$y-rc2-v10")
+		pj "$pd" 'd["packageManager"] = "yarn@4.0.0-rc.2"'
+		agree "$y" "pnp yarn@4.0.0-rc.2 pinned, lockfile version 10" "$pd"
+		MGR_ENV="$base_env YARN_ENABLE_GLOBAL_CACHE=0"
 	fi
 done
 finish
