@@ -15,7 +15,9 @@
  * (only when readable); statvfs and access(2) on /, the repository, HOME and
  * /var/run; stat and access on the container sockets (never connected);
  * an AF_UNIX datagram socket to ask the kernel an interface's flags
- * (SIOCGIFFLAGS: no packet leaves it); and in HOME and the passwd home
+ * (SIOCGIFFLAGS: no packet leaves it); a NETLINK_ROUTE socket to ask the
+ * kernel the route to a few addresses (RTM_GETROUTE, os/rtroute.c: a
+ * lookup, no packet leaves it); and in HOME and the passwd home
  * the credential files by name, those whose "token line" decides read
  * only to find that line, ~/.ssh's files only as far as a key's header
  * (credkind.h), /run/secrets by name, the environment's names; never
@@ -339,8 +341,10 @@ static int route_lookup(const struct sbx *x, const char *text, struct dest *d)
 			return 0;
 		}
 	}
-	if (!netlink_allowed(x))
+	if (!netlink_allowed(x)) {
+		errno = 0;
 		return -1;
+	}
 	if (x->deadline_ms > 0 && x->deadline_ms - clock_ms() < timeout)
 		timeout = x->deadline_ms - clock_ms() > 0 ? (int)(x->deadline_ms - clock_ms()) : 0;
 	if (rtroute_get(family, a, timeout, &ans) < 0) {
@@ -416,22 +420,25 @@ static int proc_defaults(const struct sbx *x, struct names *v4, struct names *v6
 	return 0;
 }
 
-static void proc_source(struct result *r)
+/* data.source "proc", and why the kernel was not asked: code is
+ * route_lookup's errno, 0 for a fixture /proc */
+static void proc_source(struct result *r, int code)
 {
 	cJSON_AddStringToObject(r->data, "source", "proc");
-	result_note(r, "the kernel was not asked (netlink unavailable here): only the "
-		    "main table's default routes of /proc/net/route were read");
+	result_note(r, "the kernel was not asked (%s): only the main table's default "
+		    "routes of /proc/net/route were read", code ? strerror(code) :
+		    "ENVPREFLIGHT_PROC_ROOT stands for another machine");
 }
 
 /* /proc/net/route's answer: a default route, or none */
-static void net_route_proc(const struct sbx *x, struct result *r)
+static void net_route_proc(const struct sbx *x, struct result *r, int code)
 {
 	struct names v4 = { 0 }, v6 = { 0 };
 	struct buf msg = BUF_INIT;
 
 	if (proc_defaults(x, &v4, &v6, r) < 0)
 		return;
-	proc_source(r);
+	proc_source(r, code);
 	cJSON_AddItemToObject(r->data, "ipv4", sbx_names_json(&v4));
 	cJSON_AddItemToObject(r->data, "ipv6", sbx_names_json(&v6));
 	cJSON_AddItemToObject(r->data, "routes", cJSON_CreateArray());
@@ -466,7 +473,7 @@ static void net_route(const struct sbx *x, struct result *r)
 
 	for (i = 0; i < 2; i++)
 		if (route_lookup(x, test_net[i], &d[i]) < 0) {
-			net_route_proc(x, r);
+			net_route_proc(x, r, errno);
 			return;
 		}
 	cJSON_AddStringToObject(r->data, "source", "netlink");
@@ -517,11 +524,12 @@ static void dns_judge(const struct sbx *x, struct result *r, const struct names 
 	cJSON *a = cJSON_CreateArray();
 	size_t i, n = 0;
 	long routes = 0;
-	int netlink = 1;
+	int netlink = 1, code = 0;
 	struct dest d;
 
 	for (i = 0; i < ns->n && netlink; i++) {
 		if (route_lookup(x, ns->v[i], &d) < 0) {
+			code = errno;
 			netlink = 0;
 			break;
 		}
@@ -535,7 +543,7 @@ static void dns_judge(const struct sbx *x, struct result *r, const struct names 
 		cJSON_Delete(a);
 		a = cJSON_CreateArray();
 		routes = default_routes(x);
-		proc_source(r);
+		proc_source(r, code);
 	} else {
 		cJSON_AddStringToObject(r->data, "source", "netlink");
 	}
@@ -597,6 +605,7 @@ static void net_metadata(const struct sbx *x, struct result *r)
 	struct dest d;
 	struct buf msg = BUF_INIT;
 	struct names v4 = { 0 }, v6 = { 0 };
+	int code;
 
 	cJSON_AddStringToObject(r->data, "address", METADATA_ADDR);
 	if (route_lookup(x, METADATA_ADDR, &d) == 0) {
@@ -610,9 +619,10 @@ static void net_metadata(const struct sbx *x, struct result *r)
 		buf_release(&msg);
 		return;
 	}
+	code = errno;
 	if (proc_defaults(x, &v4, &v6, r) < 0)
 		return;
-	proc_source(r);
+	proc_source(r, code);
 	cJSON_AddNullToObject(r->data, "route");
 	cJSON_AddBoolToObject(r->data, "routed", v4.n > 0);
 	sbx_verdict(x, r, v4.n == 0, STATUS_PASS, REASON_NONE, v4.n ? "the metadata "
