@@ -155,6 +155,22 @@ check "metadata: routed alone" sh -c "grep -qx '169.254.169.254 routed' '$T/meta
 check "reject: neither family routed" sh -c "grep -qx '192.0.2.1 unrouted' '$T/reject.oracle' &&
 	grep -qx '2001:db8::1 unrouted' '$T/reject.oracle'"
 
+# the metadata key: any reports it and does not judge it; a wrong word is
+# an error naming the line
+printf 'version: 1\nsandbox:\n  metadata: any\n' >"$T/repo/preflight.yaml"
+run metadata
+st=$(/usr/bin/python3 -c '
+import json, sys
+c = {x["id"]: x for x in json.load(open(sys.argv[1]))["checks"]}["sandbox.network.metadata"]
+print(c["status"], c["data"]["judged"], c["data"]["routed"], c["source"]["line"])' "$T/metadata.json" 2>&1)
+check "metadata: any: routed, not judged, a pass from line 3 ($st)" [ "$st" = "pass False True 3" ]
+printf 'version: 1\nsandbox:\n  metadata: open\n' >"$T/repo/preflight.yaml"
+"$EP_BIN" "$T/repo" >/dev/null 2>"$T/key.err"
+rc=$?
+check "metadata: a wrong word is exit 2 ($rc)" [ "$rc" = 2 ]
+check "metadata: the error names the line and the words" grep -q "preflight.yaml:3:13: 'sandbox.metadata' expects none or any" "$T/key.err"
+rm -f "$T/repo/preflight.yaml"
+
 # without netlink (a fixture /proc stands for another machine): the main
 # table's default routes, as before, and data.source says so
 ln -s /proc "$T/proc"
