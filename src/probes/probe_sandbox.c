@@ -515,6 +515,34 @@ static long default_routes(const struct sbx *x)
 	return n;
 }
 
+/* 1 when the kernel routes a TEST-NET address, 0 when neither, -1 when
+ * it cannot be asked. */
+static int route_out(const struct sbx *x)
+{
+	struct dest d4, d6;
+
+	if (route_lookup(x, TEST_NET4, &d4) < 0 || route_lookup(x, TEST_NET6, &d6) < 0)
+		return -1;
+	return d4.routed || d6.routed;
+}
+
+/* A name server at a local address (systemd-resolved's 127.0.0.53, a
+ * dnsmasq) is a process of this network namespace, or nothing: it
+ * forwards a question only by this namespace's routes, so it is a way out
+ * only when there is a route out.  d is marked unrouted when there is
+ * none; *out caches the answer (-2: not asked yet). */
+static void local_server(const struct sbx *x, struct dest *d, int *out)
+{
+	if (!d->routed || strcmp(d->answer, "local"))
+		return;
+	if (*out == -2)
+		*out = route_out(x);
+	if (*out == 0) {
+		d->routed = 0;
+		d->answer = "local, no route out";
+	}
+}
+
 /* Each name server by its own route: one on a connected subnet answers
  * without a default route, and one behind an unreachable route does not
  * with one.  Without netlink, a default route stands for all of them. */
@@ -524,7 +552,7 @@ static void dns_judge(const struct sbx *x, struct result *r, const struct names 
 	cJSON *a = cJSON_CreateArray();
 	size_t i, n = 0;
 	long routes = 0;
-	int netlink = 1, code = 0;
+	int netlink = 1, code = 0, out = -2;
 	struct dest d;
 
 	for (i = 0; i < ns->n && netlink; i++) {
@@ -533,6 +561,7 @@ static void dns_judge(const struct sbx *x, struct result *r, const struct names 
 			netlink = 0;
 			break;
 		}
+		local_server(x, &d, &out);
 		cJSON_AddItemToArray(a, dest_json(&d));
 		if (d.routed && n++ < SHOW_MAX) {
 			buf_puts(&reach, reach.len ? "; " : "");

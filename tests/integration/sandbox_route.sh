@@ -2,7 +2,9 @@
 # sandbox_route.sh - network.route, network.dns and network.metadata in
 # network namespaces made here, each judged against what the kernel of that
 # namespace does.  Cases: only a connected subnet (10.9.9.0/24, with the
-# name server 10.9.9.53 in a private /etc/resolv.conf, a mount namespace),
+# name server 10.9.9.53 in a private /etc/resolv.conf, a mount namespace,
+# beside an unreachable one and a local stub's 127.0.0.53, which forwards
+# only by a route out),
 # split defaults (0.0.0.0/1 + 128.0.0.0/1, OpenVPN's def1, wg-quick), a
 # default in a policy table (ip rule ... lookup 100), a route to the cloud
 # metadata address alone, reject defaults (unreachable, prohibit), an IPv6
@@ -59,8 +61,8 @@ for a in sys.argv[1:]:
         print(a, "routed" if conn else "unrouted")
 PY
 
-printf 'nameserver 10.9.9.53\nnameserver 10.8.8.8\n' >"$T/resolv.conf"
-ADDRS="192.0.2.1 2001:db8::1 169.254.169.254 10.9.9.53 10.8.8.8"
+printf 'nameserver 10.9.9.53\nnameserver 10.8.8.8\nnameserver 127.0.0.53\n' >"$T/resolv.conf"
+ADDRS="192.0.2.1 2001:db8::1 169.254.169.254 10.9.9.53 10.8.8.8 127.0.0.53"
 
 # the namespace: a veth pair up, 10.9.9.1/24 on r0, the private
 # resolv.conf, then the case's routes; the prober's answers, then the
@@ -118,18 +120,22 @@ def want(cid, routed, breach):
         bad.append("%s: %s, want %s (%s)" % (cid, got, exp, c[cid]["message"]))
     if c[cid]["data"].get("source") != "netlink":
         bad.append("%s: source %s" % (cid, c[cid]["data"].get("source")))
-want("sandbox.network.route", "routed" in (o["192.0.2.1"], o["2001:db8::1"]), "fail")
+out = "routed" in (o["192.0.2.1"], o["2001:db8::1"])
+# a local name server (127.0.0.53) forwards only by a route out
+o["127.0.0.53"] = "routed" if o["127.0.0.53"] == "routed" and out else "unrouted"
+want("sandbox.network.route", out, "fail")
 want("sandbox.network.metadata", o["169.254.169.254"] == "routed", "fail")
-want("sandbox.network.dns", "routed" in (o["10.9.9.53"], o["10.8.8.8"]), "warn")
+want("sandbox.network.dns", "routed" in (o["10.9.9.53"], o["10.8.8.8"], o["127.0.0.53"]), "warn")
 d = c["sandbox.network.route"]["data"]["routes"] + c["sandbox.network.dns"]["data"]["servers"] \
     + [c["sandbox.network.metadata"]["data"]["route"]]
 for r in d:
     if r["routed"] != (o[r["address"]] == "routed"):
         bad.append("%s: routed %s, the kernel: %s" % (r["address"], r["routed"], o[r["address"]]))
-    if r["routed"] and r["interface"] != "r0":
-        bad.append("%s: interface %s, want r0" % (r["address"], r["interface"]))
-if len(d) != 5:
-    bad.append("%d destinations in data, want 5" % len(d))
+    dev = "lo" if r["address"].startswith("127.") else "r0"
+    if r["routed"] and r["interface"] != dev:
+        bad.append("%s: interface %s, want %s" % (r["address"], r["interface"], dev))
+if len(d) != 6:
+    bad.append("%d destinations in data, want 6" % len(d))
 print("; ".join(bad))
 PY
 }
@@ -148,6 +154,8 @@ done
 check "subnet: the name server on the connected subnet is reachable" \
 	grep -qx '10.9.9.53 routed' "$T/subnet.oracle"
 check "subnet: no route out" grep -qx '192.0.2.1 unrouted' "$T/subnet.oracle"
+check "subnet: the kernel routes the local name server (lo is up)" \
+	grep -qx '127.0.0.53 routed' "$T/subnet.oracle"
 check "split: everything routed" grep -qx '192.0.2.1 routed' "$T/split.oracle"
 check "rule: the policy table routes it" grep -qx '192.0.2.1 routed' "$T/rule.oracle"
 check "metadata: routed alone" sh -c "grep -qx '169.254.169.254 routed' '$T/metadata.oracle' &&
