@@ -40,8 +40,9 @@ enum sandbox_key {
 	SANDBOX_SUDO,		/* none | any */
 	SANDBOX_VAR_RUN,	/* read-only | any */
 	SANDBOX_SECRETS,	/* none | any | [ssh, aws, ...] */
+	SANDBOX_METADATA,	/* none | any: the cloud metadata address */
 };
-#define SANDBOX_KEYS (SANDBOX_SECRETS + 1)
+#define SANDBOX_KEYS (SANDBOX_METADATA + 1)
 
 
 /* "network", "no_new_privs", ... (static) */

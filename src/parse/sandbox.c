@@ -34,6 +34,7 @@ static const struct {
 	[SANDBOX_SUDO] = { "sudo", "none", NULL },
 	[SANDBOX_VAR_RUN] = { "var_run", "read-only", NULL },
 	[SANDBOX_SECRETS] = { "secrets", "none", NULL },
+	[SANDBOX_METADATA] = { "metadata", "none", NULL },
 };
 
 const char *sandbox_key_name(enum sandbox_key k)

@@ -15,7 +15,9 @@
  * (only when readable); statvfs and access(2) on /, the repository, HOME and
  * /var/run; stat and access on the container sockets (never connected);
  * an AF_UNIX datagram socket to ask the kernel an interface's flags
- * (SIOCGIFFLAGS: no packet leaves it); and in HOME and the passwd home
+ * (SIOCGIFFLAGS: no packet leaves it); a NETLINK_ROUTE socket to ask the
+ * kernel the route to a few addresses (RTM_GETROUTE, os/rtroute.c: a
+ * lookup, no packet leaves it); and in HOME and the passwd home
  * the credential files by name, those whose "token line" decides read
  * only to find that line, ~/.ssh's files only as far as a key's header
  * (credkind.h), /run/secrets by name, the environment's names; never
@@ -25,8 +27,10 @@
  */
 #include "probe_sandbox.h"
 #include "procnet.h"
+#include "rtroute.h"
 #include "saferead.h"
 
+#include <arpa/inet.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -267,6 +271,123 @@ static void net_interfaces(const struct sbx *x, struct result *r)
 	sbx_names_release(&gone);
 }
 
+/* ---- routes: the kernel's answer for each destination ---------------
+ *
+ * A default route in the main table is not what decides whether a packet
+ * leaves: split defaults (0/1 and 128/1, OpenVPN's def1 and wg-quick), a
+ * default in a table an `ip rule` selects, a connected subnet.  So the
+ * kernel is asked, per destination, what it would do, as `ip route get`
+ * asks it (iproute2 ip/iproute.c iproute_get: RTM_GETROUTE with RTA_DST,
+ * rtnetlink(7)): a lookup, no packet.  Where netlink cannot be asked (a
+ * seccomp filter, a fixture ENVPREFLIGHT_PROC_ROOT, which stands for
+ * another machine) the main table of /proc/net/route is read as before,
+ * and data.source says so. */
+
+#define ROUTE_TIMEOUT_MS 250	/* one answer; the kernel's is immediate */
+#define TEST_NET4 "192.0.2.1"	/* RFC 5737 TEST-NET-1: routed only by a
+				 * route that reaches everything */
+#define TEST_NET6 "2001:db8::1"	/* RFC 3849 documentation prefix */
+#define METADATA_ADDR "169.254.169.254"	/* EC2, GCE, Azure's instance
+					 * metadata service */
+
+struct dest {
+	char addr[64];
+	int routed;			/* 1 or 0 */
+	const char *answer;		/* "unicast", "no route", ... */
+	char ifname[IF_NAMESIZE];
+	char gateway[INET6_ADDRSTRLEN];
+};
+
+/* errors of rtreply_parse's "no route", as the route types they are */
+static const char *no_route_word(int e)
+{
+	switch (e) {
+	case ENETUNREACH: return "no route";
+	case EHOSTUNREACH: return "unreachable";
+	case EACCES: return "prohibit";
+	case EINVAL: return "blackhole";
+	case EAGAIN: return "throw";
+	default: return "error";
+	}
+}
+
+static int netlink_allowed(const struct sbx *x)
+{
+	return !strcmp(x->proc, "/proc");
+}
+
+/* The kernel's route to text (an IPv4 or IPv6 address; a %scope is
+ * dropped): 0 with d filled, or -1 when netlink did not answer (the
+ * caller falls back).  Text that is no address is unrouted: glibc's
+ * res_init skips a nameserver line inet_pton does not take. */
+static int route_lookup(const struct sbx *x, const char *text, struct dest *d)
+{
+	unsigned char a[16];
+	struct rtroute_answer ans;
+	char bare[64];
+	char *pct;
+	int family = AF_INET;
+	int timeout = ROUTE_TIMEOUT_MS;
+
+	memset(d, 0, sizeof(*d));
+	snprintf(d->addr, sizeof(d->addr), "%s", text);
+	snprintf(bare, sizeof(bare), "%s", text);
+	if ((pct = strchr(bare, '%')))
+		*pct = '\0';
+	if (inet_pton(AF_INET, bare, a) != 1) {
+		family = AF_INET6;
+		if (inet_pton(AF_INET6, bare, a) != 1) {
+			d->answer = "not an address";
+			return 0;
+		}
+	}
+	if (!netlink_allowed(x)) {
+		errno = 0;
+		return -1;
+	}
+	if (x->deadline_ms > 0 && x->deadline_ms - clock_ms() < timeout)
+		timeout = x->deadline_ms - clock_ms() > 0 ? (int)(x->deadline_ms - clock_ms()) : 0;
+	if (rtroute_get(family, a, timeout, &ans) < 0) {
+		/* IPv6 switched off (ipv6.disable=1): no IPv6 route at all */
+		if (family == AF_INET6 && errno == EAFNOSUPPORT) {
+			d->answer = "no route";
+			return 0;
+		}
+		return -1;
+	}
+	d->routed = ans.r.routed;
+	d->answer = ans.r.error ? no_route_word(ans.r.error) : rtreply_type_name(ans.r.type);
+	snprintf(d->ifname, sizeof(d->ifname), "%s", ans.ifname);
+	if (ans.r.gateway_len)
+		inet_ntop(ans.r.gateway_len == 4 ? AF_INET : AF_INET6, ans.r.gateway,
+			  d->gateway, sizeof(d->gateway));
+	return 0;
+}
+
+static cJSON *dest_json(const struct dest *d)
+{
+	cJSON *o = cJSON_CreateObject();
+
+	cJSON_AddStringToObject(o, "address", d->addr);
+	cJSON_AddBoolToObject(o, "routed", d->routed);
+	cJSON_AddStringToObject(o, "answer", d->answer);
+	sbx_add_nullable(o, "interface", d->ifname[0] ? d->ifname : NULL);
+	sbx_add_nullable(o, "gateway", d->gateway[0] ? d->gateway : NULL);
+	return o;
+}
+
+/* "192.0.2.1 via eth0, gateway 192.0.2.254" */
+static void dest_text(struct buf *b, const struct dest *d)
+{
+	buf_puts(b, d->addr);
+	if (d->ifname[0])
+		buf_printf(b, " via %s", d->ifname);
+	if (d->gateway[0])
+		buf_printf(b, ", gateway %s", d->gateway);
+	if (!d->routed)
+		buf_printf(b, " (%s)", d->answer);
+}
+
 static void route_collect(const char *iface, void *arg)
 {
 	struct names *s = arg;
@@ -279,23 +400,48 @@ static void route_collect(const char *iface, void *arg)
 		sbx_names_add(s, iface);
 }
 
-static void net_route(const struct sbx *x, struct result *r)
+/* The default routes of /proc/net/route (and ipv6_route when there is
+ * one) into v4 and v6: 0, or -1 with r set (when r) when the IPv4 table
+ * cannot be read. */
+static int proc_defaults(const struct sbx *x, struct names *v4, struct names *v6,
+			 struct result *r)
 {
-	struct names v4 = { 0 }, v6 = { 0 };
 	struct blob b;
-	struct buf msg = BUF_INIT;
 
 	if (read_net(x, "route", &b, r) < 0)
-		return;
-	sandbox_default_routes(b.data, b.len, 4, route_collect, &v4);
+		return -1;
+	sandbox_default_routes(b.data, b.len, 4, route_collect, v4);
 	blob_release(&b);
 	/* no ipv6_route: IPv6 is off, so there is no IPv6 route */
 	if (read_net(x, "ipv6_route", &b, NULL) == 0) {
-		sandbox_default_routes(b.data, b.len, 6, route_collect, &v6);
+		sandbox_default_routes(b.data, b.len, 6, route_collect, v6);
 		blob_release(&b);
 	}
+	return 0;
+}
+
+/* data.source "proc", and why the kernel was not asked: code is
+ * route_lookup's errno, 0 for a fixture /proc */
+static void proc_source(struct result *r, int code)
+{
+	cJSON_AddStringToObject(r->data, "source", "proc");
+	result_note(r, "the kernel was not asked (%s): only the main table's default "
+		    "routes of /proc/net/route were read", code ? strerror(code) :
+		    "ENVPREFLIGHT_PROC_ROOT stands for another machine");
+}
+
+/* /proc/net/route's answer: a default route, or none */
+static void net_route_proc(const struct sbx *x, struct result *r, int code)
+{
+	struct names v4 = { 0 }, v6 = { 0 };
+	struct buf msg = BUF_INIT;
+
+	if (proc_defaults(x, &v4, &v6, r) < 0)
+		return;
+	proc_source(r, code);
 	cJSON_AddItemToObject(r->data, "ipv4", sbx_names_json(&v4));
 	cJSON_AddItemToObject(r->data, "ipv6", sbx_names_json(&v6));
+	cJSON_AddItemToObject(r->data, "routes", cJSON_CreateArray());
 	if (v4.n) {
 		buf_puts(&msg, "IPv4 via ");
 		sbx_list_text(&msg, v4.v, v4.n);
@@ -313,35 +459,146 @@ static void net_route(const struct sbx *x, struct result *r)
 	sbx_names_release(&v6);
 }
 
+/* A way out is a route to an address that stands for anywhere: the
+ * documentation addresses, which no sandbox routes unless everything is
+ * routed (a default, split defaults, a policy table's default). */
+static void net_route(const struct sbx *x, struct result *r)
+{
+	static const char *const test_net[2] = { TEST_NET4, TEST_NET6 };
+	struct dest d[2];
+	struct names v4 = { 0 }, v6 = { 0 };
+	struct buf msg = BUF_INIT;
+	cJSON *a;
+	size_t i;
+
+	for (i = 0; i < 2; i++)
+		if (route_lookup(x, test_net[i], &d[i]) < 0) {
+			net_route_proc(x, r, errno);
+			return;
+		}
+	cJSON_AddStringToObject(r->data, "source", "netlink");
+	a = cJSON_AddArrayToObject(r->data, "routes");
+	for (i = 0; i < 2; i++) {
+		cJSON_AddItemToArray(a, dest_json(&d[i]));
+		if (d[i].routed) {
+			route_collect(d[i].ifname[0] ? d[i].ifname : "?", i ? &v6 : &v4);
+			buf_puts(&msg, msg.len ? "; " : "");
+			dest_text(&msg, &d[i]);
+		}
+	}
+	cJSON_AddItemToObject(r->data, "ipv4", sbx_names_json(&v4));
+	cJSON_AddItemToObject(r->data, "ipv6", sbx_names_json(&v6));
+	if (msg.len)
+		sbx_verdict(x, r, 0, STATUS_PASS, REASON_NONE, "a route out: %s",
+			    buf_str(&msg));
+	else
+		sbx_verdict(x, r, 1, STATUS_PASS, REASON_NONE, "no route out (the kernel "
+			    "routes neither %s nor %s: %s, %s)", TEST_NET4, TEST_NET6,
+			    d[0].answer, d[1].answer);
+	buf_release(&msg);
+	sbx_names_release(&v4);
+	sbx_names_release(&v6);
+}
+
 /* The number of default routes, IPv4 and IPv6, or -1 when the IPv4 table
  * cannot be read. */
 static long default_routes(const struct sbx *x)
 {
-	struct names v = { 0 };
-	struct blob b;
+	struct names v4 = { 0 }, v6 = { 0 };
 	long n;
 
-	if (read_net(x, "route", &b, NULL) < 0)
+	if (proc_defaults(x, &v4, &v6, NULL) < 0)
 		return -1;
-	sandbox_default_routes(b.data, b.len, 4, route_collect, &v);
-	blob_release(&b);
-	if (read_net(x, "ipv6_route", &b, NULL) == 0) {
-		sandbox_default_routes(b.data, b.len, 6, route_collect, &v);
-		blob_release(&b);
-	}
-	n = (long)v.n;
-	sbx_names_release(&v);
+	n = (long)(v4.n + v6.n);
+	sbx_names_release(&v4);
+	sbx_names_release(&v6);
 	return n;
 }
 
-/* Name servers are a way out only with a route to them: without a default
- * route (--network none) they are unreachable, and pass. */
+/* 1 when the kernel routes a TEST-NET address, 0 when neither, -1 when
+ * it cannot be asked. */
+static int route_out(const struct sbx *x)
+{
+	struct dest d4, d6;
+
+	if (route_lookup(x, TEST_NET4, &d4) < 0 || route_lookup(x, TEST_NET6, &d6) < 0)
+		return -1;
+	return d4.routed || d6.routed;
+}
+
+/* A name server at a local address (systemd-resolved's 127.0.0.53, a
+ * dnsmasq) is a process of this network namespace, or nothing: it
+ * forwards a question only by this namespace's routes, so it is a way out
+ * only when there is a route out.  d is marked unrouted when there is
+ * none; *out caches the answer (-2: not asked yet). */
+static void local_server(const struct sbx *x, struct dest *d, int *out)
+{
+	if (!d->routed || strcmp(d->answer, "local"))
+		return;
+	if (*out == -2)
+		*out = route_out(x);
+	if (*out == 0) {
+		d->routed = 0;
+		d->answer = "local, no route out";
+	}
+}
+
+/* Each name server by its own route: one on a connected subnet answers
+ * without a default route, and one behind an unreachable route does not
+ * with one.  Without netlink, a default route stands for all of them. */
+static void dns_judge(const struct sbx *x, struct result *r, const struct names *ns)
+{
+	struct buf msg = BUF_INIT, reach = BUF_INIT;
+	cJSON *a = cJSON_CreateArray();
+	size_t i, n = 0;
+	long routes = 0;
+	int netlink = 1, code = 0, out = -2;
+	struct dest d;
+
+	for (i = 0; i < ns->n && netlink; i++) {
+		if (route_lookup(x, ns->v[i], &d) < 0) {
+			code = errno;
+			netlink = 0;
+			break;
+		}
+		local_server(x, &d, &out);
+		cJSON_AddItemToArray(a, dest_json(&d));
+		if (d.routed && n++ < SHOW_MAX) {
+			buf_puts(&reach, reach.len ? "; " : "");
+			dest_text(&reach, &d);
+		}
+	}
+	if (!netlink) {
+		cJSON_Delete(a);
+		a = cJSON_CreateArray();
+		routes = default_routes(x);
+		proc_source(r, code);
+	} else {
+		cJSON_AddStringToObject(r->data, "source", "netlink");
+	}
+	cJSON_AddItemToObject(r->data, "servers", a);
+	cJSON_AddBoolToObject(r->data, "reachable", netlink ? n > 0 : routes != 0);
+	sbx_list_text(&msg, ns->v, ns->n);
+	if (netlink && n)
+		sbx_verdict(x, r, 0, STATUS_PASS, REASON_NONE, "/etc/resolv.conf names %s, "
+			    "reachable: %s", buf_str(&msg), buf_str(&reach));
+	else if (netlink)
+		sbx_verdict(x, r, 1, STATUS_PASS, REASON_NONE, "/etc/resolv.conf names %s, "
+			    "unreachable: the kernel routes none of them", buf_str(&msg));
+	else if (!routes)
+		sbx_verdict(x, r, 1, STATUS_PASS, REASON_NONE, "/etc/resolv.conf names %s, "
+			    "unreachable: no default route", buf_str(&msg));
+	else
+		sbx_verdict(x, r, 0, STATUS_PASS, REASON_NONE, "/etc/resolv.conf names %s%s",
+			    buf_str(&msg), routes < 0 ? "" : ", reachable by the default route");
+	buf_release(&msg);
+	buf_release(&reach);
+}
+
 static void net_dns(const struct sbx *x, struct result *r)
 {
 	struct names ns = { 0 };
 	struct blob b;
-	struct buf msg = BUF_INIT;
-	long routes;
 
 	cJSON_AddStringToObject(r->data, "file", "/etc/resolv.conf");
 	if (saferead_path("/etc/resolv.conf", SBX_PROC_CAP, &b) < 0) {
@@ -357,24 +614,51 @@ static void net_dns(const struct sbx *x, struct result *r)
 	}
 	sandbox_resolv_nameservers(b.data, b.len, name_collect, &ns);
 	blob_release(&b);
-	routes = ns.n ? default_routes(x) : 0;
 	cJSON_AddItemToObject(r->data, "nameservers", sbx_names_json(&ns));
-	if (!ns.n)
+	if (!ns.n) {
 		cJSON_AddNullToObject(r->data, "reachable");
-	else
-		cJSON_AddBoolToObject(r->data, "reachable", routes != 0);
-	sbx_list_text(&msg, ns.v, ns.n);
-	if (!ns.n)
 		sbx_verdict(x, r, 1, STATUS_PASS, REASON_NONE, "/etc/resolv.conf names no "
 			    "name server");
-	else if (!routes)
-		sbx_verdict(x, r, 1, STATUS_PASS, REASON_NONE, "/etc/resolv.conf names %s, "
-			    "unreachable: no default route", buf_str(&msg));
-	else
-		sbx_verdict(x, r, 0, STATUS_PASS, REASON_NONE, "/etc/resolv.conf names %s%s",
-			    buf_str(&msg), routes < 0 ? "" : ", reachable by the default route");
-	buf_release(&msg);
+	} else {
+		dns_judge(x, r, &ns);
+	}
 	sbx_names_release(&ns);
+}
+
+/* The instance metadata service answers credentials of the machine's
+ * role to whoever reaches it (AWS IMDS, GCE and Azure alike, at
+ * 169.254.169.254): a route to it is its own hole, even in a sandbox
+ * whose other routes are closed. */
+static void net_metadata(const struct sbx *x, struct result *r)
+{
+	struct dest d;
+	struct buf msg = BUF_INIT;
+	struct names v4 = { 0 }, v6 = { 0 };
+	int code;
+
+	cJSON_AddStringToObject(r->data, "address", METADATA_ADDR);
+	if (route_lookup(x, METADATA_ADDR, &d) == 0) {
+		cJSON_AddStringToObject(r->data, "source", "netlink");
+		cJSON_AddItemToObject(r->data, "route", dest_json(&d));
+		cJSON_AddBoolToObject(r->data, "routed", d.routed);
+		dest_text(&msg, &d);
+		sbx_verdict(x, r, !d.routed, STATUS_PASS, REASON_NONE, "%s %s", d.routed ?
+			    "the metadata address is routed:" : "the metadata address is not "
+			    "routed:", buf_str(&msg));
+		buf_release(&msg);
+		return;
+	}
+	code = errno;
+	if (proc_defaults(x, &v4, &v6, r) < 0)
+		return;
+	proc_source(r, code);
+	cJSON_AddNullToObject(r->data, "route");
+	cJSON_AddBoolToObject(r->data, "routed", v4.n > 0);
+	sbx_verdict(x, r, v4.n == 0, STATUS_PASS, REASON_NONE, v4.n ? "the metadata "
+		    "address %s is routed by the default route" : "no default route to the "
+		    "metadata address %s", METADATA_ADDR);
+	sbx_names_release(&v4);
+	sbx_names_release(&v6);
 }
 
 /* ---- file system ---------------------------------------------------- */
@@ -1062,13 +1346,18 @@ int sbx_name_cmp(const void *a, const void *b)
 static const struct sbx_item items[] = {
 	{ "network.interfaces", "Sandbox: network interfaces", SANDBOX_NETWORK,
 	  STATUS_FAIL, REASON_EXPOSED, "--network none", NET_HINT, net_interfaces, 0 },
-	{ "network.route", "Sandbox: default route", SANDBOX_NETWORK,
+	{ "network.route", "Sandbox: route out", SANDBOX_NETWORK,
 	  STATUS_FAIL, REASON_EXPOSED, "--network none", NET_HINT, net_route, 0 },
 	{ "network.dns", "Sandbox: DNS servers", SANDBOX_NETWORK,
 	  STATUS_WARN, REASON_EXPOSED, "--network none", "--network none leaves them "
 	  "unreachable; to name none, mount an empty resolv.conf "
 	  "(-v /dev/null:/etc/resolv.conf:ro)",
 	  net_dns, 0 },
+	{ "network.metadata", "Sandbox: cloud metadata address", SANDBOX_METADATA,
+	  STATUS_FAIL, REASON_EXPOSED, "--network none", "start the sandbox without a "
+	  "network (--network none), or close the address in its namespace: ip route add "
+	  "blackhole 169.254.169.254/32 (or a DROP in the host's DOCKER-USER chain; on EC2, "
+	  "IMDSv2 with a hop limit of 1)", net_metadata, 0 },
 	{ "fs.root", "Sandbox: root file system", SANDBOX_ROOT,
 	  STATUS_WARN, REASON_WRITABLE, "--read-only", "mount / read-only: --read-only "
 	  "(with --tmpfs /tmp for scratch space)", fs_root, 0 },
@@ -1236,6 +1525,7 @@ static int sandbox_opt_in(const struct spec *spec)
 
 static const char *const sandbox_ids[] = {
 	"sandbox.network.interfaces", "sandbox.network.route", "sandbox.network.dns",
+	"sandbox.network.metadata",
 	"sandbox.fs.root", "sandbox.fs.repository", "sandbox.fs.home",
 	"sandbox.identity.user", "sandbox.identity.groups",
 	"sandbox.identity.no_new_privs", "sandbox.identity.capabilities",
