@@ -164,8 +164,8 @@ out:
 size_t dirset_lookup(int dirfd, const char *const *paths, size_t n, struct dirset_res *res)
 {
 	struct strmap parents = STRMAP_INIT;
-	uint32_t *plen, *next, *head = NULL;
-	size_t *count = NULL, hcap = 0, ccap = 0, np = 0, i, p, read = 0;
+	uint32_t *plen, *next, *head, *count;
+	size_t np = 0, i, p, read = 0;
 	size_t budget = DIRSET_BUDGET_BASE + DIRSET_BUDGET_PER_PATH * n;
 
 	if (!n)
@@ -175,6 +175,10 @@ size_t dirset_lookup(int dirfd, const char *const *paths, size_t n, struct dirse
 		return 0;
 	plen = xmalloc(n * sizeof(*plen));
 	next = xmalloc(n * sizeof(*next));
+	/* per parent (as many as paths at most; only those used are
+	 * touched) */
+	head = xmalloc(n * sizeof(*head));
+	count = xmalloc(n * sizeof(*count));
 	/* the paths grouped by parent, each parent a list through next (the
 	 * parent's key is the path's own prefix: nothing copied) */
 	for (i = 0; i < n; i++) {
@@ -190,8 +194,6 @@ size_t dirset_lookup(int dirfd, const char *const *paths, size_t n, struct dirse
 		if (at == STRMAP_NONE) {
 			at = np++;
 			strmap_put(&parents, paths[i], (size_t)len, at);
-			grow(&head, sizeof(*head), &hcap, np);
-			grow(&count, sizeof(*count), &ccap, np);
 			head[at] = NONE;
 			count[at] = 0;
 		}
