@@ -4,9 +4,13 @@
 # npm's hidden lockfile, the same through the installed package.json files
 # (hidden lockfile removed), a pnpm 9 lockfile with its current lockfile,
 # a yarn 4 lockfile with the node-modules linker's record and folders,
-# and a uv.lock with a virtual environment.  Reports the check's own time
-# (JSON duration_ms, median of RUNS) and the whole run (bench/runbench).
-# Measured, not asserted.  Usage: sh bench/deps.sh [RUNS] (default 50)
+# the same pnpm tree whose current lockfile is not byte for byte
+# pnpm-lock.yaml (parsed as well: pnpm-differ), and a uv.lock with a
+# virtual environment.  Reports the check's own time (JSON duration_ms,
+# median of RUNS) and the whole run (bench/runbench).  Measured, not
+# asserted.  Usage: sh bench/deps.sh [RUNS] (default 50); EP_CASES="yarn
+# pnpm-differ" runs only those (npm, pnpm, pnpm-differ, yarn, uv,
+# npm-walk: npm without its hidden lockfile)
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 runs=${1:-50}
@@ -75,6 +79,11 @@ for i in range(0, n, 50):
     deps["p%d" % i] = "^1.0.0"
 json.dump({"name": "app", "version": "1.0.0", "dependencies": deps},
           open(os.path.join(repo, "package.json"), "w"))
+# the same install, its current lockfile one blank line longer: not the
+# same bytes, so it is parsed too (the same packages: still a pass)
+import shutil
+shutil.copytree(repo, os.path.join(out, "pnpm-differ"), symlinks=True)
+open(os.path.join(out, "pnpm-differ", "node_modules/.pnpm/lock.yaml"), "w").write(text + "\n")
 # yarn 4, node-modules linker: 2,000 packages
 repo = os.path.join(out, "yarn")
 os.makedirs(os.path.join(repo, "node_modules"))
@@ -135,10 +144,12 @@ touch "$out/npm/node_modules/.package-lock.json"
 # The deps check's own duration_ms (wall, on this machine's load) and the
 # CPU time (user + sys) of the whole process, medians of RUNS runs: on a
 # busy machine wall time mostly measures waiting for a core.  With
-# EP_BASE=/path/to/another/envpreflight (an older build), both are run
-# interleaved, run for run, so that the machine's load falls on both.
+# EP_BASE=/path/to/another/envpreflight (an older build; several,
+# space-separated), all are run interleaved, run for run, so that the
+# machine's load falls on each.
 measure() {
-	python3 - "$1" "$runs" "$ep" ${EP_BASE:+"$EP_BASE"} <<'PY'
+	# shellcheck disable=SC2086 # EP_BASE: one or more binaries
+	python3 - "$1" "$runs" "$ep" ${EP_BASE:-} <<'PY'
 import json, resource, subprocess, sys
 repo, runs, bins = sys.argv[1], int(sys.argv[2]), sys.argv[3:]
 wall = {b: [] for b in bins}; cpu = {b: [] for b in bins}
@@ -157,15 +168,19 @@ for b in bins:
 PY
 }
 
-for case in npm pnpm yarn uv; do
+cases=${EP_CASES:-npm pnpm pnpm-differ yarn uv npm-walk}
+for case in $cases; do
+	[ "$case" != npm-walk ] || continue
 	echo "== $case: $("$ep" --only=deps "$out/$case" | head -n 1)"
 	measure "$out/$case"
 	"$rb" "$runs" "$case: the whole run, 2,000 packages" "$ep" --only=deps "$out/$case"
 done
-echo "== npm without the hidden lockfile (every package.json read)"
-rm "$out/npm/node_modules/.package-lock.json"
-echo "   $("$ep" --only=deps "$out/npm" | head -n 1)"
-measure "$out/npm"
+case " $cases " in *" npm-walk "*)
+	echo "== npm without the hidden lockfile (every package.json read)"
+	rm "$out/npm/node_modules/.package-lock.json"
+	echo "   $("$ep" --only=deps "$out/npm" | head -n 1)"
+	measure "$out/npm"
+esac
 echo "== for scale: process start-up"
 "$rb" "$runs" "/bin/true" /bin/true
 ls -la "$out/npm/package-lock.json" "$out/pnpm/pnpm-lock.yaml" "$out/yarn/yarn.lock" "$out/uv/uv.lock" | awk '{ print "   " $5, $9 }'

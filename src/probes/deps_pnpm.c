@@ -10,6 +10,7 @@
 #include "deps_probe.h"
 #include "deps_pnpm.h"
 #include "deps_pnpm_cfg.h"
+#include "dirset.h"
 #include "probe.h"
 #include "spec_workspaces.h"
 #include "pool.h"
@@ -429,15 +430,6 @@ static unsigned pnpm_major(const char *by)
 	return by && !strncmp(by, "pnpm@", 5) ? (unsigned)strtoul(by + 5, NULL, 10) : 0;
 }
 
-/* The hoisted links of .modules.yaml's hoistedDependencies: "public" ones
- * in node_modules (shamefully-hoist, public-hoist-pattern), "private" ones
- * in <virtualStoreDir>/node_modules (hoist-pattern, '*' by default).  pnpm
- * 8 and 9 relink a missing one on a frozen install (JavaScript pnpm's
- * headless install runs hoist() every time; seen with pnpm 8.15.9 and
- * 9.4.0), pnpm 12.23.0 does not ("Lockfile is up to date" and the link
- * stays missing): checked for the pnpm that installed it up to 10 only, so
- * that the fix, that frozen install, always clears the check.  Counted
- * into the missing links from already (shown in m past it). */
 /* Whether the package of a hoistedDependencies key is installed.  The
  * ids are kept without v6's leading "/" (deps_pnpm.c), and pnpm 8 keys
  * hoistedDependencies the v5 way ("/is-number/6.0.0") beside a v6
@@ -460,6 +452,15 @@ static int hoisted_installed(const struct dep_set *inst, const char *id)
 	return yes;
 }
 
+/* The hoisted links of .modules.yaml's hoistedDependencies: "public" ones
+ * in node_modules (shamefully-hoist, public-hoist-pattern), "private" ones
+ * in <virtualStoreDir>/node_modules (hoist-pattern, '*' by default).  pnpm
+ * 8 and 9 relink a missing one on a frozen install (JavaScript pnpm's
+ * headless install runs hoist() every time; seen with pnpm 8.15.9 and
+ * 9.4.0), pnpm 12.23.0 does not ("Lockfile is up to date" and the link
+ * stays missing): checked for the pnpm that installed it up to 10 only, so
+ * that the fix, that frozen install, always clears the check.  Counted
+ * into the missing links from already (shown in m past it). */
 static size_t missing_hoisted(const struct pnpm_view *v, const struct dep_set *inst,
 			      cJSON *list, struct buf *m, size_t already)
 {
@@ -511,17 +512,31 @@ static size_t missing_hoisted(const struct pnpm_view *v, const struct dep_set *i
 	}
 	return n;
 }
+/* A link pnpm makes: the project's node_modules/<alias>, relative to the
+ * repository, and what the lockfile says it is. */
+struct want_link {
+	char *link;
+	const struct dep *p;		/* NULL: a link: dependency */
+	const struct pnpm_direct *d;
+};
 
 /* pnpm links each project's direct dependencies into its node_modules
  * and recreates a missing link on every install (pnpm 8 headless
  * linkDirectDeps; pnpm 12 crates/deps-restorer
  * symlink_direct_dependencies.rs), a workspace project's (link:) too.
+ * A link is missing when its lstat fails with ENOENT; the links are looked
+ * up by parent (dirset.h: each project's node_modules and its @scope
+ * folders read once), and what a listing does not tell is lstat'ed.
  * Returns the number of links missing, each in data and the first in m. */
 static size_t missing_links(const struct pnpm_view *v, const struct pnpm_lock *lock,
 			    const struct dep_set *inst, cJSON *list, struct buf *m)
 {
-	size_t i, j, n = 0;
+	struct want_link *w = NULL;
+	struct dirset_res *seen;
+	const char **paths;
+	size_t i, j, n = 0, nw = 0, cap = 0;
 	char *rel0;
+	int root;
 
 	for (i = 0; i < lock->nimp; i++) {
 		const struct pnpm_importer *imp = &lock->imp[i];
@@ -542,10 +557,8 @@ static size_t missing_links(const struct pnpm_view *v, const struct pnpm_lock *l
 			continue;
 		for (j = 0; j < imp->n; j++) {
 			const struct pnpm_direct *d = &imp->v[j];
-			char *id = NULL, *link, *rel;
+			char *id = NULL, *rel;
 			const struct dep *p = NULL;
-			struct stat st;
-			cJSON *o;
 
 			if (d->field > PNPM_OPTIONAL || v->mods->included[d->field] == 0 ||
 			    !d->ref || !safe_rel(d->alias))
@@ -560,39 +573,69 @@ static size_t missing_links(const struct pnpm_view *v, const struct pnpm_lock *l
 					continue;
 				}
 			}
-			rel = path_join("node_modules", d->alias);
-			link = importer_file(imp->id, rel);
-			free(rel);
-			rel = path_join(v->spec->root, link);
-			if (lstat(rel, &st) == 0 || errno != ENOENT) {
-				free(rel);
-				free(link);
-				free(id);
-				continue;
-			}
-			o = cJSON_CreateObject();
-			cJSON_AddStringToObject(o, "name", p ? p->name : d->alias);
-			cJSON_AddStringToObject(o, "problem", "missing");
-			cJSON_AddStringToObject(o, "key", link);
-			cJSON_AddStringToObject(o, "lockfile", p && p->version ? p->version : d->ref);
-			cJSON_AddNullToObject(o, "installed");
-			cJSON_AddItemToArray(list, o);
-			if (n < PNPM_SHOWN) {
-				buf_puts(m, n ? ", " : "");
-				buf_add_clean(m, link);
-			}
-			n++;
-			free(rel);
-			free(link);
 			free(id);
+			rel = path_join("node_modules", d->alias);
+			grow(&w, sizeof(*w), &cap, nw + 1);
+			w[nw].link = importer_file(imp->id, rel);
+			w[nw].p = p;
+			w[nw].d = d;
+			nw++;
+			free(rel);
 		}
 	}
+	paths = xcalloc(nw + 1, sizeof(*paths));
+	seen = xcalloc(nw + 1, sizeof(*seen));
+	for (i = 0; i < nw; i++)
+		paths[i] = w[i].link;
+	root = open(v->spec->root, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (root >= 0)
+		dirset_lookup(root, paths, nw, seen);
+	for (i = 0; i < nw; i++) {
+		const struct dep *p = w[i].p;
+		const char *link = w[i].link;
+		struct stat st;
+		cJSON *o;
+		int there;
+
+		if (seen[i].state == DIRSET_FOUND) {
+			there = 1;
+		} else if (seen[i].state == DIRSET_ABSENT) {
+			there = seen[i].err != ENOENT;
+		} else if (root >= 0) {
+			there = fstatat(root, link, &st, AT_SYMLINK_NOFOLLOW) == 0 || errno != ENOENT;
+		} else {
+			char *rel = path_join(v->spec->root, link);
+
+			there = lstat(rel, &st) == 0 || errno != ENOENT;
+			free(rel);
+		}
+		if (there)
+			continue;
+		o = cJSON_CreateObject();
+		cJSON_AddStringToObject(o, "name", p ? p->name : w[i].d->alias);
+		cJSON_AddStringToObject(o, "problem", "missing");
+		cJSON_AddStringToObject(o, "key", link);
+		cJSON_AddStringToObject(o, "lockfile", p && p->version ? p->version : w[i].d->ref);
+		cJSON_AddNullToObject(o, "installed");
+		cJSON_AddItemToArray(list, o);
+		if (n < PNPM_SHOWN) {
+			buf_puts(m, n ? ", " : "");
+			buf_add_clean(m, link);
+		}
+		n++;
+	}
+	if (root >= 0)
+		close(root);
+	for (i = 0; i < nw; i++)
+		free(w[i].link);
+	free(w);
+	free(seen);
+	free(paths);
 	n += missing_hoisted(v, inst, list, m, n);
 	if (n > PNPM_SHOWN)
 		buf_printf(m, " and %zu more", n - PNPM_SHOWN);
 	return n;
 }
-
 
 static void compare_install(const struct spec *spec, const struct lock_req *l,
 			    struct pnpm_lock *lock, const struct pnpm_modules *mods,
