@@ -499,7 +499,29 @@ static void pkg_json_take(const struct many_read *m, size_t i, const struct blob
 {
 	const struct nm_walk *w = m->arg;
 
-	w->found.v[i].version = deps_npm_package_version(b->data, b->len);
+	struct dep *d = &w->found.v[i];
+
+	d->version = deps_npm_package_version(b->data, b->len);
+	if (!d->version)
+		d->extra = xstrdup("its package.json has no version");
+}
+
+/* Folders whose version could not be read, said as what they are (a
+ * folder without package.json: arborist loadActual makes it a node of
+ * no version, which npm replaces); not a version to compare. */
+static void unread_versions(struct nm_walk *w)
+{
+	size_t i;
+
+	for (i = 0; i < w->found.n; i++) {
+		struct dep *d = &w->found.v[i];
+
+		if ((d->flags & DEP_LINK) || d->version)
+			continue;
+		d->flags |= DEP_NO_VERSION;
+		if (!d->extra)
+			d->extra = xstrdup("a folder without package.json");
+	}
 }
 
 /* The versions of the folders found, from their package.json files. */
@@ -515,6 +537,8 @@ static void read_versions(struct nm_walk *w)
 	m.deadline = w->deadline;
 	if (deps_many_read_run(&m, w->root) < 0)
 		w->stopped = 1;
+	else
+		unread_versions(w);
 }
 
 /* The installed side of npm: the hidden lockfile when npm would trust
@@ -1132,6 +1156,26 @@ static size_t npm_wantshere(struct dep_set *want, int omit_dev)
 	return dev;
 }
 
+/* A folder of the project a link leads to (a workspace) is walked
+ * through its link only: with the link gone it is not seen, though it is
+ * there, and the link's own item says what npm would do (re-link it).
+ * Such targets are left out of the comparison (DEP_OPTIONAL), so that a
+ * deleted workspace link is listed once. */
+static void npm_unlinked_targets(struct dep_set *want, const struct dep_set *have)
+{
+	size_t i;
+
+	for (i = 0; i < want->n; i++) {
+		const struct dep *d = &want->v[i];
+		struct dep *t;
+
+		if (!(d->flags & DEP_LINK) || !d->extra || dep_set_get(have, d->key) ||
+		    !(t = (struct dep *)dep_set_get(want, d->extra)) || dep_set_get(have, t->key))
+			continue;
+		t->flags |= DEP_OPTIONAL;
+	}
+}
+
 /* Packages installed that npm leaves out here (DEP_NOT_HERE): extras
  * with their lockfile entry, a warning as other extras are; reify
  * removes them (arborist build-ideal-tree.js: inert and omitted nodes
@@ -1208,6 +1252,8 @@ void deps_run_npm(const struct run_ctx *ctx, const struct lock_req *l, struct re
 		omitted = npm_wantshere(&want, conf.omit_dev);
 		r->data = deps_data_new(l, trusted ? "node_modules/.package-lock.json" :
 					"node_modules");
+		if (!trusted)
+			npm_unlinked_targets(&want, &w.found);
 		deps_compare(&want, trusted ? &hidden : &w.found, DEPS_CMP_EXTRAS, &d);
 		npm_not_here(&want, trusted ? &hidden : &w.found, &d);
 		deps_report_diff(r, l, &d, trusted ? "node_modules/.package-lock.json" :

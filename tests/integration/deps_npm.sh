@@ -119,6 +119,22 @@ check "--omit=dev install, no config: npm adds devdep: $(dry "$p")" has "add dev
 check "--omit=dev install, no config: fail naming devdep ($st): $out" \
 	has "devdep: lockfile 1.0.0, not installed" "$out"
 
+# a package folder without its package.json: said as what it is, npm
+# replaces it
+fresh nopkgjson
+rm "$p/node_modules/tiny-a/package.json"
+touch -d '+1 hour' "$p/node_modules/tiny-a"
+epo "$p"
+check "folder without package.json: npm changes it: $(dry "$p")" has "change tiny-a" "$(dry "$p")"
+check "folder without package.json: fail, said so ($st): $out" \
+	has "tiny-a: lockfile 1.0.0, installed version unknown (a folder without package.json)" "$out"
+out=$(ep --only=deps --json "$p")
+check "folder without package.json: data" json_is "$out" \
+	'c["data"]["differences"][0]["problem"] == "unknown-version" and c["data"]["differences"][0]["installed"] is None'
+npmq "$p" ci --offline
+epo "$p"
+check "folder without package.json: npm ci clears it ($st): $out" [ "$st" = 0 ]
+
 # ---- state 1: this platform's optional package missing ----
 fresh platform
 rm -rf "$p/node_modules/plat-glibc"
@@ -183,6 +199,8 @@ rm "$ws/node_modules/w"
 epo "$ws"
 check "workspace link deleted: npm adds it: $(dry "$ws")" has "add w" "$(dry "$ws")"
 check "workspace link deleted: fail ($st): $out" [ "$st" = 1 ]
+check "workspace link deleted: listed once, by its link: $out" \
+	sh -c 'printf "%s" "$1" | grep -q "1 of 6 packages differs" && ! printf "%s" "$1" | grep -q "packages/w"' - "$out"
 
 # omit=dev from npm's config: npm ci installs without devdep, and that
 # is what npm considers complete
