@@ -6,6 +6,7 @@
  * dependencies. */
 #include "test.h"
 #include "deps.h"
+#include "semver.h"
 #include "util.h"
 
 #include <stdio.h>
@@ -281,6 +282,34 @@ static void override_rows(void)
 	}
 }
 
+/* semver_range_intersects, what an override's selector is held to
+ * (override-set.js getEdgeRule): each row's answer is node-semver
+ * 7's intersects() on the machine's npm. */
+static void intersect_rows(void)
+{
+	static const struct {
+		const char *a, *b;
+		int x;
+	} rows[] = {
+		{ "^6.0.0", "^6", 1 }, { "^6.0.0", "^5", 0 }, { ">=1 <2", ">=3 <4", 0 },
+		{ "1.2.3", ">=1.0.0", 1 }, { "*", "^1", 1 }, { "1.0.0-beta", "^1.0.0", 0 },
+		{ "1.0.0-beta", "*", 0 }, { "<0.0.0-0", "*", 1 }, { "~1.2.3", ">=1.2.5", 1 },
+		{ ">1.0.0", "<=1.0.0", 0 }, { ">=1.0.0", "<=1.0.0", 1 }, { "^1 || ^3", "3.1.0", 1 },
+		{ ">=2 <1", "*", 0 }, { "1.x", "1.5.0", 1 },
+	};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(rows); i++) {
+		struct semver_range *a = semver_range_parse(rows[i].a, 0);
+		struct semver_range *b = semver_range_parse(rows[i].b, 0);
+
+		CHECK(a && b && semver_range_intersects(a, b) == rows[i].x, "row %zu: %s and %s: %d",
+		      i, rows[i].a, rows[i].b, rows[i].x);
+		semver_range_free(a);
+		semver_range_free(b);
+	}
+}
+
 void test_main(void)
 {
 	platform_rows();
@@ -289,4 +318,5 @@ void test_main(void)
 	entries();
 	importers();
 	override_rows();
+	intersect_rows();
 }
