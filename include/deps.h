@@ -142,6 +142,52 @@ size_t deps_npmrc_values(const char *buf, size_t len, const char *key, char **va
  * "node_modules/" ("@s/b" for a scoped one), else the path itself. */
 const char *deps_npm_path_name(const char *path);
 
+/* package.json's "overrides" as arborist override-set.js reads them: a
+ * tree of rules, each a key ("b", "b@^1") and what the spec of a
+ * dependency it matches becomes. */
+#define NPM_OVR_ROOT ((size_t)-1)
+struct npm_override {
+	char *key;		/* as written */
+	char *name;		/* the package the key names */
+	char *key_spec;		/* its selector, "*" when none */
+	char *value;		/* the "." value, else key_spec; a "$name"
+				 * reference resolved against the root's
+				 * specs; NULL: not resolvable here */
+	size_t parent;		/* the rule it is nested in, or NPM_OVR_ROOT */
+};
+
+struct npm_overrides {
+	struct npm_override *v;	/* parents before their children */
+	size_t n, cap;
+	int undecided;		/* a shape npm reads otherwise (a value
+				 * neither string nor object): not judged */
+	/* a rule that changes a direct dependency's spec (npm's EOVERRIDE,
+	 * arborist node.js assertRootOverrides), or all NULL */
+	char *direct_name, *direct_field, *direct_spec, *direct_value;
+};
+
+/* The overrides of a package.json into o (empty when it has none).
+ * Returns 0, or -1 with err. */
+int deps_npm_overrides(const char *buf, size_t len, struct npm_overrides *o,
+		       struct parse_error *err);
+void npm_overrides_release(struct npm_overrides *o);
+
+/* The first dependency edge of the lockfile's tree that npm, applying
+ * overrides o, finds invalid (arborist edge.js satisfiedBy): strings
+ * owned, released with npm_override_miss_release. */
+struct npm_override_miss {
+	char *from;		/* the dependent's key ("" the root) */
+	char *name, *spec;	/* the dependency and its spec in the lockfile */
+	char *want;		/* the spec overrides make of it */
+	char *at, *locked;	/* where it resolves, the version there */
+};
+
+/* 1 with m set; 0 none, or the tree is one this cannot judge (then
+ * npm's answer is not claimed); -1 the lockfile does not parse. */
+int deps_npm_overrides_check(const char *lock, size_t len, const struct npm_overrides *o,
+			     struct npm_override_miss *m);
+void npm_override_miss_release(struct npm_override_miss *m);
+
 /* A package.json's "version" (a new string), or NULL. */
 char *deps_npm_package_version(const char *buf, size_t len);
 

@@ -83,4 +83,8 @@ char *semver_range_format(const struct semver_range *r);
 int semver_satisfies_str(const char *version, const char *range,
 			 unsigned opts);
 
+/* node-semver's intersects(a, b) (no options): some comparator set of a
+ * and one of b whose comparators pairwise intersect. */
+int semver_range_intersects(const struct semver_range *a, const struct semver_range *b);
+
 #endif

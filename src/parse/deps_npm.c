@@ -532,3 +532,520 @@ char *deps_npm_package_version(const char *buf, size_t len)
 	cJSON_Delete(doc);
 	return out;
 }
+
+/* ---- overrides (npm 8.3 and later) ---- */
+
+/* npm-package-arg's name of an override key ("b", "@s/b", "b@^1",
+ * "@s/b@^1"): the name's length; *spec the selector after it ("" when
+ * none). */
+static size_t override_key_name(const char *key, const char **spec)
+{
+	const char *at = strchr(key + (*key == '@'), '@');
+
+	*spec = at ? at + 1 : "";
+	return at ? (size_t)(at - key) : strlen(key);
+}
+
+/* A "$name" value: the root's spec of name, looked up as arborist edge.js
+ * #calculateReferentialOverrideSpec does (devDependencies, then optional,
+ * prod, peer), or NULL. */
+static const char *override_ref(const cJSON *pkg, const char *ref)
+{
+	static const char *const fields[] = { "devDependencies", "optionalDependencies",
+					      "dependencies", "peerDependencies" };
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(fields); i++) {
+		const cJSON *d = cJSON_GetObjectItemCaseSensitive(pkg, fields[i]);
+		const char *v = cJSON_IsObject(d) ? json_str(d, ref) : NULL;
+
+		if (v && *v)
+			return v;
+	}
+	return NULL;
+}
+
+/* One rule (override-set.js: a string is {".": string}; "" is "*"),
+ * then its children. */
+static void override_add(struct npm_overrides *o, const cJSON *pkg, const char *key,
+			 const cJSON *val, size_t parent, unsigned depth)
+{
+	struct npm_override *r;
+	const char *spec, *dot = NULL;
+	const cJSON *c;
+	size_t me, n;
+
+	if (depth > 32 || (!cJSON_IsString(val) && !cJSON_IsObject(val))) {
+		o->undecided = 1;
+		return;
+	}
+	if (cJSON_IsString(val))
+		dot = val->valuestring;
+	else if ((c = cJSON_GetObjectItemCaseSensitive(val, ".")))
+		dot = cJSON_IsString(c) ? c->valuestring : NULL;
+	n = override_key_name(key, &spec);
+	grow(&o->v, sizeof(*o->v), &o->cap, o->n + 1);
+	me = o->n++;
+	r = &o->v[me];
+	memset(r, 0, sizeof(*r));
+	r->key = xstrdup(key);
+	r->name = xstrndup(key, n);
+	r->key_spec = xstrdup(*spec ? spec : "*");
+	r->parent = parent;
+	if (dot && !*dot)
+		dot = "*";
+	if (dot && *dot == '$')
+		dot = override_ref(pkg, dot + 1);
+	else if (!dot)
+		dot = r->key_spec;
+	r->value = dot ? xstrdup(dot) : NULL;
+	if (!cJSON_IsObject(val))
+		return;
+	cJSON_ArrayForEach(c, val)
+		if (c->string && strcmp(c->string, "."))
+			override_add(o, pkg, c->string, c, me, depth + 1);
+}
+
+static int override_matches(const struct npm_override *r, const char *name,
+			    const char *spec);
+
+/* arborist node.js assertRootOverrides: a rule of the root set that
+ * changes the spec of a dependency of the root's is refused (EOVERRIDE),
+ * by npm install as by npm ci. */
+static void override_direct(struct npm_overrides *o, const cJSON *pkg)
+{
+	static const char *const fields[] = { "dependencies", "devDependencies",
+					      "optionalDependencies", "peerDependencies" };
+	size_t i, j;
+
+	for (i = 0; i < ARRAY_SIZE(fields) && !o->direct_name; i++) {
+		const cJSON *d = cJSON_GetObjectItemCaseSensitive(pkg, fields[i]), *e;
+
+		if (!cJSON_IsObject(d))
+			continue;
+		cJSON_ArrayForEach(e, d) {
+			const struct npm_override *r = NULL;
+
+			if (!cJSON_IsString(e) || !e->string)
+				continue;
+			/* getEdgeRule: the first rule of the root's that names it */
+			for (j = 0; j < o->n && !r; j++)
+				if (o->v[j].parent == NPM_OVR_ROOT &&
+				    override_matches(&o->v[j], e->string, e->valuestring) == 1)
+					r = &o->v[j];
+			if (!r || !r->value || !strcmp(r->value, "*") ||
+			    !strcmp(r->value, e->valuestring))
+				continue;
+			o->direct_name = xstrdup(e->string);
+			o->direct_field = xstrdup(fields[i]);
+			o->direct_spec = xstrdup(e->valuestring);
+			o->direct_value = xstrdup(r->value);
+			break;
+		}
+	}
+}
+
+int deps_npm_overrides(const char *buf, size_t len, struct npm_overrides *o,
+		       struct parse_error *err)
+{
+	const cJSON *ov, *c;
+	cJSON *doc;
+
+	memset(o, 0, sizeof(*o));
+	memset(err, 0, sizeof(*err));
+	if (!(doc = json_parse(buf, len, err)))
+		return -1;
+	ov = cJSON_IsObject(doc) ? cJSON_GetObjectItemCaseSensitive(doc, "overrides") : NULL;
+	/* node.js: a root set of anything but an object has no rules */
+	if (cJSON_IsObject(ov)) {
+		cJSON_ArrayForEach(c, ov)
+			if (c->string && strcmp(c->string, "."))
+				override_add(o, doc, c->string, c, NPM_OVR_ROOT, 0);
+		if (!o->undecided)
+			override_direct(o, doc);
+	}
+	cJSON_Delete(doc);
+	return 0;
+}
+
+void npm_overrides_release(struct npm_overrides *o)
+{
+	size_t i;
+
+	for (i = 0; i < o->n; i++) {
+		free(o->v[i].key);
+		free(o->v[i].name);
+		free(o->v[i].key_spec);
+		free(o->v[i].value);
+	}
+	free(o->v);
+	free(o->direct_name);
+	free(o->direct_field);
+	free(o->direct_spec);
+	free(o->direct_value);
+	memset(o, 0, sizeof(*o));
+}
+
+/* override-set.js getEdgeRule for one rule: 1 it applies to a dependency
+ * name@spec, 0 not, -1 cannot tell here.  A selector applies to a range
+ * or version spec it intersects (an alias by its sub-spec), to a tag,
+ * file or directory spec always, to git only through #semver:. */
+static int override_matches(const struct npm_override *r, const char *name,
+			    const char *spec)
+{
+	struct semver_range *a, *b;
+	const char *at;
+	int x;
+
+	if (strcmp(r->name, name))
+		return 0;
+	if (!strcmp(r->key_spec, "*"))
+		return 1;
+	if (!strncmp(spec, "npm:", 4)) {
+		spec += 4;
+		at = strchr(spec + (*spec == '@'), '@');
+		spec = at ? at + 1 : "*";
+	}
+	if (!(b = semver_range_parse(r->key_spec, 0)))
+		return -1;	/* npm throws: not ours to say */
+	if (!(a = semver_range_parse(*spec ? spec : "*", 0))) {
+		semver_range_free(b);
+		/* a tag applies; git, file, URL specs are left undecided */
+		return strpbrk(spec, ":/#") || *spec == '.' || *spec == '~' ? -1 : 1;
+	}
+	x = semver_range_intersects(a, b);
+	semver_range_free(a);
+	semver_range_free(b);
+	return x;
+}
+
+/* ---- the lockfile's tree under the overrides ---- */
+
+#define OVR_UNSEEN ((size_t)-2)
+
+struct ovr_node {
+	const char *key;
+	const cJSON *e;
+	size_t set;		/* its override set: a rule, NPM_OVR_ROOT, or
+				 * OVR_UNSEEN */
+	int queued;
+	int merged;		/* set to two sets' common one */
+};
+
+struct ovr_tree {
+	const struct npm_overrides *o;
+	struct ovr_node *v;
+	size_t n;
+	struct strmap index;
+	size_t *queue, qhead, qtail, qcap;
+	size_t work;
+};
+
+/* Whether rule a is b or nested in it (NPM_OVR_ROOT holds every rule). */
+static int ovr_within(const struct npm_overrides *o, size_t a, size_t b)
+{
+	for (;;) {
+		if (a == b)
+			return 1;
+		if (a == NPM_OVR_ROOT)
+			return 0;
+		a = o->v[a].parent;
+	}
+}
+
+/* override-set.js getEdgeRule: the first rule of set's ruleset (its
+ * children, then itself, then its parent's children ...; a key seen
+ * once) that applies, else set itself; OVR_UNSEEN: cannot tell. */
+static size_t ovr_edge_rule(const struct npm_overrides *o, size_t set, const char *name,
+			    const char *spec)
+{
+	size_t anc = set, i, j;
+	int m;
+
+	for (;;) {
+		for (i = 0; i < o->n; i++) {
+			int shadowed = 0;
+
+			if (o->v[i].parent != anc)
+				continue;
+			/* a key already met nearer wins */
+			for (j = 0; j < o->n && !shadowed; j++)
+				shadowed = j != i && !strcmp(o->v[j].key, o->v[i].key) &&
+					   o->v[j].parent != anc && ovr_within(o, set, o->v[j].parent) &&
+					   !ovr_within(o, anc, o->v[j].parent);
+			if (shadowed)
+				continue;
+			m = override_matches(&o->v[i], name, spec);
+			if (m)
+				return m > 0 ? i : OVR_UNSEEN;
+		}
+		if (anc == NPM_OVR_ROOT)
+			return set;
+		m = override_matches(&o->v[anc], name, spec);
+		if (m)
+			return m > 0 ? anc : OVR_UNSEEN;
+		anc = o->v[anc].parent;
+	}
+}
+
+/* The node a dependency name of the node at key resolves to (arborist
+ * node.js resolve: its own node_modules, then each folder above), a link
+ * followed to its target; NULL when none. */
+static struct ovr_node *ovr_resolve(struct ovr_tree *t, const char *key, const char *name)
+{
+	struct buf b = BUF_INIT;
+	size_t end = strlen(key), i;
+	struct ovr_node *n = NULL;
+
+	for (;;) {
+		b.len = 0;
+		if (end)
+			buf_printf(&b, "%.*s/", (int)end, key);
+		buf_printf(&b, "node_modules/%s", name);
+		if ((i = strmap_get(&t->index, buf_str(&b), b.len)) != STRMAP_NONE) {
+			n = &t->v[i];
+			break;
+		}
+		if (!end)
+			break;
+		while (end && key[end - 1] != '/')
+			end--;
+		if (end)
+			end--;
+	}
+	buf_release(&b);
+	if (n && cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(n->e, "link"))) {
+		const char *to = json_str(n->e, "resolved");
+
+		i = to ? strmap_get(&t->index, to, strlen(to)) : STRMAP_NONE;
+		n = i == STRMAP_NONE ? NULL : &t->v[i];
+	}
+	return n;
+}
+
+static void ovr_enqueue(struct ovr_tree *t, struct ovr_node *n)
+{
+	if (n->queued)
+		return;
+	n->queued = 1;
+	grow(&t->queue, sizeof(*t->queue), &t->qcap, t->qtail + 1);
+	t->queue[t->qtail++] = (size_t)(n - t->v);
+}
+
+/* One edge's rule carried to its target (node.js updateOverridesEdgeInAdded:
+ * the more specific of two sets; two apart, their nearest common set).
+ * Returns -1 when that cannot be followed here. */
+static int ovr_carry(struct ovr_tree *t, struct ovr_node *to, size_t rule)
+{
+	const struct npm_overrides *o = t->o;
+	size_t a;
+
+	if (to->set == OVR_UNSEEN || (!to->merged && ovr_within(o, rule, to->set))) {
+		if (to->set != rule) {
+			to->set = rule;
+			to->queued = 0;
+			ovr_enqueue(t, to);
+		}
+		return 0;
+	}
+	if (ovr_within(o, to->set, rule))
+		return 0;
+	/* two sets apart (the shared dependency of two overridden packages):
+	 * findSpecificOverrideSet's nearest common set, where neither has
+	 * rules of its own to conflict (haveConflictingRules); else not
+	 * followed here */
+	for (a = 0; a < o->n; a++)
+		if (o->v[a].parent == rule || o->v[a].parent == to->set)
+			return -1;
+	for (a = rule; !ovr_within(o, to->set, a); a = o->v[a].parent)
+		;
+	to->merged = 1;
+	if (to->set != a) {
+		to->set = a;
+		to->queued = 0;
+		ovr_enqueue(t, to);
+	}
+	return 0;
+}
+
+static const char *const ovr_fields[] = { "dependencies", "optionalDependencies",
+					  "peerDependencies", "devDependencies" };
+
+/* The spec of an edge and whether npm holds it against the node it
+ * resolves to: 1 valid, 0 not, -1 cannot tell.  want: the spec
+ * overrides make of it. */
+static int ovr_valid(const struct npm_overrides *o, size_t rule, const char *name,
+		     const char *raw, const struct ovr_node *to, const char **want)
+{
+	const char *version = json_str(to->e, "version");
+	const char *real = json_str(to->e, "name");
+	const struct npm_override *r = rule == NPM_OVR_ROOT ? NULL : &o->v[rule];
+	int met;
+
+	real = real ? real : deps_npm_path_name(to->key);
+	*want = raw;
+	/* edge.js satisfiedBy: bundled and shrinkwrapped packages are held
+	 * to the spec as written */
+	if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(to->e, "inBundle")) ||
+	    cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(to->e, "hasShrinkwrap")) || !r)
+		return deps_npm_spec_met(raw, version, real);
+	if (!strcmp(r->name, name) && r->value && strcmp(r->value, "*"))
+		*want = r->value;
+	else if (!strcmp(r->name, name) && !r->value)
+		return -1;
+	/* the overriding spec, else the spec as written but not what the
+	 * selector names */
+	met = deps_npm_spec_met(*want, version, real);
+	if (met)
+		return met;
+	met = deps_npm_spec_met(raw, version, real);
+	if (met <= 0)
+		return met;
+	met = deps_npm_spec_met(r->key_spec, version, real);
+	return met < 0 ? -1 : !met;
+}
+
+/* Every edge of node n: carried (pass 0), or judged (pass 1).  Returns 1
+ * with m set, -1 cannot tell, else 0. */
+static int ovr_edges(struct ovr_tree *t, struct ovr_node *n, int pass,
+		     struct npm_override_miss *m)
+{
+	const cJSON *meta = cJSON_GetObjectItemCaseSensitive(n->e, "peerDependenciesMeta");
+	size_t f;
+
+	for (f = 0; f < ARRAY_SIZE(ovr_fields); f++) {
+		const cJSON *d = cJSON_GetObjectItemCaseSensitive(n->e, ovr_fields[f]), *e;
+
+		if (!cJSON_IsObject(d))
+			continue;
+		cJSON_ArrayForEach(e, d) {
+			struct ovr_node *to;
+			const char *want;
+			size_t rule;
+			int peer = f == 2, v;
+
+			if (!cJSON_IsString(e) || !e->string || ++t->work > 4000000)
+				return t->work > 4000000 ? -1 : 0;
+			rule = ovr_edge_rule(t->o, n->set, e->string, e->valuestring);
+			if (rule == OVR_UNSEEN)
+				return -1;
+			if (!(to = ovr_resolve(t, n->key, e->string)))
+				continue;	/* a missing edge is not this check's */
+			if (!pass) {
+				if (ovr_carry(t, to, rule) < 0)
+					return -1;
+				continue;
+			}
+			v = ovr_valid(t->o, rule, e->string, e->valuestring, to, &want);
+			if (v < 0 || v > 0)
+				continue;
+			/* build-ideal-tree.js #problemEdges: npm ci trusts a
+			 * peerOptional edge; a peer edge is only judged when an
+			 * override changed it (a --legacy-peer-deps tree has
+			 * others) */
+			if (peer && (!strcmp(want, e->valuestring) ||
+				     cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(
+				     cJSON_GetObjectItemCaseSensitive(meta, e->string), "optional"))))
+				continue;
+			m->from = xstrdup(n->key);
+			m->name = xstrdup(e->string);
+			m->spec = xstrdup(e->valuestring);
+			m->want = xstrdup(want);
+			m->at = xstrdup(to->key);
+			m->locked = json_str(to->e, "version") ? xstrdup(json_str(to->e, "version")) : NULL;
+			return 1;
+		}
+	}
+	return 0;
+}
+
+void npm_override_miss_release(struct npm_override_miss *m)
+{
+	free(m->from);
+	free(m->name);
+	free(m->spec);
+	free(m->want);
+	free(m->at);
+	free(m->locked);
+	memset(m, 0, sizeof(*m));
+}
+
+/* arborist build-ideal-tree.js #initTree: the tree loaded from the
+ * lockfile (load-virtual.js), the root's overrides carried along its
+ * edges (node.js addEdgeOut, updateOverridesEdgeInAdded), and every node
+ * reached from the root with an edge that is not valid queued for
+ * re-resolution, whose result then differs from the lockfile (npm ci:
+ * "Missing"/"Invalid", validate-lockfile.js) or leaves out a package
+ * the lockfile names.  Pass 0 carries the override sets to a fixed
+ * point, pass 1 judges each node's edges in the order reached. */
+int deps_npm_overrides_check(const char *lock, size_t len, const struct npm_overrides *o,
+			     struct npm_override_miss *m)
+{
+	struct parse_error err;
+	struct ovr_tree t;
+	const cJSON *pk, *e;
+	cJSON *doc;
+	size_t i, root = STRMAP_NONE;
+	int rc = 0;
+
+	memset(m, 0, sizeof(*m));
+	if (!o->n || o->undecided)
+		return 0;
+	if (!(doc = json_parse(lock, len, &err)))
+		return -1;
+	pk = cJSON_IsObject(doc) ? cJSON_GetObjectItemCaseSensitive(doc, "packages") : NULL;
+	if (!cJSON_IsObject(pk)) {	/* lockfileVersion 1: no edges to read */
+		cJSON_Delete(doc);
+		return 0;
+	}
+	memset(&t, 0, sizeof(t));
+	t.o = o;
+	t.v = xmalloc(((size_t)cJSON_GetArraySize(pk) + 1) * sizeof(*t.v));
+	cJSON_ArrayForEach(e, pk) {
+		if (!cJSON_IsObject(e) || !e->string)
+			continue;
+		t.v[t.n].key = e->string;
+		t.v[t.n].e = e;
+		t.v[t.n].set = OVR_UNSEEN;
+		t.v[t.n].queued = t.v[t.n].merged = 0;
+		strmap_put(&t.index, e->string, strlen(e->string), t.n);
+		if (!*e->string)
+			root = t.n;
+		t.n++;
+	}
+	if (root == STRMAP_NONE) {
+		rc = 0;
+		goto out;
+	}
+	/* the root, and the folders of the project (workspaces: the root's
+	 * workspace edges carry its set to them) */
+	for (i = 0; i < t.n; i++) {
+		const char *k = t.v[i].key;
+
+		if (deps_npm_path_name(k) != k || !strncmp(k, "../", 3) ||
+		    cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(t.v[i].e, "link")))
+			continue;
+		t.v[i].set = NPM_OVR_ROOT;
+		ovr_enqueue(&t, &t.v[i]);
+	}
+	while (t.qhead < t.qtail && !rc) {
+		struct ovr_node *n = &t.v[t.queue[t.qhead++]];
+
+		n->queued = 0;
+		rc = ovr_edges(&t, n, 0, m);
+	}
+	/* then every node reached, in the lockfile's order */
+	for (i = 0; i < t.n && !rc; i++)
+		if (t.v[i].set != OVR_UNSEEN)
+			rc = ovr_edges(&t, &t.v[i], 1, m);
+	if (rc < 0)
+		rc = 0;
+out:
+	if (rc != 1)
+		npm_override_miss_release(m);
+	free(t.queue);
+	free(t.v);
+	strmap_release(&t.index);
+	cJSON_Delete(doc);
+	return rc;
+}

@@ -1607,3 +1607,81 @@ int semver_satisfies_str(const char *version, const char *range,
 	semver_range_free(r);
 	return ok;
 }
+
+/* ---- intersects (node-semver classes/comparator.js intersects,
+ * classes/range.js intersects and isSatisfiable), without options: what
+ * arborist override-set.js getEdgeRule asks ---- */
+
+/* new Range(c.value).test(v): one comparator as a set */
+static int one_test(const struct comparator *c, const struct semver *v)
+{
+	struct cset s;
+
+	s.c = (struct comparator *)c;
+	s.n = 1;
+	return set_test(&s, v, 0) > 0;
+}
+
+static int op_gt(enum cmp_op op)
+{
+	return op == OP_GT || op == OP_GE;
+}
+
+static int op_lt(enum cmp_op op)
+{
+	return op == OP_LT || op == OP_LE;
+}
+
+static int comparator_intersects(const struct comparator *a, const struct comparator *b)
+{
+	int r;
+
+	if (a->op == OP_ANY || a->op == OP_EQ) {
+		if (a->op == OP_ANY)
+			return 1;
+		return one_test(b, &a->v);
+	}
+	if (b->op == OP_ANY || b->op == OP_EQ)
+		return b->op == OP_ANY || one_test(a, &b->v);
+	if (!strncmp(a->value, "<0.0.0", 6) || !strncmp(b->value, "<0.0.0", 6))
+		return 0;
+	if ((op_gt(a->op) && op_gt(b->op)) || (op_lt(a->op) && op_lt(b->op)))
+		return 1;
+	r = semver_compare(&a->v, &b->v);
+	if (r == 0 && (a->op == OP_GE || a->op == OP_LE) && (b->op == OP_GE || b->op == OP_LE))
+		return 1;
+	return (r < 0 && op_gt(a->op) && op_lt(b->op)) || (r > 0 && op_lt(a->op) && op_gt(b->op));
+}
+
+static int set_satisfiable(const struct cset *s)
+{
+	size_t i, j;
+
+	for (i = s->n; i-- > 1;)
+		for (j = 0; j < i; j++)
+			if (!comparator_intersects(&s->c[i], &s->c[j]))
+				return 0;
+	return 1;
+}
+
+int semver_range_intersects(const struct semver_range *a, const struct semver_range *b)
+{
+	size_t i, j, k, l;
+	int all;
+
+	for (i = 0; i < a->n; i++) {
+		if (!set_satisfiable(&a->set[i]))
+			continue;
+		for (j = 0; j < b->n; j++) {
+			if (!set_satisfiable(&b->set[j]))
+				continue;
+			all = 1;
+			for (k = 0; all && k < a->set[i].n; k++)
+				for (l = 0; all && l < b->set[j].n; l++)
+					all = comparator_intersects(&a->set[i].c[k], &b->set[j].c[l]);
+			if (all)
+				return 1;
+		}
+	}
+	return 0;
+}

@@ -499,7 +499,29 @@ static void pkg_json_take(const struct many_read *m, size_t i, const struct blob
 {
 	const struct nm_walk *w = m->arg;
 
-	w->found.v[i].version = deps_npm_package_version(b->data, b->len);
+	struct dep *d = &w->found.v[i];
+
+	d->version = deps_npm_package_version(b->data, b->len);
+	if (!d->version)
+		d->extra = xstrdup("its package.json has no version");
+}
+
+/* Folders whose version could not be read, said as what they are (a
+ * folder without package.json: arborist loadActual makes it a node of
+ * no version, which npm replaces); not a version to compare. */
+static void unread_versions(struct nm_walk *w)
+{
+	size_t i;
+
+	for (i = 0; i < w->found.n; i++) {
+		struct dep *d = &w->found.v[i];
+
+		if ((d->flags & DEP_LINK) || d->version)
+			continue;
+		d->flags |= DEP_NO_VERSION;
+		if (!d->extra)
+			d->extra = xstrdup("a folder without package.json");
+	}
 }
 
 /* The versions of the folders found, from their package.json files. */
@@ -515,6 +537,8 @@ static void read_versions(struct nm_walk *w)
 	m.deadline = w->deadline;
 	if (deps_many_read_run(&m, w->root) < 0)
 		w->stopped = 1;
+	else
+		unread_versions(w);
 }
 
 /* The installed side of npm: the hidden lockfile when npm would trust
@@ -1004,6 +1028,103 @@ static int npm_check_sync(const struct spec *spec, const struct lock_req *l,
 	return o.found > 0;
 }
 
+/* The data of an override finding, as outdated_lockfile carries it. */
+static void npm_override_data(struct result *r, const struct lock_req *l, const char *importer,
+			      const char *name, const char *manifest, const char *lockfile,
+			      const char *locked)
+{
+	cJSON *d;
+
+	cJSON_Delete(r->data);
+	r->data = deps_data_new(l, NULL);
+	d = cJSON_AddObjectToObject(r->data, "outdated_lockfile");
+	cJSON_AddStringToObject(d, "importer", importer);
+	cJSON_AddStringToObject(d, "manifest_file", "package.json");
+	cJSON_AddStringToObject(d, "field", "overrides");
+	cJSON_AddStringToObject(d, "name", name);
+	add_str_or_null(d, "manifest", manifest);
+	add_str_or_null(d, "lockfile", lockfile);
+	add_str_or_null(d, "locked", locked);
+}
+
+/* package.json's overrides (only the root's: arborist reads them from
+ * the root node alone, node.js loadOverrides) against the lockfile.
+ * Before the sync check: a rule npm refuses outright (EOVERRIDE), which
+ * no relock mends.  Returns 1 with r set. */
+static int npm_check_eoverride(const struct spec *spec, const struct lock_req *l,
+			       const struct npm_overrides *o, struct result *r)
+{
+	const char *f;
+
+	if (!o->direct_name)
+		return 0;
+	/* arborist node.js assertRootOverrides, run by loadVirtual (npm ci
+	 * then says only that it needs a lockfile) and by npm install
+	 * (EOVERRIDE): an override of a direct dependency must be its spec */
+	result_set(r, STATUS_FAIL, "package.json: overrides: %s: the override (%s) conflicts "
+		   "with the direct dependency (%s: %s): npm refuses it (EOVERRIDE)",
+		   o->direct_name, o->direct_value, o->direct_field, o->direct_spec);
+	r->reason = REASON_OUT_OF_DATE;
+	npm_override_data(r, l, ".", o->direct_name, o->direct_value, o->direct_spec, NULL);
+	if ((f = spec_file_named(spec, "package.json")))
+		result_fix_edit(r, f, 0);
+	result_hint(r, "npm ci and npm install both refuse an override of a direct dependency "
+		    "that is not its spec: make the override the same as %s's spec in %s "
+		    "(or \"$%s\"), or change the dependency itself, then run npm install",
+		    o->direct_name, o->direct_field, o->direct_name);
+	return 1;
+}
+
+/* An edge of the locked tree that the overrides make invalid: npm ci
+ * re-resolves it and refuses the lockfile (or leaves out a package it
+ * names); a relock clears it.  Returns 1 with r set. */
+static int npm_check_overrides(const struct lock_req *l, const struct blob *lock,
+			       const struct npm_overrides *o, struct result *r)
+{
+	struct npm_override_miss m;
+	struct buf why = BUF_INIT;
+
+	if (deps_npm_overrides_check(lock->data, lock->len, o, &m) != 1)
+		return 0;
+	buf_add_clean(&why, m.name);
+	buf_puts(&why, ": package.json's overrides make ");
+	buf_add_clean(&why, *m.from ? deps_npm_path_name(m.from) : "the root");
+	buf_puts(&why, "'s ");
+	buf_add_clean(&why, m.spec);
+	buf_puts(&why, " into ");
+	buf_add_clean(&why, m.want);
+	buf_puts(&why, ", the lockfile has ");
+	buf_add_clean(&why, m.locked ? m.locked : "no version");
+	result_set(r, STATUS_FAIL, "package.json and %s are not in sync: %s", l->origin.file,
+		   buf_str(&why));
+	r->reason = REASON_OUT_OF_DATE;
+	npm_override_data(r, l, ".", m.name, m.want, m.spec, m.locked);
+	result_fix_argv(r, FIX_AGENT, FIX_NEEDS_NETWORK, "npm", "install", (char *)NULL);
+	result_hint(r, "run npm install to update %s from package.json's overrides (a relock: "
+		    "the lockfile keeps no record of the overrides it was made with, npm ci "
+		    "refuses a lockfile they no longer fit and never writes it), then commit it",
+		    l->origin.file);
+	buf_release(&why);
+	npm_override_miss_release(&m);
+	return 1;
+}
+
+/* The root package.json's overrides into o: 0, or -1 (none read). */
+static int npm_read_overrides(const struct spec *spec, struct npm_overrides *o)
+{
+	struct parse_error e;
+	struct lread lr;
+	struct blob b;
+	int rc;
+
+	memset(o, 0, sizeof(*o));
+	if (deps_read(spec->root, "package.json", 1, DEPS_META_CAP, &b, &lr) < 0)
+		return -1;
+	rc = deps_npm_overrides(b.data, b.len, o, &e);
+	blob_release(&b);
+	return rc;
+}
+
 /* What npm wants installed here, from what the lockfile says: dev
  * packages left out under omit=dev; a link target (a workspace, a
  * file: folder) compared by where the link points, not by its version,
@@ -1033,6 +1154,26 @@ static size_t npm_wantshere(struct dep_set *want, int omit_dev)
 		}
 	}
 	return dev;
+}
+
+/* A folder of the project a link leads to (a workspace) is walked
+ * through its link only: with the link gone it is not seen, though it is
+ * there, and the link's own item says what npm would do (re-link it).
+ * Such targets are left out of the comparison (DEP_OPTIONAL), so that a
+ * deleted workspace link is listed once. */
+static void npm_unlinked_targets(struct dep_set *want, const struct dep_set *have)
+{
+	size_t i;
+
+	for (i = 0; i < want->n; i++) {
+		const struct dep *d = &want->v[i];
+		struct dep *t;
+
+		if (!(d->flags & DEP_LINK) || !d->extra || dep_set_get(have, d->key) ||
+		    !(t = (struct dep *)dep_set_get(want, d->extra)) || dep_set_get(have, t->key))
+			continue;
+		t->flags |= DEP_OPTIONAL;
+	}
 }
 
 /* Packages installed that npm leaves out here (DEP_NOT_HERE): extras
@@ -1071,11 +1212,15 @@ void deps_run_npm(const struct run_ctx *ctx, const struct lock_req *l, struct re
 	struct nm_walk w;
 	struct dep_diff d;
 	struct blob b;
+	struct npm_overrides ovr;
 	size_t omitted;
 	int trusted;
 
 	if (deps_read_lockfile(spec, l, &b, r) < 0)
 		return;
+	/* package.json is small: read before the lockfile is parsed */
+	if (npm_read_overrides(spec, &ovr) < 0)
+		memset(&ovr, 0, sizeof(ovr));
 	npm_conf_load(spec, &conf, &plat);
 	memset(&job, 0, sizeof(job));
 	arg.here = &conf.here;
@@ -1097,7 +1242,8 @@ void deps_run_npm(const struct run_ctx *ctx, const struct lock_req *l, struct re
 		r->data = NULL;
 		deps_lockfile_invalid(r, l, &job.err);
 		trusted = -2;
-	} else if (npm_check_sync(spec, l, &imp, &want, r)) {
+	} else if (npm_check_eoverride(spec, l, &ovr, r) || npm_check_sync(spec, l, &imp, &want, r) ||
+		   npm_check_overrides(l, &b, &ovr, r)) {
 		/* npm ci would refuse whatever node_modules holds */
 		trusted = -2;
 	}
@@ -1106,6 +1252,8 @@ void deps_run_npm(const struct run_ctx *ctx, const struct lock_req *l, struct re
 		omitted = npm_wantshere(&want, conf.omit_dev);
 		r->data = deps_data_new(l, trusted ? "node_modules/.package-lock.json" :
 					"node_modules");
+		if (!trusted)
+			npm_unlinked_targets(&want, &w.found);
 		deps_compare(&want, trusted ? &hidden : &w.found, DEPS_CMP_EXTRAS, &d);
 		npm_not_here(&want, trusted ? &hidden : &w.found, &d);
 		deps_report_diff(r, l, &d, trusted ? "node_modules/.package-lock.json" :
@@ -1124,6 +1272,7 @@ void deps_run_npm(const struct run_ctx *ctx, const struct lock_req *l, struct re
 		dep_diff_release(&d);
 	}
 	npm_conf_release(&conf);
+	npm_overrides_release(&ovr);
 	nm_walk_release(&w);
 	dep_set_release(&hidden);
 	npm_importers_release(&imp);

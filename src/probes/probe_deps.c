@@ -247,7 +247,10 @@ static void describe(struct buf *b, const struct dep_diff_item *it)
 	case DEP_UNKNOWN_VERSION:
 		buf_puts(b, ": lockfile ");
 		buf_add_clean(b, side_version(w, 0, "?"));
-		buf_puts(b, ", installed version unknown (no Version: in its metadata)");
+		buf_puts(b, ", installed version unknown (");
+		/* npm: what the folder is ("a folder without package.json") */
+		buf_add_clean(b, h && h->extra ? h->extra : "no Version: in its metadata");
+		buf_puts(b, ")");
 		break;
 	}
 }

@@ -6,6 +6,7 @@
  * dependencies. */
 #include "test.h"
 #include "deps.h"
+#include "semver.h"
 #include "util.h"
 
 #include <stdio.h>
@@ -219,6 +220,96 @@ static void importers(void)
 	dep_set_release(&s);
 }
 
+/* package.json's overrides read as override-set.js reads them, and the
+ * locked tree judged under them (edge.js satisfiedBy): one row a case;
+ * the lockfile: root -> is-odd 3.0.1 -> is-number ^6.0.0 (6.0.0). */
+static void override_rows(void)
+{
+	static const char lock[] =
+		"{\"lockfileVersion\": 3, \"packages\": {"
+		"\"\": {\"dependencies\": {\"is-odd\": \"3.0.1\"}},"
+		"\"node_modules/is-odd\": {\"version\": \"3.0.1\", "
+		"\"dependencies\": {\"is-number\": \"^6.0.0\"}},"
+		"\"node_modules/is-number\": {\"version\": \"6.0.0\"}}}";
+	static const struct {
+		const char *ovr;	/* package.json's overrides, JSON */
+		int miss;		/* 1 an edge made invalid, 2 EOVERRIDE */
+		const char *want;	/* the spec made of it */
+	} rows[] = {
+		{ "{\"is-number\": \"6.0.0\"}", 0, NULL },
+		{ "{\"is-number\": \"^6.0.0\"}", 0, NULL },
+		{ "{\"is-number\": \"7.0.0\"}", 1, "7.0.0" },
+		{ "{\"is-number\": \"\"}", 0, NULL },
+		{ "{\"is-number@^6\": \"7.0.0\"}", 1, "7.0.0" },
+		{ "{\"is-number@^5\": \"7.0.0\"}", 0, NULL },
+		{ "{\"is-number@>=6.0.0 <6.1.0\": \"7.0.0\"}", 1, "7.0.0" },
+		{ "{\"is-odd\": {\"is-number\": \"7.0.0\"}}", 1, "7.0.0" },
+		{ "{\"other\": {\"is-number\": \"7.0.0\"}}", 0, NULL },
+		{ "{\"is-odd\": {\".\": \"3.0.1\", \"is-number\": \"7.0.0\"}}", 1, "7.0.0" },
+		{ "{\"is-number\": \"$is-odd\"}", 1, "3.0.1" },
+		{ "{\"is-number\": \"$nothing\"}", 0, NULL },
+		{ "{\"is-odd\": \"3.0.0\"}", 2, NULL },
+		{ "{\"is-odd\": \"3.0.1\"}", 0, NULL },
+		{ "{\"is-odd\": \"$is-odd\"}", 0, NULL },
+		{ "{\"is-odd@2\": \"3.0.0\"}", 0, NULL },
+		{ "{\"is-number\": 7}", 0, NULL },
+		{ "\"7.0.0\"", 0, NULL },
+		{ "{\"is-number\": \"git+https://h/x.git\"}", 0, NULL },
+	};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(rows); i++) {
+		struct npm_overrides o;
+		struct npm_override_miss m;
+		struct parse_error e;
+		struct buf b = BUF_INIT;
+		int got;
+
+		buf_printf(&b, "{\"dependencies\": {\"is-odd\": \"3.0.1\"}, \"overrides\": %s}",
+			   rows[i].ovr);
+		CHECK(deps_npm_overrides(buf_str(&b), b.len, &o, &e) == 0, "row %zu parses", i);
+		got = o.direct_name ? 2 :
+		      deps_npm_overrides_check(lock, sizeof(lock) - 1, &o, &m);
+		CHECK_INT(got, rows[i].miss, "row %zu: %s", i, rows[i].ovr);
+		if (got == 1) {
+			CHECK(m.want && !strcmp(m.want, rows[i].want) && !strcmp(m.name, "is-number") &&
+			      !strcmp(m.spec, "^6.0.0") && !strcmp(m.locked, "6.0.0") &&
+			      !strcmp(m.from, "node_modules/is-odd"), "row %zu: the edge named", i);
+			npm_override_miss_release(&m);
+		}
+		npm_overrides_release(&o);
+		buf_release(&b);
+	}
+}
+
+/* semver_range_intersects, what an override's selector is held to
+ * (override-set.js getEdgeRule): each row's answer is node-semver
+ * 7's intersects() on the machine's npm. */
+static void intersect_rows(void)
+{
+	static const struct {
+		const char *a, *b;
+		int x;
+	} rows[] = {
+		{ "^6.0.0", "^6", 1 }, { "^6.0.0", "^5", 0 }, { ">=1 <2", ">=3 <4", 0 },
+		{ "1.2.3", ">=1.0.0", 1 }, { "*", "^1", 1 }, { "1.0.0-beta", "^1.0.0", 0 },
+		{ "1.0.0-beta", "*", 0 }, { "<0.0.0-0", "*", 1 }, { "~1.2.3", ">=1.2.5", 1 },
+		{ ">1.0.0", "<=1.0.0", 0 }, { ">=1.0.0", "<=1.0.0", 1 }, { "^1 || ^3", "3.1.0", 1 },
+		{ ">=2 <1", "*", 0 }, { "1.x", "1.5.0", 1 },
+	};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(rows); i++) {
+		struct semver_range *a = semver_range_parse(rows[i].a, 0);
+		struct semver_range *b = semver_range_parse(rows[i].b, 0);
+
+		CHECK(a && b && semver_range_intersects(a, b) == rows[i].x, "row %zu: %s and %s: %d",
+		      i, rows[i].a, rows[i].b, rows[i].x);
+		semver_range_free(a);
+		semver_range_free(b);
+	}
+}
+
 void test_main(void)
 {
 	platform_rows();
@@ -226,4 +317,6 @@ void test_main(void)
 	npmrc_rows();
 	entries();
 	importers();
+	override_rows();
+	intersect_rows();
 }
