@@ -7,7 +7,8 @@
  *   2. node-modules linker: what the lockfile installs on this machine
  *      (yarnstate.h: yarn_lock_wanted) against
  *      node_modules/.yarn-state.yml, then every folder that record says
- *      exists (a stat each: yarn links a missing one again).
+ *      exists (each parent folder read once, src/os/dirset.c: yarn links a
+ *      missing one again).
  *   3. Plug'n'Play: .yarn/install-state.gz (gzip, then v8.serialize of
  *      the project's state) holds lockFileChecksum, the checksum of the
  *      yarn.lock it was installed from; .pnp.cjs must be there.
