@@ -105,6 +105,9 @@ void buf_add_clean(struct buf *b, const char *s);
 /* The same, as a new string the caller frees. */
 char *text_clean(const char *s);
 
+/* A relative path with no ".." step: one that, joined below a folder,
+ * stays inside it (not empty, not absolute).  1 or 0. */
+int path_rel_inside(const char *p);
 /* path_join returns a new string "a/b" (or b alone when b is absolute). */
 char *path_join(const char *a, const char *b);
 

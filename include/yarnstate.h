@@ -79,6 +79,9 @@ const struct yarn_entry *yarn_lock_workspace(const struct yarn_lock *y, const ch
  * a range without a protocol takes "npm:" (berry's defaultProtocol).
  * A new string. */
 char *yarn_normalize_range(const char *range);
+/* "name@range" (name: its first nlen bytes), the range normalised as
+ * above: the key yarn.lock files it under.  A new string. */
+char *yarn_descriptor(const char *name, size_t nlen, const char *range);
 
 /* A workspace's package.json against its lockfile entry ws, as yarn's
  * frozen install finds it (Project.ts: the workspace's resolved

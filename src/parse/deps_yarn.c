@@ -99,8 +99,7 @@ char *yarn_normalize_range(const char *range)
 	}
 }
 
-/* "name@range" with the range normalised: a new string. */
-static char *descriptor(const char *name, size_t nlen, const char *range)
+char *yarn_descriptor(const char *name, size_t nlen, const char *range)
 {
 	struct buf b = BUF_INIT;
 	char *r = yarn_normalize_range(range);
@@ -259,7 +258,7 @@ static void lock_index(struct yarn_lock *y)
 				end--;
 			one = xstrndup(b, (size_t)(end - b));
 			if ((at = locator_at(one))) {
-				d = descriptor(one, (size_t)(at - one), at + 1);
+				d = yarn_descriptor(one, (size_t)(at - one), at + 1);
 				keep_key(y, &y->desc, d, i);
 				/* plugin-compat: "name@patch:<source>#...builtin<compat/...>" */
 				if (!strncmp(at + 1, "patch:", 6) && strstr(at, "builtin<compat/")) {
@@ -268,7 +267,7 @@ static void lock_index(struct yarn_lock *y)
 					const char *sat = dec ? locator_at(dec) : NULL;
 
 					if (sat) {
-						d = descriptor(dec, (size_t)(sat - dec), sat + 1);
+						d = yarn_descriptor(dec, (size_t)(sat - dec), sat + 1);
 						keep_key(y, &y->compat, d, i);
 					}
 					free(dec);
@@ -474,7 +473,7 @@ static void uri_encode(struct buf *b, const char *s)
 static size_t lock_resolve(const struct yarn_lock *y, const struct yarn_entry *e,
 			   const struct yarn_dep *d)
 {
-	char *k = descriptor(d->name, strlen(d->name), d->range);
+	char *k = yarn_descriptor(d->name, strlen(d->name), d->range);
 	size_t v = strmap_get((struct strmap *)&y->compat, k, strlen(k));
 
 	if (v == STRMAP_NONE)

@@ -619,19 +619,6 @@ static const char *desc_at(const char *d)
 	return *d ? strchr(d + 1, '@') : NULL;
 }
 
-/* "name@range", the range normalised (yarn_normalize_range): new. */
-static char *norm_desc(const char *name, size_t nlen, const char *range)
-{
-	struct buf b = BUF_INIT;
-	char *r = yarn_normalize_range(range);
-
-	buf_add(&b, name, nlen);
-	buf_putc(&b, '@');
-	buf_puts(&b, r);
-	free(r);
-	return buf_detach(&b);
-}
-
 /* One resolutions entry, as berry's parseResolution reads its key. */
 struct resolution {
 	const char *key, *value;
@@ -693,8 +680,8 @@ static int resolution_matches(const struct resolution *res, const struct yarn_en
 		return 0;
 	if (!res->range)
 		return 1;
-	a = norm_desc(d->name, res->nlen, d->range ? d->range : "");
-	b = norm_desc(d->name, res->nlen, res->range);
+	a = yarn_descriptor(d->name, res->nlen, d->range ? d->range : "");
+	b = yarn_descriptor(d->name, res->nlen, res->range);
 	same = !strcmp(a, b);
 	free(a);
 	free(b);
@@ -744,7 +731,7 @@ static int unresolved_dep(const struct yarn_lock *y, const struct resolution *re
 					break;
 			if (k < nres)
 				continue;
-			desc = norm_desc(d->name, strlen(d->name), d->range);
+			desc = yarn_descriptor(d->name, strlen(d->name), d->range);
 			resolutions_why(why, desc, " (a dependency of ",
 					y->v[i].resolution ? y->v[i].resolution : "?");
 			free(desc);
@@ -785,7 +772,7 @@ int yarn_resolutions_differ(const char *buf, size_t len, const struct yarn_lock 
 		 * patch: take "::locator=") */
 		if (n || (strchr(r.value, ':') && strncmp(r.value, "npm:", 4)))
 			continue;
-		d = norm_desc(r.name, r.nlen, r.value);
+		d = yarn_descriptor(r.name, r.nlen, r.value);
 		if (strmap_get((struct strmap *)&y->desc, d, strlen(d)) == STRMAP_NONE &&
 		    resolution_applies(y, &r)) {
 			resolutions_why(why, r.key, ": ", r.value);

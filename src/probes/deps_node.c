@@ -699,21 +699,10 @@ static const struct dep *npm_resolve(const struct dep_set *want,
 	return node;
 }
 
-/* A lockfile key that names a folder of the project itself: relative,
- * no ".." step (a file: folder outside is not arborist's to check:
- * build-ideal-tree.js #resolveLinks leaves a link target outside the
- * root alone). */
-static int inside_rel(const char *p)
-{
-	const char *s;
-
-	if (!*p || *p == '/')
-		return 0;
-	for (s = p; (s = strstr(s, "..")); s += 2)
-		if ((s == p || s[-1] == '/') && (!s[2] || s[2] == '/'))
-			return 0;
-	return 1;
-}
+/* A lockfile key that names a folder of the project itself is one
+ * path_rel_inside takes (a file: folder outside is not arborist's to
+ * check: build-ideal-tree.js #resolveLinks leaves a link target outside
+ * the root alone). */
 
 /* The version in the package.json of a folder of the project a link
  * leads to (a workspace, a file: folder; a new string or NULL): arborist
@@ -760,7 +749,7 @@ static void npm_sync(const struct spec *spec, const struct dep_set *manifest,
 		int folder, met;
 
 		node = npm_resolve(want, all, imp->path, d->key);
-		folder = node && (node->flags & DEP_LINK) && node->extra && inside_rel(node->extra);
+		folder = node && (node->flags & DEP_LINK) && node->extra && path_rel_inside(node->extra);
 		/* a spec as it was locked resolves as it did, but for a
 		 * folder of the project, whose version is its own */
 		if (same && !folder)
@@ -896,7 +885,7 @@ static void npm_sync_workspaces(const struct spec *spec, const struct npm_import
 		const struct npm_importer *x = &imp->v[i];
 		const struct dep *link, *entry = dep_set_get(want, x->path);
 
-		if (!inside_rel(x->path) || !(link = npm_link_to(want, x->path)) ||
+		if (!path_rel_inside(x->path) || !(link = npm_link_to(want, x->path)) ||
 		    dep_set_get(root, link->name) || npm_is_workspace(ws, x->path) ||
 		    (entry && (entry->flags & DEP_OPTIONAL)))
 			continue;
@@ -928,7 +917,7 @@ static void npm_find_outdated(const struct spec *spec, const struct npm_importer
 		struct dep_set m = DEP_SET_INIT;
 		char *file;
 
-		if (!inside_rel(x->path) || !npm_link_to(want, x->path))
+		if (!path_rel_inside(x->path) || !npm_link_to(want, x->path))
 			continue;
 		file = path_join(x->path, "package.json");
 		if (npm_read_manifest(spec, file, &m) == 0)

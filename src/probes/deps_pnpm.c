@@ -115,18 +115,6 @@ static int read_current(const struct spec *spec, const struct lock_req *l,
 
 /* ---- package.json against the lockfile ---- */
 
-/* An importer id safe to join below the repository: no "..", not absolute. */
-static int safe_rel(const char *p)
-{
-	const char *s;
-
-	if (!*p || *p == '/')
-		return 0;
-	for (s = p; (s = strstr(s, "..")); s += 2)
-		if ((s == p || s[-1] == '/') && (!s[2] || s[2] == '/'))
-			return 0;
-	return 1;
-}
 
 static char *importer_file(const char *id, const char *name)
 {
@@ -217,7 +205,7 @@ static int outdated_lockfile(const struct spec *spec, const struct lock_req *l,
 		char *file;
 		int ok;
 
-		if (!safe_rel(imp->id))
+		if (!path_rel_inside(imp->id))
 			continue;
 		file = importer_file(imp->id, "package.json");
 		if (deps_read(spec->root, file, 1, DEPS_META_CAP, &b, &lr) < 0) {
@@ -286,7 +274,7 @@ static int folder_there(const struct pnpm_view *v, const struct dep *d)
 	struct stat st;
 	int there, rc;
 
-	if (!d->name || !*d->name || !safe_rel(d->name))
+	if (!d->name || !*d->name || !path_rel_inside(d->name))
 		return 1;
 	/* the path on the stack (these run on two threads: no allocation,
 	 * no second malloc arena); a long one on the heap */
@@ -379,7 +367,7 @@ static int open_virtual_store(const struct spec *spec, const struct pnpm_lock *l
 	 * virtualStoreDir outside node_modules, "<store>/links", whose
 	 * folders are named by a hash of the graph): not looked at then */
 	if ((m->node_linker && strcmp(m->node_linker, "isolated")) || lock->major < 6 ||
-	    !safe_rel(vsd))
+	    !path_rel_inside(vsd))
 		return -1;
 	nm = path_join(spec->root, "node_modules");
 	path = path_join(nm, vsd);
@@ -477,7 +465,7 @@ static size_t missing_hoisted(const struct pnpm_view *v, const struct dep_set *i
 		struct stat st;
 		cJSON *o;
 
-		if (!safe_rel(h->alias) || (!h->pub && !safe_rel(vsd)) ||
+		if (!path_rel_inside(h->alias) || (!h->pub && !path_rel_inside(vsd)) ||
 		    dep_set_get(&mods->skipped, h->id) || !hoisted_installed(inst, h->id))
 			continue;
 		if (h->pub) {
@@ -545,7 +533,7 @@ static size_t missing_links(const struct pnpm_view *v, const struct pnpm_lock *l
 		struct stat pst;
 		int gone;
 
-		if (!safe_rel(imp->id))
+		if (!path_rel_inside(imp->id))
 			continue;
 		/* a project deleted since: pnpm has no links to make there */
 		pj = importer_file(imp->id, "package.json");
@@ -561,7 +549,7 @@ static size_t missing_links(const struct pnpm_view *v, const struct pnpm_lock *l
 			const struct dep *p = NULL;
 
 			if (d->field > PNPM_OPTIONAL || v->mods->included[d->field] == 0 ||
-			    !d->ref || !safe_rel(d->alias))
+			    !d->ref || !path_rel_inside(d->alias))
 				continue;
 			if (strncmp(d->ref, "link:", 5)) {
 				id = pnpm_ref_id(lock, d->alias, d->ref);

@@ -324,6 +324,18 @@ char *text_clean(const char *s)
 	return buf_detach(&b);
 }
 
+int path_rel_inside(const char *p)
+{
+	const char *s;
+
+	if (!*p || *p == '/')
+		return 0;
+	for (s = p; (s = strstr(s, "..")); s += 2)
+		if ((s == p || s[-1] == '/') && (!s[2] || s[2] == '/'))
+			return 0;
+	return 1;
+}
+
 char *path_join(const char *a, const char *b)
 {
 	struct buf out = BUF_INIT;
