@@ -491,7 +491,7 @@ static size_t missing_hoisted(const struct pnpm_view *v, const struct dep_set *i
 		cJSON_AddNullToObject(o, "installed");
 		cJSON_AddItemToArray(list, o);
 		if (already + n < PNPM_SHOWN) {
-			buf_puts(m, already + n ? ", " : "");
+			buf_puts(m, (already + n) ? ", " : "");
 			buf_add_clean(m, link);
 		}
 		n++;
@@ -500,6 +500,7 @@ static size_t missing_hoisted(const struct pnpm_view *v, const struct dep_set *i
 	}
 	return n;
 }
+
 /* A link pnpm makes: the project's node_modules/<alias>, relative to the
  * repository, and what the lockfile says it is. */
 struct want_link {
