@@ -111,7 +111,10 @@ struct npm_importer {
 struct npm_importers {
 	struct npm_importer *v;
 	size_t n, cap;
+	struct strmap index;	/* path -> its place in v (a lockfile of
+				 * many folders must not turn quadratic) */
 };
+#define NPM_IMPORTERS_INIT { NULL, 0, 0, STRMAP_INIT }
 
 /* deps_npm_parse_here, every importer's specs into imp (or NULL) in
  * the lockfile's order. */
@@ -119,7 +122,7 @@ int deps_npm_parse_all(const char *buf, size_t len, const struct npm_platform *h
 		       struct dep_set *s, struct npm_importers *imp, int *version,
 		       struct parse_error *err);
 /* The importer at path, or NULL. */
-const struct npm_importer *npm_importer_find(const struct npm_importers *x, const char *path);
+const struct npm_importer *npm_importer_find(struct npm_importers *x, const char *path);
 void npm_importers_release(struct npm_importers *x);
 
 /* A package.json's dependency specs, in the shape of root above. */

@@ -312,25 +312,23 @@ static void add_specs(struct dep_set *s, const cJSON *o)
 /* The importer at path, added when new. */
 static struct npm_importer *importer_get(struct npm_importers *x, const char *path)
 {
-	size_t i;
+	size_t i = strmap_get(&x->index, path, strlen(path));
 
-	for (i = 0; i < x->n; i++)
-		if (!strcmp(x->v[i].path, path))
-			return &x->v[i];
+	if (i != STRMAP_NONE)
+		return &x->v[i];
 	grow(&x->v, sizeof(*x->v), &x->cap, x->n + 1);
 	memset(&x->v[x->n], 0, sizeof(x->v[x->n]));
 	x->v[x->n].path = xstrdup(path);
+	/* the key is the entry's own copy, which stays where it is */
+	strmap_put(&x->index, x->v[x->n].path, strlen(path), x->n);
 	return &x->v[x->n++];
 }
 
-const struct npm_importer *npm_importer_find(const struct npm_importers *x, const char *path)
+const struct npm_importer *npm_importer_find(struct npm_importers *x, const char *path)
 {
-	size_t i;
+	size_t i = x ? strmap_get(&x->index, path, strlen(path)) : STRMAP_NONE;
 
-	for (i = 0; x && i < x->n; i++)
-		if (!strcmp(x->v[i].path, path))
-			return &x->v[i];
-	return NULL;
+	return i == STRMAP_NONE ? NULL : &x->v[i];
 }
 
 void npm_importers_release(struct npm_importers *x)
@@ -342,6 +340,7 @@ void npm_importers_release(struct npm_importers *x)
 		dep_set_release(&x->v[i].specs);
 	}
 	free(x->v);
+	strmap_release(&x->index);
 	memset(x, 0, sizeof(*x));
 }
 
@@ -395,7 +394,7 @@ int deps_npm_parse_here(const char *buf, size_t len, const struct npm_platform *
 			struct dep_set *s, struct dep_set *root, int *version,
 			struct parse_error *err)
 {
-	struct npm_importers imp = { NULL, 0, 0 };
+	struct npm_importers imp = NPM_IMPORTERS_INIT;
 	struct npm_importer *r;
 	int rc = deps_npm_parse_all(buf, len, here, s, root ? &imp : NULL, version, err);
 

@@ -672,7 +672,7 @@ static void outdated_release(struct npm_outdated *o)
  * root's last (arborist node.js resolve() walks resolveParent, the
  * parent or else the fsParent, the folder holding it). */
 static const struct dep *npm_resolve(const struct dep_set *want,
-				     const struct npm_importers *imp,
+				     struct npm_importers *imp,
 				     const char *importer, const char *name)
 {
 	char *dir = xstrdup(importer), *slash;
@@ -735,7 +735,7 @@ static char *npm_link_version(const struct spec *spec, const char *dir)
  * leaves its package out while the lockfile still names it (the dry run
  * says "remove"): only relocking ends that too. */
 static void npm_sync(const struct spec *spec, const struct dep_set *manifest,
-		     const struct npm_importer *imp, const struct npm_importers *all,
+		     const struct npm_importer *imp, struct npm_importers *all,
 		     const struct dep_set *want, const char *file, struct npm_outdated *o)
 {
 	const struct dep_set *specs = &imp->specs;
@@ -854,7 +854,7 @@ static int npm_is_workspace(const struct spec_workspaces *ws, const char *dir)
  * link, build-ideal-tree.js prunes it) while the lockfile keeps it.
  * root: the root's package.json specs (a file: folder's link is the
  * root's dependency, not a workspace). */
-static void npm_sync_workspaces(const struct spec *spec, const struct npm_importers *imp,
+static void npm_sync_workspaces(const struct spec *spec, struct npm_importers *imp,
 				const struct dep_set *want, const struct dep_set *root,
 				struct npm_outdated *o)
 {
@@ -899,7 +899,7 @@ static void npm_sync_workspaces(const struct spec *spec, const struct npm_import
  * (the root's, then every folder of the project a link leads to: the
  * workspaces, file: folders, whose package.json arborist reads from the
  * disk, load-virtual.js #resolveLinks) and of the workspace list. */
-static void npm_find_outdated(const struct spec *spec, const struct npm_importers *imp,
+static void npm_find_outdated(const struct spec *spec, struct npm_importers *imp,
 			      const struct dep_set *want, struct npm_outdated *o)
 {
 	struct dep_set root = DEP_SET_INIT;
@@ -967,7 +967,7 @@ static const char *spec_file_named(const struct spec *spec, const char *name)
  * leaves out what the lockfile still names), and only a relock clears
  * it.  Returns 1 with r set, else 0. */
 static int npm_check_sync(const struct spec *spec, const struct lock_req *l,
-			  const struct npm_importers *imp, const struct dep_set *want,
+			  struct npm_importers *imp, const struct dep_set *want,
 			  struct result *r)
 {
 	struct npm_outdated o;
@@ -1193,7 +1193,7 @@ void deps_run_npm(const struct run_ctx *ctx, const struct lock_req *l, struct re
 {
 	const struct spec *spec = ctx->spec;
 	struct dep_set want = DEP_SET_INIT, hidden = DEP_SET_INIT;
-	struct npm_importers imp = { NULL, 0, 0 };
+	struct npm_importers imp = NPM_IMPORTERS_INIT;
 	struct npm_job_arg arg, harg;
 	struct npm_conf conf;
 	struct platform plat;
