@@ -4,6 +4,7 @@
 #include "rtreply.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <string.h>
 #include <linux/netlink.h>
 #include <linux/rtnetlink.h>
@@ -84,7 +85,9 @@ int rtreply_parse(const void *buf, size_t len, unsigned seq, struct rtroute *out
 	if (h->nlmsg_type == NLMSG_ERROR) {
 		const struct nlmsgerr *e = NLMSG_DATA(h);
 
-		if (h->nlmsg_len < NLMSG_LENGTH(sizeof(*e)) || e->error >= 0)
+		/* INT_MIN: no errno, and its negation overflows */
+		if (h->nlmsg_len < NLMSG_LENGTH(sizeof(*e)) || e->error >= 0 ||
+		    e->error == INT_MIN)
 			return -1;
 		out->error = -e->error;
 		return no_route_error(out->error) ? 0 : -1;
