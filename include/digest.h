@@ -1,0 +1,10 @@
+/* digest.h - SHA-256 of bytes (src/parse/digest.c). */
+#ifndef EP_DIGEST_H
+#define EP_DIGEST_H
+
+#include <stddef.h>
+
+/* The SHA-256 of p[0..n) into out (FIPS 180-4). */
+void digest_sha256(const unsigned char *p, size_t n, unsigned char out[32]);
+
+#endif
