@@ -1069,6 +1069,18 @@ static void add_user(struct bun_pkg *p, size_t user, size_t *cap)
 	p->users[p->nusers++] = user;
 }
 
+/* The package workspace i's dependency name resolves to: its own folder
+ * first (a workspace's own node_modules, bun.lock's "WS/name" key), then
+ * the root's; STRMAP_NONE when neither has it. */
+static size_t ws_dep_at(const struct bun_lock *l, size_t i, const char *name)
+{
+	size_t at = STRMAP_NONE;
+
+	if (i && l->ws[i].name)
+		at = resolve_at(l, l->ws[i].name, name);
+	return at != STRMAP_NONE ? at : resolve_at(l, "", name);
+}
+
 /* Each package's users: the reverse of the edges, and the workspaces
  * whose dependencies resolve to it (by bun.lock's keys, as bun does). */
 static void collect_users(struct bun_lock *l)
@@ -1083,12 +1095,8 @@ static void collect_users(struct bun_lock *l)
 		const struct bun_workspace *w = &l->ws[i];
 
 		for (j = 0; j < w->ndeps; j++) {
-			size_t at = STRMAP_NONE;
+			size_t at = ws_dep_at(l, i, w->deps[j].name);
 
-			if (i && w->name)
-				at = resolve_at(l, w->name, w->deps[j].name);
-			if (at == STRMAP_NONE)
-				at = resolve_at(l, "", w->deps[j].name);
 			if (at != STRMAP_NONE)
 				add_user(&l->pkgs[at], l->npkgs + i, &cap[at]);
 		}
@@ -1195,12 +1203,8 @@ void deps_bun_dev_only(struct bun_lock *l)
 		const struct bun_workspace *w = &l->ws[i];
 
 		for (j = 0; j < w->ndeps; j++) {
-			size_t at = STRMAP_NONE;
+			size_t at = ws_dep_at(l, i, w->deps[j].name);
 
-			if (i && w->name)
-				at = resolve_at(l, w->name, w->deps[j].name);
-			if (at == STRMAP_NONE)
-				at = resolve_at(l, "", w->deps[j].name);
 			if (at != STRMAP_NONE && !l->pkgs[at].other_platform)
 				REACH(at);
 		}
