@@ -41,11 +41,13 @@ BUILD   ?= build
 # Debian packages: to build, to run the tests, and for the clang-based
 # checks (tsan, lint, fuzz).  clang 14 finds libFuzzer and the sanitizer
 # runtimes in libclang-rt-14-dev, which bookworm's clang only recommends;
-# llvm gives llvm-symbolizer for readable sanitizer stacks.  make run
+# llvm gives llvm-symbolizer for readable sanitizer stacks; bubblewrap is
+# a real sandbox for the sandbox probe's tests.  make run
 # installs DEPS_BUILD only; the test toolchain comes with make check.
 DEPS_BUILD := gcc libc6-dev pkg-config libcjson-dev libinih-dev libyaml-dev zlib1g-dev
 DEPS_TEST  := libxml2-utils iproute2 lsof valgrind man-db git nodejs python3 python3-venv util-linux \
-              python3-jsonschema python3-yaml perl bash-completion zsh fish
+              python3-jsonschema python3-yaml perl bash-completion zsh fish \
+              bubblewrap
 # make deb (dpkg-shlibdeps, dpkg-buildflags; dpkg-deb is dpkg's) and make
 # check-deb (lintian); no fakeroot: dpkg-deb --root-owner-group
 DEPS_PKG   := dpkg-dev lintian
