@@ -208,10 +208,11 @@ endef
 # $(1)/node_modules, for the test named $(3); $(2) a file the install must
 # hold; $(4) more options for npm ci.  A stamp says the install finished
 # (npm ci starts by removing node_modules, so a cut one is never taken for
-# whole).  Offline, npm's own
+# whole); a package-lock.json newer than it (a pull that pins another
+# package) is installed again.  Offline, npm's own
 # error is shown and the test says it is skipped; nothing else needs it.
 define npm_install
-	@[ -f $(1)/node_modules/.envpreflight-ok ] && [ -e $(1)/node_modules/$(2) ] && exit 0; \
+	@[ $(1)/node_modules/.envpreflight-ok -nt $(1)/package-lock.json ] && [ -e $(1)/node_modules/$(2) ] && exit 0; \
 	if ! command -v npm >/dev/null 2>&1; then \
 	  echo "deps: npm is missing (apt-get install npm): $(3) will be skipped"; exit 0; \
 	fi; \
@@ -240,7 +241,7 @@ mcp-deps: npm-deps
 tap-deps: npm-deps
 	$(call npm_install,$(TAP_TEST),tap-parser,the TAP 14 parser test)
 # the package managers the deps tests take as the oracle (tests/managers:
-# pnpm 8 and 12, yarn 3 and 4, bun; no install script is run)
+# pnpm 8, 9, 10 and 12, yarn 3 and 4, bun; no install script is run)
 MGR_TEST := tests/managers
 managers-deps: npm-deps
 	$(call npm_install,$(MGR_TEST),bun/bin/bun,the tests against real package managers,--ignore-scripts)

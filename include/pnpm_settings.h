@@ -66,6 +66,7 @@ struct pnpm_config {
 	const char *file;	/* where overrides ... came from (static) */
 	struct pnpm_flag auto_install_peers, exclude_links, inject_workspace;
 	int pnpmfile_set;	/* a pnpmfile / ignorePnpmfile setting: not ours to tell */
+	unsigned pnpm_major;	/* package.json's packageManager "pnpm@10.1.0": 10; 0 none */
 };
 
 void pnpm_config_init(struct pnpm_config *c);
@@ -77,6 +78,18 @@ int pnpm_config_manifest(const char *buf, size_t len, struct pnpm_config *c);
  * 0, or -1 with err. */
 int pnpm_config_workspace(const char *buf, size_t len, struct pnpm_config *c,
 			  struct parse_error *err);
+/* pnpm 9 and 10, which read both: the root manifest's settings (m, read
+ * by pnpm_config_manifest) over pnpm-workspace.yaml's (c, read by
+ * pnpm_config_workspace; pnpm 9 takes only its catalogs).  What is moved
+ * is left empty in m. */
+void pnpm_config_manifest_over(struct pnpm_config *c, struct pnpm_config *m,
+			       unsigned pnpm_major);
+/* The major version of "pnpm@9.15.9" (packageManager, .modules.yaml's
+ * packageManager); 0 when it names no pnpm. */
+unsigned pnpm_major_of(const char *s, size_t len);
+/* node_modules/.modules.yaml's packageManager: the pnpm that installed
+ * last, by major version; 0 unsaid. */
+unsigned pnpm_modules_major(const char *buf, size_t len);
 /* A boolean setting from .npmrc text ("auto-install-peers=false"); -1
  * not set. */
 int pnpm_npmrc_bool(const char *buf, size_t len, const char *key);

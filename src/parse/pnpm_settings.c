@@ -248,6 +248,8 @@ int pnpm_config_manifest(const char *buf, size_t len, struct pnpm_config *c)
 	/* {...manifest.resolutions, ...manifest.pnpm?.overrides} */
 	json_strings(cJSON_GetObjectItemCaseSensitive(doc, "resolutions"), &c->overrides);
 	json_strings(cJSON_GetObjectItemCaseSensitive(pnpm, "overrides"), &c->overrides);
+	json_list(cJSON_GetObjectItemCaseSensitive(pnpm, "ignoredOptionalDependencies"),
+		  &c->ignored_optional);
 	json_list(cJSON_GetObjectItemCaseSensitive(pnpm, "neverBuiltDependencies"), &c->never_built);
 	json_list(cJSON_GetObjectItemCaseSensitive(pnpm, "onlyBuiltDependencies"), &c->only_built);
 	c->only_built_file = cJSON_HasObjectItem(pnpm, "onlyBuiltDependenciesFile");
@@ -256,10 +258,101 @@ int pnpm_config_manifest(const char *buf, size_t len, struct pnpm_config *c)
 	if (cJSON_IsObject(ext) && ext->child) {
 		free(c->pkgext_json);
 		c->pkgext_json = cJSON_PrintUnformatted(ext);
+		c->pkgext_exact = 1;	/* JSON's own: pnpm_pkgext_checksum says
+					 * when it cannot reproduce it */
 	}
+	ext = cJSON_GetObjectItemCaseSensitive(doc, "packageManager");
+	if (cJSON_IsString(ext))
+		c->pnpm_major = pnpm_major_of(ext->valuestring, strlen(ext->valuestring));
 	c->file = "package.json";
 	cJSON_Delete(doc);
 	return 0;
+}
+
+unsigned pnpm_major_of(const char *s, size_t len)
+{
+	unsigned long v = 0;
+	size_t i;
+
+	if (len < 6 || memcmp(s, "pnpm@", 5) || s[5] < '0' || s[5] > '9')
+		return 0;
+	for (i = 5; i < len && s[i] >= '0' && s[i] <= '9' && v < 100000; i++)
+		v = v * 10 + (unsigned long)(s[i] - '0');
+	return (unsigned)v;
+}
+
+unsigned pnpm_modules_major(const char *buf, size_t len)
+{
+	static const char key[] = "packageManager";
+	const char *p = buf, *end = buf + len;
+
+	/* the key at a line's start, as pnpm's write-yaml-file writes it
+	 * (pnpm 8, 9: "packageManager: pnpm@9.15.9") or its JSON (pnpm 10:
+	 * '  "packageManager": "pnpm@10.34.8",'); no other key of the file
+	 * has that name */
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p)), *e = nl ? nl : end;
+
+		while (p < e && (*p == ' ' || *p == '"' || *p == '\''))
+			p++;
+		if ((size_t)(e - p) > sizeof(key) - 1 && !memcmp(p, key, sizeof(key) - 1)) {
+			p += sizeof(key) - 1;
+			while (p < e && (*p == ' ' || *p == '"' || *p == '\'' || *p == ':'))
+				p++;
+			return pnpm_major_of(p, (size_t)(e - p));
+		}
+		p = nl ? nl + 1 : end;
+	}
+	return 0;
+}
+
+static void kvs_take(struct pnpm_kvs *dst, struct pnpm_kvs *src)
+{
+	kvs_release(dst);
+	*dst = *src;
+	memset(src, 0, sizeof(*src));
+}
+
+void pnpm_config_manifest_over(struct pnpm_config *c, struct pnpm_config *m,
+			       unsigned pnpm_major)
+{
+	if (pnpm_major < 10) {
+		/* pnpm 9 config: getOptionsFromRootManifest for the settings,
+		 * pnpm-workspace.yaml for its packages and catalogs only */
+		struct pnpm_kvs catalogs = c->catalogs;
+
+		memset(&c->catalogs, 0, sizeof(c->catalogs));
+		pnpm_config_release(c);
+		c->catalogs = catalogs;
+		c->file = "package.json";
+	}
+	/* pnpm 10 config: the workspace's settings are set over the root
+	 * manifest's (getOptionsFromPnpmSettings), but the install command
+	 * spreads getOptionsFromRootManifest after them (installDeps: {
+	 * ...opts, ...getOptionsFromRootManifest(...) }): a field the
+	 * manifest has wins; its overrides only when not empty (deleted
+	 * then, getOptionsFromPnpmSettings) */
+	if (m->overrides.n) {
+		kvs_take(&c->overrides, &m->overrides);
+		c->file = "package.json";
+	}
+	if (m->patched.set)
+		kvs_take(&c->patched, &m->patched);
+	if (m->ignored_optional.set)
+		kvs_take(&c->ignored_optional, &m->ignored_optional);
+	if (m->never_built.set)
+		kvs_take(&c->never_built, &m->never_built);
+	if (m->only_built.set)
+		kvs_take(&c->only_built, &m->only_built);
+	if (m->only_built_file)
+		c->only_built_file = 1;
+	if (m->pkgext_json) {
+		free(c->pkgext_json);
+		c->pkgext_json = m->pkgext_json;
+		c->pkgext_exact = m->pkgext_exact;
+		m->pkgext_json = NULL;
+	}
+	c->pnpm_major = m->pnpm_major;
 }
 
 /* A YAML node as JSON (scalars as strings, plain true/false/null as
@@ -855,12 +948,14 @@ static int patches_equal(const struct pnpm_lockcfg *l, const struct pnpm_config 
 		}
 		if (!f || !f->patch_data || !f->patch_data[i] || !e->val)
 			continue;
-		/* the hash as the lockfile's pnpm writes it: lockfile 6's
-		 * {hash, path} (md5 base32), else sha256 hex (pnpm 10+) */
-		if (l->patched_objects)
-			h = pnpm_file_hash(f->patch_data[i], f->patch_len[i], PNPM_MD5_BASE32);
-		else if (strlen(e->val) == 64 && strspn(e->val, "0123456789abcdef") == 64)
+		/* the hash as the lockfile's pnpm writes it, told by its form:
+		 * sha256 hex (pnpm 10 calcPatchHashes createHexHashFromFile,
+		 * {hash, path} in lockfile 9 as pnpm 9 wrote them; pnpm 12 the
+		 * hex alone), else md5 base32 (pnpm 8 and 9) */
+		if (strlen(e->val) == 64 && strspn(e->val, "0123456789abcdef") == 64)
 			h = pnpm_file_hash(f->patch_data[i], f->patch_len[i], PNPM_SHA256_HEX);
+		else if (l->patched_objects)
+			h = pnpm_file_hash(f->patch_data[i], f->patch_len[i], PNPM_MD5_BASE32);
 		else
 			h = NULL;	/* another pnpm's hash: only presence is compared */
 		if (h && strcmp(h, e->val)) {
@@ -878,11 +973,17 @@ static int patches_equal(const struct pnpm_lockcfg *l, const struct pnpm_config 
 	return 1;
 }
 
+/* The checksum is pnpm's, not the lockfile format's: pnpm 8 and 9 write
+ * md5 hex (pnpm 9 core createObjectChecksum, lockfile 9 as well), pnpm 10
+ * and later "sha256-" (hashObjectNullableWithPrefix): the recorded one's
+ * form says which to compute. */
 static int pkgext_equal(const struct pnpm_lockcfg *l, unsigned major,
 			const struct pnpm_config *c, struct pnpm_cfg_mismatch *why, char **scratch)
 {
-	char *sum = c->pkgext_json && (major < 9 || c->pkgext_exact) ?
-		    pnpm_pkgext_checksum(c->pkgext_json, major) : NULL;
+	unsigned how = l->pkgext_checksum ? (strncmp(l->pkgext_checksum, "sha256-", 7) ? 8 : 9) :
+		       major;
+	char *sum = c->pkgext_json && (how < 9 || c->pkgext_exact) ?
+		    pnpm_pkgext_checksum(c->pkgext_json, how) : NULL;
 
 	if (!c->pkgext_json)
 		return l->pkgext_checksum ? differ(why, "packageExtensionsChecksum", NULL, NULL,
@@ -936,7 +1037,12 @@ static int pnpmfile_equal(const struct pnpm_lockcfg *l, const struct pnpm_config
 			      ".pnpmfile.cjs");
 	if (!f->pnpmfile)
 		return 1;
-	h = pnpm_file_hash(f->pnpmfile, f->pnpmfile_len, PNPM_SHA256_B64);
+	/* pnpm 9 recorded createBase32HashFromFile's md5 (pnpm 9 hooks
+	 * requireHooks), pnpm 10 and later createHashFromFile's sha256: the
+	 * recorded one's form says which */
+	h = pnpm_file_hash(f->pnpmfile, f->pnpmfile_len,
+			   strncmp(l->pnpmfile_checksum, "sha256-", 7) ? PNPM_MD5_BASE32 :
+			   PNPM_SHA256_B64);
 	if (!h || !strcmp(h, l->pnpmfile_checksum)) {
 		free(h);
 		return 1;

@@ -29,11 +29,47 @@ static int cfg_read(const struct spec *spec, const char *name, struct blob *b)
 	return lr.err == ENOENT || lr.err == ENOTDIR ? 0 : -1;
 }
 
-/* The config files of the lockfile's pnpm: 0, or -1 when they cannot be
- * told (unreadable, pnpm-workspace.yaml that pnpm would refuse, or a
- * lockfile 9 whose pnpm may be 9 or 10, which also read package.json's
- * "pnpm" field, while pnpm-workspace.yaml does not set that field). */
-static int config_files(const struct spec *spec, unsigned major, struct pnpm_config *c)
+/* The pnpm that reads the configuration, by major version; 0 when it
+ * cannot be told.  The lockfile's version says it in part only: lockfile
+ * 6 is pnpm 8's, lockfile 9 is written by pnpm 9 and 10 (which read
+ * package.json's "pnpm" field) and by pnpm 11 and later (which do not;
+ * its lockfile has two documents when it has config dependencies).
+ * package.json's packageManager names the pnpm that runs (pnpm 10
+ * switches to it, manage-package-manager-versions; corepack), else
+ * node_modules/.modules.yaml's packageManager the one that installed
+ * last (pnpm's modules-yaml writeModulesManifest). */
+static unsigned config_pnpm(const struct spec *spec, const struct pnpm_lock *lock,
+			    unsigned named)
+{
+	struct blob b;
+	unsigned v = 0;
+
+	if (lock->major < 9)
+		return named && named <= 8 ? named : 8;
+	if (named >= 9)
+		return named;
+	if (lock->docs > 1)
+		return 11;
+	if (cfg_read(spec, "node_modules/.modules.yaml", &b) > 0) {
+		v = pnpm_modules_major(b.data, b.len);
+		blob_release(&b);
+	}
+	return v >= 9 ? v : 0;
+}
+
+/* pnpm 8, 9 and 10 are JavaScript: npm's config files and variables */
+static int js_pnpm(unsigned pm)
+{
+	return pm && pm <= 10;
+}
+
+/* The config files of the pnpm that reads them (*pm, config_pnpm): 0, or
+ * -1 when they cannot be told (unreadable, pnpm-workspace.yaml that pnpm
+ * would refuse, or a lockfile 9 of a pnpm not known, 9 or 10 reading
+ * package.json's "pnpm" field or a later one that does not, when that
+ * field sets what pnpm-workspace.yaml does not). */
+static int config_files(const struct spec *spec, const struct pnpm_lock *lock, unsigned *pm,
+			struct pnpm_config *c)
 {
 	struct pnpm_config pj;
 	struct parse_error e;
@@ -45,34 +81,43 @@ static int config_files(const struct spec *spec, unsigned major, struct pnpm_con
 	if (rc < 0)
 		return -1;
 	if (rc > 0) {
-		pnpm_config_manifest(b.data, b.len, major < 9 ? c : &pj);
+		pnpm_config_manifest(b.data, b.len, &pj);
 		blob_release(&b);
 	}
-	if (major >= 9) {
-		/* pnpm 11 and later read these from pnpm-workspace.yaml only */
-		rc = cfg_read(spec, "pnpm-workspace.yaml", &b);
-		if (rc > 0) {
-			rc = pnpm_config_workspace(b.data, b.len, c, &e) == 0 ? 1 : -1;
-			blob_release(&b);
-		}
-		if (rc < 0 || (pj.overrides.set && !c->overrides.set) ||
-		    (pj.patched.set && !c->patched.set) || (pj.pkgext_json && !c->pkgext_json))
-			ok = -1;
+	*pm = config_pnpm(spec, lock, pj.pnpm_major);
+	if (*pm && *pm <= 8) {
+		/* pnpm 8: package.json only (config getOptionsFromRootManifest) */
+		pnpm_config_manifest_over(c, &pj, *pm);
+		pnpm_config_release(&pj);
+		return 0;
 	}
+	rc = cfg_read(spec, "pnpm-workspace.yaml", &b);
+	if (rc > 0) {
+		rc = pnpm_config_workspace(b.data, b.len, c, &e) == 0 ? 1 : -1;
+		blob_release(&b);
+	}
+	if (rc < 0)
+		ok = -1;
+	else if (js_pnpm(*pm))
+		pnpm_config_manifest_over(c, &pj, *pm);
+	else if (!*pm && ((pj.overrides.set && !c->overrides.set) ||
+			  (pj.patched.set && !c->patched.set) ||
+			  (pj.pkgext_json && !c->pkgext_json)))
+		ok = -1;
 	pnpm_config_release(&pj);
 	return ok;
 }
 
-/* A setting from the environment: pnpm 8 reads npm_config_<key>, pnpm 12
- * pnpm_config_<key> only (config lib.rs Config::current), either case,
- * '-' as '_'. */
-static int env_bool(const char *key, unsigned major, const char **from)
+/* A setting from the environment: pnpm 8 to 10 read npm_config_<key>,
+ * pnpm 12 pnpm_config_<key> only (config lib.rs Config::current), either
+ * case, '-' as '_'. */
+static int env_bool(const char *key, unsigned pm, const char **from)
 {
 	static const char *const pre[] = { "npm_config_", "pnpm_config_" };
 	char name[80];
 	size_t i, k;
 
-	for (i = major < 9 ? 0 : 1; i < (major < 9 ? 1u : 2u); i++) {
+	for (i = js_pnpm(pm) ? 0 : 1; i < (js_pnpm(pm) ? 1u : 2u); i++) {
 		const char *v;
 
 		snprintf(name, sizeof(name), "%s%s", pre[i], key);
@@ -94,11 +139,11 @@ static int env_bool(const char *key, unsigned major, const char **from)
 	return -1;
 }
 
-/* Whether the user's own config file of this pnpm exists (pnpm 8:
+/* Whether the user's own config file of this pnpm exists (pnpm 8 to 10:
  * ~/.npmrc and ~/.config/pnpm/rc; pnpm 12: ~/.config/pnpm/config.yaml):
  * a setting it may hold is not ours to read, so a setting the project
  * does not set is then not compared. */
-static int user_config(unsigned major)
+static int user_config(unsigned pm)
 {
 	const char *home = getenv("HOME"), *xdg = getenv("XDG_CONFIG_HOME");
 	char *base = xdg && *xdg == '/' ? xstrdup(xdg) :
@@ -109,10 +154,10 @@ static int user_config(unsigned major)
 
 	if (!base)
 		return 1;
-	p = path_join(base, major < 9 ? "pnpm/rc" : "pnpm/config.yaml");
+	p = path_join(base, js_pnpm(pm) ? "pnpm/rc" : "pnpm/config.yaml");
 	there = stat(p, &st) == 0;
 	free(p);
-	if (major < 9 && home && *home) {
+	if (js_pnpm(pm) && home && *home) {
 		p = path_join(home, ".npmrc");
 		there |= stat(p, &st) == 0;
 		free(p);
@@ -122,9 +167,12 @@ static int user_config(unsigned major)
 }
 
 /* Each setting's value: the environment's, else the project's file's
- * (pnpm 8: .npmrc; pnpm 12: pnpm-workspace.yaml, already read), else
- * pnpm's default where no user config could say otherwise. */
-static void settings(const struct spec *spec, unsigned major, struct pnpm_config *c)
+ * (pnpm 8 and 9: .npmrc; pnpm 12: pnpm-workspace.yaml, already read),
+ * else pnpm's default where no user config could say otherwise.  pnpm 10
+ * reads both files, and pnpm-workspace.yaml's settings are set over what
+ * the environment and .npmrc said (config index.ts: pnpmConfig[key] =
+ * value for each of the workspace manifest's). */
+static void settings(const struct spec *spec, unsigned pm, struct pnpm_config *c)
 {
 	static const struct {
 		const char *key;
@@ -135,15 +183,15 @@ static void settings(const struct spec *spec, unsigned major, struct pnpm_config
 		{ "exclude-links-from-lockfile", offsetof(struct pnpm_config, exclude_links), 0 },
 		{ "inject-workspace-packages", offsetof(struct pnpm_config, inject_workspace), 0 },
 	};
-	int user = user_config(major);
+	int user = user_config(pm);
 	struct blob b;
-	int have = major < 9 && cfg_read(spec, ".npmrc", &b) > 0;
+	int have = js_pnpm(pm) && cfg_read(spec, ".npmrc", &b) > 0;
 	size_t i;
 
 	for (i = 0; i < ARRAY_SIZE(set); i++) {
 		struct pnpm_flag *f = (struct pnpm_flag *)((char *)c + set[i].off);
 		const char *from = NULL;
-		int v = env_bool(set[i].key, major, &from);
+		int v = pm == 10 && f->v >= 0 ? -1 : env_bool(set[i].key, pm, &from);
 
 		if (v >= 0) {
 			f->v = v;
@@ -171,7 +219,7 @@ struct cfg_files {
 	int have_pnpmfile;
 };
 
-static void read_files(const struct spec *spec, const struct pnpm_lock *lock,
+static void read_files(const struct spec *spec, const struct pnpm_lock *lock, unsigned pm,
 		       struct pnpm_config *c, struct cfg_files *cf, struct pnpm_cfg_files *f)
 {
 	size_t i, n = c->patched.n;
@@ -206,9 +254,10 @@ static void read_files(const struct spec *spec, const struct pnpm_lock *lock,
 		c->pnpmfile_set = 1;
 		return;
 	}
-	f->pnpmfile_name = ".pnpmfile.mjs";
+	/* pnpm 9 and 10 read .pnpmfile.cjs only (pnpm 10 requireHooks) */
+	f->pnpmfile_name = js_pnpm(pm) ? ".pnpmfile.cjs" : ".pnpmfile.mjs";
 	rc = cfg_read(spec, f->pnpmfile_name, &cf->pnpmfile);
-	if (rc == 0) {
+	if (rc == 0 && !js_pnpm(pm)) {
 		f->pnpmfile_name = ".pnpmfile.cjs";
 		rc = cfg_read(spec, f->pnpmfile_name, &cf->pnpmfile);
 	}
@@ -289,10 +338,10 @@ static void missing_patch(struct result *r, const struct lock_req *l,
 	buf_release(&m);
 }
 
-static void mismatch_result(struct result *r, const struct lock_req *l, unsigned major,
+static void mismatch_result(struct result *r, const struct lock_req *l, unsigned pm,
 			    const struct pnpm_cfg_mismatch *w)
 {
-	const char *code = major < 9 ? "ERR_PNPM_LOCKFILE_CONFIG_MISMATCH" :
+	const char *code = js_pnpm(pm) ? "ERR_PNPM_LOCKFILE_CONFIG_MISMATCH" :
 				       "ERR_PNPM_OUTDATED_LOCKFILE";
 	const char *from = w->from ? w->from : "pnpm's default";
 	char *key = w->key ? shown_key(w->key) : NULL;
@@ -344,22 +393,23 @@ int deps_pnpm_config_check(const struct spec *spec, const struct lock_req *l,
 	struct pnpm_cfg_mismatch why;
 	struct cfg_files cf;
 	char *scratch = NULL;
+	unsigned pm;
 	int ok;
 
 	if (lock->major < 6)
 		return 0;
 	pnpm_config_init(&c);
-	if (config_files(spec, lock->major, &c) < 0) {
+	if (config_files(spec, lock, &pm, &c) < 0) {
 		pnpm_config_release(&c);
 		return 0;
 	}
-	settings(spec, lock->major, &c);
+	settings(spec, pm, &c);
 	memset(&f, 0, sizeof(f));
 	memset(&cf, 0, sizeof(cf));
-	read_files(spec, lock, &c, &cf, &f);
+	read_files(spec, lock, pm, &c, &cf, &f);
 	ok = pnpm_settings_match(&lock->cfg, lock->major, &c, &f, &why, &scratch);
 	if (!ok)
-		mismatch_result(r, l, lock->major, &why);
+		mismatch_result(r, l, pm, &why);
 	release_files(&cf, c.patched.n);
 	free(scratch);
 	pnpm_config_release(&c);

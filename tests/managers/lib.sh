@@ -6,6 +6,7 @@
 # scripts not run: every one is a JavaScript file or a binary the package
 # itself carries):
 #   pnpm8   pnpm 8.15.9 (JavaScript)        pnpm   pnpm 12 (the binary of @pnpm/exe.linux-x64)
+#   pnpm9   pnpm 9.15.9 (JavaScript)        pnpm10 pnpm 10.34.8 (JavaScript)
 #   yarn3   @yarnpkg/cli-dist 3.8.6         yarn4  @yarnpkg/cli-dist 4.18.1
 #   bun     @oven/bun-linux-x64 1.4.5 (the binary, no postinstall download)
 # npm is the machine's own.
@@ -24,6 +25,8 @@ mkdir -p "$MGR_CACHE" "$TEST_TMPDIR/mgr-home"
 mgr_path() {
 	case $1 in
 	pnpm8) echo "$mgr_nm/pnpm8/bin/pnpm.cjs" ;;
+	pnpm9) echo "$mgr_nm/pnpm9/bin/pnpm.cjs" ;;
+	pnpm10) echo "$mgr_nm/pnpm10/bin/pnpm.cjs" ;;
 	pnpm) echo "$mgr_nm/pnpm/pnpm" ;;
 	yarn3) echo "$mgr_nm/yarn3/bin/yarn.js" ;;
 	yarn4) echo "$mgr_nm/yarn4/bin/yarn.js" ;;

@@ -245,10 +245,74 @@ static void npmrc(void)
 			  rows[i].want, "row %zu", i);
 }
 
+/* which pnpm: packageManager of package.json and of .modules.yaml */
+static void which_pnpm(void)
+{
+	static const struct {
+		const char *text;
+		unsigned want;
+	} rows[] = {
+		{ "hoistPattern:\n  - '*'\npackageManager: pnpm@9.15.9\npendingBuilds: []\n", 9 },
+		{ "{\n  \"layoutVersion\": 5,\n  \"packageManager\": \"pnpm@10.34.8\",\n}\n", 10 },
+		{ "packageManager: 'pnpm@8.15.9'\n", 8 },
+		{ "packageManager: yarn@4.1.0\n", 0 },
+		{ "packageManager: pnpm@\n", 0 },
+		{ "layoutVersion: 5\n", 0 },
+		{ "packageManager", 0 },
+		{ "", 0 },
+	};
+	static const struct {
+		const char *json;
+		unsigned major;	/* of the pnpm that reads */
+		const char *over;	/* the override of tiny-b that counts */
+		const char *file;
+		size_t catalogs;
+	} over[] = {
+		/* pnpm 10: package.json's overrides over pnpm-workspace.yaml's */
+		{ "{\"pnpm\":{\"overrides\":{\"tiny-b\":\"1.0.0\"}}}", 10, "1.0.0", "package.json", 1 },
+		/* ... but not empty ones */
+		{ "{\"pnpm\":{\"overrides\":{}}}", 10, "3.0.0", "pnpm-workspace.yaml", 1 },
+		{ "{\"packageManager\":\"pnpm@10.1.0\"}", 10, "3.0.0", "pnpm-workspace.yaml", 1 },
+		/* pnpm 9: package.json's only, the workspace's catalogs kept */
+		{ "{}", 9, NULL, "package.json", 1 },
+		{ "{\"resolutions\":{\"tiny-b\":\"2.0.0\"}}", 9, "2.0.0", "package.json", 1 },
+	};
+	static const char ws[] = "overrides:\n  tiny-b: 3.0.0\ncatalog:\n  tiny-a: 1.0.0\n";
+	size_t i, k;
+
+	for (i = 0; i < ARRAY_SIZE(rows); i++)
+		CHECK_INT(pnpm_modules_major(rows[i].text, strlen(rows[i].text)), rows[i].want,
+			  "row %zu", i);
+	CHECK_INT(pnpm_major_of("pnpm@10.1.0+sha512.abc", 22), 10, "with a hash");
+	CHECK_INT(pnpm_major_of("pnpm@9", 6), 9, "a major alone");
+	CHECK_INT(pnpm_major_of("npm@10.1.0", 10), 0, "npm");
+	for (i = 0; i < ARRAY_SIZE(over); i++) {
+		struct pnpm_config c, m;
+		struct parse_error e;
+		const char *got = NULL;
+
+		pnpm_config_init(&c);
+		pnpm_config_init(&m);
+		CHECK_INT(pnpm_config_workspace(ws, strlen(ws), &c, &e), 0, "over %zu", i);
+		CHECK_INT(pnpm_config_manifest(over[i].json, strlen(over[i].json), &m), 0,
+			  "over %zu", i);
+		pnpm_config_manifest_over(&c, &m, over[i].major);
+		for (k = 0; k < c.overrides.n; k++)
+			if (!strcmp(c.overrides.v[k].key, "tiny-b"))
+				got = c.overrides.v[k].val;
+		CHECK_STR(got, over[i].over, "over %zu", i);
+		CHECK_STR(c.file, over[i].file, "over %zu", i);
+		CHECK_INT(c.catalogs.n, over[i].catalogs, "over %zu: the catalogs kept", i);
+		pnpm_config_release(&c);
+		pnpm_config_release(&m);
+	}
+}
+
 void test_main(void)
 {
 	hashes();
 	pkgext();
 	compare();
 	npmrc();
+	which_pnpm();
 }
