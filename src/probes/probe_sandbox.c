@@ -1448,6 +1448,30 @@ static const struct sbx_item items[] = {
 	  STATUS_FAIL, REASON_EXPOSED, NULL, "do not mount secrets into the sandbox (no "
 	  "--secret, no -v ...:/run/secrets; Kubernetes: automountServiceAccountToken: "
 	  "false)", sbx_secret_check, SECRET_MOUNTED },
+	{ "escape.proc_sys", "Sandbox: /proc/sys", SANDBOX_KERNEL,
+	  STATUS_FAIL, REASON_WRITABLE, NULL, "no --privileged, no --security-opt "
+	  "systempaths=unconfined: the runtime then mounts /proc/sys read-only (bwrap "
+	  "--proc does too); with it, --cap-drop ALL", sbx_escape_proc_sys, 0 },
+	{ "escape.core_pattern", "Sandbox: core_pattern", SANDBOX_KERNEL,
+	  STATUS_FAIL, REASON_WRITABLE, NULL, "no --privileged, no --security-opt "
+	  "systempaths=unconfined (/proc/sys read-only), and an unprivileged user "
+	  "(--user UID:GID)", sbx_escape_core_pattern, 0 },
+	{ "escape.release_agent", "Sandbox: cgroup release_agent", SANDBOX_KERNEL,
+	  STATUS_FAIL, REASON_EXPOSED, "--cap-drop ALL", "--cap-drop ALL (no "
+	  "--privileged, no --cap-add SYS_ADMIN), and no -v /sys/fs/cgroup:...:rw",
+	  sbx_escape_release_agent, 0 },
+	{ "escape.binfmt_misc", "Sandbox: binfmt_misc", SANDBOX_KERNEL,
+	  STATUS_FAIL, REASON_EXPOSED, "--cap-drop ALL", "no --privileged and --cap-drop "
+	  "ALL: /proc/sys read-only and no mount; do not mount "
+	  "/proc/sys/fs/binfmt_misc into the sandbox", sbx_escape_binfmt_misc, 0 },
+	{ "escape.uevent_helper", "Sandbox: uevent_helper", SANDBOX_KERNEL,
+	  STATUS_FAIL, REASON_WRITABLE, NULL, "no --privileged: the runtime then mounts "
+	  "/sys read-only (bwrap: no --dev-bind /sys)", sbx_escape_uevent_helper, 0 },
+	{ "fs.host_mounts", "Sandbox: host mounts", SANDBOX_HOST_MOUNTS,
+	  STATUS_FAIL, REASON_EXPOSED, NULL, "do not mount the host's paths into the "
+	  "sandbox (no -v /:/host, -v /etc:..., -v /home:..., -v /proc:...); mount only "
+	  "the repository, and what must be shared read-only (:ro)",
+	  sbx_fs_host_mounts, 0 },
 };
 
 /* ---- the probe ------------------------------------------------------- */
@@ -1537,6 +1561,9 @@ static const char *const sandbox_ids[] = {
 	"sandbox.secrets.npmrc", "sandbox.secrets.netrc", "sandbox.secrets.git",
 	"sandbox.secrets.gh", "sandbox.secrets.kube", "sandbox.secrets.pypirc",
 	"sandbox.secrets.environment", "sandbox.secrets.mounted",
+	"sandbox.escape.proc_sys", "sandbox.escape.core_pattern",
+	"sandbox.escape.release_agent", "sandbox.escape.binfmt_misc",
+	"sandbox.escape.uevent_helper", "sandbox.fs.host_mounts",
 	NULL
 };
 
