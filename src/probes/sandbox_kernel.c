@@ -218,10 +218,8 @@ void sbx_escape_proc_sys(const struct sbx *x, struct result *r)
 		free(f);
 	}
 	cJSON_AddStringToObject(r->data, "path", dir);
-	if (mounted)
+	if (mounted)	/* no proc mount in the table: left out */
 		cJSON_AddBoolToObject(r->data, "read_only", ro_mount);
-	else
-		cJSON_AddNullToObject(r->data, "read_only");
 	cJSON_AddItemToObject(r->data, "writable_files", a);
 	cJSON_AddBoolToObject(r->data, "cap_sys_admin", p.sys_admin);
 	if (w.n) {
