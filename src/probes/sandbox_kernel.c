@@ -527,14 +527,12 @@ void sbx_fs_host_mounts(const struct sbx *x, struct result *r)
 	cJSON_AddItemToObject(r->data, "host_mounts", h.list);
 	if (h.writable.n) {
 		sbx_list_text(&msg, h.writable.v, h.writable.n);
-		sbx_verdict(x, r, 0, STATUS_PASS, REASON_NONE, "the host's %s %s mounted in, "
-			    "writable by this process", buf_str(&msg),
-			    h.writable.n == 1 ? "is" : "are");
+		sbx_verdict(x, r, 0, STATUS_PASS, REASON_NONE, "a host path is mounted at %s, "
+			    "writable by this process", buf_str(&msg));
 	} else if (h.other.n) {
 		sbx_list_text(&msg, h.other.v, h.other.n);
-		sbx_verdict(x, r, 0, STATUS_WARN, REASON_EXPOSED, "the host's %s %s mounted "
-			    "in (not writable by this process)", buf_str(&msg),
-			    h.other.n == 1 ? "is" : "are");
+		sbx_verdict(x, r, 0, STATUS_WARN, REASON_EXPOSED, "a host path is mounted at %s "
+			    "(read only to this process)", buf_str(&msg));
 	} else {
 		sbx_verdict(x, r, 1, STATUS_PASS, REASON_NONE, "no path of the host's disks is "
 			    "mounted in but / and the repository");
