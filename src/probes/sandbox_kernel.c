@@ -1,6 +1,6 @@
 /* sandbox_kernel.c - the sandbox probe's kernel escape surfaces and host
  * mounts (see probe_sandbox.c for the probe and what it touches; the pure
- * mountinfo side is src/parse/sandbox_kernel.c).
+ * mountinfo side is src/parse/sandbox_mounts.c).
  *
  * What the escape-hunting tools look for beside sockets and secrets: a
  * writable /proc/sys, core_pattern, a cgroup v1 release_agent, binfmt_misc's
@@ -22,7 +22,7 @@
  */
 #include "probe_sandbox.h"
 #include "saferead.h"
-#include "sandbox_kernel.h"
+#include "sandbox_mounts.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -1,8 +1,8 @@
-/* sandbox_kernel.c - mountinfo lines and host mounts for the sandbox probe's
- * kernel checks (see sandbox_kernel.h).  No system call; every scan is
+/* sandbox_mounts.c - mountinfo lines and host mounts for the sandbox probe's
+ * kernel checks (see sandbox_mounts.h).  No system call; every scan is
  * bounded by the length given, never by a terminator.
  */
-#include "sandbox_kernel.h"
+#include "sandbox_mounts.h"
 #include "span.h"
 
 #include <stdlib.h>

@@ -1,11 +1,11 @@
-/* sandbox_kernel.h - the pure side of the sandbox probe's kernel escape
- * surfaces and host mounts (src/parse/sandbox_kernel.c; the probe's side
+/* sandbox_mounts.h - the pure side of the sandbox probe's kernel escape
+ * surfaces and host mounts (src/parse/sandbox_mounts.c; the probe's side
  * is src/probes/sandbox_kernel.c): every field of a mountinfo line, which
  * mounts lend the sandbox a path of the host, and whether a path lies
  * under a directory.  Bytes in, values out, no system call, safe to fuzz.
  */
-#ifndef EP_SANDBOX_KERNEL_H
-#define EP_SANDBOX_KERNEL_H
+#ifndef EP_SANDBOX_MOUNTS_H
+#define EP_SANDBOX_MOUNTS_H
 
 #include <stddef.h>
 
