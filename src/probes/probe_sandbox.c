@@ -21,9 +21,12 @@
  * the credential files by name, those whose "token line" decides read
  * only to find that line, ~/.ssh's files only as far as a key's header
  * (credkind.h), /run/secrets by name, the environment's names; never
- * shown.  Nothing is run, no packet is sent.
+ * shown; faccessat(W_OK) on a few /proc/sys files, /sys/kernel/uevent_helper,
+ * each cgroup v1 hierarchy's release_agent and the host's mount points,
+ * <proc>/filesystems and uname(2) (sandbox_kernel.c: none opened for
+ * writing).  Nothing is run, no packet is sent.
  * The parsers are in sandbox.c; the escape hatches in sandbox_reach.c,
- * the secrets in sandbox_cred.c.
+ * the secrets in sandbox_cred.c, the kernel's in sandbox_kernel.c.
  */
 #include "probe_sandbox.h"
 #include "procnet.h"
