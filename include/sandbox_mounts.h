@@ -34,12 +34,14 @@ enum host_mount {
 				 * (-v /home:/home, -v /:/host) */
 	HOST_MOUNT_PROC,	/* a proc file system beside /proc
 				 * (-v /proc:/host/proc) */
+	HOST_MOUNT_SYSFS,	/* a sysfs mounted read-write (--privileged,
+				 * -v /sys:/sys) */
 };
 
 /* The kind of m: a disk file system (its source a /dev path, or a disk
  * file system type) mounted anywhere but on /, /etc/hosts, /etc/hostname,
- * /etc/resolv.conf or /dev/termination-log (the runtime's own files), or
- * a proc file system outside /proc.  repo (or NULL): the audited
+ * /etc/resolv.conf or /dev/termination-log (the runtime's own files), a
+ * proc file system outside /proc, or a sysfs not mounted read-only.  repo (or NULL): the audited
  * repository, whose own mount and mounts inside it are expected. */
 enum host_mount sandbox_host_mount(const struct mount_entry *m, const char *repo);
 

@@ -185,6 +185,12 @@ enum host_mount sandbox_host_mount(const struct mount_entry *m, const char *repo
 	if (!strcmp(m->type, "proc"))
 		return sandbox_path_under(m->mount_point, "/proc") ? HOST_MOUNT_NONE :
 		       HOST_MOUNT_PROC;
+	/* the runtimes mount /sys read-only (docker, podman unless
+	 * --privileged; bwrap --ro-bind): a read-write one is the host
+	 * kernel's knobs (linPEAS lists /sys/kernel/security,
+	 * /sys/firmware/efi/vars writable) */
+	if (!strcmp(m->type, "sysfs"))
+		return m->read_only ? HOST_MOUNT_NONE : HOST_MOUNT_SYSFS;
 	if (!disk_fs(m) || !strcmp(m->mount_point, "/"))
 		return HOST_MOUNT_NONE;
 	for (i = 0; i < sizeof(runtime_files) / sizeof(runtime_files[0]); i++)

@@ -1472,8 +1472,9 @@ static const struct sbx_item items[] = {
 	  "/sys read-only (bwrap: no --dev-bind /sys)", sbx_escape_uevent_helper, 0 },
 	{ "fs.host_mounts", "Sandbox: host mounts", SANDBOX_HOST_MOUNTS,
 	  STATUS_FAIL, REASON_EXPOSED, NULL, "do not mount the host's paths into the "
-	  "sandbox (no -v /:/host, -v /etc:..., -v /home:..., -v /proc:...); mount only "
-	  "the repository, and what must be shared read-only (:ro)",
+	  "sandbox (no -v /:/host, -v /etc:..., -v /home:..., -v /proc:..., no "
+	  "--privileged, which mounts /sys read-write); mount only the repository, and "
+	  "what must be shared read-only (:ro)",
 	  sbx_fs_host_mounts, 0 },
 };
 

@@ -480,6 +480,7 @@ static void host_seen(const struct mount_entry *m, void *arg)
 	struct hostm *h = arg;
 	enum host_mount kind = sandbox_host_mount(m, h->repo);
 	cJSON *o;
+	struct buf label = BUF_INIT;
 	int w;
 
 	if (kind == HOST_MOUNT_NONE || h->n++ >= HOST_MOUNTS_MAX)
@@ -493,12 +494,16 @@ static void host_seen(const struct mount_entry *m, void *arg)
 	cJSON_AddBoolToObject(o, "read_only", m->read_only);
 	cJSON_AddBoolToObject(o, "writable", w);
 	cJSON_AddItemToArray(h->list, o);
-	sbx_names_add(w ? &h->writable : &h->other, m->mount_point);
+	buf_printf(&label, "%s (%s)", m->mount_point, kind == HOST_MOUNT_PATH ? m->root :
+		   m->type);
+	sbx_names_add(w ? &h->writable : &h->other, buf_str(&label));
+	buf_release(&label);
 }
 
 /*
  * A disk file system's directory bind-mounted in (-v /home:/home,
- * -v /:/host) or a second proc (-v /proc:/host/proc): what CDK prints in
+ * -v /:/host), a second proc (-v /proc:/host/proc) or a read-write sysfs
+ * (--privileged): what CDK prints in
  * red and deepce lists as "Other mounts" (see sandbox_host_mount for the
  * rule).  The sandbox's own / is fs.root's, and the repository's mount is
  * expected.  Writable by this process (or one remount away with
@@ -527,12 +532,12 @@ void sbx_fs_host_mounts(const struct sbx *x, struct result *r)
 	cJSON_AddItemToObject(r->data, "host_mounts", h.list);
 	if (h.writable.n) {
 		sbx_list_text(&msg, h.writable.v, h.writable.n);
-		sbx_verdict(x, r, 0, STATUS_PASS, REASON_NONE, "a host path is mounted at %s, "
-			    "writable by this process", buf_str(&msg));
+		sbx_verdict(x, r, 0, STATUS_PASS, REASON_NONE, "mounted from the host, writable "
+			    "by this process: %s", buf_str(&msg));
 	} else if (h.other.n) {
 		sbx_list_text(&msg, h.other.v, h.other.n);
-		sbx_verdict(x, r, 0, STATUS_WARN, REASON_EXPOSED, "a host path is mounted at %s "
-			    "(read only to this process)", buf_str(&msg));
+		sbx_verdict(x, r, 0, STATUS_WARN, REASON_EXPOSED, "mounted from the host, read only "
+			    "to this process: %s", buf_str(&msg));
 	} else {
 		sbx_verdict(x, r, 1, STATUS_PASS, REASON_NONE, "no path of the host's disks is "
 			    "mounted in but / and the repository");

@@ -213,7 +213,7 @@ all_agree() {
 }
 
 # listed MP: the report lists MP among the host mounts
-listed() { host_mps | grep -qx -- "$1"; }
+listed() { host_mps >"$T/mps" && grep -qx -- "$1" "$T/mps"; }
 
 # ---- this machine, as root -------------------------------------------------
 run root
@@ -240,9 +240,7 @@ all_agree ns
 check "ns: /proc/sys read-only, said" [ "$(get escape.proc_sys read_only)" = true ]
 check "ns: the bound host directory is listed" listed "$T/mnt"
 check "ns: the read-only one is listed" listed "$T/romnt"
-check "ns: the repository bound on itself is not" sh -c "! grep -qx -- '$T/repo' <<E
-$(host_mps)
-E"
+check "ns: the repository bound on itself is not" sh -c "! grep -qx -- '$T/repo' '$T/mps'"
 check "ns: root with CAP_SYS_ADMIN: core_pattern one remount away" \
 	[ "$(get escape.core_pattern status)" = fail ]
 

@@ -127,6 +127,8 @@ static const struct {
 	{ "/sys", "/proc/sys", "proc", "proc", NULL, HOST_MOUNT_NONE },
 	{ "/", "/host/proc", "proc", "proc", NULL, HOST_MOUNT_PROC },
 	{ "/", "/procfs", "proc", "proc", NULL, HOST_MOUNT_PROC },
+	/* sysfs: read-write is the host kernel's knobs */
+	{ "/", "/sys", "sysfs", "sysfs", NULL, HOST_MOUNT_SYSFS },
 };
 
 static void test_hosts(void)
@@ -139,6 +141,11 @@ static void test_hosts(void)
 
 		CHECK_INT((int)sandbox_host_mount(&m, hosts[i].repo), (int)hosts[i].want,
 			  "row %zu: %s at %s (%s)", i, hosts[i].root, hosts[i].mp, hosts[i].type);
+		m.read_only = 1;	/* read-only: the same, but for sysfs */
+		CHECK_INT((int)sandbox_host_mount(&m, hosts[i].repo),
+			  hosts[i].want == HOST_MOUNT_SYSFS ? HOST_MOUNT_NONE : (int)hosts[i].want,
+			  "row %zu read-only: %s at %s (%s)", i, hosts[i].root, hosts[i].mp,
+			  hosts[i].type);
 	}
 }
 
