@@ -92,7 +92,10 @@ print("uevent_helper", try_open("/sys/kernel/uevent_helper"))
 
 reg = "/proc/sys/fs/binfmt_misc/register"
 b = try_open(reg)
-if b == "absent" and os.path.isdir(os.path.dirname(reg)):
+# in a user namespace of its own a mount is that namespace's instance
+# (Linux 6.7), which reaches only its own processes: not the host's
+init_userns = os.readlink("/proc/self/ns/user") == "user:[4026531837]"
+if b == "absent" and os.path.isdir(os.path.dirname(reg)) and init_userns:
     b = "yes" if nested('mount -t binfmt_misc binfmt_misc "$1" && '
                         'exec python3 -c "$3" "$2"', os.path.dirname(reg), reg,
                         OPEN) else "no"
@@ -254,6 +257,28 @@ if [ -n "$NOBODY" ]; then
 	all_agree nobody
 else
 	skip "the cases as nobody: $NOBODY_WHY"
+fi
+
+# ---- user namespaces: root's (uid 0 maps to the host's 0) and nobody's ----
+if unshare --user --map-root-user --mount true 2>/dev/null; then
+	run userns unshare --user --map-root-user --mount
+	all_agree userns
+	check "userns of root: core_pattern writable (uid 0 is the host's)" \
+		[ "$(get escape.core_pattern status)" = fail ]
+	check "userns: not the initial user namespace" \
+		[ "$(get escape.release_agent initial_user_namespace)" = false ]
+	if [ -n "$NOBODY" ] && $NOBODY unshare --user --map-root-user --mount true 2>/dev/null; then
+		run userns-nobody $NOBODY unshare --user --map-root-user --mount
+		all_agree userns-nobody
+		check "userns of nobody: root inside, core_pattern not writable" \
+			[ "$(get escape.core_pattern status)" = pass ]
+		check "userns of nobody: CAP_SYS_ADMIN of its own namespace" \
+			[ "$(get escape.release_agent cap_sys_admin)" = true ]
+	else
+		skip "a user namespace of nobody: not allowed here${NOBODY_WHY:+ ($NOBODY_WHY)}"
+	fi
+else
+	skip "user namespaces: not allowed here"
 fi
 
 # ---- bubblewrap: read-only /, a fresh /proc with /proc/sys read-only --------
