@@ -41,8 +41,11 @@ enum sandbox_key {
 	SANDBOX_VAR_RUN,	/* read-only | any */
 	SANDBOX_SECRETS,	/* none | any | [ssh, aws, ...] */
 	SANDBOX_METADATA,	/* none | any: the cloud metadata address */
+	SANDBOX_KERNEL,		/* protected | any: /proc/sys, core_pattern,
+				 * release_agent, binfmt_misc, uevent_helper */
+	SANDBOX_HOST_MOUNTS,	/* none | any: the host's paths mounted in */
 };
-#define SANDBOX_KEYS (SANDBOX_METADATA + 1)
+#define SANDBOX_KEYS (SANDBOX_HOST_MOUNTS + 1)
 
 
 /* "network", "no_new_privs", ... (static) */

@@ -35,6 +35,8 @@ static const struct {
 	[SANDBOX_VAR_RUN] = { "var_run", "read-only", NULL },
 	[SANDBOX_SECRETS] = { "secrets", "none", NULL },
 	[SANDBOX_METADATA] = { "metadata", "none", NULL },
+	[SANDBOX_KERNEL] = { "kernel", "protected", NULL },
+	[SANDBOX_HOST_MOUNTS] = { "host_mounts", "none", NULL },
 };
 
 const char *sandbox_key_name(enum sandbox_key k)

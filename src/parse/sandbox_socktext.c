@@ -4,6 +4,7 @@
  */
 #include "sandbox_socktext.h"
 #include "digest.h"
+#include "sandbox_mounts.h"
 #include "util.h"
 
 #include <cJSON.h>
@@ -163,61 +164,28 @@ size_t sandbox_unix_shims(const char *buf, size_t len,
 
 /* ---- mountinfo --------------------------------------------------------- */
 
-/* proc(5): "36 35 98:0 /mnt1 /mnt2 rw,noatime master:1 - ext3 /dev/root
- * rw": field 5 is the mount point, relative to our root, with blanks,
- * tabs, newlines and backslashes as octal escapes (show_mountinfo's
- * seq_path_root(..., " \t\n\\")). */
-static void unescape_octal(const char *s, size_t n, char *out)
-{
-	size_t i, o = 0;
+/* One reader of mountinfo lines for the probe: sandbox_mounts.c's
+ * (proc(5)'s fields, octal escapes undone); this gives its root and mount
+ * point. */
+struct points_ctx {
+	void (*cb)(const char *root, const char *mount_point, void *arg);
+	void *arg;
+};
 
-	for (i = 0; i < n; i++) {
-		if (s[i] == '\\' && i + 3 < n &&
-		    s[i + 1] >= '0' && s[i + 1] <= '3' && s[i + 2] >= '0' && s[i + 2] <= '7' &&
-		    s[i + 3] >= '0' && s[i + 3] <= '7') {
-			out[o++] = (char)((s[i + 1] - '0') * 64 + (s[i + 2] - '0') * 8 +
-					  (s[i + 3] - '0'));
-			i += 3;
-		} else {
-			out[o++] = s[i];
-		}
-	}
-	out[o] = '\0';
+static void points_one(const struct mount_entry *m, void *arg)
+{
+	const struct points_ctx *c = arg;
+
+	c->cb(m->root, m->mount_point, c->arg);
 }
 
 size_t sandbox_mount_points(const char *buf, size_t len,
 			    void (*cb)(const char *root, const char *mount_point, void *arg),
 			    void *arg)
 {
-	const char *p = buf, *end = buf + len;
-	char root[4096], mp[4096];
-	size_t count = 0;
+	struct points_ctx c = { cb, arg };
 
-	while (p < end) {
-		const char *nl = memchr(p, '\n', (size_t)(end - p));
-		const char *le = nl ? nl : end, *q = p, *f[5] = { NULL };
-		size_t fl[5] = { 0 };
-		int field = 0;
-
-		while (q < le && field < 5) {
-			while (q < le && *q == ' ')
-				q++;
-			f[field] = q;
-			while (q < le && *q != ' ')
-				q++;
-			fl[field] = (size_t)(q - f[field]);
-			field++;
-		}
-		if (field == 5 && fl[3] && fl[4] && fl[3] < sizeof(root) && fl[4] < sizeof(mp) &&
-		    *f[3] == '/' && *f[4] == '/') {
-			unescape_octal(f[3], fl[3], root);
-			unescape_octal(f[4], fl[4], mp);
-			cb(root, mp, arg);
-			count++;
-		}
-		p = nl ? nl + 1 : end;
-	}
-	return count;
+	return sandbox_mountinfo_each(buf, len, points_one, &c);
 }
 
 /* ---- SHA-256, for docker's context directories ------------------------ */

@@ -21,9 +21,12 @@
  * the credential files by name, those whose "token line" decides read
  * only to find that line, ~/.ssh's files only as far as a key's header
  * (credkind.h), /run/secrets by name, the environment's names; never
- * shown.  Nothing is run, no packet is sent.
+ * shown; faccessat(W_OK) on a few /proc/sys files, /sys/kernel/uevent_helper,
+ * each cgroup v1 hierarchy's release_agent and the host's mount points,
+ * <proc>/filesystems and uname(2) (sandbox_kernel.c: none opened for
+ * writing).  Nothing is run, no packet is sent.
  * The parsers are in sandbox.c; the escape hatches in sandbox_reach.c,
- * the secrets in sandbox_cred.c.
+ * the secrets in sandbox_cred.c, the kernel's in sandbox_kernel.c.
  */
 #include "probe_sandbox.h"
 #include "procnet.h"
@@ -1448,6 +1451,31 @@ static const struct sbx_item items[] = {
 	  STATUS_FAIL, REASON_EXPOSED, NULL, "do not mount secrets into the sandbox (no "
 	  "--secret, no -v ...:/run/secrets; Kubernetes: automountServiceAccountToken: "
 	  "false)", sbx_secret_check, SECRET_MOUNTED },
+	{ "escape.proc_sys", "Sandbox: /proc/sys", SANDBOX_KERNEL,
+	  STATUS_FAIL, REASON_WRITABLE, NULL, "no --privileged, no --security-opt "
+	  "systempaths=unconfined: the runtime then mounts /proc/sys read-only (bwrap "
+	  "--proc does too); with it, --cap-drop ALL", sbx_escape_proc_sys, 0 },
+	{ "escape.core_pattern", "Sandbox: core_pattern", SANDBOX_KERNEL,
+	  STATUS_FAIL, REASON_WRITABLE, NULL, "no --privileged, no --security-opt "
+	  "systempaths=unconfined (/proc/sys read-only), and an unprivileged user "
+	  "(--user UID:GID)", sbx_escape_core_pattern, 0 },
+	{ "escape.release_agent", "Sandbox: cgroup release_agent", SANDBOX_KERNEL,
+	  STATUS_FAIL, REASON_EXPOSED, "--cap-drop ALL", "--cap-drop ALL (no "
+	  "--privileged, no --cap-add SYS_ADMIN), and no -v /sys/fs/cgroup:...:rw",
+	  sbx_escape_release_agent, 0 },
+	{ "escape.binfmt_misc", "Sandbox: binfmt_misc", SANDBOX_KERNEL,
+	  STATUS_FAIL, REASON_EXPOSED, "--cap-drop ALL", "no --privileged and --cap-drop "
+	  "ALL: /proc/sys read-only and no mount; do not mount "
+	  "/proc/sys/fs/binfmt_misc into the sandbox", sbx_escape_binfmt_misc, 0 },
+	{ "escape.uevent_helper", "Sandbox: uevent_helper", SANDBOX_KERNEL,
+	  STATUS_FAIL, REASON_WRITABLE, NULL, "no --privileged: the runtime then mounts "
+	  "/sys read-only (bwrap: no --dev-bind /sys)", sbx_escape_uevent_helper, 0 },
+	{ "fs.host_mounts", "Sandbox: host mounts", SANDBOX_HOST_MOUNTS,
+	  STATUS_FAIL, REASON_EXPOSED, NULL, "do not mount the host's paths into the "
+	  "sandbox (no -v /:/host, -v /etc:..., -v /home:..., -v /proc:..., no "
+	  "--privileged, which mounts /sys read-write); mount only the repository, and "
+	  "what must be shared read-only (:ro)",
+	  sbx_fs_host_mounts, 0 },
 };
 
 /* ---- the probe ------------------------------------------------------- */
@@ -1537,6 +1565,9 @@ static const char *const sandbox_ids[] = {
 	"sandbox.secrets.npmrc", "sandbox.secrets.netrc", "sandbox.secrets.git",
 	"sandbox.secrets.gh", "sandbox.secrets.kube", "sandbox.secrets.pypirc",
 	"sandbox.secrets.environment", "sandbox.secrets.mounted",
+	"sandbox.escape.proc_sys", "sandbox.escape.core_pattern",
+	"sandbox.escape.release_agent", "sandbox.escape.binfmt_misc",
+	"sandbox.escape.uevent_helper", "sandbox.fs.host_mounts",
 	NULL
 };
 

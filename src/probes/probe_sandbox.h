@@ -88,4 +88,12 @@ void sbx_escape_sudo(const struct sbx *x, struct result *r);
 void sbx_escape_var_run(const struct sbx *x, struct result *r);
 void sbx_secret_check(const struct sbx *x, struct result *r);
 
+/* sandbox_kernel.c: the kernel escape surfaces and the host's mounts */
+void sbx_escape_proc_sys(const struct sbx *x, struct result *r);
+void sbx_escape_core_pattern(const struct sbx *x, struct result *r);
+void sbx_escape_release_agent(const struct sbx *x, struct result *r);
+void sbx_escape_binfmt_misc(const struct sbx *x, struct result *r);
+void sbx_escape_uevent_helper(const struct sbx *x, struct result *r);
+void sbx_fs_host_mounts(const struct sbx *x, struct result *r);
+
 #endif

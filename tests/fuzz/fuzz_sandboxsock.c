@@ -14,6 +14,7 @@
  */
 #include "fuzz.h"
 #include "sandbox_socktext.h"
+#include "sandbox_mounts.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -34,6 +35,20 @@ static void two(const char *root, const char *mp, void *arg)
 	(void)arg;
 	FUZZ_CHECK(root[0] == '/' && mp[0] == '/');
 	FUZZ_CHECK(strlen(mp) <= longest && strlen(root) <= longest);
+}
+
+/* sandbox_mounts.c's whole line, beneath sandbox_mount_points: every
+ * string NUL-terminated and no longer than the text, the host mount rule
+ * total on it */
+static void entry(const struct mount_entry *m, void *arg)
+{
+	(void)arg;
+	FUZZ_CHECK(m->root[0] == '/' && m->mount_point[0] == '/');
+	FUZZ_CHECK(strlen(m->type) <= longest && strlen(m->source) <= longest &&
+		   strlen(m->super) <= longest);
+	FUZZ_CHECK(m->read_only == 0 || m->read_only == 1);
+	(void)sandbox_host_mount(m, "/work");
+	(void)sandbox_host_mount(m, NULL);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -58,6 +73,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		break;
 	case 1:
 		sandbox_mount_points((const char *)data, size, two, NULL);
+		sandbox_mountinfo_each((const char *)data, size, entry, NULL);
 		break;
 	case 2:
 		if (sandbox_docker_current_context((const char *)data, size, out, sizeof(out)) == 0)
