@@ -17,6 +17,7 @@
 
 static const struct {
 	const char *name, *def, *alt;
+	int lax;
 } keys[SANDBOX_KEYS] = {
 	[SANDBOX_NETWORK] = { "network", "none", NULL },
 	[SANDBOX_ROOT] = { "root", "read-only", NULL },
@@ -35,6 +36,10 @@ static const struct {
 	[SANDBOX_VAR_RUN] = { "var_run", "read-only", NULL },
 	[SANDBOX_SECRETS] = { "secrets", "none", NULL },
 	[SANDBOX_METADATA] = { "metadata", "none", NULL },
+	[SANDBOX_PTRACE] = { "ptrace", "restricted", NULL },
+	[SANDBOX_LSM] = { "lsm", "confined", NULL },
+	[SANDBOX_LANDLOCK] = { "landlock", "required", NULL, 1 },
+	[SANDBOX_DEVICES] = { "devices", "none", NULL },
 };
 
 const char *sandbox_key_name(enum sandbox_key k)
@@ -50,6 +55,11 @@ const char *sandbox_key_default(enum sandbox_key k)
 const char *sandbox_key_alt(enum sandbox_key k)
 {
 	return (unsigned)k < SANDBOX_KEYS ? keys[k].alt : NULL;
+}
+
+int sandbox_key_lax(enum sandbox_key k)
+{
+	return (unsigned)k < SANDBOX_KEYS && keys[k].lax;
 }
 
 /* include/uapi/linux/capability.h, in order */

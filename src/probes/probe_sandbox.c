@@ -49,9 +49,15 @@
 
 /* ---- the verdict, and what the checks share (probe_sandbox.h) ------ */
 
+/* a lax key left out of preflight.yaml means any */
+static int lax_default(const struct sandbox_expect *e, enum sandbox_key k)
+{
+	return e->want == SANDBOX_WANT_DEFAULT && !e->origin.file && sandbox_key_lax(k);
+}
+
 int sbx_judged(const struct sbx *x)
 {
-	if (x->e->want == SANDBOX_WANT_ANY)
+	if (x->e->want == SANDBOX_WANT_ANY || lax_default(x->e, x->it->key))
 		return 0;
 	if (x->it->key == SANDBOX_SECRETS && x->e->want == SANDBOX_WANT_LIST)
 		return !(x->e->secrets & (1U << x->it->secret));
@@ -1448,6 +1454,21 @@ static const struct sbx_item items[] = {
 	  STATUS_FAIL, REASON_EXPOSED, NULL, "do not mount secrets into the sandbox (no "
 	  "--secret, no -v ...:/run/secrets; Kubernetes: automountServiceAccountToken: "
 	  "false)", sbx_secret_check, SECRET_MOUNTED },
+	{ "processes.ptrace", "Sandbox: ptrace", SANDBOX_PTRACE,
+	  STATUS_WARN, REASON_EXPOSED, NULL, "set kernel.yama.ptrace_scope to 1 or more "
+	  "on the host, run as a uid no other process has, and no --cap-add SYS_PTRACE",
+	  sbx_proc_ptrace, 0 },
+	{ "identity.lsm", "Sandbox: AppArmor/SELinux", SANDBOX_LSM,
+	  STATUS_WARN, REASON_EXPOSED, NULL, "keep the runtime's AppArmor profile or "
+	  "SELinux label: no --security-opt apparmor=unconfined or label=disable, no "
+	  "--privileged", sbx_id_lsm, 0 },
+	{ "identity.landlock", "Sandbox: Landlock", SANDBOX_LANDLOCK,
+	  STATUS_WARN, REASON_EXPOSED, NULL, "start the agent under a Landlock ruleset "
+	  "(landlock_restrict_self before exec: e.g. landrun, or Codex's and Claude Code's "
+	  "Linux sandboxes)", sbx_id_landlock, 0 },
+	{ "escape.block_devices", "Sandbox: block devices", SANDBOX_DEVICES,
+	  STATUS_FAIL, REASON_EXPOSED, NULL, "no --privileged, no --device: keep the "
+	  "host's disks out of the sandbox's /dev", sbx_escape_block_devices, 0 },
 };
 
 /* ---- the probe ------------------------------------------------------- */
@@ -1482,6 +1503,8 @@ static cJSON *expect_json(const struct sbx_item *it, const struct sandbox_expect
 	}
 	if (it->key == SANDBOX_PROCESSES)
 		return cJSON_CreateNumber(SANDBOX_PROCESSES_DEFAULT);
+	if (lax_default(e, it->key))
+		return cJSON_CreateString("any");
 	return cJSON_CreateString(sandbox_key_default(it->key));
 }
 
@@ -1537,6 +1560,8 @@ static const char *const sandbox_ids[] = {
 	"sandbox.secrets.npmrc", "sandbox.secrets.netrc", "sandbox.secrets.git",
 	"sandbox.secrets.gh", "sandbox.secrets.kube", "sandbox.secrets.pypirc",
 	"sandbox.secrets.environment", "sandbox.secrets.mounted",
+	"sandbox.processes.ptrace", "sandbox.identity.lsm", "sandbox.identity.landlock",
+	"sandbox.escape.block_devices",
 	NULL
 };
 

@@ -88,4 +88,10 @@ void sbx_escape_sudo(const struct sbx *x, struct result *r);
 void sbx_escape_var_run(const struct sbx *x, struct result *r);
 void sbx_secret_check(const struct sbx *x, struct result *r);
 
+/* sandbox_confine.c: ptrace, AppArmor/SELinux, Landlock, block devices */
+void sbx_proc_ptrace(const struct sbx *x, struct result *r);
+void sbx_id_lsm(const struct sbx *x, struct result *r);
+void sbx_id_landlock(const struct sbx *x, struct result *r);
+void sbx_escape_block_devices(const struct sbx *x, struct result *r);
+
 #endif
