@@ -339,7 +339,7 @@ void sbx_id_lsm(const struct sbx *x, struct result *r)
 	}
 	sbx_add_nullable(r->data, "lsm", rc == 0 ? kind_words[l.kind] : NULL);
 	sbx_add_nullable(r->data, "label", rc == 0 ? l.name : NULL);
-	sbx_add_nullable(r->data, "mode", rc == 0 && l.mode[0] ? l.mode : NULL);
+	sbx_add_nullable(r->data, "apparmor_mode", rc == 0 && l.mode[0] ? l.mode : NULL);
 	if (enforcing >= 0)
 		cJSON_AddBoolToObject(r->data, "enforcing", enforcing);
 	else
