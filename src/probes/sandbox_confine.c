@@ -30,7 +30,7 @@
 #include "probe_sandbox.h"
 #include "lldomain.h"
 #include "saferead.h"
-#include "sandbox_confine.h"
+#include "sandbox_confinetext.h"
 
 #include <dirent.h>
 #include <errno.h>

@@ -1,8 +1,8 @@
-/* sandbox_confine.c - ptrace_scope, the LSM list and a process's LSM label
- * (see sandbox_confine.h).  No system call; every scan is bounded by the
+/* sandbox_confinetext.c - ptrace_scope, the LSM list and a process's LSM label
+ * (see sandbox_confinetext.h).  No system call; every scan is bounded by the
  * length given.
  */
-#include "sandbox_confine.h"
+#include "sandbox_confinetext.h"
 #include "util.h"
 
 #include <string.h>

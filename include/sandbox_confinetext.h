@@ -1,4 +1,4 @@
-/* sandbox_confine.h - pure readers of what confines a process besides
+/* sandbox_confinetext.h - pure readers of what confines a process besides
  * its ids: Yama's ptrace_scope, the LSM list of securityfs, and the label
  * an LSM gives it (/proc/self/attr/apparmor/current, /proc/self/attr/current).
  * The sandbox probe's src/probes/sandbox_confine.c reads the files; these

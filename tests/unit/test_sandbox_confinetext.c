@@ -1,8 +1,8 @@
-/* test_sandbox_confine.c - ptrace_scope, the LSM list and LSM labels
- * (src/parse/sandbox_confine.c), one table a parser, hostile rows
+/* test_sandbox_confinetext.c - ptrace_scope, the LSM list and LSM labels
+ * (src/parse/sandbox_confinetext.c), one table a parser, hostile rows
  * included; random bytes through each. */
 #include "test.h"
-#include "sandbox_confine.h"
+#include "sandbox_confinetext.h"
 #include "util.h"
 
 #include <stdlib.h>
