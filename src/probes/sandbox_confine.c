@@ -374,11 +374,10 @@ void sbx_id_landlock(const struct sbx *x, struct result *r)
 	if (abi > 0) {
 		layers = lldomain_layers(x->deadline_ms);
 		code = errno;
-	}
-	if (abi > 0)
 		cJSON_AddNumberToObject(r->data, "abi", abi);
-	else
+	} else {
 		cJSON_AddNullToObject(r->data, "abi");
+	}
 	if (layers >= 0) {
 		cJSON_AddNumberToObject(r->data, "layers", layers);
 		cJSON_AddBoolToObject(r->data, "domain", layers > 0);
@@ -473,7 +472,8 @@ void sbx_escape_block_devices(const struct sbx *x, struct result *r)
 	 * the nodes they point at are in /dev */
 	dev_scan(x, "/dev", &d);
 	dev_scan(x, "/dev/mapper", &d);
-	qsort(d.open.v, d.open.n, sizeof(*d.open.v), sbx_name_cmp);
+	if (d.open.n > 1)
+		qsort(d.open.v, d.open.n, sizeof(*d.open.v), sbx_name_cmp);
 	cJSON_AddNumberToObject(r->data, "nodes", (double)d.nodes);
 	cJSON_AddItemToObject(r->data, "openable", sbx_names_json(&d.open));
 	cJSON_AddBoolToObject(r->data, "nodev", d.nodev);

@@ -2,6 +2,7 @@
  * (src/parse/sandbox_confinetext.c), one table a parser, hostile rows
  * included; random bytes through each. */
 #include "test.h"
+#include "sandbox.h"
 #include "sandbox_confinetext.h"
 #include "util.h"
 
@@ -115,6 +116,30 @@ static void test_label(void)
 	}
 }
 
+/* the four keys: their words, and landlock alone lax (any unless named) */
+static void test_keys(void)
+{
+	static const struct {
+		enum sandbox_key k;
+		const char *name, *def;
+		int lax;
+	} rows[] = {
+		{ SANDBOX_PTRACE, "ptrace", "restricted", 0 },
+		{ SANDBOX_LSM, "lsm", "confined", 0 },
+		{ SANDBOX_LANDLOCK, "landlock", "required", 1 },
+		{ SANDBOX_DEVICES, "devices", "none", 0 },
+		{ SANDBOX_NETWORK, "network", "none", 0 },
+	};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(rows); i++) {
+		CHECK_STR(sandbox_key_name(rows[i].k), rows[i].name, "key %zu name", i);
+		CHECK_STR(sandbox_key_default(rows[i].k), rows[i].def, "key %zu default", i);
+		CHECK_INT(sandbox_key_lax(rows[i].k), rows[i].lax, "key %zu lax", i);
+	}
+	CHECK(sandbox_key_name((enum sandbox_key)SANDBOX_KEYS) == NULL, "past the last key");
+}
+
 static void test_random(void)
 {
 	char buf[256];
@@ -138,5 +163,6 @@ void test_main(void)
 	test_scope();
 	test_list();
 	test_label();
+	test_keys();
 	test_random();
 }
