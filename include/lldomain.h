@@ -7,7 +7,7 @@
  * Linux 6.15, the domain shows only in audit records).  What it does
  * enforce is a limit of 16 stacked layers (security/landlock/limits.h,
  * LANDLOCK_MAX_NUM_LAYERS; landlock_restrict_self fails E2BIG past it), so
- * a forked child that stacks layers of its own until E2BIG counts, by
+ * a child that stacks layers of its own until E2BIG counts, by
  * difference, the layers it inherited.
  */
 #ifndef EP_LLDOMAIN_H
@@ -22,7 +22,8 @@ int lldomain_abi(void);
 
 /*
  * The Landlock layers this process runs under, 0 to 16: a child is
- * forked (no exec; it makes raw system calls only: prctl
+ * started (clone CLONE_VM, for the cost of fork: lldomain.c; no exec; it
+ * makes raw system calls only, on its own stack: prctl
  * PR_SET_NO_NEW_PRIVS, landlock_create_ruleset, landlock_restrict_self
  * until E2BIG, exit), reaped, and killed with SIGKILL if it has not ended
  * by deadline_ms (an absolute clock_ms() time).  -1 with errno when it

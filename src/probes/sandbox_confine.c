@@ -7,9 +7,9 @@
  * stat of those this process's uid owns, for their parent);
  * <proc>/self/attr/apparmor/current, <proc>/self/attr/current,
  * /sys/kernel/security/lsm, /sys/fs/selinux/enforce; the landlock system
- * calls, in this process for the ABI version and in a forked child that
- * stacks layers of its own (os/lldomain.c: reaped, killed at the deadline,
- * no exec); readdir of /dev and /dev/mapper, fstatat and faccessat on
+ * calls, in this process for the ABI version and in a child that stacks
+ * layers of its own (os/lldomain.c: reaped, killed at the deadline, no
+ * exec); readdir of /dev and /dev/mapper, fstatat and faccessat on
  * their block nodes (never opened), statvfs of the two.
  *
  * How the escape-hunting tools read the same (their rules, for contrast):
