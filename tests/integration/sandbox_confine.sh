@@ -8,7 +8,8 @@
 #              root sleep and beside a nobody sleep): fail iff it attached
 #   lsm        securityfs mounted in a private mount namespace: its lsm list
 #              and /proc/self/attr/current, read by the shell, against
-#              data.lsms, data.lsm and the verdict
+#              data.lsms, data.lsm and the verdict; the labels this kernel
+#              cannot give, from a fixture /proc
 #   landlock   the prober restricts itself (a ruleset handling MAKE_FIFO,
 #              no rule: mkfifo is refused, nothing else) and execs a shell
 #              that tries mkfifo and runs envpreflight: layers 0, 1, 2
@@ -206,6 +207,40 @@ print(json.dumps([n for n in ("yama", "apparmor", "selinux", "smack", "tomoyo", 
 else
 	skip "securityfs cannot be mounted in a mount namespace here (not root?)"
 fi
+
+# The labels this kernel cannot give (no AppArmor, no SELinux here): a
+# fixture /proc (ENVPREFLIGHT_PROC_ROOT) holding the attr files as each LSM
+# writes them (AppArmor's own file ends in a newline, SELinux's in a NUL).
+# The verdict is the label's; /sys/fs/selinux/enforce is the machine's.
+# label NAME FILE TEXT: the fixture, and a run on it
+label() {
+	rm -rf "$T/proc.$1"
+	mkdir -p "$T/proc.$1/self/attr/apparmor"
+	printf "$3" >"$T/proc.$1/self/attr/$2"
+	EP_ENV="ENVPREFLIGHT_PROC_ROOT=$T/proc.$1" ep_env "$EP_BIN" --json --only=sandbox \
+		"$T/repo" >"$out" 2>/dev/null
+}
+label aa-enforce apparmor/current 'docker-default (enforce)\n'
+expect "AppArmor docker-default (enforce): confined" identity.lsm status pass
+expect "AppArmor: the profile" identity.lsm label docker-default
+expect "AppArmor: its mode" identity.lsm apparmor_mode enforce
+label aa-complain apparmor/current 'docker-default (complain)\n'
+expect "AppArmor in complain mode: not confined" identity.lsm status warn
+label aa-unconfined apparmor/current 'unconfined\n'
+expect "AppArmor unconfined" identity.lsm status warn
+expect "AppArmor unconfined: lsm" identity.lsm lsm apparmor
+label aa-old current 'lxc-container-default-cgns (enforce)\n'
+expect "AppArmor in the shared attr/current (before 5.8)" identity.lsm confined true
+label se-container current 'system_u:system_r:container_t:s0:c1,c2\0'
+expect "SELinux container_t: lsm" identity.lsm lsm selinux
+expect "SELinux container_t: the type" identity.lsm label container_t
+if [ "$(cat /sys/fs/selinux/enforce 2>/dev/null)" != 0 ]; then
+	expect "SELinux container_t: confined" identity.lsm status pass
+fi
+label se-spc current 'system_u:system_r:spc_t:s0\0'
+expect "SELinux spc_t (a --privileged container): unconfined" identity.lsm status warn
+label none current ''
+expect "an empty label: none" identity.lsm lsm null
 
 # ---- Landlock ------------------------------------------------------------
 abi=$("$P" abi)
