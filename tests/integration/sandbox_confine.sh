@@ -154,6 +154,12 @@ if [ "$(id -u)" = 0 ] && nobody_setup; then
 		if [ $who = root ]; then wrap=; else wrap=$NOBODY; fi
 		unshare --pid --fork --mount-proc sh -c "
 			$wrap sleep 300 & sp=\$!
+			# until setpriv has become the sleep: before its exec it is
+			# not dumpable (its ids just changed), and no prober may attach
+			i=0
+			while [ \"\$(cat /proc/\$sp/comm 2>/dev/null)\" != sleep ] && [ \$i -lt 100 ]; do
+				sleep 0.05; i=\$((i + 1))
+			done
 			$NOBODY '$PUB/prober' attach \$sp >'$T/tried.$who'
 			$NOBODY env -i PATH=/usr/bin:/bin HOME=/nonexistent LC_ALL=C.UTF-8 \
 				'$PUB_BIN' --json --only=sandbox '$PUB/repo' >'$out' 2>/dev/null
@@ -207,6 +213,40 @@ print(json.dumps([n for n in ("yama", "apparmor", "selinux", "smack", "tomoyo", 
 else
 	skip "securityfs cannot be mounted in a mount namespace here (not root?)"
 fi
+
+# Yama's scopes, which this kernel may not have: a fixture /proc with
+# ptrace_scope N, a status whose CapEff has CAP_SYS_PTRACE (bit 19) or
+# not, and one process directory of this uid (pid 4242, its parent 1);
+# the rules of Yama.rst decide, and the scan counts the fixture's process.
+# scope NAME N CAPEFF
+scope() {
+	f=$T/proc.$1
+	rm -rf "$f"
+	mkdir -p "$f/self" "$f/sys/kernel/yama" "$f/4242"
+	u=$(id -u)
+	g=$(id -g)
+	printf 'Uid:\t%s\t%s\t%s\t%s\nGid:\t%s\t%s\t%s\t%s\nGroups:\t\nCapEff:\t%s\nNoNewPrivs:\t0\nSeccomp:\t0\n' \
+		"$u" "$u" "$u" "$u" "$g" "$g" "$g" "$g" "$3" >"$f/self/status"
+	printf '%s\n' "$2" >"$f/sys/kernel/yama/ptrace_scope"
+	echo '4242 (sleep) S 1 4242 4242 0 -1 4194304 0 0' >"$f/4242/stat"
+	EP_ENV="ENVPREFLIGHT_PROC_ROOT=$f" ep_env "$EP_BIN" --json --only=sandbox \
+		"$T/repo" >"$out" 2>/dev/null
+}
+scope s3 3 000001ffffffffff
+expect "ptrace_scope 3: no attach, whatever the capabilities" processes.ptrace status pass
+expect "ptrace_scope 3: read" processes.ptrace ptrace_scope 3
+scope s2cap 2 0000000000080000
+expect "ptrace_scope 2 with CAP_SYS_PTRACE: the fixture's process" processes.ptrace traceable 1
+expect "ptrace_scope 2 with CAP_SYS_PTRACE: a warning" processes.ptrace status warn
+scope s2 2 0000000000000000
+expect "ptrace_scope 2 without CAP_SYS_PTRACE" processes.ptrace status pass
+scope s1 1 0000000000000000
+expect "ptrace_scope 1 without CAP_SYS_PTRACE" processes.ptrace status pass
+scope s0 0 0000000000000000
+expect "ptrace_scope 0: a process of this uid" processes.ptrace status warn
+expect "ptrace_scope 0: counted" processes.ptrace traceable 1
+scope bad 7 0000000000000000
+expect "ptrace_scope 7: does not parse" processes.ptrace status error
 
 # The labels this kernel cannot give (no AppArmor, no SELinux here): a
 # fixture /proc (ENVPREFLIGHT_PROC_ROOT) holding the attr files as each LSM
