@@ -367,9 +367,27 @@ void sbx_id_lsm(const struct sbx *x, struct result *r)
 
 /* ---- Landlock -------------------------------------------------------- */
 
+/* 1 when a seccomp filter is on this process (it may be what refuses the
+ * landlock calls), 0 when none, -1 when status does not say */
+static int seccomp_filtered(const struct sbx *x)
+{
+	struct proc_identity id;
+	struct result scratch;
+	int f;
+
+	memset(&scratch, 0, sizeof(scratch));
+	if (sbx_read_identity(x, &id, &scratch) < 0) {
+		result_release(&scratch);
+		return -1;
+	}
+	f = id.seccomp < 0 ? -1 : id.seccomp == 2;
+	proc_identity_release(&id);
+	return f;
+}
+
 void sbx_id_landlock(const struct sbx *x, struct result *r)
 {
-	int abi = lldomain_abi(), layers = -1, code = 0;
+	int abi = lldomain_abi(), layers = -1, code = 0, filtered = 0;
 
 	if (abi > 0) {
 		layers = lldomain_layers(x->deadline_ms);
@@ -377,13 +395,18 @@ void sbx_id_landlock(const struct sbx *x, struct result *r)
 		cJSON_AddNumberToObject(r->data, "abi", abi);
 	} else {
 		cJSON_AddNullToObject(r->data, "abi");
+		/* ENOSYS or EPERM may be a filter's answer: a sandbox that set
+		 * up Landlock and then forbade the calls (the kernel's own
+		 * EOPNOTSUPP is no filter's) */
+		if (abi != -EOPNOTSUPP)
+			filtered = seccomp_filtered(x);
 	}
 	if (layers >= 0) {
 		cJSON_AddNumberToObject(r->data, "layers", layers);
 		cJSON_AddBoolToObject(r->data, "domain", layers > 0);
 	} else {
 		cJSON_AddNullToObject(r->data, "layers");
-		if (abi > 0)
+		if (abi > 0 || filtered)
 			cJSON_AddNullToObject(r->data, "domain");
 		else
 			cJSON_AddBoolToObject(r->data, "domain", 0);
@@ -392,10 +415,15 @@ void sbx_id_landlock(const struct sbx *x, struct result *r)
 	if (abi == -EOPNOTSUPP)
 		sbx_verdict(x, r, 0, STATUS_PASS, REASON_NONE, "no Landlock domain: the kernel "
 			    "has Landlock but it is not enabled (lsm= at boot)");
+	else if (abi <= 0 && filtered)
+		sbx_verdict(x, r, 0, STATUS_WARN, REASON_UNDECIDED, "cannot tell whether a "
+			    "Landlock domain confines it: the landlock system calls fail (%s) "
+			    "under a seccomp filter%s", strerror(-abi), filtered < 0 ?
+			    " (or one: status does not say)" : "");
 	else if (abi <= 0)
-		sbx_verdict(x, r, 0, STATUS_PASS, REASON_NONE, "no Landlock domain: the "
-			    "landlock system calls are not there (%s: not in this kernel, or "
-			    "refused by a seccomp filter)", strerror(-abi));
+		sbx_verdict(x, r, 0, STATUS_PASS, REASON_NONE, "no Landlock domain: this "
+			    "kernel has no landlock system calls (%s, and no seccomp filter)",
+			    strerror(-abi));
 	else if (layers < 0)
 		sbx_verdict(x, r, 0, STATUS_WARN, REASON_UNDECIDED, "cannot tell whether a "
 			    "Landlock domain confines it (ABI %d; the counting child: %s)", abi,

@@ -307,6 +307,52 @@ if [ "${abi:-0}" -ge 1 ] 2>/dev/null; then
 	expect "one domain: a pass" identity.landlock status pass
 	ll 2
 	expect "two domains: layers 2" identity.landlock layers 2
+	# a seccomp filter that answers landlock_create_ruleset with ENOSYS,
+	# as filters answer calls they do not know: under a Landlock domain
+	# or not, the calls cannot tell, and the verdict must not say "none"
+	cat >"$T/nolandlock.c" <<'EOF'
+#include <errno.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+int main(int argc, char **argv)
+{
+	struct sock_filter f[] = {
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_landlock_create_ruleset, 0, 1),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | ENOSYS),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+	};
+	struct sock_fprog p = { sizeof(f) / sizeof(f[0]), f };
+	if (argc < 2 || prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) ||
+	    prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &p)) {
+		perror("seccomp");
+		return 2;
+	}
+	execvp(argv[1], argv + 1);
+	return 127;
+}
+EOF
+	if cc -o "$T/nolandlock" "$T/nolandlock.c" 2>/dev/null &&
+		"$T/nolandlock" true 2>/dev/null; then
+		for n in 0 1; do
+			wrap=
+			[ $n = 1 ] && wrap="$P landlock-exec"
+			$wrap "$T/nolandlock" "$P" abi >"$T/abi.$n"
+			$wrap env -i PATH=/usr/bin:/bin HOME=/nonexistent LC_ALL=C.UTF-8 \
+				"$T/nolandlock" "$EP_BIN" --json --only=sandbox "$T/repo" >"$out" 2>/dev/null
+			check "filtered, $n domain(s): the prober's call failed too ($(cat "$T/abi.$n"))" \
+				[ "$(cat "$T/abi.$n")" -lt 0 ]
+			expect "filtered, $n domain(s): cannot tell" identity.landlock reason undecided
+			expect "filtered, $n domain(s): domain unknown" identity.landlock domain null
+		done
+	else
+		skip "no seccomp filter can be installed here"
+	fi
 	# left out of preflight.yaml, landlock is any: reported, not judged
 	policy "  network: any"
 	ll 0
