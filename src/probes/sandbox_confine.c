@@ -45,6 +45,7 @@
 #define CAP_SYS_PTRACE_BIT 19	/* include/uapi/linux/capability.h */
 #define SMALL_CAP 4096		/* a sysctl, an attr file, the LSM list */
 #define SHOWN 6			/* names in a message */
+#define TRACEABLE_MAX 64	/* enough to judge: the scan stops there */
 
 /* ---- ptrace ---------------------------------------------------------- */
 
@@ -121,7 +122,8 @@ struct reach {
  * to our euid stands for "same uid, dumpable".  all: CAP_SYS_PTRACE in the
  * initial user namespace reaches every one.  Not counted: this process,
  * its children (tracing its own children is what every rule allows) and
- * kernel threads.
+ * kernel threads.  It stops at TRACEABLE_MAX of them (truncated): root on
+ * a host would otherwise read the stat of every process.
  */
 static int ptrace_reach(const struct sbx *x, int all, struct reach *out)
 {
@@ -140,7 +142,8 @@ static int ptrace_reach(const struct sbx *x, int all, struct reach *out)
 
 		if (end == de->d_name || *end)
 			continue;
-		if (out->seen >= SBX_LIST_MAX || clock_ms() >= x->deadline_ms) {
+		if (out->seen >= SBX_LIST_MAX || out->traceable >= TRACEABLE_MAX ||
+		    clock_ms() >= x->deadline_ms) {
 			out->truncated = 1;
 			break;
 		}
@@ -224,8 +227,8 @@ void sbx_proc_ptrace(const struct sbx *x, struct result *r)
 			    "attaching takes CAP_SYS_PTRACE, which this process lacks");
 	else if (reach.traceable) {
 		sbx_list_text(&msg, reach.who.v, reach.who.n);
-		sbx_verdict(x, r, 0, STATUS_PASS, REASON_NONE, "%zu process%s in view can be "
-			    "traced (%s): %s%s", reach.traceable,
+		sbx_verdict(x, r, 0, STATUS_PASS, REASON_NONE, "%zu%s process%s in view can be "
+			    "traced (%s): %s%s", reach.traceable, reach.truncated ? " or more" : "",
 			    reach.traceable == 1 ? "" : "es", buf_str(&rule), buf_str(&msg),
 			    reach.traceable > reach.who.n ? " and more" : "");
 	} else if (reach.truncated)
