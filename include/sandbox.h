@@ -44,8 +44,12 @@ enum sandbox_key {
 	SANDBOX_KERNEL,		/* protected | any: /proc/sys, core_pattern,
 				 * release_agent, binfmt_misc, uevent_helper */
 	SANDBOX_HOST_MOUNTS,	/* none | any: the host's paths mounted in */
+	SANDBOX_PTRACE,		/* restricted | any */
+	SANDBOX_LSM,		/* confined | any: AppArmor, SELinux */
+	SANDBOX_LANDLOCK,	/* required | any (default any) */
+	SANDBOX_DEVICES,	/* none | any: block devices */
 };
-#define SANDBOX_KEYS (SANDBOX_HOST_MOUNTS + 1)
+#define SANDBOX_KEYS (SANDBOX_DEVICES + 1)
 
 
 /* "network", "no_new_privs", ... (static) */
@@ -56,6 +60,9 @@ const char *sandbox_key_default(enum sandbox_key k);
 /* The key's third word besides the default and "any" ("read-only" for
  * repository), or NULL (static). */
 const char *sandbox_key_alt(enum sandbox_key k);
+/* 1 when the key judges only when preflight.yaml names its word: left
+ * out, it means `any` (landlock, which few sandboxes use yet). */
+int sandbox_key_lax(enum sandbox_key k);
 
 /* Capabilities by number, as include/uapi/linux/capability.h numbers
  * them (CAP_CHOWN 0 ... CAP_CHECKPOINT_RESTORE 40). */

@@ -52,9 +52,15 @@
 
 /* ---- the verdict, and what the checks share (probe_sandbox.h) ------ */
 
+/* a lax key left out of preflight.yaml means any */
+static int lax_default(const struct sandbox_expect *e, enum sandbox_key k)
+{
+	return e->want == SANDBOX_WANT_DEFAULT && !e->origin.file && sandbox_key_lax(k);
+}
+
 int sbx_judged(const struct sbx *x)
 {
-	if (x->e->want == SANDBOX_WANT_ANY)
+	if (x->e->want == SANDBOX_WANT_ANY || lax_default(x->e, x->it->key))
 		return 0;
 	if (x->it->key == SANDBOX_SECRETS && x->e->want == SANDBOX_WANT_LIST)
 		return !(x->e->secrets & (1U << x->it->secret));
@@ -1476,6 +1482,21 @@ static const struct sbx_item items[] = {
 	  "--privileged, which mounts /sys read-write); mount only the repository, and "
 	  "what must be shared read-only (:ro)",
 	  sbx_fs_host_mounts, 0 },
+	{ "processes.ptrace", "Sandbox: ptrace", SANDBOX_PTRACE,
+	  STATUS_WARN, REASON_EXPOSED, NULL, "set kernel.yama.ptrace_scope to 1 or more "
+	  "on the host, run as a uid no other process has, and no --cap-add SYS_PTRACE",
+	  sbx_proc_ptrace, 0 },
+	{ "identity.lsm", "Sandbox: AppArmor/SELinux", SANDBOX_LSM,
+	  STATUS_WARN, REASON_EXPOSED, NULL, "keep the runtime's AppArmor profile or "
+	  "SELinux label: no --security-opt apparmor=unconfined or label=disable, no "
+	  "--privileged", sbx_id_lsm, 0 },
+	{ "identity.landlock", "Sandbox: Landlock", SANDBOX_LANDLOCK,
+	  STATUS_WARN, REASON_EXPOSED, NULL, "start the agent under a Landlock ruleset "
+	  "(landlock_restrict_self before exec: e.g. landrun, or Codex's and Claude Code's "
+	  "Linux sandboxes)", sbx_id_landlock, 0 },
+	{ "escape.block_devices", "Sandbox: block devices", SANDBOX_DEVICES,
+	  STATUS_FAIL, REASON_EXPOSED, NULL, "no --privileged, no --device: keep the "
+	  "host's disks out of the sandbox's /dev", sbx_escape_block_devices, 0 },
 };
 
 /* ---- the probe ------------------------------------------------------- */
@@ -1510,6 +1531,8 @@ static cJSON *expect_json(const struct sbx_item *it, const struct sandbox_expect
 	}
 	if (it->key == SANDBOX_PROCESSES)
 		return cJSON_CreateNumber(SANDBOX_PROCESSES_DEFAULT);
+	if (lax_default(e, it->key))
+		return cJSON_CreateString("any");
 	return cJSON_CreateString(sandbox_key_default(it->key));
 }
 
@@ -1568,6 +1591,8 @@ static const char *const sandbox_ids[] = {
 	"sandbox.escape.proc_sys", "sandbox.escape.core_pattern",
 	"sandbox.escape.release_agent", "sandbox.escape.binfmt_misc",
 	"sandbox.escape.uevent_helper", "sandbox.fs.host_mounts",
+	"sandbox.processes.ptrace", "sandbox.identity.lsm", "sandbox.identity.landlock",
+	"sandbox.escape.block_devices",
 	NULL
 };
 

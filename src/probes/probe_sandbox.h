@@ -96,4 +96,10 @@ void sbx_escape_binfmt_misc(const struct sbx *x, struct result *r);
 void sbx_escape_uevent_helper(const struct sbx *x, struct result *r);
 void sbx_fs_host_mounts(const struct sbx *x, struct result *r);
 
+/* sandbox_confine.c: ptrace, AppArmor/SELinux, Landlock, block devices */
+void sbx_proc_ptrace(const struct sbx *x, struct result *r);
+void sbx_id_lsm(const struct sbx *x, struct result *r);
+void sbx_id_landlock(const struct sbx *x, struct result *r);
+void sbx_escape_block_devices(const struct sbx *x, struct result *r);
+
 #endif

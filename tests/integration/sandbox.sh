@@ -104,7 +104,7 @@ sbx -- "$repo"
 check "no spec file: nothing to audit ($st)" [ "$st" = 2 ]
 sbx -- --only=sandbox "$repo"
 check "no spec file, --only=sandbox: it runs ($st)" [ "$st" -le 1 ] && has '"sandbox.fs.root"'
-check "37 checks" [ "$(grep -c '"id": "sandbox\.' "$out")" = 37 ]
+check "41 checks" [ "$(grep -c '"id": "sandbox\.' "$out")" = 41 ]
 check "--list-probes names it" sh -c "'$EP_BIN' --list-probes | grep -q '^sandbox '"
 
 # ---- network: a fresh namespace against one with a way out -------------

@@ -569,6 +569,11 @@ static void test_preflight(void)
 		{ "version: 1\nsandbox:\n  no_new_privs: true\n", "expects required or any" },
 		{ "version: 1\nsandbox: strict\n", "'sandbox' expects a mapping" },
 		{ "version: 1\nsandbox:\n  network: none\n  network: any\n", "duplicate key 'network'" },
+		{ "version: 1\nsandbox:\n  ptrace: restricted\n  lsm: any\n  landlock: required\n"
+		  "  devices: none\n", NULL },
+		{ "version: 1\nsandbox:\n  landlock: yes\n", "'sandbox.landlock' expects required or any" },
+		{ "version: 1\nsandbox:\n  devices: all\n", "'sandbox.devices' expects none or any" },
+		{ "version: 1\nsandbox:\n  lsm: enforcing\n", "'sandbox.lsm' expects confined or any" },
 	};
 	size_t i;
 
