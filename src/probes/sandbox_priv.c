@@ -530,6 +530,33 @@ static int remount_answer(const struct sbx *x, const char *dir)
 	return reap(pid, x->deadline_ms);
 }
 
+/* Where the child cannot answer: 1 when mountinfo says the file system
+ * of / is itself read-only (its super options) and of a type no user
+ * namespace mounts (FS_USERNS_MOUNT: tmpfs, overlay, fuse, ... may be
+ * ours), so only CAP_SYS_ADMIN in the initial namespace could make it
+ * writable (fs/namespace.c do_remount: ns_capable(sb->s_user_ns)). */
+static int sb_read_only(const struct sbx *x)
+{
+	static const char *const userns_types[] = {
+		"tmpfs", "overlay", "ramfs", "proc", "sysfs", "devpts", "mqueue", "fuse",
+	};
+	char *path = path_join(x->proc, "self/mountinfo");
+	struct sandbox_mount m;
+	struct blob b;
+	int ro = 0;
+	size_t i;
+
+	if (saferead_path(path, SBX_MOUNTINFO_CAP, &b) == 0) {
+		ro = sandbox_mount_at(b.data, b.len, "/", &m) == 0 && m.found && m.super_ro;
+		blob_release(&b);
+	}
+	free(path);
+	for (i = 0; ro && i < ARRAY_SIZE(userns_types); i++)
+		if (!strncmp(m.fstype, userns_types[i], strlen(userns_types[i])))
+			ro = 0;
+	return ro;
+}
+
 static const char *remount_word(int a)
 {
 	switch (a) {
@@ -568,6 +595,8 @@ static int root_remount(const struct sbx *x, const struct privs *p, const char *
 		return 0;
 	}
 	a = ours == 1 ? remount_answer(x, dir) : -1;
+	if (a < 0 && p->userns == 1 && sb_read_only(x))
+		a = TRY_SB_READ_ONLY;
 	sbx_add_nullable(r->data, "remount", remount_word(a));
 	if (a == TRY_LOCKED) {
 		buf_puts(why, "CAP_SYS_ADMIN, but the read-only flag is locked "
