@@ -118,6 +118,22 @@ static void host_root_by_map(const struct sbx *x, struct privs *p)
 	p->hr_uid = rc == 0 ? in : 0;
 }
 
+/* 1 when uid_map maps id (inside) or cannot be read, else 0 */
+static int maps_inside(const struct sbx *x, unsigned long id)
+{
+	char *path = path_join(x->proc, "self/uid_map");
+	struct blob b;
+	unsigned long out;
+	int whole, yes = 1;
+
+	if (saferead_path(path, SBX_PROC_CAP, &b) == 0) {
+		yes = sandbox_id_map(b.data, b.len, id, &out, &whole) == 0;
+		blob_release(&b);
+	}
+	free(path);
+	return yes;
+}
+
 /*
  * Which uid here is the host's uid 0 (kuid 0).  The kernel says it by
  * the owner of a file it owns: the sysctl table's inodes belong to
@@ -155,11 +171,14 @@ static void host_root_find(const struct sbx *x, struct privs *p)
 		p->evidence = "proc_owner";
 		return;
 	}
-	/* overflowuid: unmapped, unless the map gives that very id (rootless
-	 * podman maps 65534 inside): then the map decides */
-	host_root_by_map(x, p);
-	if (got && p->host_root == 0)
+	/* overflowuid: unmapped, unless the map gives that very id inside
+	 * (rootless podman maps 65534): then only the map can say */
+	if (got && !maps_inside(x, st.st_uid)) {
+		p->host_root = 0;
 		p->evidence = "proc_owner";
+		return;
+	}
+	host_root_by_map(x, p);
 }
 
 /* Fill p: 0, or -1 with r (when not NULL) set to an error. */
