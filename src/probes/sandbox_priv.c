@@ -10,10 +10,10 @@
  * of <proc>/sys/kernel, /proc/sys/kernel/overflowuid, prctl
  * PR_GET_SECUREBITS; with CAP_SYS_ADMIN only, the net links of
  * <proc>/PID/ns/net (a bounded walk) and /run/netns; and, only when / is
- * read-only and this process has CAP_SYS_ADMIN in a user namespace that
- * owns its mount namespace, one forked child that tries the remount in a
- * mount namespace of its own, a copy that dies with it (nothing is
- * exec'd, nothing written, the real / untouched).  Nothing is entered.
+ * read-only and this process has CAP_SYS_ADMIN in the user namespace that
+ * owns its mount namespace, the remount tried on a detached clone of the
+ * / mount (open_tree, mount_setattr: the real / untouched, nothing
+ * written).  Nothing is entered, forked or run.
  */
 #include "probe_sandbox.h"
 #include "saferead.h"
@@ -22,6 +22,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/mount.h>
 #include <linux/nsfs.h>
 #include <sched.h>
 #include <signal.h>
@@ -29,18 +30,19 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
-#include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
-#include <sys/wait.h>
-#include <time.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #define CAP_SETUID_BIT 7	/* include/uapi/linux/capability.h */
 #define CAP_SYS_ADMIN_BIT 21
 #define SECBIT_NOROOT_BIT 0	/* include/uapi/linux/securebits.h */
 #define NETNS_WALK_MAX 4096	/* process directories looked at */
+#ifndef AT_RECURSIVE
+#define AT_RECURSIVE 0x8000	/* include/uapi/linux/fcntl.h, since 5.2 */
+#endif
 
 /* What the privilege checks share, read once per check. */
 struct privs {
@@ -478,78 +480,7 @@ static int mntns_ours(const struct sbx *x, const struct privs *p)
 	return rc;
 }
 
-/* The child's answers */
-enum { TRY_WRITABLE = 10, TRY_LOCKED, TRY_SB_READ_ONLY, TRY_NO_NS, TRY_OTHER };
-
-/* In the forked child (only system calls: async-signal-safe): a mount
- * namespace of its own, a copy of ours owned by the same user namespace,
- * so no flag is newly locked and the locks of ours come along
- * (fs/namespace.c copy_mnt_ns, lock_mnt_tree only across user
- * namespaces); then the bind remount that clears MNT_READONLY on the
- * copy of / alone (do_reconfigure_mnt: no superblock is touched), keeping
- * the flags that may be locked (can_change_locked_flags refuses to clear
- * a locked nosuid, nodev, noexec or read-only); then whether / is
- * writable by permission. */
-static void try_remount(unsigned long keep, const char *dir)
-{
-	if (unshare(CLONE_NEWNS) < 0)
-		_exit(TRY_NO_NS);
-	/* no event of the copy goes back to ours */
-	if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0)
-		_exit(TRY_OTHER);
-	if (mount(NULL, "/", NULL, MS_REMOUNT | MS_BIND | keep, NULL) < 0)
-		_exit(errno == EPERM ? TRY_LOCKED : TRY_OTHER);
-	if (faccessat(AT_FDCWD, dir, W_OK, AT_EACCESS) == 0)
-		_exit(TRY_WRITABLE);
-	_exit(errno == EROFS ? TRY_SB_READ_ONLY : TRY_OTHER);
-}
-
-/* Wait for pid until the run's deadline, then SIGKILL it: its status, or
- * -1. */
-static int reap(pid_t pid, double deadline_ms)
-{
-	struct timespec ms = { 0, 500000 };
-	int st;
-
-	for (;;) {
-		pid_t got = waitpid(pid, &st, WNOHANG);
-
-		if (got == pid)
-			return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-		if (got < 0 && errno != EINTR)
-			return -1;
-		if (deadline_ms > 0 && clock_ms() >= deadline_ms) {
-			kill(pid, SIGKILL);
-			while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
-				;
-			return -1;
-		}
-		nanosleep(&ms, NULL);
-	}
-}
-
-/* What the remount would give: a TRY_ answer, or -1 when it could not be
- * tried. */
-static int remount_answer(const struct sbx *x, const char *dir)
-{
-	struct statvfs sv;
-	unsigned long keep = 0;
-	pid_t pid;
-
-	if (!live(x) || statvfs("/", &sv) < 0)
-		return -1;
-	keep |= (sv.f_flag & ST_NOSUID) ? MS_NOSUID : 0;
-	keep |= (sv.f_flag & ST_NODEV) ? MS_NODEV : 0;
-	keep |= (sv.f_flag & ST_NOEXEC) ? MS_NOEXEC : 0;
-	pid = fork();
-	if (pid < 0)
-		return -1;
-	if (pid == 0)
-		try_remount(keep, dir);
-	return reap(pid, x->deadline_ms);
-}
-
-/* Where the child cannot answer: 1 when mountinfo says the file system
+/* Where the kernel cannot be asked: 1 when mountinfo says the file system
  * of / is itself read-only (its super options) and of a type no user
  * namespace mounts (FS_USERNS_MOUNT: tmpfs, overlay, fuse, ... may be
  * ours), so only CAP_SYS_ADMIN in the initial namespace could make it
@@ -576,6 +507,49 @@ static int sb_read_only(const struct sbx *x)
 	return ro;
 }
 
+/* The answers of the try */
+enum { TRY_WRITABLE = 10, TRY_LOCKED, TRY_SB_READ_ONLY };
+
+/*
+ * What the remount would give, asked of the kernel on a copy: a detached
+ * clone of the / mount (open_tree(2) OPEN_TREE_CLONE: no namespace, not
+ * attached anywhere, gone when closed), whose flags, lock bits included,
+ * are those of ours (fs/namespace.c clone_mnt copies mnt_flags); then
+ * mount_setattr(2) clearing MOUNT_ATTR_RDONLY on the clone alone, which
+ * the kernel refuses (EPERM) when the flag is locked
+ * (can_change_locked_flags) and which touches no superblock; then
+ * whether dir is writable through it.  A TRY_ answer, or -1 when it could
+ * not be tried (a kernel before 5.12, a seccomp filter, a fixture).
+ * Nothing is forked, mounted or written.
+ */
+static int remount_answer(const struct sbx *x, const char *dir)
+{
+	struct mount_attr attr;
+	const char *rel = dir[1] ? dir + 1 : ".";
+	int fd, rc = -1;
+
+	if (!live(x))
+		return -1;
+	fd = (int)syscall(SYS_open_tree, AT_FDCWD, "/", OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC);
+	/* a / with locked mounts beneath is cloned only with them
+	 * (__do_loopback: has_locked_children is EINVAL) */
+	if (fd < 0 && errno == EINVAL)
+		fd = (int)syscall(SYS_open_tree, AT_FDCWD, "/",
+				  OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | AT_RECURSIVE);
+	if (fd < 0)
+		return -1;
+	memset(&attr, 0, sizeof(attr));
+	attr.attr_clr = MOUNT_ATTR_RDONLY;
+	if (syscall(SYS_mount_setattr, fd, "", AT_EMPTY_PATH, &attr, sizeof(attr)) < 0)
+		rc = errno == EPERM ? TRY_LOCKED : -1;
+	else if (faccessat(fd, rel, W_OK, AT_EACCESS) == 0)
+		rc = TRY_WRITABLE;
+	else
+		rc = errno == EROFS ? TRY_SB_READ_ONLY : -1;
+	close(fd);
+	return rc;
+}
+
 static const char *remount_word(int a)
 {
 	switch (a) {
@@ -592,8 +566,8 @@ static const char *remount_word(int a)
  * CAP_SYS_ADMIN in the user namespace owning the mount namespace, and a
  * read-only flag locked when the mounts were copied from a more
  * privileged namespace (MNT_LOCK_READONLY) cannot be cleared; which is
- * locked /proc/self/mountinfo does not show, so a child tries it on a
- * copy.  Called by fs.root with / read-only and dir writable but for
+ * locked /proc/self/mountinfo does not show, so the kernel is asked on a
+ * detached clone (remount_answer).  Called by fs.root with / read-only and dir writable but for
  * the flag; returns 1 when the remount would make dir writable (r's data
  * and message text in msg), 0 when it would not, -1 cannot tell.
  */
