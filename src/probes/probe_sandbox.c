@@ -23,7 +23,8 @@
  * (credkind.h), /run/secrets by name, the environment's names; never
  * shown.  Nothing is run, no packet is sent.
  * The parsers are in sandbox.c; the escape hatches in sandbox_reach.c,
- * the secrets in sandbox_cred.c.
+ * the secrets in sandbox_cred.c, the privileges (the capability sets, the
+ * host's root, fs.root's remount, setns) in sandbox_priv.c.
  */
 #include "probe_sandbox.h"
 #include "procnet.h"
