@@ -621,14 +621,20 @@ static int dir_writable(const char *dir)
 	return errno == EROFS ? 2 : 0;
 }
 
-/* the clause on whose the write would be */
-static void landing(const struct privs *p, struct buf *b)
+/* The clause on whose the write would be; the severity: a fail for a
+ * user namespace's root that is the host's (it looks private and writes
+ * as the host's root), else the item's (the initial namespace's root is
+ * identity.host_root's fail already). */
+static enum status landing(const struct privs *p, struct buf *b)
 {
-	if (p->userns == 1 && is_host_root(p))
+	if (p->userns == 1 && is_host_root(p)) {
 		buf_printf(b, "; uid %lu here is the host's uid 0: the write would be the "
 			   "host's root's", p->hr_uid);
-	else if (p->userns == 0 && is_host_root(p))
-		buf_puts(b, "; as the host's root");
+		return STATUS_FAIL;
+	}
+	if (p->userns == 0 && is_host_root(p))
+		buf_puts(b, ", as the host's root");
+	return STATUS_PASS;
 }
 
 /*
@@ -645,6 +651,7 @@ void sbx_fs_root(const struct sbx *x, struct result *r)
 	struct buf msg = BUF_INIT, why = BUF_INIT, land = BUF_INIT;
 	cJSON *w = cJSON_CreateArray();
 	struct privs p;
+	enum status sev = STATUS_PASS;
 	int ro, rm = 0, have_p;
 	size_t i;
 
@@ -669,19 +676,19 @@ void sbx_fs_root(const struct sbx *x, struct result *r)
 	cJSON_AddItemToObject(r->data, "writable_dirs", w);
 	cJSON_AddBoolToObject(r->data, "cap_sys_admin", have_p && has_cap(&p, CAP_SYS_ADMIN_BIT));
 	if (have_p)
-		landing(&p, &land);
+		sev = landing(&p, &land);
 	if (!now.n && after.n && have_p)
 		rm = root_remount(x, &p, after.v[0], r, &why);
 	else
 		cJSON_AddNullToObject(r->data, "remount");
 	if (now.n) {
 		sbx_list_text(&msg, now.v, now.n);
-		sbx_verdict(x, r, 0, STATUS_PASS, REASON_NONE, "/ is mounted read-%s, and this "
+		sbx_verdict(x, r, 0, sev, REASON_NONE, "/ is mounted read-%s, and this "
 			    "process can write to %s%s", ro ? "only" : "write", buf_str(&msg),
 			    buf_str(&land));
 	} else if (rm == 1) {
 		sbx_list_text(&msg, after.v, after.n);
-		sbx_verdict(x, r, 0, land.len ? STATUS_FAIL : STATUS_PASS, REASON_NONE, "/ is "
+		sbx_verdict(x, r, 0, sev, REASON_NONE, "/ is "
 			    "mounted read-only, but this process has CAP_SYS_ADMIN over its mount "
 			    "namespace: one remount (mount -o remount,bind,rw /) would let it "
 			    "write to %s%s", buf_str(&msg), buf_str(&land));
