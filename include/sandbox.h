@@ -48,8 +48,9 @@ enum sandbox_key {
 	SANDBOX_LSM,		/* confined | any: AppArmor, SELinux */
 	SANDBOX_LANDLOCK,	/* required | any (default any) */
 	SANDBOX_DEVICES,	/* none | any: block devices */
+	SANDBOX_HOST_ROOT,	/* none | any: the host's uid 0 within reach */
 };
-#define SANDBOX_KEYS (SANDBOX_DEVICES + 1)
+#define SANDBOX_KEYS (SANDBOX_HOST_ROOT + 1)
 
 
 /* "network", "no_new_privs", ... (static) */
@@ -106,7 +107,13 @@ struct proc_identity {
 	long seccomp_filters;	/* or -1 */
 	unsigned long long cap_eff;
 	int have_cap_eff;
+	/* the other sets, by enum sandbox_cap_set; have_caps has bit
+	 * (1 << set) for each line that was there (CapAmb: since 4.3) */
+	unsigned long long caps[4];
+	unsigned have_caps;
 };
+enum sandbox_cap_set { CAPSET_INH, CAPSET_PRM, CAPSET_BND, CAPSET_AMB };
+#define SANDBOX_CAP_SETS 4
 
 /*
  * Fill *out from the text of a status file.  Returns 0, or -1 when a line

@@ -41,6 +41,7 @@ static const struct {
 	[SANDBOX_LSM] = { "lsm", "confined", NULL },
 	[SANDBOX_LANDLOCK] = { "landlock", "required", NULL },
 	[SANDBOX_DEVICES] = { "devices", "none", NULL },
+	[SANDBOX_HOST_ROOT] = { "host_root", "none", NULL },
 };
 
 const char *sandbox_key_name(enum sandbox_key k)
@@ -176,6 +177,31 @@ static int one_number(struct span rest, int base, size_t max_digits,
 	return span_number(w[0], base, max_digits, out);
 }
 
+/* CapInh, CapPrm, CapBnd, CapAmb (fs/proc/array.c render_cap_t: 16 hex
+ * digits each; CapAmb since Linux 4.3): 0 (another line: ignored), or -1
+ * when the line does not parse. */
+static int cap_set_field(struct span name, struct span rest, struct proc_identity *id,
+			 const char **bad)
+{
+	static const char *const names[SANDBOX_CAP_SETS] = {
+		[CAPSET_INH] = "CapInh", [CAPSET_PRM] = "CapPrm",
+		[CAPSET_BND] = "CapBnd", [CAPSET_AMB] = "CapAmb",
+	};
+	unsigned long long v;
+	size_t i;
+
+	for (i = 0; i < SANDBOX_CAP_SETS; i++) {
+		if (!span_is(name, names[i]))
+			continue;
+		*bad = names[i];
+		if (one_number(rest, 16, 16, &v) < 0)
+			return -1;
+		id->caps[i] = v;
+		id->have_caps |= 1U << i;
+	}
+	return 0;
+}
+
 static int status_field(struct span name, struct span rest, struct proc_identity *id,
 			const char **bad)
 {
@@ -215,6 +241,8 @@ static int status_field(struct span name, struct span rest, struct proc_identity
 			return -1;
 		id->cap_eff = v;
 		id->have_cap_eff = 1;
+	} else {
+		return cap_set_field(name, rest, id, bad);
 	}
 	return 0;
 }

@@ -26,7 +26,9 @@
  * <proc>/filesystems and uname(2) (sandbox_kernel.c: none opened for
  * writing).  Nothing is run, no packet is sent.
  * The parsers are in sandbox.c; the escape hatches in sandbox_reach.c,
- * the secrets in sandbox_cred.c, the kernel's in sandbox_kernel.c.
+ * the secrets in sandbox_cred.c, the kernel's in sandbox_kernel.c, the
+ * privileges (the capability sets, the host's root, fs.root's remount,
+ * setns) in sandbox_priv.c.
  */
 #include "probe_sandbox.h"
 #include "procnet.h"
@@ -266,6 +268,9 @@ static void net_interfaces(const struct sbx *x, struct result *r)
 		sbx_list_text(&msg, up.v, up.n);
 		sbx_verdict(x, r, 0, STATUS_PASS, REASON_NONE, "%s %s up", buf_str(&msg),
 			up.n == 1 ? "is" : "are");
+	} else if (sbx_netns_reach(x, r, &msg)) {
+		sbx_verdict(x, r, 0, STATUS_PASS, REASON_NONE, "no interface is up here but "
+			"the loopback, but %s", buf_str(&msg));
 	} else {
 		sbx_verdict(x, r, 1, STATUS_PASS, REASON_NONE, "no interface is up but the "
 			"loopback (lo %s)", lo_up ? "up" : "down");
@@ -500,6 +505,9 @@ static void net_route(const struct sbx *x, struct result *r)
 	if (msg.len)
 		sbx_verdict(x, r, 0, STATUS_PASS, REASON_NONE, "a route out: %s",
 			    buf_str(&msg));
+	else if (sbx_netns_reach(x, r, &msg))
+		sbx_verdict(x, r, 0, STATUS_PASS, REASON_NONE, "no route out here, but %s",
+			    buf_str(&msg));
 	else
 		sbx_verdict(x, r, 1, STATUS_PASS, REASON_NONE, "no route out (the kernel "
 			    "routes neither %s nor %s: %s, %s)", TEST_NET4, TEST_NET6,
@@ -682,101 +690,6 @@ static int mounted_read_only(const char *path)
 int sbx_can_write(const char *path)
 {
 	return faccessat(AT_FDCWD, path, W_OK, AT_EACCESS) == 0;
-}
-
-/* What fs.root asks is whether this process can change the system, not
- * the mount flag alone: a user without write permission on a read-write
- * root cannot (the frequent false alarm), and a read-only root is no
- * barrier to a process with CAP_SYS_ADMIN, which one remount makes
- * writable (mount(2): MS_REMOUNT needs CAP_SYS_ADMIN in the user
- * namespace owning the mount namespace; a flag locked when the mounts
- * were copied from a more privileged namespace, MNT_LOCK_READONLY in
- * mount_namespaces(7), cannot be cleared, and only trying tells).  The
- * directories whose change changes the system: */
-static const char *const system_dirs[] = {
-	"/", "/etc", "/usr", "/usr/bin", "/usr/lib", "/usr/local/bin", "/var", "/opt",
-};
-
-/* Each system directory writable: 1 now, 2 but for the read-only mount
- * (faccessat says EROFS only once permission is granted, fs/open.c
- * do_faccessat; for a read-only superblock, sb_permission says it
- * first, so 2 there means "the flag is the barrier we can see"). */
-static int dir_writable(const char *dir)
-{
-	if (faccessat(AT_FDCWD, dir, W_OK, AT_EACCESS) == 0)
-		return 1;
-	return errno == EROFS ? 2 : 0;
-}
-
-/* CAP_SYS_ADMIN in the effective set (bit 21,
- * include/uapi/linux/capability.h); 0 when status cannot be read. */
-static int has_sys_admin(const struct sbx *x)
-{
-	char *path = path_join(x->proc, "self/status");
-	struct proc_identity id;
-	const char *bad;
-	struct blob b;
-	int yes = 0;
-
-	if (saferead_path(path, SBX_PROC_CAP, &b) == 0) {
-		yes = sandbox_status_parse(b.data, b.len, &id, &bad) == 0 && id.have_cap_eff &&
-		      (id.cap_eff & (1ULL << 21));
-		proc_identity_release(&id);
-		blob_release(&b);
-	}
-	free(path);
-	return yes;
-}
-
-static void fs_root(const struct sbx *x, struct result *r)
-{
-	struct statvfs sv;
-	struct names now = { 0 }, after = { 0 };
-	struct buf msg = BUF_INIT;
-	cJSON *w = cJSON_CreateArray();
-	int ro, admin;
-	size_t i;
-
-	if (statvfs("/", &sv) < 0) {
-		cJSON_Delete(w);
-		sbx_could_not(r, "/ (statvfs)", errno);
-		return;
-	}
-	ro = (sv.f_flag & ST_RDONLY) != 0;
-	admin = has_sys_admin(x);
-	for (i = 0; i < ARRAY_SIZE(system_dirs); i++) {
-		int d = dir_writable(system_dirs[i]);
-
-		if (d == 1) {
-			sbx_names_add(&now, system_dirs[i]);
-			cJSON_AddItemToArray(w, cJSON_CreateString(system_dirs[i]));
-		} else if (d == 2) {
-			sbx_names_add(&after, system_dirs[i]);
-		}
-	}
-	cJSON_AddBoolToObject(r->data, "read_only", ro);
-	cJSON_AddItemToObject(r->data, "writable_dirs", w);
-	cJSON_AddBoolToObject(r->data, "cap_sys_admin", admin);
-	if (now.n) {
-		sbx_list_text(&msg, now.v, now.n);
-		sbx_verdict(x, r, 0, STATUS_PASS, REASON_NONE, "/ is mounted read-%s, and this "
-			    "process can write to %s", ro ? "only" : "write", buf_str(&msg));
-	} else if (admin && after.n) {
-		sbx_list_text(&msg, after.v, after.n);
-		sbx_verdict(x, r, 0, STATUS_PASS, REASON_NONE, "/ is mounted read-only, but this "
-			    "process has CAP_SYS_ADMIN: one remount (mount -o remount,rw) would "
-			    "let it write to %s", buf_str(&msg));
-	} else if (ro) {
-		sbx_verdict(x, r, 1, STATUS_PASS, REASON_NONE, "/ is mounted read-only%s", admin ?
-			    " (CAP_SYS_ADMIN, but no system directory would be writable by "
-			    "permission)" : "");
-	} else {
-		sbx_verdict(x, r, 1, STATUS_PASS, REASON_NONE, "/ is mounted read-write, but this "
-			    "process cannot write to /, /etc, /usr or /var (permissions)");
-	}
-	buf_release(&msg);
-	sbx_names_release(&now);
-	sbx_names_release(&after);
 }
 
 static void fs_repository(const struct sbx *x, struct result *r)
@@ -1041,65 +954,6 @@ static void id_no_new_privs(const struct sbx *x, struct result *r)
 	else
 		sbx_verdict(x, r, 0, STATUS_PASS, REASON_NONE, "no_new_privs is not set: a "
 			"setuid program (sudo, su) can raise privileges");
-	proc_identity_release(&id);
-}
-
-static void id_capabilities(const struct sbx *x, struct result *r)
-{
-	struct proc_identity id;
-	struct names eff = { 0 }, bad = { 0 };
-	unsigned long long allowed = 0;
-	struct buf msg = BUF_INIT;
-	char mask[17];
-	unsigned bit;
-	int userns;
-
-	if (sbx_read_identity(x, &id, r) < 0)
-		return;
-	if (!id.have_cap_eff) {
-		char *path = path_join(x->proc, "self/status");
-
-		result_set(r, STATUS_ERROR, "cannot read %s: it has no CapEff line", path);
-		r->reason = REASON_UNREADABLE;
-		free(path);
-		proc_identity_release(&id);
-		return;
-	}
-	if (x->e->want == SANDBOX_WANT_LIST)
-		allowed = x->e->caps;
-	for (bit = 0; bit < 64; bit++) {
-		char other[16];
-		const char *name = sandbox_cap_name(bit);
-
-		if (!(id.cap_eff & (1ULL << bit)))
-			continue;
-		if (!name) {
-			snprintf(other, sizeof(other), "cap_%u", bit);
-			name = other;
-		}
-		sbx_names_add(&eff, name);
-		if (!(allowed & (1ULL << bit)))
-			sbx_names_add(&bad, name);
-	}
-	snprintf(mask, sizeof(mask), "%016llx", id.cap_eff);
-	userns = in_user_namespace(x);
-	cJSON_AddStringToObject(r->data, "mask", mask);
-	cJSON_AddItemToObject(r->data, "effective", sbx_names_json(&eff));
-	cJSON_AddItemToObject(r->data, "not_allowed", sbx_names_json(&bad));
-	if (bad.n) {
-		sbx_list_text(&msg, bad.v, bad.n);
-		sbx_verdict(x, r, 0, STATUS_PASS, REASON_NONE, "%zu effective capabilit%s%s: %s",
-			bad.n, bad.n == 1 ? "y" : "ies",
-			x->e->want == SANDBOX_WANT_LIST ? " not allowed" : "", buf_str(&msg));
-	} else {
-		sbx_verdict(x, r, 1, STATUS_PASS, REASON_NONE, eff.n ? "%zu effective "
-			"capabilities, all allowed" : "no effective capabilities", eff.n);
-	}
-	if (eff.n && userns == 1)
-		result_note(r, "in a user namespace: they act on its own namespaces only");
-	buf_release(&msg);
-	sbx_names_release(&eff);
-	sbx_names_release(&bad);
 	proc_identity_release(&id);
 }
 
@@ -1369,7 +1223,7 @@ static const struct sbx_item items[] = {
 	  "IMDSv2 with a hop limit of 1)", net_metadata, 0 },
 	{ "fs.root", "Sandbox: root file system", SANDBOX_ROOT,
 	  STATUS_WARN, REASON_WRITABLE, "--read-only", "mount / read-only: --read-only "
-	  "(with --tmpfs /tmp for scratch space)", fs_root, 0 },
+	  "(with --tmpfs /tmp for scratch space)", sbx_fs_root, 0 },
 	{ "fs.repository", "Sandbox: repository", SANDBOX_REPOSITORY,
 	  STATUS_WARN, REASON_NOT_WRITABLE, NULL, "mount the repository read-write "
 	  "(-v SRC:DST:rw) as the user the agent runs as", fs_repository, 0 },
@@ -1388,7 +1242,7 @@ static const struct sbx_item items[] = {
 	  "--security-opt no-new-privileges (setpriv --no-new-privs)", id_no_new_privs, 0 },
 	{ "identity.capabilities", "Sandbox: capabilities", SANDBOX_CAPABILITIES,
 	  STATUS_FAIL, REASON_PRIVILEGED, "--cap-drop ALL", "--cap-drop ALL, then "
-	  "--cap-add only what sandbox.capabilities allows", id_capabilities, 0 },
+	  "--cap-add only what sandbox.capabilities allows", sbx_id_capabilities, 0 },
 	{ "identity.seccomp", "Sandbox: seccomp", SANDBOX_SECCOMP,
 	  STATUS_WARN, REASON_EXPOSED, NULL, "keep the runtime's default seccomp "
 	  "profile: no --security-opt seccomp=unconfined, no --privileged", id_seccomp, 0 },
@@ -1497,6 +1351,11 @@ static const struct sbx_item items[] = {
 	{ "escape.block_devices", "Sandbox: block devices", SANDBOX_DEVICES,
 	  STATUS_FAIL, REASON_EXPOSED, NULL, "no --privileged, no --device: keep the "
 	  "host's disks out of the sandbox's /dev", sbx_escape_block_devices, 0 },
+	{ "identity.host_root", "Sandbox: host root", SANDBOX_HOST_ROOT,
+	  STATUS_FAIL, REASON_PRIVILEGED, "--userns=auto", "map the sandbox's users away "
+	  "from the host's: dockerd --userns-remap=default, podman --userns=auto, or "
+	  "bwrap/unshare started by an unprivileged user; and no CAP_SETUID (--cap-drop "
+	  "ALL)", sbx_id_host_root, 0 },
 };
 
 /* ---- the probe ------------------------------------------------------- */
@@ -1593,6 +1452,7 @@ static const char *const sandbox_ids[] = {
 	"sandbox.escape.uevent_helper", "sandbox.fs.host_mounts",
 	"sandbox.processes.ptrace", "sandbox.identity.lsm", "sandbox.identity.landlock",
 	"sandbox.escape.block_devices",
+	"sandbox.identity.host_root",
 	NULL
 };
 

@@ -102,4 +102,13 @@ void sbx_id_lsm(const struct sbx *x, struct result *r);
 void sbx_id_landlock(const struct sbx *x, struct result *r);
 void sbx_escape_block_devices(const struct sbx *x, struct result *r);
 
+/* sandbox_priv.c: every capability set, the host's uid 0, the remount
+ * of a read-only /; and whether this process can setns(2) into another
+ * network namespace: 1 (data.enter_netns set, why the clause), else 0
+ * (data.cap_sys_admin, data.enter_netns null) */
+void sbx_id_capabilities(const struct sbx *x, struct result *r);
+void sbx_id_host_root(const struct sbx *x, struct result *r);
+void sbx_fs_root(const struct sbx *x, struct result *r);
+int sbx_netns_reach(const struct sbx *x, struct result *r, struct buf *why);
+
 #endif
