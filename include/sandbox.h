@@ -41,8 +41,9 @@ enum sandbox_key {
 	SANDBOX_VAR_RUN,	/* read-only | any */
 	SANDBOX_SECRETS,	/* none | any | [ssh, aws, ...] */
 	SANDBOX_METADATA,	/* none | any: the cloud metadata address */
+	SANDBOX_USERNS,		/* denied | any: new user namespaces */
 };
-#define SANDBOX_KEYS (SANDBOX_METADATA + 1)
+#define SANDBOX_KEYS (SANDBOX_USERNS + 1)
 
 
 /* "network", "no_new_privs", ... (static) */

@@ -1085,6 +1085,25 @@ static int cwd_unusable(const char *cwd)
 	return access(cwd, X_OK) < 0;
 }
 
+/* Wait for the started child c, kill what is left of it at deadline_ms,
+ * reap it and fill *out (spawn_run_for's and spawn_fork_for's tail). */
+static int child_collect(struct child *c, double deadline_ms, double t0,
+			 struct spawn_result *out)
+{
+	struct live st;
+
+	child_wait(c, deadline_ms);
+	child_finish(c, clock_ms() + SPAWN_REAP_MS, &st);
+	strays_hunt(clock_ms() + SPAWN_REAP_MS);
+	result_fill(out, c, &st);
+	out->ms = clock_ms() - t0;
+	if (out->status == SPAWN_FAILED) {
+		errno = out->err;
+		return -1;
+	}
+	return 0;
+}
+
 int spawn_run_for(const void *owner, const char *path, char *const argv[],
 		  const char *cwd, char *const envp[], double deadline_ms,
 		  struct spawn_result *out)
@@ -1093,7 +1112,6 @@ int spawn_run_for(const void *owner, const char *path, char *const argv[],
 	char *default_argv[2] = { (char *)path, NULL };
 	char **own_env = NULL;
 	double t0 = clock_ms();
-	struct live st;
 	int rc;
 
 	memset(out, 0, sizeof(*out));
@@ -1120,16 +1138,7 @@ int spawn_run_for(const void *owner, const char *path, char *const argv[],
 	}
 	if (rc)
 		goto failed;
-	child_wait(&c, deadline_ms);
-	child_finish(&c, clock_ms() + SPAWN_REAP_MS, &st);
-	strays_hunt(clock_ms() + SPAWN_REAP_MS);
-	result_fill(out, &c, &st);
-	out->ms = clock_ms() - t0;
-	if (out->status == SPAWN_FAILED) {
-		errno = out->err;
-		return -1;
-	}
-	return 0;
+	return child_collect(&c, deadline_ms, t0, out);
 failed:
 	out->status = SPAWN_FAILED;
 	out->err = rc;
@@ -1143,6 +1152,111 @@ int spawn_run(const char *path, char *const argv[], const char *cwd,
 	      char *const envp[], double deadline_ms, struct spawn_result *out)
 {
 	return spawn_run_for(NULL, path, argv, cwd, envp, deadline_ms, out);
+}
+
+/* ---- a forked child, no exec ---- */
+
+/* The child's side: its own process group (kill(-pid) reaches nothing
+ * else), default signal actions and an empty mask (a seccomp filter's
+ * SIGSYS then ends it, whatever the parent's thread had), no core dump
+ * (PR_SET_DUMPABLE 0: do_coredump stops there, even for a core_pattern
+ * pipe), a byte to say it got this far, then fn.  Only async-signal-safe
+ * calls: the parent has threads. */
+static void fork_child(int rfd, int wfd, void (*fn)(void *arg, int fd),
+		       void *arg)
+{
+	struct sigaction dfl;
+	sigset_t none;
+	int sig;
+
+	close(rfd);
+	setpgid(0, 0);
+	memset(&dfl, 0, sizeof(dfl));
+	dfl.sa_handler = SIG_DFL;
+	for (sig = 1; sig < NSIG; sig++)
+		sigaction(sig, &dfl, NULL);	/* SIGKILL, SIGSTOP: EINVAL */
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+	prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
+	if (write(wfd, SPAWN_FORK_READY, 1) != 1)
+		_exit(127);
+	fn(arg, wfd);
+	_exit(0);
+}
+
+/* fork and register, one step under the lock, as spawn_registered. */
+static int fork_registered(struct live *l, const int fds[2],
+			   void (*fn)(void *arg, int fd), void *arg,
+			   double deadline_ms)
+{
+	pid_t pid;
+	int rc = 0;
+
+	pthread_mutex_lock(&live_lock);
+	if (live_closed || clock_ms() >= deadline_ms) {
+		rc = ETIMEDOUT;
+	} else {
+		pid = fork();
+		if (pid == 0)
+			fork_child(fds[0], fds[1], fn, arg);	/* no return */
+		if (pid < 0) {
+			rc = failure_code();
+		} else {
+			setpgid(pid, pid);	/* whichever of us is first */
+			l->pid = pid;
+			l->started_ms = clock_ms();
+			l->next = live_head;
+			live_head = l;
+		}
+	}
+	pthread_mutex_unlock(&live_lock);
+	return rc;
+}
+
+int spawn_fork_for(const void *owner, void (*fn)(void *arg, int fd), void *arg,
+		   double deadline_ms, struct spawn_result *out)
+{
+	struct child c = { .rfd = -1, .pidfd = -1, .out = BUF_INIT };
+	double t0 = clock_ms();
+	struct live *l;
+	int fds[2], rc;
+
+	memset(out, 0, sizeof(*out));
+	if (pipe_high(fds) < 0) {
+		rc = failure_code();
+		goto failed;
+	}
+	pthread_once(&reaper_once, reaper_init);
+	l = xcalloc(1, sizeof(*l));
+	l->owner = owner;
+	l->path = xstrdup("(fork)");
+	l->inflight = 1;
+	rc = fork_registered(l, fds, fn, arg, deadline_ms);
+	close(fds[1]);
+	if (rc) {
+		live_free(l);
+		close(fds[0]);
+		if (rc != ETIMEDOUT)
+			goto failed;
+		out->status = SPAWN_TIMED_OUT;
+		out->out = xstrdup("");
+		out->ms = clock_ms() - t0;
+		return 0;
+	}
+	c.live = l;
+	c.rfd = fds[0];
+	fcntl(c.rfd, F_SETFL, fcntl(c.rfd, F_GETFL) | O_NONBLOCK);
+#ifdef SYS_pidfd_open
+	c.pidfd = (int)syscall(SYS_pidfd_open, l->pid, 0);
+#endif
+	return child_collect(&c, deadline_ms, t0, out);
+failed:
+	out->status = SPAWN_FAILED;
+	out->err = rc;
+	out->out = xstrdup("");
+	out->ms = clock_ms() - t0;
+	errno = rc;
+	return -1;
 }
 
 void spawn_result_release(struct spawn_result *r)

@@ -35,6 +35,7 @@ static const struct {
 	[SANDBOX_VAR_RUN] = { "var_run", "read-only", NULL },
 	[SANDBOX_SECRETS] = { "secrets", "none", NULL },
 	[SANDBOX_METADATA] = { "metadata", "none", NULL },
+	[SANDBOX_USERNS] = { "userns", "denied", NULL },
 };
 
 const char *sandbox_key_name(enum sandbox_key k)

@@ -1094,28 +1094,6 @@ static void id_capabilities(const struct sbx *x, struct result *r)
 	proc_identity_release(&id);
 }
 
-static void id_seccomp(const struct sbx *x, struct result *r)
-{
-	static const char *const modes[] = { "disabled", "strict", "filter" };
-	struct proc_identity id;
-
-	if (sbx_read_identity(x, &id, r) < 0)
-		return;
-	sbx_add_nullable(r->data, "mode", id.seccomp >= 0 ? modes[id.seccomp] : NULL);
-	if (id.seccomp_filters >= 0)
-		cJSON_AddNumberToObject(r->data, "filters", (double)id.seccomp_filters);
-	else
-		cJSON_AddNullToObject(r->data, "filters");
-	if (id.seccomp == 2)
-		sbx_verdict(x, r, 1, STATUS_PASS, REASON_NONE, "seccomp filter mode");
-	else if (id.seccomp == 1)
-		sbx_verdict(x, r, 1, STATUS_PASS, REASON_NONE, "seccomp strict mode");
-	else
-		sbx_verdict(x, r, 0, STATUS_PASS, REASON_NONE, "no seccomp filter: every system "
-			"call is open%s", id.seccomp < 0 ? " (the kernel has no seccomp)" : "");
-	proc_identity_release(&id);
-}
-
 /* ---- processes ------------------------------------------------------ */
 
 /* A namespace link's inode: 0, or -1. */
@@ -1382,7 +1360,7 @@ static const struct sbx_item items[] = {
 	  "--cap-add only what sandbox.capabilities allows", id_capabilities, 0 },
 	{ "identity.seccomp", "Sandbox: seccomp", SANDBOX_SECCOMP,
 	  STATUS_WARN, REASON_EXPOSED, NULL, "keep the runtime's default seccomp "
-	  "profile: no --security-opt seccomp=unconfined, no --privileged", id_seccomp, 0 },
+	  "profile: no --security-opt seccomp=unconfined, no --privileged", sbx_id_seccomp, 0 },
 	{ "processes.pid_namespace", "Sandbox: PID namespace", SANDBOX_PID_NAMESPACE,
 	  STATUS_FAIL, REASON_EXPOSED, NULL, "do not share the host's PID namespace (no "
 	  "--pid host); unshare --pid --fork --mount-proc", proc_pid_namespace, 0 },
@@ -1448,6 +1426,11 @@ static const struct sbx_item items[] = {
 	  STATUS_FAIL, REASON_EXPOSED, NULL, "do not mount secrets into the sandbox (no "
 	  "--secret, no -v ...:/run/secrets; Kubernetes: automountServiceAccountToken: "
 	  "false)", sbx_secret_check, SECRET_MOUNTED },
+	{ "identity.userns", "Sandbox: new user namespaces", SANDBOX_USERNS,
+	  STATUS_WARN, REASON_EXPOSED, NULL, "refuse new user namespaces in the sandbox: "
+	  "keep the runtime's default seccomp profile (it refuses unshare and clone with "
+	  "CLONE_NEWUSER), bwrap --disable-userns, or sysctl user.max_user_namespaces=0 "
+	  "in the sandbox's own user namespace", sbx_id_userns, 0 },
 };
 
 /* ---- the probe ------------------------------------------------------- */
@@ -1537,6 +1520,7 @@ static const char *const sandbox_ids[] = {
 	"sandbox.secrets.npmrc", "sandbox.secrets.netrc", "sandbox.secrets.git",
 	"sandbox.secrets.gh", "sandbox.secrets.kube", "sandbox.secrets.pypirc",
 	"sandbox.secrets.environment", "sandbox.secrets.mounted",
+	"sandbox.identity.userns",
 	NULL
 };
 
