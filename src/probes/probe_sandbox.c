@@ -21,7 +21,10 @@
  * the credential files by name, those whose "token line" decides read
  * only to find that line, ~/.ssh's files only as far as a key's header
  * (credkind.h), /run/secrets by name, the environment's names; never
- * shown.  Nothing is run, no packet is sent.
+ * shown; the sysctls of user namespaces.  Nothing is run, no packet is
+ * sent; sandbox_seccomp.c forks a child (no exec, killed and reaped at the
+ * deadline) to try a few refused calls under a seccomp filter, and one to
+ * try making a user namespace.
  * The parsers are in sandbox.c; the escape hatches in sandbox_reach.c,
  * the secrets in sandbox_cred.c.
  */
