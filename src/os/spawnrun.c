@@ -37,7 +37,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sched.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -1156,20 +1158,33 @@ int spawn_run(const char *path, char *const argv[], const char *cwd,
 
 /* ---- a forked child, no exec ---- */
 
+#define VM_STACK (64 * 1024)	/* a shared-memory child's stack */
+
+struct fork_job {
+	int rfd, wfd;
+	void (*fn)(void *arg, int fd);
+	void *arg;
+	int share_vm;
+};
+
 /* The child's side: its own process group (kill(-pid) reaches nothing
  * else), default signal actions and an empty mask (a seccomp filter's
- * SIGSYS then ends it, whatever the parent's thread had), no core dump
- * (PR_SET_DUMPABLE 0: do_coredump stops there, even for a core_pattern
- * pipe), a byte to say it got this far, then fn.  Only async-signal-safe
- * calls: the parent has threads. */
-static void fork_child(int rfd, int wfd, void (*fn)(void *arg, int fd),
-		       void *arg)
+ * SIGSYS then ends it, whatever the parent's thread had), no core dump, a
+ * byte to say it got this far, then fn.  A copy of the parent turns its
+ * dumpable flag off (do_coredump stops there, even for a core_pattern
+ * pipe); one sharing the parent's memory must not (the flag is the
+ * memory's: the parent's /proc/self would turn root's) and sets
+ * RLIMIT_CORE to 0 instead (its own).  Only async-signal-safe calls: the
+ * parent has threads. */
+static int fork_child(void *p)
 {
+	const struct fork_job *j = p;
+	struct rlimit none_core = { 0, 0 };
 	struct sigaction dfl;
 	sigset_t none;
 	int sig;
 
-	close(rfd);
+	close(j->rfd);	/* the child's own descriptor table either way */
 	setpgid(0, 0);
 	memset(&dfl, 0, sizeof(dfl));
 	dfl.sa_handler = SIG_DFL;
@@ -1177,16 +1192,19 @@ static void fork_child(int rfd, int wfd, void (*fn)(void *arg, int fd),
 		sigaction(sig, &dfl, NULL);	/* SIGKILL, SIGSTOP: EINVAL */
 	sigemptyset(&none);
 	sigprocmask(SIG_SETMASK, &none, NULL);
-	prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
-	if (write(wfd, SPAWN_FORK_READY, 1) != 1)
+	if (j->share_vm)
+		setrlimit(RLIMIT_CORE, &none_core);
+	else
+		prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
+	if (write(j->wfd, SPAWN_FORK_READY, 1) != 1)
 		_exit(127);
-	fn(arg, wfd);
+	j->fn(j->arg, j->wfd);
 	_exit(0);
 }
 
-/* fork and register, one step under the lock, as spawn_registered. */
-static int fork_registered(struct live *l, const int fds[2],
-			   void (*fn)(void *arg, int fd), void *arg,
+/* fork (or clone with CLONE_VM onto stack) and register, one step under
+ * the lock, as spawn_registered. */
+static int fork_registered(struct live *l, struct fork_job *j, char *stack,
 			   double deadline_ms)
 {
 	pid_t pid;
@@ -1196,9 +1214,13 @@ static int fork_registered(struct live *l, const int fds[2],
 	if (live_closed || clock_ms() >= deadline_ms) {
 		rc = ETIMEDOUT;
 	} else {
-		pid = fork();
-		if (pid == 0)
-			fork_child(fds[0], fds[1], fn, arg);	/* no return */
+		if (j->share_vm) {
+			pid = clone(fork_child, stack + VM_STACK, CLONE_VM | SIGCHLD, j);
+		} else {
+			pid = fork();
+			if (pid == 0)
+				fork_child(j);	/* no return */
+		}
 		if (pid < 0) {
 			rc = failure_code();
 		} else {
@@ -1213,12 +1235,44 @@ static int fork_registered(struct live *l, const int fds[2],
 	return rc;
 }
 
-int spawn_fork_for(const void *owner, void (*fn)(void *arg, int fd), void *arg,
-		   double deadline_ms, struct spawn_result *out)
+/* Wait for a child that shares our memory to exit, until deadline_ms.
+ * Its failed calls set errno in this thread's errno (it runs on our
+ * thread's TLS), so nothing here reads errno: a failure is "not yet".
+ * Its output is read once it has exited (a pipe holds 64 KiB: it never
+ * blocks on a few answers). */
+static void vm_child_wait(struct child *c, double deadline_ms)
+{
+	for (;;) {
+		siginfo_t si;
+		double left = deadline_ms - clock_ms();
+
+		memset(&si, 0, sizeof(si));
+		if (waitid(P_PID, (id_t)c->live->pid, &si,
+			   WEXITED | WNOHANG | WNOWAIT) == 0 && si.si_pid != 0) {
+			c->exited = 1;
+			child_read(c);
+			return;
+		}
+		if (left <= 0)
+			return;
+		if (c->pidfd >= 0) {
+			struct pollfd pf = { c->pidfd, POLLIN, 0 };
+
+			poll(&pf, 1, left > 1000 ? 1000 : (int)left + 1);
+		} else {
+			nap(clock_ms() + (left < 1 ? left : 1));
+		}
+	}
+}
+
+static int fork_run(const void *owner, void (*fn)(void *arg, int fd), void *arg,
+		    int share_vm, double deadline_ms, struct spawn_result *out)
 {
 	struct child c = { .rfd = -1, .pidfd = -1, .out = BUF_INIT };
+	struct fork_job j = { -1, -1, fn, arg, share_vm };
 	double t0 = clock_ms();
-	struct live *l;
+	char *stack = NULL;
+	struct live *l, st;
 	int fds[2], rc;
 
 	memset(out, 0, sizeof(*out));
@@ -1226,16 +1280,21 @@ int spawn_fork_for(const void *owner, void (*fn)(void *arg, int fd), void *arg,
 		rc = failure_code();
 		goto failed;
 	}
+	j.rfd = fds[0];
+	j.wfd = fds[1];
+	if (share_vm)
+		stack = xmalloc(VM_STACK);
 	pthread_once(&reaper_once, reaper_init);
 	l = xcalloc(1, sizeof(*l));
 	l->owner = owner;
-	l->path = xstrdup("(fork)");
+	l->path = xstrdup(share_vm ? "(clone)" : "(fork)");
 	l->inflight = 1;
-	rc = fork_registered(l, fds, fn, arg, deadline_ms);
+	rc = fork_registered(l, &j, stack, deadline_ms);
 	close(fds[1]);
 	if (rc) {
 		live_free(l);
 		close(fds[0]);
+		free(stack);
 		if (rc != ETIMEDOUT)
 			goto failed;
 		out->status = SPAWN_TIMED_OUT;
@@ -1249,7 +1308,21 @@ int spawn_fork_for(const void *owner, void (*fn)(void *arg, int fd), void *arg,
 #ifdef SYS_pidfd_open
 	c.pidfd = (int)syscall(SYS_pidfd_open, l->pid, 0);
 #endif
-	return child_collect(&c, deadline_ms, t0, out);
+	if (!share_vm)
+		return child_collect(&c, deadline_ms, t0, out);
+	vm_child_wait(&c, deadline_ms);
+	/* killed, or exited: it runs none of its code any more, and once
+	 * reaped its stack is ours again (a stuck one keeps it: leaked) */
+	if (child_finish(&c, clock_ms() + SPAWN_REAP_MS, &st))
+		free(stack);
+	strays_hunt(clock_ms() + SPAWN_REAP_MS);
+	result_fill(out, &c, &st);
+	out->ms = clock_ms() - t0;
+	if (out->status == SPAWN_FAILED) {
+		errno = out->err;
+		return -1;
+	}
+	return 0;
 failed:
 	out->status = SPAWN_FAILED;
 	out->err = rc;
@@ -1257,6 +1330,32 @@ failed:
 	out->ms = clock_ms() - t0;
 	errno = rc;
 	return -1;
+}
+
+int spawn_fork_for(const void *owner, void (*fn)(void *arg, int fd), void *arg,
+		   double deadline_ms, struct spawn_result *out)
+{
+	return fork_run(owner, fn, arg, 0, deadline_ms, out);
+}
+
+/* A sanitizer keeps state in each thread's TLS, which a child sharing our
+ * memory would run on, concurrently: those builds copy. */
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define VM_SHARE_OK 0
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer) || \
+	__has_feature(memory_sanitizer)
+#define VM_SHARE_OK 0
+#endif
+#endif
+#ifndef VM_SHARE_OK
+#define VM_SHARE_OK 1
+#endif
+
+int spawn_vfork_for(const void *owner, void (*fn)(void *arg, int fd), void *arg,
+		    double deadline_ms, struct spawn_result *out)
+{
+	return fork_run(owner, fn, arg, VM_SHARE_OK, deadline_ms, out);
 }
 
 void spawn_result_release(struct spawn_result *r)

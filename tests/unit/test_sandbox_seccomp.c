@@ -186,10 +186,55 @@ static void test_fork(void)
 	spawn_result_release(&sr);
 }
 
+/* as spawnrun.c decides whether a child may share our memory */
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define SANITIZED 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer) || \
+	__has_feature(memory_sanitizer)
+#define SANITIZED 1
+#endif
+#endif
+#ifndef SANITIZED
+#define SANITIZED 0
+#endif
+
+static int shared_flag;
+
+static void child_shared(void *arg, int fd)
+{
+	(void)arg;
+	shared_flag = 1;	/* the memory is ours too */
+	if (write(fd, "xy", 2) != 2)
+		_exit(1);
+}
+
+/* spawn_vfork_for: the child shares our memory (in a sanitizer build it
+ * is a copy: then the flag stays 0) */
+static void test_vfork(void)
+{
+	struct spawn_result sr;
+
+	shared_flag = 0;
+	CHECK(spawn_vfork_for(NULL, child_shared, NULL, clock_ms() + 5000, &sr) == 0, "clone");
+	CHECK_INT(sr.status, SPAWN_EXITED, "exited");
+	CHECK(sr.out_len == 3 && !memcmp(sr.out, SPAWN_FORK_READY "xy", 3), "its bytes");
+	if (!SANITIZED)
+		CHECK_INT(shared_flag, 1, "it wrote to our memory");
+	spawn_result_release(&sr);
+
+	CHECK(spawn_vfork_for(NULL, child_hang, NULL, clock_ms() + 100, &sr) == 0, "clone");
+	CHECK_INT(sr.status, SPAWN_TIMED_OUT, "killed at the deadline");
+	CHECK_INT(sr.unreaped, 0, "and reaped");
+	CHECK(kill(sr.pid, 0) < 0 && errno == ESRCH, "gone");
+	spawn_result_release(&sr);
+}
+
 void test_main(void)
 {
 	test_table();
 	test_judge();
 	test_kernel();
 	test_fork();
+	test_vfork();
 }
