@@ -429,7 +429,7 @@ static const char *userns_why(int err, const long *sys)
 void sbx_id_userns(const struct sbx *x, struct result *r)
 {
 	cJSON *sys = cJSON_CreateObject();
-	struct spawn_result sr;
+	struct spawn_result sr = { 0 };
 	long v[ARRAY_SIZE(userns_sysctls)];
 	int32_t ans[3] = { -1, -1, -1 };
 	const char *answer, *why;
