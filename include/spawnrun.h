@@ -110,15 +110,16 @@ void spawn_result_release(struct spawn_result *r);
 int spawn_fork_for(const void *owner, void (*fn)(void *arg, int fd), void *arg,
 		   double deadline_ms, struct spawn_result *out);
 /*
- * spawn_fork_for, but the child shares this process's memory (clone with
- * CLONE_VM, on a stack of its own; no CLONE_VFORK: the caller is not
- * stopped, and the deadline holds).  Some hundred times cheaper than a
- * copy of a large process.  fn's failed calls write errno into the
- * calling thread's (the child runs on its TLS): nothing the caller reads
- * while it waits.  Core dumps are off by RLIMIT_CORE only; a kernel
- * before 5.16 kills every user of a memory that dumps core, so fn must
- * not risk a signal that dumps one: not under a seccomp filter, which may
- * answer with SIGSYS (use spawn_fork_for there).
+ * spawn_fork_for, but the child shares this process's memory: clone with
+ * CLONE_VM | CLONE_VFORK (as glibc's vfork and posix_spawn), on a stack
+ * of its own.  Some hundred times cheaper than a copy of a large process.
+ * The calling thread stops until the child has exited; an interval timer
+ * of the child's (SIGALRM) ends it at deadline_ms (out->status
+ * SPAWN_TIMED_OUT), so fn must not block it nor write more than 4 KiB.
+ * Core dumps are off by RLIMIT_CORE only, and a kernel before 5.16 kills
+ * every user of a memory that dumps core: fn must not risk a signal that
+ * dumps one, so not under a seccomp filter, which may answer with SIGSYS
+ * (use spawn_fork_for there).  A sanitizer build copies instead.
  */
 int spawn_vfork_for(const void *owner, void (*fn)(void *arg, int fd), void *arg,
 		    double deadline_ms, struct spawn_result *out);

@@ -40,6 +40,7 @@
 #include <sched.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/time.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -1165,6 +1166,7 @@ struct fork_job {
 	void (*fn)(void *arg, int fd);
 	void *arg;
 	int share_vm;
+	struct itimerval limit;	/* share_vm: its own deadline */
 };
 
 /* The child's side: its own process group (kill(-pid) reaches nothing
@@ -1192,9 +1194,10 @@ static int fork_child(void *p)
 		sigaction(sig, &dfl, NULL);	/* SIGKILL, SIGSTOP: EINVAL */
 	sigemptyset(&none);
 	sigprocmask(SIG_SETMASK, &none, NULL);
-	if (j->share_vm)
+	if (j->share_vm) {
 		setrlimit(RLIMIT_CORE, &none_core);
-	else
+		setitimer(ITIMER_REAL, &j->limit, NULL);	/* SIGALRM ends it */
+	} else
 		prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
 	if (write(j->wfd, SPAWN_FORK_READY, 1) != 1)
 		_exit(127);
@@ -1202,8 +1205,11 @@ static int fork_child(void *p)
 	_exit(0);
 }
 
-/* fork (or clone with CLONE_VM onto stack) and register, one step under
- * the lock, as spawn_registered. */
+/* fork (or clone with CLONE_VM | CLONE_VFORK onto stack: glibc's vfork,
+ * with a stack of its own, which valgrind runs as a fork) and register,
+ * one step under the lock, as spawn_registered.  A vfork child runs with
+ * the lock held (it is the caller's, stopped): its own timer (ITIMER_REAL,
+ * SIGALRM ends it) bounds that by deadline_ms. */
 static int fork_registered(struct live *l, struct fork_job *j, char *stack,
 			   double deadline_ms)
 {
@@ -1215,7 +1221,14 @@ static int fork_registered(struct live *l, struct fork_job *j, char *stack,
 		rc = ETIMEDOUT;
 	} else {
 		if (j->share_vm) {
-			pid = clone(fork_child, stack + VM_STACK, CLONE_VM | SIGCHLD, j);
+			double left = deadline_ms - clock_ms();
+
+			j->limit.it_value.tv_sec = (time_t)(left / 1000);
+			j->limit.it_value.tv_usec = (suseconds_t)((left - 1000.0 *
+				(double)j->limit.it_value.tv_sec) * 1000) + 1;
+			/* we stop here until it has exited (CLONE_VFORK) */
+			pid = clone(fork_child, stack + VM_STACK,
+				    CLONE_VM | CLONE_VFORK | SIGCHLD, j);
 		} else {
 			pid = fork();
 			if (pid == 0)
@@ -1236,10 +1249,11 @@ static int fork_registered(struct live *l, struct fork_job *j, char *stack,
 }
 
 /* Wait for a child that shares our memory to exit, until deadline_ms.
- * Its failed calls set errno in this thread's errno (it runs on our
- * thread's TLS), so nothing here reads errno: a failure is "not yet".
- * Its output is read once it has exited (a pipe holds 64 KiB: it never
- * blocks on a few answers). */
+ * With CLONE_VFORK it has exited (or died of its timer) by the time
+ * clone returns, and this finds it at once; nothing here reads errno all
+ * the same (the child's failed calls set our thread's, whose TLS it ran
+ * on).  Its output is read once it has exited: it must not write more
+ * than a pipe holds (64 KiB; PIPE_BUF, 4 KiB, anywhere). */
 static void vm_child_wait(struct child *c, double deadline_ms)
 {
 	for (;;) {
@@ -1269,7 +1283,8 @@ static int fork_run(const void *owner, void (*fn)(void *arg, int fd), void *arg,
 		    int share_vm, double deadline_ms, struct spawn_result *out)
 {
 	struct child c = { .rfd = -1, .pidfd = -1, .out = BUF_INIT };
-	struct fork_job j = { -1, -1, fn, arg, share_vm };
+	struct fork_job j = { .rfd = -1, .wfd = -1, .fn = fn, .arg = arg,
+			      .share_vm = share_vm };
 	double t0 = clock_ms();
 	char *stack = NULL;
 	struct live *l, st;
@@ -1317,6 +1332,8 @@ static int fork_run(const void *owner, void (*fn)(void *arg, int fd), void *arg,
 		free(stack);
 	strays_hunt(clock_ms() + SPAWN_REAP_MS);
 	result_fill(out, &c, &st);
+	if (out->status == SPAWN_SIGNALED && out->code == SIGALRM)
+		out->status = SPAWN_TIMED_OUT;	/* its own timer: the deadline */
 	out->ms = clock_ms() - t0;
 	if (out->status == SPAWN_FAILED) {
 		errno = out->err;
