@@ -1159,7 +1159,9 @@ int spawn_run(const char *path, char *const argv[], const char *cwd,
 
 /* ---- a forked child, no exec ---- */
 
-#define VM_STACK (64 * 1024)	/* a shared-memory child's stack */
+#define VM_STACK (32 * 1024)	/* a shared-memory child's stack: in the
+				 * caller's frame, which CLONE_VFORK keeps
+				 * still until the child has exited */
 
 struct fork_job {
 	int rfd, wfd;
@@ -1286,7 +1288,7 @@ static int fork_run(const void *owner, void (*fn)(void *arg, int fd), void *arg,
 	struct fork_job j = { .rfd = -1, .wfd = -1, .fn = fn, .arg = arg,
 			      .share_vm = share_vm };
 	double t0 = clock_ms();
-	char *stack = NULL;
+	_Alignas(16) char stack[VM_STACK];
 	struct live *l, st;
 	int fds[2], rc;
 
@@ -1297,8 +1299,6 @@ static int fork_run(const void *owner, void (*fn)(void *arg, int fd), void *arg,
 	}
 	j.rfd = fds[0];
 	j.wfd = fds[1];
-	if (share_vm)
-		stack = xmalloc(VM_STACK);
 	pthread_once(&reaper_once, reaper_init);
 	l = xcalloc(1, sizeof(*l));
 	l->owner = owner;
@@ -1309,7 +1309,6 @@ static int fork_run(const void *owner, void (*fn)(void *arg, int fd), void *arg,
 	if (rc) {
 		live_free(l);
 		close(fds[0]);
-		free(stack);
 		if (rc != ETIMEDOUT)
 			goto failed;
 		out->status = SPAWN_TIMED_OUT;
@@ -1326,10 +1325,7 @@ static int fork_run(const void *owner, void (*fn)(void *arg, int fd), void *arg,
 	if (!share_vm)
 		return child_collect(&c, deadline_ms, t0, out);
 	vm_child_wait(&c, deadline_ms);
-	/* killed, or exited: it runs none of its code any more, and once
-	 * reaped its stack is ours again (a stuck one keeps it: leaked) */
-	if (child_finish(&c, clock_ms() + SPAWN_REAP_MS, &st))
-		free(stack);
+	child_finish(&c, clock_ms() + SPAWN_REAP_MS, &st);
 	strays_hunt(clock_ms() + SPAWN_REAP_MS);
 	result_fill(out, &c, &st);
 	if (out->status == SPAWN_SIGNALED && out->code == SIGALRM)
