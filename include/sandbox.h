@@ -49,8 +49,9 @@ enum sandbox_key {
 	SANDBOX_LANDLOCK,	/* required | any (default any) */
 	SANDBOX_DEVICES,	/* none | any: block devices */
 	SANDBOX_HOST_ROOT,	/* none | any: the host's uid 0 within reach */
+	SANDBOX_USERNS,		/* denied | any: new user namespaces */
 };
-#define SANDBOX_KEYS (SANDBOX_HOST_ROOT + 1)
+#define SANDBOX_KEYS (SANDBOX_USERNS + 1)
 
 
 /* "network", "no_new_privs", ... (static) */

@@ -92,6 +92,38 @@ int spawn_run_for(const void *owner, const char *path, char *const argv[],
 		  struct spawn_result *out);
 void spawn_result_release(struct spawn_result *r);
 
+/* The first byte a forked child writes, before fn runs: output that lacks
+ * it comes from a child that died setting itself up. */
+#define SPAWN_FORK_READY "R"
+
+/*
+ * Run fn(arg, fd) in a forked child (no exec), registered, waited for,
+ * killed at deadline_ms and reaped as spawn_run's children are; fd is the
+ * write end of a pipe whose bytes, after SPAWN_FORK_READY, come back in
+ * out->out (cut at SPAWN_OUT_CAP).  The child is a copy of a process with
+ * threads: fn may make only async-signal-safe calls (raw system calls,
+ * write(2) to fd), never malloc, a lock or stdio; its return is _exit(0).
+ * It has its own process group, default signal actions, an empty signal
+ * mask and no core dump.  Returns as spawn_run (out->status SIGNALED: fn
+ * was ended by a signal, e.g. a seccomp filter's SIGSYS).
+ */
+int spawn_fork_for(const void *owner, void (*fn)(void *arg, int fd), void *arg,
+		   double deadline_ms, struct spawn_result *out);
+/*
+ * spawn_fork_for, but the child shares this process's memory: clone with
+ * CLONE_VM | CLONE_VFORK (as glibc's vfork and posix_spawn), on a stack
+ * of its own.  Some hundred times cheaper than a copy of a large process.
+ * The calling thread stops until the child has exited; an interval timer
+ * of the child's (SIGALRM) ends it at deadline_ms (out->status
+ * SPAWN_TIMED_OUT), so fn must not block it nor write more than 4 KiB.
+ * Core dumps are off by RLIMIT_CORE only, and a kernel before 5.16 kills
+ * every user of a memory that dumps core: fn must not risk a signal that
+ * dumps one, so not under a seccomp filter, which may answer with SIGSYS
+ * (use spawn_fork_for there).  A sanitizer build copies instead.
+ */
+int spawn_vfork_for(const void *owner, void (*fn)(void *arg, int fd), void *arg,
+		    double deadline_ms, struct spawn_result *out);
+
 /* A child that could not be reaped: SIGKILL sent, and the kernel holds it
  * (uninterruptible sleep, a task frozen by the cgroup v1 freezer: state D
  * in /proc/PID/stat, or a state that cannot be read).  A killed child that

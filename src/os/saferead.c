@@ -162,10 +162,13 @@ static int reopen(int procfd, int pfd, const struct stat *st, int dfd, const cha
 	return fd;
 }
 
-/* Read all of fd, at most cap bytes, into out.  0, or -1 with errno. */
+/* Read all of fd, at most cap bytes, into out.  0, or -1 with errno.  A
+ * hint of 0 (every /proc file's st_size) starts with a page: a sysctl
+ * answers only a read at offset 0 (kernel/sysctl.c proc_dointvec: *ppos
+ * set is end of file), so a first read of one byte would be all of it. */
 static int read_all(int fd, size_t hint, size_t cap, struct blob *out)
 {
-	size_t len = 0, alloc = hint + 1;
+	size_t len = 0, alloc = hint ? hint + 1 : 4096;
 	char *data = xmalloc(alloc + 1);
 
 	for (;;) {

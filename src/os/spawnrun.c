@@ -37,7 +37,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sched.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/time.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -1085,6 +1088,25 @@ static int cwd_unusable(const char *cwd)
 	return access(cwd, X_OK) < 0;
 }
 
+/* Wait for the started child c, kill what is left of it at deadline_ms,
+ * reap it and fill *out (spawn_run_for's and spawn_fork_for's tail). */
+static int child_collect(struct child *c, double deadline_ms, double t0,
+			 struct spawn_result *out)
+{
+	struct live st;
+
+	child_wait(c, deadline_ms);
+	child_finish(c, clock_ms() + SPAWN_REAP_MS, &st);
+	strays_hunt(clock_ms() + SPAWN_REAP_MS);
+	result_fill(out, c, &st);
+	out->ms = clock_ms() - t0;
+	if (out->status == SPAWN_FAILED) {
+		errno = out->err;
+		return -1;
+	}
+	return 0;
+}
+
 int spawn_run_for(const void *owner, const char *path, char *const argv[],
 		  const char *cwd, char *const envp[], double deadline_ms,
 		  struct spawn_result *out)
@@ -1093,7 +1115,6 @@ int spawn_run_for(const void *owner, const char *path, char *const argv[],
 	char *default_argv[2] = { (char *)path, NULL };
 	char **own_env = NULL;
 	double t0 = clock_ms();
-	struct live st;
 	int rc;
 
 	memset(out, 0, sizeof(*out));
@@ -1120,10 +1141,195 @@ int spawn_run_for(const void *owner, const char *path, char *const argv[],
 	}
 	if (rc)
 		goto failed;
-	child_wait(&c, deadline_ms);
+	return child_collect(&c, deadline_ms, t0, out);
+failed:
+	out->status = SPAWN_FAILED;
+	out->err = rc;
+	out->out = xstrdup("");
+	out->ms = clock_ms() - t0;
+	errno = rc;
+	return -1;
+}
+
+int spawn_run(const char *path, char *const argv[], const char *cwd,
+	      char *const envp[], double deadline_ms, struct spawn_result *out)
+{
+	return spawn_run_for(NULL, path, argv, cwd, envp, deadline_ms, out);
+}
+
+/* ---- a forked child, no exec ---- */
+
+#define VM_STACK (32 * 1024)	/* a shared-memory child's stack: in the
+				 * caller's frame, which CLONE_VFORK keeps
+				 * still until the child has exited */
+
+struct fork_job {
+	int rfd, wfd;
+	void (*fn)(void *arg, int fd);
+	void *arg;
+	int share_vm;
+	struct itimerval limit;	/* share_vm: its own deadline */
+};
+
+/* The child's side: its own process group (kill(-pid) reaches nothing
+ * else), default signal actions and an empty mask (a seccomp filter's
+ * SIGSYS then ends it, whatever the parent's thread had), no core dump, a
+ * byte to say it got this far, then fn.  A copy of the parent turns its
+ * dumpable flag off (do_coredump stops there, even for a core_pattern
+ * pipe); one sharing the parent's memory must not (the flag is the
+ * memory's: the parent's /proc/self would turn root's) and sets
+ * RLIMIT_CORE to 0 instead (its own).  Only async-signal-safe calls: the
+ * parent has threads. */
+static int fork_child(void *p)
+{
+	const struct fork_job *j = p;
+	struct rlimit none_core = { 0, 0 };
+	struct sigaction dfl;
+	sigset_t none;
+	int sig;
+
+	close(j->rfd);	/* the child's own descriptor table either way */
+	setpgid(0, 0);
+	memset(&dfl, 0, sizeof(dfl));
+	dfl.sa_handler = SIG_DFL;
+	for (sig = 1; sig < NSIG; sig++)
+		sigaction(sig, &dfl, NULL);	/* SIGKILL, SIGSTOP: EINVAL */
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+	if (j->share_vm) {
+		setrlimit(RLIMIT_CORE, &none_core);
+		setitimer(ITIMER_REAL, &j->limit, NULL);	/* SIGALRM ends it */
+	} else
+		prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
+	if (write(j->wfd, SPAWN_FORK_READY, 1) != 1)
+		_exit(127);
+	j->fn(j->arg, j->wfd);
+	_exit(0);
+}
+
+/* fork (or clone with CLONE_VM | CLONE_VFORK onto stack: glibc's vfork,
+ * with a stack of its own, which valgrind runs as a fork) and register,
+ * one step under the lock, as spawn_registered.  A vfork child runs with
+ * the lock held (it is the caller's, stopped): its own timer (ITIMER_REAL,
+ * SIGALRM ends it) bounds that by deadline_ms. */
+static int fork_registered(struct live *l, struct fork_job *j, char *stack,
+			   double deadline_ms)
+{
+	pid_t pid;
+	int rc = 0;
+
+	pthread_mutex_lock(&live_lock);
+	if (live_closed || clock_ms() >= deadline_ms) {
+		rc = ETIMEDOUT;
+	} else {
+		if (j->share_vm) {
+			double left = deadline_ms - clock_ms();
+
+			j->limit.it_value.tv_sec = (time_t)(left / 1000);
+			j->limit.it_value.tv_usec = (suseconds_t)((left - 1000.0 *
+				(double)j->limit.it_value.tv_sec) * 1000) + 1;
+			/* we stop here until it has exited (CLONE_VFORK) */
+			pid = clone(fork_child, stack + VM_STACK,
+				    CLONE_VM | CLONE_VFORK | SIGCHLD, j);
+		} else {
+			pid = fork();
+			if (pid == 0)
+				fork_child(j);	/* no return */
+		}
+		if (pid < 0) {
+			rc = failure_code();
+		} else {
+			setpgid(pid, pid);	/* whichever of us is first */
+			l->pid = pid;
+			l->started_ms = clock_ms();
+			l->next = live_head;
+			live_head = l;
+		}
+	}
+	pthread_mutex_unlock(&live_lock);
+	return rc;
+}
+
+/* Wait for a child that shares our memory to exit, until deadline_ms.
+ * With CLONE_VFORK it has exited (or died of its timer) by the time
+ * clone returns, and this finds it at once; nothing here reads errno all
+ * the same (the child's failed calls set our thread's, whose TLS it ran
+ * on).  Its output is read once it has exited: it must not write more
+ * than a pipe holds (64 KiB; PIPE_BUF, 4 KiB, anywhere). */
+static void vm_child_wait(struct child *c, double deadline_ms)
+{
+	for (;;) {
+		siginfo_t si;
+		double left = deadline_ms - clock_ms();
+
+		memset(&si, 0, sizeof(si));
+		if (waitid(P_PID, (id_t)c->live->pid, &si,
+			   WEXITED | WNOHANG | WNOWAIT) == 0 && si.si_pid != 0) {
+			c->exited = 1;
+			child_read(c);
+			return;
+		}
+		if (left <= 0)
+			return;
+		if (c->pidfd >= 0) {
+			struct pollfd pf = { c->pidfd, POLLIN, 0 };
+
+			poll(&pf, 1, left > 1000 ? 1000 : (int)left + 1);
+		} else {
+			nap(clock_ms() + (left < 1 ? left : 1));
+		}
+	}
+}
+
+static int fork_run(const void *owner, void (*fn)(void *arg, int fd), void *arg,
+		    int share_vm, double deadline_ms, struct spawn_result *out)
+{
+	struct child c = { .rfd = -1, .pidfd = -1, .out = BUF_INIT };
+	struct fork_job j = { .rfd = -1, .wfd = -1, .fn = fn, .arg = arg,
+			      .share_vm = share_vm };
+	double t0 = clock_ms();
+	_Alignas(16) char stack[VM_STACK];
+	struct live *l, st;
+	int fds[2], rc;
+
+	memset(out, 0, sizeof(*out));
+	if (pipe_high(fds) < 0) {
+		rc = failure_code();
+		goto failed;
+	}
+	j.rfd = fds[0];
+	j.wfd = fds[1];
+	pthread_once(&reaper_once, reaper_init);
+	l = xcalloc(1, sizeof(*l));
+	l->owner = owner;
+	l->path = xstrdup(share_vm ? "(clone)" : "(fork)");
+	l->inflight = 1;
+	rc = fork_registered(l, &j, stack, deadline_ms);
+	close(fds[1]);
+	if (rc) {
+		live_free(l);
+		close(fds[0]);
+		if (rc != ETIMEDOUT)
+			goto failed;
+		out->status = SPAWN_TIMED_OUT;
+		out->out = xstrdup("");
+		out->ms = clock_ms() - t0;
+		return 0;
+	}
+	c.live = l;
+	c.rfd = fds[0];
+	fcntl(c.rfd, F_SETFL, fcntl(c.rfd, F_GETFL) | O_NONBLOCK);
+#ifdef SYS_pidfd_open
+	c.pidfd = (int)syscall(SYS_pidfd_open, l->pid, 0);
+#endif
+	if (!share_vm)
+		return child_collect(&c, deadline_ms, t0, out);
+	vm_child_wait(&c, deadline_ms);
 	child_finish(&c, clock_ms() + SPAWN_REAP_MS, &st);
 	strays_hunt(clock_ms() + SPAWN_REAP_MS);
 	result_fill(out, &c, &st);
+	if (out->status == SPAWN_SIGNALED && out->code == SIGALRM)
+		out->status = SPAWN_TIMED_OUT;	/* its own timer: the deadline */
 	out->ms = clock_ms() - t0;
 	if (out->status == SPAWN_FAILED) {
 		errno = out->err;
@@ -1139,10 +1345,30 @@ failed:
 	return -1;
 }
 
-int spawn_run(const char *path, char *const argv[], const char *cwd,
-	      char *const envp[], double deadline_ms, struct spawn_result *out)
+int spawn_fork_for(const void *owner, void (*fn)(void *arg, int fd), void *arg,
+		   double deadline_ms, struct spawn_result *out)
 {
-	return spawn_run_for(NULL, path, argv, cwd, envp, deadline_ms, out);
+	return fork_run(owner, fn, arg, 0, deadline_ms, out);
+}
+
+/* A sanitizer keeps state in each thread's TLS, which a child sharing our
+ * memory would run on, concurrently: those builds copy. */
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define VM_SHARE_OK 0
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer) || \
+	__has_feature(memory_sanitizer)
+#define VM_SHARE_OK 0
+#endif
+#endif
+#ifndef VM_SHARE_OK
+#define VM_SHARE_OK 1
+#endif
+
+int spawn_vfork_for(const void *owner, void (*fn)(void *arg, int fd), void *arg,
+		    double deadline_ms, struct spawn_result *out)
+{
+	return fork_run(owner, fn, arg, VM_SHARE_OK, deadline_ms, out);
 }
 
 void spawn_result_release(struct spawn_result *r)

@@ -42,6 +42,7 @@ static const struct {
 	[SANDBOX_LANDLOCK] = { "landlock", "required", NULL },
 	[SANDBOX_DEVICES] = { "devices", "none", NULL },
 	[SANDBOX_HOST_ROOT] = { "host_root", "none", NULL },
+	[SANDBOX_USERNS] = { "userns", "denied", NULL },
 };
 
 const char *sandbox_key_name(enum sandbox_key k)

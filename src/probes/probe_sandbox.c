@@ -24,7 +24,10 @@
  * shown; faccessat(W_OK) on a few /proc/sys files, /sys/kernel/uevent_helper,
  * each cgroup v1 hierarchy's release_agent and the host's mount points,
  * <proc>/filesystems and uname(2) (sandbox_kernel.c: none opened for
- * writing).  Nothing is run, no packet is sent.
+ * writing); the sysctls of user namespaces.  Nothing is run, no packet
+ * is sent; sandbox_seccomp.c forks a child (no exec, killed and reaped at
+ * the deadline) to try a few refused calls under a seccomp filter, and one
+ * to try making a user namespace.
  * The parsers are in sandbox.c; the escape hatches in sandbox_reach.c,
  * the secrets in sandbox_cred.c, the kernel's in sandbox_kernel.c, the
  * privileges (the capability sets, the host's root, fs.root's remount,
@@ -957,28 +960,6 @@ static void id_no_new_privs(const struct sbx *x, struct result *r)
 	proc_identity_release(&id);
 }
 
-static void id_seccomp(const struct sbx *x, struct result *r)
-{
-	static const char *const modes[] = { "disabled", "strict", "filter" };
-	struct proc_identity id;
-
-	if (sbx_read_identity(x, &id, r) < 0)
-		return;
-	sbx_add_nullable(r->data, "mode", id.seccomp >= 0 ? modes[id.seccomp] : NULL);
-	if (id.seccomp_filters >= 0)
-		cJSON_AddNumberToObject(r->data, "filters", (double)id.seccomp_filters);
-	else
-		cJSON_AddNullToObject(r->data, "filters");
-	if (id.seccomp == 2)
-		sbx_verdict(x, r, 1, STATUS_PASS, REASON_NONE, "seccomp filter mode");
-	else if (id.seccomp == 1)
-		sbx_verdict(x, r, 1, STATUS_PASS, REASON_NONE, "seccomp strict mode");
-	else
-		sbx_verdict(x, r, 0, STATUS_PASS, REASON_NONE, "no seccomp filter: every system "
-			"call is open%s", id.seccomp < 0 ? " (the kernel has no seccomp)" : "");
-	proc_identity_release(&id);
-}
-
 /* ---- processes ------------------------------------------------------ */
 
 /* A namespace link's inode: 0, or -1. */
@@ -1245,7 +1226,7 @@ static const struct sbx_item items[] = {
 	  "--cap-add only what sandbox.capabilities allows", sbx_id_capabilities, 0 },
 	{ "identity.seccomp", "Sandbox: seccomp", SANDBOX_SECCOMP,
 	  STATUS_WARN, REASON_EXPOSED, NULL, "keep the runtime's default seccomp "
-	  "profile: no --security-opt seccomp=unconfined, no --privileged", id_seccomp, 0 },
+	  "profile: no --security-opt seccomp=unconfined, no --privileged", sbx_id_seccomp, 0 },
 	{ "processes.pid_namespace", "Sandbox: PID namespace", SANDBOX_PID_NAMESPACE,
 	  STATUS_FAIL, REASON_EXPOSED, NULL, "do not share the host's PID namespace (no "
 	  "--pid host); unshare --pid --fork --mount-proc", proc_pid_namespace, 0 },
@@ -1356,6 +1337,11 @@ static const struct sbx_item items[] = {
 	  "from the host's: dockerd --userns-remap=default, podman --userns=auto, or "
 	  "bwrap/unshare started by an unprivileged user; and no CAP_SETUID (--cap-drop "
 	  "ALL)", sbx_id_host_root, 0 },
+	{ "identity.userns", "Sandbox: new user namespaces", SANDBOX_USERNS,
+	  STATUS_WARN, REASON_EXPOSED, NULL, "refuse new user namespaces in the sandbox: "
+	  "keep the runtime's default seccomp profile (it refuses unshare and clone with "
+	  "CLONE_NEWUSER), bwrap --disable-userns, or sysctl user.max_user_namespaces=0 "
+	  "in the sandbox's own user namespace", sbx_id_userns, 0 },
 };
 
 /* ---- the probe ------------------------------------------------------- */
@@ -1453,6 +1439,7 @@ static const char *const sandbox_ids[] = {
 	"sandbox.processes.ptrace", "sandbox.identity.lsm", "sandbox.identity.landlock",
 	"sandbox.escape.block_devices",
 	"sandbox.identity.host_root",
+	"sandbox.identity.userns",
 	NULL
 };
 

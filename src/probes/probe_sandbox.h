@@ -111,4 +111,30 @@ void sbx_id_host_root(const struct sbx *x, struct result *r);
 void sbx_fs_root(const struct sbx *x, struct result *r);
 int sbx_netns_reach(const struct sbx *x, struct result *r, struct buf *why);
 
+/* sandbox_seccomp.c: what a seccomp filter blocks, tried in a forked
+ * child; whether a new user namespace can be made, likewise */
+void sbx_id_seccomp(const struct sbx *x, struct result *r);
+void sbx_id_userns(const struct sbx *x, struct result *r);
+
+/* One call tried under a filter: arguments the kernel, unfiltered,
+ * answers with expect (an errno; 0: success) before any capability check
+ * and before doing anything. */
+struct sbx_try {
+	const char *name;
+	long nr;		/* SYS_... */
+	long a[6];
+	int expect;
+	int judged;		/* must be blocked for a pass */
+};
+enum sbx_try_verdict { TRY_UNKNOWN, TRY_ALLOWED, TRY_BLOCKED };
+#define SBX_TRY_NONE (-1)	/* an answer: none came */
+#define SBX_TRY_KILLED (-2)	/* the child died of a signal making it */
+
+/* The table, in the order tried (static). */
+const struct sbx_try *sbx_tries(size_t *n);
+/* The verdict on t from its answer: an errno, 0 (success), SBX_TRY_NONE
+ * or SBX_TRY_KILLED. */
+enum sbx_try_verdict sbx_try_judge(const struct sbx_try *t, int answer);
+const char *sbx_try_word(enum sbx_try_verdict v);	/* "blocked", ... */
+
 #endif
