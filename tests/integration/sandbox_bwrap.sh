@@ -310,6 +310,12 @@ cat >"$T/bin/inside.sh" <<EOF
 /usr/bin/python3 "$T/bin/prober.py" "$T" "$repo" "$T_MARK" >"\$1.probe" 2>"\$1.probe-err"
 "$sbin" --json "$repo" >"\$1.json" 2>"\$1.err"
 echo \$? >"\$1.st"
+# every other format too, where the row asks (the markers must be in none)
+if [ "\${2:-}" = all ]; then
+	for fmt in human junit github; do
+		"$sbin" --explain --format=\$fmt "$repo" >"\$1.\$fmt" 2>&1
+	done
+fi
 EOF
 
 # the base every row adds to: private /etc files, /run and /tmp tmpfs
@@ -403,7 +409,7 @@ row() {
 	rm -f "$f".*
 	# shellcheck disable=SC2046,SC2086
 	env -i PATH=/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin HOME="$home" LC_ALL=C.UTF-8 \
-		$as bwrap "$@" -- sh "$T/bin/inside.sh" "$f" >"$f.bwrap" 2>&1
+		$as bwrap "$@" -- sh "$T/bin/inside.sh" "$f" ${ALLFMT:+all} >"$f.bwrap" 2>&1
 	if ! [ -s "$f.json" ] || ! [ -s "$f.probe" ]; then
 		not_ok "$name ($who): no report or no probe: $(head -c 300 "$f.bwrap" "$f.err" "$f.probe-err" 2>/dev/null)"
 		return
@@ -428,7 +434,7 @@ for who in root nobody; do
 	row repo-rw "$who" --unshare-all $R $B $P --bind "$repo" "$repo"
 	row home-tmpfs "$who" --unshare-all $R $B $P --bind "$repo" "$repo" --tmpfs "$home"
 	row userns-uid0 "$who" --unshare-all --unshare-user --uid 0 --gid 0 $R $B $P
-	row userns-capall "$who" --unshare-all --unshare-user --uid 0 --gid 0 --cap-add ALL $R $B $P
+	ALLFMT=1 row userns-capall "$who" --unshare-all --unshare-user --uid 0 --gid 0 --cap-add ALL $R $B $P
 	row cap-drop "$who" --unshare-all $R $B $P --cap-drop ALL
 	row cap-net-raw "$who" --unshare-all --unshare-user --uid 0 $R $B $P --cap-drop ALL --cap-add CAP_NET_RAW
 	row pid-shared "$who" --unshare-net --unshare-ipc --unshare-uts $R $B $P
@@ -436,7 +442,7 @@ for who in root nobody; do
 	row docker "$who" --unshare-all $R $B $P $SOCK $E
 	row dockerhost-away "$who" --unshare-all $R $B $P --setenv DOCKER_HOST "unix://$D/docker.sock"
 	row docker-net "$who" --unshare-all --share-net $R $B $P $SOCK
-	row secrets "$who" --unshare-all $R $B $P $SECR $G --remount-ro /run
+	ALLFMT=1 row secrets "$who" --unshare-all $R $B $P $SECR $G --remount-ro /run
 	row clearenv "$who" --unshare-all $R $B $P --clearenv --setenv PATH /usr/bin:/bin --setenv HOME "$home" $G
 	}
 done
@@ -454,6 +460,8 @@ done <"$out/cmp"
 
 # ---- no planted marker in any output ----------------------------------------
 check "$rows rows ran" [ "$rows" -gt 0 ]
+check "every format of a row with every credential in reach" [ -s "$out/secrets-root.human" ] && \
+	[ -s "$out/secrets-root.junit" ] && [ -s "$out/secrets-root.github" ]
 leak=$(grep -l -r -F "$M" "$out" 2>/dev/null)
 check "no credential marker in any output (${leak:-none})" [ -z "$leak" ]
 
