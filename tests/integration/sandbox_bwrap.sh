@@ -482,6 +482,7 @@ done <"$out/cmp"
 check "$rows rows ran" [ "$rows" -gt 0 ]
 check "every format of a row with every credential in reach" [ -s "$out/secrets-$me.human" ] && \
 	[ -s "$out/secrets-$me.junit" ] && [ -s "$out/secrets-$me.github" ]
+check "the markers are there to be found (in the planted files)" grep -q -r -F "$M" "$home"
 leak=$(grep -l -r -F "$M" "$out" 2>/dev/null)
 check "no credential marker in any output (${leak:-none})" [ -z "$leak" ]
 
