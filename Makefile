@@ -208,17 +208,19 @@ endef
 # $(1)/node_modules, for the test named $(3); $(2) a file the install must
 # hold; $(4) more options for npm ci.  A stamp says the install finished
 # (npm ci starts by removing node_modules, so a cut one is never taken for
-# whole); a package-lock.json newer than it (a pull that pins another
-# package) is installed again.  Offline, npm's own
+# whole) and holds the cksum of the package-lock.json installed: one
+# that differs (a pull that pins another package) is installed again.  Offline, npm's own
 # error is shown and the test says it is skipped; nothing else needs it.
 define npm_install
-	@[ $(1)/node_modules/.envpreflight-ok -nt $(1)/package-lock.json ] && [ -e $(1)/node_modules/$(2) ] && exit 0; \
+	@[ -e $(1)/node_modules/$(2) ] && \
+	  [ "$$(cat $(1)/node_modules/.envpreflight-ok 2>/dev/null)" = "$$(cksum <$(1)/package-lock.json)" ] && exit 0; \
 	if ! command -v npm >/dev/null 2>&1; then \
 	  echo "deps: npm is missing (apt-get install npm): $(3) will be skipped"; exit 0; \
 	fi; \
 	log=$$(mktemp "$${TMPDIR:-/tmp}/envpreflight-npm.XXXXXX") || exit 1; \
 	if npm ci --prefix $(1) $(4) --no-audit --no-fund --loglevel=error >"$$log" 2>&1; then \
-	  touch $(1)/node_modules/.envpreflight-ok; echo "deps: installed $(2) into $(1)/node_modules"; \
+	  cksum <$(1)/package-lock.json >$(1)/node_modules/.envpreflight-ok; \
+	  echo "deps: installed $(2) into $(1)/node_modules"; \
 	else \
 	  echo "deps: npm ci in $(1) failed: $(3) will be skipped; npm said:"; \
 	  grep -E 'npm (ERR|error)' "$$log" | head -n 4 | sed 's/^/deps:   /'; \
