@@ -904,6 +904,69 @@ static int ovr_valid(const struct npm_overrides *o, size_t rule, const char *nam
 	return met < 0 ? -1 : !met;
 }
 
+/* Whether npm keeps, as the lockfile has it, the copy `to` that node n's
+ * edge name no longer fits under the overrides (want: the spec they make
+ * of it).  build-ideal-tree.js #initTree queues n (the edge is not
+ * valid); #buildDepStep fetches want and place-dep.js walks up from n:
+ * in n's own node_modules can-place-dep.js checkCanPlaceCurrent says
+ * REPLACE (the deepest target, target === edge.from), and at the root,
+ * whose copy is the very package want names (dep.matches(current):
+ * the same integrity), KEEP; the walk ends there, nothing is placed, and
+ * place-dep.js calls pruneDedupable(root), which drops the nested copy
+ * only when node.js canDedupe says so: the copy above (resolved from
+ * to.resolveParent.resolveParent) is the same version, or a greater one
+ * (`!this.overridden && semver.gt(other.version, this.version)`).  A
+ * copy above of a lower version leaves the nested copy and its invalid
+ * edge in the ideal tree: npm ci accepts (validate-lockfile.js compares
+ * only the versions of the ideal tree's nodes) and npm install writes
+ * the lockfile as it was.  Followed only for an override of the exact
+ * version of a top-level registry copy and a nested copy in n's own
+ * node_modules below a package in node_modules; anything else is judged
+ * as an edge npm re-resolves.  1 kept, else 0. */
+static int ovr_nested_kept(struct ovr_tree *t, const struct ovr_node *n, const char *name,
+			   const char *want, const struct ovr_node *to)
+{
+	size_t nl = strlen(n->key);
+	const char *above = NULL, *v_up, *v_to, *res, *real;
+	struct semver a = SEMVER_INIT, b = SEMVER_INIT;
+	const struct ovr_node *up;
+	struct buf p = BUF_INIT;
+	size_t i;
+	int kept;
+
+	/* to is nl/node_modules/name, n a package in node_modules */
+	if (strncmp(n->key, "node_modules/", 13) || strncmp(to->key, n->key, nl) ||
+	    strncmp(to->key + nl, "/node_modules/", 14) || strcmp(to->key + nl + 14, name))
+		return 0;
+	/* the copy n's parent folder resolves name to: the root's */
+	for (i = 0; i + 14 <= nl; i++)
+		if (!strncmp(n->key + i, "/node_modules/", 14))
+			above = n->key + i;
+	buf_printf(&p, "%.*s", above ? (int)(above - n->key) : 0, n->key);
+	up = ovr_resolve(t, buf_str(&p), name);
+	buf_release(&p);
+	if (!up || strncmp(up->key, "node_modules/", 13) || strcmp(up->key + 13, name))
+		return 0;
+	v_up = json_str(up->e, "version");
+	v_to = json_str(to->e, "version");
+	res = json_str(up->e, "resolved");
+	real = json_str(up->e, "name");
+	/* dep.matches(current): the registry's package of that version */
+	if (!v_up || !v_to || strcmp(want, v_up) || !json_str(up->e, "integrity") ||
+	    (real && strcmp(real, name)) || (res && !strncmp(res, "file:", 5)) ||
+	    cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(up->e, "link")) ||
+	    cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(up->e, "inBundle")))
+		return 0;
+	if (semver_parse(v_up, SEMVER_LOOSE, &a) || semver_parse(v_to, SEMVER_LOOSE, &b)) {
+		semver_release(&a);
+		return 0;
+	}
+	kept = semver_compare(&a, &b) < 0;
+	semver_release(&a);
+	semver_release(&b);
+	return kept;
+}
+
 /* Every edge of node n: carried (pass 0), or judged (pass 1).  Returns 1
  * with m set, -1 cannot tell, else 0. */
 static int ovr_edges(struct ovr_tree *t, struct ovr_node *n, int pass,
@@ -945,6 +1008,8 @@ static int ovr_edges(struct ovr_tree *t, struct ovr_node *n, int pass,
 			if (peer && (!strcmp(want, e->valuestring) ||
 				     cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(
 				     cJSON_GetObjectItemCaseSensitive(meta, e->string), "optional"))))
+				continue;
+			if (ovr_nested_kept(t, n, e->string, want, to))
 				continue;
 			m->from = xstrdup(n->key);
 			m->name = xstrdup(e->string);

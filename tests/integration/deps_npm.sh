@@ -565,6 +565,42 @@ if ov_make ovbase "$ov_deps"; then
 	npmq "$p" install
 	epo "$p"
 	check "a \$reference override: npm install clears it ($st): $out" [ "$st" = 0 ]
+	# a nested copy the override no longer fits, below a top-level copy
+	# that is the override's version (commander.js: chalk's ansi-styles
+	# 4.3.0 hoisted, pretty-format's 5.2.0 nested, "ansi-styles": "4.3.0"):
+	# npm keeps the nested copy when the one above is older (node.js
+	# canDedupe), removes it when newer.  ov-a wants ^4, ov-b ^5; ov-c
+	# ^5, ov-d ^4 (placed in name order: the first one's is hoisted)
+	mkpkg ov-a 1.0.0 ',"dependencies":{"ansi-styles":"^4.1.0"}'
+	mkpkg ov-b 1.0.0 ',"dependencies":{"ansi-styles":"^5.0.0"}'
+	mkpkg ov-c 1.0.0 ',"dependencies":{"ansi-styles":"^5.0.0"}'
+	mkpkg ov-d 1.0.0 ',"dependencies":{"ansi-styles":"^4.1.0"}'
+	ov_ab="\"dependencies\":{\"ov-a\":\"file:$S/ov-a-1.0.0.tgz\",\"ov-b\":\"file:$S/ov-b-1.0.0.tgz\"}"
+	ov_cd="\"dependencies\":{\"ov-c\":\"file:$S/ov-c-1.0.0.tgz\",\"ov-d\":\"file:$S/ov-d-1.0.0.tgz\"}"
+	ov_make ov_older "$ov_ab"
+	check "nested copy, older one above: the shape (4.3.0 hoisted, 5.2.0 nested)" \
+		grep -q '"node_modules/ov-b/node_modules/ansi-styles"' "$p/package-lock.json"
+	cp "$p/package-lock.json" "$TEST_TMPDIR/ov_older.lock"
+	ov_now "$ov_ab" '{"ansi-styles":"4.3.0"}'
+	ov_accepted "nested copy, older one above (commander.js)"
+	d_out=$(dry "$p")
+	check "nested copy, older one above: npm install --dry-run changes nothing: $d_out" \
+		has "up to date" "$d_out"
+	npmq "$p" install
+	check "nested copy, older one above: npm install leaves the lockfile as it was" \
+		cmp -s "$p/package-lock.json" "$TEST_TMPDIR/ov_older.lock"
+	ov_make ov_newer "$ov_cd"
+	check "nested copy, newer one above: the shape (5.2.0 hoisted, 4.3.0 nested)" \
+		grep -q '"node_modules/ov-d/node_modules/ansi-styles"' "$p/package-lock.json"
+	ov_now "$ov_cd" '{"ansi-styles":"5.2.0"}'
+	ov_ci
+	check "nested copy, newer one above: npm ci removes the nested copy: $ci" has "remove ansi-styles 4.3.0" "$ci"
+	epo "$p"
+	check "nested copy, newer one above: fail, not in sync ($st): $out" \
+		has "ansi-styles: package.json's overrides make ov-d's ^4.1.0 into 5.2.0, the lockfile has 4.3.0" "$out"
+	npmq "$p" install
+	epo "$p"
+	check "nested copy, newer one above: npm install clears it ($st): $out" [ "$st" = 0 ]
 	# removed: npm ci refuses, but the lockfile keeps no record of the
 	# overrides it was made with; seeing it would mean judging every edge
 	# of every lockfile on every run: not done, a pass (man page)

@@ -282,6 +282,53 @@ static void override_rows(void)
 	}
 }
 
+/* A nested copy the override no longer fits below a top-level copy of
+ * the override's version: npm keeps it when the copy above is older,
+ * removes it when newer (node.js canDedupe); each row seen with npm 11
+ * (tests/integration/deps_npm.sh state 6). */
+static void nested_kept_rows(void)
+{
+	static const struct {
+		const char *top, *nested, *resolved, *ovr;
+		int miss;
+	} rows[] = {
+		{ "4.3.0", "5.2.0", "https://r/a.tgz", "4.3.0", 0 },	/* kept */
+		{ "5.2.0", "4.3.0", "https://r/a.tgz", "5.2.0", 1 },	/* removed */
+		{ "4.3.0", "5.2.0", "https://r/a.tgz", "^4.0.0", 1 },	/* a range: re-resolved */
+		{ "4.3.0", "5.2.0", "file:a.tgz", "4.3.0", 1 },	/* not the registry's */
+		{ "4.3.0", "5.2.0", "https://r/a.tgz", "4.2.0", 1 },	/* not the copy above */
+	};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(rows); i++) {
+		struct npm_overrides o;
+		struct npm_override_miss m;
+		struct parse_error e;
+		struct buf lock = BUF_INIT, pkg = BUF_INIT;
+
+		buf_printf(&lock, "{\"lockfileVersion\": 3, \"packages\": {"
+			   "\"\": {\"dependencies\": {\"a\": \"1.0.0\", \"b\": \"1.0.0\"}},"
+			   "\"node_modules/a\": {\"version\": \"1.0.0\", \"integrity\": \"sha512-a\","
+			   " \"dependencies\": {\"ansi-styles\": \"^%c.0.0\"}},"
+			   "\"node_modules/ansi-styles\": {\"version\": \"%s\", \"resolved\": \"%s\","
+			   " \"integrity\": \"sha512-t\"},"
+			   "\"node_modules/b\": {\"version\": \"1.0.0\", \"integrity\": \"sha512-b\","
+			   " \"dependencies\": {\"ansi-styles\": \"^%c.0.0\"}},"
+			   "\"node_modules/b/node_modules/ansi-styles\": {\"version\": \"%s\","
+			   " \"integrity\": \"sha512-n\"}}}",
+			   rows[i].top[0], rows[i].top, rows[i].resolved, rows[i].nested[0], rows[i].nested);
+		buf_printf(&pkg, "{\"dependencies\": {\"a\": \"1.0.0\", \"b\": \"1.0.0\"},"
+			   " \"overrides\": {\"ansi-styles\": \"%s\"}}", rows[i].ovr);
+		CHECK(deps_npm_overrides(buf_str(&pkg), pkg.len, &o, &e) == 0, "row %zu parses", i);
+		CHECK_INT(deps_npm_overrides_check(buf_str(&lock), lock.len, &o, &m), rows[i].miss,
+			  "row %zu: %s above, %s nested, %s", i, rows[i].top, rows[i].nested, rows[i].ovr);
+		npm_override_miss_release(&m);
+		npm_overrides_release(&o);
+		buf_release(&lock);
+		buf_release(&pkg);
+	}
+}
+
 /* semver_range_intersects, what an override's selector is held to
  * (override-set.js getEdgeRule): each row's answer is node-semver
  * 7's intersects() on the machine's npm. */
@@ -318,5 +365,6 @@ void test_main(void)
 	entries();
 	importers();
 	override_rows();
+	nested_kept_rows();
 	intersect_rows();
 }
