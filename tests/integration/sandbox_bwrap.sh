@@ -192,6 +192,38 @@ except Exception:
     r["network.interfaces"] = "?"
 r["network.route"] = max(udp("192.0.2.1"), udp("2001:db8::1", socket.AF_INET6))
 ns = [l.split()[1] for l in open("/etc/resolv.conf") if l.startswith("nameserver")]
+# ... or one setns(2) away: another network namespace in view (a process
+# of the host's PID namespace), entered with nsenter (CAP_SYS_ADMIN)
+if not (r["network.interfaces"] == 1 and r["network.route"] == 1):
+    try:
+        mine = os.stat("/proc/self/ns/net").st_ino
+    except OSError:
+        mine = None
+    seen = set()
+    for pid in sorted((d for d in os.listdir("/proc") if d.isdigit()), key=int)[:4096]:
+        path = "/proc/%s/ns/net" % pid
+        try:
+            ino = os.stat(path).st_ino
+        except OSError:
+            continue
+        if ino == mine or ino in seen:
+            continue
+        seen.add(ino)
+        try:
+            o = subprocess.run(["nsenter", "--net=" + path, "ip", "-o", "link", "show", "up"],
+                               stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                               timeout=10)
+        except (OSError, subprocess.SubprocessError):
+            continue
+        if o.returncode != 0:
+            continue
+        if any(l.split(":")[1].strip().split("@")[0] != "lo"
+               for l in o.stdout.decode().splitlines() if ":" in l):
+            r["network.interfaces"] = 1
+        if runs(["nsenter", "--net=" + path, "ip", "route", "get", "192.0.2.1"]):
+            r["network.route"] = 1
+        if len(seen) >= 4:
+            break
 r["network.dns"] = int(any(udp(a, socket.AF_INET6 if ":" in a else socket.AF_INET) for a in ns))
 r["network.metadata"] = udp("169.254.169.254")
 # the system: write under /, or remount / read-write (in a mount
@@ -374,10 +406,6 @@ known = {
         "CAP_NET_RAW belongs to bwrap's inner user namespace, which owns no network "
         "namespace (the outer one owns it): no raw socket opens, the check fails",
 }
-for w in ("root", "user", "nobody"):
-    known[("escape.docker_host", w, "dockerhost-away")] = (
-        "a unix:// DOCKER_HOST that names no socket here is a warning by design (the "
-        "man page says so; sandbox.sh asserts it): nothing is reachable through it")
 seen = {}
 for line in open(sys.argv[1]):
     f, name, who = line.split()

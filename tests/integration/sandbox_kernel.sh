@@ -221,7 +221,7 @@ listed() { host_mps >"$T/mps" && grep -qx -- "$1" "$T/mps"; }
 # ---- this machine, as root -------------------------------------------------
 run root
 all_agree root
-check "root: 37 sandbox checks" [ "$(grep -c '"id": "sandbox\.' "$out")" = 37 ]
+check "root: 43 sandbox checks" [ "$(grep -c '"id": "sandbox\.' "$out")" = 43 ]
 check "root: the policy key is kernel" [ "$(get escape.core_pattern key)" = kernel ]
 check "root: the policy key is host_mounts" [ "$(get fs.host_mounts key)" = host_mounts ]
 if [ "$(awk '$1 == "uevent_helper" { print $2 }' "$T/root.probe")" = absent ]; then
