@@ -39,16 +39,18 @@ struct yw_end {
 
 static void yw_end_init(struct yw_end *e, const char *buf, size_t len)
 {
-	const char *s = buf, *end = buf + len, *nl;
+	size_t i;
+	unsigned n = 1;
 
 	memset(e, 0, sizeof(*e));
 	e->buf = buf;
 	e->len = len;
-	e->floor = 1;
-	while (s < end && (nl = memchr(s, '\n', (size_t)(end - s)))) {
-		e->floor++;
-		s = nl + 1;
-	}
+	/* a plain count, which the compiler vectorizes: memchr per line
+	 * cost more in its calls than in its scanning (a lockfile of 20,000
+	 * short lines) */
+	for (i = 0; i < len; i++)
+		n += buf[i] == '\n';
+	e->floor = n;
 }
 
 static void yw_end_get(struct yw_end *e)
