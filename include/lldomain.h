@@ -21,15 +21,16 @@
 int lldomain_abi(void);
 
 /*
- * The Landlock layers this process runs under, 0 to 16: a child is
- * started (clone CLONE_VM, for the cost of fork: lldomain.c; no exec; it
- * makes raw system calls only, on its own stack: prctl
- * PR_SET_NO_NEW_PRIVS, landlock_create_ruleset, landlock_restrict_self
- * until E2BIG, exit), reaped, and killed with SIGKILL if it has not ended
- * by deadline_ms (an absolute clock_ms() time).  -1 with errno when it
- * cannot tell: ETIMEDOUT (killed at the deadline), EAGAIN (no fork), or
- * the child's first failing call's errno (its low 7 bits).
+ * The Landlock layers this process runs under, 0 to 16: a child of
+ * spawnrun's (spawn_vfork_for, or spawn_fork_for when filtered: a seccomp
+ * filter is on; no exec; raw system calls only: prctl PR_SET_NO_NEW_PRIVS,
+ * landlock_create_ruleset, landlock_restrict_self until E2BIG) counts the
+ * layers it can add; it is killed at deadline_ms (an absolute clock_ms()
+ * time) and reaped.  owner: spawnrun's owner of the child.  -1 with errno
+ * when it cannot tell: ETIMEDOUT (killed at the deadline), EAGAIN (no
+ * child), EPROTO (no answer), or the child's first failing call's errno
+ * (its low 7 bits).
  */
-int lldomain_layers(double deadline_ms);
+int lldomain_layers(const void *owner, int filtered, double deadline_ms);
 
 #endif

@@ -1,5 +1,6 @@
 /* lldomain.c - count this process's Landlock layers (see lldomain.h). */
 #include "lldomain.h"
+#include "spawnrun.h"
 #include "util.h"
 
 #include <errno.h>
@@ -31,106 +32,68 @@ int lldomain_abi(void)
 	return v < 0 ? -errno : (int)v;
 }
 
-/* The child: raw system calls only, on a stack of its own, in the
- * parent's memory (clone CLONE_VM): it may touch nothing but its stack.
- * glibc's syscall() stores errno in the calling thread's TLS, which the
- * child shares with the thread that started it: that thread reads errno
- * for nothing while the child lives, and sets it on every return.  The
- * exit status: 0..16, the layers it could add; 128 + errno of a call that
- * failed otherwise. */
-static int child(void *arg)
+/* The child (spawnrun.h: raw system calls and write(2) only): sets
+ * no_new_privs on itself, then stacks layers until the kernel refuses one
+ * with E2BIG.  It writes "n" and the layers it could add, or "e" and the
+ * errno of a call that failed otherwise. */
+static void child(void *arg, int fd)
 {
 	/* the first field only: ABI 1's struct, which every version accepts
 	 * (landlock.rst, "Backward and forward compatibility") */
 	uint64_t handled_fs = LANDLOCK_ACCESS_FS_EXECUTE;
-	long fd;
+	unsigned char rec[2] = { 'e', 0 };
+	long rfd;
 	int n;
 
 	(void)arg;
 	if (syscall(SYS_prctl, PR_SET_NO_NEW_PRIVS, 1L, 0L, 0L, 0L) < 0)
-		syscall(SYS_exit_group, 128 + (errno & 127));
-	fd = syscall(__NR_landlock_create_ruleset, &handled_fs, sizeof(handled_fs), 0U);
-	if (fd < 0)
-		syscall(SYS_exit_group, 128 + (errno & 127));
+		goto fail;
+	rfd = syscall(__NR_landlock_create_ruleset, &handled_fs, sizeof(handled_fs), 0U);
+	if (rfd < 0)
+		goto fail;
 	for (n = 0; n <= LLDOMAIN_MAX_LAYERS; n++)
-		if (syscall(__NR_landlock_restrict_self, (int)fd, 0U) < 0) {
+		if (syscall(__NR_landlock_restrict_self, (int)rfd, 0U) < 0) {
 			if (errno == E2BIG)
 				break;
-			syscall(SYS_exit_group, 128 + (errno & 127));
+			goto fail;
 		}
-	syscall(SYS_exit_group, n);
-	return 0;
-}
-
-/* Wait for pid until deadline_ms: a pidfd polled (Linux 5.3+), else
- * naps.  0 when it ended (not yet reaped), -1 at the deadline.  errno is
- * not looked at (the child may write it). */
-static int wait_end(pid_t pid, double deadline_ms)
-{
-	struct timespec nap = { 0, 200 * 1000 };
-	long fd = syscall(SYS_pidfd_open, pid, 0U);
-	siginfo_t si;
-	int ended = 0;
-
-	while (!ended) {
-		double left = deadline_ms - clock_ms();
-
-		if (left <= 0)
-			break;
-		if (fd >= 0) {
-			struct pollfd p = { (int)fd, POLLIN, 0 };
-
-			ended = poll(&p, 1, left < 1 ? 1 : (int)left) > 0;
-			continue;
-		}
-		memset(&si, 0, sizeof(si));
-		ended = waitid(P_PID, (id_t)pid, &si, WEXITED | WNOHANG | WNOWAIT) == 0 &&
-			si.si_pid == pid;
-		if (!ended)
-			nanosleep(&nap, NULL);
-	}
-	if (fd >= 0)
-		close((int)fd);
-	return ended ? 0 : -1;
+	rec[0] = 'n';
+	rec[1] = (unsigned char)n;
+	(void)!write(fd, rec, sizeof(rec));
+	return;
+fail:
+	rec[1] = (unsigned char)(errno & 127);
+	(void)!write(fd, rec, sizeof(rec));
 }
 
 /*
- * A child of clone(CLONE_VM), not fork(): fork copies the page tables of
- * this whole threaded process, which cost 6 to 7 ms of CPU a call where a
- * process had 50 MiB in use, against 0.12 to 0.16 ms for CLONE_VM with
- * the 16 landlock_restrict_self calls (measured here, Linux 6.18, two
- * shared cores).  It runs no exec and nothing of the parent's but
- * child(), and is killed at the deadline like a forked one.
+ * The child is spawnrun's (registered, killed at the deadline and reaped
+ * with every other child of this process: a child of its own would be
+ * reaped by the runtimes' stray hunt).  Without a seccomp filter it
+ * shares this process's memory (spawn_vfork_for): a copy of the page
+ * tables of the whole threaded process cost 6 to 7 ms of CPU where 50 MiB
+ * were in use.  Under a filter the Landlock calls may be answered with
+ * SIGSYS, whose core dump must not take this process along: a copy then.
  */
-int lldomain_layers(double deadline_ms)
+int lldomain_layers(const void *owner, int filtered, double deadline_ms)
 {
-	size_t size = 64 * 1024;
-	char *stack = xmalloc(size);
-	int st = 0, killed = 0;
-	pid_t pid;
+	struct spawn_result sr;
+	int rc, layers = -1, err = EPROTO;
 
-	pid = clone(child, stack + size, CLONE_VM | SIGCHLD, NULL);
-	if (pid < 0) {
-		free(stack);
-		return errno = EAGAIN, -1;
-	}
-	if (wait_end(pid, deadline_ms) < 0) {
-		kill(pid, SIGKILL);
-		killed = 1;
-	}
-	/* every signal is blocked on the runner's threads (the watcher takes
-	 * them), so this waits until the child is gone */
-	if (waitpid(pid, &st, __WALL) != pid) {
-		free(stack);
-		return errno = EPROTO, -1;
-	}
-	free(stack);
-	if (killed || !WIFEXITED(st))
-		return errno = ETIMEDOUT, -1;
-	st = WEXITSTATUS(st);
-	if (st >= 128)
-		return errno = st - 128, -1;
-	if (st > LLDOMAIN_MAX_LAYERS)
-		return errno = EPROTO, -1;
-	return LLDOMAIN_MAX_LAYERS - st;
+	memset(&sr, 0, sizeof(sr));
+	rc = (filtered ? spawn_fork_for : spawn_vfork_for)(owner, child, NULL, deadline_ms, &sr);
+	if (rc < 0 || sr.status == SPAWN_FAILED)
+		err = EAGAIN;
+	else if (sr.status == SPAWN_TIMED_OUT)
+		err = ETIMEDOUT;
+	else if (sr.out_len == 3 && sr.out[0] == SPAWN_FORK_READY[0] && sr.out[1] == 'n' &&
+		 (unsigned char)sr.out[2] <= LLDOMAIN_MAX_LAYERS)
+		layers = LLDOMAIN_MAX_LAYERS - (unsigned char)sr.out[2];
+	else if (sr.out_len == 3 && sr.out[0] == SPAWN_FORK_READY[0] && sr.out[1] == 'e' &&
+		 sr.out[2])
+		err = (unsigned char)sr.out[2];
+	spawn_result_release(&sr);
+	if (layers < 0)
+		errno = err;
+	return layers;
 }

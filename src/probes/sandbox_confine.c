@@ -393,7 +393,8 @@ void sbx_id_landlock(const struct sbx *x, struct result *r)
 	int abi = lldomain_abi(), layers = -1, code = 0, filtered = 0;
 
 	if (abi > 0) {
-		layers = lldomain_layers(x->deadline_ms);
+		/* unknown is taken as filtered: the child is then a copy */
+		layers = lldomain_layers(x, seccomp_filtered(x) != 0, x->deadline_ms);
 		code = errno;
 		cJSON_AddNumberToObject(r->data, "abi", abi);
 	} else {
