@@ -5,12 +5,16 @@
 # --new-session, --die-with-parent, --unshare-pid or not, a HOME of
 # planted credentials or a tmpfs over it, a fake docker daemon bound in,
 # DOCKER_HOST and GITHUB_TOKEN set with --setenv), run as root and as
-# nobody where unprivileged user namespaces allow it.  In each row a
+# nobody where unprivileged user namespaces allow it (and two rows as
+# nobody with gid 0, --gid 65534: the same maps as nobody's own, the host's
+# gid 0 inside).  In each row a
 # prober (python3, written below) *tries*
 # each thing from inside the same bwrap invocation - write under /, in the
 # repository, in HOME; a route out; read each planted credential; connect
 # to every socket it finds; see an outside process and another user's;
-# open a raw socket, chown, read past permissions; run a setuid program -
+# open a raw socket, chown, read past permissions; run a setuid program;
+# make a file as each uid it is or can set (its owner, read outside, says
+# whether one is the host's root) -
 # and writes what it could do; then envpreflight, in the same invocation,
 # gives its verdicts under a preflight.yaml that judges every key.  The
 # test asserts, per check, that the verdict is a fail or a warning exactly
