@@ -936,9 +936,8 @@ static void id_groups(const struct sbx *x, struct result *r)
 	if (sbx_etc_read("/etc/group", &gr) < 0)
 		gr.data = NULL;
 	cJSON_AddNumberToObject(r->data, "gid", (double)id.gid[1]);
-	if (hg == -2)
-		cJSON_AddNullToObject(r->data, "host_root_gid_mapped");
-	else if (hg >= 0)
+	/* null: not asked (-2) or cannot tell (-1) */
+	if (hg >= 0)
 		cJSON_AddBoolToObject(r->data, "host_root_gid_mapped", hg);
 	else
 		cJSON_AddNullToObject(r->data, "host_root_gid_mapped");
