@@ -34,6 +34,40 @@ int sandbox_mount_at(const char *buf, size_t len, const char *mount_point,
 int sandbox_id_map_inside(const char *buf, size_t len, unsigned long outside,
 			  unsigned long *inside);
 
+/*
+ * Which id here is the host's id 0 (kuid or kgid 0), from a file the
+ * host's id 0 owns (/proc/sys/kernel: fs/proc/proc_sysctl.c
+ * proc_sys_make_inode).  stat(2) shows its owner as the id it has in the
+ * caller's user namespace, or as the overflow id when it has none
+ * (fs/stat.c cp_new_stat, from_kuid_munged); so an owner shown as the
+ * overflow id is the host's 0 unmapped, or mapped to that very id when
+ * the map gives the overflow id inside.  Only the kernel can then tell
+ * (asked: whether it grants the effective id what it grants the host's
+ * 0 alone).  Nested user namespaces change nothing: the owner is
+ * translated from the kernel id, however deep.
+ */
+struct sandbox_id0 {
+	unsigned long shown;	/* the owner stat(2) shows */
+	unsigned long overflow;	/* /proc/sys/kernel/overflowuid or overflowgid */
+	int overflow_mapped;	/* 1 the map gives the overflow id inside, 0 it
+				 * does not, -1 unknown */
+	int asked;		/* the kernel asked about the overflow id: 1 it is
+				 * the host's 0, 0 it is not, -1 not asked */
+};
+
+/* 1 the host's id 0 is *inside here, 0 it is not mapped here, -1 cannot
+ * tell: *inside is then the only id that may be it. */
+int sandbox_host_id0(const struct sandbox_id0 *e, unsigned long *inside);
+
+/* Whether the network capabilities act here: CAP_NET_BIND_SERVICE,
+ * CAP_NET_BROADCAST, CAP_NET_ADMIN, CAP_NET_RAW. */
+#define SANDBOX_CAPS_NET 0x3c00ULL
+/* Of reach, the capabilities that act on nothing here: the network ones
+ * when the user namespace that owns this network namespace is outside
+ * the process's (netns_ours 0); none when it is ours or a descendant (1)
+ * or unknown (-1). */
+unsigned long long sandbox_caps_inert(unsigned long long reach, int netns_ours);
+
 /* What the capability sets of a process give it, by capabilities(7). */
 struct sandbox_capsets {
 	unsigned long long eff, prm, inh, bnd, amb;

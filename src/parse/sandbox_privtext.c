@@ -113,6 +113,35 @@ int sandbox_id_map_inside(const char *buf, size_t len, unsigned long outside,
 	return lines ? rc : -1;
 }
 
+/* ---- the host's id 0 --------------------------------------------------- */
+
+int sandbox_host_id0(const struct sandbox_id0 *e, unsigned long *inside)
+{
+	if (e->shown != e->overflow) {
+		*inside = e->shown;
+		return 1;
+	}
+	if (e->overflow_mapped == 0)
+		return 0;
+	*inside = e->overflow;
+	if (e->overflow_mapped == 1 && e->asked >= 0)
+		return e->asked;
+	return -1;
+}
+
+/* capabilities(7), "Interaction with user namespaces": a capability acts
+ * on what the user namespace that holds it (or a descendant) owns; the
+ * network capabilities' checks are ns_capable(net->user_ns, ...)
+ * (net/ipv4/af_inet.c inet_create for SOCK_RAW, net/core/dev_ioctl.c,
+ * net/ipv4/af_inet.c inet_bind for ports below ip_unprivileged_port_start):
+ * in a network namespace an ancestor owns, they are no capability at all
+ * (kernel/capability.c and security/commoncap.c cap_capable: an
+ * ancestor's namespace is never reached by walking up from a child). */
+unsigned long long sandbox_caps_inert(unsigned long long reach, int netns_ours)
+{
+	return netns_ours == 0 ? reach & SANDBOX_CAPS_NET : 0;
+}
+
 /* ---- capabilities(7), "Transformation of capabilities during execve()"
  *
  *   P'(ambient)     = (file is privileged) ? 0 : P(ambient)

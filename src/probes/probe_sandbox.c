@@ -37,6 +37,7 @@
 #include "procnet.h"
 #include "rtroute.h"
 #include "saferead.h"
+#include "sandbox_privtext.h"
 
 #include <arpa/inet.h>
 #include <dirent.h>
@@ -840,19 +841,71 @@ static unsigned long overflow_gid(const struct sbx *x)
 	return v;
 }
 
-/* Whether gid is a privileged group.  Inside a user namespace that maps
- * it to another gid outside (map: its gid_map), the name of this
- * /etc/group says nothing of what it grants: the kernel checks the outside
- * gid, so only the host's gid 0 counts (gid 0 of a namespace that
- * unshare --map-root-user made is the user's own group). */
-static int group_privileged(const char *name, unsigned long gid, const struct blob *map)
+/*
+ * Which gid here is the host's gid 0 (kgid 0), in a user namespace on the
+ * live system: the group of /proc/sys/kernel, which the kernel gives
+ * GLOBAL_ROOT_GID (fs/proc/proc_sysctl.c proc_sys_make_inode), shown by
+ * stat(2) as its gid here or as overflowgid when unmapped (fs/stat.c
+ * cp_new_stat, from_kgid_munged).  That sees through nested namespaces,
+ * where gid_map names only the parent's gids: bwrap started by nobody
+ * reads "65534 0 1" there, the 0 its outer namespace's (the host's
+ * 65534).  When the map gives overflowgid inside, it is either; no sysctl
+ * has group bits that differ from the others' to ask the kernel with
+ * (proc_sysctl.c test_perm's in_egroup_p(GLOBAL_ROOT_GID)), and the
+ * parent namespace cannot be looked at (NS_GET_PARENT on one's own user
+ * namespace is EPERM, ioctl_ns(2)): bwrap started with gid 0 and --gid
+ * 65534 shows the very same maps and owner while its 65534 is the host's
+ * 0.  Returns sandbox_host_id0's answer, or -2 when not asked (no user
+ * namespace, a fixture, no /proc/sys/kernel).
+ */
+static int host_gid0(const struct sbx *x, int userns, const struct blob *map,
+		     unsigned long *inside)
+{
+	struct sandbox_id0 e;
+	struct stat st;
+	char *path;
+	int rc;
+
+	if (userns != 1 || strcmp(x->proc, "/proc") != 0 || !map)
+		return -2;
+	path = path_join(x->proc, "sys/kernel");
+	rc = stat(path, &st);
+	free(path);
+	if (rc != 0)
+		return -2;
+	e.shown = st.st_gid;
+	e.overflow = overflow_gid(x);
+	e.overflow_mapped = 0;
+	if (e.shown == e.overflow) {
+		unsigned long out;
+		int whole;
+
+		e.overflow_mapped = sandbox_id_map_inside(map->data, map->len, 0, &out) < 0 ? -1 :
+			sandbox_id_map(map->data, map->len, e.overflow, &out, &whole) == 0;
+	}
+	e.asked = -1;
+	return sandbox_host_id0(&e, inside);
+}
+
+/* Whether gid is a privileged group: 1, 0, or -1 (it may be the host's
+ * gid 0: cannot tell).  Inside a user namespace that maps it to another
+ * gid outside (map: its gid_map), the name of this /etc/group says
+ * nothing of what it grants: the kernel checks the host's gid, so only
+ * the host's gid 0 counts (hg, host_gid0's answer, h0 its gid here; gid 0
+ * of a namespace that unshare --map-root-user made is the user's own
+ * group).  Where the host's gid 0 was not asked (a fixture), the map
+ * decides, taking the parent for the initial namespace. */
+static int group_privileged(const char *name, unsigned long gid, const struct blob *map,
+			    int hg, unsigned long h0)
 {
 	unsigned long outside;
-	int whole = 0;
+	int whole = 0, host = hg == -2 ? -2 : hg == 0 ? 0 : gid != h0 ? 0 : hg;
 
 	if (map && sandbox_id_map(map->data, map->len, gid, &outside, &whole) == 0 &&
 	    !whole && outside != gid)
-		return outside == 0;
+		return host != -2 ? host : outside == 0;
+	if (host == 1 || (host == -1 && !sandbox_group_privileged(name, gid)))
+		return host;
 	return sandbox_group_privileged(name, gid);
 }
 
@@ -860,12 +913,12 @@ static void id_groups(const struct sbx *x, struct result *r)
 {
 	struct proc_identity id;
 	struct blob gr, gmap;
-	struct names priv = { 0 };
+	struct names priv = { 0 }, undecided = { 0 };
 	struct buf msg = BUF_INIT;
 	cJSON *list;
 	size_t i, unmapped = 0;
-	unsigned long overflow = 65534;
-	int userns;
+	unsigned long overflow = 65534, h0 = 0;
+	int userns, hg, pr;
 
 	if (sbx_read_identity(x, &id, r) < 0)
 		return;
@@ -879,9 +932,19 @@ static void id_groups(const struct sbx *x, struct result *r)
 			gmap.data = NULL;
 		free(path);
 	}
+	hg = host_gid0(x, userns, gmap.data ? &gmap : NULL, &h0);
 	if (sbx_etc_read("/etc/group", &gr) < 0)
 		gr.data = NULL;
 	cJSON_AddNumberToObject(r->data, "gid", (double)id.gid[1]);
+	/* null: not asked (-2) or cannot tell (-1) */
+	if (hg >= 0)
+		cJSON_AddBoolToObject(r->data, "host_root_gid_mapped", hg);
+	else
+		cJSON_AddNullToObject(r->data, "host_root_gid_mapped");
+	if (hg == 1)
+		cJSON_AddNumberToObject(r->data, "host_root_gid", (double)h0);
+	else
+		cJSON_AddNullToObject(r->data, "host_root_gid");
 	list = cJSON_AddArrayToObject(r->data, "groups");
 	for (i = 0; i <= id.ngroups; i++) {
 		/* the effective gid first, then the supplementary groups */
@@ -898,15 +961,15 @@ static void id_groups(const struct sbx *x, struct result *r)
 		 * IDs"); the kernel still checks the real one */
 		if (i && userns == 1 && gid == overflow)
 			unmapped++;
-		if (group_privileged(*name ? name : NULL, gid, gmap.data ? &gmap : NULL) &&
-		    priv.n < SBX_LIST_MAX) {
+		pr = group_privileged(*name ? name : NULL, gid, gmap.data ? &gmap : NULL, hg, h0);
+		if (pr != 0 && (pr > 0 ? priv.n : undecided.n) < SBX_LIST_MAX) {
 			struct buf b = BUF_INIT;
 
 			if (*name)
 				buf_puts(&b, name);
 			else
 				buf_printf(&b, "gid %lu", gid);
-			sbx_names_add(&priv, buf_str(&b));
+			sbx_names_add(pr > 0 ? &priv : &undecided, buf_str(&b));
 			buf_release(&b);
 		}
 		if (cJSON_GetArraySize(list) >= 256)
@@ -921,10 +984,22 @@ static void id_groups(const struct sbx *x, struct result *r)
 	if (gmap.data)
 		blob_release(&gmap);
 	cJSON_AddItemToObject(r->data, "privileged", sbx_names_json(&priv));
+	cJSON_AddItemToObject(r->data, "undecided", sbx_names_json(&undecided));
 	cJSON_AddNumberToObject(r->data, "unmapped", (double)unmapped);
 	sbx_list_text(&msg, priv.v, priv.n);
-	if (priv.n)
+	if (priv.n) {
 		sbx_verdict(x, r, 0, STATUS_PASS, REASON_NONE, "member of %s", buf_str(&msg));
+	} else if (undecided.n) {
+		struct buf names = BUF_INIT;
+
+		sbx_list_text(&names, undecided.v, undecided.n);
+		sbx_verdict(x, r, 0, STATUS_WARN, REASON_UNDECIDED, "cannot tell whether %s "
+			    "(gid %lu here) is the host's gid 0: /proc/sys/kernel's group shows "
+			    "as it, which is also how the kernel shows an unmapped one, and "
+			    "nothing here tells the two apart (nested user namespaces)",
+			    buf_str(&names), h0);
+		buf_release(&names);
+	}
 	else if (unmapped)
 		sbx_verdict(x, r, 0, STATUS_WARN, REASON_UNDECIDED, "%zu supplementary group%s "
 			"not mapped into this user namespace (shown as gid %lu): which cannot be "
@@ -935,6 +1010,7 @@ static void id_groups(const struct sbx *x, struct result *r)
 			id.ngroups + 1, id.ngroups ? "s" : "");
 	buf_release(&msg);
 	sbx_names_release(&priv);
+	sbx_names_release(&undecided);
 	proc_identity_release(&id);
 }
 

@@ -54,6 +54,8 @@ struct privs {
 				 * 0 it is not, -1 cannot tell */
 	unsigned long hr_uid;
 	const char *evidence;	/* how host_root was told */
+	int hr_candidate;	/* host_root -1: hr_uid is the only uid that
+				 * may be the host's 0 */
 	int have_noroot;	/* securebits were read */
 };
 
@@ -120,20 +122,63 @@ static void host_root_by_map(const struct sbx *x, struct privs *p)
 	p->hr_uid = rc == 0 ? in : 0;
 }
 
-/* 1 when uid_map maps id (inside) or cannot be read, else 0 */
+/* 1 when uid_map maps id (inside), 0 when not, -1 when it cannot be read */
 static int maps_inside(const struct sbx *x, unsigned long id)
 {
 	char *path = path_join(x->proc, "self/uid_map");
 	struct blob b;
 	unsigned long out;
-	int whole, yes = 1;
+	int whole, yes = -1;
 
 	if (saferead_path(path, SBX_PROC_CAP, &b) == 0) {
-		yes = sandbox_id_map(b.data, b.len, id, &out, &whole) == 0;
+		/* sandbox_id_map's -1 is also a text that does not parse */
+		if (sandbox_id_map_inside(b.data, b.len, 0, &out) >= 0)
+			yes = sandbox_id_map(b.data, b.len, id, &out, &whole) == 0;
 		blob_release(&b);
 	}
 	free(path);
 	return yes;
+}
+
+/* faccessat(2) of a file under <proc>/sys/kernel, as the effective ids
+ * (AT_EACCESS): 0, or the errno */
+static int sysctl_access(const struct sbx *x, const char *name, int mode)
+{
+	char *path = path_join(x->proc, name);
+	int rc = faccessat(AT_FDCWD, path, mode, AT_EACCESS) == 0 ? 0 : errno;
+
+	free(path);
+	return rc;
+}
+
+/*
+ * Whether the effective uid is the host's uid 0, asked of the kernel.  A
+ * sysctl file's permission is its table's mode, whose owner bits apply
+ * to an effective uid equal to GLOBAL_ROOT_UID alone, whatever the user
+ * namespace and the capabilities (fs/proc/proc_sysctl.c
+ * proc_sys_permission, sysctl_perm, test_perm); overflowuid is 0644.
+ * faccessat(2) reports a write the permission grants on a read-only
+ * mount as EROFS, after the permission (fs/open.c do_faccessat), but a
+ * read-only proc superblock's EROFS comes first (fs/namei.c
+ * sb_permission): osrelease (0444, no one may write it) tells which.
+ * Nothing is opened or written.  1 yes, 0 no, -1 cannot tell (an LSM
+ * refusing the read too, a mode not the kernel's).
+ */
+static int euid_is_host_root(const struct sbx *x)
+{
+	char *path = path_join(x->proc, "sys/kernel/overflowuid");
+	struct stat st;
+	int got = stat(path, &st) == 0, w;
+
+	free(path);
+	if (!got || !S_ISREG(st.st_mode) || (st.st_mode & 0777) != 0644 ||
+	    sysctl_access(x, "sys/kernel/overflowuid", R_OK) != 0 ||
+	    sysctl_access(x, "sys/kernel/osrelease", W_OK) != EACCES)
+		return -1;
+	w = sysctl_access(x, "sys/kernel/overflowuid", W_OK);
+	if (w == 0 || w == EROFS)
+		return 1;
+	return w == EACCES ? 0 : -1;
 }
 
 /*
@@ -143,13 +188,20 @@ static int maps_inside(const struct sbx *x, unsigned long id)
  * net/ tables take their namespace's root), and stat(2) shows an owner as
  * the id it has in the caller's user namespace, or overflowuid when it
  * has none (fs/stat.c cp_new_stat, from_kuid_munged).  That sees through
- * nested namespaces, where uid_map alone names the parent's ids.
+ * nested namespaces, where uid_map alone names the parent's ids (and the
+ * parent cannot be looked at: NS_GET_PARENT on one's own user namespace
+ * is always EPERM, ioctl_ns(2), kernel/user_namespace.c ns_get_owner
+ * stops at the caller's namespace).  An owner shown as overflowuid when
+ * the map gives that uid inside is either: when it is our effective uid
+ * (bwrap by nobody: "65534 0 1"), the kernel is asked (euid_is_host_root);
+ * else it cannot be told, and overflowuid is the only candidate.
  */
 static void host_root_find(const struct sbx *x, struct privs *p)
 {
+	struct sandbox_id0 e;
 	struct stat st;
 	char *path;
-	int got;
+	int rc;
 
 	p->host_root = -1;
 	p->evidence = NULL;
@@ -160,27 +212,28 @@ static void host_root_find(const struct sbx *x, struct privs *p)
 		return;
 	}
 	if (p->userns < 0 || !live(x)) {
+		/* a fixture: uid_map, taking the parent for the initial
+		 * namespace (its owner says nothing of this machine) */
 		if (p->userns == 1)
 			host_root_by_map(x, p);
 		return;
 	}
 	path = path_join(x->proc, "sys/kernel");
-	got = stat(path, &st) == 0;
+	rc = stat(path, &st);
 	free(path);
-	if (got && st.st_uid != overflow_uid(x)) {
-		p->host_root = 1;
-		p->hr_uid = st.st_uid;
-		p->evidence = "proc_owner";
+	if (rc != 0)
 		return;
-	}
-	/* overflowuid: unmapped, unless the map gives that very id inside
-	 * (rootless podman maps 65534): then only the map can say */
-	if (got && !maps_inside(x, st.st_uid)) {
-		p->host_root = 0;
-		p->evidence = "proc_owner";
-		return;
-	}
-	host_root_by_map(x, p);
+	e.shown = st.st_uid;
+	e.overflow = overflow_uid(x);
+	e.overflow_mapped = e.shown == e.overflow ? maps_inside(x, e.overflow) : 0;
+	e.asked = -1;
+	if (e.overflow_mapped == 1 && p->id.uid[1] >= 0 &&
+	    (unsigned long)p->id.uid[1] == e.overflow)
+		e.asked = euid_is_host_root(x);
+	rc = sandbox_host_id0(&e, &p->hr_uid);
+	p->evidence = e.asked >= 0 ? "sysctl_access" : "proc_owner";
+	p->host_root = rc;
+	p->hr_candidate = rc < 0;
 }
 
 /* Fill p: 0, or -1 with r (when not NULL) set to an error. */
@@ -277,6 +330,36 @@ static unsigned popcount64(unsigned long long v)
 
 /* ---- identity.capabilities ------------------------------------------ */
 
+/*
+ * Whether the user namespace that owns this process's network namespace
+ * is its own or a descendant: NS_GET_USERNS gives it then, and EPERM when
+ * it is outside the caller's (ioctl_ns(2); kernel/user_namespace.c
+ * ns_get_owner walks up from the owner to the caller's namespace).  Only
+ * there do its capabilities act on the network (cap_capable, security/
+ * commoncap.c): bwrap started by an unprivileged user makes the network
+ * namespace in its outer user namespace and the process's in an inner one.
+ * 1, 0, or -1 (cannot tell: a fixture, no such ioctl).
+ */
+static int netns_owned(const struct sbx *x, const struct privs *p)
+{
+	char *path;
+	int fd, owner, rc;
+
+	if (!live(x) || p->userns != 1)
+		return p->userns == 0 && live(x) ? 1 : -1;
+	path = path_join(x->proc, "self/ns/net");
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	free(path);
+	if (fd < 0)
+		return -1;
+	owner = ioctl(fd, NS_GET_USERNS);
+	rc = owner >= 0 ? 1 : errno == EPERM ? 0 : -1;
+	if (owner >= 0)
+		close(owner);
+	close(fd);
+	return rc;
+}
+
 /* The note on what capabilities in a user namespace act on. */
 static void userns_note(const struct privs *p, struct result *r)
 {
@@ -305,9 +388,10 @@ void sbx_id_capabilities(const struct sbx *x, struct result *r)
 	struct privs p;
 	struct names bad = { 0 };
 	struct buf msg = BUF_INIT;
-	unsigned long long allowed = 0, now, reach, suid;
+	unsigned long long allowed = 0, now, reach, suid, inert;
 	char mask[17];
 	unsigned h;
+	int netns;
 
 	if (privs_read(x, &p, r) < 0)
 		return;
@@ -325,7 +409,9 @@ void sbx_id_capabilities(const struct sbx *x, struct result *r)
 	now = sandbox_caps_now(&p.cs);
 	reach = privs_reach(&p);
 	suid = sandbox_caps_setuid(&p.cs) & ~reach;
-	cap_names(reach & ~allowed, &bad);
+	netns = netns_owned(x, &p);
+	inert = sandbox_caps_inert(reach, netns);
+	cap_names(reach & ~allowed & ~inert, &bad);
 	h = p.id.have_caps;
 	snprintf(mask, sizeof(mask), "%016llx", p.id.cap_eff);
 	cJSON_AddStringToObject(r->data, "mask", mask);
@@ -341,8 +427,25 @@ void sbx_id_capabilities(const struct sbx *x, struct result *r)
 	else
 		cJSON_AddNullToObject(r->data, "secbit_noroot");
 	cJSON_AddItemToObject(r->data, "not_allowed", sbx_names_json(&bad));
+	if (netns < 0)
+		cJSON_AddNullToObject(r->data, "network_namespace_owned");
+	else
+		cJSON_AddBoolToObject(r->data, "network_namespace_owned", netns);
+	add_caps(r->data, "inert", inert, 1);
 	buf_printf(&msg, "%u effective, %u permitted, %u ambient", popcount64(p.cs.eff),
 		   popcount64(p.cs.prm), popcount64(p.cs.amb));
+	if (inert) {
+		struct names in = { 0 };
+		struct buf list = BUF_INIT;
+
+		cap_names(inert, &in);
+		sbx_list_text(&list, in.v, in.n);
+		buf_printf(&msg, "; %s act%s on no network: the user namespace that owns "
+			   "this network namespace is outside this process's", buf_str(&list),
+			   in.n == 1 ? "s" : "");
+		buf_release(&list);
+		sbx_names_release(&in);
+	}
 	if (reach & ~now)
 		buf_printf(&msg, "; root without no_new_privs: any exec gives the bounding "
 			   "set's %u", popcount64(reach & ~now));
@@ -356,9 +459,10 @@ void sbx_id_capabilities(const struct sbx *x, struct result *r)
 			    buf_str(&list), buf_str(&msg));
 		buf_release(&list);
 	} else {
-		sbx_verdict(x, r, 1, STATUS_PASS, REASON_NONE, reach ? "%u capabilities in "
-			    "reach, all allowed (%s)" : "no capabilities in reach%.0u (%s)",
-			    popcount64(reach), buf_str(&msg));
+		sbx_verdict(x, r, 1, STATUS_PASS, REASON_NONE, reach & ~inert ? "%u "
+			    "capabilities in reach, all allowed (%s)" : inert ? "no capabilities "
+			    "in reach that act here%.0u (%s)" : "no capabilities in reach%.0u (%s)",
+			    popcount64(reach & ~inert), buf_str(&msg));
 	}
 	/* capabilities(7), "Transformation of capabilities during execve()":
 	 * a set-user-ID-root program (its owner uid 0 of this namespace) or
@@ -396,6 +500,10 @@ static void host_root_data(const struct privs *p, struct result *r)
 		cJSON_AddNumberToObject(r->data, "host_root_uid", (double)p->hr_uid);
 	else
 		cJSON_AddNullToObject(r->data, "host_root_uid");
+	if (p->host_root < 0 && p->hr_candidate)
+		cJSON_AddNumberToObject(r->data, "host_root_candidate", (double)p->hr_uid);
+	else
+		cJSON_AddNullToObject(r->data, "host_root_candidate");
 	sbx_add_nullable(r->data, "evidence", p->evidence);
 	cJSON_AddBoolToObject(r->data, "cap_setuid", has_cap(p, CAP_SETUID_BIT));
 }
@@ -408,6 +516,17 @@ static int is_host_root(const struct privs *p)
 	int i;
 
 	for (i = 0; p->host_root == 1 && i < 4; i++)
+		if (p->id.uid[i] >= 0 && (unsigned long)p->id.uid[i] == p->hr_uid)
+			return 1;
+	return 0;
+}
+
+/* 1 when one of its uids is the one that may be the host's uid 0 */
+static int is_candidate(const struct privs *p)
+{
+	int i;
+
+	for (i = 0; i < 4; i++)
 		if (p->id.uid[i] >= 0 && (unsigned long)p->id.uid[i] == p->hr_uid)
 			return 1;
 	return 0;
@@ -429,7 +548,18 @@ void sbx_id_host_root(const struct sbx *x, struct result *r)
 	if (privs_read(x, &p, r) < 0)
 		return;
 	host_root_data(&p, r);
-	if (p.host_root < 0)
+	if (p.host_root < 0 && p.hr_candidate && !has_cap(&p, CAP_SETUID_BIT) &&
+	    !is_candidate(&p))
+		sbx_verdict(x, r, 1, STATUS_PASS, REASON_NONE, "uid %ld: the host's uid 0 is "
+			    "either not mapped here or uid %lu, which this process is not and "
+			    "cannot set (no CAP_SETUID)", p.id.uid[1], p.hr_uid);
+	else if (p.host_root < 0 && p.hr_candidate)
+		sbx_verdict(x, r, 0, STATUS_WARN, REASON_UNDECIDED, "cannot tell whether uid %lu "
+			    "here, %s, is the host's uid 0: /proc/sys/kernel's owner shows as "
+			    "it, and the map gives it inside", p.hr_uid, is_candidate(&p) ?
+			    "one of this process's uids" : "which CAP_SETUID lets this process "
+			    "become");
+	else if (p.host_root < 0)
 		sbx_verdict(x, r, 0, STATUS_WARN, REASON_UNDECIDED, "cannot tell whether the "
 			    "host's uid 0 is mapped into this user namespace");
 	else if (p.host_root == 0)

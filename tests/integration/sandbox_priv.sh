@@ -5,7 +5,10 @@
 #   - fs.root and identity.host_root: bwrap --unshare-user --uid 0
 #     --cap-add ALL --ro-bind / / started by root (the host's uid 0 inside),
 #     the same started by an unprivileged user (nested namespaces, the
-#     host's root unmapped), and a read-only flag locked by a copy into a
+#     host's root unmapped), bwrap --unshare-all by nobody as nobody
+#     (uid_map "65534 0 1", the host's root shown as the overflow uid
+#     65534, which is also this uid) and bwrap --uid 65534 by root (the
+#     same maps, and 65534 is the host's root), and a read-only flag locked by a copy into a
 #     user namespace (unshare -r --mount under a mount namespace whose / is
 #     read-only).  The prober remounts a scratch directory bind-mounted
 #     read-only the same way as / (mount -o remount,bind,rw), then creates
@@ -201,6 +204,42 @@ sys.exit(0 if \"CAP_SYS_ADMIN\" in c[\"data\"][\"ambient\"] and c[\"status\"] ==
 			check "bwrap-user: fs.root does not pass: the prober wrote ($st)" [ "$st" != pass ]
 		fi
 	fi
+
+	# ---- bwrap started by nobody, nobody inside: uid_map "65534 0 1",
+	# /proc/sys/kernel's owner shown as 65534, the overflow uid, which is
+	# also this uid: the kernel is asked (a sysctl's owner bits)
+	mk_dirs
+	chmod 777 "$T"
+	run bwrap-nobody "$T/scratch" "$T/own" setpriv --reuid=65534 --regid=65534 \
+		--clear-groups bwrap --unshare-all --ro-bind / / --bind "$T" "$T" \
+		--ro-bind "$T/scratch" "$T/scratch" --proc /proc --dev /dev
+	chmod 755 "$T"
+	if [ ! -s "$T/bwrap-nobody.oracle" ]; then
+		skip "bwrap by nobody as nobody: $(head -c 200 "$T/bwrap-nobody.err")"
+	else
+		check "bwrap-nobody: the host's root is out of reach" [ "$(host_root_seen bwrap-nobody)" = 0 ]
+		check "bwrap-nobody: identity.host_root passes ($(get bwrap-nobody identity.host_root message))" \
+			[ "$(get bwrap-nobody identity.host_root status)" = pass ]
+		check "bwrap-nobody: host_root_mapped false" \
+			[ "$(get bwrap-nobody identity.host_root host_root_mapped)" = false ]
+		check "bwrap-nobody: told by the kernel's sysctl permission" \
+			[ "$(get bwrap-nobody identity.host_root evidence)" = sysctl_access ]
+	fi
+
+	# ---- the same maps the other way: bwrap started by root with --uid
+	# 65534, the host's root shown as 65534 inside because it is 65534
+	mk_dirs
+	run bwrap-65534 "$T/scratch" "$T/own" bwrap --unshare-user --uid 65534 \
+		--ro-bind / / --bind "$T" "$T" --ro-bind "$T/scratch" "$T/scratch" \
+		--proc /proc --dev /dev
+	check "bwrap-65534: the prober ran" [ -s "$T/bwrap-65534.oracle" ]
+	check "bwrap-65534: the prober's file is the host's root's" [ "$(host_root_seen bwrap-65534)" = 1 ]
+	check "bwrap-65534: identity.host_root fails ($(get bwrap-65534 identity.host_root message))" \
+		[ "$(get bwrap-65534 identity.host_root status)" = fail ]
+	check "bwrap-65534: the host's root is uid 65534 here" \
+		[ "$(get bwrap-65534 identity.host_root host_root_uid)" = 65534 ]
+	check "bwrap-65534: told by the kernel's sysctl permission" \
+		[ "$(get bwrap-65534 identity.host_root evidence)" = sysctl_access ]
 fi
 
 # ---- a read-only flag locked by the copy into a user namespace -----------

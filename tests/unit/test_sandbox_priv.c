@@ -186,6 +186,42 @@ static void test_map_inside(void)
 	}
 }
 
+static void test_host_id0(void)
+{
+	static const struct {
+		struct sandbox_id0 e;
+		int rc;
+		unsigned long inside;
+	} rows[] = {
+		{ { 0, 65534, 0, -1 }, 1, 0 },		/* bwrap --uid 0 by root */
+		{ { 1000, 65534, 1, -1 }, 1, 1000 },	/* shown: mapped there */
+		{ { 65534, 65534, 0, -1 }, 0, 0 },	/* unshare -r by nobody */
+		/* bwrap by nobody: "65534 0 1", the parent's 0 is not the host's */
+		{ { 65534, 65534, 1, 0 }, 0, 65534 },
+		{ { 65534, 65534, 1, 1 }, 1, 65534 },	/* the kernel says it is */
+		{ { 65534, 65534, 1, -1 }, -1, 65534 },	/* not asked: cannot tell */
+		{ { 65534, 65534, -1, 1 }, -1, 65534 },	/* the map unread */
+		{ { 4242, 4242, 1, -1 }, -1, 4242 },	/* another overflow id */
+	};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(rows); i++) {
+		unsigned long in = 12345;
+		int rc = sandbox_host_id0(&rows[i].e, &in);
+
+		CHECK_INT(rc, rows[i].rc, "host id0 row %zu", i);
+		if (rc != 0)
+			CHECK(in == rows[i].inside, "host id0 row %zu inside %lu", i, in);
+	}
+	/* CAP_NET_RAW (13), CAP_NET_ADMIN (12), CAP_NET_BIND_SERVICE (10),
+	 * CAP_NET_BROADCAST (11); CAP_CHOWN (0), CAP_SYS_ADMIN (21) */
+	CHECK(sandbox_caps_inert(1ULL << 13 | 1ULL << 21, 0) == 1ULL << 13, "net raw inert");
+	CHECK(sandbox_caps_inert(0xffffffffffULL, 0) == 0x3c00ULL, "all four inert");
+	CHECK(sandbox_caps_inert(1ULL << 13, 1) == 0, "our netns: acts");
+	CHECK(sandbox_caps_inert(1ULL << 13, -1) == 0, "unknown: counted");
+	CHECK(sandbox_caps_inert(1ULL, 0) == 0, "chown is not a network one");
+}
+
 /* ---- random bytes through each ---- */
 
 static void test_random(void)
@@ -219,5 +255,6 @@ void test_main(void)
 	test_reach();
 	test_mount_at();
 	test_map_inside();
+	test_host_id0();
 	test_random();
 }
