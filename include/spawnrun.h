@@ -15,6 +15,7 @@
 #define EP_SPAWNRUN_H
 
 #include <stddef.h>
+#include <sys/types.h>
 
 /* Captured output is cut at this many bytes (the rest is read and dropped,
  * so that a chatty child cannot block on a full pipe). */
@@ -91,6 +92,10 @@ int spawn_run_for(const void *owner, const char *path, char *const argv[],
 		  const char *cwd, char *const envp[], double deadline_ms,
 		  struct spawn_result *out);
 void spawn_result_release(struct spawn_result *r);
+/* 1 when pid is a child of ours not yet reaped (started by spawn_run,
+ * spawn_fork_for or spawn_vfork_for): what a count of the processes in
+ * view leaves out. */
+int spawn_is_ours(pid_t pid);
 
 /* The first byte a forked child writes, before fn runs: output that lacks
  * it comes from a child that died setting itself up. */

@@ -352,6 +352,18 @@ static void live_unlink(struct live *l)
 	}
 }
 
+int spawn_is_ours(pid_t pid)
+{
+	const struct live *l;
+	int yes = 0;
+
+	pthread_mutex_lock(&live_lock);
+	for (l = live_head; l && !yes; l = l->next)
+		yes = l->pid == pid && !l->reaped;
+	pthread_mutex_unlock(&live_lock);
+	return yes;
+}
+
 /* SIGKILL l's group (grandchildren) and l itself (it may have left its
  * group).  Under live_lock, and only while l is unreaped: until then its
  * pid, and so its group id, cannot have been reused. */

@@ -37,6 +37,7 @@
 #include "procnet.h"
 #include "rtroute.h"
 #include "saferead.h"
+#include "spawnrun.h"
 #include "sandbox_privtext.h"
 
 #include <arpa/inet.h>
@@ -1134,7 +1135,10 @@ static int all_digits(const char *s)
 }
 
 /* The processes in view under <proc>, and how many are other users':
- * 0, or -1 with errno set when it cannot be listed. */
+ * 0, or -1 with errno set when it cannot be listed.  The children this
+ * run started (the seccomp, user namespace and Landlock tries of the
+ * checks beside this one) are not counted: they are envpreflight's own,
+ * and come and go while it looks. */
 static int proc_visible(const struct sbx *x, size_t *seen, size_t *others)
 {
 	DIR *d = opendir(x->proc);
@@ -1151,6 +1155,8 @@ static int proc_visible(const struct sbx *x, size_t *seen, size_t *others)
 			continue;
 		/* a process that exits meanwhile is not counted */
 		if (fstatat(dirfd(d), de->d_name, &st, 0) < 0)
+			continue;
+		if (st.st_uid == me && spawn_is_ours((pid_t)strtol(de->d_name, NULL, 10)))
 			continue;
 		(*seen)++;
 		*others += st.st_uid != me;
