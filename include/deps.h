@@ -71,6 +71,8 @@ struct dep_set {
  * returned.  version may be NULL. */
 struct dep *dep_set_add(struct dep_set *s, const char *key, const char *name,
 			const char *version, unsigned flags);
+/* Room for n more packages (a count known beforehand). */
+void dep_set_reserve(struct dep_set *s, size_t n);
 const struct dep *dep_set_get(const struct dep_set *s, const char *key);
 void dep_set_release(struct dep_set *s);
 

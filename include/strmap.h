@@ -38,6 +38,9 @@ struct strmap {
 size_t strmap_get(struct strmap *m, const char *key, size_t len);
 /* Map key[0..len) to value, replacing what it mapped to. */
 void strmap_put(struct strmap *m, const char *key, size_t len, size_t value);
+/* Room for n keys without a rehash (a count known beforehand: each
+ * doubling is a new table to fill and page in). */
+void strmap_reserve(struct strmap *m, size_t n);
 void strmap_release(struct strmap *m);
 
 #endif

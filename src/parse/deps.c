@@ -38,6 +38,12 @@ struct dep *dep_set_add(struct dep_set *s, const char *key, const char *name,
 	return d;
 }
 
+void dep_set_reserve(struct dep_set *s, size_t n)
+{
+	grow(&s->v, sizeof(*s->v), &s->cap, s->n + n);
+	strmap_reserve(&s->index, s->n + n);
+}
+
 const struct dep *dep_set_get(const struct dep_set *s, const char *key)
 {
 	size_t i = strmap_get((struct strmap *)&s->index, key, strlen(key));

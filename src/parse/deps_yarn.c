@@ -229,6 +229,7 @@ static void lock_index(struct yarn_lock *y)
 	size_t i;
 
 	y->same_name = xmalloc(sizeof(*y->same_name) * (y->n + 1));
+	strmap_reserve(&y->names, y->n);
 	for (i = y->n; i-- > 0;) {
 		struct yarn_entry *e = &y->v[i];
 		char *name;
@@ -549,6 +550,7 @@ void yarn_lock_wanted(const struct yarn_lock *y, const struct yarn_arch *arch,
 	if (!skipped)
 		skipped = &dummy;
 	*skipped = 0;
+	dep_set_reserve(out, y->n);
 	/* optionalBuilds: what no non-optional path reaches */
 	lock_walk(y, st, REQUIRED, 0, NULL);
 	for (i = 0; i < y->n; i++) {

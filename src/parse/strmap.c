@@ -73,16 +73,33 @@ size_t strmap_get(struct strmap *m, const char *key, size_t len)
 	return s->key ? s->value : STRMAP_NONE;
 }
 
+/* The first slots, and the seed: where the heap and this code were
+ * placed, random per run. */
+static void start(struct strmap *m, size_t size)
+{
+	rehash(m, size);
+	m->seed = mix((uint64_t)(uintptr_t)m->slots ^ ((uint64_t)(uintptr_t)&seed_anchor << 17));
+}
+
+void strmap_reserve(struct strmap *m, size_t n)
+{
+	size_t size = 16;
+
+	while (size / 2 < n + 1 && size < ((size_t)1 << 40))
+		size *= 2;
+	if (!m->slots)
+		start(m, size);
+	else if (size > m->mask + 1)
+		rehash(m, size);
+}
+
 void strmap_put(struct strmap *m, const char *key, size_t len, size_t value)
 {
 	struct strmap_slot *s;
 	uint64_t h;
 
 	if (!m->slots) {
-		rehash(m, 16);
-		/* where the heap and this code were placed: random per run */
-		m->seed = mix((uint64_t)(uintptr_t)m->slots ^
-			      ((uint64_t)(uintptr_t)&seed_anchor << 17));
+		start(m, 16);
 	} else if (2 * (m->n + 1) > m->mask + 1) {
 		rehash(m, 2 * (m->mask + 1));
 	}
