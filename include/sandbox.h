@@ -54,6 +54,10 @@ enum sandbox_key {
 #define SANDBOX_KEYS (SANDBOX_USERNS + 1)
 
 
+/* Whether a field of a /proc/self/mountinfo line, p[0..len), is want
+ * once its \ooo escapes are undone. */
+int sandbox_mountinfo_field_is(const char *p, size_t len, const char *want);
+
 /* "network", "no_new_privs", ... (static) */
 const char *sandbox_key_name(enum sandbox_key k);
 /* The key's default word ("none", "read-only", ...), or NULL for

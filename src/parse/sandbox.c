@@ -410,19 +410,18 @@ size_t sandbox_resolv_nameservers(const char *buf, size_t len,
 
 /* ---- processes -------------------------------------------------------- */
 
-/* mountinfo escapes space, tab, newline and backslash as \ooo */
-static int mount_point_is(struct span s, const char *want)
+/* mountinfo escapes space, tab, newline and backslash as \ooo
+ * (fs/proc_namespace.c show_mountinfo, seq_path_root(..., " \t\n\\")) */
+int sandbox_mountinfo_field_is(const char *p, size_t len, const char *want)
 {
 	size_t i = 0, k = 0, n = strlen(want);
 
-	while (i < s.n) {
-		char c = s.p[i];
+	while (i < len) {
+		char c = p[i];
 
-		if (c == '\\' && i + 3 < s.n && s.p[i + 1] >= '0' && s.p[i + 1] <= '3' &&
-		    s.p[i + 2] >= '0' && s.p[i + 2] <= '7' && s.p[i + 3] >= '0' &&
-		    s.p[i + 3] <= '7') {
-			c = (char)((s.p[i + 1] - '0') * 64 + (s.p[i + 2] - '0') * 8 +
-				   (s.p[i + 3] - '0'));
+		if (c == '\\' && i + 3 < len && p[i + 1] >= '0' && p[i + 1] <= '3' &&
+		    p[i + 2] >= '0' && p[i + 2] <= '7' && p[i + 3] >= '0' && p[i + 3] <= '7') {
+			c = (char)((p[i + 1] - '0') * 64 + (p[i + 2] - '0') * 8 + (p[i + 3] - '0'));
 			i += 4;
 		} else {
 			i++;
@@ -477,7 +476,7 @@ int sandbox_mountinfo_proc(const char *buf, size_t len, const char *mount_point,
 		if (n < 10 || dash + 3 >= n)
 			continue;
 		parsed = 1;
-		if (!mount_point_is(w[4], mount_point))
+		if (!sandbox_mountinfo_field_is(w[4].p, w[4].n, mount_point))
 			continue;
 		/* a later mount on the same point hides the earlier one */
 		if (!span_is(w[dash + 1], "proc")) {

@@ -1,36 +1,12 @@
 /* sandbox_privtext.c - the privilege checks' pure parsers (see
  * sandbox_privtext.h).  No system call. */
 #include "sandbox_privtext.h"
+#include "sandbox.h"
 #include "span.h"
 
 #include <string.h>
 
 /* ---- mountinfo -------------------------------------------------------- */
-
-/* mountinfo escapes space, tab, newline and backslash as \ooo
- * (fs/proc_namespace.c show_mountinfo, seq_path_root(..., " \t\n\\")) */
-static int point_is(struct span s, const char *want)
-{
-	size_t i = 0, k = 0, n = strlen(want);
-
-	while (i < s.n) {
-		char c = s.p[i];
-
-		if (c == '\\' && i + 3 < s.n && s.p[i + 1] >= '0' && s.p[i + 1] <= '3' &&
-		    s.p[i + 2] >= '0' && s.p[i + 2] <= '7' && s.p[i + 3] >= '0' &&
-		    s.p[i + 3] <= '7') {
-			c = (char)((s.p[i + 1] - '0') * 64 + (s.p[i + 2] - '0') * 8 +
-				   (s.p[i + 3] - '0'));
-			i += 4;
-		} else {
-			i++;
-		}
-		if (k >= n || want[k] != c)
-			return 0;
-		k++;
-	}
-	return k == n;
-}
 
 /* "ro" among the comma-separated options */
 static int has_ro(struct span opts)
@@ -66,7 +42,7 @@ int sandbox_mount_at(const char *buf, size_t len, const char *mount_point,
 		if (dash + 3 >= n)
 			continue;
 		parsed = 1;
-		if (!point_is(w[4], mount_point))
+		if (!sandbox_mountinfo_field_is(w[4].p, w[4].n, mount_point))
 			continue;
 		out->found = 1;
 		out->mount_ro = has_ro(w[5]);

@@ -744,7 +744,7 @@ static void fs_home(const struct sbx *x, struct result *r)
 /* ---- identity ------------------------------------------------------- */
 
 /* The user namespace: 1 a child namespace, 0 the initial one, -1 unknown. */
-static int in_user_namespace(const struct sbx *x)
+int sbx_in_user_namespace(const struct sbx *x)
 {
 	char *path = path_join(x->proc, "self/ns/user");
 	char link[64];
@@ -775,7 +775,7 @@ static void id_user(const struct sbx *x, struct result *r)
 	struct blob pw, map;
 	char name[64] = "", *path;
 	unsigned long outside = 0;
-	int whole = 0, mapped = -1, userns = in_user_namespace(x);
+	int whole = 0, mapped = -1, userns = sbx_in_user_namespace(x);
 	long euid;
 
 	if (sbx_read_identity(x, &id, r) < 0)
@@ -816,18 +816,20 @@ static void id_user(const struct sbx *x, struct result *r)
 	proc_identity_release(&id);
 }
 
-/* /proc/sys/kernel/overflowgid, else the kernel's default 65534.  Read
- * with one read(2): an integer sysctl answers only a read at offset 0
- * (kernel/sysctl.c, proc_dointvec: a partial read ends the file), so
- * saferead's small first read would leave one digit. */
-static unsigned long overflow_gid(const struct sbx *x)
+/* /proc/sys/kernel/overflow<which> ("uid", "gid"), else the kernel's
+ * default 65534.  Read with one read(2): an integer sysctl answers only a
+ * read at offset 0 (kernel/sysctl.c, proc_dointvec: a partial read ends
+ * the file), so saferead's small first read would leave one digit. */
+unsigned long sbx_overflow_id(const struct sbx *x, const char *which)
 {
-	char *path = path_join(x->proc, "sys/kernel/overflowgid");
+	char name[32], *path, tmp[32], *end;
 	unsigned long v = 65534, got;
-	char tmp[32], *end;
 	ssize_t n = -1;
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+	int fd;
 
+	snprintf(name, sizeof(name), "sys/kernel/overflow%s", which);
+	path = path_join(x->proc, name);
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
 	free(path);
 	if (fd >= 0) {
 		n = read(fd, tmp, sizeof(tmp) - 1);
@@ -875,7 +877,7 @@ static int host_gid0(const struct sbx *x, int userns, const struct blob *map,
 	if (rc != 0)
 		return -2;
 	e.shown = st.st_gid;
-	e.overflow = overflow_gid(x);
+	e.overflow = sbx_overflow_id(x, "gid");
 	e.overflow_mapped = 0;
 	if (e.shown == e.overflow) {
 		unsigned long out;
@@ -923,12 +925,12 @@ static void id_groups(const struct sbx *x, struct result *r)
 
 	if (sbx_read_identity(x, &id, r) < 0)
 		return;
-	userns = in_user_namespace(x);
+	userns = sbx_in_user_namespace(x);
 	gmap.data = NULL;
 	if (userns == 1) {
 		char *path = path_join(x->proc, "self/gid_map");
 
-		overflow = overflow_gid(x);
+		overflow = sbx_overflow_id(x, "gid");
 		if (saferead_path(path, SBX_PROC_CAP, &gmap) < 0)
 			gmap.data = NULL;
 		free(path);

@@ -62,6 +62,11 @@ int sbx_read_identity(const struct sbx *x, struct proc_identity *id,
 		      struct result *r);
 /* A file of /etc, read whole (at most SBX_ETC_CAP): 0, or -1 (b empty). */
 int sbx_etc_read(const char *path, struct blob *b);
+/* /proc/sys/kernel/overflowuid or overflowgid (which: "uid", "gid"),
+ * else the kernel's default 65534. */
+unsigned long sbx_overflow_id(const struct sbx *x, const char *which);
+/* The user namespace: 1 a child namespace, 0 the initial one, -1 unknown. */
+int sbx_in_user_namespace(const struct sbx *x);
 /* faccessat(W_OK) with the effective ids: 1 or 0. */
 int sbx_can_write(const char *path);
 

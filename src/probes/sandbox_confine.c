@@ -58,22 +58,6 @@ static int read_small(const char *base, const char *rel, struct blob *b)
 	return rc;
 }
 
-/* 1 in a user namespace other than the initial one, 0, -1 unknown */
-static int user_ns(const struct sbx *x)
-{
-	char *path = path_join(x->proc, "self/ns/user"), link[64];
-	ssize_t n = readlink(path, link, sizeof(link) - 1);
-	unsigned long ino;
-
-	free(path);
-	if (n <= 0)
-		return -1;
-	link[n] = '\0';
-	if (sandbox_ns_inode(link, "user", &ino) < 0)
-		return -1;
-	return ino != SANDBOX_USER_INIT_INO;
-}
-
 /* From <proc>/PID/stat (the fields after the last ')': state, ppid, pgrp,
  * session, tty_nr, tpgid, flags): the parent pid and the flags, 0; or -1. */
 static int stat_of(int dfd, long pid, long *ppid, unsigned long *flags)
@@ -187,7 +171,7 @@ void sbx_proc_ptrace(const struct sbx *x, struct result *r)
 		blob_release(&b);
 	}
 	cap = id.have_cap_eff && (id.cap_eff >> CAP_SYS_PTRACE_BIT & 1);
-	userns = user_ns(x);
+	userns = sbx_in_user_namespace(x);
 	proc_identity_release(&id);
 	if (yama && scope < 0) {
 		char *path = path_join(x->proc, "sys/kernel/yama/ptrace_scope");

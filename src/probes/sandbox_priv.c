@@ -80,28 +80,6 @@ static int link_ino(const struct sbx *x, const char *rel, const char *type,
 	return sandbox_ns_inode(link, type, ino);
 }
 
-/* /proc/sys/kernel/overflowuid (one read: an integer sysctl answers only
- * at offset 0), else the kernel's default 65534 */
-static unsigned long overflow_uid(const struct sbx *x)
-{
-	char *path = path_join(x->proc, "sys/kernel/overflowuid");
-	char tmp[32], *end;
-	unsigned long v = 65534, got;
-	ssize_t n = -1;
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
-
-	free(path);
-	if (fd >= 0) {
-		n = read(fd, tmp, sizeof(tmp) - 1);
-		close(fd);
-	}
-	if (n <= 0)
-		return v;
-	tmp[n] = '\0';
-	got = strtoul(tmp, &end, 10);
-	return end != tmp && (*end == '\n' || !*end) ? got : v;
-}
-
 /* uid_map names the parent namespace's ids: its uid 0 is the host's when
  * the parent is the initial namespace, which cannot be seen from here
  * (ioctl_ns(2): NS_GET_PARENT is EPERM outside our scope). */
@@ -224,7 +202,7 @@ static void host_root_find(const struct sbx *x, struct privs *p)
 	if (rc != 0)
 		return;
 	e.shown = st.st_uid;
-	e.overflow = overflow_uid(x);
+	e.overflow = sbx_overflow_id(x, "uid");
 	e.overflow_mapped = e.shown == e.overflow ? maps_inside(x, e.overflow) : 0;
 	e.asked = -1;
 	if (e.overflow_mapped == 1 && p->id.uid[1] >= 0 &&
