@@ -284,12 +284,20 @@ static void pool_tests(void)
 	CHECK(atomic_load(&pc.max_worker) < ran, "workers 0 .. %u", ran - 1);
 	CHECK(atomic_load(&pc.blocked), "the pool's threads block every signal");
 
-	/* the stop: a prefix, past the stopping item by a few claims only */
+	/* the stop: on one thread, exactly where it was asked; on four, a
+	 * prefix through the stopping item (how far the other threads got
+	 * meanwhile is the scheduler's: a thread preempted inside item 100
+	 * lets the others claim on, as TSan on a loaded machine showed with
+	 * 125 items, so no bound is asserted) */
+	pool_case_init(&pc, 100);
+	CHECK_INT(pool_run(1, POOL_ITEMS, 1, pool_item, &pc), 1, "the stop on one thread");
+	n = pool_seen_prefix(&pc, &ok);
+	CHECK(ok && n == 101, "stopped at 100 on one thread: %zu items, a prefix (%d)", n, ok);
 	pool_case_init(&pc, 100);
 	ran = pool_run(4, POOL_ITEMS, 1, pool_item, &pc);
 	n = pool_seen_prefix(&pc, &ok);
-	CHECK(ok && n >= 101 && n <= 101 + 2 * (ran - 1), "stopped at 100: %zu items, a "
-	      "prefix (%d), %u threads", n, ok, ran);
+	CHECK(ok && n >= 101, "stopped at 100: %zu items, a prefix (%d), %u threads", n, ok,
+	      ran);
 
 	pool_case_init(&pc, SIZE_MAX);
 	CHECK_INT(pool_run(4, 0, 1, pool_item, &pc), 1, "no items: no thread");
