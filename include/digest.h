@@ -1,4 +1,4 @@
-/* digest.h - SHA-256 of bytes (src/parse/digest.c). */
+/* digest.h - SHA-256 and MD5 of bytes (src/parse/digest.c). */
 #ifndef EP_DIGEST_H
 #define EP_DIGEST_H
 
@@ -6,5 +6,7 @@
 
 /* The SHA-256 of p[0..n) into out (FIPS 180-4). */
 void digest_sha256(const unsigned char *p, size_t n, unsigned char out[32]);
+/* The MD5 of p[0..n) into out (RFC 1321): pnpm 8 and 9's checksums. */
+void digest_md5(const unsigned char *p, size_t n, unsigned char out[16]);
 
 #endif

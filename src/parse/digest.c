@@ -1,6 +1,8 @@
-/* digest.c - SHA-256 (FIPS 180-4), for the digests other tools file
- * things under: pnpm's patch and pnpmfile hashes (pnpm_settings.c),
- * docker's context directories (sandbox_socktext.c).  Pure. */
+/* digest.c - SHA-256 (FIPS 180-4) and MD5 (RFC 1321), for the digests
+ * other tools file things under: pnpm's patch, pnpmfile and
+ * packageExtensions hashes (pnpm_settings.c: MD5 for pnpm 8 and 9, SHA-256
+ * for later ones), docker's context directories (sandbox_socktext.c).
+ * Pure. */
 #include "digest.h"
 
 #include <stdint.h>
@@ -67,4 +69,83 @@ void digest_sha256(const unsigned char *p, size_t n, unsigned char out[32])
 		sha256_block(h, last + 64);
 	for (i = 0; i < 32; i++)
 		out[i] = (unsigned char)(h[i / 4] >> (24 - 8 * (i % 4)));
+}
+
+/* ---- MD5 (RFC 1321) ---- */
+
+static const uint32_t md5_k[64] = {
+	0xd76aa478, 0xe8c7b756, 0x242070db, 0xc1bdceee, 0xf57c0faf, 0x4787c62a, 0xa8304613,
+	0xfd469501, 0x698098d8, 0x8b44f7af, 0xffff5bb1, 0x895cd7be, 0x6b901122, 0xfd987193,
+	0xa679438e, 0x49b40821, 0xf61e2562, 0xc040b340, 0x265e5a51, 0xe9b6c7aa, 0xd62f105d,
+	0x02441453, 0xd8a1e681, 0xe7d3fbc8, 0x21e1cde6, 0xc33707d6, 0xf4d50d87, 0x455a14ed,
+	0xa9e3e905, 0xfcefa3f8, 0x676f02d9, 0x8d2a4c8a, 0xfffa3942, 0x8771f681, 0x6d9d6122,
+	0xfde5380c, 0xa4beea44, 0x4bdecfa9, 0xf6bb4b60, 0xbebfbc70, 0x289b7ec6, 0xeaa127fa,
+	0xd4ef3085, 0x04881d05, 0xd9d4d039, 0xe6db99e5, 0x1fa27cf8, 0xc4ac5665, 0xf4292244,
+	0x432aff97, 0xab9423a7, 0xfc93a039, 0x655b59c3, 0x8f0ccc92, 0xffeff47d, 0x85845dd1,
+	0x6fa87e4f, 0xfe2ce6e0, 0xa3014314, 0x4e0811a1, 0xf7537e82, 0xbd3af235, 0x2ad7d2bb,
+	0xeb86d391,
+};
+static const unsigned char md5_r[64] = {
+	7, 12, 17, 22, 7, 12, 17, 22, 7, 12, 17, 22, 7, 12, 17, 22,
+	5, 9, 14, 20, 5, 9, 14, 20, 5, 9, 14, 20, 5, 9, 14, 20,
+	4, 11, 16, 23, 4, 11, 16, 23, 4, 11, 16, 23, 4, 11, 16, 23,
+	6, 10, 15, 21, 6, 10, 15, 21, 6, 10, 15, 21, 6, 10, 15, 21,
+};
+
+#define ROL(x, c) (((x) << (c)) | ((x) >> (32 - (c))))
+
+static void md5_block(uint32_t h[4], const unsigned char *b)
+{
+	uint32_t w[16], a = h[0], bb = h[1], c = h[2], d = h[3], f, t;
+	unsigned i, g;
+
+	for (i = 0; i < 16; i++)
+		w[i] = (uint32_t)b[i * 4] | (uint32_t)b[i * 4 + 1] << 8 |
+		       (uint32_t)b[i * 4 + 2] << 16 | (uint32_t)b[i * 4 + 3] << 24;
+	for (i = 0; i < 64; i++) {
+		if (i < 16) {
+			f = (bb & c) | (~bb & d);
+			g = i;
+		} else if (i < 32) {
+			f = (d & bb) | (~d & c);
+			g = (5 * i + 1) % 16;
+		} else if (i < 48) {
+			f = bb ^ c ^ d;
+			g = (3 * i + 5) % 16;
+		} else {
+			f = c ^ (bb | ~d);
+			g = (7 * i) % 16;
+		}
+		t = d;
+		d = c;
+		c = bb;
+		bb = bb + ROL(a + f + md5_k[i] + w[g], md5_r[i]);
+		a = t;
+	}
+	h[0] += a;
+	h[1] += bb;
+	h[2] += c;
+	h[3] += d;
+}
+
+void digest_md5(const unsigned char *p, size_t n, unsigned char out[16])
+{
+	uint32_t h[4] = { 0x67452301, 0xefcdab89, 0x98badcfe, 0x10325476 };
+	unsigned char last[128];
+	uint64_t bits = (uint64_t)n * 8;
+	size_t i, rest = n % 64, tail;
+
+	for (i = 0; i + 64 <= n; i += 64)
+		md5_block(h, p + i);
+	memset(last, 0, sizeof(last));
+	memcpy(last, p + i, rest);
+	last[rest] = 0x80;
+	tail = rest < 56 ? 64 : 128;
+	for (i = 0; i < 8; i++)
+		last[tail - 8 + i] = (unsigned char)(bits >> (8 * i));
+	md5_block(h, last);
+	if (tail == 128)
+		md5_block(h, last + 64);
+	for (i = 0; i < 16; i++)
+		out[i] = (unsigned char)(h[i / 4] >> (8 * (i % 4)));
 }
