@@ -340,6 +340,16 @@ static void live_free(struct live *l)
 	free(l);
 }
 
+/* A child just started enters the registry.  Under live_lock, in the
+ * same hold as its start: no one sees it unregistered. */
+static void live_link(struct live *l, pid_t pid)
+{
+	l->pid = pid;
+	l->started_ms = clock_ms();
+	l->next = live_head;
+	live_head = l;
+}
+
 static void live_unlink(struct live *l)
 {
 	struct live **pp;
@@ -856,12 +866,8 @@ static int spawn_registered(struct live *l, const char *path,
 		rc = ETIMEDOUT;
 	} else {
 		rc = posix_spawn(&pid, path, fa, sa, argv, envp);
-		if (!rc) {
-			l->pid = pid;
-			l->started_ms = clock_ms();
-			l->next = live_head;
-			live_head = l;
-		}
+		if (!rc)
+			live_link(l, pid);
 	}
 	pthread_mutex_unlock(&live_lock);
 	return rc;
@@ -1252,10 +1258,7 @@ static int fork_registered(struct live *l, struct fork_job *j, char *stack,
 			rc = failure_code();
 		} else {
 			setpgid(pid, pid);	/* whichever of us is first */
-			l->pid = pid;
-			l->started_ms = clock_ms();
-			l->next = live_head;
-			live_head = l;
+			live_link(l, pid);
 		}
 	}
 	pthread_mutex_unlock(&live_lock);
