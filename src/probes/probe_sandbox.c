@@ -743,19 +743,24 @@ static void fs_home(const struct sbx *x, struct result *r)
 
 /* ---- identity ------------------------------------------------------- */
 
-/* The user namespace: 1 a child namespace, 0 the initial one, -1 unknown. */
-int sbx_in_user_namespace(const struct sbx *x)
+int sbx_ns_ino(const struct sbx *x, const char *rel, const char *type, unsigned long *ino)
 {
-	char *path = path_join(x->proc, "self/ns/user");
-	char link[64];
+	char *path = path_join(x->proc, rel), link[64];
 	ssize_t n = readlink(path, link, sizeof(link) - 1);
-	unsigned long ino;
 
 	free(path);
 	if (n <= 0)
 		return -1;
 	link[n] = '\0';
-	if (sandbox_ns_inode(link, "user", &ino) < 0)
+	return sandbox_ns_inode(link, type, ino);
+}
+
+/* The user namespace: 1 a child namespace, 0 the initial one, -1 unknown. */
+int sbx_in_user_namespace(const struct sbx *x)
+{
+	unsigned long ino;
+
+	if (sbx_ns_ino(x, "self/ns/user", "user", &ino) < 0)
 		return -1;
 	return ino != SANDBOX_USER_INIT_INO;
 }
@@ -1041,19 +1046,6 @@ static void id_no_new_privs(const struct sbx *x, struct result *r)
 
 /* ---- processes ------------------------------------------------------ */
 
-/* A namespace link's inode: 0, or -1. */
-static int ns_of(const struct sbx *x, const char *rel, unsigned long *ino)
-{
-	char *path = path_join(x->proc, rel), link[64];
-	ssize_t n = readlink(path, link, sizeof(link) - 1);
-
-	free(path);
-	if (n <= 0)
-		return -1;
-	link[n] = '\0';
-	return sandbox_ns_inode(link, "pid", ino);
-}
-
 /* PID 1's command (cleaned, at most 15 bytes), or "" */
 static void pid1_comm(const struct sbx *x, char *comm, size_t size)
 {
@@ -1095,8 +1087,8 @@ static int proc_foreign(const struct sbx *x)
 static void proc_pid_namespace(const struct sbx *x, struct result *r)
 {
 	unsigned long self, one;
-	int have_self = ns_of(x, "self/ns/pid", &self) == 0;
-	int have_one = ns_of(x, "1/ns/pid", &one) == 0;
+	int have_self = sbx_ns_ino(x, "self/ns/pid", "pid", &self) == 0;
+	int have_one = sbx_ns_ino(x, "1/ns/pid", "pid", &one) == 0;
 	int foreign = proc_foreign(x);
 	char comm[64];
 
@@ -1215,7 +1207,7 @@ static void proc_hidepid(const struct sbx *x, struct result *r)
 	size_t seen = 0, others = 0;
 	int priv = -1;
 
-	if (ns_of(x, "self/ns/pid", &self) == 0)
+	if (sbx_ns_ino(x, "self/ns/pid", "pid", &self) == 0)
 		priv = self != SANDBOX_PID_INIT_INO && proc_foreign(x) != 1;
 	if (read_proc(x, "self/mountinfo", SBX_MOUNTINFO_CAP, &b, r) < 0)
 		return;

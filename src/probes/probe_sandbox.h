@@ -65,6 +65,9 @@ int sbx_etc_read(const char *path, struct blob *b);
 /* /proc/sys/kernel/overflowuid or overflowgid (which: "uid", "gid"),
  * else the kernel's default 65534. */
 unsigned long sbx_overflow_id(const struct sbx *x, const char *which);
+/* The inode of the namespace link <proc>/rel ("self/ns/user"), of type
+ * ("user"): 0, or -1. */
+int sbx_ns_ino(const struct sbx *x, const char *rel, const char *type, unsigned long *ino);
 /* The user namespace: 1 a child namespace, 0 the initial one, -1 unknown. */
 int sbx_in_user_namespace(const struct sbx *x);
 /* faccessat(W_OK) with the effective ids: 1 or 0. */

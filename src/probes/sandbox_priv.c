@@ -66,20 +66,6 @@ static int live(const struct sbx *x)
 	return !strcmp(x->proc, "/proc");
 }
 
-/* A namespace link's inode ("user:[N]"): 0, or -1. */
-static int link_ino(const struct sbx *x, const char *rel, const char *type,
-		    unsigned long *ino)
-{
-	char *path = path_join(x->proc, rel), link[64];
-	ssize_t n = readlink(path, link, sizeof(link) - 1);
-
-	free(path);
-	if (n <= 0)
-		return -1;
-	link[n] = '\0';
-	return sandbox_ns_inode(link, type, ino);
-}
-
 /* uid_map names the parent namespace's ids: its uid 0 is the host's when
  * the parent is the initial namespace, which cannot be seen from here
  * (ioctl_ns(2): NS_GET_PARENT is EPERM outside our scope). */
@@ -243,7 +229,7 @@ static int privs_read(const struct sbx *x, struct privs *p, struct result *r)
 		p->cs.noroot = bits >= 0 && (bits & (1 << SECBIT_NOROOT_BIT));
 	}
 	p->userns = -1;
-	if (link_ino(x, "self/ns/user", "user", &p->userns_ino) == 0)
+	if (sbx_ns_ino(x, "self/ns/user", "user", &p->userns_ino) == 0)
 		p->userns = p->userns_ino != SANDBOX_USER_INIT_INO;
 	host_root_find(x, p);
 	return 0;
@@ -928,7 +914,7 @@ int sbx_netns_reach(const struct sbx *x, struct result *r, struct buf *why)
 	}
 	admin = has_cap(&p, CAP_SYS_ADMIN_BIT);
 	cJSON_AddBoolToObject(r->data, "cap_sys_admin", admin);
-	if (admin && live(x) && link_ino(x, "self/ns/net", "net", &self) == 0)
+	if (admin && live(x) && sbx_ns_ino(x, "self/ns/net", "net", &self) == 0)
 		hit = netns_find(x, self, &p, &found, &walked);
 	sbx_add_nullable(r->data, "enter_netns", hit ? buf_str(&found) : NULL);
 	if (hit)
