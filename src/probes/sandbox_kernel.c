@@ -50,9 +50,7 @@ static void power_of(const struct sbx *x, struct power *p)
 	struct proc_identity id;
 	const char *bad;
 	struct blob b;
-	char link[64];
-	ssize_t n;
-	unsigned long ino;
+	int child;
 
 	p->sys_admin = 0;
 	if (saferead_path(path, SBX_PROC_CAP, &b) == 0) {
@@ -62,15 +60,8 @@ static void power_of(const struct sbx *x, struct power *p)
 		blob_release(&b);
 	}
 	free(path);
-	path = path_join(x->proc, "self/ns/user");
-	n = readlink(path, link, sizeof(link) - 1);
-	free(path);
-	p->init_userns = -1;
-	if (n > 0) {
-		link[n] = '\0';
-		if (sandbox_ns_inode(link, "user", &ino) == 0)
-			p->init_userns = ino == SANDBOX_USER_INIT_INO;
-	}
+	child = sbx_in_user_namespace(x);
+	p->init_userns = child < 0 ? -1 : !child;
 }
 
 /* CAP_SYS_ADMIN in the initial user namespace: what mounting a cgroup v1
