@@ -37,7 +37,10 @@ static int cfg_read(const struct spec *spec, const char *name, struct blob *b)
  * package.json's packageManager names the pnpm that runs (pnpm 10
  * switches to it, manage-package-manager-versions; corepack), else
  * node_modules/.modules.yaml's packageManager the one that installed
- * last (pnpm's modules-yaml writeModulesManifest). */
+ * last (pnpm's modules-yaml writeModulesManifest).  That file is read
+ * again, whole, by deps_pnpm.c after this check: here only for a lockfile
+ * 9 of one document with no packageManager, and scanned for one line, so
+ * that a config mismatch is still reported before a broken record. */
 static unsigned config_pnpm(const struct spec *spec, const struct pnpm_lock *lock,
 			    unsigned named)
 {
