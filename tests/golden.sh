@@ -15,7 +15,9 @@
 #   expected.err     stderr, masked the same way (optional: checked when present)
 # UPDATE=1 sh tests/golden.sh rewrites the expectations from the current binary
 # (make golden UPDATE=1), refusing any that holds something of this machine;
-# CASES='env-*' limits a run (or an update) to some cases.
+# CASES='env-*' limits a run (or an update) to some cases; GOLDEN_SHARD=K/N
+# to every Nth of them from the Kth (0-based: tests/run.sh runs 0/2 and 1/2
+# at once).
 #
 # The expectations are written as root.  A case whose output differs where
 # its fixture /proc has a holder this run sees otherwise (a uid this
@@ -81,7 +83,16 @@ unfit() {
 	done
 }
 
+shard_k=0
+shard_n=1
+if [ -n "${GOLDEN_SHARD:-}" ]; then
+	shard_k=${GOLDEN_SHARD%/*}
+	shard_n=${GOLDEN_SHARD#*/}
+fi
+i=-1
 for dir in "$top"/tests/cases/${CASES:-*}/; do
+	i=$((i + 1))
+	[ $((i % shard_n)) = "$shard_k" ] || continue
 	name=$(basename "$dir")
 	run_dir=$cases/$name
 	[ -f "$dir/expected.status" ] || [ "${UPDATE:-}" = 1 ] || continue

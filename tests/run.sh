@@ -65,26 +65,6 @@ tally() {
 	grep '^skip: ' "$log" | tee -a "$skips" | sed 's/^/    /'
 }
 
-echo "== unit tests"
-for t in "$build"/tests/test_*; do
-	[ -x "$t" ] || continue
-	case $t in *.o) continue ;; esac
-	(cd "$top" && "$t") >"$log" 2>&1
-	tally "$(basename "$t")" $?
-done
-
-echo "== golden cases"
-sh "$top/tests/golden.sh" >"$log" 2>&1
-tally golden $?
-
-# The scripts TEST_JOBS at a time (2 by default: CI's two cores; most of
-# a script's time is waiting on the processes it starts).  They do not
-# meet (tests/lib.sh: a scratch directory, marks and ports of their own,
-# as two runs at once need anyway).  A worker takes the next script not
-# yet taken (mkdir is the lock); each writes a log, a status and its
-# seconds of its own, which are tallied in the list's order: the output
-# is the same whichever finished first.
-#
 # The twinned scripts are those whose states the real package managers
 # build (most of their time is the managers'). With TEST_TWIN_BIN (make
 # check TWIN=build-asan/envpreflight, what .ci/run does) each run of the
@@ -100,27 +80,67 @@ if [ -n "$twin_bin" ] && [ ! -x "$twin_bin" ]; then
 	echo "tests/run.sh: TEST_TWIN_BIN $twin_bin is not an executable (make asan-build)" >&2
 	exit 2
 fi
-echo "== integration scripts"
-runs=$TEST_TMPDIR/scripts
+
+# Every program is a job: each unit program, the golden cases in two
+# halves, each integration script.  TEST_JOBS of them run at a time (2 by
+# default: CI's two cores; much of a script's time is waiting on the
+# processes it starts).  They do not meet (tests/lib.sh: a scratch
+# directory, marks and ports of their own, as two runs at once need
+# anyway).  A worker takes the next job not yet taken (mkdir is the
+# lock); each writes a log, a status and its seconds of its own, which are
+# tallied below in a fixed order: the output is the same whichever
+# finished first.  The jobs known to be the longest are dealt first, so
+# that the workers end together (the list "the slowest jobs" below
+# prints is where these names come from).
+first="deps_yarn deps_pnpm_cfg deps_npm deps_pnpm deps_py deps_bun github hostile valgrind init"
+runs=$TEST_TMPDIR/jobs
 mkdir -p "$runs"
-worker() {
+{
+	for n in $first; do
+		[ -f "$top/tests/integration/$n.sh" ] && echo "script $n"
+	done
+	for t in "$build"/tests/test_*; do
+		[ -x "$t" ] || continue
+		case $t in *.o) continue ;; esac
+		echo "unit $(basename "$t")"
+	done
+	echo "golden 0"
+	echo "golden 1"
 	for s in "$top"/tests/integration/*.sh; do
 		[ -f "$s" ] || continue
 		n=$(basename "$s" .sh)
-		mkdir "$runs/$n.taken" 2>/dev/null || continue
-		t0=$(date +%s)
-		if is_twinned "$n" && [ "${TEST_TWINNED:-0}" = 1 ]; then
-			echo "$n: 0 passed, 0 failed (run in make check beside the twin)" >"$runs/$n.log"
-			echo 0 >"$runs/$n.status"
-		elif is_twinned "$n" && [ -n "$twin_bin" ]; then
-			EP_TWIN_BIN=$twin_bin sh "$s" >"$runs/$n.log" 2>&1
-			echo $? >"$runs/$n.status"
-		else
-			sh "$s" >"$runs/$n.log" 2>&1
-			echo $? >"$runs/$n.status"
-		fi
-		echo $(($(date +%s) - t0)) >"$runs/$n.seconds"
+		case " $first " in *" $n "*) continue ;; esac
+		echo "script $n"
 	done
+} >"$runs/list"
+
+# job KIND NAME: runs one job, its output on standard output
+job() {
+	case $1 in
+	unit) (cd "$top" && "$build/tests/$2") ;;
+	# each half in a scratch directory of its own (golden.sh copies the
+	# cases into it)
+	golden) mkdir -p "$TEST_TMPDIR/golden$2" &&
+		TEST_TMPDIR=$TEST_TMPDIR/golden$2 GOLDEN_SHARD="$2/2" sh "$top/tests/golden.sh" ;;
+	script)
+		if is_twinned "$2" && [ "${TEST_TWINNED:-0}" = 1 ]; then
+			echo "$2: 0 passed, 0 failed (run in make check beside the twin)"
+		elif is_twinned "$2" && [ -n "$twin_bin" ]; then
+			EP_TWIN_BIN=$twin_bin sh "$top/tests/integration/$2.sh"
+		else
+			sh "$top/tests/integration/$2.sh"
+		fi ;;
+	esac
+}
+worker() {
+	while read -r kind name; do
+		key=$kind.$name
+		mkdir "$runs/$key.taken" 2>/dev/null || continue
+		t0=$(date +%s)
+		job "$kind" "$name" >"$runs/$key.log" 2>&1
+		echo $? >"$runs/$key.status"
+		echo $(($(date +%s) - t0)) >"$runs/$key.seconds"
+	done <"$runs/list"
 }
 j=0
 pids=
@@ -131,17 +151,33 @@ while [ "$j" -lt "${TEST_JOBS:-2}" ]; do
 done
 # shellcheck disable=SC2086
 wait $pids
+
+# tallied in the order of the sources: the unit programs, the golden
+# cases, the scripts
+result() {	# KEY LABEL
+	cp "$runs/$1.log" "$log" 2>/dev/null || : >"$log"
+	tally "$2" "$(cat "$runs/$1.status" 2>/dev/null || echo 99)"
+}
+echo "== unit tests"
+for t in "$build"/tests/test_*; do
+	[ -x "$t" ] || continue
+	case $t in *.o) continue ;; esac
+	result "unit.$(basename "$t")" "$(basename "$t")"
+done
+echo "== golden cases"
+result golden.0 "golden (first half)"
+result golden.1 "golden (second half)"
+echo "== integration scripts"
 for s in "$top"/tests/integration/*.sh; do
 	[ -f "$s" ] || continue
 	n=$(basename "$s" .sh)
-	cp "$runs/$n.log" "$log" 2>/dev/null || : >"$log"
-	tally "$n.sh" "$(cat "$runs/$n.status" 2>/dev/null || echo 99)"
+	result "script.$n" "$n.sh"
 done
 # the slowest, for whoever wants the suite faster
-echo "== the slowest scripts (seconds)"
+echo "== the slowest jobs (seconds)"
 for f in "$runs"/*.seconds; do
-	printf '%s %s\n' "$(cat "$f")" "$(basename "$f" .seconds)"
-done | sort -rn | head -n 5 | sed 's/^/    /'
+	printf '%s %s\n' "$(cat "$f")" "$(basename "$f" .seconds | sed 's/^[a-z]*\.//')"
+done | sort -rn | head -n 8 | sed 's/^/    /'
 
 echo "== every JSON report against the schema"
 set -- "$top"/tests/cases/*/expected.out

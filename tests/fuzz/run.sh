@@ -107,7 +107,7 @@ pass() {
 # from the seeds and regressions, into a corpus of its own.  The rest
 # fuzzes plainly; its numbers are the table's.  libFuzzer stops once more
 # than -max_total_time whole seconds have passed, so each pass runs about
-# a second longer than asked: a smoke of 3 s takes 5 s a target.
+# a second longer than asked: a smoke of 2 s takes 4 s a target.
 cost_seconds=$((seconds / 5))
 [ "$cost_seconds" -ge 1 ] || cost_seconds=1
 plain_seconds=$((seconds - cost_seconds))

@@ -75,7 +75,8 @@ fresh() {	# fresh NAME: a copy of the installed base project
 # ---- agreeing today: up to date, hidden-lockfile drift, extraneous ----
 fresh up
 epo "$p"
-check "up to date: npm says so: $(dry "$p")" has "up to date" "$(dry "$p")"
+dr=$(dry "$p")
+check "up to date: npm says so: $dr" has "up to date" "$dr"
 check "up to date: pass ($st): $out" [ "$st" = 0 ]
 check "up to date: another platform's packages not counted: $out" \
 	has "2 optional, platform-specific or stale packages" "$out"
@@ -89,7 +90,8 @@ fresh trust
 sed -i 's/"1.0.0"/"1.0.5"/' "$p/node_modules/tiny-a/package.json"
 touch -d '+1 hour' "$p/node_modules/tiny-a"
 epo "$p"
-check "hidden lockfile not trusted, as npm: $(dry "$p")" has "change tiny-a 1.0.5 => 1.0.0" "$(dry "$p")"
+dr=$(dry "$p")
+check "hidden lockfile not trusted, as npm: $dr" has "change tiny-a 1.0.5 => 1.0.0" "$dr"
 check "hidden lockfile not trusted: fail, the folder read: $out" \
 	has "tiny-a: lockfile 1.0.0, installed 1.0.5" "$out"
 npmq "$p" ci --offline
@@ -100,7 +102,8 @@ fresh extra
 mkdir -p "$p/node_modules/stray"
 printf '{"name":"stray","version":"3.0.0"}\n' >"$p/node_modules/stray/package.json"
 epo "$p"
-check "extraneous: npm would remove it: $(dry "$p")" has "remove stray 3.0.0" "$(dry "$p")"
+dr=$(dry "$p")
+check "extraneous: npm would remove it: $dr" has "remove stray 3.0.0" "$dr"
 check "extraneous: a warning, exit 0 ($st): $out" \
 	has "1 installed package not in package-lock.json: stray" "$out"
 
@@ -115,7 +118,8 @@ check "counts match the items: $out" \
 fresh omitcli
 npmq "$p" ci --offline --omit=dev
 epo "$p"
-check "--omit=dev install, no config: npm adds devdep: $(dry "$p")" has "add devdep" "$(dry "$p")"
+dr=$(dry "$p")
+check "--omit=dev install, no config: npm adds devdep: $dr" has "add devdep" "$dr"
 check "--omit=dev install, no config: fail naming devdep ($st): $out" \
 	has "devdep: lockfile 1.0.0, not installed" "$out"
 
@@ -125,7 +129,8 @@ fresh nopkgjson
 rm "$p/node_modules/tiny-a/package.json"
 touch -d '+1 hour' "$p/node_modules/tiny-a"
 epo "$p"
-check "folder without package.json: npm changes it: $(dry "$p")" has "change tiny-a" "$(dry "$p")"
+dr=$(dry "$p")
+check "folder without package.json: npm changes it: $dr" has "change tiny-a" "$dr"
 check "folder without package.json: fail, said so ($st): $out" \
 	has "tiny-a: lockfile 1.0.0, installed version unknown (a folder without package.json)" "$out"
 out=$(ep --only=deps --json "$p")
@@ -139,7 +144,8 @@ check "folder without package.json: npm ci clears it ($st): $out" [ "$st" = 0 ]
 fresh platform
 rm -rf "$p/node_modules/plat-glibc"
 epo "$p"
-check "this platform's optional missing: npm adds it: $(dry "$p")" has "add plat-glibc 1.0.0" "$(dry "$p")"
+dr=$(dry "$p")
+check "this platform's optional missing: npm adds it: $dr" has "add plat-glibc 1.0.0" "$dr"
 check "this platform's optional missing: fail ($st): $out" \
 	has "plat-glibc: lockfile 1.0.0, not installed" "$out"
 npmq "$p" ci --offline
@@ -150,8 +156,9 @@ check "this platform's optional missing: npm ci clears it ($st): $out" [ "$st" =
 fresh musl
 printf 'os=linux\ncpu=x64\nlibc=musl\n' >"$p/.npmrc"
 epo "$p"
-check "musl: npm adds plat-musl: $(dry "$p")" has "add plat-musl" "$(dry "$p")"
-check "musl: npm removes plat-glibc: $(dry "$p")" has "remove plat-glibc" "$(dry "$p")"
+dr=$(dry "$p")
+check "musl: npm adds plat-musl: $dr" has "add plat-musl" "$dr"
+check "musl: npm removes plat-glibc: $dr" has "remove plat-glibc" "$dr"
 check "musl: fail naming plat-musl, plat-glibc as not wanted ($st): $out" \
 	has "1 of 3 packages differs from package-lock.json, and 1 installed package is not wanted here: plat-musl: lockfile 1.0.0, not installed; plat-glibc: installed 1.0.0, an optional package for another platform" "$out"
 npmq "$p" ci --offline
@@ -166,7 +173,8 @@ check "darwin/arm64: npm installs plat-darwin" [ -d "$p/node_modules/plat-darwin
 rm -rf "$p/node_modules/plat-darwin"
 touch -d '-1 hour' "$p/node_modules"
 epo "$p"
-check "darwin/arm64: npm adds plat-darwin: $(dry "$p")" has "add plat-darwin" "$(dry "$p")"
+dr=$(dry "$p")
+check "darwin/arm64: npm adds plat-darwin: $dr" has "add plat-darwin" "$dr"
 check "darwin/arm64: fail naming plat-darwin: $out" has "plat-darwin: lockfile 1.0.0, not installed" "$out"
 
 # ---- state 2: fix loops (workspace bump, file: folder, omit=dev) ----
@@ -186,7 +194,8 @@ cp "$ws/package-lock.json" "$TEST_TMPDIR/ws.lock"
 # changeset version: the workspace and the folders bumped, no relock
 sed -i 's/1.0.0/1.1.0/' "$ws/packages/w/package.json" "$ws/libx/package.json" \
 	"$TEST_TMPDIR/outside/package.json"
-check "bumped link targets: npm changes nothing: $(dry "$ws")" has "up to date" "$(dry "$ws")"
+dr=$(dry "$ws")
+check "bumped link targets: npm changes nothing: $dr" has "up to date" "$dr"
 epo "$ws"
 check "bumped link targets: pass ($st): $out" [ "$st" = 0 ]
 npmq "$ws" ci --offline
@@ -197,7 +206,8 @@ check "bumped link targets: after npm ci: pass ($st): $out" [ "$st" = 0 ]
 # a link gone: npm re-links it
 rm "$ws/node_modules/w"
 epo "$ws"
-check "workspace link deleted: npm adds it: $(dry "$ws")" has "add w" "$(dry "$ws")"
+dr=$(dry "$ws")
+check "workspace link deleted: npm adds it: $dr" has "add w" "$dr"
 check "workspace link deleted: fail ($st): $out" [ "$st" = 1 ]
 check "workspace link deleted: listed once, by its link: $out" \
 	sh -c 'printf "%s" "$1" | grep -q "1 of 6 packages differs" && ! printf "%s" "$1" | grep -q "packages/w"' - "$out"
@@ -207,7 +217,8 @@ check "workspace link deleted: listed once, by its link: $out" \
 omit_case() {	# NAME HOW: after npm ci under HOW, pass, and npm would add nothing
 	check "$1: npm ci left devdep out" [ ! -d "$p/node_modules/devdep" ]
 	epo "$p"
-	check "$1: npm changes nothing: $(dry "$p")" has "up to date" "$(dry "$p")"
+	dr=$(dry "$p")
+	check "$1: npm changes nothing: $dr" has "up to date" "$dr"
 	check "$1: pass ($st): $out" [ "$st" = 0 ]
 	check "$1: says why devdep is not required: $out" has "omit=dev, from $2" "$out"
 }
@@ -219,7 +230,8 @@ omit_case "omit=dev in the project's .npmrc" ".npmrc"
 fresh omitafter
 printf 'omit=dev\n' >>"$p/.npmrc"
 epo "$p"
-check "omit=dev over a full install: npm removes devdep: $(dry "$p")" has "remove devdep" "$(dry "$p")"
+dr=$(dry "$p")
+check "omit=dev over a full install: npm removes devdep: $dr" has "remove devdep" "$dr"
 check "omit=dev over a full install: a warning ($st): $out" \
 	has "1 installed package not wanted here by package-lock.json: devdep: installed 1.0.0, a dev package npm leaves out here" "$out"
 check "omit=dev over a full install: exit 0 ($st)" [ "$st" = 0 ]
@@ -248,7 +260,8 @@ omit_case "omit=dev in the user's .npmrc" "the user's .npmrc"
 # the project's include=dev wins over the user's omit=dev
 printf 'include=dev\n' >>"$p/.npmrc"
 epo "$p"
-check "include=dev in the project: npm adds devdep: $(dry "$p")" has "add devdep" "$(dry "$p")"
+dr=$(dry "$p")
+check "include=dev in the project: npm adds devdep: $dr" has "add devdep" "$dr"
 check "include=dev in the project: fail ($st): $out" has "devdep: lockfile 1.0.0, not installed" "$out"
 rm -f "$TEST_TMPDIR/mgr-home/.npmrc" "$TEST_TMPDIR/home/.npmrc"
 
@@ -276,8 +289,8 @@ if command -v git >/dev/null 2>&1; then
 	# a pull brings the relocked pair at the second commit
 	sed -i "s/$c1/$c2/g" "$p/package.json" "$p/package-lock.json"
 	epo "$p"
-	check "git dependency at a new commit: npm fetches it: $(dry "$p")" \
-		has "change gdep 1.0.0 => 1.0.0" "$(dry "$p")"
+	dr=$(dry "$p")
+	check "git dependency at a new commit: npm fetches it: $dr" has "change gdep 1.0.0 => 1.0.0" "$dr"
 	check "git dependency at a new commit: fail naming the commits ($st): $out" \
 		has "gdep: lockfile 1.0.0 #$c2, installed #$c1" "$out"
 	npmq "$p" ci
@@ -368,7 +381,8 @@ ws_refused() {
 # ws_accepted NAME: npm ci accepts and changes nothing: pass, before and after it
 ws_accepted() {
 	check "$1: npm ci accepts: $(cat "$TEST_TMPDIR/npm.log")" sh -c '! grep -q "in sync" "$1"' - "$TEST_TMPDIR/npm.log"
-	check "$1: npm changes nothing: $(dry "$p")" has "up to date" "$(dry "$p")"
+	dr=$(dry "$p")
+	check "$1: npm changes nothing: $dr" has "up to date" "$dr"
 	epo "$p"
 	check "$1: pass ($st): $out" [ "$st" = 0 ]
 	npmq "$p" ci --offline
@@ -411,7 +425,8 @@ ws_left_out() {	# NAME WHAT TEXT
 	npmq "$p" install --offline
 	epo "$p"
 	check "$1: npm install clears it ($st): $out" [ "$st" = 0 ]
-	check "$1: after it npm changes nothing: $(dry "$p")" has "up to date" "$(dry "$p")"
+	dr=$(dry "$p")
+	check "$1: after it npm changes nothing: $dr" has "up to date" "$dr"
 }
 wsfresh wsremoved 's|"tiny-a":"file:../../../src/tiny-a-1.0.0.tgz"||' packages/a/package.json
 ws_left_out "workspace dependency removed" tiny-a \
