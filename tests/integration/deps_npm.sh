@@ -38,13 +38,15 @@ sys.exit(0 if eval(sys.argv[1]) else 1)' "$2"
 
 S=$TEST_TMPDIR/src
 mkdir -p "$S"
-# mkpkg NAME VERSION [JSON...]: packed as $S/NAME-VERSION.tgz
+# mkpkg NAME VERSION [JSON...]: packed as $S/NAME-VERSION.tgz, the
+# tarball npm pack makes (its files under package/), by tar: npm's start
+# is a second on a slow machine, and the packing is not what is tested
 mkpkg() {
-	d=$S/$1-$2
+	d=$S/pack/$1-$2/package
 	mkdir -p "$d"
 	printf '{"name":"%s","version":"%s"%s}\n' "$1" "$2" "${3:-}" >"$d/package.json"
 	echo 'module.exports = 1' >"$d/index.js"
-	(cd "$d" && mgr npm pack --pack-destination "$S" -q >/dev/null 2>&1)
+	tar czf "$S/$1-$2.tgz" -C "$d/.." package 2>"$TEST_TMPDIR/npm.log"
 }
 mkpkg tiny-a 1.0.0
 mkpkg tiny-a 1.1.0
@@ -54,7 +56,7 @@ mkpkg plat-glibc 1.0.0 ',"os":["linux"],"cpu":["x64"],"libc":["glibc"]'
 mkpkg plat-musl 1.0.0 ',"os":["linux"],"cpu":["x64"],"libc":["musl"]'
 mkpkg plat-darwin 1.0.0 ',"os":["darwin"],"cpu":["arm64"]'
 if [ ! -f "$S/plat-darwin-1.0.0.tgz" ]; then
-	skip "npm pack failed: $(cat "$TEST_TMPDIR/npm.log" 2>/dev/null)"
+	skip "tar failed: $(cat "$TEST_TMPDIR/npm.log" 2>/dev/null)"
 	finish
 fi
 

@@ -50,16 +50,29 @@ oracle() {
 	fi
 }
 
+# verdict DIR: envpreflight's deps check of DIR, one run: sets v_st (its
+# status), v_fix (its fix's words) and v_msg (its message)
+verdict() {
+	v=$(ep --only=deps --json "$1" | /usr/bin/python3 -c '
+import json, sys
+c = [x for x in json.load(sys.stdin)["checks"] if x["probe"] == "deps"][0]
+f = c.get("fix") or {}
+print(c["status"], " ".join(f.get("argv") or []), c["message"], sep="\t")')
+	v_st=${v%%	*}
+	v=${v#*	}
+	v_fix=${v%%	*}
+	v_msg=${v#*	}
+}
+
 # agree Y NAME DIR: envpreflight's verdict on DIR is yarn's; when it
 # fails with a fix, that fix (run by the oracle, or a relock) clears it
 agree() {
 	ag_y=$1 ag_name=$2 ag_dir=$3
-	ag_st=$(status "$ag_dir")
-	ag_fix=$(field "$ag_dir" '" ".join(c["fix"]["argv"]) if c.get("fix") and c["fix"].get("argv") else ""')
-	out=$(ep --only=deps "$ag_dir")
+	verdict "$ag_dir"
+	ag_st=$v_st ag_fix=$v_fix
 	ag_o=$(oracle "$ag_y" "$ag_dir")
 	if [ "$ag_o" = same ]; then ag_want=pass; else ag_want=fail; fi
-	check "$ag_y $ag_name: yarn says $ag_o, envpreflight $ag_st: $out" [ "$ag_st" = "$ag_want" ]
+	check "$ag_y $ag_name: yarn says $ag_o, envpreflight $ag_st: $v_msg" [ "$ag_st" = "$ag_want" ]
 	[ "$ag_st" = fail ] || return 0
 	if [ "$ag_fix" = "yarn install" ]; then
 		check "$ag_y $ag_name: yarn refused, the fix relocks" [ "$ag_o" = refused ]
@@ -69,8 +82,8 @@ agree() {
 			[ "$ag_fix" = "yarn install --immutable" ]
 	fi
 	# the oracle has run the frozen install: the check must pass now
-	out=$(ep --only=deps "$ag_dir")
-	check "$ag_y $ag_name: after the fix, it passes: $out" [ "$(status "$ag_dir")" = pass ]
+	verdict "$ag_dir"
+	check "$ag_y $ag_name: after the fix, it passes: $v_msg" [ "$v_st" = pass ]
 }
 
 # pj DIR PYSTMT: edits DIR/package.json (d, the parsed object), written
