@@ -289,10 +289,11 @@ run: deps-build
 	@[ -f examples/webapp/.env ] || cp examples/webapp/.env.dev examples/webapp/.env
 	./envpreflight examples/webapp; st=$$?; [ $$st -le 1 ]
 
-# TWIN=build-asan/envpreflight (after make asan-build): the scripts whose
-# states the real package managers build also run that binary on each
-# state (tests/run.sh); make asan TWINNED=1 then leaves them out, so that
-# the managers build each state once (.ci/run)
+# TWIN=build-asan/envpreflight (after make asan-build): the twinned
+# scripts (read-only audits: the states the real package managers build,
+# github.sh's, ...; tests/run.sh) also run that binary on each state; make
+# asan TWINNED=1 then leaves them out, so that each state is built and
+# each script run once (.ci/run)
 check: deps-check
 	$(MAKE) envpreflight units
 	TEST_TWIN_BIN='$(TWIN)' tests/run.sh ./envpreflight $(BUILD)

@@ -70,11 +70,12 @@ ep_env() {
 		${EP_ENV:-} "$@"
 }
 
-# The twin: with EP_TWIN_BIN set (tests/run.sh sets it, for the scripts
-# whose states the real package managers build, when make check is given
-# TWIN=the ASan build), each run of the binary is followed by one of the
-# twin on the same state, so that the sanitizers see those states without
-# the managers building them a second time in make asan.  The twin must
+# The twin: with EP_TWIN_BIN set (tests/run.sh sets it, for the twinned
+# scripts, read-only audits through ep, when make check is given TWIN=the
+# ASan build), each run of the binary is followed by one of the twin on
+# the same state, so that the sanitizers see those states without the
+# managers building them, or the script doing its work, a second time in
+# make asan.  The twin must
 # end with the same status and report no sanitizer error; what it found
 # is a line in $T_TWIN_LOG (ep may run in a subshell: a counter there
 # would be lost), which finish counts.  Its stdin is /dev/null: the
