@@ -78,8 +78,9 @@ tally() {
 # writes with the binary, counts what it started, or signals it.)
 twinned="deps_bun deps_npm deps_pnpm deps_pnpm_cfg deps_py deps_yarn github
 	contract deps envexample junit ports runtimes secrets tap"
-is_twinned() {
-	for w in $twinned; do [ "$w" = "$1" ] && return 0; done
+# listed WORD LIST: WORD is one of LIST's words
+listed() {
+	for w in $2; do [ "$w" = "$1" ] && return 0; done
 	return 1
 }
 # And these judge what the build made beside the binary (the objects'
@@ -123,7 +124,7 @@ mkdir -p "$runs"
 	for s in "$top"/tests/integration/*.sh; do
 		[ -f "$s" ] || continue
 		n=$(basename "$s" .sh)
-		case " $first " in *" $n "*) continue ;; esac
+		listed "$n" "$first" && continue
 		echo "script $n"
 	done
 } >"$runs/list"
@@ -137,11 +138,11 @@ job() {
 	golden) mkdir -p "$TEST_TMPDIR/golden$2" &&
 		TEST_TMPDIR=$TEST_TMPDIR/golden$2 GOLDEN_SHARD="$2/2" sh "$top/tests/golden.sh" ;;
 	script)
-		if is_twinned "$2" && [ "${TEST_TWINNED:-0}" = 1 ]; then
+		if listed "$2" "$twinned" && [ "${TEST_TWINNED:-0}" = 1 ]; then
 			echo "$2: 0 passed, 0 failed (run in make check beside the twin)"
-		elif [ "${TEST_TWINNED:-0}" = 1 ] && case " $files_only " in *" $2 "*) true ;; *) false ;; esac; then
+		elif listed "$2" "$files_only" && [ "${TEST_TWINNED:-0}" = 1 ]; then
 			echo "$2: 0 passed, 0 failed (judges files, not the binary: run in make check)"
-		elif is_twinned "$2" && [ -n "$twin_bin" ]; then
+		elif listed "$2" "$twinned" && [ -n "$twin_bin" ]; then
 			EP_TWIN_BIN=$twin_bin sh "$top/tests/integration/$2.sh"
 		else
 			sh "$top/tests/integration/$2.sh"

@@ -48,25 +48,39 @@ static void sha256_block(uint32_t h[8], const unsigned char *b)
 		h[i] += v[i];
 }
 
-void digest_sha256(const unsigned char *p, size_t n, unsigned char out[32])
+/* Both hashes pad the same way (FIPS 180-4 5.1.1, RFC 1321 3.1-3.2): the
+ * message's whole blocks, then a 1 bit, zeros, and its length in bits in
+ * the last 8 bytes of one or two more blocks; big-endian for SHA-256,
+ * little-endian for MD5. */
+typedef void md_block_fn(uint32_t *h, const unsigned char *b);
+
+static void md_run(uint32_t *h, md_block_fn *block, int big_endian,
+		   const unsigned char *p, size_t n)
 {
-	uint32_t h[8] = { 0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
-			  0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19 };
 	unsigned char last[128];
 	uint64_t bits = (uint64_t)n * 8;
 	size_t i, rest = n % 64, tail;
 
 	for (i = 0; i + 64 <= n; i += 64)
-		sha256_block(h, p + i);
+		block(h, p + i);
 	memset(last, 0, sizeof(last));
 	memcpy(last, p + i, rest);
 	last[rest] = 0x80;
 	tail = rest < 56 ? 64 : 128;
 	for (i = 0; i < 8; i++)
-		last[tail - 1 - i] = (unsigned char)(bits >> (8 * i));
-	sha256_block(h, last);
+		last[big_endian ? tail - 1 - i : tail - 8 + i] = (unsigned char)(bits >> (8 * i));
+	block(h, last);
 	if (tail == 128)
-		sha256_block(h, last + 64);
+		block(h, last + 64);
+}
+
+void digest_sha256(const unsigned char *p, size_t n, unsigned char out[32])
+{
+	uint32_t h[8] = { 0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
+			  0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19 };
+	size_t i;
+
+	md_run(h, sha256_block, 1, p, n);
 	for (i = 0; i < 32; i++)
 		out[i] = (unsigned char)(h[i / 4] >> (24 - 8 * (i % 4)));
 }
@@ -131,21 +145,9 @@ static void md5_block(uint32_t h[4], const unsigned char *b)
 void digest_md5(const unsigned char *p, size_t n, unsigned char out[16])
 {
 	uint32_t h[4] = { 0x67452301, 0xefcdab89, 0x98badcfe, 0x10325476 };
-	unsigned char last[128];
-	uint64_t bits = (uint64_t)n * 8;
-	size_t i, rest = n % 64, tail;
+	size_t i;
 
-	for (i = 0; i + 64 <= n; i += 64)
-		md5_block(h, p + i);
-	memset(last, 0, sizeof(last));
-	memcpy(last, p + i, rest);
-	last[rest] = 0x80;
-	tail = rest < 56 ? 64 : 128;
-	for (i = 0; i < 8; i++)
-		last[tail - 8 + i] = (unsigned char)(bits >> (8 * i));
-	md5_block(h, last);
-	if (tail == 128)
-		md5_block(h, last + 64);
+	md_run(h, md5_block, 0, p, n);
 	for (i = 0; i < 16; i++)
 		out[i] = (unsigned char)(h[i / 4] >> (8 * (i % 4)));
 }
