@@ -65,7 +65,13 @@ CFLAGS  ?= -O2 -g
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 ALL_CPPFLAGS = -D_GNU_SOURCE -Iinclude $(PKG_CFLAGS) $(CPPFLAGS)
 ALL_CFLAGS = -std=c11 $(WARN) $(CFLAGS) $(SAN)
+# Each object waits on its .d file (rebuilt if that is lost), so it must
+# be the newer of the two: clang writes the .d after the object (gcc
+# before), and without the touch every clang build (asan, tsan, fuzz) was
+# made again whole by the next make.  The rule's "touch $@" is Paul
+# Smith's POSTCOMPILE, "Auto-Dependency Generation" (make.mad-scientist.net).
 DEPFLAGS = -MMD -MP
+POSTCOMPILE = touch $@
 LDLIBS  = $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lpthread -lm
 ASAN    := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 TSAN    := -fsanitize=thread -fno-omit-frame-pointer
@@ -120,6 +126,7 @@ $(BUILD)/envpreflight: $(OBJS) $(BUILD)/.flags
 $(BUILD)/%.o: src/%.c $(BUILD)/%.d $(BUILD)/.flags | $(BUILD) libs-present
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(DEPFLAGS) -c -o $@ $<
+	$(POSTCOMPILE)
 
 # the schema file as a C string: each line quoted, \ and " escaped
 $(BUILD)/schema.c: $(SCHEMA) | $(BUILD)
@@ -133,10 +140,12 @@ $(BUILD)/schema.o: $(BUILD)/schema.c src/cli/schema.h $(BUILD)/.flags
 
 $(BUILD)/tests/test_main.o: tests/unit/test_main.c $(BUILD)/tests/test_main.d $(BUILD)/.flags | $(BUILD)
 	$(CC) $(ALL_CPPFLAGS) $(TEST_CPPFLAGS) $(ALL_CFLAGS) $(DEPFLAGS) -c -o $@ $<
+	$(POSTCOMPILE)
 
 $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/tests/%.d $(BUILD)/tests/test_main.o $(LIBOBJS)
 	$(CC) $(ALL_CPPFLAGS) $(TEST_CPPFLAGS) $(ALL_CFLAGS) -Wno-missing-field-initializers \
 	  $(DEPFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/tests/test_main.o $(LIBOBJS) $(LDLIBS)
+	$(POSTCOMPILE)
 
 # the fuzz targets in the ordinary build, each under its own name, linked
 # into one replay program that tests/run.sh runs like any unit test
@@ -144,14 +153,17 @@ $(BUILD)/fuzz/replay_%.o: tests/fuzz/fuzz_%.c $(BUILD)/fuzz/replay_%.d $(BUILD)/
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CPPFLAGS) $(TEST_CPPFLAGS) $(ALL_CFLAGS) -DLLVMFuzzerTestOneInput=fuzz_$*_one \
 	  $(DEPFLAGS) -c -o $@ $<
+	$(POSTCOMPILE)
 
 $(BUILD)/fuzz/fuzz.o: tests/fuzz/fuzz.c $(BUILD)/fuzz/fuzz.d $(BUILD)/.flags
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CPPFLAGS) $(TEST_CPPFLAGS) $(ALL_CFLAGS) $(DEPFLAGS) -c -o $@ $<
+	$(POSTCOMPILE)
 
 $(REPLAY): tests/fuzz/replay.c $(REPLAY).d $(BUILD)/tests/test_main.o $(REPLAY_OBJS) $(LIBOBJS)
 	$(CC) $(ALL_CPPFLAGS) $(TEST_CPPFLAGS) -Itests/fuzz $(ALL_CFLAGS) $(DEPFLAGS) \
 	  $(LDFLAGS) -o $@ $< $(BUILD)/tests/test_main.o $(REPLAY_OBJS) $(LIBOBJS) $(LDLIBS)
+	$(POSTCOMPILE)
 
 # the libFuzzer binaries (BUILD=build-fuzz, CC=clang, SAN=FUZZ_SAN), each
 # linked against an archive of the objects so that it holds (and libFuzzer
@@ -159,6 +171,7 @@ $(REPLAY): tests/fuzz/replay.c $(REPLAY).d $(BUILD)/tests/test_main.o $(REPLAY_O
 $(BUILD)/fuzz/target_%.o: tests/fuzz/fuzz_%.c $(BUILD)/fuzz/target_%.d $(BUILD)/.flags
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CPPFLAGS) $(TEST_CPPFLAGS) $(ALL_CFLAGS) $(DEPFLAGS) -c -o $@ $<
+	$(POSTCOMPILE)
 
 $(BUILD)/libenvpreflight.a: $(LIBOBJS)
 	rm -f $@ && $(AR) rcs $@ $(LIBOBJS)
