@@ -35,6 +35,74 @@ if [ -x /usr/bin/python3 ]; then
 	export PATH
 fi
 
+# py -c PROGRAM [ARG...], py - [ARG...] (the program on standard input),
+# py FILE [ARG...]: what python3 does with them, run by one python3 for
+# the whole script (tests/pyserve.py, started here; its protocol is
+# written there).
+# A python3 takes 50-100 ms of CPU to start on CI's machine, and the
+# scripts read their JSON reports with thousands.  The program runs with
+# the caller's standard input, output and error, arguments and
+# directory, in a namespace of its own; it must not change the
+# environment, the signals or the process (os._exit, os.fork): a program
+# that does is run by python3 itself.  Descriptors 5, 6 and 7 are py's.
+T_PY=$TEST_TMPDIR/py
+T_PY_PID=
+for py_serve in "$(dirname "$0")/pyserve.py" "$(dirname "$0")/../pyserve.py"; do
+	if [ -f "$py_serve" ] && mkdir -p "$T_PY" && rm -f "$T_PY/req" &&
+		mkfifo "$T_PY/req"; then
+		/usr/bin/python3 "$py_serve" "$T_PY" </dev/null &
+		T_PY_PID=$!
+		break
+	fi
+done
+py() {
+	# no server, or it is gone (a zombie until the script waits; or a
+	# program ended it, which py marks): python3
+	py_state=Z
+	[ -n "$T_PY_PID" ] && [ ! -e "$T_PY/ended" ] &&
+		read -r _ _ py_state _ 2>/dev/null <"/proc/$T_PY_PID/stat"
+	if [ "$py_state" = Z ]; then
+		/usr/bin/python3 "$@"
+		return
+	fi
+	case ${1:-} in
+	-c | -) ;;
+	'' | -*) echo "py: -c PROGRAM, - or FILE, not ${1:-nothing}" >&2; return 2 ;;
+	esac
+	# this process (a subshell's own, which $$ is not), opened by itself:
+	# the name of its request's files and of its FIFO, which stays for
+	# its next request
+	read -r py_pid py_rest </proc/self/stat
+	py_f=$T_PY/$py_pid
+	[ -p "$py_f" ] || mkfifo "$py_f" || return 2
+	if [ "$1" = -c ]; then
+		printf '%s' "$2" >"$py_f.code"
+		shift 2
+		set -- -c "$@"
+	fi
+	printf '%s\0' "$@" >"$py_f.argv"
+	printf '%s' "$PWD" >"$py_f.cwd"
+	# its standard input, output and error as 5, 6 and 7, which the
+	# server opens again (0 and 1 are redirected in turn below)
+	exec 5<&0 6>&1 7>&2
+	echo "$py_pid" >"$T_PY/req"
+	# the server opens 5, 6 and 7, then the FIFO, then runs the program:
+	# one that ends the server leaves the FIFO at its end, not this read
+	# waiting
+	py_st=
+	read -r py_st py_out py_err <"$py_f"
+	exec 5<&- 6>&- 7>&-
+	[ "${py_out:-0}" = 1 ] && [ -s "$py_f.out" ] && cat "$py_f.out"
+	[ "${py_err:-0}" = 1 ] && [ -s "$py_f.err" ] && cat "$py_f.err" >&2
+	case $py_st in
+	[0-9]*) return "$py_st" ;;
+	*)
+		: >"$T_PY/ended"
+		echo "py: the python server ended while it ran the program" >&2
+		return 2 ;;
+	esac
+}
+
 ok() { T_PASSED=$((T_PASSED + 1)); }
 not_ok() { T_FAILED=$((T_FAILED + 1)); echo "not ok: $*"; }
 # skip REASON: a case this machine cannot stage was not run; it is
@@ -238,6 +306,7 @@ survivors() {
 # the closing line, which tests/run.sh adds up: "NAME: N passed, M
 # failed", then ", K skipped" when some case was not run
 finish() {
+	[ -n "$T_PY_PID" ] && kill "$T_PY_PID" 2>/dev/null
 	[ -n "$T_PUB" ] && rm -rf "$T_PUB"
 	if [ -s "$T_TWIN_LOG" ]; then
 		T_PASSED=$((T_PASSED + $(grep -c '^ok$' "$T_TWIN_LOG")))

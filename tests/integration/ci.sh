@@ -40,7 +40,7 @@ check "summary: a heading" grep -q '^### envpreflight$' "$sum"
 check "summary: the table's header" grep -qF '| Status | Check | Message | Source |' "$sum"
 check "summary: no .env value" lacks s3cr3t "$sum"
 ep --json "$repo" >"$TEST_TMPDIR/r.json"
-check "summary: one row per check, four cells each, text escaped" python3 - "$sum" "$TEST_TMPDIR/r.json" <<'EOF'
+check "summary: one row per check, four cells each, text escaped" py - "$sum" "$TEST_TMPDIR/r.json" <<'EOF'
 import json, re, sys
 rows = [l for l in open(sys.argv[1], encoding="utf-8") if l.startswith("| ")][2:]
 rep = json.load(open(sys.argv[2]))

@@ -16,7 +16,7 @@ ln -s "$EP_BIN" "$bin/envpreflight"
 : >"$TEST_TMPDIR/tree/extra.txt"
 probes=$("$EP_BIN" --list-probes | sed 's/ .*//' | sort | tr '\n' ' ')
 # the formats, from the schema's enum that lists them (run.options.format)
-formats=$("$EP_BIN" --schema | python3 -c '
+formats=$("$EP_BIN" --schema | py -c '
 import json, sys
 def enums(o):
     if isinstance(o, dict):

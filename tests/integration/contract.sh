@@ -146,7 +146,7 @@ printf '{"engines": {"node": "$(touch %s) || >=20"}}\n' "$pwned" >"$hostile/pack
 printf 'v20; rm -rf ~\n' >"$hostile/.nvmrc"
 printf 'K=\n' >"$hostile/.env.example"
 EP_ENV="ENVPREFLIGHT_PROC_ROOT=$top/tests/fixtures/proc/idle" run --json --only=ports,runtimes,env "$hostile"
-/usr/bin/python3 - "$out" >"$TEST_TMPDIR/argv.txt" <<'EOF2'
+py - "$out" >"$TEST_TMPDIR/argv.txt" <<'EOF2'
 import json, re, sys
 doc = json.load(open(sys.argv[1]))
 for c in doc["checks"]:
@@ -164,7 +164,7 @@ check "hostile: no argv for a service named with a shell character" \
 	sh -c "! grep -q '^ports.tcp.7419 ' '$TEST_TMPDIR/argv.txt'"
 check "hostile: no argv for a service named like an option" \
 	sh -c "! grep -q '^ports.tcp.7420 ' '$TEST_TMPDIR/argv.txt'"
-check "hostile: a bad range is a human edit" /usr/bin/python3 -c "
+check "hostile: a bad range is a human edit" py -c "
 import json, sys
 d = json.load(open(sys.argv[1]))
 c = [c for c in d['checks'] if c['id'] == 'runtime.node.engines'][0]
@@ -177,13 +177,13 @@ check "hostile: nothing was run" [ ! -e "$pwned" ]
 run --list-probes --format=json
 check "--list-probes json: schema" json_has '"schema": "envpreflight-probes/1"'
 check "--list-probes json: id patterns" json_has '"ports.tcp.PORT"'
-check "--list-probes json: valid JSON" /usr/bin/python3 -c \
+check "--list-probes json: valid JSON" py -c \
 	"import json,sys; d=json.load(open(sys.argv[1])); assert all(p['ids'] for p in d['probes'])" "$out"
 # the schema's id grammar ($defs/id, written by hand) admits every id
 # pattern of the registry, its words in capitals filled in as CHECK IDS
 # says (PORT 5432, LAST 5433, KEY DB_URL, NAME node, SOURCE engines, N 2,
 # FILE requirements.txt), bare and with a workspace's prefix
-check "--list-probes json: every id pattern fits the schema's \$defs/id" /usr/bin/python3 -c '
+check "--list-probes json: every id pattern fits the schema's \$defs/id" py -c '
 import json, re, sys
 pattern = json.load(open(sys.argv[2]))["$defs"]["id"]["pattern"]
 fill = {"PORT": "5432", "LAST": "5433", "KEY": "DB_URL", "NAME": "node",

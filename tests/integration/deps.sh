@@ -15,7 +15,7 @@ fx=$top/tests/fixtures/deps
 has() { printf '%s\n' "$2" | grep -qF -- "$1"; }
 # json_field OUTPUT PYEXPR: evaluates PYEXPR with c = the deps check
 json_is() {
-	printf '%s' "$1" | /usr/bin/python3 -c '
+	printf '%s' "$1" | py -c '
 import json, sys
 d = json.load(sys.stdin)
 c = [x for x in d["checks"] if x["probe"] == "deps"][0]
@@ -151,7 +151,7 @@ check "npm by hand: ... and the folders compared: $out" \
 # ---- a 50 MiB lockfile, and one over the cap ----
 repo=$TEST_TMPDIR/big
 mkdir -p "$repo"
-/usr/bin/python3 - "$repo/package-lock.json" <<'EOF'
+py - "$repo/package-lock.json" <<'EOF'
 import sys
 out = open(sys.argv[1], "w")
 out.write('{"name": "big", "lockfileVersion": 3, "packages": {"": {"name": "big"}')
@@ -355,7 +355,7 @@ printf '# pinned\nDjango==5.0.6 \\\n    --hash=sha256:aa\npsycopg[binary]==3.1.1
 printf 'pytest==8.2.0\n' >"$repo/requirements-dev.txt"
 venv "$repo/.venv" 3.12.3 Django==5.0.6 psycopg==3.1.19 pytest==8.1.0 requests==2.32.3
 out=$(ep --only=deps --explain --json "$repo")
-check "requirements: two checks, ids by file" /usr/bin/python3 -c '
+check "requirements: two checks, ids by file" py -c '
 import json, sys
 d = json.loads(sys.argv[1])
 ids = [c["id"] for c in d["checks"]]

@@ -18,7 +18,7 @@ mgr_have bun || {
 has() { printf '%s\n' "$2" | grep -qF -- "$1"; }
 # json_is OUTPUT PYEXPR: PYEXPR holds with c = the deps check
 json_is() {
-	printf '%s' "$1" | /usr/bin/python3 -c '
+	printf '%s' "$1" | py -c '
 import json, sys
 d = json.load(sys.stdin)
 c = [x for x in d["checks"] if x["probe"] == "deps"][0]
@@ -26,7 +26,7 @@ sys.exit(0 if eval(sys.argv[1]) else 1)' "$2"
 }
 # status DIR: the deps check's status word
 status() {
-	ep --only=deps --json "$1" | /usr/bin/python3 -c '
+	ep --only=deps --json "$1" | py -c '
 import json, sys
 print([x for x in json.load(sys.stdin)["checks"] if x["probe"] == "deps"][0]["status"])'
 }
@@ -40,7 +40,7 @@ bun_frozen() {
 # fix_passes DIR: the check's fix (an argv of bun's), run with the real
 # bun, makes the check pass
 fix_passes() {
-	fix=$(ep --only=deps --json "$1" | /usr/bin/python3 -c '
+	fix=$(ep --only=deps --json "$1" | py -c '
 import json, sys
 c = [x for x in json.load(sys.stdin)["checks"] if x["probe"] == "deps"][0]
 f = c.get("fix") or {}
@@ -201,7 +201,7 @@ check "no node_modules: the fix makes it pass" fix_passes "$r"
 
 # ---- bad input ----
 again "$r" "$p"
-/usr/bin/python3 - "$r/bun.lock" <<'EOF'
+py - "$r/bun.lock" <<'EOF'
 import sys
 f = sys.argv[1]
 s = open(f).read()
@@ -223,7 +223,7 @@ check "truncated bun.lock: bun refuses it too: $out" has "failed to parse lockfi
 # a package's entry deleted by hand: bun cannot resolve the edge to it
 # and refuses the lockfile
 again "$r" "$p"
-/usr/bin/python3 - "$r/bun.lock" <<'EOF2'
+py - "$r/bun.lock" <<'EOF2'
 import re, sys
 f = sys.argv[1]
 s = open(f).read()
@@ -265,7 +265,7 @@ if [ -f "$b/bun.lockb" ] && [ ! -f "$b/bun.lock" ]; then
 	out=$(ep --only=deps --json "$b")
 	check "bun.lockb, nothing installed: fails not-installed with bun's install" json_is "$out" \
 		'c["status"] == "fail" and c["reason"] == "not-installed" and c["fix"]["argv"][:2] == ["bun", "install"]'
-	fix=$(printf '%s' "$out" | /usr/bin/python3 -c '
+	fix=$(printf '%s' "$out" | py -c '
 import json, sys
 c = [x for x in json.load(sys.stdin)["checks"] if x["probe"] == "deps"][0]
 print(" ".join(c["fix"]["argv"][1:]))')
@@ -420,7 +420,7 @@ mv "$k/bun.lock" "$TEST_TMPDIR/peer-with-b.lock"
 rm -rf "$k/packages/b"
 (cd "$k" && mgr bun install --ignore-scripts >/dev/null 2>&1)
 if [ -d "$k/node_modules/.bun" ] && grep -q '"lucide-react/react"' "$TEST_TMPDIR/peer-with-b.lock"; then
-	/usr/bin/python3 - "$TEST_TMPDIR/peer-with-b.lock" "$k/bun.lock" <<'EOF3'
+	py - "$TEST_TMPDIR/peer-with-b.lock" "$k/bun.lock" <<'EOF3'
 import re, sys
 src = open(sys.argv[1]).read()
 dst = open(sys.argv[2]).read()

@@ -29,7 +29,7 @@ epo() { out=$(ep --only=deps --no-color --explain "$@"); st=$?; }
 dry() { (cd "$1" && mgr npm install --dry-run --offline 2>&1 | grep -v '^npm warn'); }
 npmq() { d=$1; shift; (cd "$d" && mgr npm "$@" >"$TEST_TMPDIR/npm.log" 2>&1); }
 json_is() {
-	printf '%s' "$1" | /usr/bin/python3 -c '
+	printf '%s' "$1" | py -c '
 import json, sys
 d = json.load(sys.stdin)
 c = [x for x in d["checks"] if x["probe"] == "deps"][0]

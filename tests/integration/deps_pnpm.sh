@@ -24,7 +24,7 @@ fi
 has() { printf '%s\n' "$2" | grep -qF -- "$1"; }
 # js OUTPUT PYEXPR: PYEXPR holds with c = the deps check of a JSON report
 js() {
-	printf '%s' "$1" | /usr/bin/python3 -c '
+	printf '%s' "$1" | py -c '
 import json, sys
 d = json.load(sys.stdin)
 c = [x for x in d["checks"] if x["probe"] == "deps"][0]
@@ -85,7 +85,7 @@ agree() {
 	st=$?
 	said=$(oracle "$1" "$2")
 	case $said in same) want=0 ;; *) want=1 ;; esac
-	got=$(printf '%s' "$out" | /usr/bin/python3 -c '
+	got=$(printf '%s' "$out" | py -c '
 import json, sys
 d = json.load(sys.stdin)
 c = [x for x in d["checks"] if x["probe"] == "deps"][0]
@@ -97,7 +97,7 @@ print(c["status"] + ": " + c["message"])')
 
 # fixed MGR DIR CASE: the check's fix, run in DIR, makes it pass
 fixed() {
-	argv=$(printf '%s' "$out" | /usr/bin/python3 -c '
+	argv=$(printf '%s' "$out" | py -c '
 import json, sys
 c = [x for x in json.load(sys.stdin)["checks"] if x["probe"] == "deps"][0]
 print(" ".join(c["fix"]["argv"][1:]) if c.get("fix") and c["fix"].get("argv") else "")')

@@ -29,7 +29,7 @@ mkdir -p "$wh" "$repo"
 
 # mkwheel NAME VERSION: a minimal wheel of NAME in $wh
 mkwheel() {
-	"$PY" - "$wh" "$1" "$2" <<'EOF'
+	py - "$wh" "$1" "$2" <<'EOF'
 import base64, hashlib, sys, zipfile
 out, name, ver = sys.argv[1:4]
 dist = name.replace("-", "_")
@@ -89,7 +89,7 @@ pip_says() {
 # nothing to install); EP_OUT: the report
 ep_says() {
 	EP_OUT=$(EP_ENV="VIRTUAL_ENV=$ven ${VARS:-}" ep --only=deps --json "$repo")
-	ev=$(printf '%s' "$EP_OUT" | "$PY" -c '
+	ev=$(printf '%s' "$EP_OUT" | py -c '
 import json, sys
 d = json.load(sys.stdin)
 c = [x for x in d["checks"] if x["id"] == "deps.pip.requirements.txt"][0]

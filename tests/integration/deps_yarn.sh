@@ -22,7 +22,7 @@ MGR_ENV=
 has() { printf '%s\n' "$2" | grep -qF -- "$1"; }
 # field DIR PYEXPR: evaluates PYEXPR with c = the deps check of DIR
 field() {
-	ep --only=deps --json "$1" | /usr/bin/python3 -c '
+	ep --only=deps --json "$1" | py -c '
 import json, sys
 d = json.load(sys.stdin)
 c = [x for x in d["checks"] if x["probe"] == "deps"][0]
@@ -53,7 +53,7 @@ oracle() {
 # verdict DIR: envpreflight's deps check of DIR, one run: sets v_st (its
 # status), v_fix (its fix's words) and v_msg (its message)
 verdict() {
-	v=$(ep --only=deps --json "$1" | /usr/bin/python3 -c '
+	v=$(ep --only=deps --json "$1" | py -c '
 import json, sys
 c = [x for x in json.load(sys.stdin)["checks"] if x["probe"] == "deps"][0]
 f = c.get("fix") or {}
@@ -89,7 +89,7 @@ agree() {
 # pj DIR PYSTMT: edits DIR/package.json (d, the parsed object), written
 # as yarn writes a manifest (JSON.stringify(d, null, 2) and a newline)
 pj() {
-	/usr/bin/python3 -c 'import json, sys
+	py -c 'import json, sys
 d = json.load(open(sys.argv[1] + "/package.json")); exec(sys.argv[2])
 open(sys.argv[1] + "/package.json", "w").write(json.dumps(d, indent=2) + "\n")' "$1" "$2"
 }
@@ -170,7 +170,7 @@ for y in yarn3 yarn4; do
 	# a yarn 4 lockfile (version 10) in a project pinned to yarn 3
 	if [ "$y" = yarn4 ] && mgr_have yarn3; then
 		pd=$(fresh "$y-pinned3")
-		/usr/bin/python3 -c 'import json, sys
+		py -c 'import json, sys
 d = json.load(open(sys.argv[1])); d["packageManager"] = "yarn@3.8.6"
 json.dump(d, open(sys.argv[1], "w"), indent=2)' "$pd/package.json"
 		agree yarn3 "nm yarn 4 lockfile, packageManager yarn@3.8.6" "$pd"

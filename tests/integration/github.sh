@@ -180,7 +180,7 @@ audit() {
 	jst=$?
 	check "$desc: exit $gst, as JSON's $jst" [ "$gst" = "$jst" ]
 	check "$desc: the runner carries out our annotations only" \
-		python3 "$TEST_TMPDIR/judge.py" "$TEST_TMPDIR/gh.out" "$TEST_TMPDIR/gh.err" \
+		py "$TEST_TMPDIR/judge.py" "$TEST_TMPDIR/gh.out" "$TEST_TMPDIR/gh.err" \
 		"$TEST_TMPDIR/gh.json" $strict
 }
 
@@ -189,7 +189,7 @@ printf '::error title=t::m\n  ::add-mask::s\rx ##[set-output name=ready]true\r\n
 	>"$TEST_TMPDIR/m.out"
 printf 'e ##[error]x\n' >"$TEST_TMPDIR/m.err"
 python3 "$TEST_TMPDIR/runner.py" "$TEST_TMPDIR/m.out" "$TEST_TMPDIR/m.err" >"$TEST_TMPDIR/m.json"
-check "runner model: every command found, the stopped one not" python3 -c '
+check "runner model: every command found, the stopped one not" py -c '
 import json, sys
 d = json.load(open(sys.argv[1]))
 got = [(c["stream"], c["command"]) for c in d["commands"]]
@@ -222,7 +222,7 @@ printf '%s\n' "$hostile" >"$TEST_TMPDIR/hostile.txt"
 while IFS= read -r h; do
 	i=$((i + 1))
 	# as JSON and YAML double-quoted strings (\r in a JSON string is a CR)
-	js=$(printf '%s' "$h" | python3 -c 'import json, sys; print(json.dumps(sys.stdin.read()))')
+	js=$(printf '%s' "$h" | py -c 'import json, sys; print(json.dumps(sys.stdin.read()))')
 	# engines ranges
 	rm -rf "$r"
 	mkdir -p "$r"
@@ -249,7 +249,7 @@ while IFS= read -r h; do
 		>"$r/$h/package.json"
 	printf 'A=\n' >"$r/$h/$h.env"
 	printf 'version: 1\nenv:\n  example: %s\n' \
-		"$(printf '%s.env' "$h" | python3 -c 'import json, sys; print(json.dumps(sys.stdin.read()))')" \
+		"$(printf '%s.env' "$h" | py -c 'import json, sys; print(json.dumps(sys.stdin.read()))')" \
 		>"$r/$h/preflight.yaml"
 	audit "directory $i" --explain "$r/$h"
 	audit "directory $i, --quiet" --quiet "$r/$h"

@@ -362,7 +362,7 @@ printf '{}\n' >"$h/$deep/package.json"
 printf '{"workspaces": ["p/*", "%s"]}\n' "$deep" >"$h/package.json"
 run --json --only=workspaces $slow "$h"
 check "1010 workspaces: a warning (exit $st)" [ "$st" = 0 ]
-check "1010 workspaces: 1000 taken" python3 -c "
+check "1010 workspaces: 1000 taken" py -c "
 import json, sys
 d = json.load(open(sys.argv[1]))
 sys.exit(0 if len(d['run']['workspaces']['found']) == 1000 else 1)" "$out"

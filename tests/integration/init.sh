@@ -11,7 +11,7 @@ mkdir -p "$rt"
 # same FILE_BEFORE FILE_AFTER: the checks (id, status, and a runtime's
 # requirement text) and the outcome are the same
 same() {
-	python3 - "$1" "$2" <<'EOF'
+	py - "$1" "$2" <<'EOF'
 import json, sys
 def checks(f):
     d = json.load(open(f))
@@ -69,7 +69,7 @@ repo=$rt/hostile
 mkdir -p "$repo"
 # every kind of text YAML could misread, in a value: comment marks, quotes,
 # a backslash, a tab, a newline, NEL, LS and PS, a BOM, an escape, DEL
-python3 - "$repo/preflight.yaml" <<'EOF'
+py - "$repo/preflight.yaml" <<'EOF'
 import json, sys
 texts = {
     "node": ">=20 <23",
@@ -102,7 +102,7 @@ cp "$repo/preflight.yaml" "$rt/hostile.orig"
 check "hostile: init writes" [ $? = 0 ]
 (cd "$repo" && EP_ENV="PATH=/nonexistent" ep --json .) >"$rt/hostile.after" 2>&1
 check "hostile: the same checks and requirement texts" same "$rt/hostile.before" "$rt/hostile.after"
-python3 - "$repo" "$rt/hostile.orig" <<'EOF'
+py - "$repo" "$rt/hostile.orig" <<'EOF'
 import sys
 text = open(sys.argv[1] + "/preflight.yaml", encoding="utf-8").read()
 bad = [c for c in text if (ord(c) < 32 and c != "\n") or 0x7f <= ord(c) < 0xa0
@@ -156,7 +156,7 @@ cp -a "$top/tests/cases/ports-fixture/repo" "$repo"
 rm "$repo/preflight.yaml"
 (cd "$repo" && ep_run init --format=json) >"$rt/json.out"
 check "json: exit 0" [ $? = 0 ]
-python3 - "$rt/json.out" "$repo/preflight.yaml" <<'EOF'
+py - "$rt/json.out" "$repo/preflight.yaml" <<'EOF'
 import json, sys
 d = json.load(open(sys.argv[1]))
 assert d["schema"] == "envpreflight-init/1" and d["ok"] is True and d["error"] is None, d
@@ -170,7 +170,7 @@ EOF
 check "json: the document, and derived_from names files and lines" [ $? = 0 ]
 (cd "$repo" && ep_run init --json) >"$rt/json.err.out" 2>/dev/null
 check "json: exists is exit 2" [ $? = 2 ]
-python3 -c '
+py -c '
 import json, sys
 d = json.load(open(sys.argv[1]))
 assert d["ok"] is False and d["error"]["kind"] == "exists" and d["content"] is None, d' "$rt/json.err.out"
@@ -188,7 +188,7 @@ check "snapshot: node pinned to its line" grep -q '^  node: ">=22.11.0 <23"  # -
 check "snapshot: python to its minor line" grep -q '^  python: ">=3.12.4,<3.13"' "$repo/preflight.yaml"
 check "snapshot: no path of this machine in the file" sh -c '! grep -q "$1" "$2"' _ "$fx" "$repo/preflight.yaml"
 (cd "$repo" && EP_ENV="$snapenv" ep --json .) >"$rt/snap.after"
-python3 - "$rt/snap.before" "$rt/snap.after" <<'EOF'
+py - "$rt/snap.before" "$rt/snap.after" <<'EOF'
 import json, sys
 b = {c["id"]: c["status"] for c in json.load(open(sys.argv[1]))["checks"]}
 a = {c["id"]: c["status"] for c in json.load(open(sys.argv[2]))["checks"]}

@@ -33,7 +33,7 @@ if ! command -v nm >/dev/null 2>&1; then
 	exit
 fi
 out=$TEST_TMPDIR/layers.out
-/usr/bin/python3 - "$top" "$build" >"$out" 2>&1 <<'EOF'
+py - "$top" "$build" >"$out" 2>&1 <<'EOF'
 import glob, os, re, subprocess, sys
 
 top, build = sys.argv[1], sys.argv[2]

@@ -87,7 +87,7 @@ check "garbage: the error codes" python3 "$expect" "$out" \
 	'19 -32602' '20 ok'
 grep -q 'outside the directory the server was started in' "$out"
 check "garbage: dir outside names the boundary" [ $? = 0 ]
-python3 - "$out" "$json_dir" <<'EOF'
+py - "$out" "$json_dir" <<'EOF'
 import json, sys
 # keep every report for the schema check of tests/run.sh
 for n, line in enumerate(open(sys.argv[1])):
@@ -124,7 +124,7 @@ check "2025-11-25: bad arguments are isError results" python3 "$expect" "$TEST_T
 { init 2024-11-05; call 1 '{"dir":"env-pass/repo"}'; } | mcp >"$TEST_TMPDIR/v.out"
 check "2024-11-05: the report as a second text item" python3 "$expect" "$TEST_TMPDIR/v.out" \
 	'0 ok' '1 ok result.content[1].type="text" result.isError=false'
-sed -n 2p "$TEST_TMPDIR/v.out" | python3 -c '
+sed -n 2p "$TEST_TMPDIR/v.out" | py -c '
 import json, sys
 r = json.load(sys.stdin)["result"]
 assert json.loads(r["content"][1]["text"]) == r["structuredContent"]' 2>/dev/null
@@ -198,7 +198,7 @@ check "wait_ms: the human text names what never became ready" \
 	grep -q "never ready within --wait" "$TEST_TMPDIR/w.out"
 check "wait_ms: from the tool call" \
 	grep -q '"wait_ms":{"value":300,"from":"tool call"}' "$TEST_TMPDIR/w.out"
-python3 - "$TEST_TMPDIR/w.out" "$json_dir" <<'EOF'
+py - "$TEST_TMPDIR/w.out" "$json_dir" <<'EOF'
 import json, sys
 for n, line in enumerate(open(sys.argv[1])):
     doc = json.loads(line).get("result", {}).get("structuredContent")
@@ -222,7 +222,7 @@ else
 	exec 3>"$fifo"
 	init 2025-06-18 >&3
 	# the server is serving once its answer is out (read blocks until then)
-	python3 - "$TEST_TMPDIR/term.out" <<'EOF'
+	py - "$TEST_TMPDIR/term.out" <<'EOF'
 import os, sys, time
 for _ in range(6000):	# a guard against a hang, not a timing assertion
     if os.path.getsize(sys.argv[1]):

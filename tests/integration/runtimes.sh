@@ -305,7 +305,7 @@ chmod 755 "$bin"/*
 env_survive="PATH=$bin:/usr/bin:/bin VOLTA_HOME=$TEST_TMPDIR/volta $nocache"
 # fixes: "ID<TAB>argv" for every failing check of runtime $1
 fixes() {
-	/usr/bin/python3 -c '
+	py -c '
 import json, sys
 for c in json.load(open(sys.argv[1]))["checks"]:
     d = c["data"] or {}

@@ -57,7 +57,7 @@ sbx() {
 
 # get ID FIELD: the check's status, reason or message, or data.FIELD
 get() {
-	/usr/bin/python3 - "$out" "$1" "$2" <<'EOF'
+	py - "$out" "$1" "$2" <<'EOF'
 import json, sys
 doc = json.load(open(sys.argv[1]))
 for c in doc["checks"]:

@@ -103,7 +103,7 @@ keep() {
 # get CHECK FIELD: status, reason, message, or data.FIELD of the last report
 get() {
 	keep
-	/usr/bin/python3 - "$out" "$1" "$2" <<'EOF'
+	py - "$out" "$1" "$2" <<'EOF'
 import json, sys
 doc = json.load(open(sys.argv[1]))
 for c in doc["checks"]:
@@ -191,7 +191,7 @@ if [ "$(id -u)" = 0 ] && unshare --mount sh -c \
 		cat /proc/self/attr/current >'$T/attr' 2>'$T/attr.err' || echo '(none)' >'$T/attr'
 		env -i PATH=/usr/bin:/bin HOME=/nonexistent LC_ALL=C.UTF-8 \
 			'$EP_BIN' --json --only=sandbox '$T/repo' >'$out' 2>/dev/null"
-	want=$(/usr/bin/python3 -c '
+	want=$(py -c '
 import json, sys
 names = open(sys.argv[1]).read().strip().split(",")
 print(json.dumps([n for n in ("yama", "apparmor", "selinux", "smack", "tomoyo", "landlock") if n in names]))' "$T/lsm.list")

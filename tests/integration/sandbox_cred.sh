@@ -55,7 +55,7 @@ sbx() {
 
 # get ID FIELD: the check's status, reason or message, or data.FIELD
 get() {
-	/usr/bin/python3 - "$out" "$1" "$2" <<'EOF'
+	py - "$out" "$1" "$2" <<'EOF'
 import json, sys
 doc = json.load(open(sys.argv[1]))
 for c in doc["checks"]:
@@ -164,7 +164,7 @@ chmod 755 "$T/prober.sh"
 # in its check's data.credentials with its kind and path (shown from ~
 # under HOME), every one it could not read is not, and no decoy is
 agree() {
-	/usr/bin/python3 - "$out" "$1" "$2" <<'EOF'
+	py - "$out" "$1" "$2" <<'EOF'
 import json, sys
 doc = json.load(open(sys.argv[1]))
 tilde = sys.argv[2]
@@ -200,7 +200,7 @@ EOF
 # verdict_matches PROBED: each secrets check of a planted kind fails
 # exactly when the prober read one of its files
 verdict_matches() {
-	/usr/bin/python3 - "$out" "$1" <<'EOF'
+	py - "$out" "$1" <<'EOF'
 import json, sys
 doc = json.load(open(sys.argv[1]))
 readable = {}
@@ -220,7 +220,7 @@ sys.exit(1 if bad else 0)
 EOF
 }
 
-names_of() { get "$1" credentials | /usr/bin/python3 -c 'import json,sys; print(" ".join(sorted(c["variable"] or "" for c in json.load(sys.stdin))))'; }
+names_of() { get "$1" credentials | py -c 'import json,sys; print(" ".join(sorted(c["variable"] or "" for c in json.load(sys.stdin))))'; }
 
 # ---- 1. the plain process: everything planted is in reach --------------
 plant "$home"
@@ -266,7 +266,7 @@ DB_PASSWORD_FILE=/run/secrets/db EMPTY_TOKEN= OPENAI_API_KEY=sk-${M}env4" sbx $P
 is secrets.environment fail exposed
 check "environment: the names, sorted ($(names_of secrets.environment))" \
 	[ "$(names_of secrets.environment)" = "AWS_SECRET_ACCESS_KEY GITHUB_TOKEN MY_SERVICE_PASSWORD OPENAI_API_KEY" ]
-check "environment: no path, no value" [ "$(get secrets.environment credentials | /usr/bin/python3 -c \
+check "environment: no path, no value" [ "$(get secrets.environment credentials | py -c \
 	'import json,sys; print(sorted({(c["kind"], c["path"]) for c in json.load(sys.stdin)}))')" = \
 	"[('environment-variable', None)]" ]
 cat >"$T/envprobe.sh" <<'EOF'

@@ -130,7 +130,7 @@ PY
 
 # the report's host mount points, one a line
 host_mps() {
-	/usr/bin/python3 - "$out" <<'EOF'
+	py - "$out" <<'EOF'
 import json, sys
 for c in json.load(open(sys.argv[1]))["checks"]:
     if c["id"] == "sandbox.fs.host_mounts":
@@ -141,7 +141,7 @@ EOF
 
 # get ID FIELD: the check's status or message, or data.FIELD
 get() {
-	/usr/bin/python3 - "$out" "$1" "$2" <<'EOF'
+	py - "$out" "$1" "$2" <<'EOF'
 import json, sys
 for c in json.load(open(sys.argv[1]))["checks"]:
     if c["id"] == "sandbox." + sys.argv[2]:
@@ -187,7 +187,7 @@ agree() {
 # the prober could write there, and the verdict fail when one is, else a
 # warning when any is listed
 hosts() {
-	/usr/bin/python3 - "$out" "$T/$1.probe" "$1" <<'EOF'
+	py - "$out" "$T/$1.probe" "$1" <<'EOF'
 import json, sys
 c = [c for c in json.load(open(sys.argv[1]))["checks"] if c["id"] == "sandbox.fs.host_mounts"][0]
 probe = {l.split()[1]: l.split()[2] for l in open(sys.argv[2]) if l.startswith("host ")}

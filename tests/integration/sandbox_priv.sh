@@ -118,7 +118,7 @@ run() {
 
 # get CASE CHECK FIELD: a check's status ("status"), message or data field
 get() {
-	/usr/bin/python3 - "$T/$1.json" "sandbox.$2" "$3" <<'PY'
+	py - "$T/$1.json" "sandbox.$2" "$3" <<'PY'
 import json, sys
 doc = json.load(open(sys.argv[1]))
 c = {x["id"]: x for x in doc["checks"]}[sys.argv[2]]

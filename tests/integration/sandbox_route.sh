@@ -108,7 +108,7 @@ run() {
 # judge CASE: envpreflight's verdicts against the prober's, one line a
 # mismatch (nothing: they agree)
 judge() {
-	/usr/bin/python3 - "$T/$1.json" "$T/$1.oracle" <<'PY'
+	py - "$T/$1.json" "$T/$1.oracle" <<'PY'
 import json, sys
 doc = json.load(open(sys.argv[1]))
 o = dict(l.split()[:2] for l in open(sys.argv[2]))
@@ -167,7 +167,7 @@ check "reject: neither family routed" sh -c "grep -qx '192.0.2.1 unrouted' '$T/r
 # an error naming the line
 printf 'version: 1\nsandbox:\n  metadata: any\n' >"$T/repo/preflight.yaml"
 run metadata
-st=$(/usr/bin/python3 -c '
+st=$(py -c '
 import json, sys
 c = {x["id"]: x for x in json.load(open(sys.argv[1]))["checks"]}["sandbox.network.metadata"]
 print(c["status"], c["data"]["judged"], c["data"]["routed"], c["source"]["line"])' "$T/metadata.json" 2>&1)
@@ -187,7 +187,7 @@ env -i PATH=/usr/local/bin:/usr/bin:/bin HOME="$TEST_TMPDIR/home" LC_ALL=C.UTF-8
 	sh "$T/inner.sh" split "$EP_BIN" --json --only=sandbox "$T/repo" \
 	>"$T/proc.json" 2>"$T/proc.err"
 keep "$T/proc.json"
-src=$(/usr/bin/python3 -c '
+src=$(py -c '
 import json, sys
 c = {x["id"]: x for x in json.load(open(sys.argv[1]))["checks"]}
 print(" ".join(c["sandbox.network." + i]["data"]["source"] for i in ("route", "dns", "metadata")),

@@ -262,7 +262,7 @@ request_key bpf perf_event_open userfaultfd personality process_vm_readv"
 
 # get ID FIELD: status, reason, message, or data.FIELD of check ID in $out
 get() {
-	/usr/bin/python3 - "$out" "$1" "$2" <<'EOF'
+	py - "$out" "$1" "$2" <<'EOF'
 import json, sys
 doc = json.load(open(sys.argv[1]))
 for c in doc["checks"]:
@@ -278,7 +278,7 @@ EOF
 
 # calls: "NAME verdict" a line, sorted, from data.calls
 calls() {
-	/usr/bin/python3 - "$out" <<'EOF' | sort
+	py - "$out" <<'EOF' | sort
 import json, sys
 doc = json.load(open(sys.argv[1]))
 for c in doc["checks"]:

@@ -66,7 +66,7 @@ EOF
 
 # the check's status, reason, or data.FIELD of the last report
 get() {
-	/usr/bin/python3 - "$out" "$1" "$2" <<'EOF'
+	py - "$out" "$1" "$2" <<'EOF'
 import json, sys
 doc = json.load(open(sys.argv[1]))
 for c in doc["checks"]:
@@ -82,7 +82,7 @@ EOF
 
 # sock_field PATH FIELD: FIELD of the escape.docker_socket entry for PATH
 sock_field() {
-	/usr/bin/python3 - "$out" "$1" "$2" <<'EOF'
+	py - "$out" "$1" "$2" <<'EOF'
 import json, sys
 doc = json.load(open(sys.argv[1]))
 for c in doc["checks"]:
@@ -199,7 +199,7 @@ check "stale: listed, listener not seen" \
 	[ "$(sock_field "$home/.docker/run/docker.sock" listening)" = null ]
 
 # ---- docker contexts: config.json currentContext, DOCKER_CONTEXT ------------
-ctxdir() { /usr/bin/python3 -c 'import hashlib, sys; print(hashlib.sha256(sys.argv[1].encode()).hexdigest())' "$1"; }
+ctxdir() { py -c 'import hashlib, sys; print(hashlib.sha256(sys.argv[1].encode()).hexdigest())' "$1"; }
 reset_home
 mkdir -p "$T/ctxd"
 for c in remote-one other; do

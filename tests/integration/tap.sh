@@ -104,14 +104,14 @@ if [ -d "$parser/node_modules/tap-parser" ] && command -v node >/dev/null; then
 	check "the fixture has warnings" grep -q '"status": "warn"' "$TEST_TMPDIR/w.json"
 	# the audit could not run: Bail out!, the reason escaped and whole
 	ep --format=tap "$bad" 2>/dev/null | tp >"$TEST_TMPDIR/b.parsed"
-	check "tap-parser: an audit that cannot run bails out, not ok" python3 -c '
+	check "tap-parser: an audit that cannot run bails out, not ok" py -c '
 import json, sys
 t = json.load(open(sys.argv[1]))
 sys.exit(0 if t["ok"] is False and "a#b\\c" in (t["bailout"] or "") and not t["failures"] else 1)' \
 		"$TEST_TMPDIR/b.parsed"
 	# nothing to check: a skipped plan, which passes
 	ep --format=tap --only=tools "$top/tests/cases/env-mixed-json/repo" | tp >"$TEST_TMPDIR/n.parsed"
-	check "tap-parser: nothing to check is 1..0, skipped, ok" python3 -c '
+	check "tap-parser: nothing to check is 1..0, skipped, ok" py -c '
 import json, sys
 t = json.load(open(sys.argv[1]))
 sys.exit(0 if t["ok"] and t["plan"]["skipAll"] and t["count"] == 0 and not t["failures"] else 1)' \

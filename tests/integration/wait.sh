@@ -119,10 +119,10 @@ stop_gate() {
 	wait "$gpid" 2>/dev/null
 }
 
-# jq-less JSON: py EXPR FILE prints EXPR evaluated with d = the document
+# jq-less JSON: doc EXPR FILE prints EXPR evaluated with d = the document
 # and c(id) = the check of that id
-py() {
-	python3 -c '
+doc() {
+	py -c '
 import json, sys
 d = json.load(open(sys.argv[2]))
 def c(i):
@@ -138,27 +138,27 @@ if start_gate late late; then
 		"$dir/repo" >"$dir/out" 2>"$dir/err"
 	st=$?
 	check "late: exit 0 once the port listens (status $st)" [ "$st" = 0 ]
-	check "late: the port passes" [ "$(py 'c("ports.tcp.'$port'")["status"]' "$dir/out")" = pass ]
+	check "late: the port passes" [ "$(doc 'c("ports.tcp.'$port'")["status"]' "$dir/out")" = pass ]
 	check "late: the port ran more than once" \
-		[ "$(py 'c("ports.tcp.'$port'")["attempts"] > 1' "$dir/out")" = True ]
+		[ "$(doc 'c("ports.tcp.'$port'")["attempts"] > 1' "$dir/out")" = True ]
 	check "late: the daemon passes on its second attempt" \
-		[ "$(py 'c("runtime.docker.preflight")["attempts"]' "$dir/out")" = 2 ]
+		[ "$(doc 'c("runtime.docker.preflight")["attempts"]' "$dir/out")" = 2 ]
 	check "late: both are in wait.ready" \
-		[ "$(py 'sorted(r["id"] for r in d["wait"]["ready"])' "$dir/out")" = \
+		[ "$(doc 'sorted(r["id"] for r in d["wait"]["ready"])' "$dir/out")" = \
 		  "['ports.tcp.$port', 'runtime.docker.preflight']" ]
 	check "late: after_ms is a time" \
-		[ "$(py 'all(r["after_ms"] > 0 for r in d["wait"]["ready"])' "$dir/out")" = True ]
+		[ "$(doc 'all(r["after_ms"] > 0 for r in d["wait"]["ready"])' "$dir/out")" = True ]
 	check "late: not timed out, nothing not ready" \
-		[ "$(py '(d["wait"]["timed_out"], d["wait"]["not_ready"], d["wait"]["rounds"] > 1)' "$dir/out")" = \
+		[ "$(doc '(d["wait"]["timed_out"], d["wait"]["not_ready"], d["wait"]["rounds"] > 1)' "$dir/out")" = \
 		  "(False, [], True)" ]
 	check "late: the options say so" \
-		[ "$(py '(d["run"]["options"]["wait_ms"], d["run"]["options"]["interval_ms"])' "$dir/out")" = \
+		[ "$(doc '(d["run"]["options"]["wait_ms"], d["run"]["options"]["interval_ms"])' "$dir/out")" = \
 		  "({'value': 20000, 'from': 'command line'}, {'value': 50, 'from': 'command line'})" ]
 	check "late: one request per round: as many as the daemon's attempts" \
 		[ "$(wc -l <"$dir/log")" = 2 ]
 	check "late: nothing on stderr (not a terminal)" [ ! -s "$dir/err" ]
 	check "late: --explain notes say when it became ready" \
-		[ "$(py '[n for n in c("ports.tcp.'$port'")["notes"] if n.startswith("ready after ")] != []' "$dir/out")" = True ]
+		[ "$(doc '[n for n in c("ports.tcp.'$port'")["notes"] if n.startswith("ready after ")] != []' "$dir/out")" = True ]
 	stop_gate
 fi
 
@@ -168,14 +168,14 @@ if start_gate never down; then
 	ep --json --wait=1s --interval=100ms "$dir/repo" >"$dir/out"
 	st=$?
 	check "never: exit 1 (status $st)" [ "$st" = 1 ]
-	check "never: timed out" [ "$(py 'd["wait"]["timed_out"]' "$dir/out")" = True ]
+	check "never: timed out" [ "$(doc 'd["wait"]["timed_out"]' "$dir/out")" = True ]
 	check "never: the port is named" \
-		[ "$(py 'd["wait"]["not_ready"]' "$dir/out")" = "['ports.tcp.$port']" ]
-	check "never: nothing ready" [ "$(py 'd["wait"]["ready"]' "$dir/out")" = "[]" ]
+		[ "$(doc 'd["wait"]["not_ready"]' "$dir/out")" = "['ports.tcp.$port']" ]
+	check "never: nothing ready" [ "$(doc 'd["wait"]["ready"]' "$dir/out")" = "[]" ]
 	check "never: still failing, nothing listening" \
-		[ "$(py 'c("ports.tcp.'$port'")["reason"]' "$dir/out")" = not-listening ]
+		[ "$(doc 'c("ports.tcp.'$port'")["reason"]' "$dir/out")" = not-listening ]
 	check "never: attempts and rounds agree" \
-		[ "$(py 'c("ports.tcp.'$port'")["attempts"] == d["wait"]["rounds"]' "$dir/out")" = True ]
+		[ "$(doc 'c("ports.tcp.'$port'")["attempts"] == d["wait"]["rounds"]' "$dir/out")" = True ]
 	ep --wait=1s --interval=100ms "$dir/repo" >"$dir/human"
 	st=$?
 	check "never: human exit 1 (status $st)" [ "$st" = 1 ]
@@ -196,9 +196,9 @@ if start_gate once listen; then
 	st=$?
 	check "once: exit 0 (status $st)" [ "$st" = 0 ]
 	check "once: every check ran once" \
-		[ "$(py 'sorted(set(x["attempts"] for x in d["checks"]))' "$dir/out")" = "[1]" ]
+		[ "$(doc 'sorted(set(x["attempts"] for x in d["checks"]))' "$dir/out")" = "[1]" ]
 	check "once: one round, no wait" \
-		[ "$(py '(d["wait"]["rounds"], d["wait"]["waited_ms"], d["wait"]["timed_out"], d["wait"]["ready"])' "$dir/out")" = \
+		[ "$(doc '(d["wait"]["rounds"], d["wait"]["waited_ms"], d["wait"]["timed_out"], d["wait"]["ready"])' "$dir/out")" = \
 		  "(1, 0, False, [])" ]
 	check "once: the daemon was asked once" [ "$(wc -l <"$dir/log")" = 1 ]
 	check "once: nothing on stderr" [ ! -s "$dir/err" ]
@@ -207,7 +207,7 @@ if start_gate once listen; then
 	check "once: the human report is the one without --wait" diff "$dir/plain" "$dir/waited"
 	EP_ENV="DOCKER_HOST=unix://$sock" ep --json "$dir/repo" >"$dir/nowait"
 	check "once: without --wait, wait is null and attempts 1" \
-		[ "$(py '(d["wait"], [x["attempts"] for x in d["checks"]], d["run"]["options"]["wait_ms"]["value"])' "$dir/nowait")" = \
+		[ "$(doc '(d["wait"], [x["attempts"] for x in d["checks"]], d["run"]["options"]["wait_ms"]["value"])' "$dir/nowait")" = \
 		  "(None, [1, 1], None)" ]
 	stop_gate
 fi
@@ -228,16 +228,16 @@ if start_gate final old; then
 	st=$?
 	check "final: exit 1 (status $st)" [ "$st" = 1 ]
 	check "final: one round: nothing that waiting can change" \
-		[ "$(py '(d["wait"]["rounds"], d["wait"]["timed_out"], d["wait"]["not_ready"])' "$dir/out")" = \
+		[ "$(doc '(d["wait"]["rounds"], d["wait"]["timed_out"], d["wait"]["not_ready"])' "$dir/out")" = \
 		  "(1, False, [])" ]
 	check "final: docker 20.10.0 fails once" \
-		[ "$(py '(c("runtime.docker.preflight")["reason"], c("runtime.docker.preflight")["attempts"])' "$dir/out")" = \
+		[ "$(doc '(c("runtime.docker.preflight")["reason"], c("runtime.docker.preflight")["attempts"])' "$dir/out")" = \
 		  "('version-mismatch', 1)" ]
 	check "final: node fails once" \
-		[ "$(py '(c("runtime.node.preflight")["status"], c("runtime.node.preflight")["attempts"])' "$dir/out")" = \
+		[ "$(doc '(c("runtime.node.preflight")["status"], c("runtime.node.preflight")["attempts"])' "$dir/out")" = \
 		  "('fail', 1)" ]
 	check "final: the URL's port fails once" \
-		[ "$(py '(c("ports.url.DB_URL")["reason"], c("ports.url.DB_URL")["attempts"])' "$dir/out")" = \
+		[ "$(doc '(c("ports.url.DB_URL")["reason"], c("ports.url.DB_URL")["attempts"])' "$dir/out")" = \
 		  "('invalid-requirement', 1)" ]
 	stop_gate
 fi
@@ -252,12 +252,12 @@ if start_gate hung hangall; then
 	[ -n "${EP_JSON_DIR:-}" ] && cp "$dir/out" "$(mktemp "$EP_JSON_DIR/$T_NAME.XXXXXX")"
 	check "hung: exit 1, not held by the daemon (status $st)" [ "$st" = 1 ]
 	check "hung: timed out, the daemon named" \
-		[ "$(py '(d["wait"]["timed_out"], d["wait"]["not_ready"])' "$dir/out")" = \
+		[ "$(doc '(d["wait"]["timed_out"], d["wait"]["not_ready"])' "$dir/out")" = \
 		  "(True, ['runtime.docker.preflight'])" ]
 	check "hung: the check says no answer before the deadline" \
-		[ "$(py 'c("runtime.docker.preflight")["reason"]' "$dir/out")" = timeout ]
+		[ "$(doc 'c("runtime.docker.preflight")["reason"]' "$dir/out")" = timeout ]
 	check "hung: one request a round" \
-		[ "$(wc -l <"$dir/log")" = "$(py 'd["wait"]["rounds"]' "$dir/out")" ]
+		[ "$(wc -l <"$dir/log")" = "$(doc 'd["wait"]["rounds"]' "$dir/out")" ]
 	stop_gate
 fi
 
@@ -403,13 +403,13 @@ for mode in later release; do
 	check "ports $mode: a progress line before the change" grep -q "waiting for port $port" "$dir/tty"
 	check "ports $mode: exit 0 once the port is $want (status $st)" [ "$st" = 0 ]
 	check "ports $mode: the port passes, after more than one attempt" \
-		[ "$(py '(c("ports.tcp.'$port'")["status"], c("ports.tcp.'$port'")["attempts"] > 1)' "$dir/out")" = \
+		[ "$(doc '(c("ports.tcp.'$port'")["status"], c("ports.tcp.'$port'")["attempts"] > 1)' "$dir/out")" = \
 		  "('pass', True)" ]
 	check "ports $mode: in wait.ready, not timed out" \
-		[ "$(py '([r["id"] for r in d["wait"]["ready"]], d["wait"]["timed_out"], d["wait"]["not_ready"])' "$dir/out")" = \
+		[ "$(doc '([r["id"] for r in d["wait"]["ready"]], d["wait"]["timed_out"], d["wait"]["not_ready"])' "$dir/out")" = \
 		  "(['ports.tcp.$port'], False, [])" ]
 	check "ports $mode: rounds and attempts agree" \
-		[ "$(py 'c("ports.tcp.'$port'")["attempts"] == d["wait"]["rounds"]' "$dir/out")" = True ]
+		[ "$(doc 'c("ports.tcp.'$port'")["attempts"] == d["wait"]["rounds"]' "$dir/out")" = True ]
 	kill "$lpid" 2>/dev/null
 	wait "$lpid" 2>/dev/null
 done
@@ -434,7 +434,7 @@ for args in "--wait=abc" "--wait=0" "--wait=0s" "--wait=-5s" "--wait=30" \
 	# shellcheck disable=SC2086
 	ep --json $args "$repo" >"$repo.json" 2>/dev/null
 	check "$args: JSON error kind usage" \
-		[ "$(py '(d["error"]["kind"], d["wait"])' "$repo.json")" = "('usage', None)" ]
+		[ "$(doc '(d["error"]["kind"], d["wait"])' "$repo.json")" = "('usage', None)" ]
 done
 check "--wait=30: asks for a unit" sh -c '
 	"$1" --wait=30 2>&1 | grep -q "needs a unit (30ms? 30s?)"' _ "$EP_BIN"
@@ -445,6 +445,6 @@ check "--wait=2h: the limit" sh -c '
 # the default pause is never longer than a short wait
 ep --json --wait=100ms "$repo" >"$repo.json"
 check "--wait=100ms: the pause is 100 ms" \
-	[ "$(py 'd["run"]["options"]["interval_ms"]' "$repo.json")" = "{'value': 100, 'from': 'default'}" ]
+	[ "$(doc 'd["run"]["options"]["interval_ms"]' "$repo.json")" = "{'value': 100, 'from': 'default'}" ]
 
 finish

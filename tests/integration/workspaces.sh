@@ -53,7 +53,7 @@ check "shim: once in apps/legacy, whose .nvmrc selects node" \
 	grep -qx "$(cd "$repo/apps/legacy" && pwd -P)" "$dir/node.log"
 check "shim: never in apps/web (no version file there)" \
 	sh -c "! grep -q 'apps/web' '$dir/node.log'"
-python3 - "$dir/rt.json" >"$dir/rt.txt" 2>&1 <<'EOF'
+py - "$dir/rt.json" >"$dir/rt.txt" 2>&1 <<'EOF'
 import json, sys
 d = json.load(open(sys.argv[1]))
 for c in d["checks"]:
@@ -69,7 +69,7 @@ check "shim: ^18 and >=20 exclude each other" \
 	grep -q '^runtime.node.workspaces fail' "$dir/rt.txt"
 
 # ---- every check's workspace agrees with its id ------------------------------
-check "json: workspace on every check, agreeing with the id" python3 - "$dir/rt.json" <<'EOF'
+check "json: workspace on every check, agreeing with the id" py - "$dir/rt.json" <<'EOF'
 import json, sys
 d = json.load(open(sys.argv[1]))
 ok = True
@@ -123,7 +123,7 @@ cleanup
 if command -v git >/dev/null 2>&1; then
 	(cd "$repo" && git init -q . && printf '/.env\nnode_modules/\n' >.gitignore)
 	EP_ENV="PATH=$bin:/usr/bin:/bin" ep --json --only=env "$repo" >"$dir/git.json"
-	check "git: apps/api/.env is not ignored by the root-only rule" python3 - "$dir/git.json" <<'EOF'
+	check "git: apps/api/.env is not ignored by the root-only rule" py - "$dir/git.json" <<'EOF'
 import json, sys
 d = json.load(open(sys.argv[1]))
 c = [c for c in d["checks"] if c["id"] == "apps/api:env.gitignore"][0]
@@ -131,7 +131,7 @@ sys.exit(0 if c["status"] == "warn" and "/apps/api/.env" in c["hint"] else 1)
 EOF
 	printf '.env\n' >"$repo/.gitignore"
 	EP_ENV="PATH=$bin:/usr/bin:/bin" ep --json --only=env "$repo" >"$dir/git2.json"
-	check "git: an unanchored .env rule ignores it" python3 - "$dir/git2.json" <<'EOF'
+	check "git: an unanchored .env rule ignores it" py - "$dir/git2.json" <<'EOF'
 import json, sys
 d = json.load(open(sys.argv[1]))
 c = [c for c in d["checks"] if c["id"] == "apps/api:env.gitignore"][0]
@@ -143,7 +143,7 @@ fi
 
 # ---- --workspace and --no-workspaces --------------------------------------------
 EP_ENV="PATH=$bin:/usr/bin:/bin" ep --json --no-workspaces "$repo" >"$dir/none.json"
-check "--no-workspaces: no workspace check" python3 - "$dir/none.json" <<'EOF'
+check "--no-workspaces: no workspace check" py - "$dir/none.json" <<'EOF'
 import json, sys
 d = json.load(open(sys.argv[1]))
 ok = all(c["workspace"] is None for c in d["checks"])
@@ -152,7 +152,7 @@ ok &= not any(c["id"].startswith("workspaces.") for c in d["checks"])
 sys.exit(0 if ok else 1)
 EOF
 EP_ENV="PATH=$bin:/usr/bin:/bin" ep --json --workspace=apps/legacy "$repo" >"$dir/one.json"
-check "--workspace: the repository and that one" python3 - "$dir/one.json" <<'EOF'
+check "--workspace: the repository and that one" py - "$dir/one.json" <<'EOF'
 import json, sys
 d = json.load(open(sys.argv[1]))
 ws = {c["workspace"] for c in d["checks"]}

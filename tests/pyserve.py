@@ -1,0 +1,139 @@
+"""tests/pyserve.py DIR - one python3 for all of a test script's python.
+
+tests/lib.sh starts this beside each script, and its py function sends it
+the programs the script would have given `python3 -c` or `python3 -`: a
+python3 takes 50-100 ms of CPU to start on the CI machine, and the
+scripts started thousands of them to read their JSON reports.
+
+The protocol, in DIR.  A client (py, in tests/lib.sh) is a process of
+the script, PID: a live process's number is its own.  It makes the FIFO
+DIR/PID (once: it stays for the process's next request), writes
+DIR/PID.argv (sys.argv, each word ended by a NUL; "-c", "-" or the
+program's file first),
+DIR/PID.code (for -c) and DIR/PID.cwd, holds its standard input, output
+and error as 5, 6 and 7, writes "PID\\n" to DIR/req and reads a line from
+its FIFO.  This runs the program as python3 would in that process's
+place, and writes "STATUS OUT ERR\\n" into the FIFO.  The program's
+standard input is the client's, opened again through /proc/PID/fd/5
+(for -, the program is read from it).  Its standard output and error are
+the client's too when they are pipes or devices; when they are files,
+whose offset a second opening would not share, they are DIR/PID.out and
+DIR/PID.err, and OUT and ERR are 1: the client copies them.  "exit\\n"
+ends the server, as does its parent's end (the script's; looked at
+every second).
+"""
+
+import io
+import os
+import runpy
+import select
+import stat
+import sys
+import traceback
+
+
+def read(path):
+    with open(path, "rb") as f:
+        return f.read()
+
+
+def stream(pid, fd, base, suffix):
+    """The client's descriptor fd opened again, unless it is a file to
+    write (then base+suffix).  Returns (file, copied)."""
+    path = "/proc/%d/fd/%d" % (pid, fd + 5)
+    if fd == 0:
+        try:
+            return open(path, "rb"), False
+        except OSError:
+            return io.BytesIO(b""), False
+    try:
+        if not stat.S_ISREG(os.stat(path).st_mode):
+            return open(path, "wb"), False
+    except OSError:
+        pass
+    return open(base + suffix, "wb"), True
+
+
+def run(base, pid):
+    # the client's descriptors first: the client waits in the open of its
+    # FIFO, and reads it through its standard input once that is open
+    argv = [os.fsdecode(a) for a in read(base + ".argv").split(b"\0")[:-1]]
+    inp, _ = stream(pid, 0, base, "")
+    out, out_copied = stream(pid, 1, base, ".out")
+    err, err_copied = stream(pid, 2, base, ".err")
+    # then the FIFO, before the program runs: one that ends this process
+    # leaves the client reading the FIFO's end, not waiting for ever
+    fifo = os.open(base, os.O_WRONLY)
+    if argv[0] == "-":
+        # python3 -: the program is the standard input, read to its end
+        code, inp = inp.read(), io.BytesIO(b"")
+    elif argv[0] == "-c":
+        code = read(base + ".code")
+    else:
+        code = None     # python3 FILE
+    enc = sys.__stdout__.encoding
+    sys.argv = argv
+    sys.stdin = io.TextIOWrapper(inp, enc, "surrogateescape")
+    sys.stdout = io.TextIOWrapper(out, enc, "surrogateescape")
+    sys.stderr = io.TextIOWrapper(err, enc, "backslashreplace", line_buffering=True)
+    status = 0
+    path = sys.path[:]
+    try:
+        os.chdir(read(base + ".cwd").decode("utf-8", "surrogateescape") or "/")
+        if code is None:
+            # as python3 FILE: the file's folder first on sys.path
+            sys.path[0] = os.path.dirname(os.path.abspath(argv[0]))
+            runpy.run_path(argv[0], run_name="__main__")
+        else:
+            exec(compile(code, "<stdin>" if argv[0] == "-" else "<string>", "exec"),
+                 {"__name__": "__main__"})
+    except SystemExit as e:
+        if e.code is None:
+            status = 0
+        elif isinstance(e.code, int):
+            status = e.code & 0xFF
+        else:
+            print(e.code, file=sys.stderr)
+            status = 1
+    except BaseException as e:  # pylint: disable=broad-except
+        # as python3 prints it: without this file's frame
+        traceback.print_exception(type(e), e, e.__traceback__.tb_next)
+        status = 1
+    finally:
+        for f in (sys.stdin, sys.stdout, sys.stderr):
+            try:
+                f.close()
+            except BaseException:  # pylint: disable=broad-except
+                pass
+        sys.stdin, sys.stdout, sys.stderr = sys.__stdin__, sys.__stdout__, sys.__stderr__
+        sys.argv = ["pyserve"]
+        sys.path[:] = path
+        os.chdir("/")
+    os.write(fifo, b"%d %d %d\n" % (status, out_copied, err_copied))
+    os.close(fifo)
+
+
+def main():
+    top = sys.argv[1]
+    sys.path[0] = ""    # as for python3 -c: the directory it runs in
+    parent = os.getppid()
+    os.chdir("/")
+    # read and written: the FIFO is never at its end between clients
+    req = os.open(os.path.join(top, "req"), os.O_RDWR)
+    buf = b""
+    while True:
+        ready, _, _ = select.select([req], [], [], 1.0)
+        if not ready:
+            if os.getppid() != parent:
+                return
+            continue
+        buf += os.read(req, 4096)
+        while b"\n" in buf:
+            line, buf = buf.split(b"\n", 1)
+            if line == b"exit":
+                return
+            run(os.path.join(top, os.fsdecode(line)), int(line))
+
+
+if __name__ == "__main__":
+    main()
