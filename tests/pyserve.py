@@ -12,8 +12,8 @@ DIR/PID.argv (sys.argv, each word ended by a NUL; "-c", "-" or the
 program's file first),
 DIR/PID.code (for -c) and DIR/PID.cwd, holds its standard input, output
 and error as 5, 6 and 7, writes "PID\\n" to DIR/req and reads a line from
-its FIFO.  This runs the program as python3 would in that process's
-place, and writes "STATUS OUT ERR\\n" into the FIFO.  The program's
+its FIFO.  A child of this runs the program as python3 would in that
+process's place, and writes "STATUS OUT ERR\\n" into the FIFO.  The program's
 standard input is the client's, opened again through /proc/PID/fd/5
 (for -, the program is read from it).  Its standard output and error are
 the client's too when they are pipes or devices; when they are files,
@@ -23,10 +23,13 @@ ends the server, as does its parent's end (the script's; looked at
 every second).
 """
 
+import gc
 import io
+import json  # noqa: F401  (imported once, for the children)
 import os
 import runpy
 import select
+import signal
 import stat
 import sys
 import traceback
@@ -61,8 +64,8 @@ def run(base, pid):
     inp, _ = stream(pid, 0, base, "")
     out, out_copied = stream(pid, 1, base, ".out")
     err, err_copied = stream(pid, 2, base, ".err")
-    # then the FIFO, before the program runs: one that ends this process
-    # leaves the client reading the FIFO's end, not waiting for ever
+    # then the FIFO, before the program runs: one that ends its process
+    # (os._exit) leaves the client reading the FIFO's end, not waiting
     fifo = os.open(base, os.O_WRONLY)
     if argv[0] == "-":
         # python3 -: the program is the standard input, read to its end
@@ -77,7 +80,6 @@ def run(base, pid):
     sys.stdout = io.TextIOWrapper(out, enc, "surrogateescape")
     sys.stderr = io.TextIOWrapper(err, enc, "backslashreplace", line_buffering=True)
     status = 0
-    path = sys.path[:]
     try:
         os.chdir(read(base + ".cwd").decode("utf-8", "surrogateescape") or "/")
         if code is None:
@@ -100,15 +102,11 @@ def run(base, pid):
         traceback.print_exception(type(e), e, e.__traceback__.tb_next)
         status = 1
     finally:
-        for f in (sys.stdin, sys.stdout, sys.stderr):
+        for f in (sys.stdout, sys.stderr):
             try:
-                f.close()
+                f.flush()
             except BaseException:  # pylint: disable=broad-except
                 pass
-        sys.stdin, sys.stdout, sys.stderr = sys.__stdin__, sys.__stdout__, sys.__stderr__
-        sys.argv = ["pyserve"]
-        sys.path[:] = path
-        os.chdir("/")
     os.write(fifo, b"%d %d %d\n" % (status, out_copied, err_copied))
     os.close(fifo)
 
@@ -116,6 +114,10 @@ def run(base, pid):
 def main():
     top = sys.argv[1]
     sys.path[0] = ""    # as for python3 -c: the directory it runs in
+    signal.signal(signal.SIGCHLD, signal.SIG_IGN)   # the children reaped
+    # what is here now is never collected: a child's collector leaves the
+    # pages it shares with this process unwritten (fewer copies on write)
+    gc.freeze()
     parent = os.getppid()
     os.chdir("/")
     # read and written: the FIFO is never at its end between clients
@@ -132,7 +134,16 @@ def main():
             line, buf = buf.split(b"\n", 1)
             if line == b"exit":
                 return
-            run(os.path.join(top, os.fsdecode(line)), int(line))
+            # a child a request: requests wait on each other (py A | py
+            # B: B reads what A prints), and a program may change what it
+            # likes of its process, or end it
+            if os.fork() == 0:
+                os.close(req)
+                signal.signal(signal.SIGCHLD, signal.SIG_DFL)
+                try:
+                    run(os.path.join(top, os.fsdecode(line)), int(line))
+                finally:
+                    os._exit(0)
 
 
 if __name__ == "__main__":
