@@ -8,7 +8,7 @@ cases' repositories (tests/cases/*/repo), the /proc fixtures, the rows of
 the unit tests (string literals of their tables) and a few lines written
 here.  Each target keeps at most MAX_SEEDS distinct inputs of at most
 MAX_BYTES, so the committed corpus stays small; libFuzzer grows its own
-working corpus under build-fuzz/ from these.  The script is deterministic:
+working corpus under build-asan/ from these.  The script is deterministic:
 running it again rewrites the same files.
 """
 import glob
