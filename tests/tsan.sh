@@ -13,16 +13,38 @@ export TEST_SHARED="${TEST_SHARED:-$top/tests}"
 TEST_TMPDIR=$(mktemp -d "${TMPDIR:-/tmp}/envpreflight-tsan.XXXXXX") || exit 2
 export TEST_TMPDIR
 trap 'rm -rf "$TEST_TMPDIR"' EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
+lanes=
+trap 'kill $lanes 2>/dev/null; exit 130' INT
+trap 'kill $lanes 2>/dev/null; exit 143' TERM
 export TSAN_OPTIONS="exitcode=66 halt_on_error=0 second_deadlock_stack=1 ${TSAN_OPTIONS:-}"
+
+# TSAN_JOBS (2: CI's two cores) lanes, the programs dealt out in turn;
+# each lane runs its programs one after the other, and the results are
+# read below in the order given
+jobs=${TSAN_JOBS:-2}
+lane=0
+while [ "$lane" -lt "$jobs" ]; do
+	(
+		i=0
+		for t in "$@"; do
+			if [ $((i % jobs)) = "$lane" ]; then
+				(cd "$top" && "$build/tests/$t") >"$TEST_TMPDIR/$t.log" 2>&1
+				echo $? >"$TEST_TMPDIR/$t.status"
+			fi
+			i=$((i + 1))
+		done
+	) &
+	lanes="$lanes $!"
+	lane=$((lane + 1))
+done
+# shellcheck disable=SC2086
+wait $lanes
 
 passed=0
 failed=0
 for t in "$@"; do
 	log=$TEST_TMPDIR/$t.log
-	(cd "$top" && "$build/tests/$t") >"$log" 2>&1
-	st=$?
+	st=$(cat "$TEST_TMPDIR/$t.status" 2>/dev/null || echo 99)
 	reports=$(grep -c '^WARNING: ThreadSanitizer' "$log")
 	if [ "$st" = 0 ] && [ "$reports" = 0 ]; then
 		passed=$((passed + 1))
