@@ -68,11 +68,12 @@ py() {
 	-c | -) ;;
 	'' | -*) echo "py: -c PROGRAM, - or FILE, not ${1:-nothing}" >&2; return 2 ;;
 	esac
-	# this process (a subshell's own, which $$ is not), opened by itself:
-	# the name of its request's files and of its FIFO, which stays for
-	# its next request
-	read -r py_pid py_rest </proc/self/stat
-	py_f=$T_PY/$py_pid
+	# this process (a subshell's own, which $$ is not) and its start
+	# time, read from /proc/self opened by itself: the name of its
+	# request's files and of its FIFO, which stays for its next request
+	# (the pair is no other process's, pids being reused)
+	read -r py_pid _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ py_start py_rest </proc/self/stat
+	py_f=$T_PY/$py_pid.$py_start
 	[ -p "$py_f" ] || mkfifo "$py_f" || return 2
 	if [ "$1" = -c ]; then
 		printf '%s' "$2" >"$py_f.code"
@@ -84,12 +85,13 @@ py() {
 	# its standard input, output and error as 5, 6 and 7, which the
 	# server opens again (0 and 1 are redirected in turn below)
 	exec 5<&0 6>&1 7>&2
-	echo "$py_pid" >"$T_PY/req"
-	# the server opens 5, 6 and 7, then the FIFO, then runs the program:
-	# one that ends the server leaves the FIFO at its end, not this read
-	# waiting
+	echo "$py_pid $py_start" >"$T_PY/req"
+	# the server's child opens 5, 6 and 7, then the FIFO, then runs the
+	# program, writes the status line and ends: the FIFO's end, read
+	# here, is the child's (a program that ends its process leaves no
+	# line, not this read waiting), and the next request cannot meet it
 	py_st=
-	read -r py_st py_out py_err <"$py_f"
+	{ read -r py_st py_out py_err; read -r py_end; } <"$py_f"
 	exec 5<&- 6>&- 7>&-
 	[ "${py_out:-0}" = 1 ] && [ -s "$py_f.out" ] && cat "$py_f.out"
 	[ "${py_err:-0}" = 1 ] && [ -s "$py_f.err" ] && cat "$py_f.err" >&2

@@ -6,23 +6,26 @@ python3 takes 50-100 ms of CPU to start on the CI machine, and the
 scripts started thousands of them to read their JSON reports.
 
 The protocol, in DIR.  A client (py, in tests/lib.sh) is a process of
-the script, PID: a live process's number is its own.  It makes the FIFO
-DIR/PID (once: it stays for the process's next request), writes
-DIR/PID.argv (sys.argv, each word ended by a NUL; "-c", "-" or the
-program's file first),
-DIR/PID.code (for -c) and DIR/PID.cwd, holds its standard input, output
-and error as 5, 6 and 7, writes "PID\\n" to DIR/req and reads a line from
-its FIFO.  A child of this runs the program as python3 would in that
-process's place, and writes "STATUS OUT ERR\\n" into the FIFO.  The program's
-standard input is the client's, opened again through /proc/PID/fd/5
-(for -, the program is read from it).  Its standard output and error are
-the client's too when they are pipes or devices; when they are files,
-whose offset a second opening would not share, they are DIR/PID.out and
-DIR/PID.err, and OUT and ERR are 1: the client copies them.  "exit\\n"
-ends the server, as does its parent's end (the script's; looked at
-every second).
+the script, of number PID and start time START (field 22 of its stat:
+the pair is no other process's).  It makes the FIFO DIR/PID.START (once:
+it stays for the process's next request), writes DIR/PID.START.argv
+(sys.argv, each word ended by a NUL; "-c", "-" or the program's file
+first), .code (for -c) and .cwd, holds its standard input, output and
+error as 5, 6 and 7, writes "PID START\\n" to DIR/req and reads its FIFO
+to its end.  A child of this server checks that PID is still that
+process, runs the program as python3 would in its place, writes
+"STATUS OUT ERR\\n" into the FIFO and ends (so the FIFO's end is the
+child's: the next request cannot meet it).  The program's standard input
+is the client's, opened again through /proc/PID/fd/5 (for -, the
+program is read from it).  Its standard output and error are the
+client's too when they are pipes or devices; when they are files, whose
+offset a second opening would not share, they are .out and .err beside
+the FIFO, and OUT and ERR are 1: the client copies them.  "exit\\n" ends
+the server, as does its parent's end (the script's; looked at every
+second).
 """
 
+import errno
 import gc
 import io
 import json  # noqa: F401  (imported once, for the children)
@@ -32,6 +35,7 @@ import select
 import signal
 import stat
 import sys
+import time
 import traceback
 
 
@@ -57,6 +61,34 @@ def stream(pid, fd, base, suffix):
     return open(base + suffix, "wb"), True
 
 
+def client_start(pid):
+    """The start time of process pid (field 22 of its stat), as bytes: a
+    client is the process of that pid and start, none other."""
+    try:
+        with open("/proc/%d/stat" % pid, "rb") as f:
+            return f.read().rsplit(b")", 1)[1].split()[19]
+    except (OSError, IndexError):
+        return None
+
+
+def open_fifo(base, pid):
+    """The client's FIFO, opened to write once the client opens it to read
+    (it does once its request is sent); given up when the client is gone,
+    rather than waiting for ever."""
+    start = client_start(pid)
+    while True:
+        try:
+            fd = os.open(base, os.O_WRONLY | os.O_NONBLOCK)
+            os.set_blocking(fd, True)
+            return fd
+        except OSError as e:
+            if e.errno != errno.ENXIO:
+                raise
+        if client_start(pid) != start:
+            os._exit(0)
+        time.sleep(0.001)
+
+
 def run(base, pid):
     # the client's descriptors first: the client waits in the open of its
     # FIFO, and reads it through its standard input once that is open
@@ -66,7 +98,7 @@ def run(base, pid):
     err, err_copied = stream(pid, 2, base, ".err")
     # then the FIFO, before the program runs: one that ends its process
     # (os._exit) leaves the client reading the FIFO's end, not waiting
-    fifo = os.open(base, os.O_WRONLY)
+    fifo = open_fifo(base, pid)
     if argv[0] == "-":
         # python3 -: the program is the standard input, read to its end
         code, inp = inp.read(), io.BytesIO(b"")
@@ -141,7 +173,10 @@ def main():
                 os.close(req)
                 signal.signal(signal.SIGCHLD, signal.SIG_DFL)
                 try:
-                    run(os.path.join(top, os.fsdecode(line)), int(line))
+                    pid, start = line.split()
+                    if client_start(int(pid)) == start:
+                        run(os.path.join(top, "%d.%s" % (int(pid), start.decode())),
+                            int(pid))
                 finally:
                     os._exit(0)
 
