@@ -76,13 +76,14 @@ fi
 scratch=$(mktemp -d "${TMPDIR:-/tmp}/envpreflight-fuzz-run.XXXXXX") || exit 2
 trap 'rm -rf "$scratch"' EXIT INT TERM
 
-# pass TARGET SECONDS SCALE CORPUS LOG: one libFuzzer run; sets st, execs,
+# pass TARGET LIMIT SCALE CORPUS LOG: one libFuzzer run (LIMIT: its
+# -max_total_time= or -runs= option); sets st, execs,
 # cov, ft, corp, slow and result
 pass() {
 	# shellcheck disable=SC2086
 	TMPDIR=$scratch FUZZ_SCALE_MAX=$3 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
 	UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-	"$bin" -max_total_time="$2" -max_len="$max_len" \
+	"$bin" "$2" -max_len="$max_len" \
 		${FUZZ_LEN_CONTROL:+-len_control=$FUZZ_LEN_CONTROL} \
 		-timeout="$timeout" -rss_limit_mb=2048 -malloc_limit_mb=2048 \
 		-print_final_stats=1 -artifact_prefix="$build/artifacts/$1/" \
@@ -107,11 +108,16 @@ pass() {
 # from the seeds and regressions, into a corpus of its own.  The rest
 # fuzzes plainly; its numbers are the table's.  libFuzzer stops once more
 # than -max_total_time whole seconds have passed, so each pass runs about
-# a second longer than asked: a smoke of 2 s takes 4 s a target.
+# a second longer than asked.  A smoke (under 5 s) makes its cost pass a
+# replay: every seed and regression once, scaled, no mutation (-runs=0,
+# the corpus only, as envoy's fuzz_coverage_wrapper.sh runs one), instead
+# of a second of fuzzing that libFuzzer's whole-second clock made two.
 cost_seconds=$((seconds / 5))
 [ "$cost_seconds" -ge 1 ] || cost_seconds=1
 plain_seconds=$((seconds - cost_seconds))
 [ "$plain_seconds" -ge 1 ] || plain_seconds=1
+cost_limit=-max_total_time=$cost_seconds
+[ "$seconds" -ge 5 ] || cost_limit=-runs=0
 
 # target TARGET: both passes of one target; writes its table line to
 # BUILD/logs/TARGET.line
@@ -133,12 +139,12 @@ target() {
 		for d in $dicts; do cat "tests/fuzz/dict/$d.dict"; done >"$dict"
 		dict=-dict=$dict
 	fi
-	pass "$t" "$cost_seconds" "$scale" "$build/corpus-cost/$t" \
+	pass "$t" "$cost_limit" "$scale" "$build/corpus-cost/$t" \
 		"$build/logs/$t.cost.log"
 	cost="${execs:-?}x"
 	cost_result=$result
 	cost_slow=${slow:-0}
-	pass "$t" "$plain_seconds" 0 "$build/corpus/$t" "$build/logs/$t.log"
+	pass "$t" "-max_total_time=$plain_seconds" 0 "$build/corpus/$t" "$build/logs/$t.log"
 	[ "$cost_result" = ok ] || result="cost pass: $cost_result; plain: $result"
 	# the slowest unit of either pass: how far from -timeout the parser is
 	slow=$(printf '%s\n%s\n' "$cost_slow" "${slow:-0}" | sort -n | tail -n 1)
