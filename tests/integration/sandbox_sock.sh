@@ -322,8 +322,11 @@ run
 probe
 EOF
 	scenario many "-rm"
+	# 20100 entries are past the walk's cap; on a loaded machine (an ASan
+	# build, two cores, the suite beside it) its 100 ms run out first:
+	# either stop is the walk cut short, which the report must say
 	check "a walk past its entries: stopped says so ($(get escape.docker_socket search))" \
-		grep -q '"stopped": "entries"' "$out"
+		grep -Eq '"stopped": "(entries|deadline)"' "$out"
 	check "and it is not a pass ($(get escape.docker_socket status))" \
 		[ "$(get escape.docker_socket status)" = warn ]
 fi
