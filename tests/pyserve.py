@@ -20,9 +20,9 @@ is the client's, opened again through /proc/PID/fd/5 (for -, the
 program is read from it).  Its standard output and error are the
 client's too when they are pipes or devices; when they are files, whose
 offset a second opening would not share, they are .out and .err beside
-the FIFO, and OUT and ERR are 1: the client copies them.  "exit\\n" ends
-the server, as does its parent's end (the script's; looked at every
-second).
+the FIFO, and OUT and ERR are 1: the client copies them.  The server ends
+with its parent, the script (looked at every second), or when finish
+kills it.
 """
 
 import errno
@@ -44,21 +44,24 @@ def read(path):
         return f.read()
 
 
-def stream(pid, fd, base, suffix):
-    """The client's descriptor fd opened again, unless it is a file to
-    write (then base+suffix).  Returns (file, copied)."""
-    path = "/proc/%d/fd/%d" % (pid, fd + 5)
-    if fd == 0:
-        try:
-            return open(path, "rb"), False
-        except OSError:
-            return io.BytesIO(b""), False
+def stream_in(pid):
+    """The client's standard input (its 5), opened again."""
     try:
-        if not stat.S_ISREG(os.stat(path).st_mode):
-            return open(path, "wb"), False
+        return open("/proc/%d/fd/5" % pid, "rb")
+    except OSError:
+        return io.BytesIO(b"")
+
+
+def stream_out(pid, fd, path):
+    """The client's output fd (held as fd + 5) opened again, unless it is
+    a file (then path, which the client copies).  Returns (file, copied)."""
+    proc = "/proc/%d/fd/%d" % (pid, fd + 5)
+    try:
+        if not stat.S_ISREG(os.stat(proc).st_mode):
+            return open(proc, "wb"), False
     except OSError:
         pass
-    return open(base + suffix, "wb"), True
+    return open(path, "wb"), True
 
 
 def client_start(pid):
@@ -71,11 +74,10 @@ def client_start(pid):
         return None
 
 
-def open_fifo(base, pid):
+def open_fifo(base, pid, start):
     """The client's FIFO, opened to write once the client opens it to read
     (it does once its request is sent); given up when the client is gone,
     rather than waiting for ever."""
-    start = client_start(pid)
     while True:
         try:
             fd = os.open(base, os.O_WRONLY | os.O_NONBLOCK)
@@ -89,16 +91,16 @@ def open_fifo(base, pid):
         time.sleep(0.001)
 
 
-def run(base, pid):
+def run(base, pid, start):
     # the client's descriptors first: the client waits in the open of its
     # FIFO, and reads it through its standard input once that is open
     argv = [os.fsdecode(a) for a in read(base + ".argv").split(b"\0")[:-1]]
-    inp, _ = stream(pid, 0, base, "")
-    out, out_copied = stream(pid, 1, base, ".out")
-    err, err_copied = stream(pid, 2, base, ".err")
+    inp = stream_in(pid)
+    out, out_copied = stream_out(pid, 1, base + ".out")
+    err, err_copied = stream_out(pid, 2, base + ".err")
     # then the FIFO, before the program runs: one that ends its process
     # (os._exit) leaves the client reading the FIFO's end, not waiting
-    fifo = open_fifo(base, pid)
+    fifo = open_fifo(base, pid, start)
     if argv[0] == "-":
         # python3 -: the program is the standard input, read to its end
         code, inp = inp.read(), io.BytesIO(b"")
@@ -164,8 +166,6 @@ def main():
         buf += os.read(req, 4096)
         while b"\n" in buf:
             line, buf = buf.split(b"\n", 1)
-            if line == b"exit":
-                return
             # a child a request: requests wait on each other (py A | py
             # B: B reads what A prints), and a program may change what it
             # likes of its process, or end it
@@ -174,9 +174,9 @@ def main():
                 signal.signal(signal.SIGCHLD, signal.SIG_DFL)
                 try:
                     pid, start = line.split()
-                    if client_start(int(pid)) == start:
-                        run(os.path.join(top, "%d.%s" % (int(pid), start.decode())),
-                            int(pid))
+                    pid = int(pid)
+                    if client_start(pid) == start:
+                        run(os.path.join(top, "%d.%s" % (pid, start.decode())), pid, start)
                 finally:
                     os._exit(0)
 
