@@ -105,7 +105,7 @@ fi
 # lock); each writes a log, a status and its seconds of its own, which are
 # tallied below in a fixed order: the output is the same whichever
 # finished first.  The jobs known to be the longest are dealt first, so
-# that the workers end together (the list "the slowest jobs" below
+# that the workers end together (the list "the costliest jobs" below
 # prints is where these names come from).
 first="deps_yarn deps_pnpm_cfg deps_npm deps_pnpm deps_py deps_bun github hostile valgrind init"
 runs=$TEST_TMPDIR/jobs
@@ -162,8 +162,13 @@ worker() {
 		key=$kind.$name
 		mkdir "$runs/$key.taken" 2>/dev/null || continue
 		t0=$(date +%s)
-		job "$kind" "$name" >"$runs/$key.log" 2>&1
-		echo $? >"$runs/$key.status"
+		# (in a subshell whose `times` ends it: its children's CPU
+		# seconds, user and system, the last line)
+		(
+			job "$kind" "$name" >"$runs/$key.log" 2>&1
+			echo $? >"$runs/$key.status"
+			times >"$runs/$key.times"
+		)
 		echo $(($(date +%s) - t0)) >"$runs/$key.seconds"
 	done <"$runs/list"
 }
@@ -198,12 +203,19 @@ for s in "$top"/tests/integration/*.sh; do
 	n=$(basename "$s" .sh)
 	result "script.$n" "$n.sh"
 done
-# the slowest, for whoever wants the suite faster
-echo "== the slowest jobs (seconds)"
+# the costliest, for whoever wants the suite faster: CPU seconds (what
+# a busy machine does not change, and what CI's two cores are short of;
+# the children's user and system time, from `times`), then wall seconds
+echo "== the costliest jobs (CPU seconds, wall seconds)"
 for f in "$runs"/*.seconds; do
-	printf '%s %s\n' "$(cat "$f")" "$(basename "$f" .seconds | sed 's/^[a-z]*\.//')"
-done | sort -rn | head -n 8 | sed 's/^/    /'
-cat "$runs"/*.seconds | awk '{ s += $1 } END { printf "    (all jobs: %d s, %d at a time)\n", s, '"${TEST_JOBS:-2}"' }'
+	k=${f%.seconds}
+	cpu=$(tail -n 1 "$k.times" 2>/dev/null | sed 's/m/ /g; s/s//g' |
+		awk '{ printf "%.0f", $1 * 60 + $2 + $3 * 60 + $4 }')
+	printf '%s %s %s\n' "${cpu:-?}" "$(cat "$f")" "$(basename "$k" | sed 's/^[a-z]*\.//')"
+done | sort -rn >"$TEST_TMPDIR/costs"
+head -n 12 "$TEST_TMPDIR/costs" | sed 's/^/    /'
+awk '{ c += $1; s += $2 } END { printf "    (all jobs: %d s of CPU, %d s, %d at a time)\n", c, s, '"${TEST_JOBS:-2}"' }' \
+	"$TEST_TMPDIR/costs"
 
 echo "== every JSON report against the schema"
 set -- "$top"/tests/cases/*/expected.out
