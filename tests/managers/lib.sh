@@ -64,7 +64,11 @@ mgr() {
 	mgr_n=$1
 	shift
 	mgr_p=$(mgr_path "$mgr_n")
-	case $mgr_n in bun | pnpm | npm) set -- "$mgr_p" "$@" ;; *) set -- node "$mgr_p" "$@" ;; esac
+	case $mgr_n in
+	bun | pnpm | npm) set -- "$mgr_p" "$@" ;;
+	# the bundle's compiled code kept between runs (codecache.cjs)
+	*) set -- node -r "$mgr_dir/codecache.cjs" "$mgr_p" "$@" ;;
+	esac
 	env -i PATH="$PATH" HOME="$TEST_TMPDIR/mgr-home" LC_ALL=C.UTF-8 TERM=dumb \
 		npm_config_cache="$MGR_CACHE/npm" npm_config_update_notifier=false \
 		npm_config_audit=false npm_config_fund=false \
@@ -76,5 +80,6 @@ mgr() {
 		YARN_GLOBAL_FOLDER="$MGR_CACHE/yarn" YARN_ENABLE_GLOBAL_CACHE=1 \
 		YARN_ENABLE_IMMUTABLE_INSTALLS=0 YARN_ENABLE_PROGRESS_BARS=0 \
 		BUN_INSTALL_CACHE_DIR="$MGR_CACHE/bun" DO_NOT_TRACK=1 \
+		EP_CODE_CACHE="$MGR_CACHE/v8" \
 		$mgr_net ${MGR_ENV:-} "$@"
 }
