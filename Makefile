@@ -172,17 +172,16 @@ $(REPLAY): tests/fuzz/replay.c $(REPLAY).d $(BUILD)/tests/test_main.o $(REPLAY_O
 
 # the libFuzzer binaries (BUILD=build-asan, CC=clang, SAN=ASAN), each
 # linked against an archive of the objects so that it holds (and libFuzzer
-# counts the edges of) only what its parser uses
-$(BUILD)/fuzz/target_%.o: tests/fuzz/fuzz_%.c $(BUILD)/fuzz/target_%.d $(BUILD)/.flags
-	@mkdir -p $(@D)
-	$(CC) $(ALL_CPPFLAGS) $(TEST_CPPFLAGS) $(ALL_CFLAGS) $(DEPFLAGS) -c -o $@ $<
-	$(POSTCOMPILE)
-
+# counts the edges of) only what its parser uses.  The target's object is
+# the replay program's (the ASan build's flags carry fuzzer-no-link), its
+# entry point named back to libFuzzer's by the linker: made once for
+# both, not compiled a second time.
 $(BUILD)/libenvpreflight.a: $(LIBOBJS)
 	rm -f $@ && $(AR) rcs $@ $(LIBOBJS)
 
-$(BUILD)/fuzz/fuzz_%: $(BUILD)/fuzz/target_%.o $(BUILD)/fuzz/fuzz.o $(BUILD)/libenvpreflight.a
-	$(CC) $(ALL_CFLAGS) -fsanitize=fuzzer $(LDFLAGS) -o $@ $^ $(LDLIBS)
+$(BUILD)/fuzz/fuzz_%: $(BUILD)/fuzz/replay_%.o $(BUILD)/fuzz/fuzz.o $(BUILD)/libenvpreflight.a
+	$(CC) $(ALL_CFLAGS) -fsanitize=fuzzer -Wl,--defsym=LLVMFuzzerTestOneInput=fuzz_$*_one \
+	  $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 $(BUILD):
 	mkdir -p $(BUILD)/tests $(BUILD)/fuzz
@@ -203,7 +202,7 @@ fuzz-bins: $(FUZZ_BINS)
 # (an object built before them) is a target without a recipe, which makes
 # the object out of date so that its rebuild writes it
 DEPFILES := $(OBJS:.o=.d) $(UNITS:=.d) $(BUILD)/tests/test_main.d $(REPLAY).d \
-            $(REPLAY_OBJS:.o=.d) $(FUZZ_NAMES:%=$(BUILD)/fuzz/target_%.d)
+            $(REPLAY_OBJS:.o=.d)
 $(DEPFILES):
 -include $(wildcard $(DEPFILES))
 
