@@ -382,8 +382,16 @@ static void git_row(size_t i)
 
 static void test_against_git(void)
 {
+	const char *twinned = getenv("TEST_TWINNED");
 	size_t i;
 
+	/* git's verdicts on the rows do not depend on the build: make asan
+	 * TWINNED=1 (CI, after make check has asked git) leaves them out */
+	if (twinned && !strcmp(twinned, "1")) {
+		printf("note: %zu rows checked against git by make check, not again\n",
+		       ARRAY_SIZE(rows));
+		return;
+	}
 	if (!git_available()) {
 		printf("note: git not found, %zu rows not checked against git\n",
 		       ARRAY_SIZE(rows));
