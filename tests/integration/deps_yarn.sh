@@ -10,7 +10,7 @@
 #
 # The packages are real (the npm registry; cached in tests/managers/cache
 # after the first run): typescript and resolve (yarn's built-in compat
-# patches), chokidar (fsevents: darwin only, and node-gyp's tree behind
+# patches; typescript in a project of its own), chokidar (fsevents: darwin only, and node-gyp's tree behind
 # it), is-odd with is-number, and a workspace of the project's own.
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/../managers/lib.sh"
@@ -121,7 +121,10 @@ for y in yarn3 yarn4; do
 	# ---- node-modules linker ----
 	MGR_ENV=$base_env
 	pristine=$TEST_TMPDIR/$y-nm
-	project "$pristine" '"dependencies":{"typescript":"5.4.5","resolve":"1.22.8","chokidar":"3.6.0","lib":"workspace:*"},"devDependencies":{"is-number":"7.0.0"}'
+	# (resolve carries yarn's compat patch here; typescript, 31 MB of the
+	# copy each state makes and half a second of each yarn run, has a
+	# project of its own below)
+	project "$pristine" '"dependencies":{"resolve":"1.22.8","chokidar":"3.6.0","lib":"workspace:*"},"devDependencies":{"is-number":"7.0.0"}'
 	printf 'nodeLinker: node-modules\n' >"$pristine/.yarnrc.yml"
 	if ! (cd "$pristine" && mgr "$y" install >"$TEST_TMPDIR/install.log" 2>&1); then
 		skip "$y install failed (offline?): $(tail -3 "$TEST_TMPDIR/install.log")"
@@ -143,9 +146,9 @@ for y in yarn3 yarn4; do
 	pd=$(fresh "$y-gone-ws")
 	rm -f "$pd/node_modules/lib"
 	agree "$y" "nm deleted workspace link" "$pd"
-	pd=$(fresh "$y-gone-ts")
-	rm -rf "$pd/node_modules/typescript"
-	agree "$y" "nm deleted compat-patched typescript" "$pd"
+	pd=$(fresh "$y-gone-resolve")
+	rm -rf "$pd/node_modules/resolve"
+	agree "$y" "nm deleted compat-patched resolve" "$pd"
 	# 4. package.json edited without relocking (root and a workspace)
 	pd=$(fresh "$y-edit")
 	sed -i 's/"is-number":"7.0.0"/"is-number":"6.0.0"/' "$pd/package.json"
@@ -213,6 +216,23 @@ json.dump(d, open(sys.argv[1], "w"), indent=2)' "$pd/package.json"
 		frozen_ok "$y" "$pd"
 	check "$y nm resolutions that change nothing: yarn.lock unchanged" \
 		cmp -s "$pd/yarn.lock" "$TEST_TMPDIR/res-none.lock"
+	# typescript, the commonest compat patch (the issue's "typescript +
+	# lodash alone: 2 of 3"): right after the install, and deleted
+	pristine=$TEST_TMPDIR/$y-ts
+	project "$pristine" '"dependencies":{"typescript":"5.4.5","lib":"workspace:*"}'
+	printf 'nodeLinker: node-modules\n' >"$pristine/.yarnrc.yml"
+	if (cd "$pristine" && mgr "$y" install >"$TEST_TMPDIR/install.log" 2>&1); then
+		pd=$(fresh "$y-ts-clean")
+		out=$(ep --only=deps "$pd")
+		check "$y nm typescript, clean install: packages match: $out" \
+			has "packages match node_modules/.yarn-state.yml" "$out"
+		agree "$y" "nm typescript, clean install" "$pd"
+		pd=$(fresh "$y-ts-gone")
+		rm -rf "$pd/node_modules/typescript"
+		agree "$y" "nm deleted compat-patched typescript" "$pd"
+	else
+		skip "$y typescript install failed (offline?): $(tail -3 "$TEST_TMPDIR/install.log")"
+	fi
 
 	# ---- Plug'n'Play (a zero-install cache in the project) ----
 	MGR_ENV="$base_env YARN_ENABLE_GLOBAL_CACHE=0"
