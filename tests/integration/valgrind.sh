@@ -17,10 +17,12 @@ esac
 # check cut off at the deadline leaves its worker thread running at exit
 # (by design: main does not wait for it), which valgrind counts as a
 # possible leak of the thread's stack.  VG_ENV: more VAR=VALUE for the run.
+# --read-inline-info=no: a report's stack names no inlined frames, and a
+# run costs about 8 % less (1.20 against 1.31 s of CPU here).
 vg() {
 	env -i PATH=/usr/local/bin:/usr/bin:/bin HOME="$TEST_TMPDIR/home" \
 		XDG_CONFIG_HOME="$TEST_TMPDIR/xdg" XDG_CACHE_HOME="$TEST_TMPDIR/cache" LC_ALL=C.UTF-8 \
-		${VG_ENV:-} valgrind -q --leak-check=full --errors-for-leak-kinds=definite,indirect,possible \
+		${VG_ENV:-} valgrind -q --read-inline-info=no --leak-check=full --errors-for-leak-kinds=definite,indirect,possible \
 		--error-exitcode=99 "$EP_BIN" --timeout=300000 "$@" >/dev/null 2>"$TEST_TMPDIR/vg"
 	st=$?
 	[ "$st" != 99 ] || { cat "$TEST_TMPDIR/vg"; return 1; }
