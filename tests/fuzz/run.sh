@@ -32,8 +32,8 @@
 #
 # Two targets at a time: libFuzzer runs one process on one core, and CI
 # has two (make fuzz-smoke's run of 44 targets took 35 s here, 75 s
-# before its plain pass stopped at FUZZ_SMOKE_RUNS).  On a shared machine: nice -n 19 make fuzz, or
-# FUZZ_JOBS=1.
+# before its plain pass stopped at FUZZ_SMOKE_RUNS).  On a shared
+# machine: nice -n 19 make fuzz, or FUZZ_JOBS=1.
 set -u
 build=$1
 seconds=$2

@@ -10,8 +10,9 @@
 #
 # The packages are real (the npm registry; cached in tests/managers/cache
 # after the first run): typescript and resolve (yarn's built-in compat
-# patches; typescript in a project of its own), chokidar (fsevents: darwin only, and node-gyp's tree behind
-# it), is-odd with is-number, and a workspace of the project's own.
+# patches; typescript in a project of its own), chokidar (fsevents:
+# darwin only, and node-gyp's tree behind it), is-odd with is-number, and
+# a workspace of the project's own.
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/../managers/lib.sh"
 
@@ -104,13 +105,21 @@ fresh() {
 	echo "$TEST_TMPDIR/$1"
 }
 
-project() {
-	mkdir -p "$1/packages/lib"
+# installed NAME DEPS YARNRC: the project (the workspace lib beside DEPS,
+# package.json's text) with .yarnrc.yml YARNRC (printf's escapes),
+# installed by yarn $y in $TEST_TMPDIR/NAME: the pristine of fresh; fails,
+# yarn's output in install.log, when yarn could not install it
+installed() {
+	pristine=$TEST_TMPDIR/$1
+	mkdir -p "$pristine/packages/lib"
 	printf '{"name":"lib","version":"1.0.0","dependencies":{"is-odd":"3.0.1"}}\n' \
-		>"$1/packages/lib/package.json"
+		>"$pristine/packages/lib/package.json"
 	printf '{"name":"app","version":"1.0.0","private":true,"workspaces":["packages/*"],%s}\n' \
-		"$2" >"$1/package.json"
-	: >"$1/yarn.lock"
+		"$2" >"$pristine/package.json"
+	: >"$pristine/yarn.lock"
+	# shellcheck disable=SC2059 # the caller's escapes, wanted
+	printf "$3" >"$pristine/.yarnrc.yml"
+	(cd "$pristine" && mgr "$y" install >"$TEST_TMPDIR/install.log" 2>&1)
 }
 
 for y in yarn3 yarn4; do
@@ -120,13 +129,11 @@ for y in yarn3 yarn4; do
 	fi
 	# ---- node-modules linker ----
 	MGR_ENV=$base_env
-	pristine=$TEST_TMPDIR/$y-nm
 	# (resolve carries yarn's compat patch here; typescript, 31 MB of the
 	# copy each state makes and half a second of each yarn run, has a
 	# project of its own below)
-	project "$pristine" '"dependencies":{"resolve":"1.22.8","chokidar":"3.6.0","lib":"workspace:*"},"devDependencies":{"is-number":"7.0.0"}'
-	printf 'nodeLinker: node-modules\n' >"$pristine/.yarnrc.yml"
-	if ! (cd "$pristine" && mgr "$y" install >"$TEST_TMPDIR/install.log" 2>&1); then
+	if ! installed "$y-nm" '"dependencies":{"resolve":"1.22.8","chokidar":"3.6.0","lib":"workspace:*"},"devDependencies":{"is-number":"7.0.0"}' \
+		'nodeLinker: node-modules\n'; then
 		skip "$y install failed (offline?): $(tail -3 "$TEST_TMPDIR/install.log")"
 		continue
 	fi
@@ -218,10 +225,8 @@ json.dump(d, open(sys.argv[1], "w"), indent=2)' "$pd/package.json"
 		cmp -s "$pd/yarn.lock" "$TEST_TMPDIR/res-none.lock"
 	# typescript, the commonest compat patch (the issue's "typescript +
 	# lodash alone: 2 of 3"): right after the install, and deleted
-	pristine=$TEST_TMPDIR/$y-ts
-	project "$pristine" '"dependencies":{"typescript":"5.4.5","lib":"workspace:*"}'
-	printf 'nodeLinker: node-modules\n' >"$pristine/.yarnrc.yml"
-	if (cd "$pristine" && mgr "$y" install >"$TEST_TMPDIR/install.log" 2>&1); then
+	if installed "$y-ts" '"dependencies":{"typescript":"5.4.5","lib":"workspace:*"}' \
+		'nodeLinker: node-modules\n'; then
 		pd=$(fresh "$y-ts-clean")
 		out=$(ep --only=deps "$pd")
 		check "$y nm typescript, clean install: packages match: $out" \
@@ -236,10 +241,8 @@ json.dump(d, open(sys.argv[1], "w"), indent=2)' "$pd/package.json"
 
 	# ---- Plug'n'Play (a zero-install cache in the project) ----
 	MGR_ENV="$base_env YARN_ENABLE_GLOBAL_CACHE=0"
-	pristine=$TEST_TMPDIR/$y-pnp
-	project "$pristine" '"dependencies":{"chokidar":"3.6.0","lib":"workspace:*"},"devDependencies":{"is-number":"7.0.0"}'
-	printf 'nodeLinker: pnp\nenableGlobalCache: false\n' >"$pristine/.yarnrc.yml"
-	if ! (cd "$pristine" && mgr "$y" install >"$TEST_TMPDIR/install.log" 2>&1); then
+	if ! installed "$y-pnp" '"dependencies":{"chokidar":"3.6.0","lib":"workspace:*"},"devDependencies":{"is-number":"7.0.0"}' \
+		'nodeLinker: pnp\nenableGlobalCache: false\n'; then
 		skip "$y pnp install failed (offline?): $(tail -3 "$TEST_TMPDIR/install.log")"
 		continue
 	fi
