@@ -52,7 +52,7 @@ function mayImport (content) {
 }
 
 function cacheFile (filename, content) {
-  if (content.length < BUNDLE || mayImport(content)) return null
+  if (content.length < BUNDLE) return null
   let st
   try { st = fs.statSync(filename) } catch { return null }
   const key = [process.version, process.arch, filename, content.length, st.size, st.mtimeMs].join('\0')
@@ -76,6 +76,9 @@ if (dir) {
     if (!file) return compile.call(this, content, filename)
     let data
     try { data = fs.readFileSync(file) } catch { data = undefined }
+    // (data was only ever written for a file that passed, and the scan
+    // of a bundle costs 5 ms a start)
+    if (data === undefined && mayImport(content)) return compile.call(this, content, filename)
     // a #! line is not JavaScript inside the wrapper: blanked, as node's
     // loader does, keeping the line numbers
     const source = content.startsWith('#!') ? content.replace(/^#!.*/, '') : content
