@@ -39,6 +39,9 @@ struct audit_opts {
 	long timeout_ms;		/* the caller's (timeout_from FROM_CLI or
 					 * FROM_CALL: may exceed the repository's cap) */
 	int strict;
+	int exit_zero;			/* --exit-zero: the exit status is 0
+					 * when checks fail or nothing is
+					 * audited (the report still says so) */
 	int no_config;			/* the user's config.ini was not read */
 	int no_workspaces;		/* --no-workspaces: no discovery */
 	const char *workspace;		/* --workspace=PATH, or NULL */

@@ -58,6 +58,8 @@ static void usage(FILE *out)
 	      "                            (30s, 500ms, 2m, 1m30s) runs out\n"
 	      "      --interval=DURATION   the pause between those rounds (default 250ms)\n"
 	      "      --strict              warnings fail the run\n"
+	      "      --exit-zero           exit 0 when checks fail or there is nothing to\n"
+	      "                            audit (the report says so; for hooks)\n"
 	      "      --explain             show where each requirement came from\n"
 	      "      --no-color            no colour (NO_COLOR does the same)\n"
 	      "  -q, --quiet               print failures and the summary only\n"
@@ -227,7 +229,7 @@ static int parse_options(int argc, char **argv, struct options *o, struct errbuf
 {
 	enum { OPT_JSON = 256, OPT_ONLY, OPT_SKIP, OPT_STRICT, OPT_EXPLAIN,
 	       OPT_NO_COLOR, OPT_LIST, OPT_NO_CONFIG, OPT_SCHEMA, OPT_WORKSPACE,
-	       OPT_NO_WORKSPACES, OPT_WAIT, OPT_INTERVAL };
+	       OPT_NO_WORKSPACES, OPT_WAIT, OPT_INTERVAL, OPT_EXIT_ZERO };
 	static const struct option longopts[] = {
 		{ "format", required_argument, NULL, 'f' },
 		{ "json", no_argument, NULL, OPT_JSON },
@@ -235,6 +237,7 @@ static int parse_options(int argc, char **argv, struct options *o, struct errbuf
 		{ "skip", required_argument, NULL, OPT_SKIP },
 		{ "timeout", required_argument, NULL, 't' },
 		{ "strict", no_argument, NULL, OPT_STRICT },
+		{ "exit-zero", no_argument, NULL, OPT_EXIT_ZERO },
 		{ "explain", no_argument, NULL, OPT_EXPLAIN },
 		{ "no-color", no_argument, NULL, OPT_NO_COLOR },
 		{ "quiet", no_argument, NULL, 'q' },
@@ -288,6 +291,9 @@ static int parse_options(int argc, char **argv, struct options *o, struct errbuf
 		case OPT_STRICT:
 			o->a.strict = 1;
 			o->a.strict_from = FROM_CLI;
+			break;
+		case OPT_EXIT_ZERO:
+			o->a.exit_zero = 1;
 			break;
 		case OPT_EXPLAIN:
 			o->explain = 1;
@@ -498,6 +504,11 @@ static void print_error(const struct errbuf *err, int usage_hint, enum format f)
 static int not_run(struct audit *a, const struct options *o)
 {
 	struct render_opts ro;
+	/* a hook run in every repository (--exit-zero) is not in the wrong
+	 * place where there is nothing to audit; a bad option or spec file
+	 * is still news to whoever wrote it */
+	int rc = o->a.exit_zero && !strcmp(a->error.kind, "nothing-to-audit") ?
+		 EXIT_OK : EXIT_USAGE;
 
 	print_error(&a->err, !strcmp(a->error.kind, "usage"), o->a.format);
 	if (o->a.format != FORMAT_HUMAN) {
@@ -506,7 +517,7 @@ static int not_run(struct audit *a, const struct options *o)
 		fflush(stdout);
 	}
 	audit_release(a);
-	return EXIT_USAGE;
+	return rc;
 }
 
 int main(int argc, char **argv)
@@ -525,8 +536,8 @@ int main(int argc, char **argv)
 	 * named so is audited as ./init or ./mcp) */
 	if (argc > 1 && !strcmp(argv[1], "init"))
 		return init_main(argc - 1, argv + 1);
-	if (argc > 1 && !strcmp(argv[1], "mcp"))
-		return mcp_main(argc - 1, argv + 1);
+	if (argc > 1 && !strcmp(argv[1], "mcp"))	/* its signal thread ends too */
+		signals_exit(mcp_main(argc - 1, argv + 1));
 	/* the options first, so that --help and --version work whatever the
 	 * user's config says; the config then fills in what they left open */
 	memset(&o, 0, sizeof(o));
@@ -591,7 +602,7 @@ int main(int argc, char **argv)
 		signals_exit(rc);
 	}
 	render(&a.rep, o.a.format, &ro);
-	rc = report_failed(&a.rep) ? EXIT_FAIL : EXIT_OK;
+	rc = report_failed(&a.rep) && !o.a.exit_zero ? EXIT_FAIL : EXIT_OK;
 	if (fflush(stdout) != 0 || ferror(stdout)) {
 		perror("envpreflight: stdout");
 		rc = EXIT_USAGE;

@@ -148,6 +148,15 @@ static cJSON *audit_input_schema(void)
 			"docker daemon) to pass, running them again (as --wait)");
 	add_ms_property(props, "interval_ms", MCP_WAIT_MAX_MS, "with wait_ms: the "
 			"pause between two rounds, at most wait_ms (default 250)");
+	p = cJSON_AddObjectToObject(props, "workspace");
+	cJSON_AddStringToObject(p, "type", "string");
+	cJSON_AddStringToObject(p, "description", "audit the repository and this "
+				"one workspace (its directory, relative to dir), as "
+				"--workspace");
+	p = cJSON_AddObjectToObject(props, "no_workspaces");
+	cJSON_AddStringToObject(p, "type", "boolean");
+	cJSON_AddStringToObject(p, "description", "do not look for workspaces, as "
+				"--no-workspaces");
 	cJSON_AddBoolToObject(s, "additionalProperties", 0);
 	return s;
 }
@@ -426,7 +435,7 @@ static int wait_args_parse(const cJSON *args, struct audit_opts *o,
 /* The arguments of audit into o (strings owned by the caller's bufs);
  * 0, or -1 with why. */
 struct audit_args {
-	char *dir, *only, *skip;
+	char *dir, *only, *skip, *workspace;
 };
 
 static int audit_args_parse(const struct mcp_server *s, const cJSON *args,
@@ -435,7 +444,7 @@ static int audit_args_parse(const struct mcp_server *s, const cJSON *args,
 {
 	static const char *const known[] = {
 		"dir", "only", "skip", "strict", "timeout_ms", "wait_ms",
-		"interval_ms", NULL
+		"interval_ms", "workspace", "no_workspaces", NULL
 	};
 	const cJSON *v;
 	size_t i;
@@ -447,7 +456,8 @@ static int audit_args_parse(const struct mcp_server *s, const cJSON *args,
 			char *q = quote_text(v->string);
 
 			buf_printf(why, "unknown argument '%s' (expected dir, only, "
-				   "skip, strict, timeout_ms, wait_ms, interval_ms)", q);
+				   "skip, strict, timeout_ms, wait_ms, interval_ms, "
+				   "workspace, no_workspaces)", q);
 			free(q);
 			return -1;
 		}
@@ -486,6 +496,21 @@ static int audit_args_parse(const struct mcp_server *s, const cJSON *args,
 	}
 	if (wait_args_parse(args, o, why) < 0)
 		return -1;
+	/* as --workspace and --no-workspaces */
+	if ((v = cJSON_GetObjectItemCaseSensitive(args, "no_workspaces"))) {
+		if (!cJSON_IsBool(v))
+			return buf_puts(why, "'no_workspaces' expects true or false"), -1;
+		o->no_workspaces = cJSON_IsTrue(v);
+	}
+	if ((v = cJSON_GetObjectItemCaseSensitive(args, "workspace"))) {
+		if (!cJSON_IsString(v) || !*v->valuestring)
+			return buf_puts(why, "'workspace' expects a workspace's "
+					"directory"), -1;
+		if (o->no_workspaces)
+			return buf_puts(why, "'workspace' and 'no_workspaces' exclude "
+					"each other"), -1;
+		o->workspace = own->workspace = xstrdup(v->valuestring);
+	}
 	v = cJSON_GetObjectItemCaseSensitive(args, "dir");
 	if (v && (!cJSON_IsString(v) || !*v->valuestring))
 		return buf_puts(why, "'dir' expects a path"), -1;
@@ -525,7 +550,7 @@ static char *human_report(const struct report *rep)
 static cJSON *call_audit(struct mcp_server *s, const cJSON *args, struct rpc_error *e)
 {
 	struct audit_opts o;
-	struct audit_args own = { NULL, NULL, NULL };
+	struct audit_args own = { NULL, NULL, NULL, NULL };
 	struct buf why = BUF_INIT;
 	struct audit *a;
 	double start = clock_ms();
@@ -566,6 +591,7 @@ out:
 	free(own.dir);
 	free(own.only);
 	free(own.skip);
+	free(own.workspace);
 	return r;
 }
 
@@ -766,6 +792,27 @@ static char *handle(struct mcp_server *s, const cJSON *msg)
 	return respond(id, result, &e);
 }
 
+/* 1 when a string in msg (valid JSON) holds the escape \u0000: cJSON
+ * (1.7.15, parse_string) ends the C string there, so that "slow\u0000junk"
+ * would be read as "slow" and another directory audited than the one
+ * asked for. */
+static int holds_nul_escape(const char *msg, size_t len)
+{
+	const char *p = msg, *end = msg + len;
+	int in_string = 0;
+
+	for (; p < end; p++) {
+		if (*p == '"')
+			in_string = !in_string;
+		else if (in_string && *p == '\\' && p + 1 < end) {
+			if (p[1] == 'u' && end - p >= 6 && !memcmp(p + 2, "0000", 4))
+				return 1;
+			p++;	/* the escaped character: not a quote */
+		}
+	}
+	return 0;
+}
+
 char *mcp_handle(struct mcp_server *s, const char *msg, size_t len)
 {
 	const char *end = NULL;
@@ -785,6 +832,19 @@ char *mcp_handle(struct mcp_server *s, const char *msg, size_t len)
 	if (!doc) {
 		rpc_fail(&e, RPC_PARSE_ERROR, "parse error: not one JSON value");
 		return respond(NULL, NULL, &e);
+	}
+	if (holds_nul_escape(msg, len)) {
+		/* refused whole: any of its strings may be cut, a string id
+		 * too (a number id is echoed; a notification gets no answer) */
+		const cJSON *id = cJSON_GetObjectItemCaseSensitive(doc, "id");
+
+		rpc_fail(&e, RPC_INVALID_REQUEST, "a string holds U+0000 (\\u0000), "
+			 "which no path, probe name or id can hold");
+		out = !cJSON_IsObject(doc) || id ?
+			respond(cJSON_IsNumber(id) && isfinite(id->valuedouble) ?
+				id : NULL, NULL, &e) : NULL;
+		cJSON_Delete(doc);
+		return out;
 	}
 	out = handle(s, doc);
 	cJSON_Delete(doc);

@@ -5,7 +5,8 @@
  *                the lifecycle, version negotiation, tools/list and the
  *                tools audit and list_probes
  *   mcp_stdio.c  the stdio transport (one message per line), the
- *                options, SIGTERM/SIGINT
+ *                options; a signal ends it as the command line's do
+ *                (signals.c), exit 0
  *
  * Messages are handled one at a time: an audit runs to its deadline
  * before the next message is read.
@@ -21,9 +22,8 @@
  * for one of them gets it, any other gets the newest. */
 #define MCP_PROTOCOL_LATEST "2025-11-25"
 
-/* The longest wait_ms of the audit tool: as long as its longest deadline,
- * since messages are handled one at a time and a signal waits for the
- * call in hand. */
+/* The longest wait_ms of the audit tool: as long as its longest deadline
+ * (messages are handled one at a time). */
 #define MCP_WAIT_MAX_MS 600000
 
 struct mcp_config {

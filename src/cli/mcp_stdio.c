@@ -6,19 +6,21 @@
  * private copy of descriptor 1, and descriptor 1 itself is pointed at
  * stderr, so that nothing else the process might print can corrupt it.
  *
- * Signals (kept minimal; the child-process side of SIGTERM is spawnrun's):
- * SIGTERM and SIGINT are blocked except while waiting for input in
- * ppoll, so they are taken by this thread, between messages: the server
- * ends cleanly (exit 0) once the message in hand is answered (one that
- * arrives during an audit stays pending until then, and is seen with
- * sigpending before the next buffered line).  Worker
- * threads inherit the blocked mask; children get a clean one from
- * spawnrun.
+ * Signals: SIGTERM, SIGINT and SIGHUP are taken by signals.c's thread,
+ * as on the command line, at any time: it stops new children, kills the
+ * children of the call in hand (a version query, a setsid grandchild) and
+ * ends the server, exit 0, within SIGNALS_REAP_MS, without answering that
+ * call.  Waiting for the call to end instead left its children running
+ * when the client escalated to SIGKILL; and SIGHUP (a closed terminal, a
+ * harness's session ending) had its default action, which killed the
+ * server and left them to PID 1.  A response is never cut by the end:
+ * signals_gate before each write.
  */
 #include "mcp.h"
 #include "audit.h"
 #include "cliopt.h"
 #include "saferead.h"
+#include "signals.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -33,24 +35,6 @@
 
 /* A line longer than this is answered with a parse error and dropped. */
 #define MCP_LINE_MAX (4 * 1024 * 1024)
-
-static volatile sig_atomic_t stop_signal;
-
-static void on_signal(int sig)
-{
-	stop_signal = sig;
-}
-
-/* A stop asked for: taken in ppoll, or pending (blocked) since. */
-static int stop_requested(void)
-{
-	sigset_t pending;
-
-	if (stop_signal)
-		return 1;
-	return sigpending(&pending) == 0 && (sigismember(&pending, SIGTERM) == 1 ||
-					     sigismember(&pending, SIGINT) == 1);
-}
 
 static void usage(FILE *out)
 {
@@ -155,6 +139,7 @@ static int serve_line(struct mcp_server *s, int out, char *line, size_t len)
 	if (resp) {
 		size_t n = strlen(resp);
 
+		signals_gate();	/* not a line cut by a signal's end */
 		rc = write_all(out, resp, n) < 0 || write_all(out, "\n", 1) < 0 ? -1 : 0;
 		free(resp);
 	}
@@ -172,8 +157,11 @@ static int serve_too_long(struct mcp_server *s, int out)
 	return write_all(out, msg, sizeof(msg) - 1);
 }
 
-/* Read lines from fd 0 until end of input, an output error or a signal. */
-static int serve(struct mcp_server *s, int out, const sigset_t *wait_mask)
+/* Read lines from fd 0 until end of input or an output error (a signal
+ * ends the process from signals.c's thread).  threads_ok 0: no thread
+ * watches for signals, they stay blocked, and are looked at here between
+ * reads, every 100 ms. */
+static int serve(struct mcp_server *s, int out, int threads_ok)
 {
 	struct buf in = BUF_INIT;
 	size_t scanned = 0;
@@ -185,10 +173,11 @@ static int serve(struct mcp_server *s, int out, const sigset_t *wait_mask)
 		ssize_t n;
 		char *nl;
 
-		if (ppoll(&pfd, 1, NULL, wait_mask) < 0 && errno != EINTR)
-			break;
-		if (stop_signal)
-			break;
+		if (!threads_ok) {
+			signals_act_pending();
+			if (poll(&pfd, 1, 100) == 0)
+				continue;
+		}
 		n = read(0, chunk, sizeof(chunk));
 		if (n < 0 && (errno == EINTR || errno == EAGAIN))
 			continue;
@@ -203,18 +192,18 @@ static int serve(struct mcp_server *s, int out, const sigset_t *wait_mask)
 
 			if (discarding)
 				discarding = 0;
-			else if (serve_line(s, out, in.s, len) < 0)
-				goto out;
+			else if ((rc = serve_line(s, out, in.s, len)) < 0)
+				goto out;	/* the client is gone: exit 1 */
 			memmove(in.s, nl + 1, in.len - len - 1);
 			in.len -= len + 1;
 			in.s[in.len] = '\0';
 			scanned = 0;
-			if (stop_requested())	/* not the lines read after it */
-				goto out;
+			if (!threads_ok)
+				signals_act_pending();
 		}
 		scanned = in.len;
 		if (in.len > MCP_LINE_MAX) {
-			if (!discarding && serve_too_long(s, out) < 0)
+			if (!discarding && (rc = serve_too_long(s, out)) < 0)
 				goto out;
 			discarding = 1;
 			in.len = scanned = 0;
@@ -232,10 +221,8 @@ int mcp_main(int argc, char **argv)
 	struct config cfg;
 	struct errbuf err;
 	struct mcp_server *s;
-	struct sigaction sa;
-	sigset_t block, wait_mask;
 	char *root;
-	int rc, out;
+	int rc, out, threads_ok;
 	size_t i;
 
 	memset(&o, 0, sizeof(o));
@@ -264,18 +251,10 @@ int mcp_main(int argc, char **argv)
 		rc = 2;
 		goto release;
 	}
-	sigemptyset(&block);
-	sigaddset(&block, SIGTERM);
-	sigaddset(&block, SIGINT);
-	pthread_sigmask(SIG_BLOCK, &block, &wait_mask);
-	sigdelset(&wait_mask, SIGTERM);
-	sigdelset(&wait_mask, SIGINT);
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGINT, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);	/* a client gone is a write error */
+	/* before any thread or child: a stop ends the children, exit 0 */
+	signals_exit_status(0);
+	threads_ok = signals_guard() == 0;
 
 	memset(&mc, 0, sizeof(mc));
 	mc.root = root;
@@ -283,7 +262,7 @@ int mcp_main(int argc, char **argv)
 	mc.nallow = o.nallow;
 	mc.cfg = o.no_config ? NULL : &cfg;
 	s = mcp_new(&mc);
-	rc = serve(s, out, &wait_mask) < 0 ? 1 : 0;
+	rc = serve(s, out, threads_ok) < 0 ? 1 : 0;
 	mcp_free(s);
 	close(out);
 release:

@@ -31,6 +31,7 @@ static pthread_cond_t state_cv = PTHREAD_COND_INITIALIZER;	/* never signalled */
 static int state = RUNNING;
 static pthread_t watcher;
 static int watching;
+static int stop_status = -1;	/* signals_exit_status's; -1: by the signal */
 
 /* End the children, then the process, by sig. */
 static void die_by(int sig)
@@ -40,6 +41,8 @@ static void die_by(int sig)
 
 	spawn_close();
 	spawn_kill_all(clock_ms() + SIGNALS_REAP_MS, NULL);
+	if (stop_status >= 0)
+		_exit(stop_status);
 	sigemptyset(&dfl.sa_mask);
 	dfl.sa_flags = 0;
 	dfl.sa_handler = SIG_DFL;
@@ -78,6 +81,11 @@ static void *watch(void *arg)
 			return NULL;	/* main is exiting, or woke us to */
 		die_by(sig);
 	}
+}
+
+void signals_exit_status(int status)
+{
+	stop_status = status;
 }
 
 int signals_guard(void)

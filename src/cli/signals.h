@@ -26,6 +26,12 @@
  * until signals_act_pending. */
 int signals_guard(void);
 
+/* From now on a signal ends the process with exit status `status` (after
+ * the children, as above) instead of by the signal: a server asked to
+ * stop (envpreflight mcp) has done nothing wrong.  Call it before
+ * signals_guard. */
+void signals_exit_status(int status);
+
 /* Act on a signal that arrived while no thread could watch for it (after
  * signals_guard failed): as above, now.  Returns when none is pending. */
 void signals_act_pending(void);

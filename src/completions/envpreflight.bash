@@ -87,7 +87,7 @@ _envpreflight()
 
     if [[ $cur == -* ]]; then
         _envpreflight_options '--format= --json --only= --skip= --timeout= --wait=
-            --interval= --strict
+            --interval= --strict --exit-zero
             --explain --no-color --quiet --no-config --workspace= --no-workspaces
             --list-probes --schema --version --help'
         return

@@ -49,6 +49,7 @@ complete -c envpreflight -n __envpreflight_main -s t -l timeout -x -d 'deadline 
 complete -c envpreflight -n __envpreflight_main -l wait -x -d 'run the checks that waiting can change until they pass (30s, 2m)'
 complete -c envpreflight -n __envpreflight_main -l interval -x -d 'the pause between rounds of --wait (250ms)'
 complete -c envpreflight -n __envpreflight_main -l strict -d 'warnings fail the run'
+complete -c envpreflight -n __envpreflight_main -l exit-zero -d 'exit 0 when checks fail or there is nothing to audit'
 complete -c envpreflight -n __envpreflight_main -l explain -d 'show where each requirement came from'
 complete -c envpreflight -n __envpreflight_main -l no-color -d 'no colour'
 complete -c envpreflight -n __envpreflight_main -s q -l quiet -d 'print failures and the summary only'

@@ -211,6 +211,8 @@ static cJSON *run_json(const struct audit *a, const struct audit_opts *o,
 		   o->format_from, cfg_file, cfg ? cfg->format_line : 0);
 	add_option(opts, "strict", cJSON_CreateBool(o->strict), o->strict_from,
 		   cfg_file, cfg ? cfg->strict_line : 0);
+	add_option(opts, "exit_zero", cJSON_CreateBool(o->exit_zero),
+		   o->exit_zero ? FROM_CLI : FROM_DEFAULT, NULL, 0);
 	add_option(opts, "timeout_ms", cJSON_CreateNumber((double)a->timeout_ms),
 		   o->timeout_from, timeout_file, timeout_line);
 	add_option(opts, "probes", probes_json(o, a->loaded ? &a->spec : NULL),

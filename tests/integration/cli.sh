@@ -152,6 +152,31 @@ run "$repo"
 check "extra key warns, exit 0 (got $st)" [ "$st" = 0 ]
 run --strict "$repo"
 check "--strict: exit 1 (got $st)" [ "$st" = 1 ]
+# --exit-zero: a failure exits 0, the report still says it failed; so
+# does nothing to audit; a bad option or spec file stays exit 2
+run --strict --exit-zero --json "$repo"
+check "--exit-zero: a failure exits 0 (got $st)" [ "$st" = 0 ]
+check "--exit-zero: the report says failed, and why the status is 0" python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["ok"] is False and d["outcome"] == "failed", d["outcome"]
+assert d["run"]["options"]["exit_zero"] == {"value": True, "from": "command line"}
+' "$out"
+mkdir -p "$TEST_TMPDIR/empty-repo"
+run --exit-zero --json "$TEST_TMPDIR/empty-repo"
+check "--exit-zero: nothing to audit exits 0 (got $st)" [ "$st" = 0 ]
+check "--exit-zero: nothing to audit, in the report" python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["ok"] is None and d["outcome"] == "not-run", d["outcome"]
+assert d["error"]["kind"] == "nothing-to-audit", d["error"]
+' "$out"
+run "$TEST_TMPDIR/empty-repo"
+check "without --exit-zero: nothing to audit exits 2 (got $st)" [ "$st" = 2 ]
+expect_usage "--exit-zero keeps a bad option" "unknown option '--bogus'" --exit-zero --bogus "$repo"
+printf 'version: 1\nports: 7\n' >"$TEST_TMPDIR/empty-repo/preflight.yaml"
+run --exit-zero "$TEST_TMPDIR/empty-repo"
+check "--exit-zero keeps a malformed spec file: exit 2 (got $st)" [ "$st" = 2 ]
 # --only/--skip
 run --skip=env "$repo"
 check "--skip=env: nothing to check (got $st)" [ "$st" = 0 ] && grep -q 'nothing to check' "$out"

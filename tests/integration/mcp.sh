@@ -146,6 +146,39 @@ check "... nothing on stdout" [ ! -s "$TEST_TMPDIR/a.out" ]
 mcp --bogus </dev/null >/dev/null 2>&1
 check "an unknown option: exit 2" [ "$(status)" = 2 ]
 
+# ---- a string holding U+0000 refuses the message whole (cJSON ends the
+# string there: "pass\u0000junk" would audit pass); an escaped backslash
+# before u0000 is no NUL
+{
+	init 2025-11-25
+	call 1 '{"dir":"pass\u0000junk"}'
+	printf '%s\n' '{"jsonrpc":"2.0","id":"a\u0000b","method":"ping"}'
+	printf '%s\n' '{"jsonrpc":"2.0","method":"notifications/x","params":{"a":"\u0000"}}'
+	call 2 '{"dir":"pass\\u0000"}'
+	printf '%s\n' '{"jsonrpc":"2.0","id":3,"method":"ping"}'
+} | mcp >"$TEST_TMPDIR/nul.out"
+check "U+0000 in a string: refused, a number id echoed, a string id null" \
+	python3 "$expect" "$TEST_TMPDIR/nul.out" '0 ok' '1 -32600' 'null -32600' \
+	'2 ok result.isError=true result.structuredContent.error.kind="repo-unreadable"' '3 ok'
+
+# ---- workspace and no_workspaces, as --workspace and --no-workspaces
+ws=ws-npm-object/repo
+{
+	init 2025-11-25
+	call 1 "{\"dir\":\"$ws\",\"workspace\":\"packages/cli\"}"
+	call 2 "{\"dir\":\"$ws\",\"no_workspaces\":true}"
+	call 3 "{\"dir\":\"$ws\",\"no_workspaces\":true,\"workspace\":\"packages/cli\"}"
+	call 4 "{\"dir\":\"$ws\",\"workspace\":\"\"}"
+	call 5 "{\"dir\":\"$ws\",\"no_workspaces\":1}"
+} | mcp >"$TEST_TMPDIR/ws.out"
+check "workspace: one workspace; no_workspaces: none; together or malformed: refused" \
+	python3 "$expect" "$TEST_TMPDIR/ws.out" '0 ok' \
+	'1 ok result.structuredContent.run.workspaces.only="packages/cli" result.structuredContent.run.workspaces.enabled=true' \
+	'2 ok result.structuredContent.run.workspaces.enabled=false' \
+	'3 ok result.isError=true result.structuredContent.error.kind="usage"' \
+	'4 ok result.isError=true result.structuredContent.error.kind="usage"' \
+	'5 ok result.isError=true result.structuredContent.error.kind="usage"'
+
 # ---- a line over 4 MiB: a parse error, and the next message is answered
 {
 	init 2025-06-18
@@ -236,6 +269,61 @@ EOF
 	check "SIGTERM: exit 0 (got $st)" [ "$st" = 0 ]
 	check "SIGTERM: the answer was whole" python3 "$expect" "$TEST_TMPDIR/term.out" '0 ok'
 fi
+
+# ---- a signal in the middle of a call: the call's children (a hung
+# version query, its setsid grandchild) end with the server, exit 0, the
+# call unanswered; SIGHUP too (its default action used to kill the server
+# and leave them to PID 1)
+mkdir -p "$root/hangescape"
+printf '{"engines": {"node": ">=20"}}\n' >"$root/hangescape/package.json"
+if [ -z "$SIGDFL" ]; then
+	skip "a signal mid-call: neither env --default-signal nor perl can set the signals to their default here"
+else
+	hx=$(marked "$fx/hangescape")
+	for sig in HUP TERM INT; do
+		fifo=$TEST_TMPDIR/in.$sig
+		mkfifo "$fifo"
+		(cd "$root" && exec "$SIGDFL" env -i PATH="$hx:/usr/bin:/bin" \
+			HOME="$TEST_TMPDIR/home" XDG_CACHE_HOME=/dev/null/no-cache \
+			LC_ALL=C.UTF-8 "$EP_BIN" mcp --no-config <"$fifo" \
+			>"$TEST_TMPDIR/sig.$sig.out" 2>"$TEST_TMPDIR/sig.$sig.err") &
+		pid=$!
+		exec 3>"$fifo"
+		{ init 2025-06-18; call 1 '{"dir":"hangescape","timeout_ms":600000}'; } >&3
+		# the call is in hand once both marked sleeps run (a guard
+		# against a hang, not a timing assertion)
+		i=0
+		while [ "$(grep -Fls -e "41.${T_MARK}6" -e "41.${T_MARK}7" \
+			/proc/[0-9]*/cmdline 2>/dev/null | wc -l)" -lt 2 ] && [ $i -lt 1200 ]; do
+			sleep 0.05
+			i=$((i + 1))
+		done
+		kill -"$sig" "$pid"
+		wait "$pid"
+		st=$?
+		exec 3>&-
+		check "SIG$sig mid-call: exit 0 (got $st)" [ "$st" = 0 ]
+		check "SIG$sig mid-call: initialize answered, the call not" \
+			python3 "$expect" "$TEST_TMPDIR/sig.$sig.out" '0 ok'
+		check "SIG$sig mid-call: no child or grandchild survived" \
+			[ "$(survivors "41.${T_MARK}6" "41.${T_MARK}7")" = 0 ]
+	done
+fi
+
+# ---- the client gone (the read end of stdout closed before the first
+# answer): exit 1
+py - "$EP_BIN" "$root" "$TEST_TMPDIR/home" "$TEST_TMPDIR/gone.st" <<'EOF'
+import os, subprocess, sys
+r, w = os.pipe()
+os.close(r)
+p = subprocess.run([sys.argv[1], "mcp", "--no-config"], cwd=sys.argv[2],
+                   input=b'{"jsonrpc":"2.0","id":1,"method":"ping"}\n',
+                   stdout=w, stderr=subprocess.DEVNULL,
+                   env={"PATH": "/usr/bin:/bin", "HOME": sys.argv[3], "LC_ALL": "C.UTF-8"})
+os.close(w)
+open(sys.argv[4], "w").write("%d" % p.returncode)
+EOF
+check "stdout gone: exit 1 (got $(cat "$TEST_TMPDIR/gone.st"))" [ "$(cat "$TEST_TMPDIR/gone.st")" = 1 ]
 
 # ---- the official SDK as the client
 sdk=$top/tests/mcp
