@@ -608,6 +608,121 @@ static void strays_reap(pid_t *pids, size_t n, double until_ms)
 	}
 }
 
+/* ---- escapees of a live child: killed before it dies ---- */
+
+/* A killed child that has not died yet (on a busy machine it waits for a
+ * CPU) still is the parent of any descendant that left its group; that
+ * one comes to us only once the child has died, and if we are gone by
+ * then, to init, running on: the stray hunt cannot see it in time.  So
+ * spawn_kill_all also walks down from each unreaped child through
+ * /proc/PID/task/TID/children and kills what it finds, each pinned by a
+ * pidfd and checked to be still the child of the parent it was found
+ * under before it is signalled: a process that exited meanwhile is a
+ * zombie its dying parent cannot reap, so its pid is not reused; the
+ * pidfd makes that certain.  Depth and count are bounded. */
+#define ESCAPEES_MAX 256
+#define ESCAPEES_DEPTH 8
+
+/* The parent pid of pid from /proc/PID/stat, or -1. */
+static long proc_ppid(long pid)
+{
+	char path[64], line[512];
+	const char *paren;
+	long ppid = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%ld/stat", pid);
+	f = fopen(path, "re");
+	if (!f)
+		return -1;
+	if (!fgets(line, sizeof(line), f) || !(paren = strrchr(line, ')')) ||
+	    /* NOLINTNEXTLINE(cert-err34-c): the kernel's stat line */
+	    sscanf(paren + 1, " %*c %ld", &ppid) != 1)
+		ppid = -1;
+	fclose(f);
+	return ppid;
+}
+
+/* The children of pid (every thread's) appended to out[*n..max). */
+static void proc_children(long pid, long *out, size_t *n, size_t max)
+{
+	char path[64];
+	struct dirent *de;
+	DIR *d;
+
+	snprintf(path, sizeof(path), "/proc/%ld/task", pid);
+	if (!(d = opendir(path)))
+		return;
+	while ((de = readdir(d)) != NULL && *n < max) {
+		char cpath[96];
+		FILE *f;
+		long c;
+
+		if (de->d_name[0] < '0' || de->d_name[0] > '9')
+			continue;
+		snprintf(cpath, sizeof(cpath), "/proc/%ld/task/%.20s/children", pid,
+			 de->d_name);
+		if (!(f = fopen(cpath, "re")))
+			continue;
+		while (*n < max && fscanf(f, "%ld", &c) == 1)	/* NOLINT(cert-err34-c) */
+			out[(*n)++] = c;
+		fclose(f);
+	}
+	closedir(d);
+}
+
+/* SIGKILL pid, provided it is still parent's child: through a pidfd
+ * (Linux 5.3), else not at all (no kill by a bare pid we did not wait
+ * for). */
+static void escapee_kill(long pid, long parent)
+{
+#if defined(SYS_pidfd_open) && defined(SYS_pidfd_send_signal)
+	long fd = syscall(SYS_pidfd_open, (pid_t)pid, 0);
+
+	if (fd < 0)
+		return;
+	if (proc_ppid(pid) == parent)
+		syscall(SYS_pidfd_send_signal, (int)fd, SIGKILL, NULL, 0);
+	close((int)fd);
+#else
+	(void)pid;
+	(void)parent;
+#endif
+}
+
+/* Kill every descendant of the unreaped, killed registered children.
+ * Under live_lock (so that no child is reaped, and no pid reused, while
+ * we walk). */
+static void escapees_kill(void)
+{
+	long pids[ESCAPEES_MAX], parents[ESCAPEES_MAX];
+	size_t n = 0, from = 0, depth, i;
+	struct live *l;
+
+	for (l = live_head; l && n < ESCAPEES_MAX; l = l->next) {
+		if (l->reaped || !l->killed)
+			continue;
+		i = n;
+		proc_children(l->pid, pids, &n, ESCAPEES_MAX);
+		for (; i < n; i++)
+			parents[i] = l->pid;
+	}
+	for (depth = 0; depth < ESCAPEES_DEPTH && from < n; depth++) {
+		size_t to = n;
+
+		for (i = from; i < to; i++) {
+			size_t k = n;
+
+			escapee_kill(pids[i], parents[i]);
+			/* its own children, while it is not yet dead */
+			proc_children(pids[i], pids, &n, ESCAPEES_MAX);
+			for (; k < n; k++)
+				parents[k] = pids[i];
+		}
+		from = to;
+	}
+}
+
 /* Kill and reap every stray, generation by generation (a stray's own
  * orphans come to us once it is reaped), until until_ms at the latest,
  * unless a spawn_run waits on a live child: its child's descendants are
@@ -621,7 +736,11 @@ static void strays_hunt(double until_ms)
 	size_t n, i;
 	int round;
 
-	for (round = 0; round < STRAYS_ROUNDS && clock_ms() < until_ms; round++) {
+	/* the first round whatever the time: its finding and killing wait
+	 * for nothing, and a run already past until_ms (a busy machine)
+	 * would otherwise leave a stray to init */
+	for (round = 0; round < STRAYS_ROUNDS && (!round || clock_ms() < until_ms);
+	     round++) {
 		pthread_mutex_lock(&live_lock);
 		n = live_busy() ? 0 : strays_find(pids);
 		for (i = 0; i < n; i++) {
@@ -693,6 +812,7 @@ size_t spawn_kill_all(double until_ms, struct spawn_stuck **stuck)
 			l->cut = 1;
 		live_kill(l);	/* again for a stuck one: harmless */
 	}
+	escapees_kill();
 	pthread_mutex_unlock(&live_lock);
 	/* killed all first so that they die in parallel, then reap */
 	live_reap_until(NULL, until_ms);

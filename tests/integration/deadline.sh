@@ -126,8 +126,12 @@ cg_mount() {
 # freeze_test VERSION DIR PROCS FREEZE_FILE FREEZE_VALUE THAW_VALUE
 freeze_test() {
 	v=$1 cg=$2 procs=$3 ffile=$4 fon=$5 foff=$6
+	# first a grandchild in a session of its own, outside the cgroup:
+	# its parent never dies while frozen, so it never comes to
+	# envpreflight as an orphan; it must be killed all the same
 	cat >"$bin/node" <<EOF
 #!/bin/sh
+setsid sleep 300.${id}6 >/dev/null 2>&1 &
 echo \$\$ >"$fz/pid.tmp" && mv "$fz/pid.tmp" "$fz/pid"
 echo \$\$ >"$cg/$procs"
 echo $fon >"$cg/$ffile"
@@ -172,6 +176,8 @@ EOF
 		check "cgroup v2: a frozen child dies of SIGKILL: nothing unreaped" \
 			grep -q '"unreaped": null' "$fz/out"
 	fi
+	check "cgroup v$v: the grandchild that left the group did not outlive the run" \
+		[ "$(survivors 300.${id}6)" = 0 ]
 	echo "$foff" >"$cg/$ffile"
 	check "cgroup v$v: nothing left once thawed" [ "$(survivors 300.${id}5 "$bin/node")" = 0 ]
 	i=0
