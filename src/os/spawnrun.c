@@ -643,8 +643,10 @@ static long proc_ppid(long pid)
 	return ppid;
 }
 
-/* The children of pid (every thread's) appended to out[*n..max). */
-static void proc_children(long pid, long *out, size_t *n, size_t max)
+/* The children of pid (every thread's) appended to out[*n..max), with
+ * pid as each one's parent in parent_of. */
+static void proc_children(long pid, long *out, long *parent_of, size_t *n,
+			  size_t max)
 {
 	char path[64];
 	struct dirent *de;
@@ -664,8 +666,10 @@ static void proc_children(long pid, long *out, size_t *n, size_t max)
 			 de->d_name);
 		if (!(f = fopen(cpath, "re")))
 			continue;
-		while (*n < max && fscanf(f, "%ld", &c) == 1)	/* NOLINT(cert-err34-c) */
-			out[(*n)++] = c;
+		while (*n < max && fscanf(f, "%ld", &c) == 1) {	/* NOLINT(cert-err34-c) */
+			out[*n] = c;
+			parent_of[(*n)++] = pid;
+		}
 		fclose(f);
 	}
 	closedir(d);
@@ -699,25 +703,16 @@ static void escapees_kill(void)
 	size_t n = 0, from = 0, depth, i;
 	struct live *l;
 
-	for (l = live_head; l && n < ESCAPEES_MAX; l = l->next) {
-		if (l->reaped || !l->killed)
-			continue;
-		i = n;
-		proc_children(l->pid, pids, &n, ESCAPEES_MAX);
-		for (; i < n; i++)
-			parents[i] = l->pid;
-	}
+	for (l = live_head; l; l = l->next)
+		if (!l->reaped && l->killed)
+			proc_children(l->pid, pids, parents, &n, ESCAPEES_MAX);
 	for (depth = 0; depth < ESCAPEES_DEPTH && from < n; depth++) {
 		size_t to = n;
 
 		for (i = from; i < to; i++) {
-			size_t k = n;
-
 			escapee_kill(pids[i], parents[i]);
 			/* its own children, while it is not yet dead */
-			proc_children(pids[i], pids, &n, ESCAPEES_MAX);
-			for (; k < n; k++)
-				parents[k] = pids[i];
+			proc_children(pids[i], pids, parents, &n, ESCAPEES_MAX);
 		}
 		from = to;
 	}
