@@ -4,7 +4,8 @@
 //   node client.mjs BINARY ROOT OUTDIR
 //
 // Starts BINARY mcp --no-config in ROOT (the fixture tree), and checks
-// what an agent's harness sees: the lifecycle, tools/list, the audit tool
+// what an agent's harness sees: the lifecycle, tools/list (the audit
+// tool's outputSchema compiles under Ajv's strict mode), the audit tool
 // (the SDK itself validates structuredContent against the tool's
 // outputSchema), list_probes, and the errors for garbage.  Every
 // structuredContent report is written to OUTDIR for tests/validate.py.
@@ -70,6 +71,31 @@ const auditTool = tools.find((t) => t.name === "audit");
 check("audit's outputSchema is envpreflight/1", auditTool?.outputSchema?.title === "envpreflight/1");
 check("audit's inputSchema names its arguments",
   ["dir", "only", "skip", "strict", "timeout_ms"].every((k) => k in (auditTool?.inputSchema?.properties ?? {})));
+// A client may compile outputSchema with Ajv in strict mode, which throws
+// on the first keyword whose type the subschema does not state (maxItems
+// in an if/then without "type": "array") or a required name its
+// properties do not define, and logs what it only warns about: the
+// schema must compile with neither.  The Ajv is the SDK's own dependency
+// (the validator it checks structuredContent with, and whose strict: true
+// its documentation shows a client passing in), hoisted by npm ci; the
+// 2020 class, as the schema is draft 2020-12.
+{
+  const logged = [];
+  const logger = {
+    log: (...a) => logged.push(a.join(" ")),
+    warn: (...a) => logged.push(a.join(" ")),
+    error: (...a) => logged.push(a.join(" ")),
+  };
+  let err = null;
+  try {
+    const { default: Ajv2020 } = await import("ajv/dist/2020.js");
+    new Ajv2020({ strict: true, allErrors: true, logger }).compile(auditTool?.outputSchema);
+  } catch (e) {
+    err = e;
+  }
+  check("audit's outputSchema compiles under Ajv 2020, strict: true", err === null, String(err?.message ?? err));
+  check("... and Ajv logs nothing about it", logged.length === 0, logged.slice(0, 5).join("; "));
+}
 
 // ---- audit: a report (the SDK validates structuredContent itself)
 let r = await client.callTool({ name: "audit", arguments: { dir: "env-mixed-json/repo" } });
