@@ -20,54 +20,86 @@ const char *status_name(enum status s);
  * Why a check did not pass: JSON "reason", one word from this fixed list
  * (the man page's REASONS says when each is given), so that a harness can
  * switch on it.  Every result but a pass has one; the X-macro keeps the
- * enum and its names in one place.  Append, never rename.
+ * enum and its names in one place.  Append, never rename.  The third
+ * column is why such a result has no fix when it has none (NO_FIXES
+ * below), unless the probe says otherwise (result.no_fix).
  */
 #define REASONS(X) \
-	X(NONE, NULL) \
-	X(ENV_MISSING, "env-missing")		/* no .env */ \
-	X(KEYS_MISSING, "keys-missing") \
-	X(KEYS_EMPTY, "keys-empty") \
-	X(KEYS_DUPLICATE, "keys-duplicate") \
-	X(KEYS_EXTRA, "keys-extra") \
-	X(SYNTAX, "syntax")			/* a line dotenv skips */ \
-	X(UNREADABLE, "unreadable")		/* a file we must read */ \
-	X(TRACKED, "tracked")			/* .env is committed */ \
-	X(NOT_IGNORED, "not-ignored") \
-	X(UNDECIDED, "undecided")		/* could not tell */ \
-	X(HELD, "held")				/* a port another process holds */ \
-	X(NOT_LISTENING, "not-listening") \
-	X(NOT_VISIBLE, "not-visible")		/* its process cannot be seen */ \
-	X(VERSION_MISMATCH, "version-mismatch") \
-	X(UNSATISFIABLE, "unsatisfiable")	/* no version can satisfy it */ \
-	X(INVALID_REQUIREMENT, "invalid-requirement") \
-	X(NOT_FOUND, "not-found")		/* not on PATH */ \
-	X(EXEC_FAILED, "exec-failed")		/* ran, gave no version */ \
-	X(REFUSED, "refused")			/* never run: see SECURITY */ \
-	X(UNKNOWN, "unknown")			/* no way to ask it */ \
-	X(DAEMON_DOWN, "daemon-down") \
-	X(PERMISSION_DENIED, "permission-denied") \
-	X(CANNOT_COMPARE, "cannot-compare") \
-	X(TIMEOUT, "timeout")			/* still running at the deadline */ \
-	X(NOT_RUN, "not-run")			/* the deadline came first */ \
-	X(OUT_OF_SCOPE, "out-of-scope")		/* UDP, a cap */ \
-	X(NOT_APPLICABLE, "not-applicable")	/* nothing to check here */ \
-	X(PROBE_ERROR, "probe-error")		/* the probe itself failed */ \
-	X(VARIABLE_UNSET, "variable-unset")	/* a ${VAR:?} with no value */ \
-	X(KEYS_STILL_EMPTY, "keys-still-empty")	/* empty as in the example */ \
-	X(MISREAD, "misread")			/* dotenv reads it otherwise */ \
-	X(NO_MATCH, "no-match")			/* a workspace pattern matches nothing */ \
-	X(NOT_INSTALLED, "not-installed")	/* no node_modules, no venv */ \
-	X(OUT_OF_DATE, "out-of-date")		/* installed != lockfile */ \
-	X(LOCKFILE_INVALID, "lockfile-invalid")	/* no tool could read it */ \
-	X(EXPOSED, "exposed")			/* sandbox: a way out is open */ \
-	X(PRIVILEGED, "privileged")		/* sandbox: more power than asked */ \
-	X(WRITABLE, "writable")			/* sandbox: should be read-only */ \
-	X(NOT_WRITABLE, "not-writable")		/* sandbox: should be writable */
+	X(NONE, NULL, UNDECIDED) \
+	X(ENV_MISSING, "env-missing", NEEDS_A_PERSON)		/* no .env */ \
+	X(KEYS_MISSING, "keys-missing", NEEDS_A_PERSON) \
+	X(KEYS_EMPTY, "keys-empty", NEEDS_A_PERSON) \
+	X(KEYS_DUPLICATE, "keys-duplicate", NEEDS_A_PERSON) \
+	X(KEYS_EXTRA, "keys-extra", NEEDS_A_PERSON) \
+	X(SYNTAX, "syntax", NEEDS_A_PERSON)			/* a line dotenv skips */ \
+	X(UNREADABLE, "unreadable", NEEDS_A_PERSON)		/* a file we must read */ \
+	X(TRACKED, "tracked", NEEDS_A_PERSON)			/* .env is committed */ \
+	X(NOT_IGNORED, "not-ignored", NEEDS_A_PERSON) \
+	X(UNDECIDED, "undecided", UNDECIDED)		/* could not tell */ \
+	X(HELD, "held", NEVER_SIGNAL)				/* a port another process holds */ \
+	X(NOT_LISTENING, "not-listening", NO_KNOWN_PROVIDER) \
+	X(NOT_VISIBLE, "not-visible", NEVER_SIGNAL)		/* its process cannot be seen */ \
+	X(VERSION_MISMATCH, "version-mismatch", NO_KNOWN_INSTALLER) \
+	X(UNSATISFIABLE, "unsatisfiable", NEEDS_A_PERSON)	/* no version can satisfy it */ \
+	X(INVALID_REQUIREMENT, "invalid-requirement", NEEDS_A_PERSON) \
+	X(NOT_FOUND, "not-found", NO_KNOWN_INSTALLER)		/* not on PATH */ \
+	X(EXEC_FAILED, "exec-failed", NEEDS_A_PERSON)		/* ran, gave no version */ \
+	X(REFUSED, "refused", NEEDS_A_PERSON)			/* never run: see SECURITY */ \
+	X(UNKNOWN, "unknown", UNDECIDED)			/* no way to ask it */ \
+	X(DAEMON_DOWN, "daemon-down", OUTSIDE) \
+	X(PERMISSION_DENIED, "permission-denied", NEEDS_A_PERSON) \
+	X(CANNOT_COMPARE, "cannot-compare", UNDECIDED) \
+	X(TIMEOUT, "timeout", RERUN)			/* still running at the deadline */ \
+	X(NOT_RUN, "not-run", RERUN)			/* the deadline came first */ \
+	X(OUT_OF_SCOPE, "out-of-scope", UNDECIDED)		/* UDP, a cap */ \
+	X(NOT_APPLICABLE, "not-applicable", UNDECIDED)	/* nothing to check here */ \
+	X(PROBE_ERROR, "probe-error", INTERNAL)		/* the probe itself failed */ \
+	X(VARIABLE_UNSET, "variable-unset", NEEDS_A_PERSON)	/* a ${VAR:?} with no value */ \
+	X(KEYS_STILL_EMPTY, "keys-still-empty", NEEDS_A_PERSON)	/* empty as in the example */ \
+	X(MISREAD, "misread", NEEDS_A_PERSON)			/* dotenv reads it otherwise */ \
+	X(NO_MATCH, "no-match", NEEDS_A_PERSON)			/* a workspace pattern matches nothing */ \
+	X(NOT_INSTALLED, "not-installed", NO_KNOWN_INSTALLER)	/* no node_modules, no venv */ \
+	X(OUT_OF_DATE, "out-of-date", NEEDS_A_PERSON)		/* installed != lockfile */ \
+	X(LOCKFILE_INVALID, "lockfile-invalid", NEEDS_A_PERSON)	/* no tool could read it */ \
+	X(EXPOSED, "exposed", OUTSIDE)			/* sandbox: a way out is open */ \
+	X(PRIVILEGED, "privileged", OUTSIDE)		/* sandbox: more power than asked */ \
+	X(WRITABLE, "writable", OUTSIDE)			/* sandbox: should be read-only */ \
+	X(NOT_WRITABLE, "not-writable", OUTSIDE)		/* sandbox: should be writable */
 
 enum reason {
-#define REASON_ENUM(name, text) REASON_##name,
+#define REASON_ENUM(name, text, nofix) REASON_##name,
 	REASONS(REASON_ENUM)
 #undef REASON_ENUM
+};
+
+/*
+ * Why a check that did not pass has no fix (JSON "no_fix"), one word from
+ * this fixed list, so that a harness can tell "no remedy can be given"
+ * from "none was offered" (the man page's FIXES says each).  Append,
+ * never rename.
+ */
+#define NO_FIXES(X) \
+	X(NONE, NULL) \
+	X(NEVER_SIGNAL, "never-signal")	/* freeing it means stopping
+						 * a process: never ours to do */ \
+	X(NO_KNOWN_INSTALLER, "no-known-installer")	/* no version manager
+						 * or installer found */ \
+	X(NO_KNOWN_PROVIDER, "no-known-provider")	/* nothing declared
+						 * starts what should listen */ \
+	X(NEEDS_A_PERSON, "needs-a-person")	/* a value, a decision, a
+						 * requirement to correct */ \
+	X(RERUN, "rerun")			/* it did not finish: again,
+						 * with a longer --timeout */ \
+	X(UNDECIDED, "undecided")		/* what is wrong is not known */ \
+	X(OUTSIDE, "outside")			/* the cause is outside what
+						 * runs here: the sandbox's
+						 * setup, a daemon root starts */ \
+	X(INTERNAL, "internal")			/* the probe failed: a bug */
+
+enum no_fix {
+#define NO_FIX_ENUM(name, text) NO_FIX_##name,
+	NO_FIXES(NO_FIX_ENUM)
+#undef NO_FIX_ENUM
 };
 
 /* The JSON word for why (static), or NULL for REASON_NONE. */
@@ -83,7 +115,12 @@ enum fix_who { FIX_AGENT, FIX_HUMAN };
 enum fix_need {
 	FIX_NEEDS_NETWORK = 1 << 0,	/* downloads something */
 	FIX_NEEDS_DOCKER = 1 << 1,	/* a running docker daemon */
+	FIX_NEEDS_SHELL = 1 << 2,	/* argv[0] is a shell function (nvm):
+					 * run in a shell that loaded it */
 };
+
+/* The most files or folders one fix may write in the work tree. */
+#define FIX_WRITES_MAX 4
 
 struct fix {
 	enum fix_who who;
@@ -94,6 +131,11 @@ struct fix {
 	const char *cwd;	/* where argv runs, repository-relative (a
 				 * workspace's directory: a model's string);
 				 * NULL: the repository itself (".") */
+	char *writes[FIX_WRITES_MAX + 1];	/* what argv may create or
+				 * change in the work tree, relative to cwd,
+				 * owned; NULL-terminated (JSON "writes", a
+				 * harness that keeps the tree clean filters
+				 * on it) */
 };
 
 struct result {
@@ -110,6 +152,9 @@ struct result {
 	double duration_ms;
 	enum reason reason;	/* REASON_NONE for a pass */
 	struct fix *fix;	/* or NULL */
+	enum no_fix no_fix;	/* why there is no fix, when the probe knows
+				 * better than its reason's default; else
+				 * NO_FIX_NONE (see result_no_fix) */
 	const char *workspace;	/* the workspace it checks ("apps/web", the
 				 * model's string), NULL for the repository */
 	unsigned attempts;	/* how many times it ran: 1, more when --wait
@@ -129,6 +174,9 @@ void result_release(struct result *r);
  * data's "unreaped" list when data is an object. */
 void result_unreaped(struct result *r, int pid, const char *program,
 		     double ran_ms);
+/* Why r has no fix (JSON "no_fix", static): NULL when it has one or
+ * passed or was skipped; else the probe's word, or its reason's. */
+const char *result_no_fix(const struct result *r);
 /* A deep copy of r into *dst (which is overwritten, not released). */
 void result_copy(struct result *dst, const struct result *r);
 
@@ -140,6 +188,10 @@ void result_copy(struct result *dst, const struct result *r);
  * never reaches an argv. */
 int result_fix_argv(struct result *r, enum fix_who who, unsigned needs,
 		    const char *argv0, ...) __attribute__((sentinel));
+/* The fix's argv may create or change name (relative to where it runs)
+ * in the work tree: appended to its writes, up to FIX_WRITES_MAX.  No
+ * fix, or one without argv: no-op. */
+void result_fix_writes(struct result *r, const char *name);
 /* No fix after all: the one set is dropped. */
 void result_fix_clear(struct result *r);
 /* A fix only a person can make: edit file (at line, 0: anywhere). */

@@ -104,7 +104,15 @@ def main(page, schema_path, result_h, probes_path):
     with open(schema_path, encoding='utf-8') as f:
         schema = json.load(f)
     with open(result_h, encoding='utf-8') as f:
-        in_header = re.findall(r'X\(\w+, "([^"]+)"\)', f.read())
+        header = f.read()
+
+    def xmacro(name):
+        # the words of one X-macro list: #define NAME(X) up to the blank
+        # line that ends it (REASONS has a third column, its no-fix word)
+        block = header.split('#define %s(X)' % name, 1)[1].split('\n\n', 1)[0]
+        return re.findall(r'X\(\w+, "([^"]+)"(?:, \w+)?\)', block)
+    in_header = xmacro('REASONS')
+    no_fix_header = xmacro('NO_FIXES')
     with open(probes_path, encoding='utf-8') as f:
         probes = json.load(f)['probes']
     in_schema = schema['$defs']['reason']['enum']
@@ -129,6 +137,15 @@ def main(page, schema_path, result_h, probes_path):
             say(found(i, ids_text), 'id %s (probe %s): in CHECK IDS' % (i, p['name']))
     for r in sorted(set(in_header) | set(in_schema)):
         say(r in reason_tags, 'reason %s: an item of REASONS' % r)
+    in_schema_nf = schema['$defs']['no_fix']['enum']
+    say(bool(no_fix_header) and sorted(no_fix_header) == sorted(in_schema_nf),
+        "the same words in result.h's NO_FIXES and the schema's no_fix enum "
+        '(only in result.h: %s; only in the schema: %s)' % (
+            ' '.join(sorted(set(no_fix_header) - set(in_schema_nf))) or '-',
+            ' '.join(sorted(set(in_schema_nf) - set(no_fix_header))) or '-'))
+    json_tags = tags(part(lines, 'SH', 'JSON'))
+    for w in sorted(set(no_fix_header) | set(in_schema_nf)):
+        say(w in json_tags, 'no_fix %s: an item of JSON' % w)
     for e in sorted(enums):
         say(found(e, names), 'schema enum value %s: in bold or quoted' % e)
     for k in sorted(props):

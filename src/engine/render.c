@@ -533,12 +533,15 @@ static double round3(double ms)
 	return round(ms * 1000) / 1000;
 }
 
-/* {"who", "argv", "cwd", "needs", "edit"}: every key, null where it does
- * not apply.  The words were checked by result_fix_argv already. */
+/* {"who", "argv", "cwd", "writes", "needs", "edit"}: every key, null
+ * where it does not apply (writes: [] without argv); writes are
+ * repository-relative, as edit's file.  The words were checked by
+ * result_fix_argv already. */
 static cJSON *json_fix(const struct fix *f)
 {
 	static const struct { unsigned bit; const char *name; } needs[] = {
 		{ FIX_NEEDS_NETWORK, "network" }, { FIX_NEEDS_DOCKER, "docker" },
+		{ FIX_NEEDS_SHELL, "shell" },
 	};
 	cJSON *o, *arr;
 	size_t i;
@@ -555,6 +558,14 @@ static cJSON *json_fix(const struct fix *f)
 	} else {
 		cJSON_AddNullToObject(o, "argv");
 		cJSON_AddNullToObject(o, "cwd");
+	}
+	arr = cJSON_AddArrayToObject(o, "writes");
+	for (i = 0; f->writes[i]; i++) {
+		char *w = f->cwd && strcmp(f->cwd, ".") ? path_join(f->cwd, f->writes[i]) :
+			  xstrdup(f->writes[i]);
+
+		cJSON_AddItemToArray(arr, json_str(w));
+		free(w);
 	}
 	arr = cJSON_AddArrayToObject(o, "needs");
 	for (i = 0; i < ARRAY_SIZE(needs); i++)
@@ -600,6 +611,7 @@ static cJSON *json_check(const struct result *r)
 	}
 	cJSON_AddItemToObject(c, "hint", json_str(r->hint));
 	cJSON_AddItemToObject(c, "fix", json_fix(r->fix));
+	cJSON_AddItemToObject(c, "no_fix", json_str(result_no_fix(r)));
 	notes = cJSON_AddArrayToObject(c, "notes");
 	for (i = 0; i < r->nnotes; i++)
 		cJSON_AddItemToArray(notes, json_str(r->notes[i]));

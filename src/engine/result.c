@@ -9,12 +9,35 @@
 const char *reason_name(enum reason why)
 {
 	static const char *const names[] = {
-#define REASON_NAME(name, text) [REASON_##name] = (text),
+#define REASON_NAME(name, text, nofix) [REASON_##name] = (text),
 		REASONS(REASON_NAME)
 #undef REASON_NAME
 	};
 
 	return (unsigned)why < ARRAY_SIZE(names) ? names[why] : NULL;
+}
+
+const char *result_no_fix(const struct result *r)
+{
+	static const char *const names[] = {
+#define NO_FIX_NAME(name, text) [NO_FIX_##name] = (text),
+		NO_FIXES(NO_FIX_NAME)
+#undef NO_FIX_NAME
+	};
+	static const enum no_fix by_reason[] = {
+#define REASON_NO_FIX(name, text, nofix) [REASON_##name] = NO_FIX_##nofix,
+		REASONS(REASON_NO_FIX)
+#undef REASON_NO_FIX
+	};
+	enum no_fix why = r->no_fix;
+
+	if (r->fix || r->status == STATUS_PASS || r->status == STATUS_SKIP)
+		return NULL;
+	if (why == NO_FIX_NONE)
+		why = (unsigned)r->reason < ARRAY_SIZE(by_reason) ?
+		      by_reason[r->reason] : NO_FIX_UNDECIDED;
+	return (unsigned)why < ARRAY_SIZE(names) && names[why] ? names[why] :
+	       names[NO_FIX_UNDECIDED];
 }
 
 int fix_word_safe(const char *s)
@@ -35,6 +58,8 @@ static void fix_free(struct fix *f)
 	for (a = f->argv; a && *a; a++)
 		free(*a);
 	free(f->argv);
+	for (a = f->writes; *a; a++)
+		free(*a);
 	free(f);
 }
 
@@ -82,6 +107,18 @@ void result_fix_edit(struct result *r, const char *file, unsigned line)
 	f->edit.line = line;
 	fix_free(r->fix);
 	r->fix = f;
+}
+
+void result_fix_writes(struct result *r, const char *name)
+{
+	size_t n = 0;
+
+	if (!r->fix || !r->fix->argv)
+		return;
+	while (r->fix->writes[n])
+		n++;
+	if (n < FIX_WRITES_MAX)
+		r->fix->writes[n] = xstrdup(name);
 }
 
 void result_fix_cwd(struct result *r, const char *dir)
@@ -181,6 +218,8 @@ void result_copy(struct result *dst, const struct result *r)
 		dst->fix->argv = r->fix->argv ? xcalloc(n + 1, sizeof(char *)) : NULL;
 		for (i = 0; i < n; i++)
 			dst->fix->argv[i] = xstrdup(r->fix->argv[i]);
+		for (i = 0; r->fix->writes[i]; i++)
+			dst->fix->writes[i] = xstrdup(r->fix->writes[i]);
 	}
 }
 

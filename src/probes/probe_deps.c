@@ -81,15 +81,24 @@ const char *deps_lread_why(const struct lread *l, char *buf, size_t size)
 static const struct manager {
 	const char *name, *title;
 	const char *fix[5];	/* argv, NULL-terminated */
+	const char *writes[4];	/* what that install may write in the work
+				 * tree (the lockfile stays as it is: each
+				 * is the frozen install), NULL-terminated */
 } managers[] = {
-	[LOCK_NPM] = { "npm", "npm packages", { "npm", "ci", NULL } },
+	[LOCK_NPM] = { "npm", "npm packages", { "npm", "ci", NULL }, { "node_modules", NULL } },
 	[LOCK_PNPM] = { "pnpm", "pnpm packages",
-			{ "pnpm", "install", "--frozen-lockfile", NULL } },
-	[LOCK_YARN] = { "yarn", "yarn packages", { "yarn", "install", "--immutable", NULL } },
-	[LOCK_BUN] = { "bun", "bun packages", { "bun", "install", "--frozen-lockfile", NULL } },
-	[LOCK_UV] = { "uv", "Python packages", { "uv", "sync", "--locked", NULL } },
-	[LOCK_POETRY] = { "poetry", "Python packages", { "poetry", "install", NULL } },
-	[LOCK_PIP] = { "pip", "Python packages", { NULL } },
+			{ "pnpm", "install", "--frozen-lockfile", NULL }, { "node_modules", NULL } },
+	/* yarn berry: its linker's node_modules or .pnp.cjs, and .yarn's
+	 * install state and cache */
+	[LOCK_YARN] = { "yarn", "yarn packages", { "yarn", "install", "--immutable", NULL },
+			{ "node_modules", ".pnp.cjs", ".yarn", NULL } },
+	[LOCK_BUN] = { "bun", "bun packages", { "bun", "install", "--frozen-lockfile", NULL },
+		       { "node_modules", NULL } },
+	/* the project's environment: .venv, unless UV_PROJECT_ENVIRONMENT
+	 * or poetry's virtualenvs.in-project say otherwise */
+	[LOCK_UV] = { "uv", "Python packages", { "uv", "sync", "--locked", NULL }, { ".venv", NULL } },
+	[LOCK_POETRY] = { "poetry", "Python packages", { "poetry", "install", NULL }, { NULL } },
+	[LOCK_PIP] = { "pip", "Python packages", { NULL }, { NULL } },
 };
 
 const char *deps_manager_name(enum lock_kind kind)
@@ -103,7 +112,11 @@ void deps_set_fix(struct result *r, const struct lock_req *l)
 	char *py;
 
 	if (l->kind != LOCK_PIP) {
+		const char *const *w;
+
 		result_fix_argv(r, FIX_AGENT, FIX_NEEDS_NETWORK, a[0], a[1], a[2], a[3], (char *)NULL);
+		for (w = managers[l->kind].writes; *w; w++)
+			result_fix_writes(r, *w);
 		return;
 	}
 	if (!l->venv)

@@ -312,8 +312,10 @@ static void parity_reason(const struct env_spec *e, const struct parity *p,
 		r->reason = REASON_KEYS_EXTRA;
 	if (r->reason == REASON_ENV_MISSING && e->example && env[0] != '-' &&
 	    e->example[0] != '-' &&
-	    result_fix_argv(r, FIX_AGENT, 0, "cp", e->example, env, (char *)NULL) == 0)
+	    result_fix_argv(r, FIX_AGENT, 0, "cp", e->example, env, (char *)NULL) == 0) {
+		result_fix_writes(r, env);
 		return;
+	}
 	if (r->reason == REASON_KEYS_EXTRA)
 		return;
 	/* the line to edit: the first line dotenv skips or misreads */

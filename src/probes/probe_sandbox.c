@@ -103,6 +103,7 @@ void sbx_could_not(struct result *r, const char *what, int code)
 	result_set(r, STATUS_ERROR, "cannot read %s: %s", what,
 		   code ? saferead_strerror(code) : "it does not parse");
 	r->reason = REASON_UNREADABLE;
+	r->no_fix = NO_FIX_OUTSIDE;	/* what the sandbox lets us see */
 }
 
 /* Read <proc>/rel: 0, or -1 with r set to an error. */
@@ -138,6 +139,7 @@ int sbx_read_identity(const struct sbx *x, struct proc_identity *id,
 	path = path_join(x->proc, "self/status");
 	result_set(r, STATUS_ERROR, "cannot read %s: its %s line does not parse", path, bad);
 	r->reason = REASON_UNREADABLE;
+	r->no_fix = NO_FIX_OUTSIDE;
 	free(path);
 	proc_identity_release(id);
 	return -1;

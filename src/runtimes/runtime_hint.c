@@ -205,6 +205,7 @@ static void hint_pyenv(struct result *res, const struct want *w)
 			result_hint(res, "pyenv local %s (installed already, it "
 				    "satisfies every python requirement)", have);
 			result_fix_argv(res, FIX_AGENT, 0, "pyenv", "local", have, (char *)NULL);
+			result_fix_writes(res, ".python-version");
 		}
 	} else if (reads) {
 		result_hint(res, "pyenv install (it reads .python-version)");
@@ -236,12 +237,12 @@ static void hint_manager(struct result *res, const struct want *w,
 	case MGR_NVM:
 		if ((t->reads >> SRC_NVMRC) & 1) {
 			result_hint(res, "nvm install (it reads .nvmrc)");
-			result_fix_argv(res, FIX_AGENT, FIX_NEEDS_NETWORK, "nvm",
-					"install", (char *)NULL);
+			result_fix_argv(res, FIX_AGENT, FIX_NEEDS_NETWORK | FIX_NEEDS_SHELL,
+					"nvm", "install", (char *)NULL);
 		} else if (*t->nvm || *num) {
 			result_hint(res, "nvm install %s", *t->nvm ? t->nvm : num);
-			result_fix_argv(res, FIX_AGENT, FIX_NEEDS_NETWORK, "nvm",
-					"install", *t->nvm ? t->nvm : num, (char *)NULL);
+			result_fix_argv(res, FIX_AGENT, FIX_NEEDS_NETWORK | FIX_NEEDS_SHELL,
+					"nvm", "install", *t->nvm ? t->nvm : num, (char *)NULL);
 		} else {
 			result_hint(res, "nvm ls-remote, then nvm install a version "
 				    "the requirement admits");
@@ -275,6 +276,11 @@ static void hint_manager(struct result *res, const struct want *w,
 			result_hint(res, "mise use %s", arg.s);
 			result_fix_argv(res, FIX_AGENT, FIX_NEEDS_NETWORK, "mise", "use",
 					arg.s, (char *)NULL);
+			/* mise use writes the directory's config file: a
+			 * new mise.toml unless one (or .mise.toml) is there
+			 * (mise's cli/use.rs; before 2024.7 a directory
+			 * without one got the global file, jdx/mise#2256) */
+			result_fix_writes(res, "mise.toml");
 		}
 		break;
 	case MGR_PYENV:
