@@ -75,7 +75,7 @@ enum reason {
 /*
  * Why a check that did not pass has no fix (JSON "no_fix"), one word from
  * this fixed list, so that a harness can tell "no remedy can be given"
- * from "none was offered" (the man page's FIXES says each).  Append,
+ * from "none was offered" (the man page's JSON section says each).  Append,
  * never rename.
  */
 #define NO_FIXES(X) \
@@ -120,7 +120,7 @@ enum fix_need {
 };
 
 /* The most files or folders one fix may write in the work tree. */
-#define FIX_WRITES_MAX 4
+#define FIX_WRITES_MAX 6
 
 struct fix {
 	enum fix_who who;

@@ -150,6 +150,7 @@ static cJSON *audit_input_schema(void)
 			"pause between two rounds, at most wait_ms (default 250)");
 	p = cJSON_AddObjectToObject(props, "workspace");
 	cJSON_AddStringToObject(p, "type", "string");
+	cJSON_AddNumberToObject(p, "minLength", 1);
 	cJSON_AddStringToObject(p, "description", "audit the repository and this "
 				"one workspace (its directory, relative to dir), as "
 				"--workspace");
@@ -833,12 +834,14 @@ char *mcp_handle(struct mcp_server *s, const char *msg, size_t len)
 		rpc_fail(&e, RPC_PARSE_ERROR, "parse error: not one JSON value");
 		return respond(NULL, NULL, &e);
 	}
-	if (holds_nul_escape(msg, len)) {
+	/* a raw NUL byte is no JSON at all, but cJSON copies it into the
+	 * string and ends the string there all the same */
+	if (memchr(msg, '\0', len) || holds_nul_escape(msg, len)) {
 		/* refused whole: any of its strings may be cut, a string id
 		 * too (a number id is echoed; a notification gets no answer) */
 		const cJSON *id = cJSON_GetObjectItemCaseSensitive(doc, "id");
 
-		rpc_fail(&e, RPC_INVALID_REQUEST, "a string holds U+0000 (\\u0000), "
+		rpc_fail(&e, RPC_INVALID_REQUEST, "a string holds U+0000 (\\u0000 or a NUL byte), "
 			 "which no path, probe name or id can hold");
 		out = !cJSON_IsObject(doc) || id ?
 			respond(cJSON_IsNumber(id) && isfinite(id->valuedouble) ?

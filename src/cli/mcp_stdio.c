@@ -14,7 +14,7 @@
  * when the client escalated to SIGKILL; and SIGHUP (a closed terminal, a
  * harness's session ending) had its default action, which killed the
  * server and left them to PID 1.  A response is never cut by the end:
- * signals_gate before each write.
+ * signals_gate and signals_hold around each write.
  */
 #include "mcp.h"
 #include "audit.h"
@@ -140,7 +140,9 @@ static int serve_line(struct mcp_server *s, int out, char *line, size_t len)
 		size_t n = strlen(resp);
 
 		signals_gate();	/* not a line cut by a signal's end */
+		signals_hold();
 		rc = write_all(out, resp, n) < 0 || write_all(out, "\n", 1) < 0 ? -1 : 0;
+		signals_release();
 		free(resp);
 	}
 	return rc;

@@ -19,6 +19,7 @@
 #include <signal.h>
 #include <stddef.h>
 #include <stdlib.h>
+#include <time.h>
 #include <unistd.h>
 
 enum { RUNNING, DYING, EXITING };
@@ -32,8 +33,10 @@ static int state = RUNNING;
 static pthread_t watcher;
 static int watching;
 static int stop_status = -1;	/* signals_exit_status's; -1: by the signal */
+static pthread_mutex_t hold_lock = PTHREAD_MUTEX_INITIALIZER;	/* signals_hold */
 
-/* End the children, then the process, by sig. */
+/* End the children, then the process, by sig (or with stop_status,
+ * once a write held by signals_hold is done). */
 static void die_by(int sig)
 {
 	struct sigaction dfl;
@@ -41,8 +44,14 @@ static void die_by(int sig)
 
 	spawn_close();
 	spawn_kill_all(clock_ms() + SIGNALS_REAP_MS, NULL);
-	if (stop_status >= 0)
+	if (stop_status >= 0) {
+		struct timespec until;
+
+		clock_gettime(CLOCK_REALTIME, &until);
+		until.tv_sec += SIGNALS_HOLD_MS / 1000;
+		pthread_mutex_timedlock(&hold_lock, &until);
 		_exit(stop_status);
+	}
 	sigemptyset(&dfl.sa_mask);
 	dfl.sa_flags = 0;
 	dfl.sa_handler = SIG_DFL;
@@ -86,6 +95,16 @@ static void *watch(void *arg)
 void signals_exit_status(int status)
 {
 	stop_status = status;
+}
+
+void signals_hold(void)
+{
+	pthread_mutex_lock(&hold_lock);
+}
+
+void signals_release(void)
+{
+	pthread_mutex_unlock(&hold_lock);
 }
 
 int signals_guard(void)

@@ -20,7 +20,7 @@
  * descendant that left its group, reaps what dies within SIGNALS_REAP_MS
  * (spawn_kill_all), and ends the process by the same signal with its
  * default action, so that the caller sees "killed by SIGTERM" (a shell's
- * 128 + N).  A signal ignored when the program started (nohup, a
+ * 128 + N), or with signals_exit_status's status when one was set.  A signal ignored when the program started (nohup, a
  * background job's SIGINT) stays ignored.  Returns 0, or an errno value
  * when the thread could not be started: the signals then stay blocked
  * until signals_act_pending. */
@@ -32,6 +32,13 @@ int signals_guard(void);
  * signals_guard. */
 void signals_exit_status(int status);
 
+/* Around a write that must not be cut (a server's response): while held,
+ * such an end waits, up to SIGNALS_HOLD_MS (a client that never reads
+ * must not keep the server alive).  Call signals_gate first. */
+#define SIGNALS_HOLD_MS 1000
+void signals_hold(void);
+void signals_release(void);
+
 /* Act on a signal that arrived while no thread could watch for it (after
  * signals_guard failed): as above, now.  Returns when none is pending. */
 void signals_act_pending(void);
@@ -42,7 +49,8 @@ void signals_act_pending(void);
 void signals_gate(void);
 
 /* exit(status), unless a signal is being acted upon: then the process
- * ends by that signal instead, once every child is killed.  Every exit
+ * ends by that signal (or signals_exit_status's) instead, once every
+ * child is killed.  Every exit
  * after signals_guard goes this way (it also ends the watching thread). */
 void signals_exit(int status) __attribute__((noreturn));
 

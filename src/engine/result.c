@@ -117,6 +117,7 @@ void result_fix_writes(struct result *r, const char *name)
 		return;
 	while (r->fix->writes[n])
 		n++;
+	/* FIX_WRITES_MAX is above the most any call site declares (5) */
 	if (n < FIX_WRITES_MAX)
 		r->fix->writes[n] = xstrdup(name);
 }

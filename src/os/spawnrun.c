@@ -675,28 +675,45 @@ static void proc_children(long pid, long *out, long *parent_of, size_t *n,
 	closedir(d);
 }
 
-/* SIGKILL pid, provided it is still parent's child: through a pidfd
- * (Linux 5.3), else not at all (no kill by a bare pid we did not wait
- * for). */
-static void escapee_kill(long pid, long parent)
+/* SIGKILL pid, provided it is still parent's child, through a pidfd
+ * (Linux 5.3; before it, not at all: no kill by a bare pid we did not
+ * wait for).  Returns the pidfd (the caller closes it) when it was
+ * signalled, else -1. */
+static int escapee_kill(long pid, long parent)
 {
 #if defined(SYS_pidfd_open) && defined(SYS_pidfd_send_signal)
 	long fd = syscall(SYS_pidfd_open, (pid_t)pid, 0);
 
 	if (fd < 0)
-		return;
-	if (proc_ppid(pid) == parent)
-		syscall(SYS_pidfd_send_signal, (int)fd, SIGKILL, NULL, 0);
+		return -1;
+	if (proc_ppid(pid) == parent &&
+	    syscall(SYS_pidfd_send_signal, (int)fd, SIGKILL, NULL, 0) == 0)
+		return (int)fd;
 	close((int)fd);
 #else
 	(void)pid;
 	(void)parent;
 #endif
+	return -1;
+}
+
+/* 1 while the process of pidfd fd is not yet reaped (its pid not free
+ * for reuse): signal 0 through it. */
+static int pidfd_alive(int fd)
+{
+#if defined(SYS_pidfd_send_signal)
+	return syscall(SYS_pidfd_send_signal, fd, 0, NULL, 0) == 0;
+#else
+	(void)fd;
+	return 0;
+#endif
 }
 
 /* Kill every descendant of the unreaped, killed registered children.
- * Under live_lock (so that no child is reaped, and no pid reused, while
- * we walk). */
+ * Under live_lock (so that none of them is reaped, and no pid of theirs
+ * reused, while we walk).  Below that level only what was signalled is
+ * walked, and its children are kept only if its pidfd shows it was not
+ * reaped meanwhile: else they may be a stranger's that took its pid. */
 static void escapees_kill(void)
 {
 	long pids[ESCAPEES_MAX], parents[ESCAPEES_MAX];
@@ -710,9 +727,16 @@ static void escapees_kill(void)
 		size_t to = n;
 
 		for (i = from; i < to; i++) {
-			escapee_kill(pids[i], parents[i]);
+			int fd = escapee_kill(pids[i], parents[i]);
+			size_t k = n;
+
+			if (fd < 0)
+				continue;
 			/* its own children, while it is not yet dead */
 			proc_children(pids[i], pids, parents, &n, ESCAPEES_MAX);
+			if (!pidfd_alive(fd))
+				n = k;
+			close(fd);
 		}
 		from = to;
 	}

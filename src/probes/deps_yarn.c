@@ -45,6 +45,7 @@ static void set_relock(struct result *r, const struct lock_req *l, const char *w
 	result_fix_writes(r, l->origin.file);
 	result_fix_writes(r, "node_modules");
 	result_fix_writes(r, ".pnp.cjs");
+	result_fix_writes(r, ".pnp.loader.mjs");
 	result_fix_writes(r, ".yarn");
 	result_hint(r, "%s: yarn install --immutable refuses (YN0028, the lockfile would be "
 		    "modified); run yarn install to relock, then commit %s", what,

@@ -81,7 +81,7 @@ const char *deps_lread_why(const struct lread *l, char *buf, size_t size)
 static const struct manager {
 	const char *name, *title;
 	const char *fix[5];	/* argv, NULL-terminated */
-	const char *writes[4];	/* what that install may write in the work
+	const char *writes[5];	/* what that install may write in the work
 				 * tree (the lockfile stays as it is: each
 				 * is the frozen install), NULL-terminated */
 } managers[] = {
@@ -91,7 +91,7 @@ static const struct manager {
 	/* yarn berry: its linker's node_modules or .pnp.cjs, and .yarn's
 	 * install state and cache */
 	[LOCK_YARN] = { "yarn", "yarn packages", { "yarn", "install", "--immutable", NULL },
-			{ "node_modules", ".pnp.cjs", ".yarn", NULL } },
+			{ "node_modules", ".pnp.cjs", ".pnp.loader.mjs", ".yarn", NULL } },
 	[LOCK_BUN] = { "bun", "bun packages", { "bun", "install", "--frozen-lockfile", NULL },
 		       { "node_modules", NULL } },
 	/* the project's environment: .venv, unless UV_PROJECT_ENVIRONMENT

@@ -313,7 +313,10 @@ static void parity_reason(const struct env_spec *e, const struct parity *p,
 	if (r->reason == REASON_ENV_MISSING && e->example && env[0] != '-' &&
 	    e->example[0] != '-' &&
 	    result_fix_argv(r, FIX_AGENT, 0, "cp", e->example, env, (char *)NULL) == 0) {
-		result_fix_writes(r, env);
+		/* writes names the work tree's files only (a .env may lie
+		 * outside: env.file) */
+		if (env[0] != '/' && strncmp(env, "../", 3))
+			result_fix_writes(r, env);
 		return;
 	}
 	if (r->reason == REASON_KEYS_EXTRA)

@@ -431,6 +431,8 @@ static void silent_hint(struct result *r, const struct port_record *rec)
 	char nb[NAME_MAX_LEN];
 
 	r->reason = REASON_NOT_LISTENING;
+	if (rec->stack && !service_name_ok(rec->stack->service))
+		r->no_fix = NO_FIX_NEEDS_A_PERSON;	/* a name no argv may hold */
 	if (rec->stack && service_name_ok(rec->stack->service)) {
 		result_fix_argv(r, FIX_AGENT, FIX_NEEDS_DOCKER, "docker", "compose",
 				"up", "-d", rec->stack->service, (char *)NULL);

@@ -201,6 +201,8 @@ static void hint_pyenv(struct result *res, const struct want *w)
 			result_hint(res, "pyenv has %s installed, which .python-version "
 				    "selects, but it is not the python on PATH: put "
 				    "pyenv's shims first (eval \"$(pyenv init -)\")", have);
+			/* an installer is there: the shell's setup is not */
+			res->no_fix = NO_FIX_NEEDS_A_PERSON;
 		} else {
 			result_hint(res, "pyenv local %s (installed already, it "
 				    "satisfies every python requirement)", have);
@@ -216,6 +218,7 @@ static void hint_pyenv(struct result *res, const struct want *w)
 		result_fix_argv(res, FIX_AGENT, FIX_NEEDS_NETWORK, "pyenv", "install",
 				t->num, (char *)NULL);
 	} else {
+		res->no_fix = NO_FIX_NEEDS_A_PERSON;	/* a version to choose */
 		result_hint(res, "pyenv install --list, then pyenv install a "
 			    "version the requirement admits");
 	}
@@ -244,6 +247,7 @@ static void hint_manager(struct result *res, const struct want *w,
 			result_fix_argv(res, FIX_AGENT, FIX_NEEDS_NETWORK | FIX_NEEDS_SHELL,
 					"nvm", "install", *t->nvm ? t->nvm : num, (char *)NULL);
 		} else {
+			res->no_fix = NO_FIX_NEEDS_A_PERSON;	/* a version to choose */
 			result_hint(res, "nvm ls-remote, then nvm install a version "
 				    "the requirement admits");
 		}

@@ -26,7 +26,8 @@ harness() {
 	shift
 	(cd "$d" && env -i PATH="$bin:/usr/bin:/bin" HOME="$TEST_TMPDIR/home" \
 		XDG_CONFIG_HOME="$TEST_TMPDIR/xdg" XDG_CACHE_HOME="$TEST_TMPDIR/cache" \
-		TMPDIR="$TEST_TMPDIR" LC_ALL=C.UTF-8 "$@") >"$TEST_TMPDIR/out" 2>"$TEST_TMPDIR/err" \
+		TMPDIR="$TEST_TMPDIR" GIT_CEILING_DIRECTORIES="$TEST_TMPDIR" \
+		LC_ALL=C.UTF-8 "$@") >"$TEST_TMPDIR/out" 2>"$TEST_TMPDIR/err" \
 		<"${stdin:-/dev/null}"
 	st=$?
 }
@@ -42,7 +43,7 @@ for name, h in (("start", start), ("gate", gate)):
     open(f"{sys.argv[2]}/{name}.cmd", "w").write(h["command"])
 PY
 check "claude-code: settings.json has a SessionStart and a Bash PreToolUse command" \
-	[ -s "$TEST_TMPDIR/start.cmd" ] && [ -s "$TEST_TMPDIR/gate.cmd" ]
+	sh -c '[ -s "$1/start.cmd" ] && [ -s "$1/gate.cmd" ]' _ "$TEST_TMPDIR"
 # what Claude Code writes on the hook's stdin
 event() {
 	printf '{"session_id":"s","transcript_path":"/dev/null","cwd":"%s","hook_event_name":"%s"%s}\n' \
@@ -73,9 +74,13 @@ check "PreToolUse fail: the model reads why, on stderr" \
 	grep -q 'parity: 1 of 2 keys missing (B)' "$TEST_TMPDIR/err"
 gate "fail" "$TEST_TMPDIR/fail" "cd web && pnpm start" 2
 gate "fail" "$TEST_TMPDIR/fail" "docker compose up -d" 2
+gate "fail, quotes before it" "$TEST_TMPDIR/fail" 'cd \"web app\" && npm run dev' 2
+gate "fail" "$TEST_TMPDIR/fail" "docker-compose -f dev.yml up -d" 2
+gate "fail, a word ending in up" "$TEST_TMPDIR/fail" "docker compose logs setup" 0
 gate "fail, the fix itself" "$TEST_TMPDIR/fail" "cp .env.example .env" 0
 gate "fail, another command" "$TEST_TMPDIR/fail" "npm test" 0
 gate "pass" "$TEST_TMPDIR/pass" "npm run dev" 0
+gate "nothing to audit" "$TEST_TMPDIR/empty" "npm run dev" 0
 stdin=
 
 # ---- Dev Containers: arrays, run without a shell
@@ -104,8 +109,8 @@ for r in fail pass empty; do
 	rm -f "$TEST_TMPDIR/envpreflight.json"
 	harness "$TEST_TMPDIR/$r" sh "$ex/codex/setup.sh"
 	check "codex setup ($r): exit 0 (got $st)" [ "$st" = 0 ]
-	check "codex setup ($r): the report is JSON" python3 -m json.tool \
-		"$TEST_TMPDIR/envpreflight.json" >/dev/null
+	check "codex setup ($r): the report is JSON" python3 -c \
+		'import json, sys; json.load(open(sys.argv[1]))' "$TEST_TMPDIR/envpreflight.json"
 	# and valid: run.sh checks every report kept against the schema
 	[ -n "${EP_JSON_DIR:-}" ] &&
 		cp "$TEST_TMPDIR/envpreflight.json" "$(mktemp "$EP_JSON_DIR/$T_NAME.XXXXXX")"

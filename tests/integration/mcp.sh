@@ -147,19 +147,20 @@ mcp --bogus </dev/null >/dev/null 2>&1
 check "an unknown option: exit 2" [ "$(status)" = 2 ]
 
 # ---- a string holding U+0000 refuses the message whole (cJSON ends the
-# string there: "pass\u0000junk" would audit pass); an escaped backslash
-# before u0000 is no NUL
+# string there: "pass\u0000junk" would audit pass), as an escape or as a
+# raw byte; an escaped backslash before u0000 is no NUL
 {
 	init 2025-11-25
 	call 1 '{"dir":"pass\u0000junk"}'
 	printf '%s\n' '{"jsonrpc":"2.0","id":"a\u0000b","method":"ping"}'
 	printf '%s\n' '{"jsonrpc":"2.0","method":"notifications/x","params":{"a":"\u0000"}}'
 	call 2 '{"dir":"pass\\u0000"}'
+	printf '{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"audit","arguments":{"dir":"pass\000junk"}}}\n'
 	printf '%s\n' '{"jsonrpc":"2.0","id":3,"method":"ping"}'
 } | mcp >"$TEST_TMPDIR/nul.out"
 check "U+0000 in a string: refused, a number id echoed, a string id null" \
 	python3 "$expect" "$TEST_TMPDIR/nul.out" '0 ok' '1 -32600' 'null -32600' \
-	'2 ok result.isError=true result.structuredContent.error.kind="repo-unreadable"' '3 ok'
+	'2 ok result.isError=true result.structuredContent.error.kind="repo-unreadable"' '4 -32600' '3 ok'
 
 # ---- workspace and no_workspaces, as --workspace and --no-workspaces
 ws=ws-npm-object/repo
