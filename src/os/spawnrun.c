@@ -491,77 +491,106 @@ static int live_owns(pid_t pid)
 	return 0;
 }
 
-static void strays_add(pid_t *out, size_t *n, long pid)
+/* Fields 3, 4 and 9 of /proc/PID/stat (after the command's closing
+ * parenthesis, which the command itself may contain): the state letter
+ * ('R', 'S', 'D', 'Z', ...), the parent and the flags, each pointer NULL
+ * or filled.  0, or -1 when the file cannot be read (gone meanwhile). */
+static int proc_stat_read(long pid, char *state, long *ppid, unsigned *flags)
 {
-	size_t i;
+	char path[64], line[512], st;
+	const char *paren;
+	unsigned fl;
+	long pp;
+	FILE *f;
+	int rc = -1;
 
-	if (pid <= 0 || *n >= STRAYS_MAX)
-		return;
-	for (i = 0; i < *n; i++)
-		if (out[i] == (pid_t)pid)
-			return;
-	out[(*n)++] = (pid_t)pid;
+	snprintf(path, sizeof(path), "/proc/%ld/stat", pid);
+	f = fopen(path, "re");
+	if (!f)
+		return -1;
+	if (fgets(line, sizeof(line), f) && (paren = strrchr(line, ')')) != NULL &&
+	    /* NOLINTNEXTLINE(cert-err34-c): the kernel's stat line */
+	    sscanf(paren + 1, " %c %ld %*d %*d %*d %*d %u", &st, &pp, &fl) == 3) {
+		if (state)
+			*state = st;
+		if (ppid)
+			*ppid = pp;
+		if (flags)
+			*flags = fl;
+		rc = 0;
+	}
+	fclose(f);
+	return rc;
 }
 
-/* Our children by /proc/self/task/TID/children (one file per thread,
- * since a reparented orphan may belong to any of them).  -1 when the
- * kernel has no such files. */
-static int strays_by_task(pid_t *out, size_t *n)
+/* The children of process pid ("self" or a number), every thread's
+ * (/proc/PID/task/TID/children: a reparented orphan may belong to any
+ * thread), each handed to add.  -1 when the kernel has no such files. */
+static int task_children(const char *pid, void (*add)(void *arg, long child),
+			 void *arg)
 {
-	DIR *d = opendir("/proc/self/task");
+	char path[64];
 	struct dirent *de;
+	DIR *d;
 	int seen = 0;
 
-	if (!d)
+	snprintf(path, sizeof(path), "/proc/%.20s/task", pid);
+	if (!(d = opendir(path)))
 		return -1;
 	while ((de = readdir(d)) != NULL) {
-		char path[64];
+		char cpath[96];
 		FILE *f;
-		long pid;
+		long c;
 
 		if (de->d_name[0] < '0' || de->d_name[0] > '9')
 			continue;
-		snprintf(path, sizeof(path), "/proc/self/task/%.20s/children",
-			 de->d_name);
-		f = fopen(path, "re");
-		if (!f)
+		snprintf(cpath, sizeof(cpath), "%s/%.20s/children", path, de->d_name);
+		if (!(f = fopen(cpath, "re")))
 			continue;
 		seen = 1;
 		/* the kernel's decimal pids: nothing to misreport */
-		while (fscanf(f, "%ld", &pid) == 1)	/* NOLINT(cert-err34-c) */
-			strays_add(out, n, pid);
+		while (fscanf(f, "%ld", &c) == 1)	/* NOLINT(cert-err34-c) */
+			add(arg, c);
 		fclose(f);
 	}
 	closedir(d);
 	return seen ? 0 : -1;
 }
 
-/* The same by every /proc/PID/stat whose parent is us (kernels built
+struct strays {
+	pid_t *out;
+	size_t n;
+};
+
+static void strays_add(void *arg, long pid)
+{
+	struct strays *st = arg;
+	size_t i;
+
+	if (pid <= 0 || st->n >= STRAYS_MAX)
+		return;
+	for (i = 0; i < st->n; i++)
+		if (st->out[i] == (pid_t)pid)
+			return;
+	st->out[st->n++] = (pid_t)pid;
+}
+
+/* Our children by every /proc/PID/stat whose parent is us (kernels built
  * without CONFIG_PROC_CHILDREN). */
-static void strays_by_scan(pid_t *out, size_t *n)
+static void strays_by_scan(struct strays *st)
 {
 	DIR *d = opendir("/proc");
 	struct dirent *de;
-	long self = (long)getpid();
+	long self = (long)getpid(), ppid;
 
 	while (d && (de = readdir(d)) != NULL) {
-		char path[64], line[512];
-		const char *close_paren;
-		long ppid;
-		FILE *f;
+		long pid;
 
 		if (de->d_name[0] < '1' || de->d_name[0] > '9')
 			continue;
-		snprintf(path, sizeof(path), "/proc/%.20s/stat", de->d_name);
-		f = fopen(path, "re");
-		if (!f)
-			continue;	/* gone meanwhile */
-		if (fgets(line, sizeof(line), f) &&
-		    (close_paren = strrchr(line, ')')) != NULL &&
-		    /* NOLINTNEXTLINE(cert-err34-c): the kernel's stat line */
-		    sscanf(close_paren + 1, " %*c %ld", &ppid) == 1 && ppid == self)
-			strays_add(out, n, strtol(de->d_name, NULL, 10));
-		fclose(f);
+		pid = strtol(de->d_name, NULL, 10);
+		if (proc_stat_read(pid, NULL, &ppid, NULL) == 0 && ppid == self)
+			strays_add(st, pid);
 	}
 	if (d)
 		closedir(d);
@@ -571,11 +600,12 @@ static void strays_by_scan(pid_t *out, size_t *n)
  * child being started is either registered or not yet there. */
 static size_t strays_find(pid_t *out)
 {
-	size_t n = 0, i, kept = 0;
+	struct strays st = { out, 0 };
+	size_t i, kept = 0;
 
-	if (strays_by_task(out, &n) < 0)
-		strays_by_scan(out, &n);
-	for (i = 0; i < n; i++)
+	if (task_children("self", strays_add, &st) < 0)
+		strays_by_scan(&st);
+	for (i = 0; i < st.n; i++)
 		if (!live_owns(out[i]))
 			out[kept++] = out[i];
 	return kept;
@@ -623,56 +653,32 @@ static void strays_reap(pid_t *pids, size_t n, double until_ms)
 #define ESCAPEES_MAX 256
 #define ESCAPEES_DEPTH 8
 
-/* The parent pid of pid from /proc/PID/stat, or -1. */
-static long proc_ppid(long pid)
-{
-	char path[64], line[512];
-	const char *paren;
-	long ppid = -1;
-	FILE *f;
+/* What the walk has found: pids[0..n) and the parent each was found
+ * under; adding under parent. */
+struct escapees {
+	long pids[ESCAPEES_MAX], parents[ESCAPEES_MAX];
+	size_t n;
+	long parent;
+};
 
-	snprintf(path, sizeof(path), "/proc/%ld/stat", pid);
-	f = fopen(path, "re");
-	if (!f)
-		return -1;
-	if (!fgets(line, sizeof(line), f) || !(paren = strrchr(line, ')')) ||
-	    /* NOLINTNEXTLINE(cert-err34-c): the kernel's stat line */
-	    sscanf(paren + 1, " %*c %ld", &ppid) != 1)
-		ppid = -1;
-	fclose(f);
-	return ppid;
+static void escapees_add(void *arg, long pid)
+{
+	struct escapees *e = arg;
+
+	if (e->n < ESCAPEES_MAX) {
+		e->pids[e->n] = pid;
+		e->parents[e->n++] = e->parent;
+	}
 }
 
-/* The children of pid (every thread's) appended to out[*n..max), with
- * pid as each one's parent in parent_of. */
-static void proc_children(long pid, long *out, long *parent_of, size_t *n,
-			  size_t max)
+/* The children of pid into e, as found under pid. */
+static void escapees_below(struct escapees *e, long pid)
 {
-	char path[64];
-	struct dirent *de;
-	DIR *d;
+	char num[24];
 
-	snprintf(path, sizeof(path), "/proc/%ld/task", pid);
-	if (!(d = opendir(path)))
-		return;
-	while ((de = readdir(d)) != NULL && *n < max) {
-		char cpath[96];
-		FILE *f;
-		long c;
-
-		if (de->d_name[0] < '0' || de->d_name[0] > '9')
-			continue;
-		snprintf(cpath, sizeof(cpath), "/proc/%ld/task/%.20s/children", pid,
-			 de->d_name);
-		if (!(f = fopen(cpath, "re")))
-			continue;
-		while (*n < max && fscanf(f, "%ld", &c) == 1) {	/* NOLINT(cert-err34-c) */
-			out[*n] = c;
-			parent_of[(*n)++] = pid;
-		}
-		fclose(f);
-	}
-	closedir(d);
+	snprintf(num, sizeof(num), "%ld", pid);
+	e->parent = pid;
+	task_children(num, escapees_add, e);
 }
 
 /* SIGKILL pid, provided it is still parent's child, through a pidfd
@@ -686,7 +692,9 @@ static int escapee_kill(long pid, long parent)
 
 	if (fd < 0)
 		return -1;
-	if (proc_ppid(pid) == parent &&
+	long ppid;
+
+	if (proc_stat_read(pid, NULL, &ppid, NULL) == 0 && ppid == parent &&
 	    syscall(SYS_pidfd_send_signal, (int)fd, SIGKILL, NULL, 0) == 0)
 		return (int)fd;
 	close((int)fd);
@@ -716,26 +724,27 @@ static int pidfd_alive(int fd)
  * reaped meanwhile: else they may be a stranger's that took its pid. */
 static void escapees_kill(void)
 {
-	long pids[ESCAPEES_MAX], parents[ESCAPEES_MAX];
-	size_t n = 0, from = 0, depth, i;
+	struct escapees e;
+	size_t from = 0, depth, i;
 	struct live *l;
 
+	e.n = 0;
 	for (l = live_head; l; l = l->next)
 		if (!l->reaped && l->killed)
-			proc_children(l->pid, pids, parents, &n, ESCAPEES_MAX);
-	for (depth = 0; depth < ESCAPEES_DEPTH && from < n; depth++) {
-		size_t to = n;
+			escapees_below(&e, l->pid);
+	for (depth = 0; depth < ESCAPEES_DEPTH && from < e.n; depth++) {
+		size_t to = e.n;
 
 		for (i = from; i < to; i++) {
-			int fd = escapee_kill(pids[i], parents[i]);
-			size_t k = n;
+			int fd = escapee_kill(e.pids[i], e.parents[i]);
+			size_t k = e.n;
 
 			if (fd < 0)
 				continue;
 			/* its own children, while it is not yet dead */
-			proc_children(pids[i], pids, parents, &n, ESCAPEES_MAX);
+			escapees_below(&e, e.pids[i]);
 			if (!pidfd_alive(fd))
-				n = k;
+				e.n = k;
 			close(fd);
 		}
 		from = to;
@@ -786,21 +795,10 @@ void spawn_close(void)
  * its flags (field 9), or 0 when they cannot be read. */
 static char proc_state(pid_t pid, unsigned *flags)
 {
-	char path[64], line[512], st = 0;
-	const char *paren;
-	FILE *f;
+	char st;
 
 	*flags = 0;
-	snprintf(path, sizeof(path), "/proc/%ld/stat", (long)pid);
-	f = fopen(path, "re");
-	if (!f)
-		return 0;
-	if (!fgets(line, sizeof(line), f) || !(paren = strrchr(line, ')')) ||
-	    /* NOLINTNEXTLINE(cert-err34-c): the kernel's stat line */
-	    sscanf(paren + 1, " %c %*d %*d %*d %*d %*d %u", &st, flags) != 2)
-		st = 0;
-	fclose(f);
-	return st;
+	return proc_stat_read((long)pid, &st, NULL, flags) == 0 ? st : 0;
 }
 
 /* 1 when the kernel holds killed child l: in uninterruptible sleep ('D',

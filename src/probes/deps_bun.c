@@ -229,8 +229,7 @@ static int manifests(const struct spec *spec, const struct lock_req *l,
 	/* no fix loop: the frozen install refuses here, so the fix is the
 	 * command that relocks, said as such */
 	result_fix_argv(r, FIX_AGENT, FIX_NEEDS_NETWORK, "bun", "install", (char *)NULL);
-	result_fix_writes(r, l->origin.file);
-	result_fix_writes(r, "node_modules");
+	deps_relock_writes(r, l);
 	result_hint(r, "bun install --frozen-lockfile refuses (\"lockfile had changes, but "
 		    "lockfile is frozen\"): run bun install to update %s, then commit it",
 		    l->origin.file);

@@ -1007,8 +1007,7 @@ static int npm_check_sync(const struct spec *spec, const struct lock_req *l,
 			 * lockfile */
 			result_fix_argv(r, FIX_AGENT, FIX_NEEDS_NETWORK, "npm", "install",
 					(char *)NULL);
-			result_fix_writes(r, l->origin.file);
-			result_fix_writes(r, "node_modules");
+			deps_relock_writes(r, l);
 			result_hint(r, "run npm install to update %s from %s (a relock: "
 				    "npm ci refuses a lockfile out of sync, or leaves out what "
 				    "package.json no longer names, and never writes the "
@@ -1091,8 +1090,7 @@ static int npm_check_overrides(const struct lock_req *l, const struct blob *lock
 	r->reason = REASON_OUT_OF_DATE;
 	npm_override_data(r, l, ".", m.name, m.want, m.spec, m.locked);
 	result_fix_argv(r, FIX_AGENT, FIX_NEEDS_NETWORK, "npm", "install", (char *)NULL);
-	result_fix_writes(r, l->origin.file);
-	result_fix_writes(r, "node_modules");
+	deps_relock_writes(r, l);
 	result_hint(r, "run npm install to update %s from package.json's overrides (a relock: "
 		    "the lockfile keeps no record of the overrides it was made with, npm ci "
 		    "refuses a lockfile they no longer fit and never writes it), then commit it",

@@ -151,8 +151,7 @@ static void outdated_result(struct result *r, const struct lock_req *l, const ch
 	 * on by itself in CI (config's ci-info default) */
 	result_fix_argv(r, FIX_AGENT, FIX_NEEDS_NETWORK, "pnpm", "install",
 			"--no-frozen-lockfile", (char *)NULL);
-	result_fix_writes(r, l->origin.file);
-	result_fix_writes(r, "node_modules");
+	deps_relock_writes(r, l);
 	result_hint(r, "%s was changed without relocking: run pnpm install "
 		    "--no-frozen-lockfile to update %s and install (commit the lockfile)",
 		    file, l->origin.file);

@@ -381,8 +381,7 @@ static void mismatch_result(struct result *r, const struct lock_req *l, unsigned
 	 * clears a lockfile written under another configuration */
 	result_fix_argv(r, FIX_AGENT, FIX_NEEDS_NETWORK, "pnpm", "install",
 			"--no-frozen-lockfile", (char *)NULL);
-	result_fix_writes(r, l->origin.file);
-	result_fix_writes(r, "node_modules");
+	deps_relock_writes(r, l);
 	result_hint(r, "the configuration changed without relocking: run pnpm install "
 		    "--no-frozen-lockfile to update %s and install (commit the lockfile)",
 		    l->origin.file);

@@ -47,6 +47,9 @@ const char *deps_lread_why(const struct lread *l, char *buf, size_t size);
 const char *deps_manager_name(enum lock_kind kind);
 /* The install command as fix.argv (printed, never run). */
 void deps_set_fix(struct result *r, const struct lock_req *l);
+/* A relock's fix.writes (after its argv): the lockfile, and what the
+ * manager's install writes. */
+void deps_relock_writes(struct result *r, const struct lock_req *l);
 /* "run CMD to install what LOCKFILE says" when r has a fix argv. */
 void deps_fix_hint(struct result *r, const struct lock_req *l);
 

@@ -40,13 +40,7 @@ static void set_relock(struct result *r, const struct lock_req *l, const char *w
 {
 	r->reason = REASON_OUT_OF_DATE;
 	result_fix_argv(r, FIX_AGENT, FIX_NEEDS_NETWORK, "yarn", "install", (char *)NULL);
-	/* and, by its linker, node_modules or .pnp.cjs, and .yarn's
-	 * install state (berry's Project.ts persistInstallStateFile) */
-	result_fix_writes(r, l->origin.file);
-	result_fix_writes(r, "node_modules");
-	result_fix_writes(r, ".pnp.cjs");
-	result_fix_writes(r, ".pnp.loader.mjs");
-	result_fix_writes(r, ".yarn");
+	deps_relock_writes(r, l);
 	result_hint(r, "%s: yarn install --immutable refuses (YN0028, the lockfile would be "
 		    "modified); run yarn install to relock, then commit %s", what,
 		    l->origin.file);

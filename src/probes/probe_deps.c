@@ -88,8 +88,8 @@ static const struct manager {
 	[LOCK_NPM] = { "npm", "npm packages", { "npm", "ci", NULL }, { "node_modules", NULL } },
 	[LOCK_PNPM] = { "pnpm", "pnpm packages",
 			{ "pnpm", "install", "--frozen-lockfile", NULL }, { "node_modules", NULL } },
-	/* yarn berry: its linker's node_modules or .pnp.cjs, and .yarn's
-	 * install state and cache */
+	/* yarn berry: by its linker node_modules or .pnp.cjs, and .yarn's
+	 * install state (Project.ts persistInstallStateFile) and cache */
 	[LOCK_YARN] = { "yarn", "yarn packages", { "yarn", "install", "--immutable", NULL },
 			{ "node_modules", ".pnp.cjs", ".pnp.loader.mjs", ".yarn", NULL } },
 	[LOCK_BUN] = { "bun", "bun packages", { "bun", "install", "--frozen-lockfile", NULL },
@@ -106,17 +106,29 @@ const char *deps_manager_name(enum lock_kind kind)
 	return managers[kind].name;
 }
 
+/* What kind's install writes in the work tree, as r's fix.writes. */
+static void install_writes(struct result *r, enum lock_kind kind)
+{
+	const char *const *w;
+
+	for (w = managers[kind].writes; *w; w++)
+		result_fix_writes(r, *w);
+}
+
+void deps_relock_writes(struct result *r, const struct lock_req *l)
+{
+	result_fix_writes(r, l->origin.file);
+	install_writes(r, l->kind);
+}
+
 void deps_set_fix(struct result *r, const struct lock_req *l)
 {
 	const char *const *a = managers[l->kind].fix;
 	char *py;
 
 	if (l->kind != LOCK_PIP) {
-		const char *const *w;
-
 		result_fix_argv(r, FIX_AGENT, FIX_NEEDS_NETWORK, a[0], a[1], a[2], a[3], (char *)NULL);
-		for (w = managers[l->kind].writes; *w; w++)
-			result_fix_writes(r, *w);
+		install_writes(r, l->kind);
 		return;
 	}
 	if (!l->venv)

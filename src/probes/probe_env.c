@@ -315,7 +315,7 @@ static void parity_reason(const struct env_spec *e, const struct parity *p,
 	    result_fix_argv(r, FIX_AGENT, 0, "cp", e->example, env, (char *)NULL) == 0) {
 		/* writes names the work tree's files only (a .env may lie
 		 * outside: env.file) */
-		if (env[0] != '/' && strncmp(env, "../", 3))
+		if (path_rel_inside(env))
 			result_fix_writes(r, env);
 		return;
 	}
