@@ -107,6 +107,10 @@ void render_tap(FILE *out, const struct report *rep, int version);
  * pending NULL clears the line. */
 void render_progress(FILE *out, const struct result *pending, size_t n,
 		     double elapsed_ms, size_t *width);
+/* That line's text, uncut and without the carriage returns (the MCP
+ * server's progress notifications): a new string the caller frees. */
+char *render_progress_text(const struct result *pending, size_t n,
+			   double elapsed_ms);
 
 /* The envpreflight/1 document of rep, as render_json prints it; the
  * caller frees it with cJSON_Delete. */

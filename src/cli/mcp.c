@@ -28,10 +28,10 @@
 #include <string.h>
 
 #define RPC_PARSE_ERROR (-32700)
-#define RPC_INVALID_REQUEST (-32600)
+#define RPC_INVALID_REQUEST MCP_INVALID_REQUEST
 #define RPC_METHOD_NOT_FOUND (-32601)
 #define RPC_INVALID_PARAMS (-32602)
-#define RPC_INTERNAL_ERROR (-32603)
+#define RPC_INTERNAL_ERROR MCP_INTERNAL_ERROR
 
 static const char *const protocol_versions[] = {
 	MCP_PROTOCOL_LATEST, "2025-06-18", "2025-03-26", "2024-11-05",
@@ -42,6 +42,18 @@ struct mcp_server {
 	int initialized;	/* initialize was answered */
 	const char *version;	/* the revision agreed on */
 	cJSON *tools;		/* tools/list's result, made once */
+	void (*notify)(void *arg, const char *line);	/* mcp_notify_to's */
+	void *notify_arg;
+};
+
+/* One message's way through handle: what mcp_take is told beyond the
+ * response. */
+struct take {
+	int may_defer;		/* mcp_take: an audit call is left to the
+				 * transport once its arguments are good */
+	int deferred;		/* ... and this one was */
+	const cJSON *token;	/* the call's params._meta.progressToken */
+	char *cancel_id;	/* notifications/cancelled's requestId */
 };
 
 /* What a request did wrong: a JSON-RPC error. */
@@ -528,7 +540,8 @@ static int audit_args_parse(const struct mcp_server *s, const cJSON *args,
 
 /* Audits left with a stuck worker at their deadline: the worker may
  * still read the audit's model, so it is never freed (see audit.h).  A
- * static list keeps them reachable, not leaked. */
+ * static list keeps them reachable, not leaked, until the call's process
+ * ends (mcp_stdio.c runs each call in one of its own). */
 static struct audit **abandoned_audits;
 static size_t nabandoned_audits;
 
@@ -548,8 +561,50 @@ static char *human_report(const struct report *rep)
 	return text;
 }
 
-static cJSON *call_audit(struct mcp_server *s, const cJSON *args, struct rpc_error *e)
+/* A progress notification (server/utilities/progress) before each pause
+ * of a wait: the time waited so far as progress (it only grows), the
+ * wait as total, and the line --wait shows on a terminal as message, so
+ * that a client that resets its timeout on progress (the TypeScript
+ * SDK's resetTimeoutOnProgress) keeps a long wait alive. */
+struct progress {
+	const struct mcp_server *s;
+	const cJSON *token;
+	long total_ms;
+	double last;
+};
+
+static void audit_progress(void *arg, const struct result *pending, size_t n,
+			   double elapsed_ms)
 {
+	struct progress *p = arg;
+	double ms = floor(elapsed_ms);
+	cJSON *msg, *params;
+	char *text, *line;
+
+	if (!pending || ms <= p->last)
+		return;		/* the end of the wait; or no progress made */
+	p->last = ms;
+	msg = cJSON_CreateObject();
+	cJSON_AddStringToObject(msg, "jsonrpc", "2.0");
+	cJSON_AddStringToObject(msg, "method", "notifications/progress");
+	params = cJSON_AddObjectToObject(msg, "params");
+	cJSON_AddItemToObject(params, "progressToken", cJSON_Duplicate(p->token, 0));
+	cJSON_AddNumberToObject(params, "progress", ms);
+	cJSON_AddNumberToObject(params, "total", (double)p->total_ms);
+	text = render_progress_text(pending, n, elapsed_ms);
+	cJSON_AddStringToObject(params, "message", text);
+	free(text);
+	line = cJSON_PrintUnformatted(msg);
+	cJSON_Delete(msg);
+	if (line)
+		p->s->notify(p->s->notify_arg, line);
+	free(line);
+}
+
+static cJSON *call_audit(struct mcp_server *s, const cJSON *args, struct rpc_error *e,
+			 struct take *t)
+{
+	struct progress prog;
 	struct audit_opts o;
 	struct audit_args own = { NULL, NULL, NULL, NULL };
 	struct buf why = BUF_INIT;
@@ -568,6 +623,19 @@ static cJSON *call_audit(struct mcp_server *s, const cJSON *args, struct rpc_err
 	if (s->cfg->no_audit) {
 		r = bad_argument(s, &o, e, "this server runs no audit (no_audit)");
 		goto out;
+	}
+	if (t->may_defer) {	/* good arguments: the transport runs it */
+		t->deferred = 1;
+		r = NULL;
+		goto out;
+	}
+	if (t->token && s->notify && o.wait_ms) {
+		prog.s = s;
+		prog.token = t->token;
+		prog.total_ms = o.wait_ms;
+		prog.last = 0;
+		o.progress = audit_progress;
+		o.progress_arg = &prog;
 	}
 	a = xcalloc(1, sizeof(*a));
 	if (audit_run(a, &o, s->cfg->cfg, start) < 0) {
@@ -661,10 +729,12 @@ static cJSON *method_initialize(struct mcp_server *s, const cJSON *params,
 }
 
 static cJSON *method_tools_call(struct mcp_server *s, const cJSON *params,
-				struct rpc_error *e)
+				struct rpc_error *e, struct take *t)
 {
 	const cJSON *name = cJSON_GetObjectItemCaseSensitive(params, "name");
 	const cJSON *args = cJSON_GetObjectItemCaseSensitive(params, "arguments");
+	const cJSON *meta = cJSON_GetObjectItemCaseSensitive(params, "_meta");
+	const cJSON *token = cJSON_GetObjectItemCaseSensitive(meta, "progressToken");
 	static const cJSON none = { 0 };
 	char *q;
 
@@ -676,8 +746,12 @@ static cJSON *method_tools_call(struct mcp_server *s, const cJSON *params,
 				"expects an object"), NULL;
 	if (!args || cJSON_IsNull(args))
 		args = &none;
+	/* a progress token is a string or an integer (basic/utilities/progress) */
+	if (cJSON_IsString(token) || (cJSON_IsNumber(token) &&
+				      token->valuedouble == floor(token->valuedouble)))
+		t->token = token;
 	if (!strcmp(name->valuestring, "audit"))
-		return call_audit(s, args, e);
+		return call_audit(s, args, e, t);
 	if (!strcmp(name->valuestring, "list_probes"))
 		return call_list_probes(s, args, e);
 	q = quote_text(name->valuestring);
@@ -689,7 +763,7 @@ static cJSON *method_tools_call(struct mcp_server *s, const cJSON *params,
 
 /* The result of request method, or NULL with e filled. */
 static cJSON *dispatch(struct mcp_server *s, const char *method,
-		       const cJSON *params, struct rpc_error *e)
+		       const cJSON *params, struct rpc_error *e, struct take *t)
 {
 	char *q;
 
@@ -703,7 +777,7 @@ static cJSON *dispatch(struct mcp_server *s, const char *method,
 	if (!strcmp(method, "tools/list"))
 		return cJSON_Duplicate(s->tools, 1);
 	if (!strcmp(method, "tools/call"))
-		return method_tools_call(s, params, e);
+		return method_tools_call(s, params, e, t);
 	q = quote_text(method);
 	rpc_fail(e, RPC_METHOD_NOT_FOUND, "method not found: '%s'", q);
 	free(q);
@@ -753,7 +827,23 @@ static int id_valid(const cJSON *id)
 	return cJSON_IsNumber(id) && isfinite(id->valuedouble);
 }
 
-static char *handle(struct mcp_server *s, const cJSON *msg)
+/* The id of msg as JSON text (a new string), or NULL. */
+static char *id_text(const cJSON *id)
+{
+	return id ? cJSON_PrintUnformatted(id) : NULL;
+}
+
+/* notifications/cancelled (basic/utilities/cancellation): the request
+ * to stop, when its requestId is one a request could have had. */
+static void note_cancel(const cJSON *params, struct take *t)
+{
+	const cJSON *id = cJSON_GetObjectItemCaseSensitive(params, "requestId");
+
+	if (id_valid(id))
+		t->cancel_id = id_text(id);
+}
+
+static char *handle(struct mcp_server *s, const cJSON *msg, struct take *t)
 {
 	const cJSON *id = cJSON_GetObjectItemCaseSensitive(msg, "id");
 	const cJSON *method = cJSON_GetObjectItemCaseSensitive(msg, "method");
@@ -781,15 +871,21 @@ static char *handle(struct mcp_server *s, const cJSON *msg)
 	if (!cJSON_IsString(method))
 		return rpc_fail(&e, RPC_INVALID_REQUEST, "'method' expects a string"),
 		       respond(id_valid(id) ? id : NULL, NULL, &e);
-	if (!id)
-		return NULL;	/* a notification: initialized, cancelled, ... */
+	if (!id) {	/* a notification: initialized, cancelled, ... */
+		if (!strcmp(method->valuestring, "notifications/cancelled") &&
+		    cJSON_IsObject(params))
+			note_cancel(params, t);
+		return NULL;
+	}
 	if (!id_valid(id))
 		return rpc_fail(&e, RPC_INVALID_REQUEST, "'id' expects a string or a "
 				"number"), respond(NULL, NULL, &e);
 	if (params && !cJSON_IsObject(params))
 		return rpc_fail(&e, RPC_INVALID_PARAMS, "'params' expects an object"),
 		       respond(id, NULL, &e);
-	result = dispatch(s, method->valuestring, params, &e);
+	result = dispatch(s, method->valuestring, params, &e, t);
+	if (t->deferred)
+		return NULL;
 	return respond(id, result, &e);
 }
 
@@ -814,7 +910,9 @@ static int holds_nul_escape(const char *msg, size_t len)
 	return 0;
 }
 
-char *mcp_handle(struct mcp_server *s, const char *msg, size_t len)
+/* One message, as mcp_handle and mcp_take say. */
+static char *take_message(struct mcp_server *s, const char *msg, size_t len,
+			  struct take *t, char **call_id)
 {
 	const char *end = NULL;
 	struct rpc_error e;
@@ -849,8 +947,56 @@ char *mcp_handle(struct mcp_server *s, const char *msg, size_t len)
 		cJSON_Delete(doc);
 		return out;
 	}
-	out = handle(s, doc);
+	out = handle(s, doc, t);
+	if (t->deferred)
+		*call_id = id_text(cJSON_GetObjectItemCaseSensitive(doc, "id"));
 	cJSON_Delete(doc);
+	return out;
+}
+
+char *mcp_handle(struct mcp_server *s, const char *msg, size_t len)
+{
+	struct take t = { 0, 0, NULL, NULL };
+	char *out = take_message(s, msg, len, &t, NULL);
+
+	free(t.cancel_id);
+	return out;
+}
+
+void mcp_take(struct mcp_server *s, const char *msg, size_t len,
+	      struct mcp_taken *taken)
+{
+	struct take t = { 1, 0, NULL, NULL };
+
+	memset(taken, 0, sizeof(*taken));
+	taken->response = take_message(s, msg, len, &t, &taken->call_id);
+	taken->cancel_id = t.cancel_id;
+}
+
+void mcp_taken_release(struct mcp_taken *t)
+{
+	free(t->response);
+	free(t->call_id);
+	free(t->cancel_id);
+}
+
+void mcp_notify_to(struct mcp_server *s, void (*fn)(void *arg, const char *line),
+		   void *arg)
+{
+	s->notify = fn;
+	s->notify_arg = arg;
+}
+
+char *mcp_error_line(const char *id_json, int code, const char *msg)
+{
+	struct rpc_error e;
+	cJSON *id = id_json ? cJSON_Parse(id_json) : NULL;
+	char *out;
+
+	e.code = code;
+	snprintf(e.msg, sizeof(e.msg), "%s", msg);
+	out = respond(id, NULL, &e);
+	cJSON_Delete(id);
 	return out;
 }
 

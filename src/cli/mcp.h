@@ -5,11 +5,10 @@
  *                the lifecycle, version negotiation, tools/list and the
  *                tools audit and list_probes
  *   mcp_stdio.c  the stdio transport (one message per line), the
- *                options; a signal ends it as the command line's do
- *                (signals.c), exit 0
- *
- * Messages are handled one at a time: an audit runs to its deadline
- * before the next message is read.
+ *                options, and the calls in flight: each audit runs in a
+ *                process of its own, so that calls run side by side,
+ *                a ping is answered at once, and a cancelled or stopped
+ *                call ends with every child it started
  */
 #ifndef EP_MCP_H
 #define EP_MCP_H
@@ -22,8 +21,7 @@
  * for one of them gets it, any other gets the newest. */
 #define MCP_PROTOCOL_LATEST "2025-11-25"
 
-/* The longest wait_ms of the audit tool: as long as its longest deadline
- * (messages are handled one at a time). */
+/* The longest wait_ms of the audit tool: as long as its longest deadline. */
 #define MCP_WAIT_MAX_MS 600000
 
 struct mcp_config {
@@ -51,6 +49,35 @@ void mcp_free(struct mcp_server *s);
  * a response from the client).  Never exits, never prints.
  */
 char *mcp_handle(struct mcp_server *s, const char *msg, size_t len);
+
+/* What the transport is to do with one message (mcp_take). */
+struct mcp_taken {
+	char *response;		/* a line to send now, or NULL */
+	char *call_id;		/* an audit call whose arguments are good, to
+				 * be run by mcp_handle elsewhere (in a
+				 * process of its own): its id as JSON text;
+				 * response is NULL then */
+	char *cancel_id;	/* notifications/cancelled: the id of the
+				 * request to stop, as JSON text */
+};
+
+/* mcp_handle, except that an audit call is not run here but handed back
+ * (t->call_id), and a cancellation is named; release t after. */
+void mcp_take(struct mcp_server *s, const char *msg, size_t len,
+	      struct mcp_taken *t);
+void mcp_taken_release(struct mcp_taken *t);
+
+/* Where mcp_handle sends a call's notifications (progress during
+ * wait_ms, for a call that carries a progressToken): fn gets each as
+ * one line of JSON without a line end.  Without it none is sent. */
+void mcp_notify_to(struct mcp_server *s, void (*fn)(void *arg, const char *line),
+		   void *arg);
+
+/* A JSON-RPC error response (one line, a new string) to the request
+ * whose id is the JSON text id_json (NULL: id null). */
+#define MCP_INTERNAL_ERROR (-32603)
+#define MCP_INVALID_REQUEST (-32600)
+char *mcp_error_line(const char *id_json, int code, const char *msg);
 
 /* `envpreflight mcp [OPTIONS]` (argv[0] is "mcp"): the exit status. */
 int mcp_main(int argc, char **argv);

@@ -767,36 +767,41 @@ static char *progress_title(const struct result *c)
 	return t;
 }
 
+char *render_progress_text(const struct result *pending, size_t n,
+			   double elapsed_ms)
+{
+	struct buf b = BUF_INIT;
+	char *title = progress_title(pending);
+
+	buf_printf(&b, "waiting for %s", title);
+	free(title);
+	if (n > 1)
+		buf_printf(&b, " and %zu more", n - 1);
+	buf_printf(&b, " (%.1f s)", elapsed_ms / 1000);
+	return buf_detach(&b);
+}
+
 void render_progress(FILE *out, const struct result *pending, size_t n,
 		     double elapsed_ms, size_t *width)
 {
-	struct buf b = BUF_INIT;
-	char *title;
-	size_t len, i;
+	char *text = pending ? render_progress_text(pending, n, elapsed_ms) :
+		     xstrdup("");
+	size_t len = strlen(text), i;
 
-	if (pending) {
-		title = progress_title(pending);
-		buf_printf(&b, "waiting for %s", title);
-		free(title);
-		if (n > 1)
-			buf_printf(&b, " and %zu more", n - 1);
-		buf_printf(&b, " (%.1f s)", elapsed_ms / 1000);
-	}
-	len = b.len;
 	if (len > PROGRESS_MAX) {
 		len = PROGRESS_MAX;
-		while (len && ((unsigned char)b.s[len] & 0xc0) == 0x80)
+		while (len && ((unsigned char)text[len] & 0xc0) == 0x80)
 			len--;	/* not in the middle of a character */
 	}
 	fputc('\r', out);
-	fwrite(buf_str(&b), 1, len, out);
+	fwrite(text, 1, len, out);
 	for (i = len; i < *width; i++)
 		fputc(' ', out);
 	if (!pending)
 		fputc('\r', out);
 	*width = pending ? len : 0;
 	fflush(out);
-	buf_release(&b);
+	free(text);
 }
 
 /* -------- JUnit XML -------- */

@@ -72,6 +72,8 @@ out=$TEST_TMPDIR/garbage.out
 	call 17 '{"dir":"pass"}'
 	call 18 '{"dir":"nothing/repo"}'
 	echo '{"jsonrpc":"2.0","id":19,"method":"tools/call","params":{"name":"list_probes","arguments":{"x":1}}}'
+	echo '{"jsonrpc":"2.0","id":true,"method":"ping"}'
+	echo '{"jsonrpc":"2.0","id":[21],"method":"ping"}'
 	printf '{"jsonrpc":"2.0","id":20,"method":"ping"}'	# no line end: the last
 } | mcp >"$out"
 check "garbage: exit 0 at the end of input (got $(status))" [ "$(status)" = 0 ]
@@ -84,7 +86,7 @@ check "garbage: the error codes" python3 "$expect" "$out" \
 	'14 -32602' '15 -32602' '16 -32602' \
 	'17 ok result.isError=false result.structuredContent.ok=true result.content[0].type="text"' \
 	'18 ok result.isError=true result.structuredContent.error.kind="nothing-to-audit"' \
-	'19 -32602' '20 ok'
+	'19 -32602' 'null -32600' 'null -32600' '20 ok'
 grep -q 'outside the directory the server was started in' "$out"
 check "garbage: dir outside names the boundary" [ $? = 0 ]
 py - "$out" "$json_dir" <<'EOF'
@@ -271,9 +273,9 @@ EOF
 	check "SIGTERM: the answer was whole" python3 "$expect" "$TEST_TMPDIR/term.out" '0 ok'
 fi
 
-# ---- a signal in the middle of a call: the call's children (a hung
+# ---- a signal in the middle of two calls: each call's children (a hung
 # version query, its setsid grandchild) end with the server, exit 0, the
-# call unanswered; SIGHUP too (its default action used to kill the server
+# calls unanswered; SIGHUP too (its default action used to kill the server
 # and leave them to PID 1)
 mkdir -p "$root/hangescape"
 printf '{"engines": {"node": ">=20"}}\n' >"$root/hangescape/package.json"
@@ -281,7 +283,9 @@ if [ -z "$SIGDFL" ]; then
 	skip "a signal mid-call: neither env --default-signal nor perl can set the signals to their default here"
 else
 	hx=$(marked "$fx/hangescape")
-	for sig in HUP TERM INT; do
+	# KILL: the server cannot act, its calls' processes can (they end
+	# with the server: PR_SET_PDEATHSIG)
+	for sig in HUP TERM INT KILL; do
 		fifo=$TEST_TMPDIR/in.$sig
 		mkfifo "$fifo"
 		(cd "$root" && exec "$SIGDFL" env -i PATH="$hx:/usr/bin:/bin" \
@@ -290,26 +294,85 @@ else
 			>"$TEST_TMPDIR/sig.$sig.out" 2>"$TEST_TMPDIR/sig.$sig.err") &
 		pid=$!
 		exec 3>"$fifo"
-		{ init 2025-06-18; call 1 '{"dir":"hangescape","timeout_ms":600000}'; } >&3
-		# the call is in hand once both marked sleeps run (a guard
-		# against a hang, not a timing assertion)
+		{
+			init 2025-06-18
+			call 1 '{"dir":"hangescape","timeout_ms":600000}'
+			call 2 '{"dir":"hangescape","timeout_ms":600000}'
+		} >&3
+		# both calls are in hand once the four marked sleeps run (a
+		# guard against a hang, not a timing assertion)
 		i=0
 		while [ "$(grep -Fls -e "41.${T_MARK}6" -e "41.${T_MARK}7" \
-			/proc/[0-9]*/cmdline 2>/dev/null | wc -l)" -lt 2 ] && [ $i -lt 1200 ]; do
+			/proc/[0-9]*/cmdline 2>/dev/null | wc -l)" -lt 4 ] && [ $i -lt 1200 ]; do
 			sleep 0.05
 			i=$((i + 1))
 		done
 		kill -"$sig" "$pid"
-		wait "$pid"
+		{ wait "$pid"; } 2>/dev/null	# not the shell's "Killed"
 		st=$?
 		exec 3>&-
-		check "SIG$sig mid-call: exit 0 (got $st)" [ "$st" = 0 ]
-		check "SIG$sig mid-call: initialize answered, the call not" \
+		[ "$sig" = KILL ] && want=137 || want=0
+		check "SIG$sig mid-call: exit $want (got $st)" [ "$st" = "$want" ]
+		check "SIG$sig mid-call: initialize answered, the two calls not" \
 			python3 "$expect" "$TEST_TMPDIR/sig.$sig.out" '0 ok'
 		check "SIG$sig mid-call: no child or grandchild survived" \
 			[ "$(survivors "41.${T_MARK}6" "41.${T_MARK}7")" = 0 ]
 	done
 fi
+
+# ---- calls side by side: a ping and a call answered beside a waiting
+# call, progress during wait_ms, cancellation ending a call's children, a
+# duplicate id, more calls than run at once (tests/mcp/concurrent.py)
+hx=${hx:-$(marked "$fx/hangescape")}
+python3 "$top/tests/mcp/concurrent.py" "$EP_BIN" "$root" "$T_MARK" \
+	"$hx:/usr/bin:/bin" "$TEST_TMPDIR/home" >"$TEST_TMPDIR/conc.out" 2>&1
+st=$?
+grep -v ' passed, ' "$TEST_TMPDIR/conc.out"
+line=$(grep -E '^concurrent: [0-9]+ passed, [0-9]+ failed' "$TEST_TMPDIR/conc.out")
+if [ -n "$line" ]; then
+	p=${line#concurrent: }; p=${p%% *}
+	f=${line#*passed, }; f=${f%% *}
+	T_PASSED=$((T_PASSED + p))
+	T_FAILED=$((T_FAILED + f))
+	[ "$f" = 0 ] && [ "$st" != 0 ] && not_ok "concurrent.py: exit $st"
+else
+	not_ok "concurrent.py: no closing line (exit $st)"
+	tail -n 20 "$TEST_TMPDIR/conc.out"
+fi
+check "concurrent calls: nothing left running" \
+	[ "$(survivors "41.${T_MARK}6" "41.${T_MARK}7")" = 0 ]
+
+# ---- 1,000 requests at once, pipelined: each answered once, the calls
+# among them too (at most four run at a time, the rest wait in line)
+py - >"$TEST_TMPDIR/many.in" <<'EOF2'
+import json
+print(json.dumps({"jsonrpc": "2.0", "id": 0, "method": "initialize",
+                  "params": {"protocolVersion": "2025-11-25", "capabilities": {},
+                             "clientInfo": {"name": "sh", "version": "1"}}}))
+for i in range(1, 1000):
+    if i % 20 == 0:
+        m = {"method": "tools/call", "params": {"name": "audit",
+                                                "arguments": {"dir": "pass"}}}
+    elif i % 20 == 1:
+        m = {"method": "tools/list"}
+    else:
+        m = {"method": "ping"}
+    print(json.dumps(dict(jsonrpc="2.0", id=i, **m)))
+EOF2
+mcp <"$TEST_TMPDIR/many.in" >"$TEST_TMPDIR/many.out"
+check "1,000 pipelined requests: exit 0 (got $(status))" [ "$(status)" = 0 ]
+py - "$TEST_TMPDIR/many.out" <<'EOF2'
+import json, sys
+ids = []
+for line in open(sys.argv[1]):
+    m = json.loads(line)
+    assert "result" in m, line[:200]
+    if m["id"] % 20 == 0 and m["id"]:
+        assert m["result"]["structuredContent"]["ok"] is True, line[:200]
+    ids.append(m["id"])
+assert sorted(ids) == list(range(1000)), (len(ids), len(set(ids)))
+EOF2
+check "1,000 pipelined requests: each answered once, the 49 audits passed" [ $? = 0 ]
 
 # ---- the client gone (the read end of stdout closed before the first
 # answer): exit 1
@@ -329,10 +392,26 @@ check "stdout gone: exit 1 (got $(cat "$TEST_TMPDIR/gone.st"))" [ "$(cat "$TEST_
 # ---- the official SDK as the client
 sdk=$top/tests/mcp
 if [ -d "$sdk/node_modules/@modelcontextprotocol/sdk" ] && command -v node >/dev/null; then
+	# sdkwait: a port bound, never listening, for a call that waits
+	python3 -c '
+import os, signal, socket, sys, time
+signal.signal(signal.SIGTERM, lambda *_: os._exit(0))
+s = socket.socket(); s.bind(("127.0.0.1", 0))
+os.makedirs(sys.argv[1] + "/sdkwait")
+open(sys.argv[1] + "/sdkwait/preflight.yaml", "w").write(
+    "version: 1\nports:\n  listening: [%d]\n" % s.getsockname()[1])
+os.rename(sys.argv[1] + "/sdkwait", sys.argv[1] + "/sdkwait.ready")
+time.sleep(300)' "$TEST_TMPDIR" &
+	holder=$!
+	i=0
+	while [ ! -d "$TEST_TMPDIR/sdkwait.ready" ] && [ $i -lt 400 ]; do sleep 0.05; i=$((i + 1)); done
+	mv "$TEST_TMPDIR/sdkwait.ready" "$root/sdkwait" 2>/dev/null
 	(cd "$sdk" && env -i PATH=/usr/bin:/bin HOME="$TEST_TMPDIR/home" \
 		XDG_CONFIG_HOME="$TEST_TMPDIR/xdg" XDG_CACHE_HOME="$TEST_TMPDIR/cache" \
 		node client.mjs "$EP_BIN" "$root" "$json_dir") >"$TEST_TMPDIR/sdk.out" 2>&1
 	st=$?
+	kill "$holder" 2>/dev/null
+	wait "$holder" 2>/dev/null
 	grep -v ' passed, ' "$TEST_TMPDIR/sdk.out"
 	line=$(grep -E '^sdk: [0-9]+ passed, [0-9]+ failed' "$TEST_TMPDIR/sdk.out")
 	if [ -n "$line" ]; then

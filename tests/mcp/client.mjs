@@ -166,6 +166,40 @@ check("list_probes is --list-probes --format=json", r.isError === false &&
   JSON.stringify(r.structuredContent) === JSON.stringify(listed),
   JSON.stringify(r.structuredContent?.probes?.map((p) => p.name)));
 
+// ---- calls side by side: a ping and another call answered while a
+// wait_ms call waits (for a port bound, never listening: sdkwait, made by
+// mcp.sh), which sends progress (onprogress gives the request a
+// progressToken) until the SDK cancels it (an AbortSignal: the SDK sends
+// notifications/cancelled); no answer may come for it after that, which
+// the SDK would report through onerror as a response to an unknown id
+if (fs.existsSync(path.join(root, "sdkwait"))) {
+  const ac = new AbortController();
+  const notes = [];
+  let enough;
+  const twoNotes = new Promise((resolve) => { enough = resolve; });
+  const waiting = client.callTool({ name: "audit", arguments: { dir: "sdkwait", wait_ms: 600000, interval_ms: 100 } },
+    undefined, {
+      signal: ac.signal, timeout: 600000, resetTimeoutOnProgress: true,
+      onprogress: (p) => { notes.push(p); if (notes.length >= 2) enough(); },
+    });
+  const settled = waiting.then(() => "answered", (err) => err);
+  await client.ping();
+  passed++;
+  r = await client.callTool({ name: "audit", arguments: { dir: "env-pass/repo", only: ["env"] } });
+  check("a call beside a waiting call is answered", r.structuredContent?.ok === true);
+  await twoNotes;
+  check("progress: grows, total is wait_ms, a message",
+    notes[0].progress < notes[1].progress && notes[0].total === 600000 &&
+    /^waiting for port \d+/.test(notes[0].message ?? ""), JSON.stringify(notes.slice(0, 2)));
+  ac.abort("the test is done waiting");
+  const end = await settled;
+  check("the aborted call rejects (no answer)", end !== "answered", String(end));
+  await client.ping();	// after the cancellation: the server goes on
+  passed++;
+} else {
+  console.log("note: no sdkwait repository: the concurrent calls not tried");
+}
+
 // ---- protocol errors
 let e = await failure(client.callTool({ name: "no_such_tool", arguments: {} }));
 check("an unknown tool is -32602", e instanceof McpError && e.code === -32602, String(e));
@@ -206,5 +240,9 @@ await client.close();
 const [code, sig] = await exited;
 check("end of input ends the server with status 0", code === 0, `${code} ${sig}`);
 check("nothing but diagnostics on stderr", !/\{"jsonrpc"/.test(stderr), stderr);
+// the garbage above has string ids; the SDK's requests have numbers
+check("no answer to a cancelled call (a response to an unknown number id)",
+  !transportErrors.some((e) => /unknown message ID: \{"jsonrpc":"2\.0","id":\d/.test(String(e))),
+  transportErrors.map(String).join("; ").slice(0, 600));
 console.log(`sdk: ${passed} passed, ${failed} failed`);
 process.exit(failed ? 1 : 0);

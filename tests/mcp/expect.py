@@ -2,8 +2,10 @@
 """expect.py RESPONSES EXPECTATION... - check what `envpreflight mcp` wrote.
 
 RESPONSES holds the server's stdout.  Every line must be one JSON-RPC 2.0
-response object, and there must be exactly one line per EXPECTATION, in
-order.  An EXPECTATION is
+response object, and there must be exactly one line per EXPECTATION.
+Calls run side by side, so responses are matched by id, not by place:
+the responses with one id (null too) in the order of the expectations
+with that id; notifications are left out.  An EXPECTATION is
 
     ID CODE              an error with this code (ID "null": id null)
     ID ok                a result
@@ -35,9 +37,12 @@ def main():
     else:
         bad.append("the output does not end with a line end")
     wants = sys.argv[2:]
+    # notifications (progress) are not responses: progress.py checks them
+    lines = [l for l in lines if not l.startswith('{"jsonrpc":"2.0","method":')]
     if len(lines) != len(wants):
         bad.append(f"{len(lines)} responses, want {len(wants)}")
-    for n, (line, want) in enumerate(zip(lines, wants), 1):
+    got = {}	# id as JSON text -> [(n, line, msg)] in order
+    for n, line in enumerate(lines, 1):
         try:
             msg = json.loads(line)
         except ValueError as e:
@@ -45,10 +50,16 @@ def main():
             continue
         if msg.get("jsonrpc") != "2.0" or "id" not in msg:
             bad.append(f"response {n} is not JSON-RPC 2.0: {line[:200]}")
+            continue
+        got.setdefault(json.dumps(msg["id"]), []).append((n, line, msg))
+    for want in wants:
         words = want.split()
         wid = None if words[0] == "null" else json.loads(words[0])
-        if msg.get("id") != wid:
-            bad.append(f"response {n}: id {msg.get('id')!r}, want {wid!r}")
+        queue = got.get(json.dumps(wid))
+        if not queue:
+            bad.append(f"no response with id {wid!r} for '{want}'")
+            continue
+        n, line, msg = queue.pop(0)
         if words[1] == "ok":
             if "result" not in msg or "error" in msg:
                 bad.append(f"response {n}: want a result: {line[:300]}")
@@ -56,12 +67,12 @@ def main():
             for cond in words[2:]:
                 path, value = cond.split("=", 1)
                 try:
-                    got = lookup(msg, path)
+                    val = lookup(msg, path)
                 except (KeyError, IndexError, TypeError):
                     bad.append(f"response {n}: no {path}: {line[:300]}")
                     continue
-                if got != json.loads(value):
-                    bad.append(f"response {n}: {path} is {got!r}, want {value}")
+                if val != json.loads(value):
+                    bad.append(f"response {n}: {path} is {val!r}, want {value}")
         else:
             code = msg.get("error", {}).get("code")
             if code != int(words[1]):
