@@ -30,6 +30,23 @@ mcp() {
 }
 status() { cat "$TEST_TMPDIR/st"; }
 
+# tally NAME STATUS OUT: a client program's checks (its "not ok: ..."
+# lines, and a last "NAME: N passed, M failed") into this script's counts
+tally() {
+	grep -v ' passed, ' "$3"
+	t_line=$(grep -E "^$1: [0-9]+ passed, [0-9]+ failed" "$3")
+	if [ -n "$t_line" ]; then
+		t_p=${t_line#"$1": }; t_p=${t_p%% *}
+		t_f=${t_line#*passed, }; t_f=${t_f%% *}
+		T_PASSED=$((T_PASSED + t_p))
+		T_FAILED=$((T_FAILED + t_f))
+		[ "$t_f" = 0 ] && [ "$2" != 0 ] && not_ok "$1: exit $2"
+	else
+		not_ok "$1: no closing line (exit $2)"
+		tail -n 20 "$3"
+	fi
+}
+
 init() {
 	printf '{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"%s","capabilities":{},"clientInfo":{"name":"sh","version":"1"}}}\n' "$1"
 }
@@ -326,19 +343,7 @@ fi
 hx=${hx:-$(marked "$fx/hangescape")}
 python3 "$top/tests/mcp/concurrent.py" "$EP_BIN" "$root" "$T_MARK" \
 	"$hx:/usr/bin:/bin" "$TEST_TMPDIR/home" >"$TEST_TMPDIR/conc.out" 2>&1
-st=$?
-grep -v ' passed, ' "$TEST_TMPDIR/conc.out"
-line=$(grep -E '^concurrent: [0-9]+ passed, [0-9]+ failed' "$TEST_TMPDIR/conc.out")
-if [ -n "$line" ]; then
-	p=${line#concurrent: }; p=${p%% *}
-	f=${line#*passed, }; f=${f%% *}
-	T_PASSED=$((T_PASSED + p))
-	T_FAILED=$((T_FAILED + f))
-	[ "$f" = 0 ] && [ "$st" != 0 ] && not_ok "concurrent.py: exit $st"
-else
-	not_ok "concurrent.py: no closing line (exit $st)"
-	tail -n 20 "$TEST_TMPDIR/conc.out"
-fi
+tally concurrent $? "$TEST_TMPDIR/conc.out"
 check "concurrent calls: nothing left running" \
 	[ "$(survivors "41.${T_MARK}6" "41.${T_MARK}7")" = 0 ]
 
@@ -412,18 +417,7 @@ time.sleep(300)' "$TEST_TMPDIR" &
 	st=$?
 	kill "$holder" 2>/dev/null
 	wait "$holder" 2>/dev/null
-	grep -v ' passed, ' "$TEST_TMPDIR/sdk.out"
-	line=$(grep -E '^sdk: [0-9]+ passed, [0-9]+ failed' "$TEST_TMPDIR/sdk.out")
-	if [ -n "$line" ]; then
-		p=${line#sdk: }; p=${p%% *}
-		f=${line#*passed, }; f=${f%% *}
-		T_PASSED=$((T_PASSED + p))
-		T_FAILED=$((T_FAILED + f))
-		[ "$f" = 0 ] && [ "$st" != 0 ] && not_ok "sdk client: exit $st"
-	else
-		not_ok "sdk client: no closing line (exit $st)"
-		tail -n 20 "$TEST_TMPDIR/sdk.out"
-	fi
+	tally sdk "$st" "$TEST_TMPDIR/sdk.out"
 else
 	skip "the MCP SDK client: tests/mcp/node_modules is missing (make deps installs" \
 	     "it with npm ci; offline it cannot)"
