@@ -156,6 +156,13 @@ struct spawn_stuck {
 size_t spawn_kill_all(double until_ms, struct spawn_stuck **stuck);
 void spawn_stuck_free(struct spawn_stuck *v, size_t n);
 
+/* This process's children, of every thread, whoever started them: from
+ * /proc/self/task/TID/children, or a scan of /proc where the kernel has
+ * no such file; at most SPAWN_CHILDREN_MAX of them into out.  The MCP
+ * server's stray hunt: what its calls' processes left. */
+#define SPAWN_CHILDREN_MAX 256
+size_t spawn_children(pid_t *out);
+
 /* From now on no spawn starts a child (SPAWN_TIMED_OUT, as past its
  * deadline): for a program that is about to end, e.g. on a signal. */
 void spawn_close(void);

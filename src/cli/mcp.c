@@ -44,6 +44,8 @@ struct mcp_server {
 	cJSON *tools;		/* tools/list's result, made once */
 	void (*notify)(void *arg, const char *line);	/* mcp_notify_to's */
 	void *notify_arg;
+	int (*busy)(void *arg, const char *id);	/* mcp_ids_busy's */
+	void *busy_arg;
 };
 
 /* One message's way through handle: what mcp_take is told beyond the
@@ -833,6 +835,20 @@ static char *id_text(const cJSON *id)
 	return id ? cJSON_PrintUnformatted(id) : NULL;
 }
 
+/* 1 when id names a call still in progress (mcp_ids_busy). */
+static int id_busy(const struct mcp_server *s, const cJSON *id)
+{
+	char *text;
+	int busy;
+
+	if (!s->busy)
+		return 0;
+	text = id_text(id);
+	busy = text && s->busy(s->busy_arg, text);
+	free(text);
+	return busy;
+}
+
 /* notifications/cancelled (basic/utilities/cancellation): the request
  * to stop, when its requestId is one a request could have had. */
 static void note_cancel(const cJSON *params, struct take *t)
@@ -880,6 +896,17 @@ static char *handle(struct mcp_server *s, const cJSON *msg, struct take *t)
 	if (!id_valid(id))
 		return rpc_fail(&e, RPC_INVALID_REQUEST, "'id' expects a string or a "
 				"number"), respond(NULL, NULL, &e);
+	if (id_busy(s, id)) {
+		/* an id is never reused in a session (MCP basic): id null,
+		 * since this id already names the call in progress */
+		char *text = id_text(id), *q = quote_text(text);
+
+		rpc_fail(&e, RPC_INVALID_REQUEST, "'id' %s is the id of a call in "
+			 "progress", q);
+		free(q);
+		free(text);
+		return respond(NULL, NULL, &e);
+	}
 	if (params && !cJSON_IsObject(params))
 		return rpc_fail(&e, RPC_INVALID_PARAMS, "'params' expects an object"),
 		       respond(id, NULL, &e);
@@ -985,6 +1012,13 @@ void mcp_notify_to(struct mcp_server *s, void (*fn)(void *arg, const char *line)
 {
 	s->notify = fn;
 	s->notify_arg = arg;
+}
+
+void mcp_ids_busy(struct mcp_server *s, int (*fn)(void *arg, const char *id),
+		  void *arg)
+{
+	s->busy = fn;
+	s->busy_arg = arg;
 }
 
 char *mcp_error_line(const char *id_json, int code, const char *msg)

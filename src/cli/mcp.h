@@ -73,10 +73,15 @@ void mcp_taken_release(struct mcp_taken *t);
 void mcp_notify_to(struct mcp_server *s, void (*fn)(void *arg, const char *line),
 		   void *arg);
 
-/* A JSON-RPC error response (one line, a new string) to the request
- * whose id is the JSON text id_json (NULL: id null). */
+/* Requests whose id fn says is busy (the id of a call in progress, as
+ * JSON text) are refused, -32600 with id null, whatever their method. */
+void mcp_ids_busy(struct mcp_server *s, int (*fn)(void *arg, const char *id),
+		  void *arg);
+
 #define MCP_INTERNAL_ERROR (-32603)
 #define MCP_INVALID_REQUEST (-32600)
+/* A JSON-RPC error response (one line, a new string) to the request
+ * whose id is the JSON text id_json (NULL: id null). */
 char *mcp_error_line(const char *id_json, int code, const char *msg);
 
 /* `envpreflight mcp [OPTIONS]` (argv[0] is "mcp"): the exit status. */

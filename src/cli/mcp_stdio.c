@@ -29,6 +29,7 @@
 #include "cliopt.h"
 #include "saferead.h"
 #include "signals.h"
+#include "spawnrun.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -156,10 +157,11 @@ static int parse_options(int argc, char **argv, struct mcp_opts *o)
  * written to be taken, before it kills what is left. */
 #define MCP_STOP_MS 1000
 
-/* The prefix of a notification as mcp.c prints one (cJSON keeps the
- * order the members were added in): a call's process writes
- * notifications and then one response. */
-#define NOTIFICATION_PREFIX "{\"jsonrpc\":\"2.0\",\"method\":"
+/* A call's process writes notifications, then one response, each line
+ * after a byte that says which, so that the server knows the call is
+ * answered without reading the JSON. */
+#define LINE_NOTIFICATION 'n'
+#define LINE_RESPONSE 'r'
 
 struct call {
 	char *id;		/* the request's id, as JSON text */
@@ -170,6 +172,7 @@ struct call {
 	struct buf part;	/* output not yet a whole line */
 	int status;		/* the wait status, once reaped */
 	unsigned reaped:1;
+	unsigned eof:1;		/* its pipe is at its end */
 	unsigned cancelled:1;	/* nothing more of it is sent */
 	unsigned answered:1;	/* its response was sent on */
 };
@@ -255,15 +258,21 @@ static void call_remove(struct server *sv, struct call *c)
 	sv->ncalls--;
 }
 
-/* Where a call's process sends its notifications: fd 3 (see call_child). */
+/* A line of a call's process to the server, fd 3 (see call_child),
+ * whole: a signal's end waits for it. */
+static void child_line(char tag, const char *line)
+{
+	signals_gate();
+	signals_hold();
+	if (write_all(3, &tag, 1) == 0 && write_all(3, line, strlen(line)) == 0)
+		write_all(3, "\n", 1);
+	signals_release();
+}
+
 static void child_notify(void *arg, const char *line)
 {
 	(void)arg;
-	signals_gate();
-	signals_hold();
-	if (write_all(3, line, strlen(line)) == 0)
-		write_all(3, "\n", 1);
-	signals_release();
+	child_line(LINE_NOTIFICATION, line);
 }
 
 /* Close every descriptor from `from` on. */
@@ -309,17 +318,19 @@ static void call_child(struct server *sv, struct call *c, int fd)
 	if (null < 0 || dup2(null, STDIN_FILENO) < 0 || dup2(fd, 3) < 0)
 		_exit(1);
 	close_from(4);
+	/* its own group: a terminal's Ctrl-C reaches the server, which stops
+	 * its calls, not each call's process behind its back */
+	setpgid(0, 0);
 	signals_exit_status(0);
-	signals_guard();
+	/* without the watcher a cancellation could not end its children:
+	 * the call ends unanswered, and the server says so */
+	if (signals_guard() != 0)
+		_exit(1);
 	mcp_notify_to(sv->mcp, child_notify, NULL);
+	mcp_ids_busy(sv->mcp, NULL, NULL);	/* its own id is the busy one */
 	resp = mcp_handle(sv->mcp, c->msg, c->len);
-	if (resp) {
-		signals_gate();
-		signals_hold();
-		if (write_all(3, resp, strlen(resp)) == 0)
-			write_all(3, "\n", 1);
-		signals_release();
-	}
+	if (resp)
+		child_line(LINE_RESPONSE, resp);
 	free(resp);
 	signals_exit(0);
 }
@@ -372,25 +383,30 @@ static void calls_start(struct server *sv)
 	}
 }
 
-/* One line of a call's output: sent on, unless the call was cancelled. */
+/* One line of a call's output (its tag first): sent on, unless the call
+ * was cancelled or has answered already. */
 static void call_line(struct server *sv, struct call *c, const char *line, size_t len)
 {
-	if (c->cancelled)
+	if (c->cancelled || c->answered || len < 2)
 		return;
-	if (len < strlen(NOTIFICATION_PREFIX) ||
-	    memcmp(line, NOTIFICATION_PREFIX, strlen(NOTIFICATION_PREFIX)))
+	if (line[0] == LINE_RESPONSE)
 		c->answered = 1;
-	out_line(sv, line, len);
+	else if (line[0] != LINE_NOTIFICATION)
+		return;
+	out_line(sv, line + 1, len - 1);
 }
 
-/* Read what a call's process wrote; 0 at its end (or an error). */
-static int call_read(struct server *sv, struct call *c)
+/* Read what a call's process wrote, until its pipe is empty (or at its
+ * end: c->eof), or the client has MCP_OUT_MAX to take (unless drain: the
+ * call is over, what it wrote is all there is). */
+static void call_read(struct server *sv, struct call *c, int drain)
 {
 	char chunk[65536];
-	ssize_t n;
+	ssize_t n = 0;
 	char *nl;
 
-	while ((n = read(c->fd, chunk, sizeof(chunk))) > 0) {
+	while (!c->eof && (drain || sv->outq.len < MCP_OUT_MAX) &&
+	       (n = read(c->fd, chunk, sizeof(chunk))) > 0) {
 		size_t from = c->part.len;
 
 		buf_add(&c->part, chunk, (size_t)n);
@@ -403,7 +419,8 @@ static int call_read(struct server *sv, struct call *c)
 			from = 0;
 		}
 	}
-	return n < 0 && (errno == EAGAIN || errno == EINTR);
+	if (n == 0 || (n < 0 && errno != EAGAIN && errno != EINTR))
+		c->eof = 1;
 }
 
 static void pause_2ms(void)
@@ -415,41 +432,42 @@ static void pause_2ms(void)
 
 /* The children the server has that are not a call's process: what a
  * call's process left behind when it was killed (the server is their
- * subreaper).  Killed and reaped, a few rounds, as their own children
- * come up in turn. */
+ * subreaper).  Each is killed once (with the group it leads), and reaped
+ * by its pid alone, never by waitpid(-1), which could take a call's
+ * process from calls_reap; a few rounds, as their own children come up
+ * in turn, and none for one the kernel holds (state D): it is reaped
+ * when it dies, by calls_reap's loop. */
 static void strays_end(struct server *sv)
 {
-	double until = clock_ms() + 200;
-	char path[64];
+	pid_t killed[SPAWN_CHILDREN_MAX], pids[SPAWN_CHILDREN_MAX];
+	size_t nkilled = 0, round;
 
-	snprintf(path, sizeof(path), "/proc/self/task/%d/children", (int)sv->self);
-	do {
-		size_t killed = 0, i;
-		FILE *f = fopen(path, "re");
-		long pid;
+	for (round = 0; round < 50; round++) {
+		size_t n = spawn_children(pids), fresh = 0, i, k;
 
-		if (!f)
-			return;
-		/* the kernel's decimal pids: nothing to misreport */
-		while (fscanf(f, "%ld", &pid) == 1) {	/* NOLINT(cert-err34-c) */
-			for (i = 0; i < sv->ncalls && sv->calls[i].pid != pid; i++)
+		for (i = 0; i < n; i++) {
+			for (k = 0; k < sv->ncalls && sv->calls[k].pid != pids[i]; k++)
 				;
-			if (i < sv->ncalls || pid <= 0)
+			if (k < sv->ncalls)
+				continue;
+			for (k = 0; k < nkilled && killed[k] != pids[i]; k++)
+				;
+			if (k < nkilled || nkilled == ARRAY_SIZE(killed))
 				continue;
 			/* a child of ours, unreaped, so its pid (and the
 			 * group it may lead) is its own */
-			if (getpgid((pid_t)pid) == pid)
-				kill((pid_t)-pid, SIGKILL);
-			kill((pid_t)pid, SIGKILL);
-			killed++;
+			if (getpgid(pids[i]) == pids[i])
+				kill(-pids[i], SIGKILL);
+			kill(pids[i], SIGKILL);
+			killed[nkilled++] = pids[i];
+			fresh++;
 		}
-		fclose(f);
-		if (!killed)
-			return;
+		if (!fresh)
+			break;
 		pause_2ms();
-		while (waitpid(-1, NULL, __WALL | WNOHANG) > 0)
-			;
-	} while (clock_ms() < until);
+		for (i = 0; i < nkilled; i++)
+			waitpid(killed[i], NULL, __WALL | WNOHANG);
+	}
 }
 
 /* Reap what ended: a call whose process is gone is over, and answered
@@ -475,7 +493,7 @@ static void calls_reap(struct server *sv)
 			i++;
 			continue;
 		}
-		call_read(sv, c);	/* what it wrote before it ended */
+		call_read(sv, c, 1);	/* what it wrote before it ended */
 		if (!c->answered && !c->cancelled) {
 			struct buf why = BUF_INIT;
 
@@ -525,11 +543,12 @@ static void server_stop(struct server *sv)
 		if (sv->outq.len && sv->out_polled)
 			pfd[n++] = (struct pollfd){ sv->out, POLLOUT, 0 };
 		for (i = 0; i < sv->ncalls && n < ARRAY_SIZE(pfd); i++)
-			pfd[n++] = (struct pollfd){ sv->calls[i].fd, POLLIN, 0 };
+			pfd[n++] = (struct pollfd){ sv->calls[i].eof ? -1 : sv->calls[i].fd,
+						    POLLIN, 0 };
 		if (poll(pfd, n, left > 0 ? (int)left + 1 : 0) < 0 && errno != EINTR)
 			break;
 		for (i = 0; i < sv->ncalls; i++)
-			call_read(sv, &sv->calls[i]);
+			call_read(sv, &sv->calls[i], 1);
 		if (pfd[0].revents) {
 			struct signalfd_siginfo si;
 
@@ -556,6 +575,12 @@ static void server_stop(struct server *sv)
 
 /* ---- the client's messages ------------------------------------------- */
 
+/* mcp_ids_busy's test: the id (JSON text) of a call in progress. */
+static int id_busy(void *arg, const char *id)
+{
+	return call_find(arg, id) != NULL;
+}
+
 /* One line from the client (a trailing CR dropped, a blank line ignored). */
 static void serve_line(struct server *sv, char *line, size_t len)
 {
@@ -567,17 +592,7 @@ static void serve_line(struct server *sv, char *line, size_t len)
 	if (!len)
 		return;
 	mcp_take(sv->mcp, line, len, &t);
-	if (t.call_id && call_find(sv, t.call_id)) {
-		/* an id must not be used twice (JSON-RPC, MCP basic): id
-		 * null, since this id already names the first call */
-		struct buf why = BUF_INIT;
-		char *q = text_clean(t.call_id);
-
-		buf_printf(&why, "'id' %.80s is the id of a call in progress", q);
-		free(q);
-		out_take(sv, mcp_error_line(NULL, MCP_INVALID_REQUEST, buf_str(&why)));
-		buf_release(&why);
-	} else if (t.call_id) {
+	if (t.call_id) {
 		sv->calls = xrealloc(sv->calls, (sv->ncalls + 1) * sizeof(*sv->calls));
 		c = &sv->calls[sv->ncalls++];
 		memset(c, 0, sizeof(*c));
@@ -683,11 +698,14 @@ static int serve(struct server *sv)
 		pfd[n++] = (struct pollfd){ sv->sfd, POLLIN, 0 };
 		pfd[n++] = (struct pollfd){ in.eof || !input_room(sv) ? -1 : STDIN_FILENO,
 					    POLLIN, 0 };
-		pfd[n++] = (struct pollfd){ sv->outq.len && sv->out_polled ? sv->out : -1,
-					    POLLOUT, 0 };
+		/* always: a client gone (POLLERR, POLLHUP) ends its calls now,
+		 * not at the next write */
+		pfd[n++] = (struct pollfd){ sv->out, sv->outq.len && sv->out_polled ?
+					    POLLOUT : 0, 0 };
 		first_call = n;
 		for (i = 0; i < sv->ncalls; i++)
-			if (sv->calls[i].pid && sv->outq.len < MCP_OUT_MAX) {
+			if (sv->calls[i].pid && !sv->calls[i].eof &&
+			    sv->outq.len < MCP_OUT_MAX) {
 				polled[k++] = &sv->calls[i];
 				pfd[n++] = (struct pollfd){ sv->calls[i].fd, POLLIN, 0 };
 			}
@@ -706,11 +724,16 @@ static int serve(struct server *sv)
 			if (sv->stop_sig)
 				break;
 		}
+		if (pfd[2].revents & (POLLERR | POLLHUP)) {
+			sv->failed = 1;
+			rc = -1;
+			break;
+		}
 		if (pfd[2].revents)
 			out_flush(sv);
 		for (i = 0; i < k; i++)
 			if (pfd[first_call + i].revents)
-				call_read(sv, polled[i]);
+				call_read(sv, polled[i], 0);
 		calls_reap(sv);
 		/* input last: a message may end or move the calls read above */
 		if (pfd[1].revents)
@@ -721,10 +744,12 @@ static int serve(struct server *sv)
 }
 
 /* The descriptor the protocol is written to: a copy of standard output
- * of its own, non-blocking when it is a pipe or a socket, so that a
- * client that stops reading blocks neither a ping's answer nor the end.
- * A pipe is opened anew (/proc/self/fd) for a file description of our
- * own: O_NONBLOCK on a shared one would reach whoever shares it. */
+ * of its own, non-blocking when it is a pipe, a terminal or a socket, so
+ * that a client that stops reading (a stopped terminal) blocks neither a
+ * ping's answer nor the end.  A pipe or a terminal is opened anew
+ * (/proc/self/fd) for a file description of our own: O_NONBLOCK on a
+ * shared one would reach whoever shares it.  A regular file is written
+ * as it comes. */
 static int out_open(int *polled)
 {
 	struct stat st;
@@ -732,7 +757,7 @@ static int out_open(int *polled)
 	int fd;
 
 	*polled = 0;
-	if (fstat(STDOUT_FILENO, &st) == 0 && S_ISFIFO(st.st_mode)) {
+	if (fstat(STDOUT_FILENO, &st) == 0 && (S_ISFIFO(st.st_mode) || S_ISCHR(st.st_mode))) {
 		snprintf(path, sizeof(path), "/proc/self/fd/%d", STDOUT_FILENO);
 		fd = open(path, O_WRONLY | O_NONBLOCK | O_CLOEXEC);
 		if (fd >= 3) {
@@ -827,6 +852,7 @@ int mcp_main(int argc, char **argv)
 	mc.nallow = o.nallow;
 	mc.cfg = o.no_config ? NULL : &cfg;
 	sv.mcp = mcp_new(&mc);
+	mcp_ids_busy(sv.mcp, id_busy, &sv);
 	rc = serve(&sv) < 0 ? 1 : 0;
 	/* a signal, the client gone, or the end of input with every call
 	 * answered (then there is nothing left to stop) */

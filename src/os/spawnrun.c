@@ -457,7 +457,7 @@ static size_t live_reap_until(const struct live *only, double until_ms)
 
 /* ---- strays: descendants that left their child's process group ---- */
 
-#define STRAYS_MAX 256		/* killed per round */
+#define STRAYS_MAX SPAWN_CHILDREN_MAX	/* killed per round */
 #define STRAYS_ROUNDS 32	/* each round reaches one generation deeper */
 
 static pthread_once_t reaper_once = PTHREAD_ONCE_INIT;
@@ -594,6 +594,15 @@ static void strays_by_scan(struct strays *st)
 	}
 	if (d)
 		closedir(d);
+}
+
+size_t spawn_children(pid_t *out)
+{
+	struct strays st = { out, 0 };
+
+	if (task_children("self", strays_add, &st) < 0)
+		strays_by_scan(&st);
+	return st.n;
 }
 
 /* Our children that no spawn_run owns.  Under live_lock, so that a

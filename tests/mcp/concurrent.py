@@ -179,9 +179,13 @@ s.send({"jsonrpc": "2.0", "method": "notifications/cancelled",
         "params": {"requestId": 99}})
 s.send({"jsonrpc": "2.0", "id": 7, "method": "ping"})
 check("a ping after a cancellation of an unknown id", s.wait_answer(7) is not None)
+s.send({"jsonrpc": "2.0", "id": 6, "method": "ping"})	# any method
+s.send({"jsonrpc": "2.0", "id": 8, "method": "ping"})
+s.wait_answer(8)
 dup = [m for m in s.seen if m.get("id") is None and "error" in m]
-check("a duplicate id is refused with id null", len(dup) == 1 and
-      dup[0]["error"]["code"] == -32600 and "6" in dup[0]["error"]["message"], dup)
+check("a duplicate id is refused with id null, an audit's or a ping's",
+      len(dup) == 2 and all(d["error"]["code"] == -32600 and "6" in d["error"]["message"]
+                            for d in dup), dup)
 s.send({"jsonrpc": "2.0", "method": "notifications/cancelled",
         "params": {"requestId": 6}})
 check("the second cancelled call's children end", until(lambda: marked_running() == 0,
@@ -197,6 +201,23 @@ check("a ping after six cancellations", s.wait_answer(16) is not None)
 check("six cancelled calls leave nothing", until(lambda: marked_running() == 0,
                                                  "the six calls' children", 30))
 
+# ---- a call's process killed from outside (the OOM killer): the call
+# is answered with an error, what it left is killed by the server (its
+# subreaper), and the other call killed at once is answered too
+s.call(20, {"dir": "hangescape", "timeout_ms": 600000})
+s.call(21, {"dir": "hangescape", "timeout_ms": 600000})
+until(lambda: marked_running() >= 4, "two more calls running")
+kids = open(f"/proc/{s.p.pid}/task/{s.p.pid}/children").read().split()
+for k in kids:
+    os.kill(int(k), 9)
+a20, a21 = s.wait_answer(20), s.wait_answer(21)
+check("killed calls' processes: each call answered -32603",
+      all(a and a.get("error", {}).get("code") == -32603 for a in (a20, a21)), (a20, a21))
+check("... and what they left is ended", until(lambda: marked_running() == 0,
+                                                "the killed calls' children", 30))
+s.send({"jsonrpc": "2.0", "id": 22, "method": "ping"})
+check("... and the server goes on", s.wait_answer(22) is not None)
+
 # ---- the end of input: answered calls only, exit 0
 st = s.close()
 check(f"exit 0 at the end of input (got {st})", st == 0)
@@ -204,4 +225,24 @@ answered = [m.get("id") for m in s.seen if "method" not in m]
 check("no cancelled call was answered", not set(answered) & {4, 6, 10, 11, 12, 13, 14, 15},
       answered)
 check("nothing left running", marked_running() == 0)
+# ---- the client gone mid-call (the read end of its stdout closed): the
+# server sees it at once, not at its next write: its call's children end
+# and it exits 1
+g = Server()
+g.send({"jsonrpc": "2.0", "id": 0, "method": "initialize",
+        "params": {"protocolVersion": "2025-11-25", "capabilities": {},
+                   "clientInfo": {"name": "py", "version": "1"}}})
+g.wait_answer(0)
+g.call(1, {"dir": "hangescape", "timeout_ms": 600000})
+until(lambda: marked_running() >= 2, "the call before the client goes")
+g.p.stdout.close()
+try:
+    st = g.p.wait(120)
+except subprocess.TimeoutExpired:
+    st = None
+    g.p.kill()
+check(f"client gone mid-call: exit 1 (got {st})", st == 1)
+check("... its call's children ended", until(lambda: marked_running() == 0,
+                                              "the gone client's call's children", 30))
+g.p.stdin.close()
 print(f"concurrent: {passed} passed, {failed} failed")
