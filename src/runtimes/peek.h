@@ -42,12 +42,28 @@ int peek_version(const char *name, const char *path, const char *repo_root,
 		 enum vmethod *method, char **real);
 
 /* The cache: $XDG_CACHE_HOME/envpreflight/ (or ~/.cache/envpreflight/),
- * keyed on the binary's canonical path, device, inode, size and mtime.
- * Only binaries whose answer cannot depend on the repository (not shims,
- * not scripts that dispatch on the working directory) are cached.  A
- * corrupt or unwritable cache is ignored, never fatal.  Thread-safe. */
+ * keyed on the binary's canonical path, device, inode, size and times.
+ * Without a context, only binaries whose answer cannot depend on the
+ * repository (not shims, not scripts that dispatch on the working
+ * directory) are cached; the _in functions below key a toolchain that
+ * picks its version per project on what picks it.  A corrupt or
+ * unwritable cache is ignored, never fatal.  Thread-safe. */
 int version_cache_get(const char *name, const char *path, char *out, size_t outlen);
 void version_cache_put(const char *name, const char *path, const char *version);
+
+/* What, besides its binary, picks the version a toolchain reports (go,
+ * rustc, dotnet, a pinned pnpm or yarn): text naming each input, which
+ * the cache keys on (runtime_select.c makes it).  script_ok: the binary
+ * may be a script, its interpreter being among the inputs. */
+struct version_context {
+	char *text;
+	int script_ok;
+};
+/* The cache in a context (NULL: as version_cache_get and _put). */
+int version_cache_get_in(const char *name, const char *path,
+			 const struct version_context *ctx, char *out, size_t outlen);
+void version_cache_put_in(const char *name, const char *path,
+			  const struct version_context *ctx, const char *version);
 
 /* What the cache is and did in this run, for the report's run block.
  * dir is a new string (caller frees) or NULL when there is no HOME. */

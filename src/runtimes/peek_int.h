@@ -41,6 +41,9 @@ int peek_path_lookup(enum peek_install k, const char *c, char *out,
 		      size_t outlen);
 /* peek_js.c: 1 when name is a tool of an npm package ("npm", "yarn"). */
 int peek_js_knows(const char *name);
+/* peek_js.c: 1 when the canonical file c is a "bin" of the npm package
+ * of tool name (pnpm's, yarn's), or of corepack's (its shims). */
+int peek_js_owned(const char *name, const char *c);
 /* peek_js.c: the package.json of the package whose bin c is. */
 int peek_js_lookup(const char *name, const char *c, const char *repo_root,
 		    char *const env[], char *out, size_t outlen);

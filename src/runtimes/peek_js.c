@@ -190,18 +190,15 @@ static int repo_pins(unsigned pins, const char *repo_root, char *const env[])
 }
 
 /* Walk up from the canonical file c to the nearest package.json with a
- * "name" (a package.json without one only marks a module type).  That
- * package must be the tool's own, list c as a "bin" target and carry a
- * semver "version". */
-static int manifest_lookup(const struct pkgtool *t, const char *c,
-			   const char *repo_root, char *const env[],
-			   char *out, size_t outlen)
+ * "name" (a package.json without one only marks a module type): that
+ * package (the caller deletes it) and its directory (the caller frees
+ * it), or NULL. */
+static cJSON *owning_package(const char *c, char **dirp)
 {
 	char *dir = xstrdup(c), *slash;
-	int depth, found = 0;
+	int depth;
 
 	for (depth = 0; depth < MANIFEST_DEPTH; depth++) {
-		const cJSON *name, *ver;
 		cJSON *pkg;
 		int r;
 
@@ -216,23 +213,59 @@ static int manifest_lookup(const struct pkgtool *t, const char *c,
 			break;
 		if (r == 0)
 			continue;
-		name = cJSON_GetObjectItemCaseSensitive(pkg, "name");
-		if (!cJSON_IsString(name)) {
+		if (!cJSON_IsString(cJSON_GetObjectItemCaseSensitive(pkg, "name"))) {
 			cJSON_Delete(pkg);
 			continue;
 		}
-		ver = cJSON_GetObjectItemCaseSensitive(pkg, "version");
-		if (pkg_expected(t, name->valuestring) &&
-		    cJSON_IsString(ver) && peek_version_semver(ver->valuestring) &&
-		    pkg_bin_has(pkg, dir, c) &&
-		    !repo_pins(t->pins, repo_root, env))
-			found = peek_put_out(out, outlen, ver->valuestring,
-					strlen(ver->valuestring));
-		cJSON_Delete(pkg);
-		break;
+		*dirp = dir;
+		return pkg;
 	}
 	free(dir);
+	return NULL;
+}
+
+/* That package must be the tool's own, list c as a "bin" target and
+ * carry a semver "version". */
+static int manifest_lookup(const struct pkgtool *t, const char *c,
+			   const char *repo_root, char *const env[],
+			   char *out, size_t outlen)
+{
+	char *dir = NULL;
+	cJSON *pkg = owning_package(c, &dir);
+	const cJSON *name, *ver;
+	int found = 0;
+
+	if (!pkg)
+		return 0;
+	name = cJSON_GetObjectItemCaseSensitive(pkg, "name");
+	ver = cJSON_GetObjectItemCaseSensitive(pkg, "version");
+	if (pkg_expected(t, name->valuestring) &&
+	    cJSON_IsString(ver) && peek_version_semver(ver->valuestring) &&
+	    pkg_bin_has(pkg, dir, c) &&
+	    !repo_pins(t->pins, repo_root, env))
+		found = peek_put_out(out, outlen, ver->valuestring,
+				     strlen(ver->valuestring));
+	cJSON_Delete(pkg);
+	free(dir);
 	return found;
+}
+
+int peek_js_owned(const char *name, const char *c)
+{
+	const struct pkgtool *t = pkgtool_find(name);
+	char *dir = NULL;
+	cJSON *pkg = t ? owning_package(c, &dir) : NULL;
+	int owned;
+
+	if (!pkg)
+		return 0;
+	/* corepack's shims are corepack's: pnpm and yarn by another name */
+	owned = (pkg_expected(t, cJSON_GetObjectItemCaseSensitive(pkg, "name")->valuestring) ||
+		 !strcmp(cJSON_GetObjectItemCaseSensitive(pkg, "name")->valuestring, "corepack")) &&
+		pkg_bin_has(pkg, dir, c);
+	cJSON_Delete(pkg);
+	free(dir);
+	return owned;
 }
 
 int peek_js_knows(const char *name)

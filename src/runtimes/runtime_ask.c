@@ -36,6 +36,7 @@
  * fifty workspaces with an .nvmrc cost no more than one.
  */
 #include "runtime_ask.h"
+#include "runtime_select.h"
 #include "runtimes.h"
 #include "spawnrun.h"
 #include "spec_workspaces.h"
@@ -514,12 +515,27 @@ static int ask_guarded(struct runtime_answer *a, const struct ask *q,
 	return 1;
 }
 
-static int ask_cached(struct runtime_answer *a, const struct ask *q,
-		      const char *run_path)
+/* The cache's context for q's binary run in where (runtime_select.h):
+ * *ctx, or NULL when nothing but the binary picks its version. */
+static struct version_context *ask_context(const struct ask *q, const char *run_path,
+					   const char *where, char **env,
+					   struct version_context *ctx)
 {
-	char v[VERSION_MAX];
+	return runtime_select_context(q->name, run_path, where, env, ctx) == 0 ?
+	       ctx : NULL;
+}
 
-	if (version_cache_get(q->name, run_path, v, sizeof(v)) != 1 || !version_ok(v))
+static int ask_cached(struct runtime_answer *a, const struct ask *q,
+		      const char *run_path, const char *where, char **env)
+{
+	struct version_context ctx;
+	const struct version_context *c = ask_context(q, run_path, where, env, &ctx);
+	char v[VERSION_MAX];
+	int hit = version_cache_get_in(q->name, run_path, c, v, sizeof(v)) == 1 &&
+		  version_ok(v);
+
+	runtime_select_release(&ctx);
+	if (!hit)
 		return 0;
 	answer_found(a, v, VMETHOD_CACHE);
 	return 1;
@@ -541,7 +557,8 @@ static void answer_pending(struct runtime_answer *a, double budget_ms)
 
 static void ask_spawn(const struct run_ctx *ctx, struct runtime_answer *a,
 		      const struct ask *q, const char *run_path,
-		      const char **argv, char **env)
+		      const char **argv, char **env,
+		      const struct version_context *ctx_in)
 {
 	const char *rx = q->regex ? q->regex :
 			 q->command ? RUNTIME_GENERIC_REGEX :
@@ -563,8 +580,10 @@ static void ask_spawn(const struct run_ctx *ctx, struct runtime_answer *a,
 		free(a->error);
 		a->error = NULL;
 		read_output(a, &res, rx);
-		if (a->state == ANS_FOUND && !q->command && !q->regex)
-			version_cache_put(q->name, run_path, a->version);
+		if (a->state == ANS_FOUND && !q->command && !q->regex) {
+			/* in the context as it was when the child started */
+			version_cache_put_in(q->name, run_path, ctx_in, a->version);
+		}
 	}
 	spawn_result_release(&res);
 }
@@ -600,7 +619,7 @@ static void prepare_exec(const struct run_ctx *ctx, struct runtime_answer *a,
 	if (ask_guarded(a, q, where, env))
 		goto out;
 	a->command = command_text(run_path, (char *const *)argv);
-	if (stock && ask_cached(a, q, run_path))
+	if (stock && ask_cached(a, q, run_path, where, env))
 		goto out;
 	answer_pending(a, exec_deadline(ctx) - clock_ms());
 out:
@@ -611,11 +630,14 @@ out:
 static void run_exec(const struct run_ctx *ctx, struct runtime_answer *a,
 		     const struct ask *q)
 {
-	const char *argv[66];
+	const char *argv[66], *run_path = a->resolved ? a->resolved : a->path;
 	char **env = child_env(ctx->spec->root);
+	struct version_context vc;
+	const struct version_context *c = ask_context(q, run_path, ask_dir(ctx), env, &vc);
 
 	ask_argv(a, q, argv, ARRAY_SIZE(argv));
-	ask_spawn(ctx, a, q, a->resolved ? a->resolved : a->path, argv, env);
+	ask_spawn(ctx, a, q, run_path, argv, env, c);
+	runtime_select_release(&vc);
 	spawn_env_free(env);
 }
 

@@ -4,21 +4,30 @@
  * One text file, $XDG_CACHE_HOME/envpreflight/versions (XDG_CACHE_HOME
  * only when absolute, else ~/.cache), one entry a line:
  *
- *   envpreflight-vcache 1
+ *   envpreflight-vcache 2
  *   NAME \t CANONICAL-PATH \t DEV \t INO \t SIZE \t MTIME-S \t MTIME-NS
- *        \t CTIME-S \t CTIME-NS \t VERSION
+ *        \t CTIME-S \t CTIME-NS \t CONTEXT \t VERSION
+ *
+ * CONTEXT is "-", or the SHA-256 (hex) of what, besides the binary, picks
+ * the version a toolchain reports (struct version_context: go.mod's
+ * toolchain line, rust-toolchain.toml, packageManager, the variables and
+ * files each reads; runtime_select.c), so that such a binary is cached
+ * per context.  A file of version 1 is thrown away as any other that does
+ * not parse.
  *
  * An entry matches only when every field of the key matches the binary as
  * it is now; the change time is in the key as well, so that a binary
  * rewritten in place with its mtime put back is still a miss.
  *
- * Only binaries whose answer cannot depend on the repository are cached:
- * ELF executables (a script can dispatch on anything) that are not a
- * known dispatcher (mise, volta-shim, rustup's proxies, ...), whose name
- * matches the file they resolve to (a multi-call binary behind a symlink
- * called "node" is a dispatcher), and not toolchains that switch version
- * per project on their own (go reads go.mod's toolchain line, dotnet
- * global.json, rustup rust-toolchain.toml).
+ * Without a context, only binaries whose answer cannot depend on the
+ * repository are cached: ELF executables (a script can dispatch on
+ * anything) that are not a known dispatcher (mise, volta-shim, rustup's
+ * proxies, ...), whose name matches the file they resolve to (a
+ * multi-call binary behind a symlink called "node" is a dispatcher), and
+ * not toolchains that switch version per project on their own (go reads
+ * go.mod's toolchain line, dotnet global.json, rustup
+ * rust-toolchain.toml).  With one, such a toolchain is cached too, and a
+ * script when the context says its interpreter and inputs are in it.
  *
  * Trust: the directory must be ours (owner, not group- or world-writable)
  * and the file a regular file of ours, opened without following a
@@ -34,6 +43,7 @@
  * crash is just a corrupt cache, which is ignored and rewritten.
  */
 #include "peek.h"
+#include "digest.h"
 #include "saferead.h"
 #include "util.h"
 
@@ -53,7 +63,8 @@
 #define VERSION_CACHE_DIR "envpreflight"
 #define VERSION_CACHE_FILE "versions"
 #define VERSION_CACHE_LOCK "versions.lock"
-#define VERSION_CACHE_MAGIC "envpreflight-vcache 1\n"
+#define VERSION_CACHE_MAGIC "envpreflight-vcache 2\n"
+#define VERSION_CACHE_NO_CONTEXT "-"
 #define VERSION_CACHE_CAP (256 * 1024)		/* a hostile huge file is a miss */
 #define VERSION_CACHE_ENTRIES 256		/* oldest entries go first */
 #define VERSION_CACHE_VERSION_MAX 64
@@ -64,6 +75,7 @@ struct ventry {
 	char name[VERSION_CACHE_NAME_MAX + 1];
 	char *path;			/* canonical; owned */
 	unsigned long long dev, ino, size, mtime_s, mtime_ns, ctime_s, ctime_ns;
+	char context[65];		/* hex SHA-256, or "-" */
 	char version[VERSION_CACHE_VERSION_MAX + 1];
 };
 
@@ -183,27 +195,54 @@ static int same_program(const char *link, const char *canon)
 
 /* ---- the key ---- */
 
-/* Fill e's key from the binary at path: 1 when it may be cached. */
-static int key_of(const char *name, const char *path, struct ventry *e)
+/* The context's digest into e: "-" without one. */
+static void context_key(const struct version_context *ctx, struct ventry *e)
+{
+	static const char hex[] = "0123456789abcdef";
+	unsigned char d[32];
+	size_t i;
+
+	if (!ctx) {
+		memcpy(e->context, VERSION_CACHE_NO_CONTEXT, sizeof(VERSION_CACHE_NO_CONTEXT));
+		return;
+	}
+	digest_sha256((const unsigned char *)ctx->text, strlen(ctx->text), d);
+	for (i = 0; i < sizeof(d); i++) {
+		e->context[2 * i] = hex[d[i] >> 4];
+		e->context[2 * i + 1] = hex[d[i] & 15];
+	}
+	e->context[64] = '\0';
+}
+
+/* Fill e's key from the binary at path (in ctx, or NULL): 1 when it may
+ * be cached.  A context lifts the rules it answers for: a toolchain that
+ * picks its version per project, rustup's proxies and, when
+ * ctx->script_ok, a script; any other dispatcher stays out, and the file
+ * must still be the program its name says. */
+static int key_of(const char *name, const char *path,
+		  const struct version_context *ctx, struct ventry *e)
 {
 	unsigned char magic[4];
 	struct stat st;
 	ssize_t n;
 	char *c;
-	int fd, ok = 0;
+	int fd, ok = 0, proxy;
 
 	memset(e, 0, sizeof(*e));
 	if (!name || !path || path[0] != '/' || !name_ok(name, strlen(name)) ||
-	    listed(name, never_cached, ARRAY_SIZE(never_cached)) ||
-	    listed(base_name(path), never_cached, ARRAY_SIZE(never_cached)))
+	    (!ctx && (listed(name, never_cached, ARRAY_SIZE(never_cached)) ||
+		      listed(base_name(path), never_cached, ARRAY_SIZE(never_cached)))))
 		return 0;
 	c = realpath(path, NULL);
 	if (!c)
 		return 0;
+	/* rustup's proxies: the context holds what rustup reads; any other
+	 * dispatcher reads what no context names (mise's .mise.toml, ...) */
+	proxy = ctx && !strcmp(base_name(c), "rustup");
 	if (!path_ok(c, strlen(c)) || strstr(c, "/shims/") ||
-	    listed(base_name(c), dispatchers, ARRAY_SIZE(dispatchers)) ||
-	    listed(base_name(c), never_cached, ARRAY_SIZE(never_cached)) ||
-	    !same_program(path, c)) {
+	    (!proxy && (listed(base_name(c), dispatchers, ARRAY_SIZE(dispatchers)) ||
+			!same_program(path, c))) ||
+	    (!ctx && listed(base_name(c), never_cached, ARRAY_SIZE(never_cached)))) {
 		free(c);
 		return 0;
 	}
@@ -212,7 +251,8 @@ static int key_of(const char *name, const char *path, struct ventry *e)
 		do
 			n = read(fd, magic, sizeof(magic));
 		while (n < 0 && errno == EINTR);
-		ok = n == 4 && !memcmp(magic, "\177ELF", 4);
+		ok = n == 4 && (!memcmp(magic, "\177ELF", 4) ||
+				(ctx && ctx->script_ok && !memcmp(magic, "#!", 2)));
 	}
 	if (fd >= 0)
 		close(fd);
@@ -229,12 +269,15 @@ static int key_of(const char *name, const char *path, struct ventry *e)
 	e->mtime_ns = (unsigned long long)st.st_mtim.tv_nsec;
 	e->ctime_s = (unsigned long long)st.st_ctim.tv_sec;
 	e->ctime_ns = (unsigned long long)st.st_ctim.tv_nsec;
+	context_key(ctx, e);
 	return 1;
 }
 
+/* The same binary in the same context: one entry each. */
 static int same_binary(const struct ventry *a, const struct ventry *b)
 {
-	return !strcmp(a->name, b->name) && !strcmp(a->path, b->path);
+	return !strcmp(a->name, b->name) && !strcmp(a->path, b->path) &&
+	       !strcmp(a->context, b->context);
 }
 
 static int same_key(const struct ventry *a, const struct ventry *b)
@@ -282,10 +325,19 @@ static int dir_open(int create)
 	return fd;
 }
 
-/* Parse one line "f0\tf1...\tf9" (without its '\n') into e: 0 or -1. */
+/* "-" or 64 lower-case hex digits. */
+static int context_ok(const char *s)
+{
+	size_t n = strlen(s);
+
+	return !strcmp(s, VERSION_CACHE_NO_CONTEXT) ||
+	       (n == 64 && strspn(s, "0123456789abcdef") == n);
+}
+
+/* Parse one line "f0\tf1...\tf10" (without its '\n') into e: 0 or -1. */
 static int line_parse(char *s, size_t len, struct ventry *e)
 {
-	char *f[10], *end;
+	char *f[11], *end;
 	unsigned long long *num[7] = {
 		&e->dev, &e->ino, &e->size, &e->mtime_s, &e->mtime_ns,
 		&e->ctime_s, &e->ctime_ns,
@@ -296,14 +348,15 @@ static int line_parse(char *s, size_t len, struct ventry *e)
 	for (i = 0; i < len; i++) {
 		if (s[i] != '\t')
 			continue;
-		if (nf == 10)
+		if (nf == 11)
 			return -1;
 		s[i] = '\0';
 		f[nf++] = s + i + 1;
 	}
 	s[len] = '\0';
-	if (nf != 10 || !name_ok(f[0], strlen(f[0])) ||
-	    !path_ok(f[1], strlen(f[1])) || !version_ok(f[9], strlen(f[9])))
+	if (nf != 11 || !name_ok(f[0], strlen(f[0])) ||
+	    !path_ok(f[1], strlen(f[1])) || !context_ok(f[9]) ||
+	    !version_ok(f[10], strlen(f[10])))
 		return -1;
 	for (i = 0; i < 7; i++) {
 		if (!isdigit((unsigned char)f[2 + i][0]))
@@ -316,7 +369,8 @@ static int line_parse(char *s, size_t len, struct ventry *e)
 	if (e->mtime_ns > 999999999 || e->ctime_ns > 999999999)
 		return -1;
 	memcpy(e->name, f[0], strlen(f[0]) + 1);
-	memcpy(e->version, f[9], strlen(f[9]) + 1);
+	memcpy(e->context, f[9], strlen(f[9]) + 1);
+	memcpy(e->version, f[10], strlen(f[10]) + 1);
 	e->path = xstrdup(f[1]);
 	return 0;
 }
@@ -393,10 +447,10 @@ static void table_format(const struct vtable *t, struct buf *b)
 	for (i = 0; i < t->n; i++) {
 		const struct ventry *e = &t->v[i];
 
-		buf_printf(b, "%s\t%s\t%llu\t%llu\t%llu\t%llu\t%llu\t%llu\t%llu\t%s\n",
+		buf_printf(b, "%s\t%s\t%llu\t%llu\t%llu\t%llu\t%llu\t%llu\t%llu\t%s\t%s\n",
 			   e->name, e->path, e->dev, e->ino, e->size,
 			   e->mtime_s, e->mtime_ns, e->ctime_s, e->ctime_ns,
-			   e->version);
+			   e->context, e->version);
 	}
 }
 
@@ -451,12 +505,23 @@ static int lock_take(int dfd)
 
 int version_cache_get(const char *name, const char *path, char *out, size_t outlen)
 {
+	return version_cache_get_in(name, path, NULL, out, outlen);
+}
+
+void version_cache_put(const char *name, const char *path, const char *version)
+{
+	version_cache_put_in(name, path, NULL, version);
+}
+
+int version_cache_get_in(const char *name, const char *path,
+			 const struct version_context *ctx, char *out, size_t outlen)
+{
 	struct vtable t = { NULL, 0, 0 };
 	struct ventry key;
 	size_t i;
 	int dfd, hit = 0;
 
-	if (!out || !outlen || !key_of(name, path, &key))
+	if (!out || !outlen || !key_of(name, path, ctx, &key))
 		return 0;
 	dfd = dir_open(0);
 	if (dfd >= 0 && table_load(dfd, &t) == 0) {
@@ -482,7 +547,8 @@ int version_cache_get(const char *name, const char *path, char *out, size_t outl
 	return hit;
 }
 
-void version_cache_put(const char *name, const char *path, const char *version)
+void version_cache_put_in(const char *name, const char *path,
+			  const struct version_context *ctx, const char *version)
 {
 	struct vtable t = { NULL, 0, 0 };
 	struct ventry e;
@@ -490,7 +556,7 @@ void version_cache_put(const char *name, const char *path, const char *version)
 	int dfd, lfd;
 
 	if (!version || !version_ok(version, strlen(version)) ||
-	    !key_of(name, path, &e))
+	    !key_of(name, path, ctx, &e))
 		return;
 	memcpy(e.version, version, strlen(version) + 1);
 	pthread_mutex_lock(&version_cache_lock);

@@ -326,4 +326,92 @@ out=$(cd "$repo" && EP_ENV="$env_survive" ep --only=runtimes --strict)
 check "survive: after the fixes every runtime check passes (exit $?): $out" \
 	sh -c 'printf "%s\n" "$1" | grep -q "all 3 checks ok"' _ "$out"
 
+# ---- go and rustc pick their version per project (go.mod's toolchain
+# line, rust-toolchain.toml, GOTOOLCHAIN, ...): cached per context, so a
+# warm audit runs neither, and a change to what picks the version asks
+# again.  The toolchain is tests/fixtures/toolchain/fakever.c (an ELF:
+# the cache keeps no script's answer), which counts its runs.
+tc=$TEST_TMPDIR/toolchain
+mkdir -p "$tc/go" "$tc/rust"
+if ! command -v cc >/dev/null 2>&1 ||
+	! cc -std=c11 -O2 -o "$tc/go/go" "$top/tests/fixtures/toolchain/fakever.c" 2>"$tc/cc.err"; then
+	skip "go and rustc per context: no C compiler here ($(head -c 200 "$tc/cc.err" 2>/dev/null))"
+else
+	cp "$tc/go/go" "$tc/rust/rustc"
+	repo=$TEST_TMPDIR/selrepo
+	mkdir -p "$repo"
+	printf 'module example.com/x\n\ngo 1.21\n\ntoolchain go1.22.1\n' >"$repo/go.mod"
+	printf '[toolchain]\nchannel = "1.76.0"\n' >"$repo/rust-toolchain.toml"
+	# rustc is asked for preflight.yaml's requirement (rust-toolchain.toml
+	# is not a requirement source yet), in the directory it reads
+	printf 'version: 1\nruntimes:\n  rust: ">=1.70"\n' >"$repo/preflight.yaml"
+	selenv="PATH=$tc/go:$tc/rust:/usr/bin:/bin XDG_CACHE_HOME=$TEST_TMPDIR/selcache"
+	runs() { wc -l <"$tc/$1/runs" 2>/dev/null | tr -d ' ' || echo 0; }
+	# sel ARGS: the go and rust checks' "found method" as one line
+	sel() {
+		EP_ENV="$selenv ${SELX:-}" ep --json --only=runtimes "$@" "$repo" | py -c '
+import json, sys
+d = {c["data"]["runtime"]: c["data"] for c in json.load(sys.stdin)["checks"]}
+print(" ".join("%s=%s/%s" % (k, d[k]["found"], d[k]["method"]) for k in ("go", "rust")))'
+	}
+	out=$(sel)
+	check "cold: both run ($out; runs $(runs go) $(runs rust))" \
+		[ "$out $(runs go) $(runs rust)" = "go=1.22.1/exec rust=1.76.0/exec 1 1" ]
+	out=$(sel)
+	check "warm: neither runs ($out; runs $(runs go) $(runs rust))" \
+		[ "$out $(runs go) $(runs rust)" = "go=1.22.1/cache rust=1.76.0/cache 1 1" ]
+	printf 'module example.com/x\n\ngo 1.21\n\ntoolchain go1.22.5\n' >"$repo/go.mod"
+	out=$(sel)
+	check "go.mod's toolchain changed: go asked again, rustc not ($out; runs $(runs go) $(runs rust))" \
+		[ "$out $(runs go) $(runs rust)" = "go=1.22.5/exec rust=1.76.0/cache 2 1" ]
+	printf '[toolchain]\nchannel = "1.77.2"\n' >"$repo/rust-toolchain.toml"
+	out=$(sel)
+	check "rust-toolchain.toml changed: rustc asked again ($out; runs $(runs go) $(runs rust))" \
+		[ "$out $(runs go) $(runs rust)" = "go=1.22.5/cache rust=1.77.2/exec 2 2" ]
+	# the child always gets GOTOOLCHAIN=local (a version query never
+	# downloads a toolchain): the user's own does not reach it
+	out=$(SELX=GOTOOLCHAIN=go1.30.0 sel)
+	check "the user's GOTOOLCHAIN does not reach go: still cached ($out; runs $(runs go))" \
+		[ "$out $(runs go)" = "go=1.22.5/cache rust=1.77.2/cache 2" ]
+	mkdir -p "$repo/sub"
+	printf 'module example.com/x/sub\n\ngo 1.21\n' >"$repo/sub/go.mod"
+	rm "$repo/preflight.yaml"
+	out=$(EP_ENV="$selenv" ep --json --only=runtimes "$repo/sub" | py -c '
+import json, sys
+print([c["data"]["method"] for c in json.load(sys.stdin)["checks"]
+       if c["data"]["runtime"] == "go"])')
+	check "another module's directory is another context ($out; runs $(runs go))" \
+		[ "$out $(runs go)" = "['exec'] 3" ]
+fi
+
+# ---- a pnpm the repository pins (packageManager) is run, not read from
+# its manifest (pnpm may switch itself to the pin): cached per context
+# too, the script with the node that runs it.  The real pnpm of the test
+# setup (tests/managers, from the npm registry).
+pn=$top/tests/managers/node_modules/.bin
+if [ ! -x "$pn/pnpm" ] || ! command -v node >/dev/null 2>&1; then
+	skip "pinned pnpm per context: tests/managers has no pnpm (make deps installs it; offline it cannot)"
+else
+	repo=$TEST_TMPDIR/pinrepo
+	mkdir -p "$repo"
+	pv=$(cd "$repo" && env -i PATH="$pn:/usr/bin:/bin" HOME="$TEST_TMPDIR/home" pnpm --version 2>/dev/null)
+	printf '{"name": "pin", "packageManager": "pnpm@%s"}\n' "$pv" >"$repo/package.json"
+	pinenv="PATH=$pn:/usr/bin:/bin XDG_CACHE_HOME=$TEST_TMPDIR/pincache"
+	pin() {
+		EP_ENV="$pinenv" ep --json --only=runtimes "$repo" | py -c '
+import json, sys
+print(" ".join("%s/%s" % (c["data"]["found"], c["data"]["method"])
+               for c in json.load(sys.stdin)["checks"] if c["data"]["runtime"] == "pnpm"))'
+	}
+	out=$(pin)
+	check "pinned pnpm, cold: run ($out)" [ "$out" = "$pv/exec" ]
+	out=$(pin)
+	check "pinned pnpm, warm: cached ($out)" [ "$out" = "$pv/cache" ]
+	printf 'manage-package-manager-versions=true\n' >"$repo/.npmrc"
+	out=$(pin)
+	check "an .npmrc appears: run again ($out)" [ "$out" = "$pv/exec" ]
+	out=$(pin)
+	check "... then cached again ($out)" [ "$out" = "$pv/cache" ]
+fi
+
 finish

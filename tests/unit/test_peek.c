@@ -922,18 +922,68 @@ static void test_cache_key(void)
 	CHECK_INT(cached("rust", "kbin/cargo/rustc", out, sizeof(out)), 0, "rustup proxy");
 }
 
+/* A context (runtime_select.c's text) keys a toolchain that picks its
+ * version per project: a hit only in the same context. */
+static void test_cache_context(void)
+{
+	struct version_context a = { "go.mod 1", 0 }, b = { "go.mod 2", 0 };
+	struct version_context script = { "corepack", 1 };
+	char out[64];
+
+	set_cache("cache5");
+	put_elf("cxbin/go/go");
+	version_cache_put_in("go", at("cxbin/go/go"), &a, "1.22.1");
+	version_cache_put_in("go", at("cxbin/go/go"), &b, "1.23.0");
+	CHECK(version_cache_get_in("go", at("cxbin/go/go"), &a, out, sizeof(out)) == 1 &&
+	      !strcmp(out, "1.22.1"), "context a: %s", out);
+	CHECK(version_cache_get_in("go", at("cxbin/go/go"), &b, out, sizeof(out)) == 1 &&
+	      !strcmp(out, "1.23.0"), "context b, beside a: %s", out);
+	CHECK_INT(cached("go", "cxbin/go/go", out, sizeof(out)), 0, "no context: never");
+	{
+		struct version_context c = { "go.mod 3", 0 };
+
+		CHECK_INT(version_cache_get_in("go", at("cxbin/go/go"), &c, out, sizeof(out)), 0,
+			  "another context: a miss");
+	}
+	/* rustup's proxies are rustup itself: with a context they may be */
+	put_elf("cxbin/rustup/rustup");
+	CHECK_INT(symlink(at("cxbin/rustup/rustup"), at("cxbin/rustup/rustc")), 0, "proxy link");
+	version_cache_put_in("rust", at("cxbin/rustup/rustc"), &a, "1.75.0");
+	CHECK_INT(version_cache_get_in("rust", at("cxbin/rustup/rustc"), &a, out, sizeof(out)), 1,
+		  "rustup proxy in a context");
+	/* any other dispatcher reads what no context names */
+	put_elf("cxbin/mise/mise");
+	CHECK_INT(symlink(at("cxbin/mise/mise"), at("cxbin/mise/go")), 0, "mise link");
+	version_cache_put_in("go", at("cxbin/mise/go"), &a, "1.22.1");
+	CHECK_INT(version_cache_get_in("go", at("cxbin/mise/go"), &a, out, sizeof(out)), 0,
+		  "mise behind go: never");
+	/* a script only when the context vouches for it */
+	put_file("cxbin/js/pnpm", "#!/usr/bin/env node\n", 20, 0755);
+	version_cache_put_in("pnpm", at("cxbin/js/pnpm"), &a, "9.0.0");
+	CHECK_INT(version_cache_get_in("pnpm", at("cxbin/js/pnpm"), &a, out, sizeof(out)), 0,
+		  "a script without script_ok: never");
+	version_cache_put_in("pnpm", at("cxbin/js/pnpm"), &script, "9.0.0");
+	CHECK_INT(version_cache_get_in("pnpm", at("cxbin/js/pnpm"), &script, out, sizeof(out)), 1,
+		  "a script the context vouches for");
+}
+
 static void test_cache_hostile(void)
 {
+#define M "envpreflight-vcache 2\n"
 	static const char *const bad_files[] = {
 		"garbage\n",
-		"envpreflight-vcache 2\n",
-		"envpreflight-vcache 1\nnode\t/x\t1\t2\t3\t4\t5\t6\t7\n",
-		"envpreflight-vcache 1\nnode\t/x\t1\t2\t3\t4\t5\t6\t7\t1.0.0\textra\n",
-		"envpreflight-vcache 1\nnode\t/x\t1\t2\t3\t4\t5000000000\t6\t7\t1.0.0\n",
-		"envpreflight-vcache 1\nnode\t/x\t-1\t2\t3\t4\t5\t6\t7\t1.0.0\n",
-		"envpreflight-vcache 1\nnode\t/x\t1\t2\t99999999999999999999999\t4\t5\t6\t7\t1.0.0\n",
-		"envpreflight-vcache 1\nnode\trelative\t1\t2\t3\t4\t5\t6\t7\t1.0.0\n",
+		"envpreflight-vcache 1\n",	/* the format before contexts */
+		M "node\t/x\t1\t2\t3\t4\t5\t6\t7\t-\n",
+		M "node\t/x\t1\t2\t3\t4\t5\t6\t7\t-\t1.0.0\textra\n",
+		M "node\t/x\t1\t2\t3\t4\t5000000000\t6\t7\t-\t1.0.0\n",
+		M "node\t/x\t-1\t2\t3\t4\t5\t6\t7\t-\t1.0.0\n",
+		M "node\t/x\t1\t2\t99999999999999999999999\t4\t5\t6\t7\t-\t1.0.0\n",
+		M "node\trelative\t1\t2\t3\t4\t5\t6\t7\t-\t1.0.0\n",
+		M "node\t/x\t1\t2\t3\t4\t5\t6\t7\tABCDEF\t1.0.0\n",
+		M "node\t/x\t1\t2\t3\t4\t5\t6\t7\t"
+		  "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcde\t1.0.0\n",
 	};
+#undef M
 	struct buf good = BUF_INIT, line = BUF_INIT;
 	char out[64];
 	struct stat st;
@@ -974,8 +1024,8 @@ static void test_cache_hostile(void)
 		struct buf f = BUF_INIT;
 
 		buf_puts(&f, bad_files[i]);
-		buf_add(&f, good.s + strlen("envpreflight-vcache 1\n"),
-			good.len - strlen("envpreflight-vcache 1\n"));
+		buf_add(&f, good.s + strlen("envpreflight-vcache 2\n"),
+			good.len - strlen("envpreflight-vcache 2\n"));
 		test_write(at("cache3/envpreflight"), "versions", f.s, f.len);
 		CHECK_INT(cached("node", "hbin/node", out, sizeof(out)), 0,
 			  "bad file %zu: a good line after a bad one is not trusted", i);
@@ -1457,6 +1507,7 @@ void test_main(void)
 	test_cache_basic();
 	test_cache_key();
 	test_cache_hostile();
+	test_cache_context();
 	test_cache_unwritable();
 	test_cache_concurrency();
 	test_cache_real_node();
