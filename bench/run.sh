@@ -4,13 +4,14 @@
 # peak RSS over repeated runs.
 #   Usage: sh bench/run.sh [RUNS [SECTION...]]   (default 200, every section)
 # Sections: env, ports, synthetic, busy (real processes; root for case a),
-# runtimes, wait.  On a shared machine run it under nice: every command compared
+# runtimes, pinned, wait.  On a shared machine run it under nice: every command compared
 # runs under the same nice value.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 runs=${1:-200}
 [ $# -gt 0 ] && shift
-sections=${*:-env ports synthetic busy runtimes wait}
+sections=${*:-env ports synthetic busy runtimes pinned wait}
+rt_runs_pinned=$((runs / 10 > 10 ? runs / 10 : 10))
 want() { case " $sections " in *" $1 "*) return 0 ;; esac; return 1; }
 median() { awk '{ for (i = 1; i <= NF; i++) if ($i == "median") print $(i + 1) }'; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1fx", b / a }'; }
@@ -384,6 +385,38 @@ if [ -n "$rt_probe" ]; then
 	printf '\n'
 fi
 # ---- end of runtimes section ----
+fi
+
+if want pinned; then
+echo "== a repository that pins its package manager (packageManager): the warm audit"
+# outline's shape: engines.node and packageManager yarn@X, so yarn is run
+# (it may switch itself to the pin), not read from its manifest; cached
+# per context since the version cache's format 2.  The yarn is the test
+# setup's (tests/managers, make deps), else the one on PATH.
+pbin=$top/tests/managers/node_modules/.bin
+[ -x "$pbin/yarn" ] || pbin=$(dirname "$(command -v yarn 2>/dev/null || echo /nonexistent/yarn)")
+if [ ! -x "$pbin/yarn" ]; then
+	echo "(no yarn: make deps installs one in tests/managers)"
+else
+	prepo=$out/pinned-repo
+	pcache=$out/pinned-cache
+	rm -rf "$prepo" "$pcache"
+	mkdir -p "$prepo"
+	yv=$(cd "$prepo" && PATH=$pbin:$PATH yarn --version)
+	printf '{\n  "name": "pinned",\n  "private": true,\n  "engines": { "node": ">=18" },\n  "packageManager": "yarn@%s"\n}\n' \
+		"$yv" >"$prepo/package.json"
+	PATH=$pbin:$PATH XDG_CACHE_HOME=$pcache "$ep" "$prepo" >/dev/null || true
+	PATH=$pbin:$PATH XDG_CACHE_HOME=$pcache "$rb" "$rt_runs_pinned" "pinned yarn $yv, warm cache" \
+		"$ep" "$prepo" | tee "$out/pinned.warm"
+	if command -v strace >/dev/null 2>&1; then
+		PATH=$pbin:$PATH XDG_CACHE_HOME=$pcache strace -f -qq -o "$out/pinned.strace" \
+			-e trace=execve,execveat,clone,clone3,fork,vfork "$ep" "$prepo" >/dev/null 2>&1 || true
+		ex=$(grep -Ec 'execve(at)?\(' "$out/pinned.strace" || true)
+		echo "warm: $((ex - 1)) programs executed (strace -f)"
+	fi
+	(cd "$prepo" && PATH=$pbin:$PATH "$rb" "$rt_runs_pinned" "yarn --version" yarn --version) |
+		tee "$out/pinned.yarn"
+fi
 fi
 
 if want wait; then
