@@ -596,6 +596,7 @@ static void strays_by_scan(struct strays *st)
 		closedir(d);
 }
 
+/* NOLINTNEXTLINE(readability-non-const-parameter): filled through strays_add */
 size_t spawn_children(pid_t *out)
 {
 	struct strays st = { out, 0 };
