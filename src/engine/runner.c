@@ -297,6 +297,10 @@ static void cut_off(struct result *r, struct run_job *job, double deadline_ms)
 	if (!r->message)
 		result_set(r, STATUS_ERROR, "timed out: still running at the "
 			   "deadline");
+	/* a pass published (a port known to listen, its holder not yet
+	 * named) stays a pass: the deadline cost it only detail */
+	if (r->status == STATUS_PASS || r->status == STATUS_SKIP)
+		return;
 	if (r->reason == REASON_NONE)
 		r->reason = REASON_TIMEOUT;
 	if (!r->hint)

@@ -1486,24 +1486,19 @@ static void lookup_holders(const char *proc, const char *repo,
 	free(want);
 }
 
-int ports_lookup_stats(const char *proc, const unsigned *ports, size_t nports,
-		       const char *repo_root, struct port_status *out,
-		       struct procnet_stats *stats)
+/* The tables' part of ports_lookup_stats: 0, or -1 with errno. */
+static int tables_at(const char *proc, const unsigned *ports, size_t nports,
+		     struct port_status *out)
 {
 	struct tcp_listener *all = NULL;
 	size_t n = 0, cap = 0, i;
-	char *repo = NULL;
 
-	if (stats)
-		memset(stats, 0, sizeof(*stats));
 	for (i = 0; i < nports; i++) {
 		memset(&out[i], 0, sizeof(out[i]));
 		out[i].port = ports[i];
 	}
 	if (!nports)
 		return 0;
-	if (!proc)
-		proc = proc_root();
 	if (listeners_get(proc, &all, &n, &cap) < 0) {
 		int saved = errno;
 
@@ -1514,6 +1509,28 @@ int ports_lookup_stats(const char *proc, const unsigned *ports, size_t nports,
 	for (i = 0; i < nports; i++)
 		port_listeners(&out[i], all, n);
 	free(all);
+	return 0;
+}
+
+int ports_tables(const unsigned *ports, size_t nports, struct port_status *out)
+{
+	return tables_at(proc_root(), ports, nports, out);
+}
+
+int ports_lookup_stats(const char *proc, const unsigned *ports, size_t nports,
+		       const char *repo_root, struct port_status *out,
+		       struct procnet_stats *stats)
+{
+	char *repo = NULL;
+
+	if (stats)
+		memset(stats, 0, sizeof(*stats));
+	if (!proc)
+		proc = proc_root();
+	if (tables_at(proc, ports, nports, out) < 0)
+		return -1;
+	if (!nports)
+		return 0;
 	if (repo_root) {
 		repo = realpath(repo_root, NULL);
 		if (!repo)

@@ -166,14 +166,14 @@ static void scan_redact(const struct spec *spec, struct ports_scan *s)
 	redact_values_free(x);
 }
 
-/* Every TCP port of the model (ranges expanded), looked up at once. */
+/* Every TCP port of the model (ranges expanded), looked up at once:
+ * the socket tables and, with arg non-NULL, the holders too. */
 static void *scan_make(const struct run_ctx *ctx, const void *arg)
 {
 	const struct spec *spec = ctx->spec;
 	struct ports_scan *s = xcalloc(1, sizeof(*s));
 	size_t i, j, cap = 0;
 
-	(void)arg;
 	for (i = 0; i < spec->nport_records; i++) {
 		const struct port_req *r = spec->port_records[i].req;
 		unsigned p, last = r->port_last ? r->port_last : r->port;
@@ -192,7 +192,8 @@ static void *scan_make(const struct run_ctx *ctx, const void *arg)
 			s->ports[j++] = s->ports[i];
 	s->n = j;
 	s->st = xcalloc(s->n ? s->n : 1, sizeof(*s->st));
-	s->rc = ports_lookup(s->ports, s->n, spec->root, s->st);
+	s->rc = arg ? ports_lookup(s->ports, s->n, spec->root, s->st) :
+		ports_tables(s->ports, s->n, s->st);
 	s->err = s->rc < 0 ? errno : 0;
 	if (s->rc == 0)
 		scan_redact(spec, s);
@@ -261,13 +262,17 @@ static void holders_text(struct buf *b, const struct port_status *s)
 	if (more)
 		buf_printf(b, "; and %zu other process%s", more, more > 1 ? "es" : "");
 	free(done);
-	if (s->hidden)
+	if (s->scan_cut)
+		buf_printf(b, "uid %u, holder not found by the deadline", s->hidden_uid);
+	else if (s->hidden)
 		buf_printf(b, "%suid %u, process not visible%s", s->nh ? "; " : "",
 			   s->hidden_uid, s->hidden_denied ? ": permission denied" : "");
 }
 
 static const char *hidden_reason(const struct port_status *s)
 {
+	if (s->scan_cut)
+		return "holder not found by the deadline";
 	if (s->hidden_denied)
 		return "permission denied";
 	if (s->hidden_view == PROC_VIEW_UNMOUNTED)
@@ -349,7 +354,11 @@ static void collision_hint(struct result *r, const struct port_record *rec,
 	 * what a harness needs to be sure it stops the same process */
 	r->reason = REASON_HELD;
 	if (!h) {
-		if (s->hidden_denied)
+		if (s->scan_cut)
+			result_hint(r, "in use by uid %u; the scan for its process "
+				    "did not end by the deadline: raise it with "
+				    "--timeout=MS to see which", s->hidden_uid);
+		else if (s->hidden_denied)
 			result_hint(r, "in use by uid %u (process not visible: "
 				    "permission denied); run envpreflight as that "
 				    "user or as root to see which", s->hidden_uid);
@@ -737,6 +746,29 @@ static void run_single(struct result *r, const struct port_record *rec,
 	buf_release(&who);
 }
 
+/* A busy port's check as it stands before the holder scan: what it says
+ * should the deadline cut that scan off (run_publish) - in use, its
+ * holder unknown (a socket of uid N), not "timed out" - so that a harness
+ * knows the port is taken even on a machine too crowded to name who took
+ * it in time. */
+static void publish_holder_unknown(const struct run_ctx *ctx, const struct result *r,
+				   const struct port_record *rec,
+				   const struct port_status *s)
+{
+	struct port_status cut = *s;
+	struct result p;
+
+	cut.holders = NULL;
+	cut.nh = 0;
+	cut.hidden = 1;
+	cut.hidden_uid = s->nl ? s->listeners[0].uid : 0;
+	cut.scan_cut = 1;
+	result_copy(&p, r);
+	run_single(&p, rec, &cut);
+	run_publish(ctx, &p);
+	result_release(&p);
+}
+
 /* A compose host range for one container port: docker takes a free port
  * of the range, so one free port is enough. */
 static void run_range(const struct ports_scan *scan, const struct port_req *req,
@@ -838,7 +870,10 @@ static void ports_run(const struct run_ctx *ctx, const struct check *c,
 		sibling_notes(r, ctx->spec, rec);
 		return;
 	}
-	scan = run_once(ctx, "ports.lookup", scan_make, NULL, scan_release);
+	/* the tables first, which a free port's verdict needs alone, and a
+	 * busy one's should the holder scan (a /proc walk, long on a
+	 * crowded machine) not end by the deadline */
+	scan = run_once(ctx, "ports.tables", scan_make, NULL, scan_release);
 	if (scan->rc < 0) {
 		result_set(r, STATUS_ERROR, "cannot read the TCP socket tables "
 			   "(%s/net/tcp): %s", proc_root(), strerror(scan->err));
@@ -847,10 +882,16 @@ static void ports_run(const struct run_ctx *ctx, const struct check *c,
 	}
 	sibling_notes(r, ctx->spec, rec);
 	if (req->port_last) {
-		run_range(scan, req, r);
+		run_range(run_once(ctx, "ports.lookup", scan_make, "holders",
+				   scan_release), req, r);
 		return;
 	}
 	s = scan_find(scan, req->port);
+	if (s && s->busy) {
+		publish_holder_unknown(ctx, r, rec, s);
+		scan = run_once(ctx, "ports.lookup", scan_make, "holders", scan_release);
+		s = scan->rc < 0 ? NULL : scan_find(scan, req->port);
+	}
 	if (!s) {
 		result_set(r, STATUS_ERROR, "port %u was not looked up", req->port);
 		r->reason = REASON_PROBE_ERROR;
