@@ -136,6 +136,19 @@ struct fix {
 				 * owned; NULL-terminated (JSON "writes", a
 				 * harness that keeps the tree clean filters
 				 * on it) */
+	unsigned char writes_git[FIX_WRITES_MAX];	/* enum fix_git of
+				 * each, set after the run (fix_git.c) */
+};
+
+/* What git makes of a path a fix writes (JSON "writes_git"): a change to
+ * a tracked file dirties the tree, a new untracked one shows in git
+ * status, an ignored one neither. */
+enum fix_git {
+	FIX_GIT_UNKNOWN,	/* null: no work tree, outside it, or the
+				 * index could not be read */
+	FIX_GIT_TRACKED,
+	FIX_GIT_UNTRACKED,
+	FIX_GIT_IGNORED,
 };
 
 struct result {

@@ -1,6 +1,7 @@
 /* audit.c - one audit: load, plan, run under the deadline, and the report
  * with its run block (see audit.h). */
 #include "audit.h"
+#include "fix_git.h"
 #include "runner.h"
 #include "spawnrun.h"
 #include "spec_workspaces.h"
@@ -589,6 +590,10 @@ int audit_run(struct audit *a, struct audit_opts *o, const struct config *cfg,
 	/* only JSON shows it, and it reads the version cache once more */
 	if (o->format == FORMAT_JSON)
 		a->rep.run = run_json(a, o, cfg, timeout_file, timeout_line);
+	/* only JSON shows what git makes of a fix's writes: the index is
+	 * read for it, after the checks */
+	if (o->format == FORMAT_JSON)
+		fix_git_mark(a->results, a->plan.n, a->spec.root);
 	a->rep.duration_ms = clock_ms() - start;
 	return 0;
 }

@@ -533,12 +533,17 @@ static double round3(double ms)
 	return round(ms * 1000) / 1000;
 }
 
-/* {"who", "argv", "cwd", "writes", "needs", "edit"}: every key, null
- * where it does not apply (writes: [] without argv); writes are
- * repository-relative, as edit's file.  The words were checked by
+/* {"who", "argv", "cwd", "writes", "writes_git", "needs", "edit"}: every
+ * key, null where it does not apply (writes: [] without argv); writes are
+ * repository-relative, as edit's file, and writes_git says of each what
+ * git makes of it (null: unknown).  The words were checked by
  * result_fix_argv already. */
 static cJSON *json_fix(const struct fix *f)
 {
+	static const char *const fix_git_names[] = {
+		[FIX_GIT_TRACKED] = "tracked", [FIX_GIT_UNTRACKED] = "untracked",
+		[FIX_GIT_IGNORED] = "ignored",
+	};
 	static const struct { unsigned bit; const char *name; } needs[] = {
 		{ FIX_NEEDS_NETWORK, "network" }, { FIX_NEEDS_DOCKER, "docker" },
 		{ FIX_NEEDS_SHELL, "shell" },
@@ -567,6 +572,11 @@ static cJSON *json_fix(const struct fix *f)
 		cJSON_AddItemToArray(arr, json_str(w));
 		free(w);
 	}
+	arr = cJSON_AddArrayToObject(o, "writes_git");
+	for (i = 0; f->writes[i]; i++)
+		cJSON_AddItemToArray(arr, f->writes_git[i] == FIX_GIT_UNKNOWN ?
+				     cJSON_CreateNull() :
+				     cJSON_CreateString(fix_git_names[f->writes_git[i]]));
 	arr = cJSON_AddArrayToObject(o, "needs");
 	for (i = 0; i < ARRAY_SIZE(needs); i++)
 		if (f->needs & needs[i].bit)

@@ -123,4 +123,43 @@ d = json.load(open(sys.argv[1]))
 assert d["outcome"] == "not-run" and d["error"]["kind"] == "nothing-to-audit", d
 PY
 check "codex setup (empty): nothing to audit, as the report's outcome" [ $? = 0 ]
+
+# ---- what git makes of what a fix writes (fix.writes_git), for a
+# harness that must keep the tree clean: the .env the copy writes is
+# ignored where .gitignore says so, untracked where nothing does, and
+# tracked where the index holds it (deleted from the work tree only);
+# what git itself says is the oracle (git check-ignore, git ls-files)
+if ! command -v git >/dev/null 2>&1; then
+	skip "fix.writes_git: no git here to build the work trees"
+else
+	for kind in ignored untracked tracked; do
+		g=$TEST_TMPDIR/git-$kind
+		mkdir -p "$g"
+		printf 'A=\n' >"$g/.env.example"
+		(
+			cd "$g" && export HOME="$TEST_TMPDIR/home" GIT_CONFIG_NOSYSTEM=1 \
+				GIT_AUTHOR_NAME=t GIT_AUTHOR_EMAIL=t@example.com \
+				GIT_COMMITTER_NAME=t GIT_COMMITTER_EMAIL=t@example.com &&
+			git init -q . &&
+			case $kind in
+			ignored) printf '.env\n' >.gitignore ;;
+			tracked) printf 'A=1\n' >.env && git add .env && git commit -qm env && rm .env ;;
+			esac
+		) || not_ok "fix.writes_git ($kind): git could not build the tree"
+		ep --json --only=env "$g" >"$TEST_TMPDIR/wg-$kind.json"
+		[ -n "${EP_JSON_DIR:-}" ] && cp "$TEST_TMPDIR/wg-$kind.json" "$EP_JSON_DIR/agents-wg-$kind.json"
+		got=$(py - "$TEST_TMPDIR/wg-$kind.json" <<'PY'
+import json, sys
+for c in json.load(open(sys.argv[1]))["checks"]:
+    f = c.get("fix") or {}
+    if f.get("argv") == ["cp", ".env.example", ".env"]:
+        print(f["writes"], f["writes_git"])
+PY
+)
+		oracle=$(cd "$g" && if git ls-files --error-unmatch .env >/dev/null 2>&1; then echo tracked
+			elif git check-ignore -q .env; then echo ignored; else echo untracked; fi)
+		check "fix.writes_git ($kind): git says $oracle, the fix says $got" \
+			[ "$got|$oracle" = "['.env'] ['$kind']|$kind" ]
+	done
+fi
 finish
