@@ -111,6 +111,12 @@ int path_rel_inside(const char *p);
 /* path_join returns a new string "a/b" (or b alone when b is absolute). */
 char *path_join(const char *a, const char *b);
 
+/* p with "." and ".." steps and doubled slashes resolved by text alone,
+ * no symlink looked at ("a/b/../c" -> "a/c", "/x/../.." -> "/", "" ->
+ * "."); a relative path that climbs above its start keeps its leading
+ * ".." steps.  A new string. */
+char *path_lexical(const char *p);
+
 /* 1 when p is relative and has no ".." component: lexically it cannot
  * leave the directory it is joined to (symlinks are checked elsewhere). */
 int path_is_relative_inside(const char *p);

@@ -358,38 +358,16 @@ static int dir_resolve(const struct mcp_config *cfg, const char *dir, char **out
 		       struct buf *why)
 {
 	char *joined = path_join(cfg->root, dir), *real = realpath(joined, NULL);
-	const char *judged = real;
-	struct buf lex = BUF_INIT;
+	/* "..", "." and "//" resolved by text alone */
+	char *lex = real ? NULL : path_lexical(joined);
+	const char *judged = real ? real : lex;
 	size_t i;
 	int inside;
 
-	if (!real) {
-		/* "..", "." and "//" resolved by text alone */
-		const char *c = joined;
-
-		while (*c) {
-			size_t n = strcspn(c, "/");
-
-			if (n == 2 && c[0] == '.' && c[1] == '.') {
-				while (lex.len && lex.s[lex.len - 1] != '/')
-					lex.len--;
-				if (lex.len)
-					lex.len--;
-			} else if (n && !(n == 1 && c[0] == '.')) {
-				buf_putc(&lex, '/');
-				buf_add(&lex, c, n);
-			}
-			c += n;
-			c += *c == '/';
-		}
-		if (!lex.len)
-			buf_putc(&lex, '/');
-		judged = buf_str(&lex);
-	}
 	inside = path_is_inside(judged, cfg->root);
 	for (i = 0; !inside && i < cfg->nallow; i++)
 		inside = path_is_inside(judged, cfg->allow[i]);
-	buf_release(&lex);
+	free(lex);
 	if (!inside) {
 		char *q = quote_text(dir);
 

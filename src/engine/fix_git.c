@@ -66,8 +66,10 @@ void fix_git_mark(struct result *results, size_t n, const char *root)
 
 		for (w = 0; f && w < FIX_WRITES_MAX && f->writes[w]; w++) {
 			char *dir = f->cwd ? path_join(root, f->cwd) : xstrdup(root);
-			char *abs = path_join(dir, f->writes[w]);
+			char *j = path_join(dir, f->writes[w]);
+			char *abs = path_lexical(j);
 
+			free(j);
 			free(dir);
 			for (k = 0; k < nseen && strcmp(seen[k].path, abs); k++)
 				;

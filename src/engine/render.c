@@ -566,8 +566,10 @@ static cJSON *json_fix(const struct fix *f)
 	}
 	arr = cJSON_AddArrayToObject(o, "writes");
 	for (i = 0; f->writes[i]; i++) {
-		char *w = f->cwd && strcmp(f->cwd, ".") ? path_join(f->cwd, f->writes[i]) :
-			  xstrdup(f->writes[i]);
+		char *j = f->cwd ? path_join(f->cwd, f->writes[i]) : xstrdup(f->writes[i]);
+		char *w = path_lexical(j);	/* mise use's "../mise.toml" */
+
+		free(j);
 
 		cJSON_AddItemToArray(arr, json_str(w));
 		free(w);

@@ -114,6 +114,8 @@ struct want {
 	enum req_source src;
 	const struct runtime_target *t;
 	const char *path;	/* the binary found, or NULL */
+	const char *dir;	/* where the fix runs (absolute) */
+	const char *root;	/* the repository (absolute) */
 };
 
 /* ---- node, python, go and the rest: a version manager, or generic ---- */
@@ -224,6 +226,68 @@ static void hint_pyenv(struct result *res, const struct want *w)
 	}
 }
 
+/* The config files mise use may write in one directory, lowest
+ * precedence first (mise's LOCAL_CONFIG_FILENAMES, src/config/mod.rs,
+ * less the conf.d drop-ins it never writes); .tool-versions is taken
+ * only where it is the one there (first_config_file). */
+static const char *const mise_files[] = {
+	".config/mise/config.toml", ".config/mise/mise.toml", ".config/mise.toml",
+	".mise/config.toml", "mise/config.toml", ".rtx.toml", "mise.toml",
+	".mise.toml", ".config/mise/config.local.toml", ".config/mise/mise.local.toml",
+	".config/mise.local.toml", ".mise/config.local.toml", "mise/config.local.toml",
+	".rtx.local.toml", "mise.local.toml", ".mise.local.toml", ".tool-versions",
+};
+
+/* What `mise use` run in w->dir writes, relative to it, into b; 0 when
+ * it writes outside the repository.  mise's resolve_target_config_path
+ * and nearest_local_config_file: the nearest directory upwards that has
+ * a config file, and in it the first of mise_files; none at all: a new
+ * mise.toml where it runs (in HOME it writes the global file). */
+static int mise_use_writes(const struct want *w, struct buf *b)
+{
+	const char *home = getenv("HOME");
+	char *d = xstrdup(w->dir), *slash;
+	int inside = 0, found = 0;
+
+	if (home && !strcmp(home, w->dir)) {
+		free(d);
+		return 0;
+	}
+	while (!found) {
+		size_t i;
+
+		for (i = 0; i < ARRAY_SIZE(mise_files) && !found; i++) {
+			char *f = path_join(*d ? d : "/", mise_files[i]);
+			struct stat st;
+
+			if (stat(f, &st) == 0 && S_ISREG(st.st_mode)) {
+				found = 1;
+				inside = path_is_inside(*d ? d : "/", w->root);
+				if (inside) {
+					/* relative to where it runs: up from
+					 * w->dir to d, then the file */
+					const char *c;
+
+					for (c = w->dir + strlen(d); *c; c++)
+						if (*c == '/')
+							buf_puts(b, "../");
+					buf_puts(b, mise_files[i]);
+				}
+			}
+			free(f);
+		}
+		if (found || !*d || !(slash = strrchr(d, '/')))
+			break;
+		*slash = '\0';
+	}
+	free(d);
+	if (!found) {
+		buf_puts(b, "mise.toml");
+		return 1;
+	}
+	return inside && b->len;
+}
+
 /* The install command of version manager m for w. */
 static void hint_manager(struct result *res, const struct want *w,
 			 const struct manager *m)
@@ -231,7 +295,7 @@ static void hint_manager(struct result *res, const struct want *w,
 	const struct runtime_target *t = w->t;
 	const char *name = w->name, *num = t->num;
 	const char *sep = *num ? "@" : "";
-	struct buf arg = BUF_INIT;
+	struct buf arg = BUF_INIT, writes = BUF_INIT;
 
 	/* every fix below runs the manager as its hint says, with words
 	 * that passed versions_token_safe (num, t->nvm, name); nvm is a
@@ -280,11 +344,11 @@ static void hint_manager(struct result *res, const struct want *w,
 			result_hint(res, "mise use %s", arg.s);
 			result_fix_argv(res, FIX_AGENT, FIX_NEEDS_NETWORK, "mise", "use",
 					arg.s, (char *)NULL);
-			/* mise use writes the directory's config file: a
-			 * new mise.toml unless one (or .mise.toml) is there
-			 * (mise's cli/use.rs; before 2024.7 a directory
+			/* mise use writes the nearest config file (see
+			 * mise_use_writes; before 2024.7 a directory
 			 * without one got the global file, jdx/mise#2256) */
-			result_fix_writes(res, "mise.toml");
+			if (mise_use_writes(w, &writes))
+				result_fix_writes(res, writes.s);
 		}
 		break;
 	case MGR_PYENV:
@@ -292,6 +356,7 @@ static void hint_manager(struct result *res, const struct want *w,
 		break;
 	}
 	buf_release(&arg);
+	buf_release(&writes);
 }
 
 /* A runtime's install hint: its version manager's, else generic advice.
@@ -551,7 +616,7 @@ static void hint_npm_missing(const struct run_ctx *ctx, struct result *res,
 {
 	const struct runtime_answer *node = runtime_ask(ctx, "node");
 	const struct runtime_target *tn = runtime_target(ctx, "node");
-	struct want wn = { "node", "Node.js", w->src, tn, NULL };
+	struct want wn = { "node", "Node.js", w->src, tn, NULL, w->dir, w->root };
 	struct runtime_target line;
 	struct buf h = BUF_INIT;
 
@@ -651,6 +716,7 @@ void runtime_hint_install(const struct run_ctx *ctx, struct result *res,
 	const struct runtime_target *t;
 	struct runtime_target own;
 	struct want w;
+	char *dir;
 
 	if (p->bad || !versions_token_safe(r->name))
 		return;
@@ -669,6 +735,10 @@ void runtime_hint_install(const struct run_ctx *ctx, struct result *res,
 	w.src = r->src;
 	w.t = t;
 	w.path = path;
+	w.root = ctx->spec->root;
+	dir = res->workspace ? path_join(ctx->spec->root, res->workspace) :
+	      xstrdup(ctx->spec->root);
+	w.dir = dir;
 	if (t->state == TARGET_CONFLICT)
 		hint_conflict(res, &w);
 	else if (!strcmp(r->name, "npm") && !path)
@@ -682,4 +752,5 @@ void runtime_hint_install(const struct run_ctx *ctx, struct result *res,
 		hint_npm(ctx, res, &w);
 	else
 		hint_install(res, &w);
+	free(dir);
 }

@@ -309,8 +309,10 @@ int runtime_select_context(const char *name, const char *binary, const char *dir
 	for (i = 0; env && env[i]; i++)
 		n++;
 	sorted = xcalloc(n + 1, sizeof(*sorted));
-	memcpy(sorted, env, n * sizeof(*sorted));
-	qsort(sorted, n, sizeof(*sorted), str_cmp);
+	if (n) {
+		memcpy(sorted, env, n * sizeof(*sorted));
+		qsort(sorted, n, sizeof(*sorted), str_cmp);
+	}
 	for (i = 0; i < n; i++)
 		buf_printf(&b, "env %s\n", sorted[i]);
 	free(sorted);

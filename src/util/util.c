@@ -350,6 +350,43 @@ char *path_join(const char *a, const char *b)
 	return buf_detach(&out);
 }
 
+char *path_lexical(const char *p)
+{
+	struct buf out = BUF_INIT;
+	const char *c = p;
+	size_t ups = 0;		/* leading ".." of a relative path */
+	int abs = *p == '/';
+
+	if (abs)
+		buf_putc(&out, '/');
+	while (*c) {
+		size_t n = strcspn(c, "/");
+
+		if (n == 2 && c[0] == '.' && c[1] == '.') {
+			if (out.len > (size_t)abs + ups * 3) {
+				/* drop the last step */
+				while (out.len > (size_t)abs && out.s[out.len - 1] != '/')
+					out.len--;
+				if (out.len > (size_t)abs)
+					out.len--;
+			} else if (!abs) {
+				buf_puts(&out, out.len ? "/.." : "..");
+				ups++;
+			}
+		} else if (n && !(n == 1 && c[0] == '.')) {
+			if (out.len > (size_t)abs)
+				buf_putc(&out, '/');
+			buf_add(&out, c, n);
+		}
+		c += n;
+		c += *c == '/';
+	}
+	if (!out.len)
+		buf_putc(&out, '.');
+	out.s[out.len] = '\0';	/* a step dropped last leaves its bytes */
+	return buf_detach(&out);
+}
+
 int path_is_relative_inside(const char *p)
 {
 	const char *c = p;

@@ -414,4 +414,34 @@ print(" ".join("%s/%s" % (c["data"]["found"], c["data"]["method"])
 	check "... then cached again ($out)" [ "$out" = "$pv/cache" ]
 fi
 
+# ---- mise use writes the nearest config file (mise's
+# resolve_target_config_path: the nearest directory upwards with one, the
+# first of its files; else a new mise.toml), which fix.writes names; one
+# above the repository is outside the tree: nothing declared
+mh=$TEST_TMPDIR/misehome
+mkdir -p "$mh/.local/share/mise" "$TEST_TMPDIR/mise-up/repo"
+for kind in none dot up; do
+	mr=$TEST_TMPDIR/mise-$kind
+	[ $kind = up ] && mr=$TEST_TMPDIR/mise-up/repo
+	mkdir -p "$mr"
+	printf 'module example.com/m\n\ngo 1.22\n' >"$mr/go.mod"
+	case $kind in
+	dot) printf '[tools]\n' >"$mr/.mise.toml" ;;
+	up) printf '[tools]\n' >"$TEST_TMPDIR/mise-up/.mise.toml" ;;
+	esac
+	got=$(cd "$TEST_TMPDIR" && env -i PATH=/usr/bin:/bin HOME="$mh" XDG_CACHE_HOME=/dev/null/no-cache \
+		LC_ALL=C.UTF-8 "$EP_BIN" --json --only=runtimes "$mr" | py -c '
+import json, sys
+for c in json.load(sys.stdin)["checks"]:
+    f = c.get("fix") or {}
+    if (f.get("argv") or [None])[0] == "mise":
+        print(" ".join(f["argv"]), f["writes"])')
+	case $kind in
+	none) want="mise use go@1.22 ['mise.toml']" ;;
+	dot) want="mise use go@1.22 ['.mise.toml']" ;;
+	up) want="mise use go@1.22 []" ;;
+	esac
+	check "mise use writes ($kind): $got" [ "$got" = "$want" ]
+done
+
 finish
