@@ -94,9 +94,10 @@ static const struct manager {
 			{ "node_modules", ".pnp.cjs", ".pnp.loader.mjs", ".yarn", NULL } },
 	[LOCK_BUN] = { "bun", "bun packages", { "bun", "install", "--frozen-lockfile", NULL },
 		       { "node_modules", NULL } },
-	/* the project's environment: .venv, unless UV_PROJECT_ENVIRONMENT
-	 * or poetry's virtualenvs.in-project say otherwise */
-	[LOCK_UV] = { "uv", "Python packages", { "uv", "sync", "--locked", NULL }, { ".venv", NULL } },
+	/* the Python managers write the environment the model found
+	 * (l->venv: .venv, UV_PROJECT_ENVIRONMENT, poetry's in-project
+	 * one), see install_writes */
+	[LOCK_UV] = { "uv", "Python packages", { "uv", "sync", "--locked", NULL }, { NULL } },
 	[LOCK_POETRY] = { "poetry", "Python packages", { "poetry", "install", NULL }, { NULL } },
 	[LOCK_PIP] = { "pip", "Python packages", { NULL }, { NULL } },
 };
@@ -106,19 +107,28 @@ const char *deps_manager_name(enum lock_kind kind)
 	return managers[kind].name;
 }
 
-/* What kind's install writes in the work tree, as r's fix.writes. */
-static void install_writes(struct result *r, enum lock_kind kind)
+/* What l's install writes in the work tree, as r's fix.writes: the
+ * table's folders, or for Python the environment it installs into when
+ * that lies in the tree (pip into the venv the model found, uv into
+ * UV_PROJECT_ENVIRONMENT or .venv, poetry into its in-project .venv; one
+ * under ~/.cache is not the tree's). */
+static void install_writes(struct result *r, const struct lock_req *l)
 {
 	const char *const *w;
 
-	for (w = managers[kind].writes; *w; w++)
+	if (l->kind == LOCK_UV || l->kind == LOCK_POETRY || l->kind == LOCK_PIP) {
+		if (l->venv && path_is_relative_inside(l->venv))
+			result_fix_writes(r, l->venv);
+		return;
+	}
+	for (w = managers[l->kind].writes; *w; w++)
 		result_fix_writes(r, *w);
 }
 
 void deps_relock_writes(struct result *r, const struct lock_req *l)
 {
 	result_fix_writes(r, l->origin.file);
-	install_writes(r, l->kind);
+	install_writes(r, l);
 }
 
 void deps_set_fix(struct result *r, const struct lock_req *l)
@@ -128,7 +138,7 @@ void deps_set_fix(struct result *r, const struct lock_req *l)
 
 	if (l->kind != LOCK_PIP) {
 		result_fix_argv(r, FIX_AGENT, FIX_NEEDS_NETWORK, a[0], a[1], a[2], a[3], (char *)NULL);
-		install_writes(r, l->kind);
+		install_writes(r, l);
 		return;
 	}
 	if (!l->venv)
@@ -138,6 +148,7 @@ void deps_set_fix(struct result *r, const struct lock_req *l)
 	py = path_join(l->venv, "bin/python");
 	result_fix_argv(r, FIX_AGENT, FIX_NEEDS_NETWORK, py, "-m", "pip", "install", "-r",
 			l->origin.file, (char *)NULL);
+	install_writes(r, l);
 	free(py);
 }
 

@@ -118,6 +118,14 @@ state() {
 state "pins all installed" pass 'requests==2.31.0\ntorch==2.1.0+cpu\n'
 state "a pin not installed" fail 'requests==2.31.0\nabsent==1.0\n'
 state "a pin at another version" fail 'requests==2.30.0\n'
+# its fix: the environment's own pip, which writes that environment:
+# outside the tree here (VIRTUAL_ENV), so no fix.writes
+fw=$(printf '%s' "$EP_OUT" | py -c '
+import json, sys
+c = [x for x in json.load(sys.stdin)["checks"] if x["id"] == "deps.pip.requirements.txt"][0]
+print(c["fix"]["argv"][1:4], c["fix"]["writes"])')
+check "pip's fix writes nothing in the tree for a venv outside it ($fw)" \
+	[ "$fw" = "['-m', 'pip', 'install'] []" ]
 state "a false marker" pass 'absent==1.0 ; sys_platform == "win32"\n'
 state "a true marker, missing" fail 'absent==1.0 ; python_version >= "3.8"\n'
 state "a range, satisfied" pass 'requests>=2\n'
