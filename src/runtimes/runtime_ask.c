@@ -66,9 +66,14 @@
  * repository names (yarnPath: yarn is not run at all then, this is a
  * second fence; npm 6's onload-script from a project .npmrc, which the
  * environment outranks), edit the repository (corepack auto-pins
- * packageManager into package.json) or phone home. */
+ * packageManager into package.json) or phone home.  Corepack (0.29 and
+ * later, specUtils' loadSpec) also takes COREPACK_* variables from a
+ * .corepack.env beside each package.json it passes: a repository's
+ * COREPACK_HOME there would make it run the repository's own "pnpm";
+ * COREPACK_ENV_FILE=0 turns that reading off. */
 static const char *const forced_env[] = {
 	"COREPACK_ENABLE_NETWORK=0", "COREPACK_ENABLE_DOWNLOAD_PROMPT=0",
+	"COREPACK_ENV_FILE=0",
 	"COREPACK_ENABLE_AUTO_PIN=0", "GOTOOLCHAIN=local", "CHECKPOINT_DISABLE=1",
 	"DENO_NO_UPDATE_CHECK=1", "NO_UPDATE_NOTIFIER=1",
 	"DOTNET_CLI_TELEMETRY_OPTOUT=1", "DOTNET_NOLOGO=1",
@@ -555,6 +560,23 @@ static void answer_pending(struct runtime_answer *a, double budget_ms)
 	a->state = ANS_PENDING;
 }
 
+/* Keep what the child printed, in the context it started in, unless
+ * that context changed while it ran (a go.mod that came and went): the
+ * answer may be the other state's. */
+static void cache_store(const struct run_ctx *ctx, const struct runtime_answer *a,
+			const struct ask *q, const char *run_path, char **env,
+			const struct version_context *before)
+{
+	struct version_context now;
+	const struct version_context *after = before ?
+		ask_context(q, run_path, ask_dir(ctx), env, &now) : NULL;
+
+	if (!before || (after && !strcmp(before->text, after->text)))
+		version_cache_put_in(q->name, run_path, before, a->version);
+	if (after)
+		runtime_select_release(&now);
+}
+
 static void ask_spawn(const struct run_ctx *ctx, struct runtime_answer *a,
 		      const struct ask *q, const char *run_path,
 		      const char **argv, char **env,
@@ -580,10 +602,8 @@ static void ask_spawn(const struct run_ctx *ctx, struct runtime_answer *a,
 		free(a->error);
 		a->error = NULL;
 		read_output(a, &res, rx);
-		if (a->state == ANS_FOUND && !q->command && !q->regex) {
-			/* in the context as it was when the child started */
-			version_cache_put_in(q->name, run_path, ctx_in, a->version);
-		}
+		if (a->state == ANS_FOUND && !q->command && !q->regex)
+			cache_store(ctx, a, q, run_path, env, ctx_in);
 	}
 	spawn_result_release(&res);
 }

@@ -169,6 +169,7 @@ static void go_files(struct buf *b, const char *real, char *const env[])
 
 static void rust_files(struct buf *b, const char *real, char *const env[])
 {
+	/* real is the invoked name (a proxy is rustup itself), see below */
 	const char *home = env_get(env, "RUSTUP_HOME"), *h = env_get(env, "HOME");
 	char *rh = home && home[0] == '/' ? xstrdup(home) :
 		   h && h[0] == '/' ? path_join(h, ".rustup") : NULL;
@@ -316,8 +317,11 @@ int runtime_select_context(const char *name, const char *binary, const char *dir
 	for (i = 0; i < n; i++)
 		buf_printf(&b, "env %s\n", sorted[i]);
 	free(sorted);
-	/* the files read upwards, from the working directory to / */
-	d = xstrdup(dir);
+	/* the files read upwards, from the working directory to /: the
+	 * directory the child's cwd really is (a workspace may be a link) */
+	d = realpath(dir, NULL);
+	if (!d)
+		d = xstrdup(dir);
 	for (;;) {
 		for (i = 0; i < ARRAY_SIZE(sel->up) && sel->up[i]; i++)
 			file_id_in(&b, *d ? d : "/", sel->up[i]);
@@ -326,7 +330,12 @@ int runtime_select_context(const char *name, const char *binary, const char *dir
 		*slash = '\0';
 	}
 	free(d);
-	sel->extra(&b, real, env);
+	/* rust_files looks for each toolchain's binary of the name the proxy
+	 * was called by: rustc, not the rustup it resolves to */
+	if (sel->extra == rust_files)
+		rust_files(&b, binary, env);
+	else
+		sel->extra(&b, real, env);
 	free(real);
 	ctx->text = buf_detach(&b);
 	return 0;

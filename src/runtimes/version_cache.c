@@ -70,6 +70,9 @@
 #define VERSION_CACHE_VERSION_MAX 64
 #define VERSION_CACHE_NAME_MAX 64
 #define VERSION_CACHE_LOCK_MS 200		/* wait no longer for another writer */
+/* Contexts kept for one binary: each edit to a go.mod or a package.json
+ * is a new one, and the old ones must not push out every other binary */
+#define VERSION_CACHE_CONTEXTS 8
 
 struct ventry {
 	char name[VERSION_CACHE_NAME_MAX + 1];
@@ -565,9 +568,20 @@ void version_cache_put_in(const char *name, const char *path,
 	if (lfd >= 0) {
 		if (table_load(dfd, &t) < 0)
 			vtable_release(&t);	/* corrupt or absent: start over */
-		/* drop what this binary had before, and the oldest past the cap */
+		/* drop what this binary had before in this context, its
+		 * oldest contexts past their cap, and the oldest past the cap */
+		size_t others = 0;
+
+		for (i = 0; i < t.n; i++)
+			others += !strcmp(t.v[i].name, e.name) && !strcmp(t.v[i].path, e.path) &&
+				  !same_binary(&t.v[i], &e);
 		for (i = keep = 0; i < t.n; i++) {
+			int sibling = !strcmp(t.v[i].name, e.name) &&
+				      !strcmp(t.v[i].path, e.path) &&
+				      !same_binary(&t.v[i], &e);
+
 			if (same_binary(&t.v[i], &e) ||
+			    (sibling && others >= VERSION_CACHE_CONTEXTS && others--) ||
 			    t.n - i >= VERSION_CACHE_ENTRIES) {
 				free(t.v[i].path);
 				continue;

@@ -400,4 +400,32 @@ for fmt in human json junit github; do
 	run --format=$fmt --explain "$h"
 	check "secrets, $fmt: no value (exit $st)" sh -c "[ $st -le 1 ] && ! grep -q $M '$out' '$err'"
 done
+
+# ---- a repository's .corepack.env (corepack 0.29 and later read
+# COREPACK_* from one beside each package.json): its COREPACK_HOME points
+# at a "pnpm 9.0.0" the repository ships, whose bin would write a file.
+# The child gets COREPACK_ENV_FILE=0: corepack must not read it, nothing
+# of the repository runs.  Corepack's own pnpm shim, from Debian's node.
+cp_dir=$(dirname "$(readlink -f "$(command -v corepack 2>/dev/null || echo /nonexistent)")")
+if [ ! -f "$cp_dir/pnpm.js" ]; then
+	skip "a repository's .corepack.env: no corepack here (Debian's nodejs ships it)"
+else
+	cx=$TEST_TMPDIR/corepack-env
+	mkdir -p "$cx/bin" "$cx/repo/.cp/v1/pnpm/9.0.0"
+	ln -s "$cp_dir/pnpm.js" "$cx/bin/pnpm"
+	printf '{"name": "x", "packageManager": "pnpm@9.0.0"}\n' >"$cx/repo/package.json"
+	printf 'COREPACK_HOME=%s/repo/.cp\n' "$cx" >"$cx/repo/.corepack.env"
+	printf '{"locator": {"name": "pnpm", "reference": "9.0.0"}, "bin": {"pnpm": "evil.cjs"}, "hash": "sha512.0"}\n' \
+		>"$cx/repo/.cp/v1/pnpm/9.0.0/.corepack"
+	printf 'require("fs").writeFileSync(%s, "ran");\nconsole.log("9.0.0");\n' \
+		"'$cx/PWNED'" >"$cx/repo/.cp/v1/pnpm/9.0.0/evil.cjs"
+	EP_ENV="PATH=$cx/bin:/usr/bin:/bin XDG_CACHE_HOME=/dev/null/no-cache" \
+		ep --json --only=runtimes --timeout=20000 "$cx/repo" >"$cx/out.json"
+	check "a repository's .corepack.env: its pnpm never ran" [ ! -e "$cx/PWNED" ]
+	found=$(py -c '
+import json, sys
+print([c["data"]["found"] for c in json.load(open(sys.argv[1]))["checks"]
+       if c["data"].get("runtime") == "pnpm"])' "$cx/out.json")
+	check "... and its version is not the repository's pnpm's ($found)" [ "$found" != "['9.0.0']" ]
+fi
 finish

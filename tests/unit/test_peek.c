@@ -965,6 +965,30 @@ static void test_cache_context(void)
 	version_cache_put_in("pnpm", at("cxbin/js/pnpm"), &script, "9.0.0");
 	CHECK_INT(version_cache_get_in("pnpm", at("cxbin/js/pnpm"), &script, out, sizeof(out)), 1,
 		  "a script the context vouches for");
+	/* ten edits of a go.mod: the binary keeps its eight newest contexts,
+	 * and the other binaries' entries stay */
+	{
+		char text[10][16];
+		struct version_context cx[10];
+		int i, kept = 0;
+
+		for (i = 0; i < 10; i++) {
+			snprintf(text[i], sizeof(text[i]), "go.mod v%d", i);
+			cx[i].text = text[i];
+			cx[i].script_ok = 0;
+			version_cache_put_in("go", at("cxbin/go/go"), &cx[i], "1.22.1");
+		}
+		for (i = 0; i < 10; i++)
+			kept += version_cache_get_in("go", at("cxbin/go/go"), &cx[i], out,
+						     sizeof(out)) == 1;
+		CHECK_INT(kept, 8, "eight contexts kept");
+		CHECK_INT(version_cache_get_in("go", at("cxbin/go/go"), &cx[9], out, sizeof(out)),
+			  1, "the newest kept");
+		CHECK_INT(version_cache_get_in("go", at("cxbin/go/go"), &cx[0], out, sizeof(out)),
+			  0, "the oldest gone");
+		CHECK_INT(version_cache_get_in("pnpm", at("cxbin/js/pnpm"), &script, out,
+					       sizeof(out)), 1, "another binary's entry stays");
+	}
 }
 
 static void test_cache_hostile(void)
