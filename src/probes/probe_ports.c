@@ -765,8 +765,29 @@ static void publish_holder_unknown(const struct run_ctx *ctx, const struct resul
 	cut.scan_cut = 1;
 	result_copy(&p, r);
 	run_single(&p, rec, &cut);
+	if (rec->rule != PORT_RULE_FREE && rec->rule != PORT_RULE_LISTEN) {
+		/* the stack's own container, or the app itself, may hold it:
+		 * only the holder decides, so no verdict without it */
+		result_set(&p, STATUS_WARN, "in use (uid %u, holder not found by the "
+			   "deadline)", cut.hidden_uid);
+		p.reason = REASON_NOT_VISIBLE;
+	}
 	run_publish(ctx, &p);
 	result_release(&p);
+}
+
+/* 1 when the tables show a port of req's range free. */
+static int range_has_free(const struct ports_scan *scan, const struct port_req *req)
+{
+	unsigned p;
+
+	for (p = req->port; p <= req->port_last; p++) {
+		const struct port_status *s = scan_find(scan, p);
+
+		if (!s || !s->busy)
+			return 1;
+	}
+	return 0;
 }
 
 /* A compose host range for one container port: docker takes a free port
@@ -882,8 +903,26 @@ static void ports_run(const struct run_ctx *ctx, const struct check *c,
 	}
 	sibling_notes(r, ctx->spec, rec);
 	if (req->port_last) {
-		run_range(run_once(ctx, "ports.lookup", scan_make, "holders",
-				   scan_release), req, r);
+		/* one free port decides a range; every port busy: in use,
+		 * should the holders not be found in time */
+		if (!range_has_free(scan, req)) {
+			struct result p;
+
+			result_copy(&p, r);
+			run_range(scan, req, &p);
+			run_publish(ctx, &p);
+			result_release(&p);
+			scan = run_once(ctx, "ports.lookup", scan_make, "holders",
+					scan_release);
+			if (scan->rc < 0) {
+				result_set(r, STATUS_ERROR, "cannot read the TCP socket "
+					   "tables (%s/net/tcp): %s", proc_root(),
+					   strerror(scan->err));
+				r->reason = REASON_UNREADABLE;
+				return;
+			}
+		}
+		run_range(scan, req, r);
 		return;
 	}
 	s = scan_find(scan, req->port);
