@@ -9,8 +9,10 @@
 
 /* buf/len: the whole index file; hash_len: 20 (SHA-1) or 32 (SHA-256
  * repositories); path: relative to the top of the work tree.  Returns 1
- * when an entry for path is there, 0 when not, -1 when the index is not
- * one we can read (bad signature, unknown version, truncated). */
+ * when an entry for path is there, or one below it (path is a directory
+ * that holds tracked files: git add -A of it records a change), 0 when
+ * not, -1 when the index is not one we can read (bad signature, unknown
+ * version, truncated). */
 int gitindex_tracked(const char *buf, size_t len, size_t hash_len, const char *path);
 
 #endif

@@ -138,6 +138,7 @@ struct fix {
 				 * on it) */
 	unsigned char writes_git[FIX_WRITES_MAX];	/* enum fix_git of
 				 * each, set after the run (fix_git.c) */
+	unsigned writes_dirs;	/* bit i: writes[i] is a directory */
 };
 
 /* What git makes of a path a fix writes (JSON "writes_git"): a change to
@@ -205,6 +206,9 @@ int result_fix_argv(struct result *r, enum fix_who who, unsigned needs,
  * in the work tree: appended to its writes, up to FIX_WRITES_MAX.  No
  * fix, or one without argv: no-op. */
 void result_fix_writes(struct result *r, const char *name);
+/* The same for a directory (node_modules, a venv): what git makes of a
+ * path not there yet depends on it. */
+void result_fix_writes_dir(struct result *r, const char *name);
 /* No fix after all: the one set is dropped. */
 void result_fix_clear(struct result *r);
 /* A fix only a person can make: edit file (at line, 0: anywhere). */

@@ -3,10 +3,13 @@
  * git's rules, as gitrepo.h and gitignore.h read them: a file in the
  * index is tracked whatever the ignore rules say (git add of it records
  * a change); else the rules decide between ignored and untracked, the
- * repository's first, then the user's global excludes file.  A path not
- * there yet (node_modules before the install that makes it) is ignored
- * when a rule ignores it as a directory or as a file: what the fix will
- * make of it is not known here.
+ * repository's first, then the user's global excludes file; a directory
+ * that holds tracked files is tracked (gitindex.h).  A path not there yet
+ * (node_modules before the install that makes it) is matched as what the
+ * fix declared it to be (struct fix's writes_dirs).
+ *
+ * Each look reads the index whole (up to 64 MiB), after the checks: the
+ * looks stop after FIX_GIT_BUDGET_MS, what is left is null (unknown).
  */
 #include "fix_git.h"
 #include "gitignore.h"
@@ -16,6 +19,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+
+#define FIX_GIT_BUDGET_MS 100
 
 /* A path looked up already (absolute). */
 struct seen {
@@ -30,7 +35,7 @@ static int ignored(const struct gitrepo_file *g, int is_dir)
 						    is_dir, NULL));
 }
 
-static unsigned char state_of(const char *root, const char *abs)
+static unsigned char state_of(const char *root, const char *abs, int is_dir)
 {
 	struct gitrepo_query q;
 	struct gitrepo_file g;
@@ -43,13 +48,14 @@ static unsigned char state_of(const char *root, const char *abs)
 	q.home = getenv("HOME");
 	q.xdg_config_home = getenv("XDG_CONFIG_HOME");
 	gitrepo_look(&q, &g);
-	if (g.top && g.path) {
+	/* an index that cannot be read says nothing either way: a rule
+	 * that ignores the path does not make a tracked file ignored */
+	if (g.top && g.path && g.tracked >= 0) {
 		if (g.tracked == 1)
 			state = FIX_GIT_TRACKED;
-		else if (lstat(abs, &st) == 0 ? ignored(&g, S_ISDIR(st.st_mode)) :
-			 ignored(&g, 1) || ignored(&g, 0))
+		else if (ignored(&g, lstat(abs, &st) == 0 ? S_ISDIR(st.st_mode) : is_dir))
 			state = FIX_GIT_IGNORED;
-		else if (g.tracked == 0)
+		else
 			state = FIX_GIT_UNTRACKED;
 	}
 	gitrepo_release(&g);
@@ -60,6 +66,7 @@ void fix_git_mark(struct result *results, size_t n, const char *root)
 {
 	struct seen *seen = NULL;
 	size_t nseen = 0, cap = 0, i, w, k;
+	double until = clock_ms() + FIX_GIT_BUDGET_MS;
 
 	for (i = 0; i < n; i++) {
 		struct fix *f = results[i].fix;
@@ -76,7 +83,9 @@ void fix_git_mark(struct result *results, size_t n, const char *root)
 			if (k == nseen) {
 				grow(&seen, sizeof(*seen), &cap, nseen + 1);
 				seen[nseen].path = abs;
-				seen[nseen++].state = state_of(root, abs);
+				seen[nseen++].state = clock_ms() < until ?
+					state_of(root, abs, (f->writes_dirs >> w) & 1) :
+					FIX_GIT_UNKNOWN;
 			} else {
 				free(abs);
 			}

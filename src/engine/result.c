@@ -122,6 +122,19 @@ void result_fix_writes(struct result *r, const char *name)
 		r->fix->writes[n] = xstrdup(name);
 }
 
+void result_fix_writes_dir(struct result *r, const char *name)
+{
+	size_t n = 0;
+
+	if (!r->fix || !r->fix->argv)
+		return;
+	while (r->fix->writes[n])
+		n++;
+	result_fix_writes(r, name);
+	if (n < FIX_WRITES_MAX && r->fix->writes[n])
+		r->fix->writes_dirs |= 1u << n;
+}
+
 void result_fix_cwd(struct result *r, const char *dir)
 {
 	if (r->fix && r->fix->argv)

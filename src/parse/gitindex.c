@@ -115,7 +115,9 @@ int gitindex_tracked(const char *buf, size_t len, size_t hash_len, const char *p
 			if (p > end)
 				return -1;
 		}
-		if (name_len == want && !memcmp(name, path, want))
+		/* path itself, or a directory holding tracked files */
+		if ((name_len == want || (name_len > want && name[want] == '/')) &&
+		    !memcmp(name, path, want))
 			return 1;
 	}
 	return extensions_complete(p, end, hash_len) ? 0 : -1;

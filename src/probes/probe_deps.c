@@ -83,17 +83,18 @@ static const struct manager {
 	const char *fix[5];	/* argv, NULL-terminated */
 	const char *writes[5];	/* what that install may write in the work
 				 * tree (the lockfile stays as it is: each
-				 * is the frozen install), NULL-terminated */
+				 * is the frozen install), NULL-terminated;
+				 * a directory ends in '/' */
 } managers[] = {
-	[LOCK_NPM] = { "npm", "npm packages", { "npm", "ci", NULL }, { "node_modules", NULL } },
+	[LOCK_NPM] = { "npm", "npm packages", { "npm", "ci", NULL }, { "node_modules/", NULL } },
 	[LOCK_PNPM] = { "pnpm", "pnpm packages",
-			{ "pnpm", "install", "--frozen-lockfile", NULL }, { "node_modules", NULL } },
+			{ "pnpm", "install", "--frozen-lockfile", NULL }, { "node_modules/", NULL } },
 	/* yarn berry: by its linker node_modules or .pnp.cjs, and .yarn's
 	 * install state (Project.ts persistInstallStateFile) and cache */
 	[LOCK_YARN] = { "yarn", "yarn packages", { "yarn", "install", "--immutable", NULL },
-			{ "node_modules", ".pnp.cjs", ".pnp.loader.mjs", ".yarn", NULL } },
+			{ "node_modules/", ".pnp.cjs", ".pnp.loader.mjs", ".yarn/", NULL } },
 	[LOCK_BUN] = { "bun", "bun packages", { "bun", "install", "--frozen-lockfile", NULL },
-		       { "node_modules", NULL } },
+		       { "node_modules/", NULL } },
 	/* the Python managers write the environment the model found
 	 * (l->venv: .venv, UV_PROJECT_ENVIRONMENT, poetry's in-project
 	 * one), see install_writes */
@@ -118,11 +119,22 @@ static void install_writes(struct result *r, const struct lock_req *l)
 
 	if (l->kind == LOCK_UV || l->kind == LOCK_POETRY || l->kind == LOCK_PIP) {
 		if (l->venv && path_is_relative_inside(l->venv))
-			result_fix_writes(r, l->venv);
+			result_fix_writes_dir(r, l->venv);
 		return;
 	}
-	for (w = managers[l->kind].writes; *w; w++)
-		result_fix_writes(r, *w);
+	for (w = managers[l->kind].writes; *w; w++) {
+		size_t n = strlen(*w);
+
+		if ((*w)[n - 1] == '/') {
+			char *dir = xstrdup(*w);
+
+			dir[n - 1] = '\0';
+			result_fix_writes_dir(r, dir);
+			free(dir);
+		} else {
+			result_fix_writes(r, *w);
+		}
+	}
 }
 
 void deps_relock_writes(struct result *r, const struct lock_req *l)

@@ -78,6 +78,12 @@ static void check_repo(const char *name, const char *format, const char *version
 	CHECK_INT(gitindex_tracked(b.data, b.len, hash, "untracked.env"), 0, "%s: untracked", name);
 	CHECK_INT(gitindex_tracked(b.data, b.len, hash, "sub/.env"), 0, "%s: sub/.env", name);
 	CHECK_INT(gitindex_tracked(b.data, b.len, hash, ".en"), 0, "%s: prefix only", name);
+	/* a directory that holds tracked files is tracked (a write to it
+	 * changes them); a name that only begins the same is not */
+	CHECK_INT(gitindex_tracked(b.data, b.len, hash, "sub/dir"), 1, "%s: sub/dir", name);
+	CHECK_INT(gitindex_tracked(b.data, b.len, hash, "sub"), 1, "%s: sub", name);
+	CHECK_INT(gitindex_tracked(b.data, b.len, hash, "su"), 0, "%s: su", name);
+	CHECK_INT(gitindex_tracked(b.data, b.len, hash, "z/long"), 0, "%s: z/long", name);
 	/* every truncation is refused or answered, never over-read (ASan) */
 	{
 		size_t cut;
