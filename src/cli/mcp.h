@@ -5,10 +5,11 @@
  *                the lifecycle, version negotiation, tools/list and the
  *                tools audit and list_probes
  *   mcp_stdio.c  the stdio transport (one message per line), the
- *                options, and the calls in flight: each audit runs in a
- *                process of its own, so that calls run side by side,
- *                a ping is answered at once, and a cancelled or stopped
- *                call ends with every child it started
+ *                options, the server's poll loop and its signals
+ *   mcp_calls.c  the calls in flight: each audit runs in a process of
+ *                its own, so that calls run side by side, a ping is
+ *                answered at once, and a cancelled or stopped call ends
+ *                with every child it started
  */
 #ifndef EP_MCP_H
 #define EP_MCP_H
