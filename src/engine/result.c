@@ -109,29 +109,32 @@ void result_fix_edit(struct result *r, const char *file, unsigned line)
 	r->fix = f;
 }
 
-void result_fix_writes(struct result *r, const char *name)
+/* Append name to r's fix.writes: its place, or -1 (no argv, or full). */
+static int fix_writes_add(struct result *r, const char *name)
 {
 	size_t n = 0;
 
 	if (!r->fix || !r->fix->argv)
-		return;
+		return -1;
 	while (r->fix->writes[n])
 		n++;
 	/* FIX_WRITES_MAX is above the most any call site declares (5) */
-	if (n < FIX_WRITES_MAX)
-		r->fix->writes[n] = xstrdup(name);
+	if (n == FIX_WRITES_MAX)
+		return -1;
+	r->fix->writes[n] = xstrdup(name);
+	return (int)n;
+}
+
+void result_fix_writes(struct result *r, const char *name)
+{
+	fix_writes_add(r, name);
 }
 
 void result_fix_writes_dir(struct result *r, const char *name)
 {
-	size_t n = 0;
+	int n = fix_writes_add(r, name);
 
-	if (!r->fix || !r->fix->argv)
-		return;
-	while (r->fix->writes[n])
-		n++;
-	result_fix_writes(r, name);
-	if (n < FIX_WRITES_MAX && r->fix->writes[n])
+	if (n >= 0)
 		r->fix->writes_dirs |= 1u << n;
 }
 
