@@ -26,7 +26,6 @@
 #include "cliopt.h"
 #include "saferead.h"
 #include "signals.h"
-#include "spawnrun.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -37,12 +36,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <sys/prctl.h>
 #include <sys/signalfd.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 /* A line longer than this is answered with a parse error and dropped. */

@@ -52,14 +52,20 @@
 struct selector {
 	const char *names[10];	/* runtime names and binaries' base names */
 	const char *up[6];	/* read in the working directory and above */
-	void (*extra)(struct buf *b, const char *real, char *const env[]);
+	/* what else it reads: binary as called, real its canonical file */
+	void (*extra)(struct buf *b, const char *binary, const char *real,
+		      char *const env[]);
 	int script;		/* an npm package's script (see above) */
 };
 
-static void go_files(struct buf *b, const char *real, char *const env[]);
-static void rust_files(struct buf *b, const char *real, char *const env[]);
-static void dotnet_files(struct buf *b, const char *real, char *const env[]);
-static void corepack_files(struct buf *b, const char *real, char *const env[]);
+static void go_files(struct buf *b, const char *binary, const char *real,
+			char *const env[]);
+static void rust_files(struct buf *b, const char *binary, const char *real,
+			char *const env[]);
+static void dotnet_files(struct buf *b, const char *binary, const char *real,
+			char *const env[]);
+static void corepack_files(struct buf *b, const char *binary, const char *real,
+			char *const env[]);
 
 static const struct selector selectors[] = {
 	{ { "go", "gofmt" }, { "go.work", "go.mod" }, go_files, 0 },
@@ -148,7 +154,8 @@ static char *install_root(const char *real)
 	return r;
 }
 
-static void go_files(struct buf *b, const char *real, char *const env[])
+static void go_files(struct buf *b, const char *binary, const char *real,
+			char *const env[])
 {
 	const char *goenv = env_get(env, "GOENV"), *goroot = env_get(env, "GOROOT");
 	char *cfg, *root;
@@ -167,9 +174,9 @@ static void go_files(struct buf *b, const char *real, char *const env[])
 	free(root);
 }
 
-static void rust_files(struct buf *b, const char *real, char *const env[])
+static void rust_files(struct buf *b, const char *binary, const char *real,
+			char *const env[])
 {
-	/* real is the invoked name (a proxy is rustup itself), see below */
 	const char *home = env_get(env, "RUSTUP_HOME"), *h = env_get(env, "HOME");
 	char *rh = home && home[0] == '/' ? xstrdup(home) :
 		   h && h[0] == '/' ? path_join(h, ".rustup") : NULL;
@@ -190,7 +197,8 @@ static void rust_files(struct buf *b, const char *real, char *const env[])
 
 			if (de->d_name[0] == '.')
 				continue;
-			buf_printf(&f, "%s/%s/bin/%s", tc, de->d_name, base_of(real));
+			/* the name it was called by: a proxy is rustup itself */
+			buf_printf(&f, "%s/%s/bin/%s", tc, de->d_name, base_of(binary));
 			file_id(b, buf_str(&f));
 			buf_release(&f);
 		}
@@ -200,7 +208,8 @@ static void rust_files(struct buf *b, const char *real, char *const env[])
 	free(rh);
 }
 
-static void dotnet_files(struct buf *b, const char *real, char *const env[])
+static void dotnet_files(struct buf *b, const char *binary, const char *real,
+			char *const env[])
 {
 	const char *root = env_get(env, "DOTNET_ROOT");
 	char *dir = xstrdup(real), *s = strrchr(dir, '/');
@@ -213,7 +222,8 @@ static void dotnet_files(struct buf *b, const char *real, char *const env[])
 	free(dir);
 }
 
-static void corepack_files(struct buf *b, const char *real, char *const env[])
+static void corepack_files(struct buf *b, const char *binary, const char *real,
+			char *const env[])
 {
 	const char *ch = env_get(env, "COREPACK_HOME"), *h = env_get(env, "HOME");
 	char *cache = user_dir(env, "XDG_CACHE_HOME", ".cache");
@@ -330,12 +340,7 @@ int runtime_select_context(const char *name, const char *binary, const char *dir
 		*slash = '\0';
 	}
 	free(d);
-	/* rust_files looks for each toolchain's binary of the name the proxy
-	 * was called by: rustc, not the rustup it resolves to */
-	if (sel->extra == rust_files)
-		rust_files(&b, binary, env);
-	else
-		sel->extra(&b, real, env);
+	sel->extra(&b, binary, real, env);
 	free(real);
 	ctx->text = buf_detach(&b);
 	return 0;
