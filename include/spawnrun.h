@@ -133,12 +133,18 @@ int spawn_vfork_for(const void *owner, void (*fn)(void *arg, int fd), void *arg,
  * (uninterruptible sleep, a task frozen by the cgroup v1 freezer: state D
  * in /proc/PID/stat, or a state that cannot be read).  A killed child that
  * is only waiting for a CPU on a busy machine is not one: it ends as soon
- * as it runs, and never runs its own code again. */
+ * as it runs, and never runs its own code again.  A descendant that left
+ * its child's group and is held the same way is one too, named by its own
+ * program and owned by the spawn whose mark its environment carries (every
+ * child's environment gets ENVPREFLIGHT_SPAWN=RUN.N; where the kernel
+ * refuses the subreaper, that mark is also how such descendants are found
+ * and killed, through a pidfd). */
 struct spawn_stuck {
 	int pid;
-	const void *owner;	/* spawn_run_for's */
+	const void *owner;	/* spawn_run_for's; NULL: unknown */
 	char *path;		/* the program, owned */
-	double ran_ms;		/* from its start to spawn_kill_all's return */
+	double ran_ms;		/* from its (spawn's) start to spawn_kill_all's
+				 * return */
 };
 
 /* SIGKILL every process group spawned here that is still live, and every

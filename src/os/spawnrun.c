@@ -20,7 +20,8 @@
  * spawn_run waits on a live child, and again in spawn_kill_all.  That
  * widens the rule above: while spawns may be in flight the program has no
  * children of its own (envpreflight has none; the unit tests fork only
- * between spawns).
+ * between spawns).  Where the kernel refuses the subreaper, the mark each
+ * child's environment carries leads to them instead (see "marks").
  */
 #include "spawnrun.h"
 #include "util.h"
@@ -39,6 +40,7 @@
 #include <strings.h>
 #include <sched.h>
 #include <sys/prctl.h>
+#include <sys/random.h>
 #include <sys/resource.h>
 #include <sys/time.h>
 #include <sys/stat.h>
@@ -460,12 +462,143 @@ static size_t live_reap_until(const struct live *only, double until_ms)
 #define STRAYS_MAX SPAWN_CHILDREN_MAX	/* killed per round */
 #define STRAYS_ROUNDS 32	/* each round reaches one generation deeper */
 
-static pthread_once_t reaper_once = PTHREAD_ONCE_INIT;
+static pid_t reaper_pid;	/* the process reaper_init ran in, under
+				 * live_lock: a forked copy (an MCP call) is
+				 * not a subreaper (fork does not pass it on)
+				 * and needs a run of its own */
+static int reaper_ok;	/* the kernel made us a child subreaper */
 
-/* Orphans of our descendants come to us, not to init: see the top. */
+/* ---- marks: what every descendant of a child carries ---- */
+
+/* Each child's environment gets MARK_NAME=RUN.SEQ: RUN is 128 random bits
+ * of this process, SEQ the spawn's index in marks[].  Its descendants
+ * inherit it (unless one execs with an environment of its own), so a
+ * process found anywhere can be told to be ours, and which spawn's, by
+ * /proc/PID/environ.  That names a survivor by the check that started it,
+ * and it is how descendants are found at all where the kernel refuses the
+ * subreaper (a seccomp sandbox that allows a list of prctl options): an
+ * orphan then goes to init, and no parent link leads to it any more. */
+#define MARK_NAME "ENVPREFLIGHT_SPAWN"
+#define MARK_ENV_MAX (1024 * 1024)	/* of /proc/PID/environ read */
+
+struct mark {
+	const void *owner;	/* spawn_run_for's */
+	char *path;		/* the program */
+	double started_ms;
+};
+
+static char mark_run[33];	/* RUN, hex; set by reaper_init */
+static struct mark *marks;	/* under live_lock, grown only */
+static size_t marks_n, marks_cap;
+
+/* Orphans of our descendants come to us, not to init: see the top.  Once
+ * per process, before its first child; under live_lock. */
 static void reaper_init(void)
 {
-	prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
+	unsigned char r[16];
+	size_t i;
+
+	if (reaper_pid == getpid())
+		return;
+	reaper_pid = getpid();
+	while (marks_n)	/* a parent's, copied by fork */
+		free(marks[--marks_n].path);
+	reaper_ok = prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0;
+	if (getrandom(r, sizeof(r), 0) != (ssize_t)sizeof(r)) {
+		/* no entropy yet (early boot): unique enough among this
+		 * machine's runs, and never secret */
+		unsigned long long t = (unsigned long long)(clock_ms() * 1e3);
+
+		for (i = 0; i < sizeof(r); i++)
+			r[i] = (unsigned char)((i < 8 ? t : (unsigned long long)getpid()) >>
+					       (8 * (i % 8)));
+	}
+	for (i = 0; i < sizeof(r); i++)
+		snprintf(mark_run + 2 * i, 3, "%02x", r[i]);
+}
+
+/* envp with MARK_NAME=RUN.seq in place of any it had: a new vector whose
+ * last string is new; the caller frees that string and the vector. */
+static char **env_marked(char *const envp[], size_t seq)
+{
+	struct buf m = BUF_INIT;
+	size_t n = 0, k = 0;
+	char **v;
+
+	while (envp[n])
+		n++;
+	v = xcalloc(n + 2, sizeof(*v));
+	for (n = 0; envp[n]; n++)
+		if (strncmp(envp[n], MARK_NAME "=", sizeof(MARK_NAME)) != 0)
+			v[k++] = envp[n];
+	buf_printf(&m, MARK_NAME "=%s.%zu", mark_run, seq);
+	v[k] = buf_detach(&m);
+	return v;
+}
+
+static void env_marked_free(char **v)
+{
+	size_t n = 0;
+
+	while (v[n])
+		n++;
+	free(v[n - 1]);	/* the mark, last */
+	free(v);
+}
+
+/* Child l, just started, takes the next mark.  Under live_lock. */
+static void mark_add(const struct live *l)
+{
+	grow(&marks, sizeof(*marks), &marks_cap, marks_n + 1);
+	marks[marks_n].owner = l->owner;
+	marks[marks_n].path = xstrdup(l->path);
+	marks[marks_n].started_ms = l->started_ms;
+	marks_n++;
+}
+
+/* The SEQ of this run's mark in process pid's environment into *seq: 1,
+ * else 0 (not ours, gone, or not ours to read: another user's). */
+static int mark_of(long pid, size_t *seq)
+{
+	char path[64], want[sizeof(MARK_NAME) + sizeof(mark_run) + 1];
+	struct buf env = BUF_INIT;
+	size_t wl, at;
+	int fd, found = 0;
+
+	snprintf(path, sizeof(path), "/proc/%ld/environ", pid);
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+		return 0;
+	for (;;) {
+		char tmp[8192];
+		ssize_t r = read(fd, tmp, sizeof(tmp));
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			break;
+		buf_add(&env, tmp, (size_t)r);
+		if (env.len >= MARK_ENV_MAX)
+			break;
+	}
+	close(fd);
+	wl = (size_t)snprintf(want, sizeof(want), MARK_NAME "=%s.", mark_run);
+	for (at = 0; !found && at + wl <= env.len;) {
+		const char *s = env.s + at;
+		size_t len = strnlen(s, env.len - at);
+
+		if (len > wl && memcmp(s, want, wl) == 0) {
+			char *end;
+			unsigned long long v;
+
+			errno = 0;
+			v = strtoull(s + wl, &end, 10);
+			found = !errno && end == s + len && end > s + wl;
+			*seq = (size_t)v;
+		}
+		at += len + 1;
+	}
+	buf_release(&env);
+	return found;
 }
 
 /* 1 when a spawn_run still waits on a child nobody has killed.  Under
@@ -826,14 +959,198 @@ static int live_held(const struct live *l)
 	return st == 0 || (st == 'D' && !(flags & PF_EXITING_FLAG));
 }
 
-size_t spawn_kill_all(double until_ms, struct spawn_stuck **stuck)
+/* ---- survivors: what the kernel holds that is not a registered child ---- */
+
+/* What spawn_kill_all hands out. */
+struct stuck_list {
+	struct spawn_stuck *v;	/* NULL when the caller wants none */
+	size_t n, cap;
+	int keep;		/* fill v */
+};
+
+static void stuck_add(struct stuck_list *sl, int pid, const void *owner,
+		      const char *path, double ran_ms)
 {
-	struct spawn_stuck *v = NULL;
-	size_t n = 0, cap = 0;
-	struct live *l;
-	double now;
+	if (sl->keep) {
+		grow(&sl->v, sizeof(*sl->v), &sl->cap, sl->n + 1);
+		sl->v[sl->n].pid = pid;
+		sl->v[sl->n].owner = owner;
+		sl->v[sl->n].path = xstrdup(path);
+		sl->v[sl->n].ran_ms = ran_ms;
+	}
+	sl->n++;
+}
+
+/* Survivors already handed out (a later call names only new ones). */
+#define TOLD_MAX 64
+static long told[TOLD_MAX];
+static size_t told_n;
+
+/* 1 when the kernel holds killed process pid: live_held's rule. */
+static int pid_held(long pid)
+{
+	unsigned flags;
+	char st = proc_state((pid_t)pid, &flags);
+
+	return st == 'D' && !(flags & PF_EXITING_FLAG);
+}
+
+/* Name pid, a killed descendant the kernel holds, once: by the spawn its
+ * mark names (else by no one) and by its own program.  Under live_lock. */
+static void survivor_add(struct stuck_list *sl, long pid, double now)
+{
+	char link[64], exe[4096];
+	const struct mark *m = NULL;
+	size_t seq, i;
+	ssize_t len;
+
+	for (i = 0; i < told_n; i++)
+		if (told[i] == pid)
+			return;
+	if (told_n < TOLD_MAX)
+		told[told_n++] = pid;
+	if (mark_of(pid, &seq) && seq < marks_n)
+		m = &marks[seq];
+	snprintf(link, sizeof(link), "/proc/%ld/exe", pid);
+	len = readlink(link, exe, sizeof(exe) - 1);
+	if (len > 0)
+		exe[len] = '\0';
+	stuck_add(sl, (int)pid, m ? m->owner : NULL,
+		  len > 0 ? exe : m ? m->path : "?", m ? now - m->started_ms : 0);
+}
+
+/* With the subreaper: the strays strays_hunt could not reap by its end,
+ * killed and held by the kernel (a frozen cgroup), named. */
+static void strays_held(struct stuck_list *sl)
+{
+	pid_t pids[STRAYS_MAX];
+	double now = clock_ms();
+	size_t n, i;
 
 	pthread_mutex_lock(&live_lock);
+	n = live_busy() ? 0 : strays_find(pids);
+	for (i = 0; i < n; i++)
+		if (pid_held((long)pids[i]))
+			survivor_add(sl, (long)pids[i], now);
+	pthread_mutex_unlock(&live_lock);
+}
+
+/* Without the subreaper, an orphaned descendant goes to init: find every
+ * process that carries this run's mark (/proc/PID/environ: only our own
+ * user's are readable), pin it with a pidfd, check the mark again (the pid
+ * might have been reused between the scan and the pidfd), SIGKILL it
+ * through the pidfd, and wait for it to exit until until_ms; a round more
+ * for what a dying one started meanwhile.  Without pidfds (Linux < 5.3)
+ * nothing is signalled: a bare pid of a process that is not our child may
+ * be reused under us.  What the kernel holds is named. */
+#define MARKED_MAX 256
+#define MARKED_ROUNDS 4
+
+struct marked {
+	long pids[MARKED_MAX];
+	int fds[MARKED_MAX];
+	size_t n;
+};
+
+/* Kill every marked process not yet in mk; how many were added. */
+static size_t marked_kill(struct marked *mk)
+{
+	size_t added = 0, seq, i;
+	long self = (long)getpid();
+	DIR *d = opendir("/proc");
+	struct dirent *de;
+
+	while (d && (de = readdir(d)) != NULL && mk->n < MARKED_MAX) {
+		long pid, fd;
+
+		if (de->d_name[0] < '1' || de->d_name[0] > '9')
+			continue;
+		pid = strtol(de->d_name, NULL, 10);
+		for (i = 0; i < mk->n && mk->pids[i] != pid; i++)
+			;
+		if (pid == self || i < mk->n || !mark_of(pid, &seq))
+			continue;
+#if defined(SYS_pidfd_open) && defined(SYS_pidfd_send_signal)
+		fd = syscall(SYS_pidfd_open, (pid_t)pid, 0);
+		if (fd < 0)
+			continue;
+		if (!mark_of(pid, &seq) ||
+		    syscall(SYS_pidfd_send_signal, (int)fd, SIGKILL, NULL, 0) != 0) {
+			close((int)fd);
+			continue;
+		}
+		mk->pids[mk->n] = pid;
+		mk->fds[mk->n++] = (int)fd;
+		added++;
+#else
+		(void)fd;
+#endif
+	}
+	if (d)
+		closedir(d);
+	return added;
+}
+
+static void marked_hunt(double until_ms, struct stuck_list *sl)
+{
+	struct marked mk;
+	size_t i, round;
+	double now;
+
+	mk.n = 0;
+	pthread_mutex_lock(&live_lock);
+	i = marks_n;
+	pthread_mutex_unlock(&live_lock);
+	if (!i)
+		return;		/* nothing was ever started */
+	for (round = 0; round < MARKED_ROUNDS && (!round || clock_ms() < until_ms);
+	     round++) {
+		if (!marked_kill(&mk))
+			break;
+		/* until each has exited (its pidfd readable), or until_ms */
+		for (;;) {
+			struct pollfd p[MARKED_MAX];
+			size_t k, left = 0;
+
+			for (k = 0; k < mk.n; k++) {
+				p[k].fd = mk.fds[k];
+				p[k].events = POLLIN;
+				p[k].revents = 0;
+			}
+			if (poll(p, mk.n, 0) > 0)
+				for (k = 0; k < mk.n; k++)
+					left += !(p[k].revents & POLLIN);
+			else
+				left = mk.n;
+			if (!left || clock_ms() >= until_ms)
+				break;
+			nap(until_ms);
+		}
+	}
+	now = clock_ms();
+	pthread_mutex_lock(&live_lock);
+	for (i = 0; i < mk.n; i++) {
+		struct pollfd p = { mk.fds[i], POLLIN, 0 };
+
+		if (poll(&p, 1, 0) == 0 && pid_held(mk.pids[i]))
+			survivor_add(sl, mk.pids[i], now);
+		close(mk.fds[i]);
+	}
+	pthread_mutex_unlock(&live_lock);
+}
+
+size_t spawn_kill_all(double until_ms, struct spawn_stuck **stuck)
+{
+	struct stuck_list sl = { NULL, 0, 0, stuck != NULL };
+	struct live *l;
+	double now;
+	int mine, sub;
+
+	pthread_mutex_lock(&live_lock);
+	/* no child of this process yet (a forked copy's marks are its
+	 * parent's): no descendant to look for */
+	mine = reaper_pid == getpid();
+	sub = reaper_ok;
 	for (l = live_head; l; l = l->next) {
 		if (l->inflight && !l->killed && !l->reaped)
 			l->cut = 1;
@@ -844,6 +1161,10 @@ size_t spawn_kill_all(double until_ms, struct spawn_stuck **stuck)
 	/* killed all first so that they die in parallel, then reap */
 	live_reap_until(NULL, until_ms);
 	strays_hunt(until_ms);
+	if (mine && sub)
+		strays_held(&sl);
+	else if (mine)
+		marked_hunt(until_ms, &sl);
 
 	now = clock_ms();
 	pthread_mutex_lock(&live_lock);
@@ -851,19 +1172,12 @@ size_t spawn_kill_all(double until_ms, struct spawn_stuck **stuck)
 		if (l->reaped || l->reported || !live_held(l))
 			continue;
 		l->reported = 1;
-		if (stuck) {
-			grow(&v, sizeof(*v), &cap, n + 1);
-			v[n].pid = (int)l->pid;
-			v[n].owner = l->owner;
-			v[n].path = xstrdup(l->path);
-			v[n].ran_ms = now - l->started_ms;
-		}
-		n++;
+		stuck_add(&sl, (int)l->pid, l->owner, l->path, now - l->started_ms);
 	}
 	pthread_mutex_unlock(&live_lock);
 	if (stuck)
-		*stuck = v;
-	return n;
+		*stuck = sl.v;
+	return sl.n;
 }
 
 void spawn_stuck_free(struct spawn_stuck *v, size_t n)
@@ -1009,12 +1323,18 @@ static int spawn_registered(struct live *l, const char *path,
 	int rc;
 
 	pthread_mutex_lock(&live_lock);
+	reaper_init();
 	if (live_closed || clock_ms() >= deadline_ms) {
 		rc = ETIMEDOUT;
 	} else {
-		rc = posix_spawn(&pid, path, fa, sa, argv, envp);
-		if (!rc)
+		char **env = env_marked(envp, marks_n);
+
+		rc = posix_spawn(&pid, path, fa, sa, argv, env);
+		if (!rc) {
 			live_link(l, pid);
+			mark_add(l);
+		}
+		env_marked_free(env);
 	}
 	pthread_mutex_unlock(&live_lock);
 	return rc;
@@ -1056,7 +1376,6 @@ static int child_start(struct child *c, const void *owner, const char *path,
 		posix_spawn_file_actions_destroy(&fa);
 		goto out_pipe;
 	}
-	pthread_once(&reaper_once, reaper_init);
 	l = xcalloc(1, sizeof(*l));
 	l->owner = owner;
 	l->path = xstrdup(path);
@@ -1384,6 +1703,7 @@ static int fork_registered(struct live *l, struct fork_job *j, char *stack,
 	int rc = 0;
 
 	pthread_mutex_lock(&live_lock);
+	reaper_init();
 	if (live_closed || clock_ms() >= deadline_ms) {
 		rc = ETIMEDOUT;
 	} else {
@@ -1461,7 +1781,6 @@ static int fork_run(const void *owner, void (*fn)(void *arg, int fd), void *arg,
 	}
 	j.rfd = fds[0];
 	j.wfd = fds[1];
-	pthread_once(&reaper_once, reaper_init);
 	l = xcalloc(1, sizeof(*l));
 	l->owner = owner;
 	l->path = xstrdup(share_vm ? "(clone)" : "(fork)");

@@ -9,6 +9,7 @@
 # suite may run under nohup, or as a background job.
 . "$(dirname "$0")/../lib.sh"
 nocache=XDG_CACHE_HOME=/dev/null/no-cache
+top=$(cd "$(dirname "$0")/../.." && pwd)
 id=$T_MARK
 
 # keep_json FILE: hand a JSON report to the schema check of tests/run.sh
@@ -198,6 +199,89 @@ if [ -n "$v2" ] && mkdir "$v2${v2path%/}/ep-test-$id" 2>/dev/null &&
 else
 	rmdir "$v2${v2path%/}/ep-test-$id" 2>/dev/null
 	skip "a frozen child under cgroup v2: no cgroup v2 freezer we may use here (delegation)"
+fi
+
+# ---- descendants when the kernel refuses the subreaper ----
+# A seccomp sandbox may allow only a list of prctl options: then an
+# orphaned setsid grandchild goes to init, and only the mark in its
+# environment (ENVPREFLIGHT_SPAWN) leads to it.  nosubreaper.c answers
+# prctl(PR_SET_CHILD_SUBREAPER) with EPERM, as such a sandbox does.  The
+# fake node waits until its grandchild has left the group, then exits.
+ns=$TEST_TMPDIR/nosubreaper
+mkdir -p "$ns/bin" "$ns/repo"
+printf '{"engines": {"node": ">=20"}}\n' >"$ns/repo/package.json"
+nsr=
+if ! command -v cc >/dev/null 2>&1; then
+	skip "without the subreaper: no C compiler for tests/fixtures/toolchain/nosubreaper.c"
+elif ! cc -std=c11 -O2 -o "$ns/nosubreaper" "$top/tests/fixtures/toolchain/nosubreaper.c" 2>"$ns/cc.err"; then
+	skip "without the subreaper: nosubreaper.c does not build here: $(head -1 "$ns/cc.err")"
+else
+	"$ns/nosubreaper" true 2>"$ns/nsr.err"
+	st=$?
+	if [ "$st" = 0 ]; then
+		nsr=$ns/nosubreaper
+	else
+		skip "without the subreaper: no seccomp filter here (status $st: $(head -1 "$ns/nsr.err"))"
+	fi
+fi
+if [ -n "$nsr" ] && command -v setsid >/dev/null 2>&1; then
+	cat >"$ns/bin/node" <<EOF
+#!/bin/sh
+rm -f "$ns/gc"
+setsid sh -c 'echo \$\$ >"$ns/gc"; exec sleep 300.${id}7' >/dev/null 2>&1 &
+while [ ! -s "$ns/gc" ]; do sleep 0.01; done
+echo v22.1.0
+EOF
+	chmod 755 "$ns/bin/node"
+	"$nsr" env -i PATH="$ns/bin:/usr/bin:/bin" HOME="$TEST_TMPDIR/home" $nocache \
+		"$EP_BIN" --json --timeout=60000 "$ns/repo" >"$ns/out" 2>"$ns/err"
+	st=$?
+	keep_json "$ns/out"
+	check "no subreaper: the audit passed (status $st)" [ "$st" = 0 ]
+	check "no subreaper: the orphaned grandchild did not outlive the run" \
+		[ "$(survivors 300.${id}7)" = 0 ]
+	check "no subreaper: nothing to name, it died" grep -q '"unreaped": null' "$ns/out"
+elif [ -n "$nsr" ]; then
+	skip "without the subreaper: no setsid(1)"
+fi
+# a grandchild that freezes itself (cgroup v1: SIGKILL waits for the thaw)
+# is named in data.unreaped of the check that started it, with the
+# subreaper (a stray of ours) and without it (found by its mark)
+if [ -n "$v1" ] && mkdir "$v1${v1path%/}/ep-test-$id-gc" 2>/dev/null &&
+   command -v setsid >/dev/null 2>&1; then
+	cg=$v1${v1path%/}/ep-test-$id-gc
+	cat >"$ns/bin/node" <<EOF
+#!/bin/sh
+rm -f "$ns/gc"
+setsid sh -c 'echo \$\$ >"$ns/gc"; echo \$\$ >"$cg/tasks"; echo FROZEN >"$cg/freezer.state"; exec sleep 300.${id}8' >/dev/null 2>&1 &
+while [ "\$(cat "$cg/freezer.state")" != FROZEN ]; do sleep 0.01; done
+echo v22.1.0
+EOF
+	chmod 755 "$ns/bin/node"
+	for how in subreaper nosubreaper; do
+		wrap=
+		if [ "$how" = nosubreaper ]; then
+			[ -n "$nsr" ] || { skip "a frozen orphan without the subreaper: no seccomp filter here"; continue; }
+			wrap=$nsr
+		fi
+		$wrap env -i PATH="$ns/bin:/usr/bin:/bin" HOME="$TEST_TMPDIR/home" $nocache \
+			"$EP_BIN" --json --timeout=60000 "$ns/repo" >"$ns/out" 2>"$ns/err"
+		st=$?
+		keep_json "$ns/out"
+		gc=$(cat "$ns/gc" 2>/dev/null)
+		check "frozen orphan ($how): the check still passed (status $st)" [ "$st" = 0 ]
+		check "frozen orphan ($how): named in the node check's data.unreaped" \
+			sh -c 'tr -d " \n" <"$1" | grep -q "\"unreaped\":\[{\"pid\":$2,\"program\":\"[^\"]*sh\""' _ "$ns/out" "$gc"
+		check "frozen orphan ($how): and in its message" \
+			grep -q "pid $gc (.*sh) could not be reaped" "$ns/out"
+		echo THAWED >"$cg/freezer.state"
+		check "frozen orphan ($how): once thawed it dies of the SIGKILL it was sent" \
+			[ "$(survivors 300.${id}8)" = 0 ]
+	done
+	i=0
+	while ! rmdir "$cg" 2>/dev/null && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done
+else
+	skip "a frozen orphan named: no writable cgroup v1 freezer here (or no setsid)"
 fi
 
 # ---- the non-root cases: as nobody, with setpriv (util-linux) ----

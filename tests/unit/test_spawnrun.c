@@ -401,8 +401,8 @@ static void test_argv_cwd_env(void)
 
 	env = spawn_env_scrubbed(fake_env);
 	spawn_run(fx("print-env"), NULL, NULL, env, clock_ms() + 5000, &r);
-	CHECK_STR(r.out, "AWS_SECRET_ACCESS_KEY=-\nPYENV_VERSION=3.12.1\n"
-		  "TERM=dumb\n", "scrubbed envp");
+	CHECK(!strncmp(r.out, "AWS_SECRET_ACCESS_KEY=-\nPYENV_VERSION=3.12.1\n"
+		       "TERM=dumb\n", 46), "scrubbed envp: %s", r.out);
 	spawn_result_release(&r);
 	spawn_env_free(env);
 
@@ -410,11 +410,54 @@ static void test_argv_cwd_env(void)
 	setenv("AWS_SECRET_ACCESS_KEY", "hunter2", 1);
 	setenv("PYENV_VERSION", "3.11.9", 1);
 	spawn_run(fx("print-env"), NULL, NULL, NULL, clock_ms() + 5000, &r);
-	CHECK_STR(r.out, "AWS_SECRET_ACCESS_KEY=-\nPYENV_VERSION=3.11.9\n"
-		  "TERM=dumb\n", "default envp");
+	CHECK(!strncmp(r.out, "AWS_SECRET_ACCESS_KEY=-\nPYENV_VERSION=3.11.9\n"
+		       "TERM=dumb\n", 46), "default envp: %s", r.out);
 	spawn_result_release(&r);
 	unsetenv("AWS_SECRET_ACCESS_KEY");
 	unsetenv("PYENV_VERSION");
+}
+
+/* The line "ENVPREFLIGHT_SPAWN=..." of print-env's output, into out. */
+static void mark_line(const char *text, char *out, size_t len)
+{
+	const char *p = strstr(text, "ENVPREFLIGHT_SPAWN=");
+
+	snprintf(out, len, "%.*s", p ? (int)strcspn(p, "\n") : 0, p ? p : "");
+}
+
+/* RUN.N: 32 hex digits, a dot, a decimal number */
+static int mark_shaped(const char *m)
+{
+	const char *v = m + strlen("ENVPREFLIGHT_SPAWN=");
+	size_t i;
+
+	if (strncmp(m, "ENVPREFLIGHT_SPAWN=", 19) != 0 || strlen(v) < 34)
+		return 0;
+	for (i = 0; i < 32; i++)
+		if (!strchr("0123456789abcdef", v[i]))
+			return 0;
+	return v[32] == '.' && strspn(v + 33, "0123456789") == strlen(v + 33);
+}
+
+/* Every child carries this run's mark, one number per spawn, in place of
+ * any mark the caller's environment had (a forged one, or an outer
+ * envpreflight's): what finds a descendant without the subreaper. */
+static void test_mark(void)
+{
+	char *const forged[] = { "ENVPREFLIGHT_SPAWN=0.0", "TERM=dumb", NULL };
+	struct spawn_result r;
+	char a[128], b[128];
+
+	spawn_run(fx("print-env"), NULL, NULL, forged, clock_ms() + 5000, &r);
+	mark_line(r.out, a, sizeof(a));
+	spawn_result_release(&r);
+	spawn_run(fx("print-env"), NULL, NULL, NULL, clock_ms() + 5000, &r);
+	mark_line(r.out, b, sizeof(b));
+	spawn_result_release(&r);
+	CHECK(mark_shaped(a), "mark: \"%s\"", a);
+	CHECK(mark_shaped(b), "mark: \"%s\"", b);
+	CHECK(!strncmp(a, b, 19 + 33) && strcmp(a, b) != 0,
+	      "one run, two spawns: \"%s\" \"%s\"", a, b);
 }
 
 static void test_signals(void)
@@ -959,6 +1002,7 @@ void test_main(void)
 	test_failures();
 	test_argv_cwd_env();
 	test_signals();
+	test_mark();
 	test_threads();
 	test_kill_all();
 	test_escapees();
