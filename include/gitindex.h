@@ -14,5 +14,10 @@
  * not, -1 when the index is not one we can read (bad signature, unknown
  * version, truncated). */
 int gitindex_tracked(const char *buf, size_t len, size_t hash_len, const char *path);
+/* The same for paths[0..n) in one pass over the index: out[i] is 1 or 0
+ * for paths[i]; returns 0, or -1 (out untouched) when the index is not one
+ * we can read. */
+int gitindex_tracked_many(const char *buf, size_t len, size_t hash_len,
+			  const char *const *paths, size_t n, signed char *out);
 
 #endif

@@ -15,6 +15,8 @@
 #ifndef EP_GITREPO_H
 #define EP_GITREPO_H
 
+#include <stddef.h>
+
 struct gitignore;
 
 struct gitrepo_file {
@@ -46,6 +48,10 @@ struct gitrepo_query {
 /* Fill *g for q (release it with gitrepo_release).  Never fails: a piece
  * that cannot be read is left out, as git leaves it out. */
 void gitrepo_look(const struct gitrepo_query *q, struct gitrepo_file *g);
+/* The same for files[0..n) (q->file unused) into out[0..n), each released
+ * with gitrepo_release: the index is read once for all of them. */
+void gitrepo_look_many(const struct gitrepo_query *q, const char *const *files,
+		       size_t n, struct gitrepo_file *out);
 void gitrepo_release(struct gitrepo_file *g);
 
 #endif

@@ -111,11 +111,16 @@ static char *display_path(const char *shown_root, const char *abs)
 	return xstrdup(abs);
 }
 
-/* Is path tracked?  1, 0, or -1 when the index cannot tell. */
-static int index_tracked(const char *gitdir, const char *common, const char *path)
+/* Is each of paths[0..n) (NULL: outside the tree, left alone) tracked?
+ * tracked[i] 1, 0, or -1 when the index cannot tell.  The index is read
+ * once, however many paths. */
+static void index_tracked(const char *gitdir, const char *common,
+			  const char *const *paths, size_t n, int *tracked)
 {
 	char *index = path_join(gitdir, "index"), *config = path_join(common, "config");
-	size_t hash_len = 20;
+	const char **asked = xcalloc(n ? n : 1, sizeof(*asked));
+	signed char *got = xcalloc(n ? n : 1, 1);
+	size_t hash_len = 20, i, k = 0;
 	struct blob b;
 	int rc;
 
@@ -131,15 +136,23 @@ static int index_tracked(const char *gitdir, const char *common, const char *pat
 		blob_release(&b);
 	}
 	free(config);
+	for (i = 0; i < n; i++)
+		if (paths[i])
+			asked[k++] = paths[i];
 	if (saferead_path(index, GIT_INDEX_CAP, &b) < 0) {
 		rc = errno == ENOENT ? 0 : -1;	/* a new repository has none */
-		free(index);
-		return rc;
+	} else {
+		rc = gitindex_tracked_many(b.data, b.len, hash_len, asked, k, got);
+		blob_release(&b);
 	}
+	for (i = k = 0; i < n; i++)
+		if (paths[i]) {
+			tracked[i] = rc < 0 ? -1 : got[k];
+			k++;
+		}
+	free(got);
+	free(asked);
 	free(index);
-	rc = gitindex_tracked(b.data, b.len, hash_len, path);
-	blob_release(&b);
-	return rc;
 }
 
 /* Add the rules of a file git reads where it is (info/exclude, the
@@ -261,24 +274,19 @@ static char *path_in_tree(const char *top, const char *file)
 	return out;
 }
 
-/* info/exclude and the index, from the git directory. */
-static void load_gitdir(const struct gitrepo_query *q, struct gitrepo_file *g)
+/* info/exclude, from the git directory (NULL: none). */
+static void load_exclude(const struct gitrepo_query *q, const char *common,
+			 struct gitrepo_file *g)
 {
-	char *gitdir = git_dir(g->top), *common, *exclude, *shown;
+	char *exclude, *shown;
 
-	if (!gitdir) {
-		g->tracked = -1;
+	if (!common)
 		return;
-	}
-	common = git_common_dir(gitdir);
 	exclude = path_join(common, "info/exclude");
 	shown = display_path(q->shown_root, exclude);
 	add_rules(g->ignore, exclude, shown);
-	g->tracked = index_tracked(gitdir, common, g->path);
 	free(shown);
 	free(exclude);
-	free(common);
-	free(gitdir);
 }
 
 /* The top .gitignore, then each directory's down to the file's. */
@@ -312,19 +320,48 @@ static void load_tree_rules(const struct gitrepo_query *q, struct gitrepo_file *
 	buf_release(&rel);
 }
 
+void gitrepo_look_many(const struct gitrepo_query *q, const char *const *files,
+		       size_t n, struct gitrepo_file *out)
+{
+	char *top = find_top(q->start), *gitdir = NULL, *common = NULL;
+	const char **paths;
+	int *tracked;
+	size_t i;
+
+	memset(out, 0, n * sizeof(*out));
+	if (!top)
+		return;
+	if ((gitdir = git_dir(top)) != NULL)
+		common = git_common_dir(gitdir);
+	paths = xcalloc(n ? n : 1, sizeof(*paths));
+	tracked = xcalloc(n ? n : 1, sizeof(*tracked));
+	for (i = 0; i < n; i++) {
+		struct gitrepo_file *g = &out[i];
+
+		g->top = xstrdup(top);
+		g->path = path_in_tree(top, files[i]);
+		if (!g->path)
+			continue;
+		paths[i] = g->path;
+		g->ignore = gitignore_new();
+		load_exclude(q, common, g);
+		load_tree_rules(q, g);
+		load_global_excludes(q, g);
+	}
+	if (gitdir)
+		index_tracked(gitdir, common, paths, n, tracked);
+	for (i = 0; i < n; i++)
+		out[i].tracked = gitdir ? tracked[i] : -1;
+	free(tracked);
+	free(paths);
+	free(common);
+	free(gitdir);
+	free(top);
+}
+
 void gitrepo_look(const struct gitrepo_query *q, struct gitrepo_file *g)
 {
-	memset(g, 0, sizeof(*g));
-	g->top = find_top(q->start);
-	if (!g->top)
-		return;
-	g->path = path_in_tree(g->top, q->file);
-	if (!g->path)
-		return;
-	g->ignore = gitignore_new();
-	load_gitdir(q, g);
-	load_tree_rules(q, g);
-	load_global_excludes(q, g);
+	gitrepo_look_many(q, &q->file, 1, g);
 }
 
 void gitrepo_release(struct gitrepo_file *g)

@@ -4,7 +4,10 @@
  * against len: the file comes from the repository and may be anything. */
 #include "gitindex.h"
 
+#include "util.h"
+
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define STAT_BYTES 40		/* ctime, mtime, dev, ino, mode, uid, gid, size */
@@ -56,11 +59,73 @@ static int extensions_complete(const unsigned char *p, const unsigned char *end,
 	return 1;
 }
 
-int gitindex_tracked(const char *buf, size_t len, size_t hash_len, const char *path)
+/* The paths asked about, sorted, each with its place in the caller's
+ * array. */
+struct asked {
+	const char *path;
+	size_t at;
+};
+
+static int asked_cmp(const void *a, const void *b)
+{
+	return strcmp(((const struct asked *)a)->path, ((const struct asked *)b)->path);
+}
+
+/* The asked path equal to name[0..n), or NULL: a binary search. */
+static const struct asked *asked_find(const struct asked *v, size_t count,
+				      const unsigned char *name, size_t n)
+{
+	size_t lo = 0, hi = count;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int c = strncmp(v[mid].path, (const char *)name, n);
+
+		if (c == 0 && v[mid].path[n])
+			c = 1;	/* longer than name[0..n) */
+		if (c == 0)
+			return &v[mid];
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+/* Mark out[] for entry name[0..n): the entry itself and each directory
+ * above it, when asked about; how many were newly marked. */
+static size_t asked_mark(const struct asked *v, size_t count, const unsigned char *name,
+			 size_t n, signed char *out)
+{
+	size_t k, marked = 0;
+
+	for (k = 1; k <= n; k++) {
+		const struct asked *a;
+
+		if (k < n && name[k] != '/')
+			continue;
+		a = asked_find(v, count, name, k);
+		/* several asked paths may be equal */
+		while (a && a > v && !strcmp(a[-1].path, a->path))
+			a--;
+		for (; a && a < v + count && strlen(a->path) == k &&
+		       !memcmp(a->path, name, k); a++)
+			if (!out[a->at]) {
+				out[a->at] = 1;
+				marked++;
+			}
+	}
+	return marked;
+}
+
+/* One pass over the entries, marking v's places in out. */
+static int tracked_scan(const char *buf, size_t len, size_t hash_len,
+			const struct asked *v, size_t nv, signed char *out)
 {
 	const unsigned char *p = (const unsigned char *)buf, *end = p + len;
 	char prev[4096] = "";
-	size_t prev_len = 0, want = strlen(path);
+	size_t prev_len = 0, left = nv;
 	uint32_t version, count, i;
 
 	if (len < 12 || memcmp(p, "DIRC", 4))
@@ -115,10 +180,38 @@ int gitindex_tracked(const char *buf, size_t len, size_t hash_len, const char *p
 			if (p > end)
 				return -1;
 		}
-		/* path itself, or a directory holding tracked files */
-		if ((name_len == want || (name_len > want && name[want] == '/')) &&
-		    !memcmp(name, path, want))
-			return 1;
+		/* a path itself, or a directory holding tracked files */
+		left -= asked_mark(v, nv, name, name_len, out);
+		if (!left)
+			return 0;
 	}
 	return extensions_complete(p, end, hash_len) ? 0 : -1;
+}
+
+int gitindex_tracked_many(const char *buf, size_t len, size_t hash_len,
+			  const char *const *paths, size_t n, signed char *out)
+{
+	struct asked *v = xcalloc(n ? n : 1, sizeof(*v));
+	signed char *got = xcalloc(n ? n : 1, 1);
+	size_t i;
+	int rc;
+
+	for (i = 0; i < n; i++) {
+		v[i].path = paths[i];
+		v[i].at = i;
+	}
+	qsort(v, n, sizeof(*v), asked_cmp);
+	rc = tracked_scan(buf, len, hash_len, v, n, got);
+	if (rc == 0)
+		memcpy(out, got, n);
+	free(got);
+	free(v);
+	return rc;
+}
+
+int gitindex_tracked(const char *buf, size_t len, size_t hash_len, const char *path)
+{
+	signed char out = 0;
+
+	return gitindex_tracked_many(buf, len, hash_len, &path, 1, &out) < 0 ? -1 : out;
 }
