@@ -119,8 +119,15 @@ enum fix_need {
 					 * run in a shell that loaded it */
 };
 
-/* The most files or folders one fix may write in the work tree. */
-#define FIX_WRITES_MAX 6
+/* One path a fix's argv may create or change in the work tree. */
+struct fix_write {
+	char *path;		/* relative to the fix's cwd, owned */
+	unsigned char dir;	/* a directory (node_modules, a venv): what
+				 * git makes of it before it exists depends
+				 * on it */
+	unsigned char git;	/* enum fix_git, set after the run
+				 * (fix_git.c) */
+};
 
 struct fix {
 	enum fix_who who;
@@ -131,14 +138,11 @@ struct fix {
 	const char *cwd;	/* where argv runs, repository-relative (a
 				 * workspace's directory: a model's string);
 				 * NULL: the repository itself (".") */
-	char *writes[FIX_WRITES_MAX + 1];	/* what argv may create or
-				 * change in the work tree, relative to cwd,
-				 * owned; NULL-terminated (JSON "writes", a
-				 * harness that keeps the tree clean filters
-				 * on it) */
-	unsigned char writes_git[FIX_WRITES_MAX];	/* enum fix_git of
-				 * each, set after the run (fix_git.c) */
-	unsigned writes_dirs;	/* bit i: writes[i] is a directory */
+	struct fix_write *writes;	/* writes[0..nwrites): JSON "writes"
+				 * and "writes_git", a harness that keeps the
+				 * tree clean filters on it; one per
+				 * workspace for an install, so no fixed cap */
+	size_t nwrites, writes_cap;
 };
 
 /* What git makes of a path a fix writes (JSON "writes_git"): a change to
@@ -203,8 +207,8 @@ void result_copy(struct result *dst, const struct result *r);
 int result_fix_argv(struct result *r, enum fix_who who, unsigned needs,
 		    const char *argv0, ...) __attribute__((sentinel));
 /* The fix's argv may create or change name (relative to where it runs)
- * in the work tree: appended to its writes, up to FIX_WRITES_MAX.  No
- * fix, or one without argv: no-op. */
+ * in the work tree: appended to its writes.  No fix, or one without
+ * argv: no-op. */
 void result_fix_writes(struct result *r, const char *name);
 /* The same for a directory (node_modules, a venv): what git makes of a
  * path not there yet depends on it. */

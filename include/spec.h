@@ -340,6 +340,10 @@ struct lock_req {
 	 * ".venv", "VIRTUAL_ENV", "UV_PROJECT_ENVIRONMENT"); NULL: none. */
 	char *venv;
 	const char *venv_from;
+	/* The workspaces found beside this lockfile (spec_load_opts, when it
+	 * looks for them), whose node_modules a JavaScript install may write:
+	 * the model's own, or NULL. */
+	const struct spec_workspaces *ws;
 };
 
 /* ---- sandbox: what preflight.yaml `sandbox:` expects -----------------

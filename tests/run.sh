@@ -76,7 +76,7 @@ tally() {
 # by the ASan build already: each state is built, and each script's own
 # work done, once, not once per binary.  (Not twinned: a script that
 # writes with the binary, counts what it started, or signals it.)
-twinned="deps_bun deps_npm deps_pnpm deps_pnpm_cfg deps_py deps_yarn github
+twinned="deps_bun deps_npm deps_pnpm deps_pnpm_cfg deps_py deps_yarn fixwrites github
 	contract deps envexample junit ports runtimes secrets tap"
 # listed WORD LIST: WORD is one of LIST's words
 listed() {

@@ -6,10 +6,11 @@
  * repository's first, then the user's global excludes file; a directory
  * that holds tracked files is tracked (gitindex.h).  A path not there yet
  * (node_modules before the install that makes it) is matched as what the
- * fix declared it to be (struct fix's writes_dirs).
+ * fix declared it to be (struct fix_write's dir).
  *
- * Each look reads the index whole (up to 64 MiB), after the checks: the
- * looks stop after FIX_GIT_BUDGET_MS, what is left is null (unknown).
+ * One look for all the paths of all the fixes: the index is read once
+ * (an install lists a node_modules per workspace, up to two thousand
+ * paths in a large monorepo), the ignore rules per path.
  */
 #include "fix_git.h"
 #include "gitignore.h"
@@ -20,11 +21,10 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#define FIX_GIT_BUDGET_MS 100
-
-/* A path looked up already (absolute). */
+/* A path looked up (absolute), and the first write that named it. */
 struct seen {
 	char *path;
+	const struct fix_write *first;
 	unsigned char state;
 };
 
@@ -35,61 +35,92 @@ static int ignored(const struct gitrepo_file *g, int is_dir)
 						    is_dir, NULL));
 }
 
-static unsigned char state_of(const char *root, const char *abs, int is_dir)
+static unsigned char state_of(const struct gitrepo_file *g, const char *abs, int is_dir)
 {
-	struct gitrepo_query q;
-	struct gitrepo_file g;
 	struct stat st;
-	unsigned char state = FIX_GIT_UNKNOWN;
 
-	q.start = root;
-	q.file = abs;
-	q.shown_root = root;
-	q.home = getenv("HOME");
-	q.xdg_config_home = getenv("XDG_CONFIG_HOME");
-	gitrepo_look(&q, &g);
 	/* an index that cannot be read says nothing either way: a rule
 	 * that ignores the path does not make a tracked file ignored */
-	if (g.top && g.path && g.tracked >= 0) {
-		if (g.tracked == 1)
-			state = FIX_GIT_TRACKED;
-		else if (ignored(&g, lstat(abs, &st) == 0 ? S_ISDIR(st.st_mode) : is_dir))
-			state = FIX_GIT_IGNORED;
-		else
-			state = FIX_GIT_UNTRACKED;
-	}
-	gitrepo_release(&g);
-	return state;
+	if (!g->top || !g->path || g->tracked < 0)
+		return FIX_GIT_UNKNOWN;
+	if (g->tracked == 1)
+		return FIX_GIT_TRACKED;
+	if (ignored(g, lstat(abs, &st) == 0 ? S_ISDIR(st.st_mode) : is_dir))
+		return FIX_GIT_IGNORED;
+	return FIX_GIT_UNTRACKED;
+}
+
+/* The absolute, lexically clean path of write w of f. */
+static char *write_path(const char *root, const struct fix *f, const struct fix_write *w)
+{
+	char *dir = f->cwd ? path_join(root, f->cwd) : xstrdup(root);
+	char *j = path_join(dir, w->path);
+	char *abs = path_lexical(j);
+
+	free(j);
+	free(dir);
+	return abs;
+}
+
+/* The index in seen of abs, added when new. */
+static size_t seen_find(struct seen **seen, size_t *n, size_t *cap, char *abs,
+			const struct fix_write *w)
+{
+	size_t k;
+
+	for (k = 0; k < *n; k++)
+		if (!strcmp((*seen)[k].path, abs)) {
+			free(abs);
+			return k;
+		}
+	grow(seen, sizeof(**seen), cap, *n + 1);
+	(*seen)[*n].path = abs;
+	(*seen)[*n].first = w;
+	(*seen)[*n].state = FIX_GIT_UNKNOWN;
+	return (*n)++;
 }
 
 void fix_git_mark(struct result *results, size_t n, const char *root)
 {
 	struct seen *seen = NULL;
 	size_t nseen = 0, cap = 0, i, w, k;
-	double until = clock_ms() + FIX_GIT_BUDGET_MS;
+	struct gitrepo_query q;
+	struct gitrepo_file *g;
+	const char **files;
 
+	for (i = 0; i < n; i++) {
+		const struct fix *f = results[i].fix;
+
+		for (w = 0; f && w < f->nwrites; w++)
+			seen_find(&seen, &nseen, &cap, write_path(root, f, &f->writes[w]),
+				  &f->writes[w]);
+	}
+	if (!nseen)
+		return;
+	files = xcalloc(nseen, sizeof(*files));
+	g = xcalloc(nseen, sizeof(*g));
+	for (k = 0; k < nseen; k++)
+		files[k] = seen[k].path;
+	q.start = root;
+	q.file = NULL;
+	q.shown_root = root;
+	q.home = getenv("HOME");
+	q.xdg_config_home = getenv("XDG_CONFIG_HOME");
+	gitrepo_look_many(&q, files, nseen, g);
+	for (k = 0; k < nseen; k++) {
+		seen[k].state = state_of(&g[k], seen[k].path, seen[k].first->dir);
+		gitrepo_release(&g[k]);
+	}
+	free(g);
+	free(files);
 	for (i = 0; i < n; i++) {
 		struct fix *f = results[i].fix;
 
-		for (w = 0; f && w < FIX_WRITES_MAX && f->writes[w]; w++) {
-			char *dir = f->cwd ? path_join(root, f->cwd) : xstrdup(root);
-			char *j = path_join(dir, f->writes[w]);
-			char *abs = path_lexical(j);
+		for (w = 0; f && w < f->nwrites; w++) {
+			char *abs = write_path(root, f, &f->writes[w]);
 
-			free(j);
-			free(dir);
-			for (k = 0; k < nseen && strcmp(seen[k].path, abs); k++)
-				;
-			if (k == nseen) {
-				grow(&seen, sizeof(*seen), &cap, nseen + 1);
-				seen[nseen].path = abs;
-				seen[nseen++].state = clock_ms() < until ?
-					state_of(root, abs, (f->writes_dirs >> w) & 1) :
-					FIX_GIT_UNKNOWN;
-			} else {
-				free(abs);
-			}
-			f->writes_git[w] = seen[k].state;
+			k = seen_find(&seen, &nseen, &cap, abs, NULL);
+			f->writes[w].git = seen[k].state;
 		}
 	}
 	for (k = 0; k < nseen; k++)

@@ -565,8 +565,9 @@ static cJSON *json_fix(const struct fix *f)
 		cJSON_AddNullToObject(o, "cwd");
 	}
 	arr = cJSON_AddArrayToObject(o, "writes");
-	for (i = 0; f->writes[i]; i++) {
-		char *j = f->cwd ? path_join(f->cwd, f->writes[i]) : xstrdup(f->writes[i]);
+	for (i = 0; i < f->nwrites; i++) {
+		char *j = f->cwd ? path_join(f->cwd, f->writes[i].path) :
+			  xstrdup(f->writes[i].path);
 		char *w = path_lexical(j);	/* mise use's "../mise.toml" */
 
 		free(j);
@@ -575,10 +576,10 @@ static cJSON *json_fix(const struct fix *f)
 		free(w);
 	}
 	arr = cJSON_AddArrayToObject(o, "writes_git");
-	for (i = 0; f->writes[i]; i++)
-		cJSON_AddItemToArray(arr, f->writes_git[i] == FIX_GIT_UNKNOWN ?
+	for (i = 0; i < f->nwrites; i++)
+		cJSON_AddItemToArray(arr, f->writes[i].git == FIX_GIT_UNKNOWN ?
 				     cJSON_CreateNull() :
-				     cJSON_CreateString(fix_git_names[f->writes_git[i]]));
+				     cJSON_CreateString(fix_git_names[f->writes[i].git]));
 	arr = cJSON_AddArrayToObject(o, "needs");
 	for (i = 0; i < ARRAY_SIZE(needs); i++)
 		if (f->needs & needs[i].bit)

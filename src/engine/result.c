@@ -52,14 +52,16 @@ int fix_word_safe(const char *s)
 static void fix_free(struct fix *f)
 {
 	char **a;
+	size_t i;
 
 	if (!f)
 		return;
 	for (a = f->argv; a && *a; a++)
 		free(*a);
 	free(f->argv);
-	for (a = f->writes; *a; a++)
-		free(*a);
+	for (i = 0; i < f->nwrites; i++)
+		free(f->writes[i].path);
+	free(f->writes);
 	free(f);
 }
 
@@ -110,32 +112,26 @@ void result_fix_edit(struct result *r, const char *file, unsigned line)
 }
 
 /* Append name to r's fix.writes: its place, or -1 (no argv, or full). */
-static int fix_writes_add(struct result *r, const char *name)
+static void fix_writes_add(struct result *r, const char *name, int dir)
 {
-	size_t n = 0;
+	struct fix *f = r->fix;
 
-	if (!r->fix || !r->fix->argv)
-		return -1;
-	while (r->fix->writes[n])
-		n++;
-	/* FIX_WRITES_MAX is above the most any call site declares (5) */
-	if (n == FIX_WRITES_MAX)
-		return -1;
-	r->fix->writes[n] = xstrdup(name);
-	return (int)n;
+	if (!f || !f->argv)
+		return;
+	grow(&f->writes, sizeof(*f->writes), &f->writes_cap, f->nwrites + 1);
+	f->writes[f->nwrites].path = xstrdup(name);
+	f->writes[f->nwrites].dir = (unsigned char)dir;
+	f->writes[f->nwrites++].git = FIX_GIT_UNKNOWN;
 }
 
 void result_fix_writes(struct result *r, const char *name)
 {
-	fix_writes_add(r, name);
+	fix_writes_add(r, name, 0);
 }
 
 void result_fix_writes_dir(struct result *r, const char *name)
 {
-	int n = fix_writes_add(r, name);
-
-	if (n >= 0)
-		r->fix->writes_dirs |= 1u << n;
+	fix_writes_add(r, name, 1);
 }
 
 void result_fix_cwd(struct result *r, const char *dir)
@@ -235,8 +231,12 @@ void result_copy(struct result *dst, const struct result *r)
 		dst->fix->argv = r->fix->argv ? xcalloc(n + 1, sizeof(char *)) : NULL;
 		for (i = 0; i < n; i++)
 			dst->fix->argv[i] = xstrdup(r->fix->argv[i]);
-		for (i = 0; r->fix->writes[i]; i++)
-			dst->fix->writes[i] = xstrdup(r->fix->writes[i]);
+		dst->fix->writes = NULL;
+		dst->fix->nwrites = dst->fix->writes_cap = 0;
+		for (i = 0; i < r->fix->nwrites; i++) {
+			fix_writes_add(dst, r->fix->writes[i].path, r->fix->writes[i].dir);
+			dst->fix->writes[i].git = r->fix->writes[i].git;
+		}
 	}
 }
 

@@ -13,6 +13,7 @@ int spec_load_opts(const char *dir, const struct spec_opts *o,
 		   struct spec *spec, struct errbuf *err)
 {
 	int workspaces = o && o->workspaces;
+	size_t i;
 
 	if (spec_load_root(dir, spec, err) < 0)
 		return -1;
@@ -20,6 +21,8 @@ int spec_load_opts(const char *dir, const struct spec_opts *o,
 		spec_release(spec);
 		return -1;
 	}
+	for (i = 0; i < spec->nlocks; i++)
+		spec->locks[i].ws = spec->workspaces;
 	/* after the workspaces: their ports are resolved with ours */
 	spec_resolve_ports(spec);
 	if (spec_nothing_found(spec, dir, o && o->any, workspaces, err)) {

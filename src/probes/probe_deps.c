@@ -16,6 +16,7 @@
 #include "pool.h"
 #include "saferead.h"
 #include "deps.h"
+#include "spec_workspaces.h"
 #include "util.h"
 
 #include <dirent.h>
@@ -112,10 +113,21 @@ const char *deps_manager_name(enum lock_kind kind)
  * table's folders, or for Python the environment it installs into when
  * that lies in the tree (pip into the venv the model found, uv into
  * UV_PROJECT_ENVIRONMENT or .venv, poetry into its in-project .venv; one
- * under ~/.cache is not the tree's). */
+ * under ~/.cache is not the tree's).  A JavaScript install also writes a
+ * node_modules in each workspace: pnpm links every workspace's own
+ * dependencies there, npm, yarn's node-modules linker and bun nest a
+ * version the root's does not fit (seen with each, fixwrites.sh).  And
+ * yarn berry rewrites every workspace's package.json, the root's too, in
+ * its own layout when it is not already so: Project.install calls
+ * persist() (unless persistProject is false, which `yarn install` never
+ * sets, --immutable or not), which is persistLockfile() and each
+ * workspace's persistManifest(): JSON.stringify(manifest.exportTo(),
+ * null, indent) + "\n", through changeFilePromise (written only when it
+ * differs).  Seen with yarn 4.18.1 on a package.json written on one line. */
 static void install_writes(struct result *r, const struct lock_req *l)
 {
 	const char *const *w;
+	size_t i;
 
 	if (l->kind == LOCK_UV || l->kind == LOCK_POETRY || l->kind == LOCK_PIP) {
 		if (l->venv && path_is_relative_inside(l->venv))
@@ -133,6 +145,24 @@ static void install_writes(struct result *r, const struct lock_req *l)
 			free(dir);
 		} else {
 			result_fix_writes(r, *w);
+		}
+	}
+	if (l->kind == LOCK_YARN)
+		result_fix_writes(r, "package.json");
+	for (i = 0; l->ws && i < l->ws->n; i++) {
+		const struct workspace *x = &l->ws->v[i];
+		enum ws_kind k = l->ws->sources[x->source].kind;
+		char *p;
+
+		if (k != WS_NPM && k != WS_PNPM)
+			continue;
+		p = path_join(x->dir, "node_modules");
+		result_fix_writes_dir(r, p);
+		free(p);
+		if (l->kind == LOCK_YARN) {
+			p = path_join(x->dir, "package.json");
+			result_fix_writes(r, p);
+			free(p);
 		}
 	}
 }
