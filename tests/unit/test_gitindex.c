@@ -84,6 +84,26 @@ static void check_repo(const char *name, const char *format, const char *version
 	CHECK_INT(gitindex_tracked(b.data, b.len, hash, "sub"), 1, "%s: sub", name);
 	CHECK_INT(gitindex_tracked(b.data, b.len, hash, "su"), 0, "%s: su", name);
 	CHECK_INT(gitindex_tracked(b.data, b.len, hash, "z/long"), 0, "%s: z/long", name);
+	/* many at once, in any order, one of them twice: the same answers */
+	{
+		static const char *const many[] = {
+			"z/long", "sub", ".env", "untracked.env", "sub", "su",
+			"sub/dir/.env", "a.txt", "sub/.env", "z",
+		};
+		static const signed char want[] = { 0, 1, 1, 0, 1, 0, 1, 1, 0, 1 };
+		signed char got[10];
+		size_t i;
+
+		memset(got, 7, sizeof(got));
+		CHECK_INT(gitindex_tracked_many(b.data, b.len, hash, many, 10, got), 0,
+			  "%s: many", name);
+		for (i = 0; i < 10; i++)
+			CHECK_INT(got[i], want[i], "%s: many[%zu] %s", name, i, many[i]);
+		memset(got, 7, sizeof(got));
+		CHECK_INT(gitindex_tracked_many(b.data, 20, hash, many, 10, got), -1,
+			  "%s: many, cut", name);
+		CHECK_INT(got[0], 7, "%s: many, cut: out untouched", name);
+	}
 	/* every truncation is refused or answered, never over-read (ASan) */
 	{
 		size_t cut;
