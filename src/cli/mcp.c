@@ -431,9 +431,13 @@ struct audit_args {
 	char *dir, *only, *skip, *workspace;
 };
 
+/* The arguments of an audit call into o.  Where dir leads (realpath) is
+ * looked at only when resolve is set: in the call's own process, never
+ * on the server's thread, where a directory that hangs (a stuck network
+ * or FUSE mount) would hold up every ping behind it. */
 static int audit_args_parse(const struct mcp_server *s, const cJSON *args,
 			    struct audit_opts *o, struct audit_args *own,
-			    struct buf *why)
+			    struct buf *why, int resolve)
 {
 	static const char *const known[] = {
 		"dir", "only", "skip", "strict", "timeout_ms", "wait_ms",
@@ -507,6 +511,8 @@ static int audit_args_parse(const struct mcp_server *s, const cJSON *args,
 	v = cJSON_GetObjectItemCaseSensitive(args, "dir");
 	if (v && (!cJSON_IsString(v) || !*v->valuestring))
 		return buf_puts(why, "'dir' expects a path"), -1;
+	if (!resolve)
+		return 0;
 	if (dir_resolve(s->cfg, v ? v->valuestring : ".", &own->dir, why) < 0)
 		return -1;
 	o->dir = own->dir;
@@ -596,7 +602,7 @@ static cJSON *call_audit(struct mcp_server *s, const cJSON *args, struct rpc_err
 	o.format = FORMAT_JSON;		/* structuredContent is the JSON report */
 	o.format_from = FROM_CALL;
 	o.no_config = s->cfg->cfg == NULL;
-	if (audit_args_parse(s, args, &o, &own, &why) < 0) {
+	if (audit_args_parse(s, args, &o, &own, &why, !t->may_defer) < 0) {
 		r = bad_argument(s, &o, e, "%s", buf_str(&why));
 		goto out;
 	}
