@@ -3,7 +3,9 @@
 
 #include <string.h>
 
-#define SUBST_DEPTH 8		/* ${A:-${B:-${C}}} */
+/* Nesting (${A:-${B:-${C}}}) is unbounded in compose-go; here a text
+ * nested deeper than this is refused rather than recursed into. */
+#define SUBST_DEPTH 64
 
 struct subst {
 	composevar_lookup lookup;
@@ -16,22 +18,6 @@ static int var_char(char ch, int first)
 {
 	return ch == '_' || (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
 	       (!first && ch >= '0' && ch <= '9');
-}
-
-/* The '}' that closes the "${" before s, nested braces counted, or NULL. */
-static const char *brace_end(const char *s, const char *end)
-{
-	unsigned depth = 1;
-
-	for (; s < end; s++) {
-		if (s[0] == '$' && s + 1 < end && s[1] == '{') {
-			depth++;
-			s++;
-		} else if (*s == '}' && --depth == 0) {
-			return s;
-		}
-	}
-	return NULL;
 }
 
 /* Remember the first failure. */
@@ -51,90 +37,208 @@ static int fail(struct subst *x, enum composevar_status st, const char *name,
 static int subst(struct subst *x, const char *s, size_t n, struct buf *out,
 		 unsigned depth);
 
-/* One "${...}" body [s, s+n) into out (template.go: withRequired,
- * withDefaultWhenAbsence, withDefaultWhenPresence). */
-static int subst_braced(struct subst *x, const char *s, size_t n,
-			struct buf *out, unsigned depth)
+/* What compose-go's pattern matches at a '$' (template.go DefaultPattern,
+ * "\$(?i:(?P<escaped>\$)|(?P<named>[_a-z][_a-z0-9]*)|{(?:(?P<braced>
+ * [_a-z][_a-z0-9]*(?::?[-+?](.*))?)}|(?P<invalid>)))", leftmost-first as
+ * Go's regexp matches). */
+enum match_kind {
+	MATCH_NONE,		/* no match: the '$' stays as written
+				 * (TestUnescaped: "a $ string", "^REGEX$") */
+	MATCH_ESCAPED,		/* "$$" */
+	MATCH_NAMED,		/* "$NAME" */
+	MATCH_BRACED,		/* "${NAME}" or "${NAME<op>...}" */
+	MATCH_INVALID,		/* "${" that no braced form follows */
+};
+
+struct match {
+	enum match_kind kind;
+	size_t len;		/* of the whole match, from the '$' */
+	size_t name_len;	/* NAME's, for NAMED and BRACED */
+	const char *op;		/* BRACED: the operator after NAME (':' of
+				 * ":-"), or NULL for "${NAME}" */
+};
+
+/* The end of the line a scan is in and the last '}' in it, so that the
+ * greedy (.*) of each match costs nothing more on the same line: line
+ * NULL until the first is looked for. */
+struct line_cache {
+	const char *line_end, *last_close;
+};
+
+/* The last '}' in [q, end) before a newline, or NULL; lc (or NULL)
+ * remembers it for the next q on the same line. */
+static const char *last_close(const char *q, const char *end, struct line_cache *lc)
 {
-	size_t k = 0;
-	const char *v, *op;
+	const char *nl, *stop, *c;
+
+	if (lc && lc->line_end && q < lc->line_end)
+		return lc->last_close && lc->last_close >= q ? lc->last_close : NULL;
+	nl = memchr(q, '\n', (size_t)(end - q));
+	stop = nl ? nl : end;
+	c = memrchr(q, '}', (size_t)(stop - q));
+	if (lc) {
+		lc->line_end = stop;
+		lc->last_close = c;
+	}
+	return c;
+}
+
+/* The pattern at s[0] == '$', end the end of the text. */
+static struct match match_at(const char *s, const char *end, struct line_cache *lc)
+{
+	struct match m = { MATCH_NONE, 0, 0, NULL };
+	const char *p = s + 1, *q, *close;
+
+	if (p < end && *p == '$') {
+		m.kind = MATCH_ESCAPED;
+		m.len = 2;
+	} else if (p < end && var_char(*p, 1)) {
+		for (q = p; q < end && var_char(*q, 0); q++)
+			;
+		m.kind = MATCH_NAMED;
+		m.name_len = (size_t)(q - p);
+		m.len = 1 + m.name_len;
+	} else if (p < end && *p == '{') {
+		m.kind = MATCH_INVALID;
+		m.len = 2;
+		for (q = ++p; q < end && var_char(*q, q == p); q++)
+			;
+		if (q == p)
+			return m;
+		m.name_len = (size_t)(q - p);
+		if (q < end && (strchr("-+?", *q) ||
+				(*q == ':' && q + 1 < end && strchr("-+?", q[1])))) {
+			/* (.*) is greedy and '.' stops at a newline: the
+			 * match ends at the last '}' before one */
+			close = last_close(q, end, lc);
+			if (close) {
+				m.kind = MATCH_BRACED;
+				m.op = q;
+				m.len = (size_t)(close + 1 - s);
+			}
+		} else if (q < end && *q == '}') {
+			m.kind = MATCH_BRACED;
+			m.len = (size_t)(q + 1 - s);
+		}
+	}
+	return m;
+}
+
+/* template.go getFirstBraceClosingIndex: every '{' opens (and the byte
+ * after it is skipped), every '}' closes; the index of the '}' that
+ * closes the first, or -1.  What a greedy match took past its own '}' is
+ * then the text after it. */
+static long brace_closing(const char *s, size_t n)
+{
+	long open = 0;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (s[i] == '}' && --open == 0)
+			return (long)i;
+		if (s[i] == '{') {
+			open++;
+			i++;
+		}
+	}
+	return -1;
+}
+
+/* One braced match [s, s+n) into out (template.go
+ * DefaultReplacementAppliedFunc): cut at its first closing brace, and the
+ * operator's rule (withRequired, withDefaultWhenAbsence,
+ * withDefaultWhenPresence) applied to what is before it.  compose-go then
+ * substitutes the rest as a template of its own and appends it; the rest
+ * ends where the match did, so the caller scanning on from *used is the
+ * same, without a recursion per sibling. */
+static int subst_braced(struct subst *x, const char *s, size_t n,
+			struct buf *out, unsigned depth, size_t *used)
+{
+	long close = brace_closing(s, n);
+	const char *name, *v, *op, *arg;
+	size_t arg_len;
+	struct match m;
 	int colon, set;
 
-	while (k < n && var_char(s[k], k == 0))
-		k++;
-	if (k == 0)
+	if (close >= 0)
+		n = (size_t)close + 1;
+	*used = n;
+	m = match_at(s, s + n, NULL);
+	if (m.kind != MATCH_BRACED)
 		return fail(x, COMPOSEVAR_SYNTAX, NULL, 0, NULL, 0);
-	v = x->lookup(x->ctx, s, k);
-	if (k == n) {
+	name = s + 2;
+	v = x->lookup(x->ctx, name, m.name_len);
+	if (!m.op) {
 		buf_puts(out, v ? v : "");
 		return 0;
 	}
-	op = s + k;
+	op = m.op;
 	colon = *op == ':';
 	op += colon;
-	if (op >= s + n || !strchr("-?+", *op))
-		return fail(x, COMPOSEVAR_SYNTAX, NULL, 0, NULL, 0);
+	arg = op + 1;
+	arg_len = (size_t)(s + m.len - 1 - arg);
 	set = v && (!colon || *v);
 	switch (*op) {
 	case '-':
-		if (set) {
+		if (set)
 			buf_puts(out, v);
-			return 0;
-		}
+		else if (subst(x, arg, arg_len, out, depth + 1) < 0)
+			return -1;
 		break;
 	case '+':
-		if (!set)
-			return 0;
+		/* unset or (':+') empty: the value, that is nothing */
+		if (set && subst(x, arg, arg_len, out, depth + 1) < 0)
+			return -1;
 		break;
-	case '?':
+	default:	/* '?' */
 		if (!set)
-			return fail(x, COMPOSEVAR_UNSET, s, k, op + 1,
-				    (size_t)(s + n - op - 1));
+			return fail(x, COMPOSEVAR_UNSET, name, m.name_len, arg, arg_len);
 		buf_puts(out, v);
-		return 0;
+		break;
 	}
-	op++;
-	return subst(x, op, (size_t)(s + n - op), out, depth + 1);
+	return 0;
 }
 
 static int subst(struct subst *x, const char *s, size_t n, struct buf *out,
 		 unsigned depth)
 {
 	const char *p = s, *end = s + n;
+	struct line_cache lc = { NULL, NULL };
 
 	if (depth > SUBST_DEPTH)
 		return fail(x, COMPOSEVAR_SYNTAX, NULL, 0, NULL, 0);
 	while (p < end) {
 		const char *dollar = memchr(p, '$', (size_t)(end - p));
+		struct match m;
 
 		if (!dollar) {
 			buf_add(out, p, (size_t)(end - p));
 			break;
 		}
 		buf_add(out, p, (size_t)(dollar - p));
-		p = dollar + 1;
-		if (p < end && *p == '$') {
+		m = match_at(dollar, end, &lc);
+		switch (m.kind) {
+		case MATCH_NONE:
 			buf_putc(out, '$');
-			p++;
-		} else if (p < end && *p == '{') {
-			const char *close = brace_end(p + 1, end);
+			p = dollar + 1;
+			continue;
+		case MATCH_ESCAPED:
+			buf_putc(out, '$');
+			break;
+		case MATCH_NAMED: {
+			const char *v = x->lookup(x->ctx, dollar + 1, m.name_len);
 
-			if (!close)
-				return fail(x, COMPOSEVAR_SYNTAX, NULL, 0, NULL, 0);
-			if (subst_braced(x, p + 1, (size_t)(close - p - 1), out,
-					 depth) < 0)
-				return -1;
-			p = close + 1;
-		} else if (p < end && var_char(*p, 1)) {
-			const char *name = p, *v;
-
-			while (p < end && var_char(*p, 0))
-				p++;
-			v = x->lookup(x->ctx, name, (size_t)(p - name));
 			buf_puts(out, v ? v : "");
-		} else {
+			break;
+		}
+		case MATCH_BRACED:
+			if (subst_braced(x, dollar, m.len, out, depth, &m.len) < 0)
+				return -1;
+			break;
+		default:
 			return fail(x, COMPOSEVAR_SYNTAX, NULL, 0, NULL, 0);
 		}
+		p = dollar + m.len;
 	}
 	return 0;
 }

@@ -205,9 +205,13 @@ static const struct compose_row {
 	  "docker-compose.yml:3:13: required variable P is missing a value: set P", 1 },
 	{ "bad ${ syntax", "services:\n  w:\n    ports: [\"${P:80\"]\n", NULL,
 	  "docker-compose.yml:3:13: invalid interpolation format in '${P:80'", 1 },
-	{ "a lone $", "services:\n  w:\n    environment: [\"A=1$ 2\"]\n", NULL,
-	  "docker-compose.yml:3:19: invalid interpolation format in 'A=1$ 2' (a "
+	{ "a lone ${", "services:\n  w:\n    environment: [\"A=1${ 2\"]\n", NULL,
+	  "docker-compose.yml:3:19: invalid interpolation format in 'A=1${ 2' (a "
 	  "literal $ is written $$)", 1 },
+	/* a '$' that starts no variable is left as written, as compose-go
+	 * leaves it (template_test.go TestUnescaped) */
+	{ "a $ compose leaves", "services:\n  w:\n    command: [\"sh\", \"-c\", \"echo $1 $$HOME a $ b ^x$\"]\n"
+	  "    ports: [\"80:80\"]\n", NULL, "80 free w 4:13", 0 },
 	/* the substituted text holds a .env value: quoted as written */
 	{ "bad once substituted", "services:\n  w:\n    ports: [\"${P}:80\"]\n",
 	  "P=99999secret\n", "docker-compose.yml:3:13: 'services.w.ports': '${P}:80' "
