@@ -37,6 +37,12 @@ struct ynode {
  * gives *root == NULL and returns 0.  Returns -1 and fills err otherwise. */
 int ytree_parse(const char *buf, size_t len, size_t max_nodes,
 		struct ynode **root, struct parse_error *err);
+/* Every document of a stream (compose-go reads each document of a compose
+ * file as one more file over the ones before): *docs[0..*ndocs), each
+ * freed with ynode_free and the array with free; none for an empty
+ * stream.  max_nodes counts all of them.  0, or -1 with err filled. */
+int ytree_parse_docs(const char *buf, size_t len, size_t max_nodes,
+		     struct ynode ***docs, size_t *ndocs, struct parse_error *err);
 void ynode_free(struct ynode *n);
 
 /* What a parse cost, for tests that hold it linear: anchors defined,

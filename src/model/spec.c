@@ -338,6 +338,28 @@ int yload_read(struct yload *y, const char *name, struct ynode **root)
 	return 1;
 }
 
+int yload_read_docs(struct yload *y, const char *name, struct ynode ***docs,
+		    size_t *ndocs)
+{
+	struct parse_error ye;
+	struct blob b;
+	int rc;
+
+	*docs = NULL;
+	*ndocs = 0;
+	rc = spec_read(y->spec, name, &b, y->err);
+	if (rc <= 0)
+		return rc;
+	y->file = spec_add_file(y->spec, name);
+	rc = ytree_parse_docs(b.data, b.len, YTREE_MAX_NODES, docs, ndocs, &ye);
+	blob_release(&b);
+	if (rc < 0) {
+		spec_error(y->err, y->file, ye.line, ye.col, "%s", ye.msg);
+		return -1;
+	}
+	return 1;
+}
+
 static void env_release(struct env_spec *e)
 {
 	size_t i;

@@ -516,6 +516,73 @@ static void scan_vars(struct cload *c, const struct ynode *n)
 	}
 }
 
+/* go-yaml v3 refuses a mapping that has a key twice (decode.go mapping,
+ * uniqueKeys: "line 6: mapping key \"command\" already defined at line
+ * 5", compose-go's Test_DuplicateReset), !reset or not: each later key,
+ * at its place.  Keys are compared as go-yaml compares them, by kind and
+ * text; a key that is not a scalar is left alone. */
+struct keyref {
+	const struct ynode *k;
+	size_t at;
+};
+
+static int keyref_cmp(const void *a, const void *b)
+{
+	const struct keyref *x = a, *y = b;
+
+	if (x->k->len != y->k->len)
+		return x->k->len < y->k->len ? -1 : 1;
+	if (x->k->len) {
+		int c = memcmp(x->k->text, y->k->text, x->k->len);
+
+		if (c)
+			return c;
+	}
+	return x->at < y->at ? -1 : x->at > y->at;
+}
+
+static void dup_keys(struct cload *c, const struct ynode *n)
+{
+	struct keyref *v;
+	size_t i, k = 0, first;
+
+	if (!n || n->kind == YNODE_SCALAR)
+		return;
+	for (i = n->kind == YNODE_MAP; i < n->n; i += 1 + (n->kind == YNODE_MAP))
+		dup_keys(c, n->items[i]);
+	if (n->kind != YNODE_MAP || n->n < 4)
+		return;
+	v = xcalloc(n->n / 2, sizeof(*v));
+	for (i = 0; i + 1 < n->n; i += 2)
+		if (n->items[i]->kind == YNODE_SCALAR) {
+			v[k].k = n->items[i];
+			v[k].at = i;
+			k++;
+		}
+	qsort(v, k, sizeof(*v), keyref_cmp);
+	/* sorted by text, then by place: a run of equal keys starts with the
+	 * first written */
+	for (i = 1, first = 0; i < k; i++) {
+		char *q;
+
+		if (v[i].k->len != v[first].k->len ||
+		    memcmp(v[i].k->text, v[first].k->text, v[i].k->len)) {
+			first = i;
+			continue;
+		}
+		if (c->cs->nproblems >= MAX_PROBLEMS) {
+			c->cs->problems_more++;
+			continue;
+		}
+		q = quote(v[i].k->text, v[i].k->len);
+		problem_add(c, COMPOSE_INVALID, NULL, origin_at(c, v[i].k),
+			    "mapping key '%s' already defined at line %u", q,
+			    v[first].k->line);
+		free(q);
+	}
+	free(v);
+}
+
 /* ---- services, merged across files --------------------------------- */
 
 static void envfiles_clear(struct csvc *s)
@@ -1283,7 +1350,8 @@ static int load_file(struct cload *c, const char *name, const struct cenv *env,
 	struct compose_spec *cs = c->cs;
 	const char *saved_file = c->y.file, *saved_pdir = c->pdir;
 	const struct cenv *saved_env = c->env;
-	struct ynode *root;
+	struct ynode **docs;
+	size_t ndocs, i;
 	int rc;
 
 	if (cs->nfiles >= MAX_FILES) {
@@ -1291,7 +1359,7 @@ static int load_file(struct cload *c, const char *name, const struct cenv *env,
 			 "not read", MAX_FILES, name);
 		return 0;
 	}
-	rc = yload_read(&c->y, name, &root);
+	rc = yload_read_docs(&c->y, name, &docs, &ndocs);
 	if (rc <= 0)
 		return rc;
 	grow(&cs->files, sizeof(*cs->files), &cs->files_cap, cs->nfiles + 1);
@@ -1300,9 +1368,17 @@ static int load_file(struct cload *c, const char *name, const struct cenv *env,
 	c->pdir = pdir;
 	c->chain = xrealloc(c->chain, (c->depth + 1) * sizeof(*c->chain));
 	c->chain[c->depth++] = c->y.file;
-	rc = load_doc(c, root);
+	/* each document over the ones before, as one more file would be
+	 * (loader.go loadYamlFile: one Decode per document, each merged
+	 * into the model) */
+	for (i = 0, rc = 0; i < ndocs; i++) {
+		dup_keys(c, docs[i]);
+		if (rc == 0)
+			rc = load_doc(c, docs[i]);
+		ynode_free(docs[i]);
+	}
+	free(docs);
 	c->depth--;
-	ynode_free(root);
 	c->y.file = saved_file;
 	c->env = saved_env;
 	c->pdir = saved_pdir;

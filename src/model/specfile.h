@@ -105,6 +105,11 @@ struct yload {
  * caller frees it with ynode_free; NULL for an empty document), 0 when
  * the file does not exist, -1 with y->err filled. */
 int yload_read(struct yload *y, const char *name, struct ynode **root);
+/* The same for a file of several documents (a compose file): 1 with
+ * *docs[0..*ndocs) (each freed with ynode_free, the array with free; none
+ * for an empty file). */
+int yload_read_docs(struct yload *y, const char *name, struct ynode ***docs,
+		    size_t *ndocs);
 
 /* y->err = "file:line:col: message" at node n (1:1 when n is NULL).
  * Returns -1, so that a check can `return yload_error(...)`. */

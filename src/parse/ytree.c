@@ -278,20 +278,20 @@ static struct ynode *build_node(struct builder *b, yaml_event_t *ev)
 	}
 }
 
-int ytree_parse(const char *buf, size_t len, size_t max_nodes,
-		struct ynode **root, struct parse_error *err)
-{
-	return ytree_parse_stats(buf, len, max_nodes, root, err, NULL);
-}
-
-int ytree_parse_stats(const char *buf, size_t len, size_t max_nodes,
-		      struct ynode **root, struct parse_error *err,
+/* Every document of buf into *docs[0..*ndocs) (an empty stream: none),
+ * or with many 0 at most one ("only one YAML document is allowed" at the
+ * second).  Anchors live for the whole stream, as go-yaml's parser keeps
+ * them across Decode calls (compose-go decodes a file document by
+ * document with one decoder).  Returns 0, or -1 with err filled and no
+ * document. */
+static int parse_docs(const char *buf, size_t len, size_t max_nodes, int many,
+		      struct ynode ***docs, size_t *ndocs, struct parse_error *err,
 		      struct ytree_stats *stats)
 {
 	struct builder b;
 	yaml_event_t ev;
 	int rc = -1;
-	size_t i;
+	size_t i, cap = 0;
 
 	memset(&b, 0, sizeof(b));
 	b.max_nodes = max_nodes;
@@ -299,50 +299,60 @@ int ytree_parse_stats(const char *buf, size_t len, size_t max_nodes,
 	b.buf = buf;
 	b.len = len;
 	text_yaml_end(buf, len, &b.end_line, &b.end_col);
-	*root = NULL;
+	*docs = NULL;
+	*ndocs = 0;
 	memset(err, 0, sizeof(*err));
 	if (!yaml_parser_initialize(&b.parser)) {
 		parse_error_msg(err, "cannot initialise the YAML parser");
 		return -1;
 	}
 	yaml_parser_set_input_string(&b.parser, (const unsigned char *)buf, len);
-	/* stream start, then either stream end or a document */
 	for (;;) {
+		struct ynode *root;
+
 		if (next_event(&b, &ev) < 0)
-			goto out;
+			goto fail;
 		if (ev.type == YAML_STREAM_END_EVENT) {
 			yaml_event_delete(&ev);
 			rc = 0;
 			goto out;
 		}
-		if (ev.type == YAML_STREAM_START_EVENT ||
-		    ev.type == YAML_DOCUMENT_START_EVENT) {
+		if (ev.type == YAML_STREAM_START_EVENT) {
 			yaml_event_delete(&ev);
 			continue;
 		}
-		break;
-	}
-	*root = build_node(&b, &ev);
-	yaml_event_delete(&ev);
-	if (!*root)
-		goto out;
-	/* the document end; a second document is an error (a typo'd ---) */
-	if (next_event(&b, &ev) < 0)
-		goto fail;
-	yaml_event_delete(&ev);
-	if (next_event(&b, &ev) < 0)
-		goto fail;
-	if (ev.type != YAML_STREAM_END_EVENT) {
-		set_err(&b, &ev.start_mark, "only one YAML document is allowed");
+		if (ev.type != YAML_DOCUMENT_START_EVENT) {
+			set_err(&b, &ev.start_mark, "unexpected YAML event");
+			yaml_event_delete(&ev);
+			goto fail;
+		}
+		/* a second document is an error where one is expected (a
+		 * typo'd ---) */
+		if (*ndocs && !many) {
+			set_err(&b, &ev.start_mark, "only one YAML document is allowed");
+			yaml_event_delete(&ev);
+			goto fail;
+		}
 		yaml_event_delete(&ev);
-		goto fail;
+		if (next_event(&b, &ev) < 0)
+			goto fail;
+		root = build_node(&b, &ev);
+		yaml_event_delete(&ev);
+		if (!root)
+			goto fail;
+		grow(docs, sizeof(**docs), &cap, *ndocs + 1);
+		(*docs)[(*ndocs)++] = root;
+		/* the document end */
+		if (next_event(&b, &ev) < 0)
+			goto fail;
+		yaml_event_delete(&ev);
 	}
-	yaml_event_delete(&ev);
-	rc = 0;
-	goto out;
 fail:
-	ynode_free(*root);
-	*root = NULL;
+	for (i = 0; i < *ndocs; i++)
+		ynode_free((*docs)[i]);
+	free(*docs);
+	*docs = NULL;
+	*ndocs = 0;
 out:
 	if (stats) {
 		stats->anchors = b.nanchors;
@@ -355,6 +365,31 @@ out:
 	free(b.anchors);
 	yaml_parser_delete(&b.parser);
 	return rc;
+}
+
+int ytree_parse(const char *buf, size_t len, size_t max_nodes,
+		struct ynode **root, struct parse_error *err)
+{
+	return ytree_parse_stats(buf, len, max_nodes, root, err, NULL);
+}
+
+int ytree_parse_stats(const char *buf, size_t len, size_t max_nodes,
+		      struct ynode **root, struct parse_error *err,
+		      struct ytree_stats *stats)
+{
+	struct ynode **docs;
+	size_t n;
+	int rc = parse_docs(buf, len, max_nodes, 0, &docs, &n, err, stats);
+
+	*root = n ? docs[0] : NULL;
+	free(docs);
+	return rc;
+}
+
+int ytree_parse_docs(const char *buf, size_t len, size_t max_nodes,
+		     struct ynode ***docs, size_t *ndocs, struct parse_error *err)
+{
+	return parse_docs(buf, len, max_nodes, 1, docs, ndocs, err, NULL);
 }
 
 const struct ynode *ynode_get(const struct ynode *map, const char *key)

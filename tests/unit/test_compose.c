@@ -212,6 +212,24 @@ static const struct compose_row {
 	 * leaves it (template_test.go TestUnescaped) */
 	{ "a $ compose leaves", "services:\n  w:\n    command: [\"sh\", \"-c\", \"echo $1 $$HOME a $ b ^x$\"]\n"
 	  "    ports: [\"80:80\"]\n", NULL, "80 free w 4:13", 0 },
+	/* a file of several documents: each over the ones before, as one
+	 * more file (loader.go: one Decode per document, merged) */
+	{ "two documents", "services:\n  web:\n    ports: [\"80:80\"]\n---\n"
+	  "services:\n  db:\n    ports: [\"5432:5432\"]\n", NULL,
+	  "80 free web 3:13; 5432 free db 7:13", 0 },
+	{ "a document overrides one before", "services:\n  web:\n    ports: [\"80:80\"]\n---\n"
+	  "services:\n  web:\n    ports: !override [\"81:80\"]\n", NULL, "81 free web 7:23", 0 },
+	/* an empty document is a null one: "top-level object must be a
+	 * mapping" (loader.go processRawYaml) */
+	{ "an empty document", "---\n---\nservices:\n  web:\n    ports: [\"80:80\"]\n", NULL,
+	  "docker-compose.yml:2:", 1 },
+	{ "a problem in the second document", "services: {}\n---\nservices:\n  w:\n    ports: [\"0:80\"]\n",
+	  NULL, "docker-compose.yml:5:13:", 1 },
+	/* a key twice: go-yaml refuses the file (Test_DuplicateReset) */
+	{ "a key twice", "services:\n  w:\n    command: a\n    command: !reset b\n", NULL,
+	  "docker-compose.yml:4:5: mapping key 'command' already defined at line 3", 1 },
+	{ "a service twice", "services:\n  w:\n    image: a\n  x:\n    image: b\n  w:\n    image: c\n",
+	  NULL, "docker-compose.yml:6:3: mapping key 'w' already defined at line 2", 1 },
 	/* the substituted text holds a .env value: quoted as written */
 	{ "bad once substituted", "services:\n  w:\n    ports: [\"${P}:80\"]\n",
 	  "P=99999secret\n", "docker-compose.yml:3:13: 'services.w.ports': '${P}:80' "
