@@ -40,6 +40,8 @@ struct dotenv_entry {
 	size_t value_len;
 	unsigned line, col;	/* 1-based position of the key; col in bytes */
 	enum dotenv_place place;
+	char quote;		/* the quote (' " `) around the value as
+				 * written, stripped; 0: none */
 };
 
 /* What an issue is about. */

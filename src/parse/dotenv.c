@@ -523,12 +523,15 @@ static void region_check(struct scan *sc, size_t a, size_t b)
 }
 
 /* The replace of /^(['"`])([\s\S]*)\1$/mg by '$2' (note 6), from v into
- * out, which has room for len bytes; returns the length written. */
-static size_t strip_quotes(const unsigned char *v, size_t len, char *out)
+ * out, which has room for len bytes; returns the length written.
+ * *quoted: a pair was stripped from the value's start. */
+static size_t strip_quotes(const unsigned char *v, size_t len, char *out,
+			   int *quoted)
 {
 	size_t last[3] = { NONE, NONE, NONE }, i = 0, j, m = 0, o = 0;
 	int qi;
 
+	*quoted = 0;
 	for (j = 0; j < len; j++) {
 		qi = quote_index(v[j]);
 		if (qi >= 0 && (j + 1 == len || lt_at(v, len, j + 1)))
@@ -537,6 +540,7 @@ static size_t strip_quotes(const unsigned char *v, size_t len, char *out)
 	while (m < len) {
 		qi = quote_index(v[m]);
 		if (qi >= 0 && last[qi] != NONE && last[qi] > m) {
+			*quoted |= m == 0;
 			j = last[qi];
 			memcpy(out + o, v + i, m - i);
 			o += m - i;
@@ -854,6 +858,7 @@ static void entries_build(struct scan *sc)
 		struct dotenv_entry *e = &out->entries[i];
 		const unsigned char *v = (const unsigned char *)e->value;
 		size_t klen = 0, len;
+		int quoted;
 
 		while (is_key_char((unsigned char)e->key[klen]))
 			klen++;
@@ -861,7 +866,8 @@ static void entries_build(struct scan *sc)
 		p[klen] = '\0';
 		e->key = p;
 		e->value = p + klen + 1;
-		len = strip_quotes(v, e->value_len, e->value);
+		len = strip_quotes(v, e->value_len, e->value, &quoted);
+		e->quote = quoted ? (char)v[0] : 0;
 		if (e->value_len && v[0] == '"')
 			len = expand_escapes(e->value, len);
 		e->value[len] = '\0';

@@ -212,6 +212,22 @@ static const struct compose_row {
 	 * leaves it (template_test.go TestUnescaped) */
 	{ "a $ compose leaves", "services:\n  w:\n    command: [\"sh\", \"-c\", \"echo $1 $$HOME a $ b ^x$\"]\n"
 	  "    ports: [\"80:80\"]\n", NULL, "80 free w 4:13", 0 },
+	/* the .env as compose-go's dotenv reads it: unquoted and double-
+	 * quoted values substituted, from the environment, then the keys
+	 * before (dotenv/parser.go expandVariables); single quotes keep it */
+	{ ".env default", "services:\n  w:\n    ports: [\"${P}:80\"]\n",
+	  "P=${UNSET_Q:-8080}\n", "8080 free w 3:13", 0 },
+	{ ".env earlier key", "services:\n  w:\n    ports: [\"${P}:80\"]\n",
+	  "Q=9000\nP=\"${Q:-8080}\"\n", "9000 free w 3:13", 0 },
+	{ ".env later key not seen", "services:\n  w:\n    ports: [\"${P}:80\"]\n",
+	  "P=${Q:-8080}\nQ=9000\n", "8080 free w 3:13", 0 },
+	{ ".env single quotes", "services:\n  w:\n    ports: [\"${P}:80\"]\n",
+	  "P='${Q:-8080}'\n", "docker-compose.yml:3:13: 'services.w.ports': '${P}:80' is not a valid port", 1 },
+	{ ".env profiles", "services:\n  a:\n    profiles: [weaviate]\n    ports: [\"8081:80\"]\n"
+	  "  b:\n    profiles: [qdrant]\n    ports: [\"8082:80\"]\n",
+	  "COMPOSE_PROFILES=${VECTOR_STORE:-weaviate}\n", "8081 free a 4:13", 0 },
+	{ ".env value compose cannot read", "services:\n  w:\n    ports: [\"80:80\"]\n",
+	  "A=1\nP=${Q:?secret-hint}\n", ".env:2:1: a value compose cannot read: a required variable is missing a value", 1 },
 	/* a file of several documents: each over the ones before, as one
 	 * more file (loader.go: one Decode per document, merged) */
 	{ "two documents", "services:\n  web:\n    ports: [\"80:80\"]\n---\n"

@@ -246,6 +246,33 @@ static void test_positions(void)
 	}
 }
 
+/* Which quote the value was written in (compose's dotenv substitutes
+ * only in unquoted and double-quoted ones): one pair stripped from the
+ * value's start, or none. */
+static void test_quotes(void)
+{
+	static const struct {
+		const char *in;
+		char want;
+	} rows[] = {
+		{ "A=x\n", 0 }, { "A='x'\n", '\'' }, { "A=\"x\"\n", '"' },
+		{ "A=`x`\n", '`' }, { "A='x\n", 0 }, { "A=x'y'\n", 0 },
+		{ "A=\"a\nb\"\n", '"' }, { "A=''\n", '\'' }, { "A=\n", 0 },
+	};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(rows); i++) {
+		const struct dotenv_entry *e;
+		struct dotenv d;
+
+		parse_str(rows[i].in, &d);
+		e = dotenv_get(&d, "A");
+		CHECK(e && e->quote == rows[i].want, "row %zu: quote %d, want %d", i,
+		      e ? e->quote : -1, rows[i].want);
+		dotenv_release(&d);
+	}
+}
+
 static void test_duplicates(void)
 {
 	struct dotenv d;
@@ -703,6 +730,7 @@ void test_main(void)
 	test_conformance();
 	test_pinned();
 	test_positions();
+	test_quotes();
 	test_duplicates();
 	test_many_keys();
 	test_edges();
