@@ -38,6 +38,10 @@ enum req_source {
 	SRC_TOOL_VERSIONS,	/* .tool-versions (asdf, mise) */
 	SRC_GO_MOD,		/* go.mod's go line */
 	SRC_GO_TOOLCHAIN,	/* go.mod's toolchain line */
+	SRC_RUBY_VERSION,	/* .ruby-version */
+	SRC_RUST_TOOLCHAIN,	/* rust-toolchain(.toml) */
+	SRC_MISE,		/* mise.toml [tools] (and mise's other names) */
+	SRC_BUN_VERSION,	/* .bun-version */
 	SRC_COMPOSE,		/* a port a compose service publishes */
 	SRC_ENV_URL,		/* a .env *_URL value naming this machine */
 	SRC_ENV_PORT,		/* a .env PORT-style key: the app's own port */
@@ -50,7 +54,8 @@ const char *req_source_key(enum req_source s);
 const char *req_source_label(enum req_source s);
 /* 1 for a source a version manager reads to choose the version it runs
  * (.nvmrc, .node-version, .python-version, .tool-versions, volta,
- * packageManager): a version file or a pin, not a range. */
+ * packageManager, .ruby-version, rust-toolchain, mise.toml,
+ * .bun-version): a version file or a pin, not a range. */
 int req_source_selects(enum req_source s);
 
 struct env_key {
@@ -465,6 +470,11 @@ struct runtime_req *spec_add_runtime(struct spec *spec, enum req_source src,
  * others are bounded by their format or by MAX_ENTRIES) asks before each:
  * 1 there is room, 0 not (the requirement at origin is counted in
  * spec->runtimes_capped, and the runtimes probe reports them). */
+/* mise's config file names in a directory, lowest precedence first,
+ * .tool-versions last; NULL-terminated (spec_versions.c reads them,
+ * mise use's fix names the one it writes). */
+extern const char *const spec_mise_files[];
+
 #define SPEC_RUNTIMES_MAX 1024
 int spec_runtime_room(struct spec *spec, struct origin origin);
 struct tool_req *spec_add_tool(struct spec *spec, const char *name,

@@ -51,6 +51,10 @@ const char *toolversions_runtime(const char *plugin, size_t len);
 
 void toolversions_release(struct toolversions *t);
 
+/* What kind of version s[0..len) is, as a .tool-versions entry's (mise's
+ * config files and the other version files take the same words). */
+enum toolversions_kind toolversions_classify(const char *s, size_t len);
+
 /* The dotted numbers a version starts with, after an optional flavour
  * ("temurin-21.0.2+13" gives "21.0.2", "v20.1" gives "20.1"): a pointer
  * into s, with their length in *len (0: none). */

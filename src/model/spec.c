@@ -32,6 +32,10 @@ static const struct {
 	[SRC_TOOL_VERSIONS] = { "tool-versions", ".tool-versions" },
 	[SRC_GO_MOD] = { "go-mod", "go.mod" },
 	[SRC_GO_TOOLCHAIN] = { "toolchain", "go.mod toolchain" },
+	[SRC_RUBY_VERSION] = { "ruby-version", ".ruby-version" },
+	[SRC_RUST_TOOLCHAIN] = { "rust-toolchain", "rust-toolchain" },
+	[SRC_MISE] = { "mise", "mise.toml" },
+	[SRC_BUN_VERSION] = { "bun-version", ".bun-version" },
 	[SRC_COMPOSE] = { "compose", "compose service" },
 	[SRC_ENV_URL] = { "env-url", ".env URL" },
 	[SRC_ENV_PORT] = { "env-port", ".env port key" },
@@ -56,6 +60,10 @@ int req_source_selects(enum req_source s)
 	case SRC_TOOL_VERSIONS:
 	case SRC_VOLTA:
 	case SRC_PACKAGE_MANAGER:
+	case SRC_RUBY_VERSION:
+	case SRC_RUST_TOOLCHAIN:
+	case SRC_MISE:
+	case SRC_BUN_VERSION:
 		return 1;
 	default:
 		return 0;
@@ -496,9 +504,18 @@ int spec_nothing_found(const struct spec *spec, const char *dir, int any,
 	 * is a failed compose.config check, not nothing to audit */
 	if (any || files_read(spec) || spec->compose.used)
 		return 0;
-	for (i = 0; i < ARRAY_SIZE(sources); i++)
+	/* a long family by its first names (the message must fit its
+	 * errbuf, and stay readable: FILES in the man page has them all) */
+	for (i = 0; i < ARRAY_SIZE(sources); i++) {
+		size_t k = 0, total = 0;
+
 		for (n = sources[i]->files; *n; n++)
+			total++;
+		for (n = sources[i]->files; *n && (total <= 4 || k < 3); n++, k++)
 			buf_printf(&b, "%s%s", b.len ? ", " : "", *n);
+		if (k < total)
+			buf_printf(&b, " and %zu more %s", total - k, sources[i]->name);
+	}
 	if (workspaces)
 		buf_puts(&b, ", pnpm-workspace.yaml, go.work");
 	err_set(err, "nothing to audit in %s: looked for %s", dir, buf_str(&b));

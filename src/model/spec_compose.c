@@ -1993,7 +1993,7 @@ static void compose_release(struct spec *spec)
 }
 
 const struct spec_source source_compose = {
-	.name = "compose.yaml",
+	.name = "compose files",
 	.files = files,
 	.load = compose_load,
 	.release = compose_release,

@@ -181,7 +181,7 @@ static int env_load(struct spec *spec, struct errbuf *err)
 }
 
 const struct spec_source source_env = {
-	.name = ".env.example",
+	.name = ".env examples",
 	.files = examples,
 	.load = env_load,
 };

@@ -1,6 +1,7 @@
 /* spec_versions.c - the version files: .nvmrc, .node-version,
  * .python-version, pyproject.toml requires-python, setup.cfg
- * python_requires, .tool-versions and go.mod.
+ * python_requires, .tool-versions, go.mod, .ruby-version,
+ * rust-toolchain(.toml), .bun-version and mise's config files.
  *
  * Each file is read with spec_read (size cap, symlinks kept inside the
  * repository, UTF-8 without NUL) and handed to its own parser.  The rule
@@ -27,9 +28,26 @@
 #include <string.h>
 #include <strings.h>
 
+/* mise's config files in one directory, lowest precedence first (mise's
+ * LOCAL_CONFIG_FILENAMES, src/config/mod.rs; its .tool-versions, last,
+ * is read as such).  MISE_ENV's mise.ENV.toml are not read. */
+const char *const spec_mise_files[] = {
+	".config/mise/config.toml", ".config/mise/mise.toml", ".config/mise.toml",
+	".mise/config.toml", "mise/config.toml", ".rtx.toml", "mise.toml",
+	".mise.toml", ".config/mise/config.local.toml", ".config/mise/mise.local.toml",
+	".config/mise.local.toml", ".mise/config.local.toml", "mise/config.local.toml",
+	".rtx.local.toml", "mise.local.toml", ".mise.local.toml", ".tool-versions",
+	NULL
+};
+#define MISE_TOML_FILES 16	/* spec_mise_files before .tool-versions */
+
+/* The names "nothing to audit" lists: mise's sixteen config names as
+ * one, the one it writes (mise use). */
 static const char *const files[] = {
 	".nvmrc", ".node-version", ".python-version", "pyproject.toml",
-	"setup.cfg", ".tool-versions", "go.mod", NULL
+	"setup.cfg", ".tool-versions", "go.mod", ".ruby-version",
+	"rust-toolchain", "rust-toolchain.toml", ".bun-version", "mise.toml",
+	NULL
 };
 
 /* The 1-based byte column of the first non-blank byte of line `no`. */
@@ -459,6 +477,264 @@ static int take_go_mod(struct spec *spec, const char *file, const char *buf,
 	return 0;
 }
 
+/* ---- .ruby-version ---- */
+
+/* A version as the version files of Ruby, Rust and Bun write it, added
+ * with the .tool-versions rule: numbers are matched exactly or as a
+ * prefix (asdf, mise, chruby's fuzzy match), "system", "latest" and the
+ * like are presence only. */
+static void add_version_word(struct spec *spec, enum req_source src, const char *name,
+			     const char *v, size_t n, struct origin o)
+{
+	char *text = xstrndup(v, n);
+
+	spec_add_runtime(spec, src, name, text,
+			 toolversions_classify(v, n) == TOOLVERSIONS_VERSION ?
+			 REQ_ASDF : REQ_ANY, o);
+	free(text);
+}
+
+/* rbenv's version-file-read: the first word of the file's first 1024
+ * bytes (read -n 1024 -d "" -r version _, IFS with CR); ".." or a word
+ * with '/' is refused ("invalid version"); nothing: no requirement.
+ * "ruby-3.3.0" is 3.3.0 (rbenv's version-name retries without "ruby-",
+ * rvm and chruby accept both). */
+static int take_ruby_version(struct spec *spec, const char *file, const char *buf,
+			     size_t len, struct parse_error *pe)
+{
+	size_t lim = len < 1024 ? len : 1024, i = 0, n;
+	unsigned line = 1, col = 1;
+	const char *w;
+
+	(void)pe;
+	for (; i < lim && strchr(" \t\r\n", buf[i]); i++) {
+		col++;
+		if (buf[i] == '\n') {
+			line++;
+			col = 1;
+		}
+	}
+	if (i == lim)
+		return 0;
+	w = buf + i;
+	for (n = 0; i + n < lim && !strchr(" \t\r\n", w[n]); n++)
+		;
+	if ((n == 2 && !memcmp(w, "..", 2)) || memchr(w, '/', n)) {
+		char *bad = xstrndup(w, n);
+
+		add_problem(spec, SRC_RUBY_VERSION, "ruby", bad, at(file, line, col),
+			    "rbenv refuses it: invalid version", SEV_FAIL);
+		free(bad);
+		return 0;
+	}
+	if (n > 5 && !memcmp(w, "ruby-", 5)) {
+		w += 5;
+		n -= 5;
+	}
+	add_version_word(spec, SRC_RUBY_VERSION, "ruby", w, n, at(file, line, col));
+	return 0;
+}
+
+/* ---- rust-toolchain, rust-toolchain.toml ---- */
+
+/* The channel rustup selects: a release ("1.75.0", "1.75" for its latest
+ * patch) is compared with rustc's version, a host tuple after it
+ * dropped; stable, beta, nightly (dated or not) and a custom toolchain's
+ * name move or name no number: presence only. */
+static void add_rust_channel(struct spec *spec, const char *ch, size_t n,
+			     struct origin o)
+{
+	size_t k = 0;
+
+	while (k < n && ((ch[k] >= '0' && ch[k] <= '9') || ch[k] == '.'))
+		k++;
+	if (k && ch[0] >= '0' && ch[0] <= '9' && (k == n || ch[k] == '-'))
+		add_version_word(spec, SRC_RUST_TOOLCHAIN, "rust", ch, k, o);
+	else {
+		char *text = xstrndup(ch, n);
+
+		spec_add_runtime(spec, SRC_RUST_TOOLCHAIN, "rust", text, REQ_ANY, o);
+		free(text);
+	}
+}
+
+/* rustup's parse_override_file (src/config.rs): a rust-toolchain of one
+ * line is the channel, trimmed; more lines, or any rust-toolchain.toml,
+ * are TOML with [toolchain] channel (or path: a custom toolchain,
+ * presence only).  What rustup refuses (an empty file, TOML it cannot
+ * parse, no channel or path) fails the check: every cargo and rustc in
+ * the directory fails too. */
+static int take_rust(struct spec *spec, const char *file, const char *buf,
+		     size_t len, int only_toml)
+{
+	struct versions_line ln = { NULL, 0, 0 };
+	struct toml_value *root;
+	struct parse_error pe;
+	const struct toml_value *tc, *ch, *path;
+	size_t pos = 0, lines = 0;
+	unsigned first = 0;
+
+	while (versions_next_line(buf, len, &pos, &ln))
+		if (lines++ == 0)
+			first = ln.no;
+	if (!lines) {
+		add_problem(spec, SRC_RUST_TOOLCHAIN, "rust", "", at(file, 1, 1),
+			    "rustup refuses it: the toolchain file is empty", SEV_FAIL);
+		return 0;
+	}
+	if (lines == 1 && !only_toml) {
+		const char *t = buf;
+		size_t n = len;
+
+		versions_trim(&t, &n);
+		if (!n)
+			add_problem(spec, SRC_RUST_TOOLCHAIN, "rust", "", at(file, 1, 1),
+				    "rustup refuses it: the toolchain file is empty",
+				    SEV_FAIL);
+		else
+			add_rust_channel(spec, t, n, at(file, first, first_col(buf, len, first)));
+		return 0;
+	}
+	if (toml_parse(buf, len, NULL, &root, &pe) < 0) {
+		char *bad = line_text(buf, len, pe.line, 0);
+
+		add_problem(spec, SRC_RUST_TOOLCHAIN, "rust", bad, at(file, pe.line, pe.col),
+			    "rustup cannot parse it as TOML", SEV_FAIL);
+		free(bad);
+		return 0;
+	}
+	tc = toml_get(root, "toolchain");
+	ch = tc && tc->type == TOML_TABLE ? toml_get(tc, "channel") : NULL;
+	path = tc && tc->type == TOML_TABLE ? toml_get(tc, "path") : NULL;
+	if (ch && ch->type == TOML_STRING && ch->len)
+		add_rust_channel(spec, ch->str, ch->len, at(file, ch->line, ch->col));
+	else if (path && path->type == TOML_STRING)
+		spec_add_runtime(spec, SRC_RUST_TOOLCHAIN, "rust", "path", REQ_ANY,
+				 at(file, path->line, path->col));
+	else if (tc && tc->type == TOML_TABLE &&
+		 (toml_get(tc, "components") || toml_get(tc, "targets")))
+		/* components or targets alone: the default toolchain with
+		 * them (rustup's ToolchainSection::is_empty is false) */
+		spec_add_runtime(spec, SRC_RUST_TOOLCHAIN, "rust", "", REQ_ANY,
+				 at(file, tc->line, tc->col));
+	else
+		/* is_empty: no channel, components, targets or path
+		 * (profile alone does not count): OverrideFileConfigError::Invalid */
+		add_problem(spec, SRC_RUST_TOOLCHAIN, "rust", "", at(file, 1, 1),
+			    "rustup refuses it: no [toolchain] channel, path, components "
+			    "or targets", SEV_FAIL);
+	toml_free(root);
+	return 0;
+}
+
+static int take_rust_toolchain(struct spec *spec, const char *file, const char *buf,
+			       size_t len, struct parse_error *pe)
+{
+	(void)pe;
+	return take_rust(spec, file, buf, len, 0);
+}
+
+static int take_rust_toolchain_toml(struct spec *spec, const char *file,
+				    const char *buf, size_t len, struct parse_error *pe)
+{
+	size_t i;
+
+	/* rustup reads rust-toolchain when both exist (and warns); that one
+	 * was read first and always adds a requirement or a problem */
+	for (i = 0; i < spec->nruntimes; i++)
+		if (spec->runtimes[i].src == SRC_RUST_TOOLCHAIN)
+			return 0;
+	(void)pe;
+	return take_rust(spec, file, buf, len, 1);
+}
+
+/* ---- .bun-version ---- */
+
+/* Its content, trimmed, as oven-sh/setup-bun's bun-version-file and
+ * mise's idiomatic file read it: the first line. */
+static int take_bun_version(struct spec *spec, const char *file, const char *buf,
+			    size_t len, struct parse_error *pe)
+{
+	struct versions_line ln = { NULL, 0, 0 };
+	size_t pos = 0;
+
+	(void)pe;
+	while (versions_next_line(buf, len, &pos, &ln)) {
+		const char *t = ln.s;
+		size_t n = ln.len;
+
+		versions_trim(&t, &n);
+		if (!n)
+			continue;
+		if (n > 4 && !memcmp(t, "bun-", 4)) {
+			t += 4;
+			n -= 4;
+		}
+		add_version_word(spec, SRC_BUN_VERSION, "bun", t, n,
+				 at(file, ln.no, (unsigned)(t - ln.s) + 1));
+		break;
+	}
+	return 0;
+}
+
+/* ---- mise.toml and mise's other config files: [tools] ---- */
+
+/* The version a [tools] value names: a string, an array's first (string,
+ * or table with version), or a table's version (mise's ToolVersionType:
+ * tool = "22", ["22", "20"], { version = "22", ... }). */
+static const struct toml_value *mise_version(const struct toml_value *v)
+{
+	if (v && v->type == TOML_ARRAY)
+		v = v->n ? v->items[0] : NULL;
+	if (v && v->type == TOML_TABLE)
+		v = toml_get(v, "version");
+	return v && v->type == TOML_STRING ? v : NULL;
+}
+
+static int take_mise(struct spec *spec, const char *file, const char *buf,
+		     size_t len, struct parse_error *pe)
+{
+	struct toml_value *root;
+	const struct toml_value *tools;
+	size_t i;
+
+	if (toml_parse(buf, len, NULL, &root, pe) < 0)
+		return -1;	/* mise refuses the file, every tool with it */
+	tools = toml_get(root, "tools");
+	for (i = 0; tools && tools->type == TOML_TABLE && i < tools->n; i++) {
+		const struct toml_kv *kv = &tools->kv[i];
+		const struct toml_value *v = mise_version(kv->val);
+		const char *rt = toolversions_runtime(kv->key, kv->klen);
+		char *name = xstrndup(kv->key, kv->klen);
+		const char *ver;
+		size_t n, j;
+		int seen = 0;
+
+		if (!rt)
+			rt = name;
+		/* a backend's tool ("npm:prettier", "aqua:cli/cli") names no
+		 * command we could ask */
+		for (j = 0; j < spec->nruntimes && !seen; j++)
+			seen = spec->runtimes[j].src == SRC_MISE &&
+			       !strcmp(spec->runtimes[j].name, rt);
+		if (!v || seen || !spec_name_valid(rt) ||
+		    !spec_runtime_room(spec, at(file, kv->line, kv->col))) {
+			free(name);
+			continue;
+		}
+		ver = v->str;
+		n = v->len;
+		if (n > 7 && !memcmp(ver, "prefix:", 7)) {
+			ver += 7;	/* mise's prefix match: asdf's own */
+			n -= 7;
+		}
+		add_version_word(spec, SRC_MISE, rt, ver, n, at(file, v->line, v->col));
+		free(name);
+	}
+	toml_free(root);
+	return 0;
+}
+
 /* Read name of the model's directory when it exists and hand it to fn. */
 static int load_one(struct spec *spec, const char *base, vfile_fn *fn,
 		    struct errbuf *err)
@@ -495,16 +771,25 @@ static const struct {
 	{ "setup.cfg", take_setup_cfg },
 	{ ".tool-versions", take_tool_versions },
 	{ "go.mod", take_go_mod },
+	{ ".ruby-version", take_ruby_version },
+	{ "rust-toolchain", take_rust_toolchain },
+	{ "rust-toolchain.toml", take_rust_toolchain_toml },
+	{ ".bun-version", take_bun_version },
 };
 
 static int versions_load(struct spec *spec, struct errbuf *err)
 {
 	size_t i;
 
-	_Static_assert(ARRAY_SIZE(readers) == ARRAY_SIZE(files) - 1,
-		       "a reader for every file");
+	_Static_assert(ARRAY_SIZE(readers) + 1 == ARRAY_SIZE(files) - 1,
+		       "a reader for every file, and mise's");
 	for (i = 0; i < ARRAY_SIZE(readers); i++)
 		if (load_one(spec, readers[i].name, readers[i].fn, err) < 0)
+			return -1;
+	/* mise's files, highest precedence first: a tool named in one is
+	 * not taken again from a file below it */
+	for (i = MISE_TOML_FILES; i-- > 0;)
+		if (load_one(spec, spec_mise_files[i], take_mise, err) < 0)
 			return -1;
 	return 0;
 }

@@ -14,7 +14,7 @@
  * (spec_read), adds requirements, and returns 0, or -1 with err filled
  * (already prefixed with file:line:column). */
 struct spec_source {
-	const char *name;		/* for messages: "preflight.yaml" */
+	const char *name;		/* for messages: "version files" */
 	const char *const *files;	/* the names it looks for, NULL-terminated */
 	int (*load)(struct spec *spec, struct errbuf *err);
 	/* frees what load put into the model beyond the common parts, or

@@ -48,7 +48,7 @@ const char *toolversions_runtime(const char *plugin, size_t len)
 	return NULL;
 }
 
-static enum toolversions_kind classify(const char *s, size_t len)
+enum toolversions_kind toolversions_classify(const char *s, size_t len)
 {
 	if (len == 6 && memcmp(s, "system", 6) == 0)
 		return TOOLVERSIONS_SYSTEM;
@@ -104,7 +104,7 @@ static int parse_line(struct toolversions *out, struct strmap *seen,
 	strmap_put(seen, e->tool, tlen, out->n - 1);
 	e->runtime = toolversions_runtime(tool, tlen);
 	e->version = xstrndup(ver, vlen);
-	e->kind = classify(ver, vlen);
+	e->kind = toolversions_classify(ver, vlen);
 	e->nversions = nver;
 	e->line = ln->no;
 	e->col = (unsigned)(tool - ln->s) + 1;

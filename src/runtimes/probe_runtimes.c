@@ -366,6 +366,21 @@ static void report_unaskable(struct result *res, const struct runtime_req *r)
 static void report_error(struct result *res, const struct runtime_req *r,
 			 const struct runtime_answer *a)
 {
+	if (a->not_installed) {
+		/* a verdict, not a failure to ask: rustup itself says the
+		 * toolchain this directory selects is missing */
+		result_set(res, STATUS_FAIL, "toolchain %s is not installed: rustup "
+			   "selects it here (needs %s from %s)", a->not_installed,
+			   *r->spec ? r->spec : "it", runtime_req_from(r));
+		res->reason = REASON_NOT_INSTALLED;
+		if (versions_token_safe(a->not_installed)) {
+			result_hint(res, "rustup toolchain install %s", a->not_installed);
+			result_fix_argv(res, FIX_AGENT, FIX_NEEDS_NETWORK, "rustup",
+					"toolchain", "install", a->not_installed,
+					(char *)NULL);
+		}
+		return;
+	}
 	result_set(res, STATUS_ERROR, "%s", a->error);
 	res->reason = a->timed_out ? REASON_TIMEOUT : REASON_EXEC_FAILED;
 	if (a->timed_out)

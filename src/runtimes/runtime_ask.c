@@ -225,6 +225,28 @@ static int python_output(const char *out, size_t len, char *buf, size_t buflen)
 	return -1;
 }
 
+/* rustup's proxy, in a directory whose toolchain file selects a
+ * toolchain that is not installed, exits 1 with "error: toolchain 'NAME'
+ * is not installed" (src/errors.rs RustupError::ToolchainNotInstalled;
+ * RUSTUP_AUTO_INSTALL=0 keeps it from installing it): NAME as a new
+ * string, or NULL. */
+static char *rustup_not_installed(const char *out, size_t len)
+{
+	static const char pre[] = "error: toolchain '", post[] = "' is not installed";
+	const char *end = memchr(out, '\n', len), *q;
+
+	if (!end)
+		end = out + len;
+	if ((size_t)(end - out) <= sizeof(pre) - 1 + sizeof(post) - 1 ||
+	    memcmp(out, pre, sizeof(pre) - 1))
+		return NULL;
+	q = memchr(out + sizeof(pre) - 1, '\'', (size_t)(end - out) - (sizeof(pre) - 1));
+	if (!q || q == out + sizeof(pre) - 1 || (size_t)(end - q) < sizeof(post) - 1 ||
+	    memcmp(q, post, sizeof(post) - 1))
+		return NULL;
+	return xstrndup(out + sizeof(pre) - 1, (size_t)(q - out) - (sizeof(pre) - 1));
+}
+
 /* Turn what the child printed into a->version, or a->error. */
 static void read_output(struct runtime_answer *a,
 			const struct spawn_result *res, const char *rx)
@@ -253,6 +275,8 @@ static void read_output(struct runtime_answer *a,
 	if (res->code) {
 		answer_error(a, "'%s' exited with status %d: '%s'", a->command, res->code,
 			     first_line(res->out, res->out_len, q, sizeof(q)));
+		free(a->not_installed);
+		a->not_installed = rustup_not_installed(res->out + i, res->out_len - i);
 		return;
 	}
 	if (rx)
@@ -401,6 +425,7 @@ static void answer_free(void *v)
 	free(a->tried);
 	free(a->error);
 	free(a->note);
+	free(a->not_installed);
 	free(a->docker_cli);
 	if (a->asked_docker)
 		docker_info_release(&a->docker);

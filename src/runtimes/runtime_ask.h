@@ -41,6 +41,9 @@ struct runtime_answer {
 	char *default_path;	/* PATH unset: the default searched
 				 * (spawn_search_path), else NULL */
 	int no_version;		/* ANS_ERROR: it ran, but printed no version */
+	char *not_installed;	/* ANS_ERROR: rustup's proxy answered that
+				 * the toolchain the directory selects is not
+				 * installed: its name, or NULL */
 	int no_process;		/* ANS_ERROR: EAGAIN: no process to run it */
 	struct docker_info docker;	/* ANS_DOCKER, and FOUND by socket */
 	int asked_docker;

@@ -226,22 +226,16 @@ static void hint_pyenv(struct result *res, const struct want *w)
 	}
 }
 
-/* The config files mise use may write in one directory, lowest
- * precedence first (mise's LOCAL_CONFIG_FILENAMES, src/config/mod.rs,
- * less the conf.d drop-ins it never writes); .tool-versions is taken
- * only where it is the one there (first_config_file). */
-static const char *const mise_files[] = {
-	".config/mise/config.toml", ".config/mise/mise.toml", ".config/mise.toml",
-	".mise/config.toml", "mise/config.toml", ".rtx.toml", "mise.toml",
-	".mise.toml", ".config/mise/config.local.toml", ".config/mise/mise.local.toml",
-	".config/mise.local.toml", ".mise/config.local.toml", "mise/config.local.toml",
-	".rtx.local.toml", "mise.local.toml", ".mise.local.toml", ".tool-versions",
-};
+/* The config files mise use may write in one directory: the model's
+ * spec_mise_files (mise's LOCAL_CONFIG_FILENAMES, src/config/mod.rs, less
+ * the conf.d drop-ins it never writes); .tool-versions is taken only
+ * where it is the one there (first_config_file). */
+
 
 /* What `mise use` run in w->dir writes, relative to it, into b; 0 when
  * it writes outside the repository.  mise's resolve_target_config_path
  * and nearest_local_config_file: the nearest directory upwards that has
- * a config file, and in it the first of mise_files; none at all: a new
+ * a config file, and in it the first of spec_mise_files; none at all: a new
  * mise.toml where it runs (in HOME it writes the global file). */
 static int mise_use_writes(const struct want *w, struct buf *b)
 {
@@ -256,8 +250,8 @@ static int mise_use_writes(const struct want *w, struct buf *b)
 	while (!found) {
 		size_t i;
 
-		for (i = 0; i < ARRAY_SIZE(mise_files) && !found; i++) {
-			char *f = path_join(*d ? d : "/", mise_files[i]);
+		for (i = 0; spec_mise_files[i] && !found; i++) {
+			char *f = path_join(*d ? d : "/", spec_mise_files[i]);
 			struct stat st;
 
 			if (stat(f, &st) == 0 && S_ISREG(st.st_mode)) {
@@ -271,7 +265,7 @@ static int mise_use_writes(const struct want *w, struct buf *b)
 					for (c = w->dir + strlen(d); *c; c++)
 						if (*c == '/')
 							buf_puts(b, "../");
-					buf_puts(b, mise_files[i]);
+					buf_puts(b, spec_mise_files[i]);
 				}
 			}
 			free(f);
