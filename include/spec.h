@@ -99,8 +99,8 @@ enum port_expect {
 enum port_proto { PORT_TCP, PORT_UDP, PORT_SCTP };
 
 /* What a port requirement names.  Most name a port to look up; two kinds
- * from spec_urls.c name none, and the ports probe reports each as a
- * skipped check of its own. */
+ * from spec_urls.c and one from spec_compose.c name none, and the ports
+ * probe reports each as a check of its own (a cap as a skipped one). */
 enum port_req_kind {
 	PORT_REQ_PORT,		/* port (..port_last), proto: look it up */
 	PORT_REQ_BAD_URL,	/* a *_URL key names this machine with a port
@@ -108,6 +108,9 @@ enum port_req_kind {
 	PORT_REQ_URLS_CAPPED,	/* past the cap on *_URL requirements,
 				 * capped more keys named a local port;
 				 * service is the first of them */
+	PORT_REQ_COMPOSE_CAPPED,	/* past the cap on compose host
+				 * ports, capped more were published; the
+				 * first of them at origin, its service */
 };
 
 /* Every source's port requirement is kept, also when several name the same
@@ -120,7 +123,8 @@ struct port_req {
 	unsigned port_last;	/* > port: any one free port of port..port_last
 				 * will do (a compose host range for one
 				 * container port); else 0 */
-	unsigned capped;	/* PORT_REQ_URLS_CAPPED: keys not taken */
+	unsigned capped;	/* PORT_REQ_URLS_CAPPED: keys not taken;
+				 * PORT_REQ_COMPOSE_CAPPED: ports */
 	enum port_expect expect;
 	int app;		/* PORT_FREE for the repository's own app (an
 				 * http:// URL, a PORT key): another program
@@ -286,6 +290,9 @@ struct compose_name {
 struct compose_spec {
 	int used;		/* a compose file was found or named: the
 				 * compose probe has a check */
+	int capped_floor;	/* the count of host ports past the cap is a
+				 * floor: a service held more entries than
+				 * were kept */
 	const char **files;	/* spec-owned names of the files read, in load
 				 * order, included files too */
 	size_t nfiles, files_cap;
@@ -460,6 +467,13 @@ struct port_req *spec_add_port(struct spec *spec, enum req_source src,
  * PORT_REQ_BAD_URL or PORT_REQ_URLS_CAPPED (the caller counts capped). */
 struct port_req *spec_add_url_mark(struct spec *spec, enum port_req_kind kind,
 				   struct origin origin, const char *service);
+/* Compose host ports checked in a repository, each one a check. */
+#define PORTS_COMPOSE_MAX 1024
+
+/* The compose host ports past spec_compose.c's cap: one requirement of
+ * kind PORT_REQ_COMPOSE_CAPPED at the first of them (its capped counts). */
+struct port_req *spec_add_compose_mark(struct spec *spec, struct origin origin,
+				       const char *service);
 struct runtime_req *spec_add_runtime(struct spec *spec, enum req_source src,
 				     const char *name, const char *text,
 				     enum req_kind kind, struct origin origin);

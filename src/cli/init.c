@@ -406,6 +406,10 @@ static void port_found(struct gen *g, const struct port_req *p)
 		buf_printf(b, "%u more *_URL keys naming a local port, from ", p->capped);
 		comment_add(b, p->service);
 		break;
+	case PORT_REQ_COMPOSE_CAPPED:
+		buf_printf(b, "%u more compose host ports, from service ", p->capped);
+		comment_add(b, p->service);
+		break;
 	case PORT_REQ_PORT:
 		buf_printf(b, "%u", p->port);
 		if (p->port_last)

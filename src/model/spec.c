@@ -217,6 +217,13 @@ struct port_req *spec_add_url_mark(struct spec *spec, enum port_req_kind kind,
 			    service);
 }
 
+struct port_req *spec_add_compose_mark(struct spec *spec, struct origin origin,
+				       const char *service)
+{
+	return port_req_new(spec, PORT_REQ_COMPOSE_CAPPED, SRC_COMPOSE, PORT_FREE,
+			    origin, service);
+}
+
 struct runtime_req *spec_add_runtime(struct spec *spec, enum req_source src,
 				     const char *name, const char *text,
 				     enum req_kind kind, struct origin origin)

@@ -67,7 +67,7 @@ static const char *const overrides[] = {
 	"docker-compose.override.yml", "docker-compose.override.yaml", NULL
 };
 
-#define MAX_HOST_PORTS 1024	/* per repository: each one is a check */
+#define MAX_HOST_PORTS PORTS_COMPOSE_MAX	/* per repository: each one is a check */
 #define MERGE_DEPTH 8		/* <<: *a inside *a inside ... */
 #define MAX_PROBLEMS 64		/* then only counted */
 #define MAX_FILES 64		/* compose files read, included ones too */
@@ -148,6 +148,8 @@ struct cload {
 	struct strmap active;	/* the active profiles (cs->profiles) */
 	int active_all;		/* "*" among them */
 	size_t nhostports;
+	size_t capped_at;	/* spec->ports index of the mark for the host
+				 * ports past the cap, or SIZE_MAX */
 	struct composevar_error serr;	/* why a substitution failed */
 };
 
@@ -1827,6 +1829,19 @@ static void check_envfiles(struct cload *c)
 
 /* The services' verdicts into the model: host ports of the started ones,
  * the skipped ones, dependencies on services left out. */
+
+/* n more host ports of entry p of service s past the cap: counted in the
+ * one mark that stands for them all (an index: spec->ports may move). */
+static void capped_add(struct cload *c, const struct cport *p, const struct csvc *s,
+		       unsigned n)
+{
+	if (c->capped_at == SIZE_MAX) {
+		c->capped_at = c->y.spec->nports;
+		spec_add_compose_mark(c->y.spec, p->origin, s->name);
+	}
+	c->y.spec->ports[c->capped_at].capped += n;
+}
+
 static void finish(struct cload *c)
 {
 	struct compose_spec *cs = c->cs;
@@ -1849,18 +1864,26 @@ static void finish(struct cload *c)
 			continue;
 		}
 		check_deps(c, s);
+		/* past MAX_HOST_PORTS a service keeps no more entries
+		 * (port_add): the count of the rest is then a floor */
+		if (s->nports > MAX_HOST_PORTS)
+			cs->capped_floor = 1;
 		for (j = 0; j < s->nports; j++) {
 			const struct cport *p = &s->ports[j];
 			unsigned port, last = p->pick_one ? p->lo : p->hi;
 
+			if (c->nhostports >= MAX_HOST_PORTS) {
+				/* one skipped check names them: never "all
+				 * ok" over ports nobody looked at */
+				capped_add(c, p, s, last - p->lo + 1);
+				continue;
+			}
 			for (port = p->lo; port <= last; port++) {
 				struct port_req *r;
 
 				if (++c->nhostports > MAX_HOST_PORTS) {
-					note_add(cs, "more than %d host ports in "
-						 "compose files: the rest are not "
-						 "checked", MAX_HOST_PORTS);
-					return;
+					capped_add(c, p, s, last - port + 1);
+					break;
 				}
 				r = spec_add_port(c->y.spec, SRC_COMPOSE, port,
 						  PORT_FREE, p->origin, s->name);
@@ -1870,6 +1893,10 @@ static void finish(struct cload *c)
 			}
 		}
 	}
+	if (c->capped_at != SIZE_MAX)
+		note_add(cs, "more than %d host ports in compose files: %s%u more "
+			 "are not checked", MAX_HOST_PORTS, cs->capped_floor ?
+			 "at least " : "", c->y.spec->ports[c->capped_at].capped);
 }
 
 static void cload_release(struct cload *c)
@@ -1907,6 +1934,7 @@ static int compose_load(struct spec *spec, struct errbuf *err)
 	int rc = 0;
 
 	memset(&c, 0, sizeof(c));
+	c.capped_at = SIZE_MAX;
 	c.y.spec = spec;
 	c.y.err = err;
 	c.cs = cs;

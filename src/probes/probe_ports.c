@@ -60,7 +60,8 @@ static const char *rule_name(enum port_rule rule)
 
 /* Ids: ports.tcp.PORT (ports.tcp.8000-8010 for a compose range,
  * ports.udp.53 for a port not checked), ports.url.KEY for a *_URL whose
- * port is not valid, ports.urls for the keys past the cap. */
+ * port is not valid, ports.urls for the keys past the cap, ports.compose
+ * for the compose host ports past theirs. */
 static void plan_one(struct plan *plan, const struct port_record *rec)
 {
 	const struct port_req *r = rec->req;
@@ -71,6 +72,10 @@ static void plan_one(struct plan *plan, const struct port_record *rec)
 	case PORT_REQ_URLS_CAPPED:
 		buf_puts(&id, "ports.urls");
 		buf_puts(&title, ".env URL ports");
+		break;
+	case PORT_REQ_COMPOSE_CAPPED:
+		buf_puts(&id, "ports.compose");
+		buf_puts(&title, "Compose host ports");
 		break;
 	case PORT_REQ_BAD_URL:
 		/* a dotenv key is [A-Za-z0-9_.-]+: fit for an id */
@@ -844,6 +849,22 @@ static void run_urls_capped(const struct spec *spec, const struct port_req *req,
 		    "in preflight.yaml");
 }
 
+/* The compose host ports past spec_compose.c's cap: a skipped check in
+ * every format, so that a report never says "all ok" over them. */
+static void run_compose_capped(const struct spec *spec, const struct port_req *req,
+			       struct result *r)
+{
+	cJSON_AddNumberToObject(r->data, "ports_not_checked", req->capped);
+	result_set(r, STATUS_SKIP, "not checked: %s%u more host port%s published "
+		   "in compose files (from service %s on); only the first %d are "
+		   "checked", spec->compose.capped_floor ? "at least " : "",
+		   req->capped, req->capped > 1 ? "s" : "", req->service,
+		   PORTS_COMPOSE_MAX);
+	r->reason = REASON_OUT_OF_SCOPE;
+	result_hint(r, "list the ports that matter under ports.free in "
+		    "preflight.yaml");
+}
+
 /* A *_URL key that names this machine with a port that is not valid:
  * the app will fail to connect, so the check fails.  The value is never
  * shown. */
@@ -865,6 +886,8 @@ static void run_not_a_port(const struct spec *spec, const struct port_req *req,
 	cJSON_AddItemToObject(r->data, "hidden", cJSON_CreateNull());
 	if (req->kind == PORT_REQ_URLS_CAPPED)
 		run_urls_capped(spec, req, r);
+	else if (req->kind == PORT_REQ_COMPOSE_CAPPED)
+		run_compose_capped(spec, req, r);
 	else
 		run_bad_url(req, r);
 }

@@ -468,4 +468,40 @@ EOF2
 		check "crowded machine: in use, holder not found by the deadline ($v)" [ "$v" = unknown ]
 	fi
 fi
+
+# ---- past the cap on compose host ports: a skipped check in every format ----
+# 1,100 host ports: the first 1024 are checked, the other 76 are one
+# skipped check (ports.compose); no format may say "all ok" over them
+cap=$TEST_TMPDIR/capped
+mkdir -p "$cap"
+py - "$cap/compose.yaml" <<'EOF2'
+import sys
+with open(sys.argv[1], "w") as f:
+    f.write("services:\n")
+    for s in range(11):
+        f.write("  s%d:\n    image: x\n    ports:\n" % s)
+        for j in range(100):
+            f.write('      - "127.0.0.1:%d:80"\n' % (40000 + s * 100 + j))
+EOF2
+out=$(ep --only=compose,ports "$cap" 2>&1)
+st=$?
+check "capped: exit 0, nothing failed ($st)" [ "$st" = 0 ]
+check "capped: human: the skip is shown" sh -c 'printf "%s\n" "$1" | grep -q "Compose host ports: not checked: 76 more host ports"' _ "$out"
+check "capped: human: never all ok" sh -c '! printf "%s\n" "$1" | grep -q "all .* ok"' _ "$out"
+ep --json --only=compose,ports "$cap" >"$cap/r.json"
+check "capped: JSON: ports.compose skipped, out-of-scope, 76 not checked" py -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+c = [x for x in d["checks"] if x["id"] == "ports.compose"]
+sys.exit(0 if len(c) == 1 and c[0]["status"] == "skip" and c[0]["reason"] == "out-of-scope"
+         and c[0]["data"]["ports_not_checked"] == 76 and len(d["checks"]) == 1026 else 1)' "$cap/r.json"
+for f in tap junit github; do
+	out=$(ep --format=$f --only=compose,ports "$cap" 2>&1)
+	case $f in
+	tap) want="# SKIP not checked: 76 more host ports" ;;
+	junit) want="<skipped message=\"not checked: 76 more host ports" ;;
+	github) want="76 more host ports" ;;
+	esac
+	check "capped: $f: the skip is shown" sh -c 'printf "%s\n" "$1" | grep -qF -- "$2"' _ "$out" "$want"
+done
 finish

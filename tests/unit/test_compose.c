@@ -352,19 +352,34 @@ static void test_compose_files(void)
 	spec_release(&spec);
 }
 
-/* Our own cap on host ports is no problem of compose's: a note. */
+/* Our own cap on host ports is no problem of compose's: a note, and one
+ * mark that counts the rest (the ports probe makes it a skipped check, so
+ * that no report says "all ok" over them), the services after the cap
+ * still judged (their dependencies). */
 static void test_compose_cap(void)
 {
 	static const struct file many[] = {
-		{ "compose.yaml", "services:\n  w:\n    ports: [\"1000-3000:1000-3000\"]\n" },
+		{ "compose.yaml", "services:\n  w:\n    ports: [\"1000-3000:1000-3000\"]\n"
+		  "  x:\n    ports: [\"4000-4009:80\", \"5000:80\"]\n"
+		  "  y:\n    depends_on: [nope]\n" },
 		{ NULL, NULL },
 	};
 	struct spec spec;
 	struct errbuf err;
 
 	CHECK(load_files("cap", many, &spec, &err) == 0, "%s", err.msg);
-	CHECK_INT(spec.nports, 1024, "the first 1024 host ports");
-	CHECK_INT(spec.compose.nproblems, 0, "no problem");
+	CHECK_INT(spec.nports, 1025, "the first 1024 host ports and the mark");
+	if (spec.nports == 1025) {
+		const struct port_req *m = &spec.ports[1024];
+
+		CHECK_INT(m->kind, PORT_REQ_COMPOSE_CAPPED, "the mark");
+		/* 2001 - 1024 of w, 10 of x's range (one of them: any one
+		 * free will do, so one port), 1 of x's 5000 */
+		CHECK_INT(m->capped, 977 + 1 + 1, "ports past the cap");
+		CHECK_STR(m->service, "w", "from the service where the cap fell");
+		CHECK_INT(m->origin.line, 3, "at the entry where it fell");
+	}
+	CHECK_INT(spec.compose.nproblems, 1, "y's dependency still judged");
 	CHECK(spec.compose.nnotes == 1 &&
 	      strstr(spec.compose.notes[0], "more than 1024 host ports"),
 	      "a note says so");
