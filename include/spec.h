@@ -171,6 +171,11 @@ struct port_record {
 					 * publishes it, or NULL */
 	const struct port_req *user;	/* a service URL that needs it up,
 					 * or NULL */
+	const struct compose_other *other;	/* no stack publishes it, but
+					 * a service of this other compose file
+					 * of the repository does (other_service),
+					 * or NULL */
+	const char *other_service;
 	size_t *reqs;		/* spec->ports indices of every requirement of
 				 * this port, model order (req among them) */
 	size_t nreqs;
@@ -287,6 +292,23 @@ struct compose_name {
 	struct origin origin;
 };
 
+/* A host port a service of such a file publishes. */
+struct compose_other_port {
+	unsigned port;
+	char *service;		/* repository text */
+};
+
+/* A compose file of the repository that the project does not read: its
+ * name, so that the report can say it is there, and the TCP host ports
+ * its services publish, so that a URL to one is that service's port
+ * whatever its scheme (an http:// ClickHouse, a REST Redis). */
+struct compose_other {
+	const char *file;	/* repository-relative, spec-owned */
+	size_t nservices;
+	struct compose_other_port *ports;	/* by port, once each */
+	size_t nports;
+};
+
 struct compose_spec {
 	int used;		/* a compose file was found or named: the
 				 * compose probe has a check */
@@ -314,6 +336,11 @@ struct compose_spec {
 				 * (a remote include, a COMPOSE_FILE that
 				 * lost to compose.files) */
 	size_t nnotes, notes_cap;
+
+	/* the repository's other compose files, which docker compose up at
+	 * its top does not read (docker-compose.dev.yml, docker/compose.yaml) */
+	struct compose_other *others;
+	size_t nothers;
 
 	/* preflight.yaml compose: (set by spec_preflight.c) */
 	struct compose_name *pf_files;

@@ -51,6 +51,7 @@
 #include "strmap.h"
 #include "ytree.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -1925,6 +1926,190 @@ static void cload_release(struct cload *c)
 	free(c->chain);
 }
 
+/* ---- the repository's other compose files ---------------------------- */
+
+#define OTHERS_MAX 16		/* files named */
+#define OTHERS_DIRS 256		/* directories looked into */
+#define OTHER_PORTS_MAX 256	/* ports kept a file */
+
+/* A name compose files are given: "compose" in it, .yml or .yaml. */
+static int compose_named(const char *name)
+{
+	size_t n = strlen(name);
+
+	return strstr(name, "compose") &&
+	       ((n > 4 && !strcmp(name + n - 4, ".yml")) ||
+		(n > 5 && !strcmp(name + n - 5, ".yaml")));
+}
+
+/* A directory a development stack is kept in: not a dependency folder,
+ * not hidden but the two that hold stacks. */
+static int stack_dir(const char *name)
+{
+	static const char *const skip[] = {
+		"node_modules", "vendor", "target", "dist", "build", "venv", NULL
+	};
+	size_t i;
+
+	if (name[0] == '.')
+		return !strcmp(name, ".devcontainer") || !strcmp(name, ".docker");
+	for (i = 0; skip[i]; i++)
+		if (!strcmp(name, skip[i]))
+			return 0;
+	return 1;
+}
+
+static int str_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static int other_port_cmp(const void *a, const void *b)
+{
+	const struct compose_other_port *x = a, *y = b;
+
+	return x->port < y->port ? -1 : x->port > y->port;
+}
+
+/* The compose-named files of dir ("" for the root) into *v, d_type read
+ * as readdir gives it (a symlink is taken too: saferead judges it). */
+static void others_in(const char *root, const char *dir, char ***v, size_t *n,
+		      size_t *cap, char ***dirs, size_t *ndirs, size_t *dcap)
+{
+	char *path = *dir ? path_join(root, dir) : xstrdup(root);
+	DIR *d = opendir(path);
+	struct dirent *de;
+
+	free(path);
+	while (d && (de = readdir(d)) != NULL) {
+		if (de->d_name[0] == '.' && (!de->d_name[1] ||
+		    (de->d_name[1] == '.' && !de->d_name[2])))
+			continue;
+		if ((de->d_type == DT_REG || de->d_type == DT_LNK ||
+		     de->d_type == DT_UNKNOWN) && compose_named(de->d_name)) {
+			grow(v, sizeof(**v), cap, *n + 1);
+			(*v)[(*n)++] = *dir ? path_join(dir, de->d_name) :
+					      xstrdup(de->d_name);
+		} else if (dirs && de->d_type == DT_DIR && stack_dir(de->d_name) &&
+			   *ndirs < OTHERS_DIRS) {
+			grow(dirs, sizeof(**dirs), dcap, *ndirs + 1);
+			(*dirs)[(*ndirs)++] = xstrdup(de->d_name);
+		}
+	}
+	if (d)
+		closedir(d);
+}
+
+/* The host ports a service's ports entry publishes, into o (TCP only;
+ * variables substituted as in the project, the text wiped after). */
+static void other_entry(struct cload *c, struct compose_other *o, size_t *cap,
+			const char *service, const struct ynode *e)
+{
+	const struct ynode *pub = e->kind == YNODE_MAP ? ynode_get(e, "published") : e;
+	const struct ynode *proto = e->kind == YNODE_MAP ? ynode_get(e, "protocol") : NULL;
+	struct buf b = BUF_INIT;
+	struct portspec ps;
+	unsigned lo = 0, hi = 0, p;
+	char err[128];
+
+	if (!pub || pub->kind != YNODE_SCALAR || (proto && proto->kind == YNODE_SCALAR &&
+						   strcmp(proto->text, "tcp")))
+		return;
+	if (subst(c, pub->text, pub->len, &b) == 0 && b.s) {
+		if (e->kind == YNODE_MAP) {
+			if (portspec_range(b.s, &lo, &hi) < 0)
+				lo = 0;
+		} else if (portspec_parse(b.s, &ps, err, sizeof(err)) == 0 && ps.tcp) {
+			lo = ps.host_lo;
+			hi = ps.pick_one ? ps.host_lo : ps.host_hi;
+		}
+	}
+	memset(&c->serr, 0, sizeof(c->serr));
+	if (b.s)
+		explicit_bzero(b.s, b.len);
+	buf_release(&b);
+	for (p = lo; lo && p <= hi && o->nports < OTHER_PORTS_MAX; p++) {
+		grow(&o->ports, sizeof(*o->ports), cap, o->nports + 1);
+		o->ports[o->nports].port = p;
+		o->ports[o->nports++].service = xstrdup(service);
+	}
+}
+
+/* One other file: its services and their host ports, best effort (what
+ * cannot be read is left out: the file is only named). */
+static void other_read(struct cload *c, const char *rel)
+{
+	struct compose_spec *cs = c->cs;
+	struct compose_other *o;
+	struct parse_error pe;
+	struct ynode **docs;
+	size_t ndocs = 0, i, j, k, cap = 0;
+	struct blob b;
+
+	if (saferead_file(&saferead_spec, c->y.spec->root, rel, &b, NULL) < 0)
+		return;
+	if (ytree_parse_docs(b.data, b.len, YTREE_MAX_NODES, &docs, &ndocs, &pe) < 0)
+		ndocs = 0, docs = NULL;
+	blob_release(&b);
+	cs->others = xrealloc(cs->others, (cs->nothers + 1) * sizeof(*cs->others));
+	o = &cs->others[cs->nothers++];
+	memset(o, 0, sizeof(*o));
+	o->file = spec_intern(c->y.spec, rel);
+	for (i = 0; i < ndocs; i++) {
+		const struct ynode *svcs = ynode_get(docs[i], "services");
+
+		for (j = 0; svcs && svcs->kind == YNODE_MAP && j + 1 < svcs->n; j += 2) {
+			const struct ynode *name = svcs->items[j];
+			const struct ynode *ports = ynode_get(svcs->items[j + 1], "ports");
+
+			if (name->kind != YNODE_SCALAR)
+				continue;
+			o->nservices++;
+			for (k = 0; ports && ports->kind == YNODE_SEQ && k < ports->n; k++)
+				other_entry(c, o, &cap, name->text, ports->items[k]);
+		}
+		ynode_free(docs[i]);
+	}
+	free(docs);
+	if (o->nports)
+		qsort(o->ports, o->nports, sizeof(*o->ports), other_port_cmp);
+}
+
+/* The compose files of the repository's top and of its first-level
+ * directories that the project does not read: a development stack kept
+ * beside the default one (lago's docker-compose.dev.yml, trigger.dev's
+ * docker/docker-compose.yml).  The repository's model only: a
+ * workspace's directory is one of those looked into. */
+static void others_find(struct cload *c)
+{
+	struct spec *spec = c->y.spec;
+	struct compose_spec *cs = c->cs;
+	char **v = NULL, **dirs = NULL;
+	size_t n = 0, cap = 0, ndirs = 0, dcap = 0, i, j;
+
+	if (spec->parent)
+		return;
+	others_in(spec->root, "", &v, &n, &cap, &dirs, &ndirs, &dcap);
+	qsort(dirs, ndirs, sizeof(*dirs), str_cmp);
+	for (i = 0; i < ndirs; i++) {
+		others_in(spec->root, dirs[i], &v, &n, &cap, NULL, NULL, NULL);
+		free(dirs[i]);
+	}
+	free(dirs);
+	qsort(v, n, sizeof(*v), str_cmp);
+	c->env = &c->top;
+	for (i = 0; i < n; i++) {
+		int read = 0;
+
+		for (j = 0; j < cs->nfiles && !read; j++)
+			read = !strcmp(cs->files[j], v[i]);
+		if (!read && cs->nothers < OTHERS_MAX)
+			other_read(c, v[i]);
+		free(v[i]);
+	}
+	free(v);
+}
+
 static int compose_load(struct spec *spec, struct errbuf *err)
 {
 	struct compose_spec *cs = &spec->compose;
@@ -1980,6 +2165,7 @@ static int compose_load(struct spec *spec, struct errbuf *err)
 		top_profiles(&c);
 		finish(&c);
 		check_envfiles(&c);
+		others_find(&c);
 	}
 	for (i = 0; i < ntops; i++)
 		free(tops[i]);
@@ -1992,9 +2178,15 @@ static int compose_load(struct spec *spec, struct errbuf *err)
 static void compose_release(struct spec *spec)
 {
 	struct compose_spec *cs = &spec->compose;
-	size_t i;
+	size_t i, j;
 
 	free(cs->files);
+	for (i = 0; i < cs->nothers; i++) {
+		for (j = 0; j < cs->others[i].nports; j++)
+			free(cs->others[i].ports[j].service);
+		free(cs->others[i].ports);
+	}
+	free(cs->others);
 	for (i = 0; i < cs->nprofiles; i++)
 		free(cs->profiles[i]);
 	free(cs->profiles);

@@ -67,10 +67,39 @@ static int is_user(const struct port_req *r)
 	return r->src != SRC_PREFLIGHT && r->expect == PORT_LISTENING;
 }
 
-/* Decide the rule of the record whose requirements rec->reqs are. */
+/* The other compose file (spec_compose.c's others) a service of which
+ * publishes port, and that service; NULL when none does. */
+static const struct compose_other *other_publisher(const struct spec *spec,
+						   unsigned port, const char **service)
+{
+	size_t i, lo, hi;
+
+	for (i = 0; i < spec->compose.nothers; i++) {
+		const struct compose_other *o = &spec->compose.others[i];
+
+		for (lo = 0, hi = o->nports; lo < hi;) {
+			size_t mid = lo + (hi - lo) / 2;
+
+			if (o->ports[mid].port < port)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		if (lo < o->nports && o->ports[lo].port == port) {
+			*service = o->ports[lo].service;
+			return o;
+		}
+	}
+	return NULL;
+}
+
+/* Decide the rule of the record whose requirements rec->reqs are.  A
+ * URL of the app's own scheme (http, ws) to a port a compose file of the
+ * repository publishes is that service's port, whatever the scheme: an
+ * http:// ClickHouse or REST Redis must be up, not free (issue 21). */
 static void record_decide(const struct spec *spec, struct port_record *rec)
 {
-	const struct port_req *pre = NULL, *app = NULL;
+	const struct port_req *pre = NULL, *app = NULL, *app_url = NULL;
 	size_t i;
 
 	for (i = 0; i < rec->nreqs; i++) {
@@ -85,10 +114,18 @@ static void record_decide(const struct spec *spec, struct port_record *rec)
 		} else if (is_user(r)) {
 			if (!rec->user)
 				rec->user = r;
-		} else if (!app) {
-			app = r;
+		} else {
+			if (!app)
+				app = r;
+			if (!app_url && r->src == SRC_ENV_URL)
+				app_url = r;
 		}
 	}
+	if (!rec->stack && !pre && app_url && app_url->kind == PORT_REQ_PORT &&
+	    !app_url->port_last)
+		rec->other = other_publisher(spec, app_url->port, &rec->other_service);
+	if (!rec->user && app_url && (rec->stack || rec->other))
+		rec->user = app_url;
 	if (pre) {
 		rec->req = pre;
 		rec->rule = pre->expect == PORT_LISTENING ? PORT_RULE_LISTEN :

@@ -256,6 +256,13 @@ static void run_pass(struct result *r, const struct compose_spec *cs)
 		if (cs->nskipped > LIST_MAX)
 			buf_printf(&b, " and %zu more", cs->nskipped - LIST_MAX);
 	}
+	/* the other stacks, by name only: --explain says more */
+	for (i = 0; i < cs->nothers && i < LIST_MAX; i++) {
+		buf_puts(&b, i ? ", " : "; not read: ");
+		buf_add_clean(&b, cs->others[i].file);
+	}
+	if (cs->nothers > LIST_MAX)
+		buf_printf(&b, " and %zu more", cs->nothers - LIST_MAX);
 	result_set(r, STATUS_PASS, "%s", buf_str(&b));
 	buf_release(&b);
 }
@@ -301,18 +308,89 @@ static void explain(struct result *r, const struct compose_spec *cs)
 		result_note(r, "%s", cs->notes[i]);
 }
 
+/* "docker/docker-compose.yml (3 services; ports 8123, 9000 and 2 more)" */
+static void other_words(struct buf *b, const struct compose_other *o)
+{
+	size_t i;
+
+	buf_add_clean(b, o->file);
+	buf_printf(b, " (%zu service%s", o->nservices, o->nservices == 1 ? "" : "s");
+	for (i = 0; i < o->nports && i < LIST_MAX; i++)
+		buf_printf(b, "%s%u", i ? ", " : o->nports == 1 ? "; port " : "; ports ",
+			   o->ports[i].port);
+	if (o->nports > LIST_MAX)
+		buf_printf(b, " and %zu more", o->nports - LIST_MAX);
+	buf_putc(b, ')');
+}
+
+/* data.others: each file the project does not read, its services and ports */
+static void others_data(struct result *r, const struct compose_spec *cs)
+{
+	cJSON *arr = cJSON_AddArrayToObject(r->data, "others");
+	size_t i, j;
+
+	for (i = 0; i < cs->nothers; i++) {
+		const struct compose_other *o = &cs->others[i];
+		cJSON *x = cJSON_CreateObject(), *ports = cJSON_CreateArray();
+
+		cJSON_AddStringToObject(x, "file", o->file);
+		cJSON_AddNumberToObject(x, "services", (double)o->nservices);
+		for (j = 0; j < o->nports; j++)
+			if (!j || o->ports[j].port != o->ports[j - 1].port)
+				cJSON_AddItemToArray(ports, cJSON_CreateNumber(o->ports[j].port));
+		cJSON_AddItemToObject(x, "ports", ports);
+		cJSON_AddItemToArray(arr, x);
+	}
+}
+
+/* No compose file docker compose up reads here, but the repository keeps
+ * a stack elsewhere: say where, and how to have it checked. */
+static void run_others_only(struct result *r, const struct compose_spec *cs)
+{
+	struct buf b = BUF_INIT;
+	size_t i;
+
+	for (i = 0; i < cs->nothers && i < LIST_MAX; i++) {
+		if (i)
+			buf_puts(&b, ", ");
+		other_words(&b, &cs->others[i]);
+	}
+	if (cs->nothers > LIST_MAX)
+		buf_printf(&b, " and %zu more", cs->nothers - LIST_MAX);
+	result_set(r, STATUS_SKIP, "not checked: docker compose up reads no compose "
+		   "file here (compose.yaml, docker-compose.yml), and not %s: %s",
+		   cs->nothers == 1 ? "this one" : "these", buf_str(&b));
+	r->reason = REASON_NOT_APPLICABLE;
+	result_hint(r, "to check that stack, name it under compose.files in "
+		    "preflight.yaml (or COMPOSE_FILE in .env)");
+	buf_release(&b);
+}
+
 static void compose_run(const struct run_ctx *ctx, const struct check *c,
 			struct result *r)
 {
 	const struct compose_spec *cs = &ctx->spec->compose;
+	size_t i;
 
 	(void)c;
 	set_data(r, cs);
-	if (cs->nproblems)
+	others_data(r, cs);
+	if (!cs->used)
+		run_others_only(r, cs);
+	else if (cs->nproblems)
 		run_fail(r, cs);
 	else
 		run_pass(r, cs);
 	explain(r, cs);
+	/* a development stack beside the default one: never read, named */
+	for (i = cs->used ? 0 : cs->nothers; i < cs->nothers; i++) {
+		struct buf b = BUF_INIT;
+
+		other_words(&b, &cs->others[i]);
+		result_note(r, "%s: a compose file docker compose up does not read "
+			    "here; compose.files in preflight.yaml picks it", buf_str(&b));
+		buf_release(&b);
+	}
 }
 
 /* compose.config, when the repository has or names a compose file; its
@@ -323,10 +401,12 @@ static void compose_plan(const struct spec *spec, struct plan *plan)
 	const struct compose_spec *cs = &spec->compose;
 	struct origin src = cs->files_origin;
 
-	if (!cs->used)
+	if (!cs->used && !cs->nothers)
 		return;
 	if (!src.file && cs->nfiles)
 		src.file = cs->files[0];
+	if (!src.file && cs->nothers)
+		src.file = cs->others[0].file;
 	plan_add(plan, &probe_compose, "compose.config", "Compose file", src, cs, 0);
 }
 

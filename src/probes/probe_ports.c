@@ -461,6 +461,15 @@ static void silent_hint(struct result *r, const struct port_record *rec)
 		result_hint(r, "start the stack: docker compose up -d %s (%s "
 			    "provides it)", rec->stack->service,
 			    rec->stack->origin.file);
+	else if (rec->other && service_name_ok(rec->other_service)) {
+		result_hint(r, "start it: docker compose -f %s up -d %s (service %s "
+			    "of %s publishes it; compose does not read that file "
+			    "by default)", rec->other->file, rec->other_service,
+			    rec->other_service, rec->other->file);
+		result_fix_argv(r, FIX_AGENT, FIX_NEEDS_DOCKER, "docker", "compose",
+				"-f", rec->other->file, "up", "-d", rec->other_service,
+				(char *)NULL);
+	}
 	else if (req->service)
 		result_hint(r, "start the service %s points to (%s:%u)",
 			    named(req, nb), req->origin.file, req->origin.line);

@@ -386,6 +386,59 @@ static void test_compose_cap(void)
 	spec_release(&spec);
 }
 
+/* The repository's other compose files (issue 21: trigger.dev's
+ * docker/docker-compose.yml, rallly's docker-compose.dev.yml): named with
+ * their ports, never read as the project; an http URL to a port a compose
+ * file publishes is that service's, which must be up. */
+static void test_compose_others(void)
+{
+	static const struct file files[] = {
+		{ "compose.yaml", "services:\n  ch:\n    ports: [\"8123:8123\"]\n" },
+		{ "docker-compose.dev.yml", "services:\n  kv:\n    ports: [\"${KV:-8079}:80\"]\n"
+		  "  x:\n    ports: [{target: 1, published: \"9100\"}, \"53:53/udp\"]\n---\n"
+		  "services:\n  y: {}\n" },
+		{ "docker/docker-compose.yml", "services: [broken\n" },
+		{ "node_modules/a/docker-compose.yml", "services:\n  n:\n    ports: [\"1:1\"]\n" },
+		{ ".env", "CH_URL=http://localhost:8123\nKV_URL=http://0.0.0.0:8079\n"
+		  "APP_URL=http://localhost:3030\n" },
+		{ NULL, NULL },
+	};
+	struct spec spec;
+	struct errbuf err;
+	size_t i;
+
+	unsetenv("KV");
+	CHECK(load_files("others", files, &spec, &err) == 0, "%s", err.msg);
+	CHECK_INT(spec.compose.nfiles, 1, "the project is compose.yaml alone");
+	CHECK_INT(spec.compose.nothers, 2, "two others, node_modules not looked in");
+	if (spec.compose.nothers == 2) {
+		const struct compose_other *o = &spec.compose.others[0];
+
+		CHECK_STR(o->file, "docker-compose.dev.yml", "sorted by name");
+		CHECK_INT(o->nservices, 3, "every document's services");
+		CHECK(o->nports == 2 && o->ports[0].port == 8079 &&
+		      !strcmp(o->ports[0].service, "kv") && o->ports[1].port == 9100,
+		      "its TCP host ports, the variable's default taken");
+		CHECK_STR(spec.compose.others[1].file, "docker/docker-compose.yml",
+			  "one that does not parse is named all the same");
+		CHECK_INT(spec.compose.others[1].nports, 0, "with no port");
+	}
+	CHECK_INT(spec.compose.nproblems, 0, "no problem of the project's");
+	for (i = 0; i < spec.nport_records; i++) {
+		const struct port_record *rec = &spec.port_records[i];
+
+		if (rec->req->port == 8123)
+			CHECK_INT(rec->rule, PORT_RULE_STACK_UP, "http URL to the stack's port");
+		else if (rec->req->port == 8079)
+			CHECK(rec->rule == PORT_RULE_LISTEN && rec->other &&
+			      !strcmp(rec->other_service, "kv"),
+			      "http URL to another file's port: must listen");
+		else if (rec->req->port == 3030)
+			CHECK_INT(rec->rule, PORT_RULE_APP, "the app's own port");
+	}
+	spec_release(&spec);
+}
+
 /* A compose file alone makes a repository auditable; one outside the
  * repository through a symlink is refused, as every spec file is. */
 static void test_compose_spec_file(void)
@@ -905,6 +958,7 @@ void test_main(void)
 	test_compose_rows();
 	test_compose_files();
 	test_compose_cap();
+	test_compose_others();
 	test_compose_spec_file();
 	test_url_rows();
 	test_urls_configured();
