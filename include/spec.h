@@ -42,6 +42,7 @@ enum req_source {
 	SRC_RUST_TOOLCHAIN,	/* rust-toolchain(.toml) */
 	SRC_MISE,		/* mise.toml [tools] (and mise's other names) */
 	SRC_BUN_VERSION,	/* .bun-version */
+	SRC_POETRY,		/* pyproject.toml [tool.poetry.dependencies] python */
 	SRC_COMPOSE,		/* a port a compose service publishes */
 	SRC_ENV_URL,		/* a .env *_URL value naming this machine */
 	SRC_ENV_PORT,		/* a .env PORT-style key: the app's own port */
@@ -197,6 +198,7 @@ enum req_kind {
 	REQ_PLATFORM,		/* devEngines cpu/os/libc: name is "cpu", "os"
 				 * or "libc", spec the wanted value ("linux"),
 				 * platform_version os's version range or NULL */
+	REQ_POETRY,		/* a poetry constraint ("^3.10"), poetrycon.h */
 };
 
 /* What a requirement that is not met makes of its check: set by the

@@ -36,6 +36,7 @@ static const struct {
 	[SRC_RUST_TOOLCHAIN] = { "rust-toolchain", "rust-toolchain" },
 	[SRC_MISE] = { "mise", "mise.toml" },
 	[SRC_BUN_VERSION] = { "bun-version", ".bun-version" },
+	[SRC_POETRY] = { "poetry", "pyproject.toml [tool.poetry]" },
 	[SRC_COMPOSE] = { "compose", "compose service" },
 	[SRC_ENV_URL] = { "env-url", ".env URL" },
 	[SRC_ENV_PORT] = { "env-port", ".env port key" },

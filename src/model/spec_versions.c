@@ -211,6 +211,41 @@ static int take_python_version(struct spec *spec, const char *file,
 	return 0;
 }
 
+/* ---- pyproject.toml: [tool.poetry.dependencies] python ---- */
+
+/* poetry's own python constraint, a string or a table's "version"
+ * (poetry-core's factory: dependencies.python): poetry refuses an
+ * interpreter it does not allow, whether or not [project] requires-python
+ * says more (poetry 2 reads both, and the narrower wins).  A value
+ * poetry cannot read is a failed check. */
+static void take_poetry_python(struct spec *spec, const char *file, const char *buf,
+			       size_t len, const struct toml_value *root)
+{
+	const struct toml_value *tool = toml_get(root, "tool");
+	const struct toml_value *poetry = tool && tool->type == TOML_TABLE ?
+					  toml_get(tool, "poetry") : NULL;
+	const struct toml_value *deps = poetry && poetry->type == TOML_TABLE ?
+					toml_get(poetry, "dependencies") : NULL;
+	const struct toml_value *py = deps && deps->type == TOML_TABLE ?
+				      toml_get(deps, "python") : NULL;
+	char *text;
+
+	if (!py)
+		return;
+	if (py->type == TOML_TABLE)
+		py = toml_get(py, "version");
+	if (py && py->type == TOML_STRING) {
+		spec_add_runtime(spec, SRC_POETRY, "python", py->str, REQ_POETRY,
+				 at(file, py->line, py->col));
+		return;
+	}
+	text = line_text(buf, len, py ? py->line : 1, 0);
+	add_problem(spec, SRC_POETRY, "python", text, at(file, py ? py->line : 1,
+		    py ? py->col : 1), "poetry expects python = \"^3.10\" (a string, "
+		    "or a table's version)", SEV_FAIL);
+	free(text);
+}
+
 /* ---- pyproject.toml: [project] requires-python ---- */
 
 /* The whole file is parsed as TOML 1.0 (toml.c): one that is not TOML is
@@ -247,6 +282,7 @@ static int take_pyproject(struct spec *spec, const char *file, const char *buf,
 		free(text);
 		break;
 	}
+	take_poetry_python(spec, file, buf, len, root);
 	toml_free(root);
 	return 0;
 }

@@ -32,6 +32,7 @@ static const char *kind_name(enum req_kind k)
 		[REQ_EXACT] = "exact", [REQ_GO_MIN] = "go-min",
 		[REQ_ASDF] = "asdf", [REQ_ANY] = "any",
 		[REQ_DEV_ENGINES] = "devEngines", [REQ_PLATFORM] = "platform",
+		[REQ_POETRY] = "poetry",
 	};
 
 	return (unsigned)k < ARRAY_SIZE(names) ? names[k] : "any";

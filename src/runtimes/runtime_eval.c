@@ -9,6 +9,7 @@
  */
 #include "runtimes.h"
 #include "gomod.h"
+#include "poetrycon.h"
 #include "toolversions.h"
 
 #include <errno.h>
@@ -164,6 +165,18 @@ static int judge_pep440(const struct runtime_prep *p, const char *found,
 	return m;
 }
 
+/* poetry refuses an interpreter its python constraint does not allow
+ * (poetry-core's rules: poetrycon.h) */
+static int judge_poetry(const struct runtime_prep *p, const char *found,
+			struct runtime_verdict *v)
+{
+	char err[256];
+	int m = poetry_check(p->r->spec, found, err, sizeof(err));
+
+	said_satisfies(v, m, p->want, p->r);
+	return m;
+}
+
 static int judge_pyenv(const struct runtime_prep *p, const char *found,
 		       struct runtime_verdict *v)
 {
@@ -290,7 +303,7 @@ static int (*const judges[])(const struct runtime_prep *p, const char *found,
 	[REQ_PEP440] = judge_pep440, [REQ_PYENV] = judge_pyenv,
 	[REQ_EXACT] = judge_exact, [REQ_GO_MIN] = judge_go,
 	[REQ_ASDF] = judge_asdf, [REQ_ANY] = judge_any,
-	[REQ_DEV_ENGINES] = judge_dev,
+	[REQ_DEV_ENGINES] = judge_dev, [REQ_POETRY] = judge_poetry,
 };
 
 void runtime_judge(const struct runtime_prep *p, const struct known_runtime *k,

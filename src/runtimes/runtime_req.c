@@ -9,6 +9,7 @@
 #include "runtimes.h"
 #include "gomod.h"
 #include "nodelts.h"
+#include "poetrycon.h"
 #include "toolversions.h"
 
 #include <stdarg.h>
@@ -104,7 +105,8 @@ static void suggest_major(struct runtime_prep *p, int node)
 }
 
 /* The newest 3.x minor a PEP 440 specifier admits, as "3.12". */
-static void suggest_python(struct runtime_prep *p)
+static void suggest_python(struct runtime_prep *p,
+			   int (*check)(const char *, const char *, char *, size_t))
 {
 	char err[128];
 	int m, k;
@@ -117,7 +119,7 @@ static void suggest_python(struct runtime_prep *p)
 				snprintf(v, sizeof(v), "3.%d.999", m);
 			else
 				snprintf(v, sizeof(v), "3.%d.0", m);
-			if (pep440_check(p->r->spec, v, err, sizeof(err)) == 1) {
+			if (check(p->r->spec, v, err, sizeof(err)) == 1) {
 				snprintf(p->num, sizeof(p->num), "3.%d", m);
 				return;
 			}
@@ -380,7 +382,19 @@ static void prepare_pep440(struct runtime_prep *p)
 		buf_printf(&p->problem, ": %s", err);
 		return;
 	}
-	suggest_python(p);
+	suggest_python(p, pep440_check);
+}
+
+static void prepare_poetry(struct runtime_prep *p)
+{
+	char err[256];
+
+	if (poetry_check(p->r->spec, "0", err, sizeof(err)) < 0) {
+		prep_fail(p, "invalid constraint '%s'", p->want);
+		buf_printf(&p->problem, ": %s (poetry refuses it)", err);
+		return;
+	}
+	suggest_python(p, poetry_check);
 }
 
 /* read by pyenv_parse already when the file was loaded */
@@ -476,6 +490,9 @@ void runtime_prep_init(struct runtime_prep *p, const struct runtime_req *r)
 		break;
 	case REQ_PEP440:
 		prepare_pep440(p);
+		break;
+	case REQ_POETRY:
+		prepare_poetry(p);
 		break;
 	case REQ_PYENV:
 		prepare_pyenv(p);

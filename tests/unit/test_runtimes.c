@@ -306,6 +306,13 @@ static void test_loaders(void)
 		{ "mise.toml", "[env]\nA = \"1\"\n", 0, NULL, 0 },
 		{ "mise.toml", "[tools]\ngo = \n", 0, "mise.toml:2:", 0 },
 		{ ".mise.toml", "[tools]\nbun = \"1.1\"\n", 0, NULL, 1, "bun", "1.1", REQ_ASDF, 2, 7 },
+		/* pyproject.toml's poetry python: a string or a table's version */
+		{ "pyproject.toml", "[tool.poetry]\nname = \"m\"\n[tool.poetry.dependencies]\n"
+		  "python = \"^3.10\"\n", 0, NULL, 1, "python", "^3.10", REQ_POETRY, 4, 10 },
+		{ "pyproject.toml", "[tool.poetry.dependencies]\npython = { version = \">=3.9\" }\n",
+		  0, NULL, 1, "python", ">=3.9", REQ_POETRY, 2, 22 },
+		{ "pyproject.toml", "[tool.poetry.dependencies]\npython = 3\n", 0, NULL, 1,
+		  "python", "python = 3", REQ_ANY, 2, 10, "poetry expects python" },
 		/* .bun-version: its first line */
 		{ ".bun-version", "\n1.1.38\n", 0, NULL, 1, "bun", "1.1.38", REQ_ASDF, 2, 1 },
 		{ ".bun-version", "bun-v1.2.0\n", 0, NULL, 1, "bun", "v1.2.0", REQ_ASDF, 1, 5 },
