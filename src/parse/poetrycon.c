@@ -144,6 +144,15 @@ static int single(const char *s, size_t n, char *out, size_t size)
 	return 0;
 }
 
+/* 1 when s[0..i) holds nothing but blanks and commas: a leading comma */
+static int a_first(const char *s, size_t i)
+{
+	while (i--)
+		if (s[i] != ' ' && s[i] != ',')
+			return 0;
+	return 1;
+}
+
 /* The AND group s[0..n) as one PEP 440 specifier into out ("" for any). */
 static int group(const char *s, size_t n, char *out, size_t size)
 {
@@ -152,11 +161,18 @@ static int group(const char *s, size_t n, char *out, size_t size)
 	out[0] = '\0';
 	while (n && (s[n - 1] == ' ' || s[n - 1] == ','))
 		n--;	/* "allow trailing commas for robustness" */
+	while (i < n && s[i] == ' ')
+		i++;
 	while (i < n) {
-		size_t a, b;
+		size_t a, b, commas = 0;
 
+		/* the split pattern takes one comma (or a space) between two
+		 * constraints: ",," or a leading comma is left in one, which
+		 * then does not parse */
 		while (i < n && (s[i] == ' ' || s[i] == ','))
-			i++;
+			commas += s[i++] == ',';
+		if (commas > 1 || (commas && !*out && i > 0 && a_first(s, i)))
+			return -1;
 		a = i;
 		/* an operator alone joins the version after it */
 		while (i < n && strchr("<>=!~^", s[i]))
@@ -196,7 +212,9 @@ int poetry_check(const char *constraint, const char *version, char *err,
 		bar = strchr(p, '|');
 		n = bar ? (size_t)(bar - p) : strlen(p);
 		if (group(p, n, spec, sizeof(spec)) < 0) {
-			snprintf(err, errlen, "poetry cannot parse '%.*s'", (int)n, p);
+			/* no repository text in the message: the caller
+			 * quotes the constraint, cleaned */
+			snprintf(err, errlen, "poetry-core cannot parse it");
 			return -1;
 		}
 		m = *spec ? pep440_check(spec, version, err, errlen) : 1;
@@ -208,7 +226,7 @@ int poetry_check(const char *constraint, const char *version, char *err,
 			break;
 		p = bar + 1 + (bar[1] == '|');
 	}
-	if (bad && !any)
-		return -1;
-	return any;
+	/* poetry-core parses every group before it judges: one it cannot
+	 * parse refuses the whole constraint */
+	return bad ? -1 : any;
 }

@@ -57,6 +57,7 @@ options() {
 	# the text back takes about 3 s instrumented on this machine
 	semver) scale=262144; dicts=semver ;;
 	pep440) dicts=pep440 ;;
+	poetrycon) dicts=pep440 ;;
 	pyproject|toml|uvlock|poetrylock) dicts=toml ;;
 	# the targets skip larger inputs: init quotes one name or range a
 	# line, and a marker is one line of a lockfile (pipreq, uvlock and

@@ -354,6 +354,9 @@ def main():
            if len(r) > 1 and r[0] is not None and r[1] is not None]
     write("pep440", pep)
 
+    write("poetrycon", [r[0] + b"\0" + r[1] for r in c_rows("tests/unit/test_poetrycon.c")
+                        if len(r) > 1 and r[0] is not None and r[1] is not None])
+
     write("pyversion", files(cases + ".python-version") + [
         "3.11\n", "3.12.1\n3.11.7\n", "system\n", "# comment\n3.10\n",
         "pypy3.10-7.3.12\n", "3.13t\n", "3.14-dev\n", "../x\n",
