@@ -381,6 +381,16 @@ static void compose_run(const struct run_ctx *ctx, const struct check *c,
 		run_fail(r, cs);
 	else
 		run_pass(r, cs);
+	/* a workspace's stack (a benchmark's, a template's, a tool's) is not
+	 * the one docker compose up at the top starts: what it would refuse
+	 * is said for when someone starts it there, never a failure of the
+	 * repository's setup (issue 21: karakeep, payload) */
+	if (r->status == STATUS_FAIL && ctx->spec->parent && ctx->spec->dir) {
+		char *msg = xstrdup(r->message ? r->message : "");
+
+		result_set(r, STATUS_WARN, "if you start %s's stack: %s", ctx->spec->dir, msg);
+		free(msg);
+	}
 	explain(r, cs);
 	/* a development stack beside the default one: never read, named */
 	for (i = cs->used ? 0 : cs->nothers; i < cs->nothers; i++) {
