@@ -43,6 +43,8 @@ enum req_source {
 	SRC_MISE,		/* mise.toml [tools] (and mise's other names) */
 	SRC_BUN_VERSION,	/* .bun-version */
 	SRC_POETRY,		/* pyproject.toml [tool.poetry.dependencies] python */
+	SRC_JAVA_VERSION,	/* .java-version (jenv) */
+	SRC_SDKMANRC,		/* .sdkmanrc java= */
 	SRC_COMPOSE,		/* a port a compose service publishes */
 	SRC_ENV_URL,		/* a .env *_URL value naming this machine */
 	SRC_ENV_PORT,		/* a .env PORT-style key: the app's own port */

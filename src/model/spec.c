@@ -37,6 +37,8 @@ static const struct {
 	[SRC_MISE] = { "mise", "mise.toml" },
 	[SRC_BUN_VERSION] = { "bun-version", ".bun-version" },
 	[SRC_POETRY] = { "poetry", "pyproject.toml [tool.poetry]" },
+	[SRC_JAVA_VERSION] = { "java-version", ".java-version" },
+	[SRC_SDKMANRC] = { "sdkmanrc", ".sdkmanrc" },
 	[SRC_COMPOSE] = { "compose", "compose service" },
 	[SRC_ENV_URL] = { "env-url", ".env URL" },
 	[SRC_ENV_PORT] = { "env-port", ".env port key" },
@@ -65,6 +67,8 @@ int req_source_selects(enum req_source s)
 	case SRC_RUST_TOOLCHAIN:
 	case SRC_MISE:
 	case SRC_BUN_VERSION:
+	case SRC_JAVA_VERSION:
+	case SRC_SDKMANRC:
 		return 1;
 	default:
 		return 0;

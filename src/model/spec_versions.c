@@ -46,8 +46,8 @@ const char *const spec_mise_files[] = {
 static const char *const files[] = {
 	".nvmrc", ".node-version", ".python-version", "pyproject.toml",
 	"setup.cfg", ".tool-versions", "go.mod", ".ruby-version",
-	"rust-toolchain", "rust-toolchain.toml", ".bun-version", "mise.toml",
-	NULL
+	"rust-toolchain", "rust-toolchain.toml", ".bun-version", ".java-version",
+	".sdkmanrc", "mise.toml", NULL
 };
 
 /* The 1-based byte column of the first non-blank byte of line `no`. */
@@ -530,19 +530,18 @@ static void add_version_word(struct spec *spec, enum req_source src, const char 
 	free(text);
 }
 
-/* rbenv's version-file-read: the first word of the file's first 1024
- * bytes (read -n 1024 -d "" -r version _, IFS with CR); ".." or a word
- * with '/' is refused ("invalid version"); nothing: no requirement.
- * "ruby-3.3.0" is 3.3.0 (rbenv's version-name retries without "ruby-",
- * rvm and chruby accept both). */
-static int take_ruby_version(struct spec *spec, const char *file, const char *buf,
-			     size_t len, struct parse_error *pe)
+/* rbenv's version-file-read, which jenv's is a copy of: the first word
+ * of the file's first 1024 bytes (read -n 1024 -d "" -r version _, IFS
+ * with CR); ".." or a word with '/' is refused ("invalid version");
+ * nothing: no requirement.  A prefix (rbenv's "ruby-") is dropped. */
+static int take_first_word(struct spec *spec, enum req_source src, const char *name,
+			   const char *tool, const char *prefix, const char *file,
+			   const char *buf, size_t len)
 {
-	size_t lim = len < 1024 ? len : 1024, i = 0, n;
+	size_t lim = len < 1024 ? len : 1024, i = 0, n, pl = strlen(prefix);
 	unsigned line = 1, col = 1;
 	const char *w;
 
-	(void)pe;
 	for (; i < lim && strchr(" \t\r\n", buf[i]); i++) {
 		col++;
 		if (buf[i] == '\n') {
@@ -557,17 +556,78 @@ static int take_ruby_version(struct spec *spec, const char *file, const char *bu
 		;
 	if ((n == 2 && !memcmp(w, "..", 2)) || memchr(w, '/', n)) {
 		char *bad = xstrndup(w, n);
+		char msg[64];
 
-		add_problem(spec, SRC_RUBY_VERSION, "ruby", bad, at(file, line, col),
-			    "rbenv refuses it: invalid version", SEV_FAIL);
+		snprintf(msg, sizeof(msg), "%s refuses it: invalid version", tool);
+		add_problem(spec, src, name, bad, at(file, line, col), msg, SEV_FAIL);
 		free(bad);
 		return 0;
 	}
-	if (n > 5 && !memcmp(w, "ruby-", 5)) {
-		w += 5;
-		n -= 5;
+	if (pl && n > pl && !memcmp(w, prefix, pl)) {
+		w += pl;
+		n -= pl;
 	}
-	add_version_word(spec, SRC_RUBY_VERSION, "ruby", w, n, at(file, line, col));
+	add_version_word(spec, src, name, w, n, at(file, line, col));
+	return 0;
+}
+
+/* "ruby-3.3.0" is 3.3.0: rbenv's version-name retries without "ruby-",
+ * rvm and chruby accept both */
+static int take_ruby_version(struct spec *spec, const char *file, const char *buf,
+			     size_t len, struct parse_error *pe)
+{
+	(void)pe;
+	return take_first_word(spec, SRC_RUBY_VERSION, "ruby", "rbenv", "ruby-",
+			       file, buf, len);
+}
+
+/* jenv's names: "17", "17.0.2", "openjdk64-17.0.2", "temurin64-21.0.1"
+ * (matched by their numbers, as .tool-versions' flavours are), "system" */
+static int take_java_version(struct spec *spec, const char *file, const char *buf,
+			     size_t len, struct parse_error *pe)
+{
+	(void)pe;
+	return take_first_word(spec, SRC_JAVA_VERSION, "java", "jenv", "", file,
+			       buf, len);
+}
+
+/* ---- .sdkmanrc ---- */
+
+/* sdkman's env file (sdk env): candidate=version lines, '#' comments;
+ * java=21.0.2-tem is Java 21.0.2 (the vendor after the dash).  Only java
+ * has a version query of ours. */
+static int take_sdkmanrc(struct spec *spec, const char *file, const char *buf,
+			 size_t len, struct parse_error *pe)
+{
+	struct versions_line ln = { NULL, 0, 0 };
+	size_t pos = 0;
+
+	(void)pe;
+	while (versions_next_line(buf, len, &pos, &ln)) {
+		const char *t = ln.s, *eq, *v;
+		size_t n = ln.len, k, vn;
+
+		versions_trim(&t, &n);
+		if (!n || t[0] == '#' || !(eq = memchr(t, '=', n)))
+			continue;
+		k = (size_t)(eq - t);
+		v = eq + 1;
+		vn = n - k - 1;
+		while (k && (t[k - 1] == ' ' || t[k - 1] == '\t'))
+			k--;
+		versions_trim(&v, &vn);
+		if (k != 4 || memcmp(t, "java", 4) || !vn)
+			continue;
+		/* the vendor after the last dash ("-tem", "-zulu", "-graalce")
+		 * is not part of the version java -version prints */
+		for (k = vn; k > 0 && v[k - 1] != '-'; k--)
+			;
+		if (k > 1 && v[k] >= 'a' && v[k] <= 'z')
+			vn = k - 1;
+		add_version_word(spec, SRC_SDKMANRC, "java", v, vn,
+				 at(file, ln.no, (unsigned)(v - ln.s) + 1));
+		break;
+	}
 	return 0;
 }
 
@@ -811,6 +871,8 @@ static const struct {
 	{ "rust-toolchain", take_rust_toolchain },
 	{ "rust-toolchain.toml", take_rust_toolchain_toml },
 	{ ".bun-version", take_bun_version },
+	{ ".java-version", take_java_version },
+	{ ".sdkmanrc", take_sdkmanrc },
 };
 
 static int versions_load(struct spec *spec, struct errbuf *err)

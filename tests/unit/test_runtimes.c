@@ -313,6 +313,13 @@ static void test_loaders(void)
 		  0, NULL, 1, "python", ">=3.9", REQ_POETRY, 2, 22 },
 		{ "pyproject.toml", "[tool.poetry.dependencies]\npython = 3\n", 0, NULL, 1,
 		  "python", "python = 3", REQ_ANY, 2, 10, "poetry expects python" },
+		/* .java-version (jenv: the first word), .sdkmanrc (java=) */
+		{ ".java-version", "temurin64-21.0.1\n", 0, NULL, 1, "java", "temurin64-21.0.1",
+		  REQ_ASDF, 1, 1 },
+		{ ".java-version", "system\n", 0, NULL, 1, "java", "system", REQ_ANY, 1, 1 },
+		{ ".sdkmanrc", "# env\nmaven=3.9.5\njava = 21.0.2-tem\n", 0, NULL, 1, "java",
+		  "21.0.2", REQ_ASDF, 3, 8 },
+		{ ".sdkmanrc", "gradle=8.4\n", 0, NULL, 0 },
 		/* .bun-version: its first line */
 		{ ".bun-version", "\n1.1.38\n", 0, NULL, 1, "bun", "1.1.38", REQ_ASDF, 2, 1 },
 		{ ".bun-version", "bun-v1.2.0\n", 0, NULL, 1, "bun", "v1.2.0", REQ_ASDF, 1, 5 },
