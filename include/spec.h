@@ -45,6 +45,7 @@ enum req_source {
 	SRC_POETRY,		/* pyproject.toml [tool.poetry.dependencies] python */
 	SRC_JAVA_VERSION,	/* .java-version (jenv) */
 	SRC_SDKMANRC,		/* .sdkmanrc java= */
+	SRC_MIX,		/* mix.exs project elixir: */
 	SRC_COMPOSE,		/* a port a compose service publishes */
 	SRC_ENV_URL,		/* a .env *_URL value naming this machine */
 	SRC_ENV_PORT,		/* a .env PORT-style key: the app's own port */
@@ -201,6 +202,7 @@ enum req_kind {
 				 * or "libc", spec the wanted value ("linux"),
 				 * platform_version os's version range or NULL */
 	REQ_POETRY,		/* a poetry constraint ("^3.10"), poetrycon.h */
+	REQ_ELIXIR,		/* an Elixir requirement ("~> 1.15"), elixirreq.h */
 };
 
 /* What a requirement that is not met makes of its check: set by the

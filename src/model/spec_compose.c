@@ -147,6 +147,7 @@ struct cload {
 	size_t nsvcs, svcs_cap;
 	struct strmap svc_index;	/* services by name, keys borrowed */
 	struct strmap active;	/* the active profiles (cs->profiles) */
+	int active_empty;	/* the profile "" is active too (top_profiles) */
 	int active_all;		/* "*" among them */
 	size_t nhostports;
 	size_t capped_at;	/* spec->ports index of the mark for the host
@@ -1691,9 +1692,19 @@ static void top_profiles(struct cload *c)
 	}
 	if (cs->profiles_from == COMPOSE_FROM_DOTENV)
 		profiles_named(c, &named);
+	/* WithDefaultProfiles splits COMPOSE_PROFILES, set or not, at
+	 * commas and trims each: unset, empty, or ",," activates the
+	 * profile "" (a service with profiles: ["", x] starts) */
+	if (cs->profiles_from == COMPOSE_FROM_DEFAULT)
+		c->active_empty = 1;
 	while (v) {
 		const char *comma = strchr(v, ',');
+		size_t n = comma ? (size_t)(comma - v) : strlen(v), k;
 
+		for (k = 0; k < n && strchr(" \t\r\n\v\f", v[k]); k++)
+			;
+		if (k == n)
+			c->active_empty = 1;
 		profile_add(c, v, comma ? (size_t)(comma - v) : strlen(v),
 			    cs->profiles_from == COMPOSE_FROM_DOTENV ? &named : NULL);
 		v = comma ? comma + 1 : NULL;
@@ -1715,7 +1726,8 @@ static int svc_enabled(struct cload *c, const struct csvc *s)
 	if (!s->nprofiles || c->active_all)
 		return 1;
 	for (j = 0; j < s->nprofiles; j++)
-		if (strmap_get(&c->active, s->profiles[j],
+		if ((!*s->profiles[j] && c->active_empty) ||
+		    strmap_get(&c->active, s->profiles[j],
 			       strlen(s->profiles[j])) != STRMAP_NONE)
 			return 1;
 	return 0;
@@ -1727,7 +1739,8 @@ static char *profiles_joined(const struct csvc *s)
 	size_t i;
 
 	for (i = 0; i < s->nprofiles; i++)
-		buf_printf(&b, "%s%s", i ? ", " : "", s->profiles[i]);
+		buf_printf(&b, "%s%s", i ? ", " : "",
+			   *s->profiles[i] ? s->profiles[i] : "\"\"");
 	return b.s ? buf_detach(&b) : xstrdup("");
 }
 

@@ -23,6 +23,7 @@
 #include "toolversions.h"
 #include "versions.h"
 
+#include <ctype.h>
 #include <ini.h>
 #include <stdlib.h>
 #include <string.h>
@@ -47,7 +48,7 @@ static const char *const files[] = {
 	".nvmrc", ".node-version", ".python-version", "pyproject.toml",
 	"setup.cfg", ".tool-versions", "go.mod", ".ruby-version",
 	"rust-toolchain", "rust-toolchain.toml", ".bun-version", ".java-version",
-	".sdkmanrc", "mise.toml", NULL
+	".sdkmanrc", "mix.exs", "mise.toml", NULL
 };
 
 /* The 1-based byte column of the first non-blank byte of line `no`. */
@@ -591,6 +592,112 @@ static int take_java_version(struct spec *spec, const char *file, const char *bu
 			       buf, len);
 }
 
+/* ---- mix.exs: project's elixir: ---- */
+
+/* The string after "elixir:" in mix.exs (project/0's keyword list), or
+ * after the module attribute it names ("elixir: @elixir_requirement",
+ * "@elixir_requirement \"~> 1.15\""), its line and column: Mix stops
+ * ("You're trying to run :app on Elixir v1.14.5 but it has declared in
+ * its mix.exs file it supports only Elixir ~> 1.15") on another Elixir.
+ * Code is not evaluated: a requirement built at run time is not read. */
+static const char *mix_string(const char *buf, size_t len, const char *key,
+			      size_t *n, unsigned *line, unsigned *col)
+{
+	size_t kl = strlen(key), i;
+	unsigned ln = 1, c = 1;
+	int comment = 0, str = 0;
+
+	for (i = 0; i < len; i++, c++) {
+		char ch = buf[i];
+
+		if (ch == '\n') {
+			ln++;
+			c = 0;
+			comment = 0;
+			continue;
+		}
+		if (comment)
+			continue;
+		if (str) {
+			if (ch == '\\')
+				i++, c++;
+			else if (ch == '"')
+				str = 0;
+			continue;
+		}
+		if (ch == '#') {
+			comment = 1;
+			continue;
+		}
+		if (ch == '"') {
+			str = 1;
+			continue;
+		}
+		if (i + kl <= len && !memcmp(buf + i, key, kl) &&
+		    (!i || !(isalnum((unsigned char)buf[i - 1]) || buf[i - 1] == '_'))) {
+			size_t j = i + kl, e;
+
+			while (j < len && (buf[j] == ' ' || buf[j] == '\t'))
+				j++;
+			if (j >= len || buf[j] != '"')
+				continue;
+			for (e = j + 1; e < len && buf[e] != '"' && buf[e] != '\n' &&
+			     buf[e] != '\\' && buf[e] != '#'; e++)
+				;
+			if (e >= len || buf[e] != '"')
+				return NULL;	/* escapes, interpolation: not read */
+			*n = e - j - 1;
+			*line = ln;
+			*col = c + (unsigned)(j - i) + 1;
+			return buf + j + 1;
+		}
+	}
+	return NULL;
+}
+
+static int take_mix(struct spec *spec, const char *file, const char *buf,
+		    size_t len, struct parse_error *pe)
+{
+	const char *v;
+	char attr[80];
+	size_t n = 0, i;
+	unsigned line = 0, col = 0;
+
+	(void)pe;
+	v = mix_string(buf, len, "elixir:", &n, &line, &col);
+	if (!v) {
+		/* elixir: @name, then @name "..." */
+		const char *k = NULL;
+
+		for (i = 0; i + 8 < len && !k; i++)
+			if (!memcmp(buf + i, "elixir:", 7) &&
+			    (!i || !isalnum((unsigned char)buf[i - 1]))) {
+				size_t j = i + 7;
+
+				while (j < len && (buf[j] == ' ' || buf[j] == '\t'))
+					j++;
+				if (j < len && buf[j] == '@')
+					k = buf + j;
+			}
+		if (!k)
+			return 0;
+		for (n = 1; k + n < buf + len && (isalnum((unsigned char)k[n]) || k[n] == '_') &&
+		     n < sizeof(attr) - 2; n++)
+			;
+		snprintf(attr, sizeof(attr), "%.*s ", (int)n, k);
+		if (!(v = mix_string(buf, len, attr, &n, &line, &col)))
+			return 0;
+	}
+	{
+		char *text = xstrndup(v, n);
+
+		spec_add_runtime(spec, SRC_MIX, "elixir", text, REQ_ELIXIR,
+				 at(file, line, col));
+		free(text);
+	}
+	return 0;
+}
+
 /* ---- .sdkmanrc ---- */
 
 /* sdkman's env file (sdk env): candidate=version lines, '#' comments;
@@ -638,18 +745,18 @@ static int take_sdkmanrc(struct spec *spec, const char *file, const char *buf,
  * dropped; stable, beta, nightly (dated or not) and a custom toolchain's
  * name move or name no number: presence only. */
 static void add_rust_channel(struct spec *spec, const char *ch, size_t n,
-			     struct origin o)
+			     struct origin o, enum req_source src)
 {
 	size_t k = 0;
 
 	while (k < n && ((ch[k] >= '0' && ch[k] <= '9') || ch[k] == '.'))
 		k++;
 	if (k && ch[0] >= '0' && ch[0] <= '9' && (k == n || ch[k] == '-'))
-		add_version_word(spec, SRC_RUST_TOOLCHAIN, "rust", ch, k, o);
+		add_version_word(spec, src, "rust", ch, k, o);
 	else {
 		char *text = xstrndup(ch, n);
 
-		spec_add_runtime(spec, SRC_RUST_TOOLCHAIN, "rust", text, REQ_ANY, o);
+		spec_add_runtime(spec, src, "rust", text, REQ_ANY, o);
 		free(text);
 	}
 }
@@ -688,7 +795,8 @@ static int take_rust(struct spec *spec, const char *file, const char *buf,
 				    "rustup refuses it: the toolchain file is empty",
 				    SEV_FAIL);
 		else
-			add_rust_channel(spec, t, n, at(file, first, first_col(buf, len, first)));
+			add_rust_channel(spec, t, n, at(file, first, first_col(buf, len, first)),
+					 SRC_RUST_TOOLCHAIN);
 		return 0;
 	}
 	if (toml_parse(buf, len, NULL, &root, &pe) < 0) {
@@ -703,7 +811,8 @@ static int take_rust(struct spec *spec, const char *file, const char *buf,
 	ch = tc && tc->type == TOML_TABLE ? toml_get(tc, "channel") : NULL;
 	path = tc && tc->type == TOML_TABLE ? toml_get(tc, "path") : NULL;
 	if (ch && ch->type == TOML_STRING && ch->len)
-		add_rust_channel(spec, ch->str, ch->len, at(file, ch->line, ch->col));
+		add_rust_channel(spec, ch->str, ch->len, at(file, ch->line, ch->col),
+				 SRC_RUST_TOOLCHAIN);
 	else if (path && path->type == TOML_STRING)
 		spec_add_runtime(spec, SRC_RUST_TOOLCHAIN, "rust", "path", REQ_ANY,
 				 at(file, path->line, path->col));
@@ -824,7 +933,13 @@ static int take_mise(struct spec *spec, const char *file, const char *buf,
 			ver += 7;	/* mise's prefix match: asdf's own */
 			n -= 7;
 		}
-		add_version_word(spec, SRC_MISE, rt, ver, n, at(file, v->line, v->col));
+		if (!strcmp(rt, "rust") && n && (ver[0] < '0' || ver[0] > '9'))
+			/* a rustup channel (stable, beta, nightly-DATE), as
+			 * in a rust-toolchain file: presence only */
+			add_rust_channel(spec, ver, n, at(file, v->line, v->col), SRC_MISE);
+		else
+			add_version_word(spec, SRC_MISE, rt, ver, n,
+					 at(file, v->line, v->col));
 		free(name);
 	}
 	toml_free(root);
@@ -873,6 +988,7 @@ static const struct {
 	{ ".bun-version", take_bun_version },
 	{ ".java-version", take_java_version },
 	{ ".sdkmanrc", take_sdkmanrc },
+	{ "mix.exs", take_mix },
 };
 
 static int versions_load(struct spec *spec, struct errbuf *err)

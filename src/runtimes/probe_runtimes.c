@@ -32,7 +32,7 @@ static const char *kind_name(enum req_kind k)
 		[REQ_EXACT] = "exact", [REQ_GO_MIN] = "go-min",
 		[REQ_ASDF] = "asdf", [REQ_ANY] = "any",
 		[REQ_DEV_ENGINES] = "devEngines", [REQ_PLATFORM] = "platform",
-		[REQ_POETRY] = "poetry",
+		[REQ_POETRY] = "poetry", [REQ_ELIXIR] = "elixir",
 	};
 
 	return (unsigned)k < ARRAY_SIZE(names) ? names[k] : "any";
@@ -720,8 +720,11 @@ static void runtimes_run(const struct run_ctx *ctx, const struct check *c,
 		report_alternatives(ctx, r, res);
 		goto out;
 	}
+	/* a plugin or tool name of asdf's or mise's need not be a program's:
+	 * never run as NAME --version (a repository could name any program
+	 * on PATH so) */
 	if (!runtime_askable(ctx->spec, r->name) &&
-	    r->src == SRC_TOOL_VERSIONS) {
+	    (r->src == SRC_TOOL_VERSIONS || r->src == SRC_MISE)) {
 		data_answer(res->data, NULL);
 		report_unaskable(res, r);
 		goto out;

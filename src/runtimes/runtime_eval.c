@@ -9,6 +9,7 @@
  */
 #include "runtimes.h"
 #include "gomod.h"
+#include "elixirreq.h"
 #include "poetrycon.h"
 #include "toolversions.h"
 
@@ -177,6 +178,17 @@ static int judge_poetry(const struct runtime_prep *p, const char *found,
 	return m;
 }
 
+/* Mix stops on an Elixir its project's elixir: requirement does not
+ * match (elixirreq.h) */
+static int judge_elixir(const struct runtime_prep *p, const char *found,
+			struct runtime_verdict *v)
+{
+	int m = elixir_req_check(p->r->spec, found);
+
+	said_satisfies(v, m, p->want, p->r);
+	return m;
+}
+
 static int judge_pyenv(const struct runtime_prep *p, const char *found,
 		       struct runtime_verdict *v)
 {
@@ -304,6 +316,7 @@ static int (*const judges[])(const struct runtime_prep *p, const char *found,
 	[REQ_EXACT] = judge_exact, [REQ_GO_MIN] = judge_go,
 	[REQ_ASDF] = judge_asdf, [REQ_ANY] = judge_any,
 	[REQ_DEV_ENGINES] = judge_dev, [REQ_POETRY] = judge_poetry,
+	[REQ_ELIXIR] = judge_elixir,
 };
 
 void runtime_judge(const struct runtime_prep *p, const struct known_runtime *k,

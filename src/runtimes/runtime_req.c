@@ -9,6 +9,7 @@
 #include "runtimes.h"
 #include "gomod.h"
 #include "nodelts.h"
+#include "elixirreq.h"
 #include "poetrycon.h"
 #include "toolversions.h"
 
@@ -385,6 +386,16 @@ static void prepare_pep440(struct runtime_prep *p)
 	suggest_python(p, pep440_check);
 }
 
+static void prepare_elixir(struct runtime_prep *p)
+{
+	struct buf b = BUF_INIT;
+
+	if (elixir_req_semver(p->r->spec, &b) < 0)
+		prep_fail(p, "'%s' is not an Elixir requirement envpreflight can "
+			  "compare (Version.parse_requirement's, without !=)", p->want);
+	buf_release(&b);
+}
+
 static void prepare_poetry(struct runtime_prep *p)
 {
 	char err[256];
@@ -493,6 +504,9 @@ void runtime_prep_init(struct runtime_prep *p, const struct runtime_req *r)
 		break;
 	case REQ_POETRY:
 		prepare_poetry(p);
+		break;
+	case REQ_ELIXIR:
+		prepare_elixir(p);
 		break;
 	case REQ_PYENV:
 		prepare_pyenv(p);

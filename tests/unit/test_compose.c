@@ -212,6 +212,15 @@ static const struct compose_row {
 	 * leaves it (template_test.go TestUnescaped) */
 	{ "a $ compose leaves", "services:\n  w:\n    command: [\"sh\", \"-c\", \"echo $1 $$HOME a $ b ^x$\"]\n"
 	  "    ports: [\"80:80\"]\n", NULL, "80 free w 4:13", 0 },
+	/* COMPOSE_PROFILES unset or with an empty item activates the
+	 * profile "" (cli/options.go WithDefaultProfiles splits it anyway) */
+	{ "profile \"\" with COMPOSE_PROFILES unset", "services:\n  w:\n    profiles: [\"\", x]\n"
+	  "    ports: [\"8080:80\"]\n  q:\n    profiles: [x]\n    ports: [\"8081:80\"]\n",
+	  NULL, "8080 free w 4:13", 0 },
+	{ "profile \"\" with COMPOSE_PROFILES=a,,b", "services:\n  w:\n    profiles: [\"\"]\n"
+	  "    ports: [\"8080:80\"]\n", "COMPOSE_PROFILES=a,,b\n", "8080 free w 4:13", 0 },
+	{ "profile \"\" with COMPOSE_PROFILES=a", "services:\n  w:\n    profiles: [\"\"]\n"
+	  "    ports: [\"8080:80\"]\n", "COMPOSE_PROFILES=a\n", "", 0 },
 	/* the .env as compose-go's dotenv reads it: unquoted and double-
 	 * quoted values substituted, from the environment, then the keys
 	 * before (dotenv/parser.go expandVariables); single quotes keep it */
@@ -271,6 +280,7 @@ static void test_compose_rows(void)
 
 	unsetenv("WEB_PORT");
 	unsetenv("HOST_IP");
+	unsetenv("COMPOSE_PROFILES");
 	for (i = 0; i < ARRAY_SIZE(compose_rows); i++) {
 		const struct compose_row *r = &compose_rows[i];
 		struct file files[3] = {

@@ -320,6 +320,13 @@ static void test_loaders(void)
 		{ ".sdkmanrc", "# env\nmaven=3.9.5\njava = 21.0.2-tem\n", 0, NULL, 1, "java",
 		  "21.0.2", REQ_ASDF, 3, 8 },
 		{ ".sdkmanrc", "gradle=8.4\n", 0, NULL, 0 },
+		/* mix.exs: project's elixir:, a string or the attribute it names */
+		{ "mix.exs", "defmodule A do\n  # elixir: \"~> 9.0\"\n  def project, do: [app: :a, "
+		  "elixir: \"~> 1.14\"]\nend\n", 0, NULL, 1, "elixir", "~> 1.14", REQ_ELIXIR, 3, 39 },
+		{ "mix.exs", "defmodule A do\n  @elixir_requirement \"~> 1.16\"\n  def project do\n"
+		  "    [elixir: @elixir_requirement]\n  end\nend\n", 0, NULL, 1, "elixir", "~> 1.16",
+		  REQ_ELIXIR, 2, 24 },
+		{ "mix.exs", "defmodule A do\n  def project, do: [elixir: req()]\nend\n", 0, NULL, 0 },
 		/* .bun-version: its first line */
 		{ ".bun-version", "\n1.1.38\n", 0, NULL, 1, "bun", "1.1.38", REQ_ASDF, 2, 1 },
 		{ ".bun-version", "bun-v1.2.0\n", 0, NULL, 1, "bun", "v1.2.0", REQ_ASDF, 1, 5 },
