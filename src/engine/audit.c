@@ -369,9 +369,14 @@ static void children_end(struct audit *a, double deadline_ms)
 		if (c >= a->plan.checks && c < a->plan.checks + a->plan.n)
 			result_unreaped(&a->results[c - a->plan.checks],
 					stuck[i].pid, stuck[i].path, stuck[i].ran_ms);
-		else
+		else {
+			/* a descendant's own program: any path, cleaned */
+			char *shown = text_clean(stuck[i].path);
+
 			fprintf(stderr, "envpreflight: pid %d (%s) could not be "
-				"reaped\n", stuck[i].pid, stuck[i].path);
+				"reaped\n", stuck[i].pid, shown);
+			free(shown);
+		}
 	}
 	spawn_stuck_free(stuck, n);
 }

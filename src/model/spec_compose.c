@@ -355,8 +355,9 @@ static void dotenv_expand(struct cload *c, struct dotenv *d, const char *name)
 		struct buf out = BUF_INIT;
 		struct origin o = { NULL, e->line, e->col };
 
-		if (e->quote == '\'' || e->quote == '`' ||
-		    !memchr(e->value, '$', e->value_len))
+		/* compose-go's dotenv knows ' and " only: a backtick is
+		 * text of an unquoted value there, substituted */
+		if (e->quote == '\'' || !memchr(e->value, '$', e->value_len))
 			continue;
 		if (composevar_subst(e->value, e->value_len, expand_lookup, &x,
 				     &out, &err) < 0) {

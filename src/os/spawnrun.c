@@ -504,7 +504,8 @@ static void reaper_init(void)
 	while (marks_n)	/* a parent's, copied by fork */
 		free(marks[--marks_n].path);
 	reaper_ok = prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0;
-	if (getrandom(r, sizeof(r), 0) != (ssize_t)sizeof(r)) {
+	/* never a wait for entropy under live_lock */
+	if (getrandom(r, sizeof(r), GRND_NONBLOCK) != (ssize_t)sizeof(r)) {
 		/* no entropy yet (early boot): unique enough among this
 		 * machine's runs, and never secret */
 		unsigned long long t = (unsigned long long)(clock_ms() * 1e3);
@@ -582,6 +583,7 @@ static int mark_of(long pid, size_t *seq)
 	}
 	close(fd);
 	wl = (size_t)snprintf(want, sizeof(want), MARK_NAME "=%s.", mark_run);
+	/* env holds another process's variables, its secrets among them */
 	for (at = 0; !found && at + wl <= env.len;) {
 		const char *s = env.s + at;
 		size_t len = strnlen(s, env.len - at);
@@ -597,6 +599,8 @@ static int mark_of(long pid, size_t *seq)
 		}
 		at += len + 1;
 	}
+	if (env.s)
+		explicit_bzero(env.s, env.len);
 	buf_release(&env);
 	return found;
 }
@@ -996,20 +1000,26 @@ static int pid_held(long pid)
 }
 
 /* Name pid, a killed descendant the kernel holds, once: by the spawn its
- * mark names (else by no one) and by its own program.  Under live_lock. */
-static void survivor_add(struct stuck_list *sl, long pid, double now)
+ * mark names (marked: mark_of's answer, read before live_lock was taken:
+ * a read of a held process's environment may itself wait) and by its own
+ * program.  A registered child is left to the live loop of
+ * spawn_kill_all, which names it.  Under live_lock. */
+static void survivor_add(struct stuck_list *sl, long pid, int marked, size_t seq,
+			 double now)
 {
 	char link[64], exe[4096];
 	const struct mark *m = NULL;
-	size_t seq, i;
+	size_t i;
 	ssize_t len;
 
+	if (live_owns((pid_t)pid))
+		return;
 	for (i = 0; i < told_n; i++)
 		if (told[i] == pid)
 			return;
 	if (told_n < TOLD_MAX)
 		told[told_n++] = pid;
-	if (mark_of(pid, &seq) && seq < marks_n)
+	if (marked && seq < marks_n)
 		m = &marks[seq];
 	snprintf(link, sizeof(link), "/proc/%ld/exe", pid);
 	len = readlink(link, exe, sizeof(exe) - 1);
@@ -1020,18 +1030,26 @@ static void survivor_add(struct stuck_list *sl, long pid, double now)
 }
 
 /* With the subreaper: the strays strays_hunt could not reap by its end,
- * killed and held by the kernel (a frozen cgroup), named. */
+ * killed and held by the kernel (a frozen cgroup), named.  Strays are our
+ * unreaped children: their pids stay theirs between the two holds. */
 static void strays_held(struct stuck_list *sl)
 {
 	pid_t pids[STRAYS_MAX];
+	size_t seqs[STRAYS_MAX];
+	int marked[STRAYS_MAX];
 	double now = clock_ms();
 	size_t n, i;
 
 	pthread_mutex_lock(&live_lock);
 	n = live_busy() ? 0 : strays_find(pids);
+	pthread_mutex_unlock(&live_lock);
 	for (i = 0; i < n; i++)
-		if (pid_held((long)pids[i]))
-			survivor_add(sl, (long)pids[i], now);
+		marked[i] = pid_held((long)pids[i]) ?
+			    mark_of((long)pids[i], &seqs[i]) : -1;
+	pthread_mutex_lock(&live_lock);
+	for (i = 0; i < n; i++)
+		if (marked[i] >= 0)
+			survivor_add(sl, (long)pids[i], marked[i], seqs[i], now);
 	pthread_mutex_unlock(&live_lock);
 }
 
@@ -1128,15 +1146,20 @@ static void marked_hunt(double until_ms, struct stuck_list *sl)
 		}
 	}
 	now = clock_ms();
-	pthread_mutex_lock(&live_lock);
 	for (i = 0; i < mk.n; i++) {
 		struct pollfd p = { mk.fds[i], POLLIN, 0 };
+		size_t seq = 0;
 
-		if (poll(&p, 1, 0) == 0 && pid_held(mk.pids[i]))
-			survivor_add(sl, mk.pids[i], now);
+		/* the mark read outside live_lock (see survivor_add) */
+		if (poll(&p, 1, 0) == 0 && pid_held(mk.pids[i])) {
+			int marked = mark_of(mk.pids[i], &seq);
+
+			pthread_mutex_lock(&live_lock);
+			survivor_add(sl, mk.pids[i], marked, seq, now);
+			pthread_mutex_unlock(&live_lock);
+		}
 		close(mk.fds[i]);
 	}
-	pthread_mutex_unlock(&live_lock);
 }
 
 size_t spawn_kill_all(double until_ms, struct spawn_stuck **stuck)

@@ -106,8 +106,8 @@ static struct match match_at(const char *s, const char *end, struct line_cache *
 		if (q == p)
 			return m;
 		m.name_len = (size_t)(q - p);
-		if (q < end && (strchr("-+?", *q) ||
-				(*q == ':' && q + 1 < end && strchr("-+?", q[1])))) {
+		if (q < end && ((*q && strchr("-+?", *q)) ||
+				(*q == ':' && q + 1 < end && q[1] && strchr("-+?", q[1])))) {
 			/* (.*) is greedy and '.' stops at a newline: the
 			 * match ends at the last '}' before one */
 			close = last_close(q, end, lc);

@@ -24,9 +24,13 @@ static int numbers(const char *v, size_t n, unsigned long out[3])
 	while (k < 3) {
 		char *end;
 
-		if (i >= n || v[i] < '0' || v[i] > '9')
-			return 0;
+		if (i >= n || v[i] < '0' || v[i] > '9' ||
+		    (v[i] == '0' && i + 1 < n && v[i + 1] >= '0' && v[i + 1] <= '9'))
+			return 0;	/* no leading zero, as Version.parse */
 		out[k++] = strtoul(v + i, &end, 10);
+		/* past node-semver's MAX_SAFE_INTEGER: not one we compare */
+		if ((size_t)(end - (v + i)) > 15)
+			return 0;
 		i = (size_t)(end - v);
 		if (i >= n || v[i] != '.')
 			break;
@@ -100,6 +104,17 @@ int elixir_req_semver(const char *req, struct buf *out)
 		k = numbers(w, n, v);
 		if (!k)
 			return -1;
+		if (k == 3) {
+			/* the whole of it as a version: pre-release and build
+			 * as semver has them */
+			struct semver sv = SEMVER_INIT;
+
+			if (semver_parse_mem(w, n, 0, &sv) < 0)
+				return -1;
+			semver_release(&sv);
+		} else if (n > 0 && (w[n - 1] < '0' || w[n - 1] > '9')) {
+			return -1;	/* "~> 1.2-rc": X.Y takes nothing after */
+		}
 		if (op && opn == 2 && !memcmp(op, "!=", 2))
 			return -1;	/* no node-semver comparator for it */
 		if (op && opn == 2 && !memcmp(op, "~>", 2)) {

@@ -161,6 +161,8 @@ static int group(const char *s, size_t n, char *out, size_t size)
 	out[0] = '\0';
 	while (n && (s[n - 1] == ' ' || s[n - 1] == ','))
 		n--;	/* "allow trailing commas for robustness" */
+	if (!n || a_first(s, n))
+		return -1;	/* an empty alternative ("^3.10 ||"): refused */
 	while (i < n && s[i] == ' ')
 		i++;
 	while (i < n) {

@@ -356,6 +356,8 @@ def main():
 
     write("poetrycon", [r[0] + b"\0" + r[1] for r in c_rows("tests/unit/test_poetrycon.c")
                         if len(r) > 1 and r[0] is not None and r[1] is not None])
+    write("elixirreq", [r[0] + b"\0" + r[1] for r in c_rows("tests/unit/test_elixirreq.c")
+                        if len(r) > 1 and r[0] is not None and r[1] is not None])
 
     write("pyversion", files(cases + ".python-version") + [
         "3.11\n", "3.12.1\n3.11.7\n", "system\n", "# comment\n3.10\n",
