@@ -635,11 +635,13 @@ static int keyref_cmp(const void *a, const void *b)
 static void dup_keys(struct cload *c, const struct ynode *n)
 {
 	struct keyref *v;
-	size_t i, k = 0, first;
+	size_t i, k = 0, first, step;
 
 	if (!n || n->kind == YNODE_SCALAR)
 		return;
-	for (i = n->kind == YNODE_MAP; i < n->n; i += 1 + (n->kind == YNODE_MAP))
+	/* a mapping's values (its keys are scalars), a sequence's items */
+	step = n->kind == YNODE_MAP ? 2 : 1;
+	for (i = step - 1; i < n->n; i += step)
 		dup_keys(c, n->items[i]);
 	if (n->kind != YNODE_MAP || n->n < 4)
 		return;

@@ -531,6 +531,12 @@ static void add_version_word(struct spec *spec, enum req_source src, const char 
 	free(text);
 }
 
+/* IFS with CR: what separates words for read(1) there */
+static int word_space(char c)
+{
+	return c == ' ' || c == '\t' || c == '\r' || c == '\n';
+}
+
 /* rbenv's version-file-read, which jenv's is a copy of: the first word
  * of the file's first 1024 bytes (read -n 1024 -d "" -r version _, IFS
  * with CR); ".." or a word with '/' is refused ("invalid version");
@@ -539,11 +545,13 @@ static int take_first_word(struct spec *spec, enum req_source src, const char *n
 			   const char *tool, const char *prefix, const char *file,
 			   const char *buf, size_t len)
 {
-	size_t lim = len < 1024 ? len : 1024, i = 0, n, pl = strlen(prefix);
+	size_t lim = len, i, n, pl = strlen(prefix);
 	unsigned line = 1, col = 1;
 	const char *w;
 
-	for (; i < lim && strchr(" \t\r\n", buf[i]); i++) {
+	if (lim > 1024)
+		lim = 1024;
+	for (i = 0; i < lim && word_space(buf[i]); i++) {
 		col++;
 		if (buf[i] == '\n') {
 			line++;
@@ -553,7 +561,7 @@ static int take_first_word(struct spec *spec, enum req_source src, const char *n
 	if (i == lim)
 		return 0;
 	w = buf + i;
-	for (n = 0; i + n < lim && !strchr(" \t\r\n", w[n]); n++)
+	for (n = 0; i + n < lim && !word_space(w[n]); n++)
 		;
 	if ((n == 2 && !memcmp(w, "..", 2)) || memchr(w, '/', n)) {
 		char *bad = xstrndup(w, n);

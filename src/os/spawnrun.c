@@ -584,7 +584,7 @@ static int mark_of(long pid, size_t *seq)
 	close(fd);
 	wl = (size_t)snprintf(want, sizeof(want), MARK_NAME "=%s.", mark_run);
 	/* env holds another process's variables, its secrets among them */
-	for (at = 0; !found && at + wl <= env.len;) {
+	for (at = 0; env.s && !found && at + wl <= env.len;) {
 		const char *s = env.s + at;
 		size_t len = strnlen(s, env.len - at);
 
@@ -1079,7 +1079,7 @@ static size_t marked_kill(struct marked *mk)
 	struct dirent *de;
 
 	while (d && (de = readdir(d)) != NULL && mk->n < MARKED_MAX) {
-		long pid, fd;
+		long pid;
 
 		if (de->d_name[0] < '1' || de->d_name[0] > '9')
 			continue;
@@ -1089,7 +1089,8 @@ static size_t marked_kill(struct marked *mk)
 		if (pid == self || i < mk->n || !mark_of(pid, &seq))
 			continue;
 #if defined(SYS_pidfd_open) && defined(SYS_pidfd_send_signal)
-		fd = syscall(SYS_pidfd_open, (pid_t)pid, 0);
+		long fd = syscall(SYS_pidfd_open, (pid_t)pid, 0);
+
 		if (fd < 0)
 			continue;
 		if (!mark_of(pid, &seq) ||
@@ -1100,8 +1101,6 @@ static size_t marked_kill(struct marked *mk)
 		mk->pids[mk->n] = pid;
 		mk->fds[mk->n++] = (int)fd;
 		added++;
-#else
-		(void)fd;
 #endif
 	}
 	if (d)

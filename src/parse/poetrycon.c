@@ -65,7 +65,7 @@ static int single(const char *s, size_t n, char *out, size_t size)
 {
 	char t[POETRY_MAX], v[POETRY_MAX];
 	unsigned long r[3] = { 0, 0, 0 };
-	size_t len = strlen(out);
+	size_t len;
 	const char *op = "==";
 	int prec, any = 1;
 	size_t i;

@@ -340,6 +340,7 @@ static int parse_docs(const char *buf, size_t len, size_t max_nodes, int many,
 		yaml_event_delete(&ev);
 		if (!root)
 			goto fail;
+		/* NOLINTNEXTLINE(bugprone-sizeof-expression): an array of pointers */
 		grow(docs, sizeof(**docs), &cap, *ndocs + 1);
 		(*docs)[(*ndocs)++] = root;
 		/* the document end */
