@@ -339,30 +339,13 @@ int spec_read(struct spec *spec, const char *name, struct blob *out,
 	return -1;
 }
 
-int yload_read(struct yload *y, const char *name, struct ynode **root)
+/* yload_read and yload_read_docs: one document (many 0, the rest an
+ * error) or every one. */
+static int yload_parse(struct yload *y, const char *name, int many,
+		       struct ynode ***docs, size_t *ndocs)
 {
 	struct parse_error ye;
-	struct blob b;
-	int rc;
-
-	*root = NULL;
-	rc = spec_read(y->spec, name, &b, y->err);
-	if (rc <= 0)
-		return rc;
-	y->file = spec_add_file(y->spec, name);
-	rc = ytree_parse(b.data, b.len, YTREE_MAX_NODES, root, &ye);
-	blob_release(&b);
-	if (rc < 0) {
-		spec_error(y->err, y->file, ye.line, ye.col, "%s", ye.msg);
-		return -1;
-	}
-	return 1;
-}
-
-int yload_read_docs(struct yload *y, const char *name, struct ynode ***docs,
-		    size_t *ndocs)
-{
-	struct parse_error ye;
+	struct ynode *root = NULL;
 	struct blob b;
 	int rc;
 
@@ -372,13 +355,37 @@ int yload_read_docs(struct yload *y, const char *name, struct ynode ***docs,
 	if (rc <= 0)
 		return rc;
 	y->file = spec_add_file(y->spec, name);
-	rc = ytree_parse_docs(b.data, b.len, YTREE_MAX_NODES, docs, ndocs, &ye);
+	if (many) {
+		rc = ytree_parse_docs(b.data, b.len, YTREE_MAX_NODES, docs, ndocs, &ye);
+	} else if ((rc = ytree_parse(b.data, b.len, YTREE_MAX_NODES, &root, &ye)) == 0 &&
+		   root) {
+		*docs = xmalloc(sizeof(**docs));
+		(*docs)[0] = root;
+		*ndocs = 1;
+	}
 	blob_release(&b);
 	if (rc < 0) {
 		spec_error(y->err, y->file, ye.line, ye.col, "%s", ye.msg);
 		return -1;
 	}
 	return 1;
+}
+
+int yload_read(struct yload *y, const char *name, struct ynode **root)
+{
+	struct ynode **docs;
+	size_t n;
+	int rc = yload_parse(y, name, 0, &docs, &n);
+
+	*root = n ? docs[0] : NULL;
+	free(docs);
+	return rc;
+}
+
+int yload_read_docs(struct yload *y, const char *name, struct ynode ***docs,
+		    size_t *ndocs)
+{
+	return yload_parse(y, name, 1, docs, ndocs);
 }
 
 static void env_release(struct env_spec *e)

@@ -28,27 +28,7 @@ repo=$TEST_TMPDIR/repo
 mkdir -p "$wh" "$repo"
 
 # mkwheel NAME VERSION: a minimal wheel of NAME in $wh
-mkwheel() {
-	py - "$wh" "$1" "$2" <<'EOF'
-import base64, hashlib, sys, zipfile
-out, name, ver = sys.argv[1:4]
-dist = name.replace("-", "_")
-di = f"{dist}-{ver}.dist-info"
-files = {
-    f"{dist}.py": b"",
-    f"{di}/METADATA": f"Metadata-Version: 2.1\nName: {name}\nVersion: {ver}\n".encode(),
-    f"{di}/WHEEL": b"Wheel-Version: 1.0\nGenerator: deps_py.sh\nRoot-Is-Purelib: true\nTag: py3-none-any\n",
-}
-record = []
-with zipfile.ZipFile(f"{out}/{dist}-{ver}-py3-none-any.whl", "w") as z:
-    for path, data in files.items():
-        z.writestr(path, data)
-        h = base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=").decode()
-        record.append(f"{path},sha256={h},{len(data)}")
-    record.append(f"{di}/RECORD,,")
-    z.writestr(f"{di}/RECORD", "\n".join(record) + "\n")
-EOF
-}
+mkwheel() { py "$top/tests/mkwheel.py" "$wh" "$1" "$2"; }
 
 # pip with nothing of this machine's configuration (PIP_CONFIG_FILE,
 # find-links, an index) and no network.  Its objects in glibc's malloc,

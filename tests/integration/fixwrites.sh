@@ -165,21 +165,7 @@ wh=$TEST_TMPDIR/wheels
 if /usr/bin/python3 -m venv "$TEST_TMPDIR/venvtest" >/dev/null 2>&1 &&
    [ -x "$TEST_TMPDIR/venvtest/bin/pip" ]; then
 	mkdir -p "$wh"
-	py - "$wh" <<'EOF'
-import base64, hashlib, sys, zipfile
-out, name, ver = sys.argv[1], "tinypy", "1.0"
-di = f"{name}-{ver}.dist-info"
-files = {f"{name}.py": b"", f"{di}/METADATA": f"Metadata-Version: 2.1\nName: {name}\nVersion: {ver}\n".encode(),
-         f"{di}/WHEEL": b"Wheel-Version: 1.0\nGenerator: fixwrites.sh\nRoot-Is-Purelib: true\nTag: py3-none-any\n"}
-rec = []
-with zipfile.ZipFile(f"{out}/{name}-{ver}-py3-none-any.whl", "w") as z:
-    for p, d in files.items():
-        z.writestr(p, d)
-        h = base64.urlsafe_b64encode(hashlib.sha256(d).digest()).rstrip(b"=").decode()
-        rec.append(f"{p},sha256={h},{len(d)}")
-    rec.append(f"{di}/RECORD,,")
-    z.writestr(f"{di}/RECORD", "\n".join(rec) + "\n")
-EOF
+	py "$top/tests/mkwheel.py" "$wh" tinypy 1.0
 	r=$TEST_TMPDIR/pip
 	mkdir -p "$r"
 	printf 'tinypy==1.0\n' >"$r/requirements.txt"
