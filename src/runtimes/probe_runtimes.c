@@ -374,11 +374,28 @@ static void report_error(struct result *res, const struct runtime_req *r,
 			   "selects it here (needs %s from %s)", a->not_installed,
 			   *r->spec ? r->spec : "it", runtime_req_from(r));
 		res->reason = REASON_NOT_INSTALLED;
-		if (versions_token_safe(a->not_installed)) {
+		if (fix_word_safe(a->not_installed) && a->not_installed[0] != '-') {
 			result_hint(res, "rustup toolchain install %s", a->not_installed);
 			result_fix_argv(res, FIX_AGENT, FIX_NEEDS_NETWORK, "rustup",
 					"toolchain", "install", a->not_installed,
 					(char *)NULL);
+		}
+		return;
+	}
+	if (r->src == SRC_RUST_TOOLCHAIN && !a->timed_out &&
+	    strstr(a->error, "exited with status 1: 'error: ")) {
+		/* rustup's proxy refuses what the toolchain file names (a host
+		 * tuple in the channel, a malformed name): every cargo and
+		 * rustc there fails, a verdict on the file */
+		result_set(res, STATUS_FAIL, "rustup refuses the toolchain %s names: %s",
+			   r->origin.file ? r->origin.file : "the toolchain file",
+			   strstr(a->error, "'error: ") + 1);
+		res->reason = REASON_INVALID_REQUIREMENT;
+		if (r->origin.file) {
+			result_fix_edit(res, r->origin.file, r->origin.line);
+			result_hint(res, "correct the channel in %s:%u (rustup names a "
+				    "release, stable, beta or nightly, without a host)",
+				    r->origin.file, r->origin.line);
 		}
 		return;
 	}
