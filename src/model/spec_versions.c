@@ -585,9 +585,31 @@ static int take_first_word(struct spec *spec, enum req_source src, const char *n
 static int take_ruby_version(struct spec *spec, const char *file, const char *buf,
 			     size_t len, struct parse_error *pe)
 {
+	static const char *const engines[] = {
+		"jruby-", "truffleruby", "mruby-", "rbx-", "artichoke-", NULL
+	};
+	size_t i, n;
+
 	(void)pe;
-	return take_first_word(spec, SRC_RUBY_VERSION, "ruby", "rbenv", "ruby-",
-			       file, buf, len);
+	take_first_word(spec, SRC_RUBY_VERSION, "ruby", "rbenv", "ruby-", file, buf, len);
+	/* another Ruby than CRuby (ruby-build's jruby-9.4.5.0): ruby
+	 * --version of the CRuby found says nothing of it */
+	n = spec->nruntimes;
+	for (i = 0; n && spec->runtimes[n - 1].src == SRC_RUBY_VERSION &&
+	     !spec->runtimes[n - 1].problem && engines[i]; i++)
+		if (!strncmp(spec->runtimes[n - 1].spec, engines[i], strlen(engines[i]))) {
+			struct runtime_req *r = &spec->runtimes[n - 1];
+			struct buf b = BUF_INIT;
+
+			buf_puts(&b, "not checked: '");
+			buf_add_clean(&b, r->spec);
+			buf_puts(&b, "' names another Ruby than CRuby, which ruby "
+				 "--version does not tell apart");
+			r->problem = buf_detach(&b);
+			r->unmet = r->missing = SEV_WARN;
+			r->kind = REQ_ANY;
+		}
+	return 0;
 }
 
 /* jenv's names: "17", "17.0.2", "openjdk64-17.0.2", "temurin64-21.0.1"
@@ -864,7 +886,8 @@ static int take_rust_toolchain_toml(struct spec *spec, const char *file,
 /* ---- .bun-version ---- */
 
 /* Its content, trimmed, as oven-sh/setup-bun's bun-version-file and
- * mise's idiomatic file read it: the first line. */
+ * mise's idiomatic file read it: the first line; setup-bun takes a
+ * semver range there too ("^1.3.6": semver's satisfies), judged so. */
 static int take_bun_version(struct spec *spec, const char *file, const char *buf,
 			    size_t len, struct parse_error *pe)
 {
@@ -883,8 +906,17 @@ static int take_bun_version(struct spec *spec, const char *file, const char *buf
 			t += 4;
 			n -= 4;
 		}
-		add_version_word(spec, SRC_BUN_VERSION, "bun", t, n,
-				 at(file, ln.no, (unsigned)(t - ln.s) + 1));
+		if (memchr(t, '^', n) || memchr(t, '~', n) || memchr(t, '<', n) ||
+		    memchr(t, '>', n) || memchr(t, '|', n) || memchr(t, ' ', n)) {
+			char *range = xstrndup(t, n);
+
+			spec_add_runtime(spec, SRC_BUN_VERSION, "bun", range, REQ_SEMVER,
+					 at(file, ln.no, (unsigned)(t - ln.s) + 1));
+			free(range);
+		} else {
+			add_version_word(spec, SRC_BUN_VERSION, "bun", t, n,
+					 at(file, ln.no, (unsigned)(t - ln.s) + 1));
+		}
 		break;
 	}
 	return 0;
@@ -899,8 +931,19 @@ static const struct toml_value *mise_version(const struct toml_value *v)
 {
 	if (v && v->type == TOML_ARRAY)
 		v = v->n ? v->items[0] : NULL;
-	if (v && v->type == TOML_TABLE)
+	if (v && v->type == TOML_TABLE) {
+		/* os = ["macos"]: mise installs it on those only */
+		const struct toml_value *os = toml_get(v, "os");
+		size_t i;
+		int here = !os || os->type != TOML_ARRAY;
+
+		for (i = 0; !here && i < os->n; i++)
+			here = os->items[i]->type == TOML_STRING &&
+			       !strcmp(os->items[i]->str, "linux");
+		if (!here)
+			return NULL;
 		v = toml_get(v, "version");
+	}
 	return v && v->type == TOML_STRING ? v : NULL;
 }
 

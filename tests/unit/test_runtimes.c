@@ -270,6 +270,10 @@ static void test_loaders(void)
 		  REQ_ASDF, 2, 3 },
 		{ ".ruby-version", "system\n", 0, NULL, 1, "ruby", "system", REQ_ANY, 1, 1 },
 		{ ".ruby-version", "\n\n", 0, NULL, 0 },
+		{ ".ruby-version", "jruby-9.4.5.0\n", 0, NULL, 1, "ruby", "jruby-9.4.5.0",
+		  REQ_ANY, 1, 1, "names another Ruby than CRuby" },
+		{ ".bun-version", "^1.1.0\n", 0, NULL, 1, "bun", "^1.1.0", REQ_SEMVER, 1, 1 },
+		{ "mise.toml", "[tools]\nnode = { version = \"24\", os = [\"macos\"] }\n", 0, NULL, 0 },
 		{ ".ruby-version", "../x\n", 0, NULL, 1, "ruby", "../x", REQ_ANY, 1, 1,
 		  "rbenv refuses it" },
 		/* rust-toolchain: one line is the channel; TOML otherwise */
