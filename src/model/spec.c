@@ -359,6 +359,7 @@ static int yload_parse(struct yload *y, const char *name, int many,
 		rc = ytree_parse_docs(b.data, b.len, YTREE_MAX_NODES, docs, ndocs, &ye);
 	} else if ((rc = ytree_parse(b.data, b.len, YTREE_MAX_NODES, &root, &ye)) == 0 &&
 		   root) {
+		/* NOLINTNEXTLINE(bugprone-sizeof-expression): an array of pointers */
 		*docs = xmalloc(sizeof(**docs));
 		(*docs)[0] = root;
 		*ndocs = 1;
