@@ -2106,13 +2106,15 @@ static void others_find(struct cload *c)
 	if (spec->parent)
 		return;
 	others_in(spec->root, "", &v, &n, &cap, &dirs, &ndirs, &dcap);
-	qsort(dirs, ndirs, sizeof(*dirs), str_cmp);
+	if (ndirs)	/* qsort's base must not be NULL, even for none */
+		qsort(dirs, ndirs, sizeof(*dirs), str_cmp);
 	for (i = 0; i < ndirs; i++) {
 		others_in(spec->root, dirs[i], &v, &n, &cap, NULL, NULL, NULL);
 		free(dirs[i]);
 	}
 	free(dirs);
-	qsort(v, n, sizeof(*v), str_cmp);
+	if (n)
+		qsort(v, n, sizeof(*v), str_cmp);
 	c->env = &c->top;
 	for (i = 0; i < n; i++) {
 		int read = 0;
