@@ -83,10 +83,520 @@ static void level_set_key(struct yw_level *l, const char *v, size_t n)
 	l->has_key = 1;
 }
 
-static void yw_error(struct parse_error *err, const yaml_mark_t *m, const char *msg)
+/* ---- the walk over events, whoever produces them ---- */
+
+/* Where an event starts (0-based, as libyaml's marks). */
+struct yw_mark {
+	unsigned line, col;
+};
+
+struct yw_walk {
+	struct yw_level *lv;
+	size_t n, cap;
+	yw_fn *fn;
+	void *ctx;
+	struct parse_error *err;
+};
+
+static void yw_error(struct parse_error *err, const struct yw_mark *m, const char *msg)
 {
-	parse_error_set(err, m ? (unsigned)m->line + 1 : 0,
-			m ? (unsigned)m->column + 1 : 0, "%s", msg);
+	parse_error_set(err, m ? m->line + 1 : 0, m ? m->col + 1 : 0, "%s", msg);
+}
+
+/* A mapping (map) or sequence starts at m. */
+static int yw_open(struct yw_walk *w, int map, const struct yw_mark *m)
+{
+	size_t i;
+
+	if (w->n == 0 && !map) {
+		yw_error(w->err, m, "expected a mapping at the top");
+		return -1;
+	}
+	if (w->n >= YW_MAX_DEPTH) {
+		yw_error(w->err, m, "nested too deeply");
+		return -1;
+	}
+	if (w->n && w->lv[w->n - 1].map)
+		w->lv[w->n - 1].want_key = 1;	/* the value of a key */
+	if (w->n == w->cap) {
+		grow(&w->lv, sizeof(*w->lv), &w->cap, w->n + 1);
+		for (i = w->n; i < w->cap; i++) {
+			w->lv[i].key = NULL;
+			w->lv[i].keycap = 0;
+		}
+	}
+	w->lv[w->n].map = map;
+	w->lv[w->n].want_key = 1;
+	w->lv[w->n].has_key = 0;
+	w->n++;
+	return 0;
+}
+
+/* A scalar (or an alias: value "") at m, line its line kept within the
+ * text. */
+static int yw_scalar(struct yw_walk *w, const char *v, size_t vlen, unsigned line,
+		     const struct yw_mark *m)
+{
+	struct yw_level *lv = w->lv;
+	size_t n = w->n, i;
+	struct ypath p;
+
+	if (!n) {
+		yw_error(w->err, m, "expected a mapping at the top");
+		return -1;
+	}
+	memset(&p, 0, sizeof(p));
+	p.is_key = lv[n - 1].map && lv[n - 1].want_key;
+	p.in_seq = !lv[n - 1].map;
+	p.line = line;
+	p.value = v;
+	p.vlen = vlen;
+	/* the keys of the mappings above, the level itself included for a
+	 * value */
+	for (i = 0; i < n && p.depth < YW_KEYS; i++) {
+		if (!lv[i].map)
+			continue;
+		if (i == n - 1 && p.is_key)
+			break;
+		p.key[p.depth++] = lv[i].has_key ? lv[i].key : "";
+	}
+	if (lv[n - 1].map) {
+		if (p.is_key)
+			level_set_key(&lv[n - 1], p.value, p.vlen);
+		lv[n - 1].want_key = !p.is_key;
+	}
+	if (w->fn(w->ctx, &p) < 0) {
+		yw_error(w->err, m, "");
+		return -1;
+	}
+	return 0;
+}
+
+static void yw_release(struct yw_walk *w)
+{
+	size_t i;
+
+	for (i = 0; i < w->cap; i++)
+		free(w->lv[i].key);
+	free(w->lv);
+}
+
+/* ---- the fast path: the YAML lockfile writers' own subset ----
+ *
+ * yarn writes yarn.lock and node_modules/.yarn-state.yml itself, one
+ * line at a time (berry's stringifySyml in @yarnpkg/parsers syml.ts;
+ * NodeModulesLinker.ts persistNodeModules), and pnpm writes its lockfiles
+ * with js-yaml's dump (@pnpm/lockfile.fs write.ts: lineWidth 1000,
+ * noCompatMode, noRefs), both in a small subset of YAML: comments, "key:"
+ * and "key: value" lines, "- value" items, plain or quoted scalars on one
+ * line, one-line flow collections of scalars ("{integrity: sha512-...}",
+ * "[x64]", "{}"), and "---" between documents (pnpm 11 and later).
+ * libyaml takes a quarter of a yarn audit's time on such a text (UTF-8
+ * decoding a character at a time, an allocation per token); this reads it
+ * straight.
+ *
+ * It is a whole-text decision: a first pass only looks (fy_scan with emit
+ * 0), and anything outside the subset (a tab, a CR, a byte outside
+ * printable ASCII, a nested flow collection, an anchor, a tag, a block or
+ * multi-line scalar, an escape other than \" \\ \/ \b \f \n \r \t, "...",
+ * an empty document, a compact sequence, a key of 1,000 bytes or more)
+ * hands the whole text to libyaml.  When the text is in the subset the
+ * second pass produces libyaml's events, marks and document lines
+ * included: fuzz_yamlfast holds the two walks to the same calls. */
+
+#define FY_DEPTH 64
+#define FY_KEY_MAX 1000		/* libyaml: a simple key is at most 1024 */
+
+struct fy {
+	struct yw_walk *w;
+	int emit;		/* the second pass */
+	int on;			/* emitting: the second pass, in the document asked for */
+	unsigned want;		/* the document asked for */
+	struct yw_docs *docs;	/* NULL: not counted */
+	struct buf tmp;		/* the scalar, unescaped and NUL-terminated */
+	unsigned ind[FY_DEPTH];
+	char seq[FY_DEPTH];
+	size_t n;		/* blocks open */
+};
+
+enum { FY_OK = 0, FY_FN = -1, FY_OUT = -2 };
+
+/* Where a scalar stands: a block key (then ':' and a blank), a block
+ * value (then blanks and maybe a comment: the line's end), a flow key
+ * (then ": "), a flow value (then the caller's ',' or closer). */
+enum fy_at { FY_KEY, FY_VAL, FY_FKEY, FY_FVAL };
+
+static int fy_plain_start(char c)
+{
+	/* what cannot start a plain scalar (libyaml scanner.c,
+	 * yaml_parser_fetch_next_token), '-', '?' and ':' too: the subset
+	 * leaves them to libyaml */
+	return c > ' ' && c < 0x7f && !strchr("-?:,[]{}#&*!|>'\"%@`", c);
+}
+
+/* One scalar of line s..e from *i: its text in f->tmp, *i past it (past
+ * the ':' of a key).  FY_OUT when what follows is not what at says. */
+static int fy_scalar(struct fy *f, const char *s, size_t e, size_t *i, enum fy_at at)
+{
+	int flow = at == FY_FKEY || at == FY_FVAL, key = at == FY_KEY || at == FY_FKEY;
+	size_t j = *i, st;
+
+	f->tmp.len = 0;
+	if (s[j] == '"' || s[j] == '\'') {
+		char q = s[j++];
+
+		for (;;) {
+			if (j >= e)
+				return FY_OUT;	/* over the line: multi-line */
+			if (s[j] == q) {
+				if (q == '\'' && j + 1 < e && s[j + 1] == '\'') {
+					buf_putc(&f->tmp, '\'');
+					j += 2;
+					continue;
+				}
+				j++;
+				break;
+			}
+			if (q == '"' && s[j] == '\\') {
+				const char *from = "\"\\/bfnrt", *to = "\"\\/\b\f\n\r\t", *k;
+
+				if (j + 1 >= e || !(k = strchr(from, s[j + 1])) || !*k)
+					return FY_OUT;
+				buf_putc(&f->tmp, to[k - from]);
+				j += 2;
+				continue;
+			}
+			st = j;
+			while (j < e && s[j] != q && (q != '"' || s[j] != '\\'))
+				j++;
+			buf_add(&f->tmp, s + st, j - st);
+		}
+		if (key) {
+			if (j >= e || s[j] != ':' || (j + 1 < e && s[j + 1] != ' ') ||
+			    (flow && j + 1 == e))
+				return FY_OUT;
+			*i = j + 1;
+			return FY_OK;
+		}
+		if (flow) {
+			*i = j;
+			return FY_OK;
+		}
+	} else {
+		size_t last;
+
+		if (!fy_plain_start(s[j]))
+			return FY_OUT;
+		/* to ": ", ':' at the end, " #", and in a flow collection to
+		 * ',', ']' or '}' (scanner.c yaml_parser_scan_plain_scalar) */
+		st = last = j;
+		while (j < e) {
+			if (s[j] == ':' && (j + 1 == e || s[j + 1] == ' '))
+				break;
+			if (s[j] == '#' && s[j - 1] == ' ')
+				break;
+			if (flow) {
+				if (s[j] == ',' || s[j] == ']' || s[j] == '}')
+					break;
+				/* libyaml 0.2.5 fails "x:" before one of
+				 * ",?[]{}" in a flow; older ones did not */
+				if (s[j] == '[' || s[j] == '{' || s[j] == ':')
+					if (s[j] != ':' || strchr(",?[]{}", s[j + 1]))
+						return FY_OUT;
+			}
+			if (s[j] != ' ')
+				last = j + 1;
+			j++;
+		}
+		if (key) {
+			if (j >= e || s[j] != ':' || last - st >= FY_KEY_MAX || (flow && j + 1 == e))
+				return FY_OUT;
+			buf_add(&f->tmp, s + st, last - st);
+			*i = j + 1;
+			return FY_OK;
+		}
+		if (j < e && (s[j] == ':' || (flow && s[j] == '#')))
+			return FY_OUT;	/* "mapping values are not allowed" */
+		buf_add(&f->tmp, s + st, last - st);
+		if (flow) {
+			*i = last;
+			return FY_OK;
+		}
+		j = last;
+	}
+	/* a block value: blanks, then maybe a comment */
+	while (j < e && s[j] == ' ')
+		j++;
+	if (j < e && (s[j] != '#' || s[j - 1] != ' '))
+		return FY_OUT;
+	*i = e;
+	return FY_OK;
+}
+
+static int fy_emit(struct fy *f, unsigned line, unsigned col)
+{
+	struct yw_mark m = { line, col };
+
+	if (!f->on)
+		return FY_OK;
+	buf_putc(&f->tmp, 0);	/* NUL-terminated, also when empty */
+	f->tmp.len--;
+	return yw_scalar(f->w, f->tmp.s, f->tmp.len, line + 1, &m) < 0 ? FY_FN : FY_OK;
+}
+
+static int fy_emit_open(struct fy *f, int seq, unsigned line, unsigned col)
+{
+	struct yw_mark m = { line, col };
+
+	return f->on && yw_open(f->w, !seq, &m) < 0 ? FY_FN : FY_OK;
+}
+
+static void fy_emit_close(struct fy *f)
+{
+	if (f->on && f->w->n)
+		f->w->n--;
+}
+
+/* A block mapping or sequence at column ind. */
+static int fy_open(struct fy *f, int seq, unsigned ind, unsigned line)
+{
+	if (f->n == FY_DEPTH)
+		return FY_OUT;
+	f->ind[f->n] = ind;
+	f->seq[f->n++] = (char)seq;
+	return fy_emit_open(f, seq, line, ind);
+}
+
+static void fy_close_to(struct fy *f, size_t n)
+{
+	while (f->n > n) {
+		f->n--;
+		fy_emit_close(f);
+	}
+}
+
+/* A one-line flow collection of scalars from s[*i] ('{' or '['), then the
+ * line's end. */
+static int fy_flow(struct fy *f, const char *s, size_t e, size_t *i, unsigned line)
+{
+	int seq = s[*i] == '[';
+	char close = seq ? ']' : '}';
+	size_t j = *i + 1, k;
+	int rc;
+
+	if ((rc = fy_emit_open(f, seq, line, (unsigned)*i)))
+		return rc;
+	for (;;) {
+		while (j < e && s[j] == ' ')
+			j++;
+		if (j >= e)
+			return FY_OUT;	/* over the line */
+		if (s[j] == close)
+			break;
+		if (!seq) {
+			k = j;
+			if ((rc = fy_scalar(f, s, e, &j, FY_FKEY)) || (rc = fy_emit(f, line, (unsigned)k)))
+				return rc;
+			while (j < e && s[j] == ' ')
+				j++;
+			if (j >= e || s[j] == ',' || s[j] == close)
+				return FY_OUT;	/* an empty value */
+		}
+		k = j;
+		if ((rc = fy_scalar(f, s, e, &j, FY_FVAL)) || (rc = fy_emit(f, line, (unsigned)k)))
+			return rc;
+		while (j < e && s[j] == ' ')
+			j++;
+		if (j < e && s[j] == close)
+			break;
+		if (j >= e || s[j] != ',' || j + 1 >= e || s[j + 1] != ' ')
+			return FY_OUT;	/* ",]" too: libyaml takes it, the subset not */
+		j++;
+		while (j < e && s[j] == ' ')
+			j++;
+		if (j < e && s[j] == close)
+			return FY_OUT;
+	}
+	fy_emit_close(f);
+	j++;
+	while (j < e && s[j] == ' ')
+		j++;
+	if (j < e && (s[j] != '#' || s[j - 1] != ' '))
+		return FY_OUT;
+	*i = e;
+	return FY_OK;
+}
+
+/* A value from s[*i] to the line's end: a scalar or a flow collection. */
+static int fy_value(struct fy *f, const char *s, size_t e, size_t *i, unsigned line)
+{
+	size_t k = *i;
+	int rc;
+
+	if (s[k] == '{' || s[k] == '[')
+		return fy_flow(f, s, e, i, line);
+	if ((rc = fy_scalar(f, s, e, i, FY_VAL)))
+		return rc;
+	return fy_emit(f, line, (unsigned)k);
+}
+
+/* A document starts: its number and first line. */
+static void fy_doc(struct fy *f, unsigned *ndoc, unsigned line)
+{
+	if (f->docs) {
+		if (*ndoc < YW_DOCS_LINES)
+			f->docs->line[*ndoc] = line + 1;
+		f->docs->n = *ndoc + 1;
+	}
+	f->on = f->emit && *ndoc == f->want;
+	++*ndoc;
+}
+
+/* One pass over the text: FY_OK, FY_FN (fn stopped the walk; only when
+ * emitting) or FY_OUT (not in the subset; only when not emitting, since
+ * the first pass found none). */
+static int fy_scan(struct fy *f, const char *buf, size_t len)
+{
+	const char *s = buf, *end = buf + len;
+	unsigned line = 0, pline = 0, pcol = 0, ndoc = 0;
+	int pending = 0, any = 0, marker = 0, rc;
+
+	f->n = 0;
+	f->on = 0;
+	for (; s < end; line++) {
+		const char *nl;
+		size_t e, i = 0, k;
+		int item;
+
+		/* the line's end, and every byte of it printable ASCII: one
+		 * loop (memchr per line cost more in its calls) */
+		for (e = 0; s + e < end && (unsigned char)(s[e] - ' ') < 0x7f - ' '; e++)
+			;
+		if (s + e < end && s[e] != '\n')
+			return FY_OUT;
+		nl = s + e < end ? s + e : NULL;
+		while (i < e && s[i] == ' ')
+			i++;
+		if (i == e || s[i] == '#')
+			goto next;	/* blank or a comment */
+		if (i == 0 && e >= 3 && !memcmp(s, "---", 3)) {
+			/* a document ends, another starts (pnpm 11's
+			 * lockfile is two: yamlDocuments.ts) */
+			if (e > 3 || (ndoc && !any) || (ndoc == 0 && marker))
+				return FY_OUT;
+			if (pending) {
+				f->tmp.len = 0;
+				if ((rc = fy_emit(f, pline, pcol)))
+					return rc;
+				pending = 0;
+			}
+			fy_close_to(f, 0);
+			if (f->on && !f->docs)
+				return FY_OK;	/* past the one asked for */
+			marker = 1;
+			any = 0;
+			fy_doc(f, &ndoc, line);
+			goto next;
+		}
+		if (i == 0 && e >= 3 && !memcmp(s, "...", 3))
+			return FY_OUT;	/* a document end */
+		item = s[i] == '-' && (i + 1 == e || s[i + 1] == ' ');
+		if (!any) {
+			if (i || item)
+				return FY_OUT;
+			if (!marker)
+				fy_doc(f, &ndoc, line);
+			any = 1;
+			marker = 0;
+			if ((rc = fy_open(f, 0, 0, line)))
+				return rc;
+		} else if (pending && i > f->ind[f->n - 1]) {
+			/* the block of the key above */
+			if ((rc = fy_open(f, item, (unsigned)i, line)))
+				return rc;
+			pending = 0;
+		} else {
+			if (pending) {	/* the key above has no value */
+				f->tmp.len = 0;
+				if ((rc = fy_emit(f, pline, pcol)))
+					return rc;
+				pending = 0;
+			}
+			k = f->n;
+			while (k > 0 && f->ind[k - 1] > i)
+				k--;
+			if (!k || f->ind[k - 1] != i || f->seq[k - 1] != item)
+				return FY_OUT;
+			fy_close_to(f, k);
+		}
+		if (item) {
+			i += 2;
+			while (i < e && s[i] == ' ')
+				i++;
+			if (i >= e)
+				return FY_OUT;	/* "-" alone: a nested block */
+			if ((rc = fy_value(f, s, e, &i, line)))
+				return rc;
+			goto next;
+		}
+		k = i;
+		if ((rc = fy_scalar(f, s, e, &i, FY_KEY)) || (rc = fy_emit(f, line, (unsigned)k)))
+			return rc;
+		k = i;		/* past the ':' */
+		while (i < e && s[i] == ' ')
+			i++;
+		if (i == e || s[i] == '#') {
+			/* a block below, or nothing: libyaml's empty scalar is
+			 * marked at the end of the ':' (parser.c
+			 * yaml_parser_parse_block_mapping_value) */
+			pending = 1;
+			pline = line;
+			pcol = (unsigned)k;
+			goto next;
+		}
+		if ((rc = fy_value(f, s, e, &i, line)))
+			return rc;
+next:
+		s = nl ? nl + 1 : end;
+	}
+	if (!any)
+		return FY_OUT;	/* no document, or an empty one */
+	if (pending) {
+		f->tmp.len = 0;
+		if ((rc = fy_emit(f, pline, pcol)))
+			return rc;
+	}
+	fy_close_to(f, 0);
+	return FY_OK;
+}
+
+/* The walk in the subset, or FY_OUT with nothing called. */
+static int fy_walk(struct yw_walk *w, const char *buf, size_t len, unsigned doc,
+		   struct yw_docs *docs)
+{
+	struct fy f;
+	int rc;
+
+	memset(&f, 0, sizeof(f));
+	f.w = w;
+	f.want = doc;
+	rc = fy_scan(&f, buf, len);
+	if (rc == FY_OK) {
+		f.emit = 1;
+		f.docs = docs;
+		rc = fy_scan(&f, buf, len);
+	}
+	buf_release(&f.tmp);
+	return rc;
+}
+
+/* ---- libyaml ---- */
+
+static struct yw_mark yw_mark_of(const yaml_mark_t *m)
+{
+	struct yw_mark r = { (unsigned)m->line, (unsigned)m->column };
+
+	return r;
 }
 
 int deps_yaml_walk(const char *buf, size_t len, yw_fn *fn, void *ctx,
@@ -95,12 +605,11 @@ int deps_yaml_walk(const char *buf, size_t len, yw_fn *fn, void *ctx,
 	return deps_yaml_walk_doc(buf, len, 0, fn, ctx, NULL, err);
 }
 
-int deps_yaml_walk_doc(const char *buf, size_t len, unsigned doc, yw_fn *fn, void *ctx,
-		       struct yw_docs *docs, struct parse_error *err)
+static int walk(const char *buf, size_t len, unsigned doc, yw_fn *fn, void *ctx,
+		struct yw_docs *docs, struct parse_error *err, int fast)
 {
 	yaml_parser_t parser;
-	struct yw_level *lv = NULL;
-	size_t n = 0, cap = 0, i;
+	struct yw_walk w;
 	int rc = -1, done = 0;
 	struct yw_end end;
 	unsigned seen = 0;	/* documents started so far */
@@ -109,6 +618,18 @@ int deps_yaml_walk_doc(const char *buf, size_t len, unsigned doc, yw_fn *fn, voi
 	memset(err, 0, sizeof(*err));
 	if (docs)
 		memset(docs, 0, sizeof(*docs));
+	memset(&w, 0, sizeof(w));
+	w.fn = fn;
+	w.ctx = ctx;
+	w.err = err;
+	if (fast) {
+		rc = fy_walk(&w, buf, len, doc, docs);
+		if (rc != FY_OUT) {
+			yw_release(&w);
+			return rc == FY_OK ? 0 : -1;
+		}
+		rc = -1;
+	}
 	yw_end_init(&end, buf, len);
 	if (!yaml_parser_initialize(&parser)) {
 		parse_error_msg(err, "cannot start the YAML parser");
@@ -117,11 +638,11 @@ int deps_yaml_walk_doc(const char *buf, size_t len, unsigned doc, yw_fn *fn, voi
 	yaml_parser_set_input_string(&parser, (const unsigned char *)buf, len);
 	while (!done) {
 		yaml_event_t ev;
-		struct ypath p;
+		struct yw_mark m;
 
 		if (!yaml_parser_parse(&parser, &ev)) {
-			yw_error(err, &parser.problem_mark, parser.problem ? parser.problem :
-				 "malformed YAML");
+			m = yw_mark_of(&parser.problem_mark);
+			yw_error(err, &m, parser.problem ? parser.problem : "malformed YAML");
 			goto out;
 		}
 		if (!in_doc && ev.type != YAML_DOCUMENT_START_EVENT &&
@@ -129,11 +650,12 @@ int deps_yaml_walk_doc(const char *buf, size_t len, unsigned doc, yw_fn *fn, voi
 			yaml_event_delete(&ev);	/* another document's */
 			continue;
 		}
+		m = yw_mark_of(&ev.start_mark);
 		switch (ev.type) {
 		case YAML_DOCUMENT_START_EVENT:
 			if (docs) {
 				if (seen < YW_DOCS_LINES)
-					docs->line[seen] = (unsigned)ev.start_mark.line + 1;
+					docs->line[seen] = m.line + 1;
 				docs->n = seen + 1;
 			}
 			in_doc = seen++ == doc;
@@ -147,73 +669,27 @@ int deps_yaml_walk_doc(const char *buf, size_t len, unsigned doc, yw_fn *fn, voi
 			break;
 		case YAML_MAPPING_START_EVENT:
 		case YAML_SEQUENCE_START_EVENT:
-			if (n == 0 && ev.type != YAML_MAPPING_START_EVENT) {
-				yw_error(err, &ev.start_mark, "expected a mapping at the top");
+			if (yw_open(&w, ev.type == YAML_MAPPING_START_EVENT, &m) < 0) {
 				yaml_event_delete(&ev);
 				goto out;
 			}
-			if (n >= YW_MAX_DEPTH) {
-				yw_error(err, &ev.start_mark, "nested too deeply");
-				yaml_event_delete(&ev);
-				goto out;
-			}
-			if (n && lv[n - 1].map)
-				lv[n - 1].want_key = 1;	/* the value of a key */
-			if (n == cap) {
-				grow(&lv, sizeof(*lv), &cap, n + 1);
-				for (i = n; i < cap; i++) {
-					lv[i].key = NULL;
-					lv[i].keycap = 0;
-				}
-			}
-			lv[n].map = ev.type == YAML_MAPPING_START_EVENT;
-			lv[n].want_key = 1;
-			lv[n].has_key = 0;
-			n++;
 			break;
 		case YAML_MAPPING_END_EVENT:
 		case YAML_SEQUENCE_END_EVENT:
-			if (!n)		/* libyaml pairs them; never below the top */
+			if (!w.n)	/* libyaml pairs them; never below the top */
 				break;
-			n--;
-			if (!n && !docs)
+			w.n--;
+			if (!w.n && !docs)
 				done = 1;
 			break;
 		case YAML_SCALAR_EVENT:
 		case YAML_ALIAS_EVENT:
-			if (!n) {
-				yw_error(err, &ev.start_mark, "expected a mapping at the top");
-				yaml_event_delete(&ev);
-				goto out;
-			}
-			memset(&p, 0, sizeof(p));
-			p.is_key = lv[n - 1].map && lv[n - 1].want_key;
-			p.in_seq = !lv[n - 1].map;
 			/* an empty value at the end of a text without a
 			 * final newline: a mark past its last line */
-			p.line = yw_line(&end, (unsigned)ev.start_mark.line + 1);
-			if (ev.type == YAML_SCALAR_EVENT) {
-				p.value = (const char *)ev.data.scalar.value;
-				p.vlen = ev.data.scalar.length;
-			} else {
-				p.value = "";
-			}
-			/* the keys of the mappings above, the level itself included
-			 * for a value */
-			for (i = 0; i < n && p.depth < YW_KEYS; i++) {
-				if (!lv[i].map)
-					continue;
-				if (i == n - 1 && p.is_key)
-					break;
-				p.key[p.depth++] = lv[i].has_key ? lv[i].key : "";
-			}
-			if (lv[n - 1].map) {
-				if (p.is_key)
-					level_set_key(&lv[n - 1], p.value, p.vlen);
-				lv[n - 1].want_key = !p.is_key;
-			}
-			if (fn(ctx, &p) < 0) {
-				yw_error(err, &ev.start_mark, "");
+			if (yw_scalar(&w, ev.type == YAML_SCALAR_EVENT ?
+				      (const char *)ev.data.scalar.value : "",
+				      ev.type == YAML_SCALAR_EVENT ? ev.data.scalar.length : 0,
+				      yw_line(&end, m.line + 1), &m) < 0) {
 				yaml_event_delete(&ev);
 				goto out;
 			}
@@ -235,9 +711,19 @@ out:
 			err->col = end.col;
 		}
 	}
-	for (i = 0; i < cap; i++)
-		free(lv[i].key);
-	free(lv);
+	yw_release(&w);
 	yaml_parser_delete(&parser);
 	return rc;
+}
+
+int deps_yaml_walk_doc(const char *buf, size_t len, unsigned doc, yw_fn *fn, void *ctx,
+		       struct yw_docs *docs, struct parse_error *err)
+{
+	return walk(buf, len, doc, fn, ctx, docs, err, 1);
+}
+
+int deps_yaml_walk_libyaml(const char *buf, size_t len, unsigned doc, yw_fn *fn, void *ctx,
+			   struct yw_docs *docs, struct parse_error *err)
+{
+	return walk(buf, len, doc, fn, ctx, docs, err, 0);
 }

@@ -49,4 +49,10 @@ struct yw_docs {
 int deps_yaml_walk_doc(const char *buf, size_t len, unsigned doc, yw_fn *fn, void *ctx,
 		       struct yw_docs *docs, struct parse_error *err);
 
+/* deps_yaml_walk_doc through libyaml alone, never the fast path for the
+ * lockfile writers' subset (deps_yaml.c): what fuzz_yamlfast holds the
+ * fast path to. */
+int deps_yaml_walk_libyaml(const char *buf, size_t len, unsigned doc, yw_fn *fn, void *ctx,
+			   struct yw_docs *docs, struct parse_error *err);
+
 #endif

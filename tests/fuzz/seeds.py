@@ -604,6 +604,38 @@ def new_targets():
         b"\0lockfileVersion: '6.0'\nsettings:\n  autoInstallPeers: true\ndependencies:\n"
         b"  a:\n    specifier: ^1\n    version: 1.0.0\n",
     ])
+    # the fast walk against libyaml's: yarn's own texts, and the edges of
+    # the subset (what it leaves to libyaml, what it reads itself)
+    write("yamlfast", files(fix + "yarn-*/yarn.lock") + files(fix + "yarn-*/yarn-state.yml") +
+          files(fix + "pnpm/pnpm-lock.yaml") + [
+        b"---\nlockfileVersion: '9.0'\nimporters:\n  .:\n    configDependencies: {}\n---\n"
+        b"lockfileVersion: '9.0'\npackages:\n  a@1.0.0:\n    resolution: {integrity: sha512-A==}\n"
+        b"    cpu: [x64, arm64]\n    engines: {node: '>=12', npm: \"*\"}\n"
+        b"    resolution2: {tarball: https://x.test/a.tgz}\nsnapshots:\n  a@1.0.0: {}\n  b: []\n",
+        b"a: {b: c, d: [e]}\n",
+        b"a: {b: c,}\nb: [c,d]\nc: {x:y: z}\nd: {a: b: c}\ne: [a: b]\n",
+        b"a: 1\n---\n---\nb: 2\n",
+        b"a: 1\n--- # c\nb: 2\n",
+        b"- {a: b}\n",
+        b"a:\n  - {b: 'c', \"d\": e}\n  - [f, 'g']\n",
+        b'# c\n\n"a b":\n  k: v # c\n  e:\n  q: \'it\'\'s\'\n  s:\n    - "x\\"y"\n'
+        b'    - z\n  t: \n"b": STOP\nlast:',
+        b"a:\n  - x\nb:\n- y\n",
+        b"a: b: c\n",
+        b"a: b\n  c\n",
+        b"a:\n  b:\n    c: d\n e: f\n",
+        b"- a\n",
+        b"a: {b: c}\n",
+        b"a: 'x\n  y'\n",
+        b"a: \"\\u0041\"\nb: \"\\t\"\n",
+        b"a:    \n\n  # x\n  b: c#d #e\n",
+        b"key with spaces  : v\n\"q\": w\n'r':\n",
+        b"---\na: 1\n",
+        b"...: 1\n",
+        b"a:\tb\n",
+        b"a: b\r\n",
+        b"x: STOP\n",
+    ])
     write("yarnlock", [b"\0" + x for x in files(fix + "yarn-*/yarn.lock")] +
           [b"\1" + x for x in files(fix + "yarn-*/yarn-state.yml")] + [
         b"\0# yarn lockfile v1\n\na@^1:\n  version \"1.0.0\"\n",
