@@ -335,6 +335,8 @@ int deps_bun_manifest_stale(const struct bun_lock *l, size_t ws, const struct bu
 
 /* The machine a PEP 508 marker is evaluated for; NULL fields are
  * unknown, and a comparison that needs one is undecided. */
+struct toml_value;
+
 struct pymarker_env {
 	const char *python_version;	/* "3.12" */
 	const char *python_full_version;	/* "3.12.3" */
@@ -364,13 +366,15 @@ char *pep503_normalize(const char *name, size_t len);
 int deps_uv_parse(const char *buf, size_t len, const struct pymarker_env *env,
 		  struct dep_set *s, struct parse_error *err);
 
-/* poetry.lock: every non-optional package whose markers hold (lock
- * 2.1's per-package "markers"; for older locks, a package whose every
- * dependent asks for it under a marker is decided by those markers).
- * optional_groups (NULL-terminated, or NULL) are the pyproject groups
- * `poetry install` leaves out. */
+/* poetry.lock: what `poetry install` installs here.  Lock 2.1 says it
+ * of each package (its "groups" and "markers"); before that, it is what
+ * pyproject's declarations (pyproject: its parsed tree, or NULL) reach
+ * through the lock's dependencies whose markers hold, as poetry 1.x
+ * solves the root package again against the lock; without them, the
+ * packages no other one depends on stand for the declarations.  Groups
+ * pyproject marks optional are left out. */
 int deps_poetry_parse(const char *buf, size_t len, const struct pymarker_env *env,
-		      const char *const *optional_groups, struct dep_set *s,
+		      const struct toml_value *pyproject, struct dep_set *s,
 		      struct parse_error *err);
 
 /* requirements.txt, read line by line as pip reads it (its line breaks,

@@ -76,7 +76,7 @@ tally() {
 # by the ASan build already: each state is built, and each script's own
 # work done, once, not once per binary.  (Not twinned: a script that
 # writes with the binary, counts what it started, or signals it.)
-twinned="deps_bun deps_npm deps_pnpm deps_pnpm_cfg deps_py deps_yarn fixwrites github
+twinned="deps_bun deps_npm deps_pnpm deps_pnpm_cfg deps_poetry deps_py deps_yarn fixwrites github
 	contract deps envexample junit ports runtimes secrets tap"
 # listed WORD LIST: WORD is one of LIST's words
 listed() {
@@ -107,7 +107,8 @@ fi
 # finished first.  The jobs known to be the longest are dealt first, so
 # that the workers end together (the list "the costliest jobs" below
 # prints is where these names come from).
-first="deps_yarn deps_pnpm_cfg deps_npm deps_pnpm deps_py deps_bun github hostile valgrind init"
+first="deps_yarn deps_pnpm_cfg deps_npm deps_pnpm deps_py deps_bun github hostile valgrind init
+	deps_poetry"
 runs=$TEST_TMPDIR/jobs
 mkdir -p "$runs"
 {

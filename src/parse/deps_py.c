@@ -10,6 +10,7 @@
  * installed, not counted when it is not.
  */
 #include "deps.h"
+#include "poetrycon.h"
 #include "toml.h"
 #include "util.h"
 
@@ -308,17 +309,86 @@ int deps_uv_parse(const char *buf, size_t len, const struct pymarker_env *env,
 
 /* ---- poetry ---- */
 
-static int in_list(const char *const *list, const char *s)
+/* The groups `poetry install` leaves out: pyproject.toml's
+ * [tool.poetry.group.NAME] with optional = true. */
+static int group_optional(const struct toml_value *poetry, const char *name)
 {
-	for (; list && *list; list++)
-		if (!strcmp(*list, s))
-			return 1;
-	return 0;
+	const struct toml_value *opt = toml_get(toml_get(toml_get(poetry, "group"), name),
+						"optional");
+
+	return opt && opt->type == TOML_BOOL && opt->b;
+}
+
+/* One declaration of a dependency (in pyproject.toml, or an edge of a
+ * lock before 2.1), as poetry reads it for this environment: a version
+ * string holds; a table's "markers" (PEP 508), "python" (poetry's
+ * constraint on python_full_version) and "platform" (sys.platform) must
+ * all hold, as poetry-core's factory.py create_dependency joins them into
+ * one marker; an "optional" one comes only with an extra. */
+static enum reach decl_reach(const struct pygraph *g, const struct toml_value *one, enum reach r)
+{
+	const struct toml_value *opt;
+	const char *py, *plat;
+
+	if (!one || one->type != TOML_TABLE)
+		return r;
+	opt = toml_get(one, "optional");
+	if (opt && opt->type == TOML_BOOL && opt->b)
+		return R_NO;
+	r = marker_reach(g, toml_str(toml_get(one, "markers")), r);
+	if (r != R_NO && (py = toml_str(toml_get(one, "python")))) {
+		char why[128];
+		int ok = g->env->python_full_version ?
+			 poetry_check(py, g->env->python_full_version, why, sizeof(why)) : -1;
+
+		r = ok == 0 ? R_NO : ok < 0 && r == R_YES ? R_UNDECIDED : r;
+	}
+	if (r != R_NO && (plat = toml_str(toml_get(one, "platform")))) {
+		/* a plain name is compared; a constraint ("linux || darwin")
+		 * is not decided here */
+		if (!g->env->sys_platform || strpbrk(plat, "|!,<>= *"))
+			r = r == R_YES ? R_UNDECIDED : r;
+		else if (strcmp(plat, g->env->sys_platform))
+			r = R_NO;
+	}
+	return r;
+}
+
+/* A table of declarations { name = "1.0" | {...} | [{...}, ...] }: each
+ * package named is queued at the best reach of its alternatives (r at
+ * most).  skip_python: [tool.poetry.dependencies], where "python" is the
+ * interpreter's constraint. */
+static void decls_push(struct pygraph *g, const struct toml_value *deps, enum reach r,
+		       int skip_python)
+{
+	size_t i, j;
+
+	if (!deps || deps->type != TOML_TABLE)
+		return;
+	for (i = 0; i < deps->n; i++) {
+		const struct toml_value *e = deps->kv[i].val;
+		enum reach er = R_NO;
+		size_t to;
+
+		if (skip_python && !strcmp(deps->kv[i].key, "python"))
+			continue;	/* the interpreter, not a package */
+		if ((to = graph_find(g, deps->kv[i].key, NULL)) == NONE)
+			continue;
+		/* a list of alternatives: [{version, markers}, ...] */
+		for (j = 0; j < (e->type == TOML_ARRAY ? e->n : 1); j++) {
+			enum reach x = decl_reach(g, e->type == TOML_ARRAY ? e->items[j] : e, r);
+
+			if (x > er)
+				er = x;
+		}
+		if (er != R_NO)
+			graph_push(g, to, NULL, er);
+	}
 }
 
 /* lock-version 2.1: groups and markers on the package itself. */
 static enum reach poetry_own(const struct pygraph *g, const struct toml_value *t,
-			     const char *const *optional_groups)
+			     const struct toml_value *poetry)
 {
 	const struct toml_value *groups = toml_get(t, "groups");
 	const struct toml_value *markers = toml_get(t, "markers");
@@ -330,7 +400,7 @@ static enum reach poetry_own(const struct pygraph *g, const struct toml_value *t
 		const char *m;
 		enum reach r;
 
-		if (!grp || in_list(optional_groups, grp))
+		if (!grp || group_optional(poetry, grp))
 			continue;
 		m = markers && markers->type == TOML_TABLE ? toml_str(toml_get(markers, grp)) :
 		    toml_str(markers);
@@ -341,66 +411,45 @@ static enum reach poetry_own(const struct pygraph *g, const struct toml_value *t
 	return best;
 }
 
-/* Older locks: an edge's markers ("markers" of an inline table, or
- * none for a plain version string); optional edges belong to extras. */
-static void poetry_edges(struct pygraph *g, const struct toml_value *deps, enum reach r)
+/* Before lock 2.1 (poetry 1.x) the lock says no group: the installer
+ * solves the root package again with the locked packages as its only
+ * repository, under this environment (poetry installer.py _do_install:
+ * Solver(root, pool of the locked repository, ...) in
+ * solver.use_environment(env), root being the package with its groups
+ * less the optional ones).  So what is installed is what pyproject.toml's
+ * declarations reach here: [tool.poetry.dependencies] (python aside),
+ * the legacy dev-dependencies (the group "dev") and each group's that is
+ * not optional.  0 when pyproject.toml declares none of that. */
+static int poetry_roots(struct pygraph *g, const struct toml_value *poetry)
 {
-	size_t i, j;
+	const struct toml_value *groups = toml_get(poetry, "group");
+	size_t i;
 
-	if (!deps || deps->type != TOML_TABLE)
-		return;
-	for (i = 0; i < deps->n; i++) {
-		const struct toml_value *e = deps->kv[i].val;
-		const struct toml_value *one = e;
-		enum reach er = R_NO;
-		size_t to = graph_find(g, deps->kv[i].key, NULL);
-
-		if (to == NONE)
-			continue;
-		/* a list of alternatives: [{version, markers}, ...] */
-		for (j = 0; j < (e->type == TOML_ARRAY ? e->n : 1); j++) {
-			enum reach x;
-
-			if (e->type == TOML_ARRAY)
-				one = e->items[j];
-			if (one->type == TOML_TABLE &&
-			    toml_get(one, "optional") && toml_get(one, "optional")->b)
-				continue;
-			x = one->type == TOML_TABLE ?
-			    marker_reach(g, toml_str(toml_get(one, "markers")), r) : r;
-			if (one->type == TOML_TABLE && toml_get(one, "python") && x == R_YES)
-				x = R_UNDECIDED;	/* a poetry python constraint */
-			if (x > er)
-				er = x;
-		}
-		if (er != R_NO)
-			graph_push(g, to, NULL, er);
-	}
+	if (!toml_get(poetry, "dependencies") && !toml_get(poetry, "dev-dependencies") &&
+	    !groups)
+		return 0;
+	decls_push(g, toml_get(poetry, "dependencies"), R_YES, 1);
+	if (!group_optional(poetry, "dev"))
+		decls_push(g, toml_get(poetry, "dev-dependencies"), R_YES, 0);
+	for (i = 0; groups && groups->type == TOML_TABLE && i < groups->n; i++)
+		if (!group_optional(poetry, groups->kv[i].key))
+			decls_push(g, toml_get(groups->kv[i].val, "dependencies"), R_YES, 0);
+	return 1;
 }
 
 int deps_poetry_parse(const char *buf, size_t len, const struct pymarker_env *env,
-		      const char *const *optional_groups, struct dep_set *s,
+		      const struct toml_value *pyproject, struct dep_set *s,
 		      struct parse_error *err)
 {
+	const struct toml_value *poetry = toml_get(toml_get(pyproject, "tool"), "poetry");
 	struct toml_value *root = NULL;
 	struct pygraph g;
-	unsigned char *incoming;
+	unsigned char *incoming = NULL;
 	size_t i, j;
-	int rc = graph_open(buf, len, env, &g, &root, err);
+	int rc = graph_open(buf, len, env, &g, &root, err), roots = 0;
 
 	if (rc <= 0)
 		return rc;
-	incoming = xcalloc(g.n ? g.n : 1, 1);
-	for (i = 0; i < g.n; i++) {
-		const struct toml_value *deps = toml_get(g.v[i].t, "dependencies");
-
-		for (j = 0; deps && deps->type == TOML_TABLE && j < deps->n; j++) {
-			size_t to = graph_find(&g, deps->kv[j].key, NULL);
-
-			if (to != NONE)
-				incoming[to] = 1;
-		}
-	}
 	for (i = 0; i < g.n; i++) {
 		const struct toml_value *t = g.v[i].t;
 		const struct toml_value *groups = toml_get(t, "groups");
@@ -409,18 +458,40 @@ int deps_poetry_parse(const char *buf, size_t len, const struct pymarker_env *en
 		if (opt && opt->type == TOML_BOOL && opt->b)
 			continue;	/* an extra's: only with that extra */
 		if (groups && groups->type == TOML_ARRAY) {
-			enum reach r = poetry_own(&g, t, optional_groups);
+			enum reach r = poetry_own(&g, t, poetry);
 
 			if (r != R_NO)
 				graph_push(&g, i, NULL, r);
-		} else if (!incoming[i]) {
-			graph_push(&g, i, NULL, R_YES);	/* a top-level dependency */
+		} else if (!roots) {
+			roots = poetry_roots(&g, poetry) ? 1 : -1;
+		}
+	}
+	/* no pyproject.toml to solve from: the packages no other one
+	 * depends on are taken for the top-level dependencies */
+	if (roots < 0) {
+		incoming = xcalloc(g.n ? g.n : 1, 1);
+		for (i = 0; i < g.n; i++) {
+			const struct toml_value *deps = toml_get(g.v[i].t, "dependencies");
+
+			for (j = 0; deps && deps->type == TOML_TABLE && j < deps->n; j++) {
+				size_t to = graph_find(&g, deps->kv[j].key, NULL);
+
+				if (to != NONE)
+					incoming[to] = 1;
+			}
+		}
+		for (i = 0; i < g.n; i++) {
+			const struct toml_value *opt = toml_get(g.v[i].t, "optional");
+
+			if (!incoming[i] && !toml_get(g.v[i].t, "groups") &&
+			    !(opt && opt->type == TOML_BOOL && opt->b))
+				graph_push(&g, i, NULL, R_YES);
 		}
 	}
 	/* lock 2.1 decided every package itself; older ones follow edges */
 	for (i = 0; i < g.nq; i++)
 		if (!toml_get(g.v[g.q[i].pkg].t, "groups"))
-			poetry_edges(&g, toml_get(g.v[g.q[i].pkg].t, "dependencies"), g.q[i].r);
+			decls_push(&g, toml_get(g.v[g.q[i].pkg].t, "dependencies"), g.q[i].r, 0);
 	free(incoming);
 	graph_result(&g, s);
 	graph_release(&g);

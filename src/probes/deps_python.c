@@ -230,36 +230,21 @@ static int scan_site(struct venv *v, struct dep_set *have, double deadline)
 	return rc < 0 || clock_ms() > deadline ? -1 : 0;
 }
 
-/* poetry install leaves out groups pyproject.toml marks optional
- * ([tool.poetry.group.NAME] optional = true): their names, as a new
- * NULL-terminated list (or NULL). */
-static char **poetry_optional_groups(const struct spec *spec)
+/* pyproject.toml's tree, which says what poetry install installs (its
+ * declarations and optional groups: deps_poetry_parse), or NULL. */
+static struct toml_value *poetry_pyproject(const struct spec *spec)
 {
 	struct blob b;
 	struct lread lr;
-	struct toml_value *root;
+	struct toml_value *root = NULL;
 	struct parse_error te;
-	const struct toml_value *groups;
-	char **out = NULL;
-	size_t n = 0, cap = 0, i;
 
 	if (deps_read(spec->root, "pyproject.toml", 1, DEPS_META_CAP, &b, &lr) < 0)
 		return NULL;
-	if (toml_parse(b.data, b.len, NULL, &root, &te) == 0) {
-		groups = toml_get(toml_get(toml_get(root, "tool"), "poetry"), "group");
-		for (i = 0; groups && groups->type == TOML_TABLE && i < groups->n; i++) {
-			const struct toml_value *opt = toml_get(groups->kv[i].val, "optional");
-
-			if (opt && opt->type == TOML_BOOL && opt->b) {
-				grow(&out, sizeof(*out), &cap, n + 2);
-				out[n++] = xstrdup(groups->kv[i].key);
-				out[n] = NULL;
-			}
-		}
-		toml_free(root);
-	}
+	if (toml_parse(b.data, b.len, NULL, &root, &te) < 0)
+		root = NULL;
 	blob_release(&b);
-	return out;
+	return root;
 }
 
 /* The lockfile's packages for the environment v (b: the lockfile's
@@ -269,7 +254,7 @@ static int python_parse(const struct spec *spec, const struct lock_req *l,
 			const struct venv *v, const struct blob *b, struct dep_set *want,
 			struct parse_error *e, struct pip_parse *pip)
 {
-	char **groups, **g;
+	struct toml_value *pyproject;
 	int rc;
 
 	memset(pip, 0, sizeof(*pip));
@@ -282,11 +267,9 @@ static int python_parse(const struct spec *spec, const struct lock_req *l,
 		pip->environ = (const char *const *)environ;
 		return deps_pip_parse(b->data, b->len, pip, want, e);
 	}
-	groups = poetry_optional_groups(spec);
-	rc = deps_poetry_parse(b->data, b->len, &v->env, (const char *const *)groups, want, e);
-	for (g = groups; g && *g; g++)
-		free(*g);
-	free(groups);
+	pyproject = poetry_pyproject(spec);
+	rc = deps_poetry_parse(b->data, b->len, &v->env, pyproject, want, e);
+	toml_free(pyproject);
 	return rc;
 }
 

@@ -2,13 +2,16 @@
  * over toml.c): every non-optional package whose markers hold.
  *
  * The first byte: bit 0, no python version known; bit 1, the group "dev"
- * is left out (optional_groups).  Invariants (deps_check.h): each entry
+ * is left out (a pyproject.toml saying it is optional); bit 2, the rest
+ * is pyproject.toml NUL poetry.lock (the declarations poetry 1.x solves
+ * again; one that does not parse is none).  Invariants (deps_check.h): each entry
  * found by its normalised name, with known flags and a line inside the
  * file, and the set equal to itself under deps_compare; every key is its
  * own PEP 503 form; a failure names a line inside the file and says why,
  * printably.
  */
 #include "deps_check.h"
+#include "toml.h"
 
 #include <stdlib.h>
 
@@ -18,7 +21,9 @@ static const struct pymarker_env py312 = {
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	static const char *const dev[] = { "dev", NULL };
+	static const char dev_text[] = "[tool.poetry.group.dev]\noptional = true\n";
+	struct toml_value *proj = NULL;
+	struct parse_error perr;
 	struct dep_set s = DEP_SET_INIT;
 	struct pymarker_env env = py312;
 	struct parse_error err;
@@ -34,11 +39,22 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		env.python_version = env.python_full_version = NULL;
 	data++;
 	size--;
+	if (opts & 4) {
+		const uint8_t *a, *b;
+		size_t alen, blen;
+
+		fuzz_split(data, size, &a, &alen, &b, &blen);
+		if (toml_parse((const char *)a, alen, NULL, &proj, &perr) < 0)
+			proj = NULL;
+		data = b;
+		size = blen;
+	} else if (opts & 2) {
+		FUZZ_CHECK(toml_parse(dev_text, sizeof(dev_text) - 1, NULL, &proj, &perr) == 0);
+	}
 	data = fuzz_scale(data, &size, &owned);
 	lines = deps_lines(data, size);
 	memset(&err, 0, sizeof(err));
-	if (deps_poetry_parse((const char *)data, size, &env, opts & 2 ? dev : NULL,
-			      &s, &err) == 0) {
+	if (deps_poetry_parse((const char *)data, size, &env, proj, &s, &err) == 0) {
 		deps_check_set(&s, lines, DEPS_CMP_PEP440);
 		for (i = 0; i < s.n; i++) {
 			char *norm = pep503_normalize(s.v[i].key, strlen(s.v[i].key));
@@ -50,6 +66,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		deps_check_error(&err, lines);
 	}
 	dep_set_release(&s);
+	toml_free(proj);
 	free(owned);
 	return 0;
 }

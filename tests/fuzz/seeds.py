@@ -674,7 +674,18 @@ def new_targets():
         b'[[package]]\nname = "c"\nversion = "3"\n[[package]]\nname = "d"\nversion = "4"\n',
     ])
     write("poetrylock", [b"\0" + x for x in files(fix + "poetry/poetry.lock")] +
-          [b"\3" + x for x in files(fix + "poetry/poetry.lock")] + [
+          [b"\3" + x for x in files(fix + "poetry/poetry.lock")] +
+          [b"\4" + p + b"\0" + x for p, x in zip(files(fix + "poetry/pyproject.toml"),
+                                               files(fix + "poetry/poetry.lock"))] + [
+        b'\4[tool.poetry.dependencies]\npython = ">=3.8"\na = "*"\n'
+        b'w = {version = "*", markers = "sys_platform == \'win32\'", python = "<3", platform = "darwin"}\n'
+        b'[tool.poetry.dev-dependencies]\nd = [{version = "1"}, {version = "2", python = "^3.12"}]\n'
+        b'[tool.poetry.group.docs]\noptional = true\n[tool.poetry.group.docs.dependencies]\ne = "*"\n\0'
+        b'[[package]]\nname = "a"\nversion = "1.0"\noptional = false\n[package.dependencies]\nb = "*"\n'
+        b'[[package]]\nname = "b"\nversion = "1.0"\noptional = false\n'
+        b'[[package]]\nname = "w"\nversion = "1.0"\noptional = false\n'
+        b'[[package]]\nname = "d"\nversion = "2"\noptional = false\n'
+        b'[metadata]\nlock-version = "2.0"\n',
         b'\0[[package]]\nname = "a"\nversion = "1.0"\noptional = false\n'
         b'markers = "python_version >= \\"3.8\\""\ngroups = ["main", "dev"]\n'
         b'[package.dependencies]\nb = {version = ">=1", markers = "sys_platform == \'linux\'"}\n'

@@ -3,6 +3,7 @@
  * fixtures of tests/fixtures/deps, the comparison; garbage never crashes. */
 #include "test.h"
 #include "deps.h"
+#include "toml.h"
 #include "util.h"
 #include "saferead.h"
 
@@ -255,8 +256,10 @@ static void python_lockfiles(void)
 	static const struct pymarker_env py310 = {
 		"3.10", "3.10.14", "cpython", "CPython", "linux", "Linux", "posix", "x86_64", NULL
 	};
-	static const char *const no_groups[] = { NULL };
-	static const char *const docs[] = { "docs", NULL };
+	/* pyproject.toml: the docs group optional, or not */
+	static const char docs_text[] = "[tool.poetry.group.docs]\noptional = true\n";
+	static const char no_groups_text[] = "[tool.poetry.group.docs]\noptional = false\n";
+	struct toml_value *docs = NULL, *no_groups = NULL;
 	struct blob b = fixture("uv/uv.lock");
 	struct dep_set s = DEP_SET_INIT;
 	struct parse_error e;
@@ -279,6 +282,9 @@ static void python_lockfiles(void)
 	blob_release(&b);
 
 	b = fixture("poetry/poetry.lock");
+	CHECK(toml_parse(docs_text, sizeof(docs_text) - 1, NULL, &docs, &e) == 0 &&
+	      toml_parse(no_groups_text, sizeof(no_groups_text) - 1, NULL, &no_groups, &e) == 0,
+	      "the pyproject.toml texts");
 	CHECK(deps_poetry_parse(b.data, b.len, &py312, docs, &s, &e) == 0, "poetry: %s", e.msg);
 	CHECK(s.n == 2 && dep_set_get(&s, "requests") && dep_set_get(&s, "certifi"),
 	      "poetry: main only (%zu)", s.n);
@@ -299,10 +305,41 @@ static void python_lockfiles(void)
 			"[[package]]\nname = \"iniconfig\"\nversion = \"2.0.0\"\noptional = false\n"
 			"[metadata]\nlock-version = \"2.0\"\n";
 
+		/* poetry 1.x solves pyproject's declarations again: a root
+		 * behind a marker, an optional group and a python constraint
+		 * are not installed here, whatever the graph says */
+		static const char oldproj[] =
+			"[[package]]\nname = \"alpha\"\nversion = \"1.0.0\"\noptional = false\n"
+			"[package.dependencies]\ngamma = \"*\"\n"
+			"[[package]]\nname = \"gamma\"\nversion = \"1.0.0\"\noptional = false\n"
+			"[[package]]\nname = \"win\"\nversion = \"1.0.0\"\noptional = false\n"
+			"[[package]]\nname = \"eps\"\nversion = \"1.0.0\"\noptional = false\n"
+			"[[package]]\nname = \"old-py\"\nversion = \"1.0.0\"\noptional = false\n"
+			"[[package]]\nname = \"delta\"\nversion = \"1.0.0\"\noptional = false\n"
+			"[[package]]\nname = \"mac\"\nversion = \"1.0.0\"\noptional = false\n"
+			"[metadata]\nlock-version = \"2.0\"\n";
+		static const char proj[] =
+			"[tool.poetry.dependencies]\npython = \">=3.8\"\nalpha = \"*\"\n"
+			"win = {version = \"*\", markers = \"sys_platform == 'win32'\"}\n"
+			"old-py = {version = \"*\", python = \"<3.0\"}\n"
+			"mac = [{version = \"*\", platform = \"darwin\"}]\n"
+			"[tool.poetry.dev-dependencies]\ndelta = \"*\"\n"
+			"[tool.poetry.group.docs]\noptional = true\n"
+			"[tool.poetry.group.docs.dependencies]\neps = \"*\"\n";
+		struct toml_value *pp = NULL;
+
 		CHECK(deps_poetry_parse(old, sizeof(old) - 1, &py312, NULL, &s, &e) == 0 &&
 		      s.n == 2 && !dep_set_get(&s, "colorama"), "poetry 2.0 graph (%zu)", s.n);
 		dep_set_release(&s);
+		CHECK(toml_parse(proj, sizeof(proj) - 1, NULL, &pp, &e) == 0, "pyproject: %s", e.msg);
+		CHECK(deps_poetry_parse(oldproj, sizeof(oldproj) - 1, &py312, pp, &s, &e) == 0 &&
+		      s.n == 3 && dep_set_get(&s, "alpha") && dep_set_get(&s, "gamma") &&
+		      dep_set_get(&s, "delta"), "poetry 1.x: what pyproject reaches here (%zu)", s.n);
+		dep_set_release(&s);
+		toml_free(pp);
 	}
+	toml_free(docs);
+	toml_free(no_groups);
 	CHECK(deps_uv_parse("[[package]]\nversion = \"1\"\n", 26, &py312, &s, &e) < 0 &&
 	      e.line == 1 && strstr(e.msg, "without a name"), "a package without a name");
 	dep_set_release(&s);
