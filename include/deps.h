@@ -372,10 +372,12 @@ int deps_uv_parse(const char *buf, size_t len, const struct pymarker_env *env,
  * through the lock's dependencies whose markers hold, as poetry 1.x
  * solves the root package again against the lock; without them, the
  * packages no other one depends on stand for the declarations.  Groups
- * pyproject marks optional are left out. */
+ * pyproject marks optional are left out.  unlocked (or NULL) gets the
+ * names pyproject declares that the lock has no package of, ", "-
+ * separated: a relock is due. */
 int deps_poetry_parse(const char *buf, size_t len, const struct pymarker_env *env,
 		      const struct toml_value *pyproject, struct dep_set *s,
-		      struct parse_error *err);
+		      struct buf *unlocked, struct parse_error *err);
 
 /* requirements.txt, read line by line as pip reads it (its line breaks,
  * continuations, comments and ${VAR} expansion): every requirement of a

@@ -437,9 +437,116 @@ static int poetry_roots(struct pygraph *g, const struct toml_value *poetry)
 	return 1;
 }
 
+/* Whether poetry may have left a declaration out of the lock: one for
+ * other Pythons only (python = "<3.0" beside the project's ">=3.8") is
+ * not locked, poetry intersecting it with the project's own constraint
+ * (puzzle/provider.py complete_package drops a dependency whose python
+ * constraint is empty there).  Any python condition is taken for that. */
+static int python_bound(const struct toml_value *one)
+{
+	const char *m;
+
+	if (!one || one->type != TOML_TABLE)
+		return 0;
+	m = toml_str(toml_get(one, "markers"));
+	return toml_get(one, "python") || (m && strstr(m, "python_"));
+}
+
+/* The names of one table of declarations the lock does not have, into
+ * out (", "-separated). */
+static void decls_unlocked(const struct pygraph *g, const struct toml_value *deps,
+			   struct buf *out)
+{
+	size_t i, j;
+
+	for (i = 0; deps && deps->type == TOML_TABLE && i < deps->n; i++) {
+		const char *name = deps->kv[i].key;
+		const struct toml_value *e = deps->kv[i].val;
+		int bound = e->type == TOML_ARRAY ? e->n > 0 : python_bound(e);
+
+		size_t at;
+
+		for (j = 0; e->type == TOML_ARRAY && j < e->n; j++)
+			bound &= python_bound(e->items[j]);
+		if (!strcmp(name, "python") || bound)
+			continue;
+		if ((at = graph_find(g, name, NULL)) == NONE) {
+			buf_printf(out, "%s%s", out->len ? ", " : "", name);
+			continue;
+		}
+		/* a version constraint no locked version of it meets: poetry
+		 * 1.x cannot solve it from the lock, 2.x refuses the lock */
+		{
+			const char *want = e->type == TOML_STRING ? toml_str(e) :
+					   e->type == TOML_TABLE ? toml_str(toml_get(e, "version")) :
+					   NULL;
+			char why[128];
+			size_t k;
+			int met = 0;
+
+			if (!want)
+				continue;	/* a path, a URL, alternatives */
+			for (k = at; k != NONE && !met; k = g->v[k].next_same)
+				met = !g->v[k].version ||
+				      poetry_check(want, g->v[k].version, why, sizeof(why)) != 0;
+			if (!met)
+				buf_printf(out, "%s%s %s (the lock has %s)", out->len ? ", " : "",
+					   name, want, g->v[at].version);
+		}
+	}
+}
+
+/* The same of a list of PEP 508 requirements ([project] dependencies). */
+static void reqs_unlocked(const struct pygraph *g, const struct toml_value *reqs,
+			  struct buf *out)
+{
+	size_t i;
+
+	for (i = 0; reqs && reqs->type == TOML_ARRAY && i < reqs->n; i++) {
+		const char *r = toml_str(reqs->items[i]);
+		size_t n;
+		char *name;
+
+		if (!r || strstr(r, "python_"))
+			continue;	/* perhaps for other Pythons: python_bound */
+		r += strspn(r, " \t");
+		n = strspn(r, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._-");
+		if (!n)
+			continue;
+		name = xstrndup(r, n);
+		if (graph_find(g, name, NULL) == NONE)
+			buf_printf(out, "%s%s", out->len ? ", " : "", name);
+		free(name);
+	}
+}
+
+/* What pyproject.toml declares that poetry.lock has no package of: the
+ * lock is older than the declaration.  poetry locks every group, extra
+ * and platform, so any name missing means a relock is due (poetry 1.x
+ * warns that the lock "is not consistent" and fails to solve a registry
+ * package from it; 2.x refuses: "pyproject.toml changed significantly
+ * since poetry.lock was last generated"). */
+static void poetry_unlocked(const struct pygraph *g, const struct toml_value *pyproject,
+			    struct buf *out)
+{
+	const struct toml_value *poetry = toml_get(toml_get(pyproject, "tool"), "poetry");
+	const struct toml_value *project = toml_get(pyproject, "project");
+	const struct toml_value *groups = toml_get(poetry, "group");
+	const struct toml_value *extras = toml_get(project, "optional-dependencies");
+	size_t i;
+
+	decls_unlocked(g, toml_get(poetry, "dependencies"), out);
+	decls_unlocked(g, toml_get(poetry, "dev-dependencies"), out);
+	for (i = 0; groups && groups->type == TOML_TABLE && i < groups->n; i++)
+		decls_unlocked(g, toml_get(groups->kv[i].val, "dependencies"), out);
+	reqs_unlocked(g, toml_get(project, "dependencies"), out);
+	for (i = 0; extras && extras->type == TOML_TABLE && i < extras->n; i++)
+		reqs_unlocked(g, extras->kv[i].val, out);
+}
+
 int deps_poetry_parse(const char *buf, size_t len, const struct pymarker_env *env,
 		      const struct toml_value *pyproject, struct dep_set *s,
-		      struct parse_error *err)
+		      struct buf *unlocked, struct parse_error *err)
 {
 	const struct toml_value *poetry = toml_get(toml_get(pyproject, "tool"), "poetry");
 	struct toml_value *root = NULL;
@@ -450,6 +557,8 @@ int deps_poetry_parse(const char *buf, size_t len, const struct pymarker_env *en
 
 	if (rc <= 0)
 		return rc;
+	if (unlocked)
+		poetry_unlocked(&g, pyproject, unlocked);
 	for (i = 0; i < g.n; i++) {
 		const struct toml_value *t = g.v[i].t;
 		const struct toml_value *groups = toml_get(t, "groups");

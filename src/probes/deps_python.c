@@ -252,7 +252,7 @@ static struct toml_value *poetry_pyproject(const struct spec *spec)
  * lines not compared, in *pip. */
 static int python_parse(const struct spec *spec, const struct lock_req *l,
 			const struct venv *v, const struct blob *b, struct dep_set *want,
-			struct parse_error *e, struct pip_parse *pip)
+			struct parse_error *e, struct pip_parse *pip, struct buf *unlocked)
 {
 	struct toml_value *pyproject;
 	int rc;
@@ -268,7 +268,7 @@ static int python_parse(const struct spec *spec, const struct lock_req *l,
 		return deps_pip_parse(b->data, b->len, pip, want, e);
 	}
 	pyproject = poetry_pyproject(spec);
-	rc = deps_poetry_parse(b->data, b->len, &v->env, pyproject, want, e);
+	rc = deps_poetry_parse(b->data, b->len, &v->env, pyproject, want, unlocked, e);
 	toml_free(pyproject);
 	return rc;
 }
@@ -278,13 +278,14 @@ struct py_job_arg {
 	const struct lock_req *l;
 	const struct venv *v;
 	struct pip_parse pip;
+	struct buf unlocked;	/* poetry: declared, not in the lock */
 };
 
 static int py_job(struct parse_job *j)
 {
 	struct py_job_arg *a = (struct py_job_arg *)j->arg;
 
-	return python_parse(a->spec, a->l, a->v, j->b, j->out, &j->err, &a->pip);
+	return python_parse(a->spec, a->l, a->v, j->b, j->out, &j->err, &a->pip, &a->unlocked);
 }
 
 /* The environment itself: 0 usable (v filled), else the result is set. */
@@ -445,6 +446,26 @@ static void uv_keeps(const struct venv *v, struct dep_diff *d)
 	d->n = k;
 }
 
+/* pyproject.toml declares names poetry.lock lacks: poetry install cannot
+ * install from this lock (1.x fails to solve a registry package from it;
+ * 2.x refuses it whole), so the fix is the relock, said as such. */
+static void poetry_relock(struct result *r, const struct lock_req *l, const char *names)
+{
+	char *clean = text_clean(names);	/* names from the repository */
+
+	result_set(r, STATUS_FAIL, "pyproject.toml declares what %s does not have: %s",
+		   l->origin.file, clean);
+	free(clean);
+	r->reason = REASON_OUT_OF_DATE;
+	r->data = deps_data_new(l, l->venv);
+	result_fix_argv(r, FIX_AGENT, FIX_NEEDS_NETWORK, "poetry", "lock", (char *)NULL);
+	result_fix_writes(r, l->origin.file);
+	result_hint(r, "poetry install cannot install from %s as it is (\"pyproject.toml "
+		    "changed significantly since poetry.lock was last generated\"): run poetry "
+		    "lock to relock, then poetry install, and commit %s", l->origin.file,
+		    l->origin.file);
+}
+
 void deps_run_python(const struct run_ctx *ctx, const struct lock_req *l, struct result *r)
 {
 	const struct spec *spec = ctx->spec;
@@ -460,6 +481,7 @@ void deps_run_python(const struct run_ctx *ctx, const struct lock_req *l, struct
 	int scanned;
 
 	memset(&v, 0, sizeof(v));
+	memset(&pa, 0, sizeof(pa));
 	if (deps_read_lockfile(spec, l, &b, r) < 0)
 		return;
 	if (!l->venv) {
@@ -474,7 +496,7 @@ void deps_run_python(const struct run_ctx *ctx, const struct lock_req *l, struct
 	if (open_venv(spec, l, &v, r) < 0) {
 		/* a lockfile no tool can read says more than the environment */
 		venv_env(&v);
-		if (python_parse(spec, l, &v, &b, &want, &e, &pip) < 0) {
+		if (python_parse(spec, l, &v, &b, &want, &e, &pip, NULL) < 0) {
 			deps_lockfile_invalid(r, l, &e);
 		}
 		goto out;
@@ -492,6 +514,10 @@ void deps_run_python(const struct run_ctx *ctx, const struct lock_req *l, struct
 	scanned = scan_site(&v, &have, ctx->deadline_ms);
 	if (deps_parse_job_finish(&job) < 0) {
 		deps_lockfile_invalid(r, l, &job.err);
+		goto out;
+	}
+	if (pa.unlocked.len) {
+		poetry_relock(r, l, buf_str(&pa.unlocked));
 		goto out;
 	}
 	if (pa.pip.unpinned)
@@ -529,6 +555,7 @@ void deps_run_python(const struct run_ctx *ctx, const struct lock_req *l, struct
 out:
 	blob_release(&b);
 	buf_release(&where);
+	buf_release(&pa.unlocked);
 	venv_release(&v);
 	dep_set_release(&want);
 	dep_set_release(&have);

@@ -12,6 +12,7 @@
  */
 #include "deps_check.h"
 #include "toml.h"
+#include "util.h"
 
 #include <stdlib.h>
 
@@ -25,6 +26,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct toml_value *proj = NULL;
 	struct parse_error perr;
 	struct dep_set s = DEP_SET_INIT;
+	struct buf unlocked = BUF_INIT;
 	struct pymarker_env env = py312;
 	struct parse_error err;
 	unsigned lines;
@@ -54,7 +56,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	data = fuzz_scale(data, &size, &owned);
 	lines = deps_lines(data, size);
 	memset(&err, 0, sizeof(err));
-	if (deps_poetry_parse((const char *)data, size, &env, proj, &s, &err) == 0) {
+	if (deps_poetry_parse((const char *)data, size, &env, proj, &s, &unlocked, &err) == 0) {
 		deps_check_set(&s, lines, DEPS_CMP_PEP440);
 		for (i = 0; i < s.n; i++) {
 			char *norm = pep503_normalize(s.v[i].key, strlen(s.v[i].key));
@@ -62,10 +64,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			FUZZ_CHECK(!strcmp(norm, s.v[i].key));
 			free(norm);
 		}
+		/* names of the declarations, each printable text */
+		FUZZ_CHECK(!unlocked.len || (proj && strlen(buf_str(&unlocked)) == unlocked.len));
 	} else {
 		deps_check_error(&err, lines);
 	}
 	dep_set_release(&s);
+	buf_release(&unlocked);
 	toml_free(proj);
 	free(owned);
 	return 0;

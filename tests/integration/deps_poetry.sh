@@ -187,5 +187,53 @@ state "a package beyond the lock (poetry install leaves it)" pass
 pip_venv install --no-deps "$wh/eps-1.0.0-py3-none-any.whl"
 state "the optional group installed anyway" pass
 
+# pyproject.toml edited without relocking.  poetry 1.3's install warns
+# that the lock "is not consistent" and goes on (it fails to solve a
+# registry package from the lock, installs a path one from pyproject, and
+# does nothing when that one is there already); poetry 2 refuses the
+# lock.  The oracle here is poetry's own consistency check, poetry lock
+# --check (its content-hash); its fix is the relock, said as such, then
+# the install.
+# lock_says: pass when poetry lock --check finds the lock consistent
+lock_says() {
+	L_OUT=$(poetry_run lock --check 2>&1) && lv=pass || lv=fail
+}
+lock_says
+check "the lock poetry wrote is consistent: $L_OUT" [ "$lv" = pass ]
+cp "$repo/pyproject.toml" "$TEST_TMPDIR/pyproject.kept"
+# stale PYPROJECT-LINE NAME: beta's line followed by LINE, the lock as it was
+stale() {
+	sed "s|^beta = .*|&\\
+$1|" "$TEST_TMPDIR/pyproject.kept" >"$repo/pyproject.toml"
+	lock_says
+	ep_says
+	check "$2: poetry lock --check says $lv, envpreflight $ev: $L_OUT | $EP_OUT" \
+		agree fail "$lv" "$ev"
+}
+stale 'omega = "*"' "a registry package declared, not locked"
+poetry_says
+check "... and poetry 1.3's install fails to solve it: $P_OUT" [ "$pv" = fail ]
+sed 's|^beta = .*|beta = "^3"|' "$TEST_TMPDIR/pyproject.kept" >"$repo/pyproject.toml"
+lock_says
+ep_says
+check "a constraint the locked version does not meet: poetry lock --check says $lv, envpreflight $ev: $EP_OUT" \
+	agree fail "$lv" "$ev"
+pip_venv uninstall -y zeta
+stale "zeta = {path = \"$wh/zeta-1.0.0-py3-none-any.whl\"}" "a path package declared, not locked"
+fix=$(printf '%s' "$EP_OUT" | py -c '
+import json, sys
+c = [x for x in json.load(sys.stdin)["checks"] if x["id"] == "deps.poetry"][0]
+print(c["reason"], " ".join(c["fix"]["argv"]), c["fix"]["writes"])')
+check "not locked: out-of-date, the relock, writing poetry.lock ($fix)" \
+	[ "$fix" = "out-of-date poetry lock ['poetry.lock']" ]
+poetry_run lock >/dev/null 2>&1
+ep_says
+check "after the relock, the install is what is left: $EP_OUT" \
+	sh -c 'printf "%s" "$1" | grep -q "zeta: lockfile 1.0.0, not installed"' - "$EP_OUT"
+poetry_run install --no-root >/dev/null 2>&1
+poetry_says
+ep_says
+check "after poetry install, poetry says $pv, envpreflight $ev: $EP_OUT" agree pass "$pv" "$ev"
+
 kill "$srv" 2>/dev/null
 finish

@@ -285,11 +285,11 @@ static void python_lockfiles(void)
 	CHECK(toml_parse(docs_text, sizeof(docs_text) - 1, NULL, &docs, &e) == 0 &&
 	      toml_parse(no_groups_text, sizeof(no_groups_text) - 1, NULL, &no_groups, &e) == 0,
 	      "the pyproject.toml texts");
-	CHECK(deps_poetry_parse(b.data, b.len, &py312, docs, &s, &e) == 0, "poetry: %s", e.msg);
+	CHECK(deps_poetry_parse(b.data, b.len, &py312, docs, &s, NULL, &e) == 0, "poetry: %s", e.msg);
 	CHECK(s.n == 2 && dep_set_get(&s, "requests") && dep_set_get(&s, "certifi"),
 	      "poetry: main only (%zu)", s.n);
 	dep_set_release(&s);
-	CHECK(deps_poetry_parse(b.data, b.len, &py310, no_groups, &s, &e) == 0 && s.n == 4 &&
+	CHECK(deps_poetry_parse(b.data, b.len, &py310, no_groups, &s, NULL, &e) == 0 && s.n == 4 &&
 	      dep_set_get(&s, "tomli") && dep_set_get(&s, "sphinx"),
 	      "poetry on 3.10, docs not optional: tomli and sphinx (%zu)", s.n);
 	dep_set_release(&s);
@@ -326,16 +326,34 @@ static void python_lockfiles(void)
 			"[tool.poetry.dev-dependencies]\ndelta = \"*\"\n"
 			"[tool.poetry.group.docs]\noptional = true\n"
 			"[tool.poetry.group.docs.dependencies]\neps = \"*\"\n";
+		static const char stale[] =
+			"[project]\ndependencies = [\"alpha>=1\", \"New.Pkg[x] ; sys_platform == 'linux'\",\n"
+			"\"skipped ; python_version < '3'\"]\n"
+			"[project.optional-dependencies]\nx = [\"extra-one\"]\n"
+			"[tool.poetry.dependencies]\npython = \">=3.8\"\nalpha = \"*\"\ngamma = \"^2\"\n"
+			"old = {version = \"*\", python = \"<3\"}\n"
+			"[tool.poetry.group.docs]\noptional = true\n"
+			"[tool.poetry.group.docs.dependencies]\neps = \"*\"\nzeta = \"*\"\n";
 		struct toml_value *pp = NULL;
+		struct buf unl = BUF_INIT;
 
-		CHECK(deps_poetry_parse(old, sizeof(old) - 1, &py312, NULL, &s, &e) == 0 &&
+		CHECK(deps_poetry_parse(old, sizeof(old) - 1, &py312, NULL, &s, NULL, &e) == 0 &&
 		      s.n == 2 && !dep_set_get(&s, "colorama"), "poetry 2.0 graph (%zu)", s.n);
 		dep_set_release(&s);
 		CHECK(toml_parse(proj, sizeof(proj) - 1, NULL, &pp, &e) == 0, "pyproject: %s", e.msg);
-		CHECK(deps_poetry_parse(oldproj, sizeof(oldproj) - 1, &py312, pp, &s, &e) == 0 &&
+		CHECK(deps_poetry_parse(oldproj, sizeof(oldproj) - 1, &py312, pp, &s, &unl, &e) == 0 &&
 		      s.n == 3 && dep_set_get(&s, "alpha") && dep_set_get(&s, "gamma") &&
 		      dep_set_get(&s, "delta"), "poetry 1.x: what pyproject reaches here (%zu)", s.n);
+		CHECK(!unl.len, "every declaration locked (%s)", buf_str(&unl));
 		dep_set_release(&s);
+		toml_free(pp);
+		/* a declaration the lock lacks, in a group or in [project] */
+		CHECK(toml_parse(stale, sizeof(stale) - 1, NULL, &pp, &e) == 0, "pyproject: %s", e.msg);
+		CHECK(deps_poetry_parse(oldproj, sizeof(oldproj) - 1, &py312, pp, &s, &unl, &e) == 0 &&
+		      !strcmp(buf_str(&unl), "gamma ^2 (the lock has 1.0.0), zeta, New.Pkg, extra-one"), "not locked: %s",
+		      buf_str(&unl));
+		dep_set_release(&s);
+		buf_release(&unl);
 		toml_free(pp);
 	}
 	toml_free(docs);
@@ -434,7 +452,7 @@ static void garbage(void)
 		dep_set_release(&s);
 		deps_uv_parse(r, n, &py312, &s, &e);
 		dep_set_release(&s);
-		deps_poetry_parse(r, n, &py312, NULL, &s, &e);
+		deps_poetry_parse(r, n, &py312, NULL, &s, NULL, &e);
 		dep_set_release(&s);
 		pp.env = &py312;
 		deps_pip_parse(r, n, &pp, &s, &e);
