@@ -451,6 +451,12 @@ struct spec {
 	 * where the first of them was (the runtimes probe reports it) */
 	size_t runtimes_capped;
 	struct origin runtimes_capped_origin;
+	/* Whether a pnpm switches itself to the version a pnpm packageManager
+	 * names, as the repository's .npmrc or pnpm-workspace.yaml sets it
+	 * (read with that pin only): manage-package-manager-versions (pnpm 9.7
+	 * to 10; 1 on, -1 off, 0 unset) and pmOnFail (pnpm 11; "" unset). */
+	int pnpm_manage;
+	char pnpm_on_fail[16];
 	struct tool_req *tools;
 	size_t ntools, tools_cap;
 	struct lock_req *locks;	/* in sources.def's order of kinds */

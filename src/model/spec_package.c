@@ -189,6 +189,7 @@ static int load_engines(struct spec *spec, const char *file, const struct blob *
 struct pnpm_cfg {
 	int strict;		/* package-manager-strict: -1 unset, 0, 1 */
 	int strict_version;	/* package-manager-strict-version */
+	int manage;		/* manage-package-manager-versions */
 	char on_fail[16];	/* pmOnFail, or "" */
 	unsigned line;		/* where the deciding one was set */
 	const char *file;
@@ -221,8 +222,13 @@ static void pnpm_setting(struct pnpm_cfg *c, const char *k, size_t kn,
 		cfg_bool(v, vn, &c->strict_version);
 	else if (key_eq(k, kn, "pm-on-fail", "pmOnFail") && vn < sizeof(c->on_fail))
 		memcpy(c->on_fail, v, vn), c->on_fail[vn] = '\0';
-	else
+	else if (key_eq(k, kn, "manage-package-manager-versions",
+			"managePackageManagerVersions")) {
+		cfg_bool(v, vn, &c->manage);
+		hit = 0;	/* it decides no severity: not the rule's place */
+	} else {
 		hit = 0;
+	}
 	if (hit) {
 		c->file = file;
 		c->line = line;
@@ -297,7 +303,7 @@ static void pnpm_workspace(struct spec *spec, struct pnpm_cfg *c)
 /* Set r->unmet from the manager's own rule for another version. */
 static void pin_severity(struct spec *spec, struct runtime_req *r)
 {
-	struct pnpm_cfg c = { -1, -1, "", 0, NULL };
+	struct pnpm_cfg c = { -1, -1, -1, "", 0, NULL };
 	char rule[240];
 
 	if (!strcmp(r->name, "npm")) {
@@ -311,6 +317,8 @@ static void pin_severity(struct spec *spec, struct runtime_req *r)
 		return;		/* yarn 1.22.20+ and corepack refuse another */
 	pnpm_npmrc(spec, &c);
 	pnpm_workspace(spec, &c);
+	spec->pnpm_manage = c.manage < 0 ? 0 : c.manage ? 1 : -1;
+	memcpy(spec->pnpm_on_fail, c.on_fail, sizeof(spec->pnpm_on_fail));
 	if (c.on_fail[0]) {
 		r->unmet = !strcmp(c.on_fail, "error") ? SEV_FAIL :
 			   !strcmp(c.on_fail, "ignore") ? SEV_SKIP : SEV_WARN;

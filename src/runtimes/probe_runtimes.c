@@ -20,6 +20,7 @@
 #include "util.h"
 
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 
 /* ---- what a requirement is called: ids, titles, JSON ---- */
@@ -167,6 +168,7 @@ static cJSON *data_new(const struct runtime_req *r)
 static void data_answer(cJSON *d, const struct runtime_answer *a)
 {
 	add_str(d, "found", a && a->state == ANS_FOUND ? a->version : NULL);
+	cJSON_AddNullToObject(d, "runs_as");	/* report_found: pnpm's switch */
 	add_str(d, "path", a ? a->path : NULL);
 	add_str(d, "method", a && (a->state == ANS_FOUND || a->asked_docker) ?
 		vmethod_name(a->method) : NULL);
@@ -432,13 +434,85 @@ static void report_refused(struct result *res, const struct runtime_req *r,
 		result_note(res, "%s", a->skipped);
 }
 
+/* The version a pnpm found runs as, when it is not its own: pnpm 9.7 to
+ * 10 switch to the version a pnpm packageManager pins when
+ * manage-package-manager-versions is on (pnpm 10's default; pnpm
+ * switchCliVersion.ts), pnpm 11 when pmOnFail is "download" (its
+ * default), before they read anything else.  So every pnpm requirement,
+ * a workspace's too, is met or not by that version.  Into pin (the pinned version), else
+ * NULL: no pin, another tool, or a pnpm that runs itself. */
+static const char *pnpm_runs_as(const struct spec *spec, const struct runtime_req *r,
+				const char *found, char *pin, size_t n)
+{
+	struct semver f = SEMVER_INIT;
+	struct pkgmanager pm;
+	char err[160];
+	int sw = 0;
+	size_t i;
+
+	if (strcmp(r->name, "pnpm") || semver_parse(found, SEMVER_LOOSE, &f) < 0)
+		return NULL;
+	/* a workspace's pnpm is the repository's: pnpm reads packageManager
+	 * and its settings at the workspace root */
+	while (spec->parent)
+		spec = spec->parent;
+	if (f.major >= 11)
+		sw = !spec->pnpm_on_fail[0] || !strcmp(spec->pnpm_on_fail, "download");
+	else if (f.major == 10)
+		sw = spec->pnpm_manage >= 0;
+	else if (f.major == 9 && f.minor >= 7)
+		sw = spec->pnpm_manage > 0;
+	semver_release(&f);
+	for (i = 0; sw && i < spec->nruntimes; i++) {
+		const struct runtime_req *q = &spec->runtimes[i];
+
+		if (q->src != SRC_PACKAGE_MANAGER || strcmp(q->name, "pnpm") || q->problem ||
+		    pkgmanager_parse(q->spec, strlen(q->spec), &pm, err, sizeof(err)) < 0)
+			continue;
+		snprintf(pin, n, "%s", pm.version);
+		pkgmanager_release(&pm);
+		return strcmp(pin, found) ? pin : NULL;
+	}
+	return NULL;
+}
+
 static void report_found(const struct run_ctx *ctx, struct result *res,
 			 const struct runtime_prep *p,
 			 const struct known_runtime *k,
 			 const struct runtime_answer *a)
 {
 	struct runtime_verdict v = { STATUS_PASS, BUF_INIT };
+	char pin[64];
+	const char *as = pnpm_runs_as(ctx->spec, p->r, a->version, pin, sizeof(pin));
 
+	if (as) {
+		struct runtime_verdict w = { STATUS_PASS, BUF_INIT };
+
+		/* judged as the pnpm that will run: the pin itself is met,
+		 * and the other requirements by the pinned version */
+		if (p->r->src != SRC_PACKAGE_MANAGER)
+			runtime_judge(p, k, as, &w);
+		buf_printf(&v.msg, "pnpm %s found switches to %s, the packageManager pin, "
+			   "before it runs%s%s", a->version, as,
+			   w.msg.len ? ": " : "", buf_str(&w.msg));
+		v.status = w.status;
+		buf_release(&w.msg);
+		if (res->data)
+			cJSON_ReplaceItemInObject(res->data, "runs_as", cJSON_CreateString(as));
+		result_set(res, v.status, "%s", buf_str(&v.msg));
+		if (v.status == STATUS_FAIL) {
+			res->reason = REASON_VERSION_MISMATCH;
+			result_hint(res, "the packageManager pin (pnpm %s) does not meet %s from "
+				    "%s: change the one or the other", as, p->want,
+				    runtime_req_from(p->r));
+			result_fix_edit(res, runtime_req_from(p->r), p->r->origin.line);
+		} else if (v.status != STATUS_PASS) {
+			res->reason = REASON_CANNOT_COMPARE;
+		}
+		explain(res, a);
+		buf_release(&v.msg);
+		return;
+	}
 	runtime_judge(p, k, a->version, &v);
 	if (v.status == STATUS_FAIL && p->r->unmet != SEV_FAIL)
 		v.status = severity_status(p->r->unmet);

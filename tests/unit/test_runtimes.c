@@ -1139,7 +1139,7 @@ static void test_nvmrc_notes(void)
 static void test_data_keys(void)
 {
 	static const char *const want[] = {
-		"runtime", "required", "kind", "source", "source_key", "found", "path",
+		"runtime", "required", "kind", "source", "source_key", "found", "runs_as", "path",
 		"method", "resolved_path", "command", "skipped_path_entries",
 		"not_run", "docker", "version_manager", "target", "default_path",
 		"timed_out_ms", "unreaped", "lts",
