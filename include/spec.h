@@ -46,6 +46,7 @@ enum req_source {
 	SRC_JAVA_VERSION,	/* .java-version (jenv) */
 	SRC_SDKMANRC,		/* .sdkmanrc java= */
 	SRC_MIX,		/* mix.exs project elixir: */
+	SRC_GEMFILE,		/* Gemfile ruby directive */
 	SRC_COMPOSE,		/* a port a compose service publishes */
 	SRC_ENV_URL,		/* a .env *_URL value naming this machine */
 	SRC_ENV_PORT,		/* a .env PORT-style key: the app's own port */
@@ -203,6 +204,7 @@ enum req_kind {
 				 * platform_version os's version range or NULL */
 	REQ_POETRY,		/* a poetry constraint ("^3.10"), poetrycon.h */
 	REQ_ELIXIR,		/* an Elixir requirement ("~> 1.15"), elixirreq.h */
+	REQ_GEM,		/* RubyGems requirements ("~> 3.3, < 3.5"), gemreq.h */
 };
 
 /* What a requirement that is not met makes of its check: set by the

@@ -88,7 +88,7 @@ listed() {
 # make install's and make run's work, the conformance copy), not what the
 # binary does: TEST_TWINNED=1 leaves them out as well, make check having
 # run them.
-files_only="completions docs install layers makefile poetry vectors"
+files_only="completions docs gemreq install layers makefile poetry vectors"
 twin_bin=${TEST_TWIN_BIN:-}
 case $twin_bin in /* | '') ;; *) twin_bin=$top/$twin_bin ;; esac
 if [ -n "$twin_bin" ] && [ ! -x "$twin_bin" ]; then

@@ -40,6 +40,7 @@ static const struct {
 	[SRC_JAVA_VERSION] = { "java-version", ".java-version" },
 	[SRC_SDKMANRC] = { "sdkmanrc", ".sdkmanrc" },
 	[SRC_MIX] = { "mix", "mix.exs" },
+	[SRC_GEMFILE] = { "gemfile", "Gemfile" },
 	[SRC_COMPOSE] = { "compose", "compose service" },
 	[SRC_ENV_URL] = { "env-url", ".env URL" },
 	[SRC_ENV_PORT] = { "env-port", ".env port key" },

@@ -48,7 +48,7 @@ static const char *const files[] = {
 	".nvmrc", ".node-version", ".python-version", "pyproject.toml",
 	"setup.cfg", ".tool-versions", "go.mod", ".ruby-version",
 	"rust-toolchain", "rust-toolchain.toml", ".bun-version", ".java-version",
-	".sdkmanrc", "mix.exs", "mise.toml", NULL
+	".sdkmanrc", "mix.exs", "Gemfile", "mise.toml", NULL
 };
 
 /* The 1-based byte column of the first non-blank byte of line `no`. */
@@ -728,6 +728,208 @@ static int take_mix(struct spec *spec, const char *file, const char *buf,
 	return 0;
 }
 
+/* ---- Gemfile: the ruby directive ---- */
+
+/* A Ruby string literal at *p ('...', or "..." without interpolation),
+ * its text into out; 1 taken (p past it), 0 not one. */
+static int gem_string(const char **p, const char *end, struct buf *out)
+{
+	const char *s = *p, *q;
+	char c;
+
+	if (s >= end || (*s != '"' && *s != '\''))
+		return 0;
+	c = *s;
+	for (q = s + 1; q < end && *q != c; q++)
+		if (*q == '\\' || (c == '"' && *q == '#' && q + 1 < end && q[1] == '{'))
+			return 0;	/* an escape or #{}: not a plain literal */
+	if (q >= end)
+		return 0;
+	out->len = 0;
+	buf_add(out, s + 1, (size_t)(q - s - 1));
+	*p = q + 1;
+	return 1;
+}
+
+static void gem_blanks(const char **p, const char *end)
+{
+	while (*p < end && (**p == ' ' || **p == '\t'))
+		(*p)++;
+}
+
+/* What normalize_ruby_file (bundler lib/bundler/ruby_dsl.rb) takes from
+ * the file the directive's file: names: the version after "ruby-" or
+ * "ruby " at the start of a line (.ruby-version's "ruby-3.3.0",
+ * .tool-versions' "ruby 3.3.0"), else the whole text stripped. */
+static char *gem_ruby_file(const char *buf, size_t len)
+{
+	size_t i, n;
+
+	for (i = 0; i + 5 < len; i++) {
+		if ((i && buf[i - 1] != '\n') || memcmp(buf + i, "ruby", 4))
+			continue;
+		n = i + 4;
+		if (buf[n] == '-')
+			n++;
+		else if (isspace((unsigned char)buf[n]))
+			while (n < len && isspace((unsigned char)buf[n]))
+				n++;
+		else
+			continue;
+		for (i = n; i < len && !isspace((unsigned char)buf[i]) && buf[i] != '#'; i++)
+			;
+		if (i > n)
+			return xstrndup(buf + n, i - n);
+		break;
+	}
+	while (len && isspace((unsigned char)*buf))
+		buf++, len--;
+	while (len && isspace((unsigned char)buf[len - 1]))
+		len--;
+	return xstrndup(buf, len);
+}
+
+/* Bundler (RubyDsl#ruby) refuses to run on another Ruby than the
+ * Gemfile's ruby directive names (Definition#validate_ruby!: "Your Ruby
+ * version is X, but your Gemfile specified Y"): its version strings,
+ * each a Gem::Requirement all of which the running Ruby must meet
+ * (RubyVersion#matches?).  Read when it is one line of literals: ruby
+ * "3.4.4"; ruby "~> 3.3", "< 3.5"; ruby file: ".ruby-version" (and :file
+ * =>, and ruby File.read(".ruby-version").strip, its older spelling);
+ * engine: another than "ruby" is not compared.  Anything else (a
+ * variable, a method call) is Ruby code no file reader can evaluate: no
+ * requirement. */
+static int take_gemfile(struct spec *spec, const char *file, const char *buf,
+			size_t len, struct parse_error *pe)
+{
+	struct versions_line ln = { NULL, 0, 0 };
+	struct buf text = BUF_INIT, reqs = BUF_INIT, engine = BUF_INIT, from = BUF_INIT;
+	size_t pos = 0;
+	int found = 0;
+
+	(void)pe;
+	while (!found && versions_next_line(buf, len, &pos, &ln)) {
+		const char *p = ln.s, *end = ln.s + ln.len, *start;
+		int bad = 0, nver = 0, raw = 0;
+
+		gem_blanks(&p, end);
+		start = p;
+		if (end - p < 5 || memcmp(p, "ruby", 4) || (p[4] != ' ' && p[4] != '(' &&
+							    p[4] != '\t'))
+			continue;
+		p += 4;
+		gem_blanks(&p, end);
+		if (p < end && *p == '(')
+			p++;
+		found = 1;
+		for (;;) {
+			const char *key = NULL;
+			size_t klen = 0;
+
+			gem_blanks(&p, end);
+			if (gem_string(&p, end, &text)) {
+				buf_printf(&reqs, "%s%s", nver++ ? ", " : "", buf_str(&text));
+			} else if (end - p > 11 && !memcmp(p, "File.read(", 10)) {
+				/* ruby File.read(".ruby-version").strip */
+				p += 10;
+				raw = 1;	/* the text itself, not normalised */
+				if (!gem_string(&p, end, &from) || p >= end || *p != ')')
+					bad = 1;
+				else
+					p++;
+				if (!bad && end - p >= 6 && !memcmp(p, ".strip", 6))
+					p += 6;
+			} else {
+				/* key: "value", or :key => "value" */
+				if (p < end && *p == ':')
+					p++;
+				key = p;
+				while (p < end && (isalnum((unsigned char)*p) || *p == '_'))
+					p++;
+				klen = (size_t)(p - key);
+				if (p < end && *p == ':' && key[-1] != ':')
+					p++;
+				else {
+					gem_blanks(&p, end);
+					if (end - p >= 2 && !memcmp(p, "=>", 2))
+						p += 2;
+					else
+						bad = 1;
+				}
+				gem_blanks(&p, end);
+				if (!klen || bad || !gem_string(&p, end, &text))
+					bad = 1;
+				else if (klen == 4 && !memcmp(key, "file", 4))
+					buf_printf(&from, "%s", buf_str(&text));
+				else if (klen == 6 && !memcmp(key, "engine", 6))
+					buf_printf(&engine, "%s", buf_str(&text));
+			}
+			gem_blanks(&p, end);
+			if (bad || p >= end || *p != ',')
+				break;
+			p++;
+		}
+		gem_blanks(&p, end);
+		if (p < end && *p == ')')
+			p++;
+		gem_blanks(&p, end);
+		if (bad || (p < end && *p != '#') || (!nver && !from.len) || (nver && from.len)) {
+			reqs.len = 0;	/* code, not a directive of literals */
+			continue;
+		}
+		if (from.len) {
+			/* the file, beside the Gemfile */
+			char *name = spec_rel(spec, buf_str(&from));
+			struct errbuf ferr;
+			struct blob fb;
+			int rc = path_rel_inside(buf_str(&from)) ?
+				 spec_read(spec, name, &fb, &ferr) : -1;
+
+			free(name);
+			if (rc <= 0) {
+				char msg[160];
+
+				snprintf(msg, sizeof(msg), "bundler refuses the Gemfile: its ruby "
+					 "file: %.60s cannot be read", buf_str(&from));
+				add_problem(spec, SRC_GEMFILE, "ruby", buf_str(&from),
+					    at(file, ln.no, (unsigned)(start - ln.s) + 1), msg,
+					    SEV_FAIL);
+				break;
+			}
+			if (raw) {	/* File.read(...).strip: the text as it is */
+				const char *t = fb.data;
+				size_t tn = fb.len;
+
+				versions_trim(&t, &tn);
+				buf_add(&reqs, t, tn);
+			} else {
+				char *v = gem_ruby_file(fb.data, fb.len);
+
+				buf_puts(&reqs, v);
+				free(v);
+			}
+			blob_release(&fb);
+		}
+		if (engine.len && strcmp(buf_str(&engine), "ruby")) {
+			char msg[160];
+
+			snprintf(msg, sizeof(msg), "not checked: engine '%.40s' is another Ruby "
+				 "than CRuby, which ruby --version does not tell apart",
+				 buf_str(&engine));
+			add_problem(spec, SRC_GEMFILE, "ruby", buf_str(&reqs),
+				    at(file, ln.no, (unsigned)(start - ln.s) + 1), msg, SEV_WARN);
+			break;
+		}
+		spec_add_runtime(spec, SRC_GEMFILE, "ruby", buf_str(&reqs), REQ_GEM,
+				 at(file, ln.no, (unsigned)(start - ln.s) + 1));
+	}
+	buf_release(&text);
+	buf_release(&reqs);
+	buf_release(&engine);
+	buf_release(&from);
+	return 0;
+}
+
 /* ---- .sdkmanrc ---- */
 
 /* sdkman's env file (sdk env): candidate=version lines, '#' comments;
@@ -1040,6 +1242,7 @@ static const struct {
 	{ ".java-version", take_java_version },
 	{ ".sdkmanrc", take_sdkmanrc },
 	{ "mix.exs", take_mix },
+	{ "Gemfile", take_gemfile },
 };
 
 static int versions_load(struct spec *spec, struct errbuf *err)

@@ -34,6 +34,7 @@ static const char *kind_name(enum req_kind k)
 		[REQ_ASDF] = "asdf", [REQ_ANY] = "any",
 		[REQ_DEV_ENGINES] = "devEngines", [REQ_PLATFORM] = "platform",
 		[REQ_POETRY] = "poetry", [REQ_ELIXIR] = "elixir",
+		[REQ_GEM] = "gem",
 	};
 
 	return (unsigned)k < ARRAY_SIZE(names) ? names[k] : "any";

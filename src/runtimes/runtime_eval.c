@@ -10,6 +10,7 @@
 #include "runtimes.h"
 #include "gomod.h"
 #include "elixirreq.h"
+#include "gemreq.h"
 #include "poetrycon.h"
 #include "toolversions.h"
 
@@ -189,6 +190,18 @@ static int judge_elixir(const struct runtime_prep *p, const char *found,
 	return m;
 }
 
+/* Bundler stops on a Ruby the Gemfile's ruby directive does not allow
+ * (gemreq.h: RubyGems' rules) */
+static int judge_gem(const struct runtime_prep *p, const char *found,
+		     struct runtime_verdict *v)
+{
+	char err[160];
+	int m = gem_req_check(p->r->spec, found, err, sizeof(err));
+
+	said_satisfies(v, m, p->want, p->r);
+	return m;
+}
+
 static int judge_pyenv(const struct runtime_prep *p, const char *found,
 		       struct runtime_verdict *v)
 {
@@ -316,7 +329,7 @@ static int (*const judges[])(const struct runtime_prep *p, const char *found,
 	[REQ_EXACT] = judge_exact, [REQ_GO_MIN] = judge_go,
 	[REQ_ASDF] = judge_asdf, [REQ_ANY] = judge_any,
 	[REQ_DEV_ENGINES] = judge_dev, [REQ_POETRY] = judge_poetry,
-	[REQ_ELIXIR] = judge_elixir,
+	[REQ_ELIXIR] = judge_elixir, [REQ_GEM] = judge_gem,
 };
 
 void runtime_judge(const struct runtime_prep *p, const struct known_runtime *k,

@@ -10,6 +10,7 @@
 #include "gomod.h"
 #include "nodelts.h"
 #include "elixirreq.h"
+#include "gemreq.h"
 #include "poetrycon.h"
 #include "toolversions.h"
 
@@ -396,6 +397,21 @@ static void prepare_elixir(struct runtime_prep *p)
 	buf_release(&b);
 }
 
+static void prepare_gem(struct runtime_prep *p)
+{
+	char err[160];
+
+	if (gem_req_check(p->r->spec, "0", err, sizeof(err)) < 0) {
+		prep_fail(p, "invalid requirement '%s'", p->want);
+		buf_printf(&p->problem, ": %s (bundler refuses it)", err);
+		return;
+	}
+	/* an exact version is what to install; a range names none */
+	if (!gem_req_exact(p->r->spec, p->num, sizeof(p->num)) ||
+	    !versions_token_safe(p->num))
+		p->num[0] = 0;
+}
+
 static void prepare_poetry(struct runtime_prep *p)
 {
 	char err[256];
@@ -507,6 +523,9 @@ void runtime_prep_init(struct runtime_prep *p, const struct runtime_req *r)
 		break;
 	case REQ_ELIXIR:
 		prepare_elixir(p);
+		break;
+	case REQ_GEM:
+		prepare_gem(p);
 		break;
 	case REQ_PYENV:
 		prepare_pyenv(p);

@@ -606,6 +606,12 @@ def new_targets():
     ])
     # the fast walk against libyaml's: yarn's own texts, and the edges of
     # the subset (what it leaves to libyaml, what it reads itself)
+    write("gemreq", [
+        b"3.4.4\0" + b"3.4.4", b"~> 3.3\0" + b"3.3.0", b"~> 3.3, < 3.3.5\0" + b"3.3.4",
+        b">= 3.1, < 3.4\0" + b"3.4.0", b"!= 3.3.0\0" + b"3.3", b"3.4.0.preview1\0" + b"3.4.0",
+        b"~> 3.4.0-rc1\0" + b"3.4.0.pre.rc1", b"3.x\0" + b"3.3.0", b"=> 3\0" + b"3",
+        b"\0" + b"3.3.0", b"~> 0\0" + b"0.9", b"1.0-rc-1.2\0" + b"1.0.pre.rc.1.2",
+    ])
     write("yamlfast", files(fix + "yarn-*/yarn.lock") + files(fix + "yarn-*/yarn-state.yml") +
           files(fix + "pnpm/pnpm-lock.yaml") + [
         b"---\nlockfileVersion: '9.0'\nimporters:\n  .:\n    configDependencies: {}\n---\n"
