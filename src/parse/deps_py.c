@@ -10,10 +10,12 @@
  * installed, not counted when it is not.
  */
 #include "deps.h"
+#include "pep440.h"
 #include "poetrycon.h"
 #include "toml.h"
 #include "util.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -324,8 +326,10 @@ static int group_optional(const struct toml_value *poetry, const char *name)
  * string holds; a table's "markers" (PEP 508), "python" (poetry's
  * constraint on python_full_version) and "platform" (sys.platform) must
  * all hold, as poetry-core's factory.py create_dependency joins them into
- * one marker; an "optional" one comes only with an extra. */
-static enum reach decl_reach(const struct pygraph *g, const struct toml_value *one, enum reach r)
+ * one marker; an "optional" one comes only with an extra (optional_ok:
+ * this is that extra's). */
+static enum reach decl_reach(const struct pygraph *g, const struct toml_value *one, enum reach r,
+			     int optional_ok)
 {
 	const struct toml_value *opt;
 	const char *py, *plat;
@@ -333,7 +337,7 @@ static enum reach decl_reach(const struct pygraph *g, const struct toml_value *o
 	if (!one || one->type != TOML_TABLE)
 		return r;
 	opt = toml_get(one, "optional");
-	if (opt && opt->type == TOML_BOOL && opt->b)
+	if (!optional_ok && opt && opt->type == TOML_BOOL && opt->b)
 		return R_NO;
 	r = marker_reach(g, toml_str(toml_get(one, "markers")), r);
 	if (r != R_NO && (py = toml_str(toml_get(one, "python")))) {
@@ -354,35 +358,121 @@ static enum reach decl_reach(const struct pygraph *g, const struct toml_value *o
 	return r;
 }
 
-/* A table of declarations { name = "1.0" | {...} | [{...}, ...] }: each
- * package named is queued at the best reach of its alternatives (r at
- * most).  skip_python: [tool.poetry.dependencies], where "python" is the
+/* A declaration's version constraint: the string, or a table's
+ * "version"; NULL for a path, a URL, a git source. */
+static const char *decl_version(const struct toml_value *one)
+{
+	return one->type == TOML_STRING ? toml_str(one) :
+	       one->type == TOML_TABLE ? toml_str(toml_get(one, "version")) : NULL;
+}
+
+/* Of the locked packages of a name (a lock holds two when they differ by
+ * Python: cfgv 3.3.1 for >=3.6.1 and 3.4.0 for >=3.8), the one poetry's
+ * solver takes here: the newest whose version meets the declaration's
+ * constraint and whose python-versions allows this Python (the solver
+ * tries the newest candidate first: puzzle/provider.py search_for sorts
+ * them), else the first of the name. */
+static size_t poetry_pick(const struct pygraph *g, const char *name, const char *constraint)
+{
+	size_t first = graph_find(g, name, NULL), i, best = NONE;
+	const char *here = g->env->python_full_version;
+	char why[128];
+
+	if (first == NONE || g->v[first].next_same == NONE)
+		return first;
+	for (i = first; i != NONE; i = g->v[i].next_same) {
+		const char *pv = toml_str(toml_get(g->v[i].t, "python-versions"));
+		int cmp;
+
+		if (constraint && g->v[i].version &&
+		    poetry_check(constraint, g->v[i].version, why, sizeof(why)) == 0)
+			continue;
+		if (pv && here && poetry_check(pv, here, why, sizeof(why)) == 0)
+			continue;
+		if (best == NONE || (g->v[i].version && g->v[best].version &&
+				     pep440_compare(g->v[i].version, g->v[best].version, &cmp) == 0 &&
+				     cmp > 0))
+			best = i;
+	}
+	return best != NONE ? best : first;
+}
+
+/* One declaration { name = "1.0" | {...} | [{...}, ...] }: the package
+ * of each alternative that holds is queued (r at most), with the extras
+ * it asks for (a table's "extras": poetry's provider follows them into
+ * the package's optional dependencies). */
+static void decl_push(struct pygraph *g, const char *name, const struct toml_value *e,
+		      enum reach r, int optional_ok)
+{
+	size_t j, k;
+
+	for (j = 0; j < (e->type == TOML_ARRAY ? e->n : 1); j++) {
+		const struct toml_value *one = e->type == TOML_ARRAY ? e->items[j] : e;
+		const struct toml_value *extras = toml_get(one, "extras");
+		enum reach x = decl_reach(g, one, r, optional_ok);
+		size_t to;
+
+		if (x == R_NO || (to = poetry_pick(g, name, decl_version(one))) == NONE)
+			continue;
+		graph_push(g, to, NULL, x);
+		for (k = 0; extras && extras->type == TOML_ARRAY && k < extras->n; k++)
+			if (toml_str(extras->items[k]))
+				graph_push(g, to, toml_str(extras->items[k]), x);
+	}
+}
+
+/* A table of declarations: each one's packages queued (decl_push).
+ * skip_python: [tool.poetry.dependencies], where "python" is the
  * interpreter's constraint. */
 static void decls_push(struct pygraph *g, const struct toml_value *deps, enum reach r,
 		       int skip_python)
 {
+	size_t i;
+
+	for (i = 0; deps && deps->type == TOML_TABLE && i < deps->n; i++)
+		if (!skip_python || strcmp(deps->kv[i].key, "python"))
+			decl_push(g, deps->kv[i].key, deps->kv[i].val, r, 0);
+}
+
+/* A PEP 508 requirement's name: its length at the start of r. */
+static size_t req_name_len(const char *r)
+{
+	return strspn(r, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._-");
+}
+
+/* Package pkg's extra: the requirements its "extras" table lists for it
+ * ("mdit-py-plugins", "linkify-it-py (>=1,<3)"), each through the
+ * package's own declaration of it (optional = true: this extra's). */
+static void extra_edges(struct pygraph *g, size_t pkg, const char *extra, enum reach r)
+{
+	const struct toml_value *t = g->v[pkg].t;
+	const struct toml_value *list = toml_get(toml_get(t, "extras"), extra);
+	const struct toml_value *deps = toml_get(t, "dependencies");
 	size_t i, j;
 
-	if (!deps || deps->type != TOML_TABLE)
-		return;
-	for (i = 0; i < deps->n; i++) {
-		const struct toml_value *e = deps->kv[i].val;
-		enum reach er = R_NO;
-		size_t to;
+	for (i = 0; list && list->type == TOML_ARRAY && i < list->n; i++) {
+		const char *req = toml_str(list->items[i]);
+		char *name, *norm;
+		size_t n;
+		int done = 0;
 
-		if (skip_python && !strcmp(deps->kv[i].key, "python"))
-			continue;	/* the interpreter, not a package */
-		if ((to = graph_find(g, deps->kv[i].key, NULL)) == NONE)
+		if (!req || !(n = req_name_len(req)))
 			continue;
-		/* a list of alternatives: [{version, markers}, ...] */
-		for (j = 0; j < (e->type == TOML_ARRAY ? e->n : 1); j++) {
-			enum reach x = decl_reach(g, e->type == TOML_ARRAY ? e->items[j] : e, r);
+		name = xstrndup(req, n);
+		norm = pep503_normalize(name, n);
+		for (j = 0; deps && deps->type == TOML_TABLE && j < deps->n && !done; j++) {
+			char *k = pep503_normalize(deps->kv[j].key, strlen(deps->kv[j].key));
 
-			if (x > er)
-				er = x;
+			if (!strcmp(k, norm)) {
+				decl_push(g, deps->kv[j].key, deps->kv[j].val, r, 1);
+				done = 1;
+			}
+			free(k);
 		}
-		if (er != R_NO)
-			graph_push(g, to, NULL, er);
+		if (!done && (j = poetry_pick(g, name, NULL)) != NONE)
+			graph_push(g, j, NULL, r);
+		free(norm);
+		free(name);
 	}
 }
 
@@ -437,95 +527,185 @@ static int poetry_roots(struct pygraph *g, const struct toml_value *poetry)
 	return 1;
 }
 
-/* Whether poetry may have left a declaration out of the lock: one for
- * other Pythons only (python = "<3.0" beside the project's ">=3.8") is
- * not locked, poetry intersecting it with the project's own constraint
- * (puzzle/provider.py complete_package drops a dependency whose python
- * constraint is empty there).  Any python condition is taken for that. */
-static int python_bound(const struct toml_value *one)
-{
-	const char *m;
+/* ---- what pyproject.toml declares that poetry.lock lacks ---- */
 
-	if (!one || one->type != TOML_TABLE)
+struct unlocked {
+	const struct pygraph *g;
+	const char *root_py;	/* the project's python: poetry's constraint, */
+	const char *root_pep440;	/* or [project] requires-python */
+	char *self;		/* the project's own name, normalised, or NULL */
+	struct buf *out;	/* ", "-separated */
+};
+
+/* Whether a declaration is for Pythons the project does not allow: poetry
+ * does not lock those (puzzle/provider.py: a dependency whose python
+ * constraint, markers included, does not meet the root's is dropped).
+ * Asked of Pythons 2.7 and 3.0 to 3.29, each at .0 and .99: none allowed
+ * by both is disjoint. */
+static int python_disjoint(const struct unlocked *u, const char *py, const char *marker,
+			   size_t mlen)
+{
+	char full[16], minor[8], why[128];
+	struct pymarker_env env;
+	int k, patch;
+
+	if (!py && !marker)
 		return 0;
-	m = toml_str(toml_get(one, "markers"));
-	return toml_get(one, "python") || (m && strstr(m, "python_"));
+	env = *u->g->env;
+	for (k = 0; k <= 30; k++)	/* 2.7, then 3.0 to 3.29 */
+		for (patch = 0; patch <= 99; patch += 99) {
+			if (k)
+				snprintf(minor, sizeof(minor), "3.%d", k - 1);
+			else
+				snprintf(minor, sizeof(minor), "2.7");
+			snprintf(full, sizeof(full), "%s.%d", minor, patch);
+			env.python_version = minor;
+			env.python_full_version = full;
+			if ((u->root_py && poetry_check(u->root_py, full, why, sizeof(why)) == 0) ||
+			    (u->root_pep440 && pep440_check(u->root_pep440, full, why, sizeof(why)) == 0))
+				continue;
+			if (py && poetry_check(py, full, why, sizeof(why)) == 0)
+				continue;
+			if (marker && pymarker_eval(marker, mlen, &env) == 0)
+				continue;
+			return 0;
+		}
+	return 1;
 }
 
-/* The names of one table of declarations the lock does not have, into
- * out (", "-separated). */
-static void decls_unlocked(const struct pygraph *g, const struct toml_value *deps,
-			   struct buf *out)
+static void unlocked_add(struct unlocked *u, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void unlocked_add(struct unlocked *u, const char *fmt, ...)
 {
+	va_list ap;
+
+	if (u->out->len)
+		buf_puts(u->out, ", ");
+	va_start(ap, fmt);
+	buf_vprintf(u->out, fmt, ap);
+	va_end(ap);
+}
+
+/* name (as written) is the project itself: never in its own lock (an
+ * extra of its own, "app[docs]") */
+static int is_self(const struct unlocked *u, const char *name, size_t n)
+{
+	char *norm;
+	int r;
+
+	if (!u->self)
+		return 0;
+	norm = pep503_normalize(name, n);
+	r = !strcmp(norm, u->self);
+	free(norm);
+	return r;
+}
+
+/* One table of poetry declarations. */
+static void decls_unlocked(struct unlocked *u, const struct toml_value *deps)
+{
+	const struct pygraph *g = u->g;
 	size_t i, j;
 
 	for (i = 0; deps && deps->type == TOML_TABLE && i < deps->n; i++) {
-		const char *name = deps->kv[i].key;
+		const char *name = deps->kv[i].key, *want;
 		const struct toml_value *e = deps->kv[i].val;
-		int bound = e->type == TOML_ARRAY ? e->n > 0 : python_bound(e);
+		int disjoint = e->type == TOML_ARRAY ? e->n > 0 : 1;
+		char why[128];
+		size_t at, k;
+		int met = 0;
 
-		size_t at;
+		for (j = 0; j < (e->type == TOML_ARRAY ? e->n : 1); j++) {
+			const struct toml_value *one = e->type == TOML_ARRAY ? e->items[j] : e;
+			const char *py = toml_str(toml_get(one, "python"));
+			const char *mk = toml_str(toml_get(one, "markers"));
 
-		for (j = 0; e->type == TOML_ARRAY && j < e->n; j++)
-			bound &= python_bound(e->items[j]);
-		if (!strcmp(name, "python") || bound)
+			disjoint &= one->type == TOML_TABLE &&
+				    python_disjoint(u, py, mk, mk ? strlen(mk) : 0);
+		}
+		if (!strcmp(name, "python") || disjoint || is_self(u, name, strlen(name)))
 			continue;
 		if ((at = graph_find(g, name, NULL)) == NONE) {
-			buf_printf(out, "%s%s", out->len ? ", " : "", name);
+			unlocked_add(u, "%s", name);
 			continue;
 		}
 		/* a version constraint no locked version of it meets: poetry
 		 * 1.x cannot solve it from the lock, 2.x refuses the lock */
-		{
-			const char *want = e->type == TOML_STRING ? toml_str(e) :
-					   e->type == TOML_TABLE ? toml_str(toml_get(e, "version")) :
-					   NULL;
-			char why[128];
-			size_t k;
-			int met = 0;
-
-			if (!want)
-				continue;	/* a path, a URL, alternatives */
-			for (k = at; k != NONE && !met; k = g->v[k].next_same)
-				met = !g->v[k].version ||
-				      poetry_check(want, g->v[k].version, why, sizeof(why)) != 0;
-			if (!met)
-				buf_printf(out, "%s%s %s (the lock has %s)", out->len ? ", " : "",
-					   name, want, g->v[at].version);
-		}
+		if (e->type == TOML_ARRAY || !(want = decl_version(e)))
+			continue;	/* alternatives, a path, a URL */
+		for (k = at; k != NONE && !met; k = g->v[k].next_same)
+			met = !g->v[k].version ||
+			      poetry_check(want, g->v[k].version, why, sizeof(why)) != 0;
+		if (!met)
+			unlocked_add(u, "%s %s (the lock has %s)", name, want, g->v[at].version);
 	}
 }
 
-/* The same of a list of PEP 508 requirements ([project] dependencies). */
-static void reqs_unlocked(const struct pygraph *g, const struct toml_value *reqs,
-			  struct buf *out)
+/* A list of PEP 508 requirements ([project] dependencies, an extra, a
+ * [dependency-groups] group; a group's {include-group} tables aside). */
+static void reqs_unlocked(struct unlocked *u, const struct toml_value *reqs)
 {
+	const struct pygraph *g = u->g;
 	size_t i;
 
 	for (i = 0; reqs && reqs->type == TOML_ARRAY && i < reqs->n; i++) {
-		const char *r = toml_str(reqs->items[i]);
-		size_t n;
-		char *name;
+		const char *r = toml_str(reqs->items[i]), *semi, *spec;
+		char *name, *want;
+		size_t n, at, k, sn;
+		int met = 0;
 
-		if (!r || strstr(r, "python_"))
-			continue;	/* perhaps for other Pythons: python_bound */
+		if (!r)
+			continue;
 		r += strspn(r, " \t");
-		n = strspn(r, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._-");
-		if (!n)
+		if (!(n = req_name_len(r)) || is_self(u, r, n))
+			continue;
+		semi = strchr(r, ';');
+		if (semi && python_disjoint(u, NULL, semi + 1, strlen(semi + 1)))
 			continue;
 		name = xstrndup(r, n);
-		if (graph_find(g, name, NULL) == NONE)
-			buf_printf(out, "%s%s", out->len ? ", " : "", name);
+		at = graph_find(g, name, NULL);
+		if (at == NONE) {
+			unlocked_add(u, "%s", name);
+			free(name);
+			continue;
+		}
+		/* the specifier: after the extras, to the marker; a URL
+		 * ("name @ url") has none */
+		spec = r + n + strspn(r + n, " \t");
+		if (*spec == '[' && strchr(spec, ']'))
+			spec = strchr(spec, ']') + 1;
+		sn = (size_t)((semi ? semi : spec + strlen(spec)) - spec);
+		want = xstrndup(spec, sn);
+		{
+			char *w = want, *e = want + strlen(want);
+			char why[128];
+
+			while (*w == ' ' || *w == '\t' || *w == '(')
+				w++;
+			while (e > w && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == ')'))
+				*--e = 0;
+			if (*w && *w != '@') {
+				for (k = at; k != NONE && !met; k = g->v[k].next_same)
+					met = !g->v[k].version ||
+					      pep440_check(w, g->v[k].version, why, sizeof(why)) != 0;
+				if (!met)
+					unlocked_add(u, "%s %s (the lock has %s)", name, w,
+						     g->v[at].version);
+			}
+		}
+		free(want);
 		free(name);
 	}
 }
 
-/* What pyproject.toml declares that poetry.lock has no package of: the
- * lock is older than the declaration.  poetry locks every group, extra
- * and platform, so any name missing means a relock is due (poetry 1.x
- * warns that the lock "is not consistent" and fails to solve a registry
- * package from it; 2.x refuses: "pyproject.toml changed significantly
- * since poetry.lock was last generated"). */
+/* What pyproject.toml declares that poetry.lock has no package of, or
+ * asks a version of that no locked one is: the lock is older than the
+ * declaration.  poetry locks every group, extra and platform, so either
+ * means a relock is due (poetry 1.x warns that the lock "is not
+ * consistent" and fails to solve a registry package from it; 2.x refuses:
+ * "pyproject.toml changed significantly since poetry.lock was last
+ * generated").  [dependency-groups] (PEP 735) is read by poetry 2.2 on. */
 static void poetry_unlocked(const struct pygraph *g, const struct toml_value *pyproject,
 			    struct buf *out)
 {
@@ -533,15 +713,28 @@ static void poetry_unlocked(const struct pygraph *g, const struct toml_value *py
 	const struct toml_value *project = toml_get(pyproject, "project");
 	const struct toml_value *groups = toml_get(poetry, "group");
 	const struct toml_value *extras = toml_get(project, "optional-dependencies");
+	const struct toml_value *dgroups = toml_get(pyproject, "dependency-groups");
+	const char *self = toml_str(toml_get(project, "name"));
+	struct unlocked u;
 	size_t i;
 
-	decls_unlocked(g, toml_get(poetry, "dependencies"), out);
-	decls_unlocked(g, toml_get(poetry, "dev-dependencies"), out);
+	if (!self)
+		self = toml_str(toml_get(poetry, "name"));
+	u.g = g;
+	u.root_py = toml_str(toml_get(toml_get(poetry, "dependencies"), "python"));
+	u.root_pep440 = toml_str(toml_get(project, "requires-python"));
+	u.self = self ? pep503_normalize(self, strlen(self)) : NULL;
+	u.out = out;
+	decls_unlocked(&u, toml_get(poetry, "dependencies"));
+	decls_unlocked(&u, toml_get(poetry, "dev-dependencies"));
 	for (i = 0; groups && groups->type == TOML_TABLE && i < groups->n; i++)
-		decls_unlocked(g, toml_get(groups->kv[i].val, "dependencies"), out);
-	reqs_unlocked(g, toml_get(project, "dependencies"), out);
+		decls_unlocked(&u, toml_get(groups->kv[i].val, "dependencies"));
+	reqs_unlocked(&u, toml_get(project, "dependencies"));
 	for (i = 0; extras && extras->type == TOML_TABLE && i < extras->n; i++)
-		reqs_unlocked(g, extras->kv[i].val, out);
+		reqs_unlocked(&u, extras->kv[i].val);
+	for (i = 0; dgroups && dgroups->type == TOML_TABLE && i < dgroups->n; i++)
+		reqs_unlocked(&u, dgroups->kv[i].val);
+	free(u.self);
 }
 
 int deps_poetry_parse(const char *buf, size_t len, const struct pymarker_env *env,
@@ -597,10 +790,18 @@ int deps_poetry_parse(const char *buf, size_t len, const struct pymarker_env *en
 				graph_push(&g, i, NULL, R_YES);
 		}
 	}
-	/* lock 2.1 decided every package itself; older ones follow edges */
-	for (i = 0; i < g.nq; i++)
-		if (!toml_get(g.v[g.q[i].pkg].t, "groups"))
-			decls_push(&g, toml_get(g.v[g.q[i].pkg].t, "dependencies"), g.q[i].r, 0);
+	/* lock 2.1 decided every package itself; older ones follow edges,
+	 * and the extras asked for on the way */
+	for (i = 0; i < g.nq; i++) {
+		const struct toml_value *t = g.v[g.q[i].pkg].t;
+
+		if (toml_get(t, "groups"))
+			continue;
+		if (g.q[i].extra)
+			extra_edges(&g, g.q[i].pkg, g.q[i].extra, g.q[i].r);
+		else
+			decls_push(&g, toml_get(t, "dependencies"), g.q[i].r, 0);
+	}
 	free(incoming);
 	graph_result(&g, s);
 	graph_release(&g);

@@ -328,10 +328,14 @@ static void python_lockfiles(void)
 			"[tool.poetry.group.docs.dependencies]\neps = \"*\"\n";
 		static const char stale[] =
 			"[project]\ndependencies = [\"alpha>=1\", \"New.Pkg[x] ; sys_platform == 'linux'\",\n"
-			"\"skipped ; python_version < '3'\"]\n"
+			"\"skipped ; python_version < '3'\", \"gamma[x] (>=2)\", \"alpha @ https://x\"]\n"
 			"[project.optional-dependencies]\nx = [\"extra-one\"]\n"
+			"[dependency-groups]\ntest = [\"pytest>=8\", {include-group = \"x\"}]\n"
+			"[tool.poetry]\nname = \"My_App\"\n"
 			"[tool.poetry.dependencies]\npython = \">=3.8\"\nalpha = \"*\"\ngamma = \"^2\"\n"
 			"old = {version = \"*\", python = \"<3\"}\n"
+			"newpy = {version = \"*\", python = \">=3.9\"}\n"
+			"my-app = {version = \"*\", extras = [\"docs\"]}\n"
 			"[tool.poetry.group.docs]\noptional = true\n"
 			"[tool.poetry.group.docs.dependencies]\neps = \"*\"\nzeta = \"*\"\n";
 		struct toml_value *pp = NULL;
@@ -340,6 +344,41 @@ static void python_lockfiles(void)
 		CHECK(deps_poetry_parse(old, sizeof(old) - 1, &py312, NULL, &s, NULL, &e) == 0 &&
 		      s.n == 2 && !dep_set_get(&s, "colorama"), "poetry 2.0 graph (%zu)", s.n);
 		dep_set_release(&s);
+		/* extras asked for on the way, and of two locked versions the
+		 * one for this Python */
+		static const char extras_lock[] =
+			"[[package]]\nname = \"textual\"\nversion = \"1.0\"\noptional = false\n"
+			"python-versions = \"*\"\n[package.dependencies]\n"
+			"markdown-it-py = {version = \">=2.1.0\", extras = [\"plugins\"]}\n"
+			"mypy = [{version = \"1.4.1\", python = \"<3.8\"}, {version = \"1.10.0\", python = \">=3.8\"}]\n"
+			"[[package]]\nname = \"markdown-it-py\"\nversion = \"3.0.0\"\noptional = false\n"
+			"python-versions = \">=3.8\"\n[package.dependencies]\n"
+			"mdit-py-plugins = {version = \"*\", optional = true}\n"
+			"linkify-it-py = {version = \">=1,<3\", optional = true}\n"
+			"[package.extras]\nplugins = [\"mdit-py-plugins\"]\nlinkify = [\"linkify-it-py (>=1,<3)\"]\n"
+			"[[package]]\nname = \"mdit-py-plugins\"\nversion = \"0.4.0\"\noptional = true\n"
+			"[[package]]\nname = \"linkify-it-py\"\nversion = \"2.0.0\"\noptional = true\n"
+			"[[package]]\nname = \"mypy\"\nversion = \"1.4.1\"\noptional = false\n"
+			"python-versions = \">=3.7\"\n"
+			"[[package]]\nname = \"mypy\"\nversion = \"1.10.0\"\noptional = false\n"
+			"python-versions = \">=3.8\"\n"
+			"[metadata]\nlock-version = \"2.0\"\n";
+		static const char extras_proj[] =
+			"[tool.poetry.dependencies]\npython = \">=3.8\"\ntextual = \"*\"\n";
+		const struct dep *m;
+
+		CHECK(toml_parse(extras_proj, sizeof(extras_proj) - 1, NULL, &pp, &e) == 0,
+		      "pyproject: %s", e.msg);
+		CHECK(deps_poetry_parse(extras_lock, sizeof(extras_lock) - 1, &py312, pp, &s, NULL,
+					&e) == 0 && s.n == 4 && dep_set_get(&s, "mdit-py-plugins") &&
+		      !dep_set_get(&s, "linkify-it-py"), "the extra asked for, not the other (%zu)",
+		      s.n);
+		m = dep_set_get(&s, "mypy");
+		CHECK(m && !strcmp(m->version, "1.10.0"), "mypy of this Python: %s",
+		      m ? m->version : "none");
+		dep_set_release(&s);
+		toml_free(pp);
+		pp = NULL;
 		CHECK(toml_parse(proj, sizeof(proj) - 1, NULL, &pp, &e) == 0, "pyproject: %s", e.msg);
 		CHECK(deps_poetry_parse(oldproj, sizeof(oldproj) - 1, &py312, pp, &s, &unl, &e) == 0 &&
 		      s.n == 3 && dep_set_get(&s, "alpha") && dep_set_get(&s, "gamma") &&
@@ -350,7 +389,8 @@ static void python_lockfiles(void)
 		/* a declaration the lock lacks, in a group or in [project] */
 		CHECK(toml_parse(stale, sizeof(stale) - 1, NULL, &pp, &e) == 0, "pyproject: %s", e.msg);
 		CHECK(deps_poetry_parse(oldproj, sizeof(oldproj) - 1, &py312, pp, &s, &unl, &e) == 0 &&
-		      !strcmp(buf_str(&unl), "gamma ^2 (the lock has 1.0.0), zeta, New.Pkg, extra-one"), "not locked: %s",
+		      !strcmp(buf_str(&unl), "gamma ^2 (the lock has 1.0.0), newpy, zeta, New.Pkg, "
+			       "gamma >=2 (the lock has 1.0.0), extra-one, pytest"), "not locked: %s",
 		      buf_str(&unl));
 		dep_set_release(&s);
 		buf_release(&unl);
