@@ -823,9 +823,6 @@ static int take_gemfile(struct spec *spec, const char *file, const char *buf,
 			p++;
 		found = 1;
 		for (;;) {
-			const char *key = NULL;
-			size_t klen = 0;
-
 			gem_blanks(&p, end);
 			if (gem_string(&p, end, &text)) {
 				buf_printf(&reqs, "%s%s", nver++ ? ", " : "", buf_str(&text));
@@ -841,6 +838,9 @@ static int take_gemfile(struct spec *spec, const char *file, const char *buf,
 					p += 6;
 			} else {
 				/* key: "value", or :key => "value" */
+				const char *key;
+				size_t klen;
+
 				if (p < end && *p == ':')
 					p++;
 				key = p;
