@@ -132,8 +132,11 @@ static void hint_generic(struct result *res, const struct want *w)
 		result_hint(res, "install Python%s%s (https://www.python.org/downloads/ "
 			    "or your package manager)", sp, v);
 	else if (!strcmp(w->name, "go"))
+		/* go.mod's lines are minimums; a version file's (.tool-versions,
+		 * mise) names that release line only */
 		result_hint(res, "install Go%s%s%s (https://go.dev/dl/)", sp, v,
-			    *v ? " or later" : "");
+			    *v && (w->src == SRC_GO_MOD || w->src == SRC_GO_TOOLCHAIN) ?
+			    " or later" : "");
 	else if (versions_token_safe(w->name))
 		result_hint(res, "install %s%s%s, or add the directory that holds it "
 			    "to PATH", w->display, sp, v);
