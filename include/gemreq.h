@@ -1,5 +1,5 @@
-/* gemreq.h - RubyGems' version requirements ("~> 3.3", ">= 3.1, < 3.4",
- * "3.4.4"), as a Gemfile's ruby directive gives them and Bundler checks
+/* gemreq.h - RubyGems' version requirements ("~> 3.3"; ">= 3.1" and
+ * "< 3.4"; "3.4.4"), as a Gemfile's ruby directive gives them and Bundler checks
  * the running Ruby against them.  Pure: no I/O, safe to fuzz.
  */
 #ifndef EP_GEMREQ_H
@@ -7,8 +7,9 @@
 
 #include <stddef.h>
 
-/* 1 when version satisfies every requirement of reqs (", "-separated, as
- * the model keeps the directive's strings; each one Gem::Requirement's
+/* 1 when version satisfies every requirement of reqs (the directive's
+ * strings joined with ", ", as the model keeps them: the Gemfile reader
+ * refuses a string with a comma of its own; each one Gem::Requirement's
  * "[op] version", op one of = != > < >= <= ~>, "=" when none), 0 when
  * not, -1 with a message in err when a requirement is not one RubyGems
  * parses (Gem::Requirement::BadRequirementError) or version is not a

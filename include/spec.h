@@ -457,6 +457,7 @@ struct spec {
 	 * names, as the repository's .npmrc or pnpm-workspace.yaml sets it
 	 * (read with that pin only): manage-package-manager-versions (pnpm 9.7
 	 * to 10; 1 on, -1 off, 0 unset) and pmOnFail (pnpm 11; "" unset). */
+	const char *pnpm_pin;	/* the version a pnpm packageManager pins, or NULL */
 	int pnpm_manage;
 	char pnpm_on_fail[16];
 	struct tool_req *tools;

@@ -7,6 +7,7 @@
  */
 #include "specfile.h"
 #include "saferead.h"
+#include "versions.h"
 #include "ytree.h"
 
 #include <cJSON.h>
@@ -317,6 +318,15 @@ static void pin_severity(struct spec *spec, struct runtime_req *r)
 		return;		/* yarn 1.22.20+ and corepack refuse another */
 	pnpm_npmrc(spec, &c);
 	pnpm_workspace(spec, &c);
+	{
+		struct pkgmanager pm;
+		char why[160];
+
+		if (pkgmanager_parse(r->spec, strlen(r->spec), &pm, why, sizeof(why)) == 0) {
+			spec->pnpm_pin = spec_intern(spec, pm.version);
+			pkgmanager_release(&pm);
+		}
+	}
 	spec->pnpm_manage = c.manage < 0 ? 0 : c.manage ? 1 : -1;
 	memcpy(spec->pnpm_on_fail, c.on_fail, sizeof(spec->pnpm_on_fail));
 	if (c.on_fail[0]) {

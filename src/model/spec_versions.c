@@ -802,29 +802,43 @@ static char *gem_ruby_file(const char *buf, size_t len)
 static int take_gemfile(struct spec *spec, const char *file, const char *buf,
 			size_t len, struct parse_error *pe)
 {
-	struct versions_line ln = { NULL, 0, 0 };
+	struct versions_line ln = { NULL, 0, 0 }, one = { NULL, 0, 0 };
 	struct buf text = BUF_INIT, reqs = BUF_INIT, engine = BUF_INIT, from = BUF_INIT;
 	size_t pos = 0;
-	int found = 0;
 
 	(void)pe;
-	while (!found && versions_next_line(buf, len, &pos, &ln)) {
-		const char *p = ln.s, *end = ln.s + ln.len, *start;
-		int bad = 0, nver = 0, raw = 0;
+	/* the directive: Bundler keeps the last ruby call it runs; one inside
+	 * a block (if/else, a platform) is the code's to choose */
+	while (versions_next_line(buf, len, &pos, &ln)) {
+		const char *p = ln.s, *end = ln.s + ln.len;
 
 		gem_blanks(&p, end);
-		start = p;
 		if (end - p < 5 || memcmp(p, "ruby", 4) || (p[4] != ' ' && p[4] != '(' &&
 							    p[4] != '\t'))
 			continue;
+		if (p != ln.s)
+			return 0;
+		one = ln;
+	}
+	ln = one;
+	do {
+		const char *p = ln.s, *end = ln.s + ln.len, *start = p;
+		int bad = 0, nver = 0, raw = 0;
+
+		if (!p)
+			break;
 		p += 4;
 		gem_blanks(&p, end);
 		if (p < end && *p == '(')
 			p++;
-		found = 1;
 		for (;;) {
 			gem_blanks(&p, end);
 			if (gem_string(&p, end, &text)) {
+				/* one string is one requirement: "~> 3.3, < 3.5" is
+				 * refused whole (Gem::Requirement.parse); the model
+				 * joins the strings with ", " */
+				if (strchr(buf_str(&text), ','))
+					bad = 2;
 				buf_printf(&reqs, "%s%s", nver++ ? ", " : "", buf_str(&text));
 			} else if (end - p > 11 && !memcmp(p, "File.read(", 10)) {
 				/* ruby File.read(".ruby-version").strip */
@@ -873,10 +887,17 @@ static int take_gemfile(struct spec *spec, const char *file, const char *buf,
 		if (p < end && *p == ')')
 			p++;
 		gem_blanks(&p, end);
-		if (bad || (p < end && *p != '#') || (!nver && !from.len) || (nver && from.len)) {
-			reqs.len = 0;	/* code, not a directive of literals */
-			continue;
+		if (bad == 2) {
+			char msg[160];
+
+			snprintf(msg, sizeof(msg), "bundler refuses it: Illformed requirement "
+				 "[\"%.60s\"] (one string, one requirement)", buf_str(&text));
+			add_problem(spec, SRC_GEMFILE, "ruby", buf_str(&reqs),
+				    at(file, ln.no, (unsigned)(start - ln.s) + 1), msg, SEV_FAIL);
+			break;
 		}
+		if (bad || (p < end && *p != '#') || (!nver && !from.len) || (nver && from.len))
+			break;	/* code, not a directive of literals */
 		if (from.len) {
 			/* the file, beside the Gemfile */
 			char *name = spec_rel(spec, buf_str(&from));
@@ -922,7 +943,7 @@ static int take_gemfile(struct spec *spec, const char *file, const char *buf,
 		}
 		spec_add_runtime(spec, SRC_GEMFILE, "ruby", buf_str(&reqs), REQ_GEM,
 				 at(file, ln.no, (unsigned)(start - ln.s) + 1));
-	}
+	} while (0);
 	buf_release(&text);
 	buf_release(&reqs);
 	buf_release(&engine);

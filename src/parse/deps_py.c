@@ -551,7 +551,9 @@ static int python_disjoint(const struct unlocked *u, const char *py, const char 
 
 	if (!py && !marker)
 		return 0;
-	env = *u->g->env;
+	/* only the Python fields: a platform marker is undecided here, as
+	 * poetry locks every platform */
+	memset(&env, 0, sizeof(env));
 	for (k = 0; k <= 30; k++)	/* 2.7, then 3.0 to 3.29 */
 		for (patch = 0; patch <= 99; patch += 99) {
 			if (k)
@@ -660,7 +662,14 @@ static void reqs_unlocked(struct unlocked *u, const struct toml_value *reqs)
 		r += strspn(r, " \t");
 		if (!(n = req_name_len(r)) || is_self(u, r, n))
 			continue;
+		/* the specifier: after the extras, to the marker; a URL
+		 * ("name @ url") has none */
+		spec = r + n + strspn(r + n, " \t");
+		if (*spec == '[' && strchr(spec, ']'))
+			spec = strchr(spec, ']') + 1;
 		semi = strchr(r, ';');
+		if (semi && semi < spec)
+			continue;	/* a ';' in the extras: not PEP 508 */
 		if (semi && python_disjoint(u, NULL, semi + 1, strlen(semi + 1)))
 			continue;
 		name = xstrndup(r, n);
@@ -670,11 +679,6 @@ static void reqs_unlocked(struct unlocked *u, const struct toml_value *reqs)
 			free(name);
 			continue;
 		}
-		/* the specifier: after the extras, to the marker; a URL
-		 * ("name @ url") has none */
-		spec = r + n + strspn(r + n, " \t");
-		if (*spec == '[' && strchr(spec, ']'))
-			spec = strchr(spec, ']') + 1;
 		sn = (size_t)((semi ? semi : spec + strlen(spec)) - spec);
 		want = xstrndup(spec, sn);
 		{
@@ -707,7 +711,7 @@ static void reqs_unlocked(struct unlocked *u, const struct toml_value *reqs)
  * "pyproject.toml changed significantly since poetry.lock was last
  * generated").  [dependency-groups] (PEP 735) is read by poetry 2.2 on. */
 static void poetry_unlocked(const struct pygraph *g, const struct toml_value *pyproject,
-			    struct buf *out)
+			    int v21, struct buf *out)
 {
 	const struct toml_value *poetry = toml_get(toml_get(pyproject, "tool"), "poetry");
 	const struct toml_value *project = toml_get(pyproject, "project");
@@ -729,11 +733,15 @@ static void poetry_unlocked(const struct pygraph *g, const struct toml_value *py
 	decls_unlocked(&u, toml_get(poetry, "dev-dependencies"));
 	for (i = 0; groups && groups->type == TOML_TABLE && i < groups->n; i++)
 		decls_unlocked(&u, toml_get(groups->kv[i].val, "dependencies"));
-	reqs_unlocked(&u, toml_get(project, "dependencies"));
-	for (i = 0; extras && extras->type == TOML_TABLE && i < extras->n; i++)
-		reqs_unlocked(&u, extras->kv[i].val);
-	for (i = 0; dgroups && dgroups->type == TOML_TABLE && i < dgroups->n; i++)
-		reqs_unlocked(&u, dgroups->kv[i].val);
+	/* [project] and [dependency-groups] are poetry 2's: poetry 1.x (a
+	 * lock before 2.1) neither locks nor installs them */
+	if (v21) {
+		reqs_unlocked(&u, toml_get(project, "dependencies"));
+		for (i = 0; extras && extras->type == TOML_TABLE && i < extras->n; i++)
+			reqs_unlocked(&u, extras->kv[i].val);
+		for (i = 0; dgroups && dgroups->type == TOML_TABLE && i < dgroups->n; i++)
+			reqs_unlocked(&u, dgroups->kv[i].val);
+	}
 	free(u.self);
 }
 
@@ -750,8 +758,13 @@ int deps_poetry_parse(const char *buf, size_t len, const struct pymarker_env *en
 
 	if (rc <= 0)
 		return rc;
-	if (unlocked)
-		poetry_unlocked(&g, pyproject, unlocked);
+	if (unlocked) {
+		/* lock-version "2.1" and later: poetry 2 wrote it */
+		const char *lv = toml_str(toml_get(toml_get(root, "metadata"), "lock-version"));
+		int v21 = lv && (lv[0] > '2' || (lv[0] == '2' && lv[1] == '.' && lv[2] >= '1'));
+
+		poetry_unlocked(&g, pyproject, v21, unlocked);
+	}
 	for (i = 0; i < g.n; i++) {
 		const struct toml_value *t = g.v[i].t;
 		const struct toml_value *groups = toml_get(t, "groups");

@@ -205,7 +205,8 @@ static void yw_release(struct yw_walk *w)
  * included: fuzz_yamlfast holds the two walks to the same calls. */
 
 #define FY_DEPTH 64
-#define FY_KEY_MAX 1000		/* libyaml: a simple key is at most 1024 */
+#define FY_KEY_MAX 1000		/* libyaml: a simple key's ':' at most 1024 bytes
+				 * past its start (yaml_parser_stale_simple_keys) */
 
 struct fy {
 	struct yw_walk *w;
@@ -239,7 +240,7 @@ static int fy_plain_start(char c)
 static int fy_scalar(struct fy *f, const char *s, size_t e, size_t *i, enum fy_at at)
 {
 	int flow = at == FY_FKEY || at == FY_FVAL, key = at == FY_KEY || at == FY_FKEY;
-	size_t j = *i, st;
+	size_t j = *i, st, k0 = *i;	/* k0: where a key starts, quote included */
 
 	f->tmp.len = 0;
 	if (s[j] == '"' || s[j] == '\'') {
@@ -273,7 +274,7 @@ static int fy_scalar(struct fy *f, const char *s, size_t e, size_t *i, enum fy_a
 		}
 		if (key) {
 			if (j >= e || s[j] != ':' || (j + 1 < e && s[j + 1] != ' ') ||
-			    (flow && j + 1 == e))
+			    (flow && j + 1 == e) || j - k0 >= FY_KEY_MAX)
 				return FY_OUT;
 			*i = j + 1;
 			return FY_OK;
@@ -309,7 +310,7 @@ static int fy_scalar(struct fy *f, const char *s, size_t e, size_t *i, enum fy_a
 			j++;
 		}
 		if (key) {
-			if (j >= e || s[j] != ':' || last - st >= FY_KEY_MAX || (flow && j + 1 == e))
+			if (j >= e || s[j] != ':' || j - k0 >= FY_KEY_MAX || (flow && j + 1 == e))
 				return FY_OUT;
 			buf_add(&f->tmp, s + st, last - st);
 			*i = j + 1;

@@ -446,52 +446,27 @@ static void uv_keeps(const struct venv *v, struct dep_diff *d)
 	d->n = k;
 }
 
-/* poetry.lock's [metadata] lock-version is 2.1 or later: poetry 2 wrote
- * it (poetry 1.x writes 2.0 and before). */
-static int poetry_lock_v21(const struct blob *b)
-{
-	const char *p = b->data, *end = b->data + b->len;
-
-	while (p < end) {
-		const char *eol = memchr(p, '\n', (size_t)(end - p)), *v;
-
-		if (!eol)
-			eol = end;
-		if ((size_t)(eol - p) > 14 && !memcmp(p, "lock-version", 12)) {
-			for (v = p + 12; v < eol && (*v == ' ' || *v == '=' || *v == '"'); v++)
-				;
-			return v < eol && (*v > '2' || (*v == '2' && v + 2 < eol && v[1] == '.' &&
-							 v[2] >= '1'));
-		}
-		p = eol + 1;
-	}
-	return 0;
-}
-
 /* pyproject.toml declares what poetry.lock lacks: poetry install cannot
  * install from this lock (1.x fails to solve a registry package from it;
  * 2.x refuses it whole), so the fix is the relock, said as such: poetry
- * lock, which poetry 1.x (a lock before 2.1) runs as a full update unless
- * told --no-update (the default from poetry 2.0, which has no such
- * option any more). */
-static void poetry_relock(struct result *r, const struct lock_req *l, const char *names,
-			  const struct blob *b)
+ * lock, which every poetry takes (poetry 2.0 dropped --no-update, which
+ * 1.x needs to keep the other versions: the hint says so). */
+static void poetry_relock(struct result *r, const struct lock_req *l, const char *names)
 {
 	char *clean = text_clean(names);	/* names from the repository */
-	int v21 = poetry_lock_v21(b);
 
 	result_set(r, STATUS_FAIL, "pyproject.toml declares what %s does not have: %s",
 		   l->origin.file, clean);
 	free(clean);
 	r->reason = REASON_OUT_OF_DATE;
 	r->data = deps_data_new(l, l->venv);
-	result_fix_argv(r, FIX_AGENT, FIX_NEEDS_NETWORK, "poetry", "lock",
-			v21 ? NULL : "--no-update", (char *)NULL);
+	result_fix_argv(r, FIX_AGENT, FIX_NEEDS_NETWORK, "poetry", "lock", (char *)NULL);
 	result_fix_writes(r, l->origin.file);
 	result_hint(r, "poetry install cannot install from %s as it is (\"pyproject.toml "
 		    "changed significantly since poetry.lock was last generated\"): run poetry "
-		    "lock%s to relock, then poetry install, and commit %s", l->origin.file,
-		    v21 ? "" : " --no-update", l->origin.file);
+		    "lock to relock (poetry lock --no-update with poetry 1.x, to keep the other "
+		    "versions), then poetry install, and commit %s", l->origin.file,
+		    l->origin.file);
 }
 
 void deps_run_python(const struct run_ctx *ctx, const struct lock_req *l, struct result *r)
@@ -545,7 +520,7 @@ void deps_run_python(const struct run_ctx *ctx, const struct lock_req *l, struct
 		goto out;
 	}
 	if (pa.unlocked.len) {
-		poetry_relock(r, l, buf_str(&pa.unlocked), &b);
+		poetry_relock(r, l, buf_str(&pa.unlocked));
 		goto out;
 	}
 	if (pa.pip.unpinned)

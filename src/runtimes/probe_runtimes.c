@@ -440,23 +440,21 @@ static void report_refused(struct result *res, const struct runtime_req *r,
  * manage-package-manager-versions is on (pnpm 10's default; pnpm
  * switchCliVersion.ts), pnpm 11 when pmOnFail is "download" (its
  * default), before they read anything else.  So every pnpm requirement,
- * a workspace's too, is met or not by that version.  Into pin (the pinned version), else
- * NULL: no pin, another tool, or a pnpm that runs itself. */
+ * a workspace's too, is met or not by that version.  NULL: no pin,
+ * another tool, or a pnpm that runs itself. */
 static const char *pnpm_runs_as(const struct spec *spec, const struct runtime_req *r,
-				const char *found, char *pin, size_t n)
+				const char *found)
 {
 	struct semver f = SEMVER_INIT;
-	struct pkgmanager pm;
-	char err[160];
 	int sw = 0;
-	size_t i;
 
-	if (strcmp(r->name, "pnpm") || semver_parse(found, SEMVER_LOOSE, &f) < 0)
-		return NULL;
 	/* a workspace's pnpm is the repository's: pnpm reads packageManager
 	 * and its settings at the workspace root */
 	while (spec->parent)
 		spec = spec->parent;
+	if (strcmp(r->name, "pnpm") || !spec->pnpm_pin || !strcmp(spec->pnpm_pin, found) ||
+	    semver_parse(found, SEMVER_LOOSE, &f) < 0)
+		return NULL;
 	if (f.major >= 11)
 		sw = !spec->pnpm_on_fail[0] || !strcmp(spec->pnpm_on_fail, "download");
 	else if (f.major == 10)
@@ -464,17 +462,7 @@ static const char *pnpm_runs_as(const struct spec *spec, const struct runtime_re
 	else if (f.major == 9 && f.minor >= 7)
 		sw = spec->pnpm_manage > 0;
 	semver_release(&f);
-	for (i = 0; sw && i < spec->nruntimes; i++) {
-		const struct runtime_req *q = &spec->runtimes[i];
-
-		if (q->src != SRC_PACKAGE_MANAGER || strcmp(q->name, "pnpm") || q->problem ||
-		    pkgmanager_parse(q->spec, strlen(q->spec), &pm, err, sizeof(err)) < 0)
-			continue;
-		snprintf(pin, n, "%s", pm.version);
-		pkgmanager_release(&pm);
-		return strcmp(pin, found) ? pin : NULL;
-	}
-	return NULL;
+	return sw ? spec->pnpm_pin : NULL;
 }
 
 static void report_found(const struct run_ctx *ctx, struct result *res,
@@ -483,38 +471,26 @@ static void report_found(const struct run_ctx *ctx, struct result *res,
 			 const struct runtime_answer *a)
 {
 	struct runtime_verdict v = { STATUS_PASS, BUF_INIT };
-	char pin[64];
-	const char *as = pnpm_runs_as(ctx->spec, p->r, a->version, pin, sizeof(pin));
+	const char *as = pnpm_runs_as(ctx->spec, p->r, a->version);
 
 	if (as) {
-		struct runtime_verdict w = { STATUS_PASS, BUF_INIT };
-
 		/* judged as the pnpm that will run: the pin itself is met,
-		 * and the other requirements by the pinned version */
-		if (p->r->src != SRC_PACKAGE_MANAGER)
-			runtime_judge(p, k, as, &w);
+		 * the other requirements by the pinned version */
 		buf_printf(&v.msg, "pnpm %s found switches to %s, the packageManager pin, "
-			   "before it runs%s%s", a->version, as,
-			   w.msg.len ? ": " : "", buf_str(&w.msg));
-		v.status = w.status;
-		buf_release(&w.msg);
+			   "before it runs", a->version, as);
+		if (p->r->src != SRC_PACKAGE_MANAGER) {
+			struct runtime_verdict w = { STATUS_PASS, BUF_INIT };
+
+			runtime_judge(p, k, as, &w);
+			buf_printf(&v.msg, ": %s", buf_str(&w.msg));
+			v.status = w.status;
+			buf_release(&w.msg);
+		}
 		if (res->data)
 			cJSON_ReplaceItemInObject(res->data, "runs_as", cJSON_CreateString(as));
-		result_set(res, v.status, "%s", buf_str(&v.msg));
-		if (v.status == STATUS_FAIL) {
-			res->reason = REASON_VERSION_MISMATCH;
-			result_hint(res, "the packageManager pin (pnpm %s) does not meet %s from "
-				    "%s: change the one or the other", as, p->want,
-				    runtime_req_from(p->r));
-			result_fix_edit(res, runtime_req_from(p->r), p->r->origin.line);
-		} else if (v.status != STATUS_PASS) {
-			res->reason = REASON_CANNOT_COMPARE;
-		}
-		explain(res, a);
-		buf_release(&v.msg);
-		return;
+	} else {
+		runtime_judge(p, k, a->version, &v);
 	}
-	runtime_judge(p, k, a->version, &v);
 	if (v.status == STATUS_FAIL && p->r->unmet != SEV_FAIL)
 		v.status = severity_status(p->r->unmet);
 	/* a binary PATH offered first (.venv/bin/python3 inside the
@@ -529,10 +505,16 @@ static void report_found(const struct run_ctx *ctx, struct result *res,
 		res->reason = REASON_VERSION_MISMATCH;
 	else if (v.status != STATUS_PASS)
 		res->reason = REASON_CANNOT_COMPARE;
-	if (v.status == STATUS_FAIL || (v.status == STATUS_WARN &&
-					(p->r->kind == REQ_GO_MIN ||
-					 p->r->unmet == SEV_WARN)))
+	if (as && v.status != STATUS_PASS) {
+		/* installing another pnpm changes nothing: it switches too */
+		result_hint(res, "the packageManager pin (pnpm %s) does not meet %s from %s: "
+			    "change the one or the other", as, p->want, runtime_req_from(p->r));
+		result_fix_edit(res, runtime_req_from(p->r), p->r->origin.line);
+	} else if (v.status == STATUS_FAIL || (v.status == STATUS_WARN &&
+					       (p->r->kind == REQ_GO_MIN ||
+						p->r->unmet == SEV_WARN))) {
 		runtime_hint_install(ctx, res, p, k, a->path);
+	}
 	if (v.status != STATUS_PASS && p->r->unmet != SEV_FAIL && p->r->unmet_rule)
 		result_note(res, "%s, not a failure: %s",
 			    v.status == STATUS_WARN ? "a warning" : "skipped",

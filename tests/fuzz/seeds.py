@@ -641,6 +641,9 @@ def new_targets():
         b"a:\tb\n",
         b"a: b\r\n",
         b"x: STOP\n",
+        # keys near libyaml's 1024 bytes, quoted, padded, in a flow
+        b'"' + b"a" * 1100 + b'": x\n', b"a" * 990 + b" " * 60 + b": x\n",
+        b'k: {"' + b"a" * 1100 + b'": x}\n', b"a" * 999 + b": x\n",
     ])
     write("yarnlock", [b"\0" + x for x in files(fix + "yarn-*/yarn.lock")] +
           [b"\1" + x for x in files(fix + "yarn-*/yarn-state.yml")] + [

@@ -335,6 +335,7 @@ static void python_lockfiles(void)
 			"[tool.poetry.dependencies]\npython = \">=3.8\"\nalpha = \"*\"\ngamma = \"^2\"\n"
 			"old = {version = \"*\", python = \"<3\"}\n"
 			"newpy = {version = \"*\", python = \">=3.9\"}\n"
+			"pywin = {version = \"*\", markers = \"sys_platform == 'win32'\"}\n"
 			"my-app = {version = \"*\", extras = [\"docs\"]}\n"
 			"[tool.poetry.group.docs]\noptional = true\n"
 			"[tool.poetry.group.docs.dependencies]\neps = \"*\"\nzeta = \"*\"\n";
@@ -389,12 +390,43 @@ static void python_lockfiles(void)
 		/* a declaration the lock lacks, in a group or in [project] */
 		CHECK(toml_parse(stale, sizeof(stale) - 1, NULL, &pp, &e) == 0, "pyproject: %s", e.msg);
 		CHECK(deps_poetry_parse(oldproj, sizeof(oldproj) - 1, &py312, pp, &s, &unl, &e) == 0 &&
-		      !strcmp(buf_str(&unl), "gamma ^2 (the lock has 1.0.0), newpy, zeta, New.Pkg, "
-			       "gamma >=2 (the lock has 1.0.0), extra-one, pytest"), "not locked: %s",
-		      buf_str(&unl));
+		      !strcmp(buf_str(&unl), "gamma ^2 (the lock has 1.0.0), newpy, pywin, zeta"),
+		      "not locked, poetry 1.x's tables only: %s", buf_str(&unl));
 		dep_set_release(&s);
 		buf_release(&unl);
+		/* a lock of poetry 2: [project] and [dependency-groups] too */
+		{
+			struct buf v21 = BUF_INIT;
+			const char *at = strstr(oldproj, "lock-version = \"2.0\"");
+
+			buf_add(&v21, oldproj, (size_t)(at - oldproj));
+			buf_puts(&v21, "lock-version = \"2.1\"\n");
+			CHECK(deps_poetry_parse(v21.s, v21.len, &py312, pp, &s, &unl, &e) == 0 &&
+			      !strcmp(buf_str(&unl), "gamma ^2 (the lock has 1.0.0), newpy, pywin, zeta, "
+				       "New.Pkg, gamma >=2 (the lock has 1.0.0), extra-one, pytest"),
+			      "not locked, poetry 2's tables too: %s", buf_str(&unl));
+			dep_set_release(&s);
+			buf_release(&unl);
+			buf_release(&v21);
+		}
 		toml_free(pp);
+		/* a ';' inside the extras is no PEP 508 requirement: skipped */
+		{
+			static const char odd[] = "[project]\ndependencies = [\"alpha[a;b]\", "
+						  "\"alpha[a;]>=9\"]\n";
+			struct buf v21 = BUF_INIT;
+			const char *at = strstr(oldproj, "lock-version = \"2.0\"");
+
+			buf_add(&v21, oldproj, (size_t)(at - oldproj));
+			buf_puts(&v21, "lock-version = \"2.1\"\n");
+			CHECK(toml_parse(odd, sizeof(odd) - 1, NULL, &pp, &e) == 0, "odd: %s", e.msg);
+			CHECK(deps_poetry_parse(v21.s, v21.len, &py312, pp, &s, &unl, &e) == 0 &&
+			      !unl.len, "a ';' in the extras: %s", buf_str(&unl));
+			dep_set_release(&s);
+			buf_release(&unl);
+			buf_release(&v21);
+			toml_free(pp);
+		}
 	}
 	toml_free(docs);
 	toml_free(no_groups);
