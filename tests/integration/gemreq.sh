@@ -16,7 +16,7 @@ if ! /usr/bin/ruby -e 'Gem::Requirement' 2>/dev/null; then
 	exit
 fi
 if [ ! -f "$lib" ] || ! cc -std=c11 -I"$top/include" -o "$TEST_TMPDIR/check" \
-	"$top/tests/fixtures/gemreq/check.c" "$lib" 2>"$TEST_TMPDIR/cc.err"; then
+	"$top/tests/fixtures/reqcheck/check.c" "$lib" 2>"$TEST_TMPDIR/cc.err"; then
 	skip "the driver does not build against $lib (a sanitizer build links its own runtime; make check runs this): $(head -c 160 "$TEST_TMPDIR/cc.err" 2>/dev/null)"
 	finish
 	exit
@@ -57,7 +57,7 @@ File.open(ARGV[0], "w") do |c|
   end
 end
 RBEOF
-"$TEST_TMPDIR/check" <"$TEST_TMPDIR/cases" >"$TEST_TMPDIR/ours"
+"$TEST_TMPDIR/check" gem <"$TEST_TMPDIR/cases" >"$TEST_TMPDIR/ours"
 n=$(wc -l <"$TEST_TMPDIR/cases")
 paste "$TEST_TMPDIR/cases" "$TEST_TMPDIR/oracle" "$TEST_TMPDIR/ours" |
 	awk -F'\t' '$3 != $4' >"$TEST_TMPDIR/diff"
