@@ -820,13 +820,13 @@ static int take_gemfile(struct spec *spec, const char *file, const char *buf,
 			return 0;
 		one = ln;
 	}
+	if (!one.s)
+		return 0;
 	ln = one;
 	do {
 		const char *p = ln.s, *end = ln.s + ln.len, *start = p;
 		int bad = 0, nver = 0, raw = 0;
 
-		if (!p)
-			break;
 		p += 4;
 		gem_blanks(&p, end);
 		if (p < end && *p == '(')
