@@ -312,6 +312,30 @@ survivors() {
 	echo "$n"
 }
 
+# reqcheck_build: tests/fixtures/reqcheck/check.c, a requirement parser
+# of ours over "REQUIREMENT<TAB>VERSION" lines, built into
+# $TEST_TMPDIR/check against the build's library; 1, after a skip, when it
+# does not build (poetry.sh, gemreq.sh)
+reqcheck_build() {
+	rc_lib=${EP_BUILD:-$top/build}/libenvpreflight.a
+	[ -f "$rc_lib" ] && cc -std=c11 -I"$top/include" -o "$TEST_TMPDIR/check" \
+		"$top/tests/fixtures/reqcheck/check.c" "$rc_lib" 2>"$TEST_TMPDIR/cc.err" && return 0
+	skip "the driver does not build against $rc_lib (a sanitizer build links its own runtime; make check runs this): $(head -c 160 "$TEST_TMPDIR/cc.err" 2>/dev/null)"
+	return 1
+}
+
+# reqcheck_compare KIND WHAT ORACLE: the driver's answers (check KIND) on
+# $TEST_TMPDIR/cases against the oracle's in $TEST_TMPDIR/oracle, one
+# check naming the first differences
+reqcheck_compare() {
+	"$TEST_TMPDIR/check" "$1" <"$TEST_TMPDIR/cases" >"$TEST_TMPDIR/ours"
+	rc_n=$(wc -l <"$TEST_TMPDIR/cases")
+	paste "$TEST_TMPDIR/cases" "$TEST_TMPDIR/oracle" "$TEST_TMPDIR/ours" |
+		awk -F'\t' '$3 != $4' >"$TEST_TMPDIR/diff"
+	check "$3 and envpreflight agree on all $rc_n $2 ($(wc -l <"$TEST_TMPDIR/diff") differ; $2, version, $3, ours: $(head -8 "$TEST_TMPDIR/diff" | tr '\t\n' ' |'))" \
+		[ ! -s "$TEST_TMPDIR/diff" ]
+}
+
 # the closing line, which tests/run.sh adds up: "NAME: N passed, M
 # failed", then ", K skipped" when some case was not run
 finish() {

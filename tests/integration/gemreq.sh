@@ -8,16 +8,13 @@
 # 4,000 generated ones (a fixed seed: the same cases every run).
 . "$(dirname "$0")/../lib.sh"
 top=$(cd "$(dirname "$0")/../.." && pwd)
-lib=${EP_BUILD:-$top/build}/libenvpreflight.a
 
 if ! /usr/bin/ruby -e 'Gem::Requirement' 2>/dev/null; then
 	skip "no ruby (Debian's ruby, with RubyGems: make deps-check installs it)"
 	finish
 	exit
 fi
-if [ ! -f "$lib" ] || ! cc -std=c11 -I"$top/include" -o "$TEST_TMPDIR/check" \
-	"$top/tests/fixtures/reqcheck/check.c" "$lib" 2>"$TEST_TMPDIR/cc.err"; then
-	skip "the driver does not build against $lib (a sanitizer build links its own runtime; make check runs this): $(head -c 160 "$TEST_TMPDIR/cc.err" 2>/dev/null)"
+if ! reqcheck_build; then
 	finish
 	exit
 fi
@@ -57,10 +54,5 @@ File.open(ARGV[0], "w") do |c|
   end
 end
 RBEOF
-"$TEST_TMPDIR/check" gem <"$TEST_TMPDIR/cases" >"$TEST_TMPDIR/ours"
-n=$(wc -l <"$TEST_TMPDIR/cases")
-paste "$TEST_TMPDIR/cases" "$TEST_TMPDIR/oracle" "$TEST_TMPDIR/ours" |
-	awk -F'\t' '$3 != $4' >"$TEST_TMPDIR/diff"
-check "RubyGems and envpreflight agree on all $n requirements ($(wc -l <"$TEST_TMPDIR/diff") differ; requirements, version, RubyGems, ours: $(head -8 "$TEST_TMPDIR/diff" | tr '\t\n' ' |'))" \
-	[ ! -s "$TEST_TMPDIR/diff" ]
+reqcheck_compare gem requirements RubyGems
 finish
