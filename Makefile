@@ -48,7 +48,7 @@ BUILD   ?= build
 # installs DEPS_BUILD only; the test toolchain comes with make check.
 DEPS_BUILD := gcc libc6-dev pkg-config libcjson-dev libinih-dev libyaml-dev zlib1g-dev
 DEPS_TEST  := libxml2-utils iproute2 lsof valgrind man-db git nodejs python3 python3-venv util-linux \
-              python3-jsonschema python3-yaml python3-poetry-core python3-poetry ruby perl bash-completion zsh fish \
+              python3-jsonschema python3-yaml python3-poetry-core python3-poetry ruby rbenv perl bash-completion zsh fish \
               bubblewrap
 # make deb (dpkg-shlibdeps, dpkg-buildflags; dpkg-deb is dpkg's) and make
 # check-deb (lintian); no fakeroot: dpkg-deb --root-owner-group

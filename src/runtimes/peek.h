@@ -54,10 +54,13 @@ void version_cache_put(const char *name, const char *path, const char *version);
 /* What, besides its binary, picks the version a toolchain reports (go,
  * rustc, dotnet, a pinned pnpm or yarn): text naming each input, which
  * the cache keys on (runtime_select.c makes it).  script_ok: the binary
- * may be a script, its interpreter being among the inputs. */
+ * may be a script, its interpreter being among the inputs.  shim_ok: it
+ * is a version manager's shim (rbenv's, asdf's, mise's), and what the
+ * manager reads to pick a version is among the inputs. */
 struct version_context {
 	char *text;
 	int script_ok;
+	int shim_ok;
 };
 /* The cache in a context (NULL: as version_cache_get and _put). */
 int version_cache_get_in(const char *name, const char *path,

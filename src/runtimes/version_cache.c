@@ -26,8 +26,10 @@
  * multi-call binary behind a symlink called "node" is a dispatcher), and
  * not toolchains that switch version per project on their own (go reads
  * go.mod's toolchain line, dotnet global.json, rustup
- * rust-toolchain.toml).  With one, such a toolchain is cached too, and a
- * script when the context says its interpreter and inputs are in it.
+ * rust-toolchain.toml).  With one, such a toolchain is cached too, a
+ * script when the context says its interpreter and inputs are in it, and
+ * a version manager's shim (rbenv's, asdf's, mise's) when it holds what
+ * the manager reads.
  *
  * Trust: the directory must be ours (owner, not group- or world-writable)
  * and the file a regular file of ours, opened without following a
@@ -239,10 +241,11 @@ static int key_of(const char *name, const char *path,
 	c = realpath(path, NULL);
 	if (!c)
 		return 0;
-	/* rustup's proxies: the context holds what rustup reads; any other
-	 * dispatcher reads what no context names (mise's .mise.toml, ...) */
-	proxy = ctx && !strcmp(base_name(c), "rustup");
-	if (!path_ok(c, strlen(c)) || strstr(c, "/shims/") ||
+	/* rustup's proxies and the version managers' shims: the context
+	 * holds what rustup or the manager reads; any other dispatcher reads
+	 * what no context names */
+	proxy = ctx && (ctx->shim_ok || !strcmp(base_name(c), "rustup"));
+	if (!path_ok(c, strlen(c)) || (!(ctx && ctx->shim_ok) && strstr(c, "/shims/")) ||
 	    (!proxy && (listed(base_name(c), dispatchers, ARRAY_SIZE(dispatchers)) ||
 			!same_program(path, c))) ||
 	    (!ctx && listed(base_name(c), never_cached, ARRAY_SIZE(never_cached)))) {
@@ -255,7 +258,8 @@ static int key_of(const char *name, const char *path,
 			n = read(fd, magic, sizeof(magic));
 		while (n < 0 && errno == EINTR);
 		ok = n == 4 && (!memcmp(magic, "\177ELF", 4) ||
-				(ctx && ctx->script_ok && !memcmp(magic, "#!", 2)));
+				(ctx && (ctx->script_ok || ctx->shim_ok) &&
+				 !memcmp(magic, "#!", 2)));
 	}
 	if (fd >= 0)
 		close(fd);

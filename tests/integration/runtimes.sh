@@ -414,6 +414,114 @@ print(" ".join("%s/%s" % (c["data"]["found"], c["data"]["method"])
 	check "... then cached again ($out)" [ "$out" = "$pv/cache" ]
 fi
 
+# ---- a version manager's shim runs what the manager picks for the
+# directory: cached in a context of all the manager reads to pick it
+# (runtime_select.c), so that a warm audit runs no shim and a change to
+# any of it asks again.  rbenv is Debian's, with the shims its rehash
+# writes; mise's shims are links to mise (fakever, called node); asdf's
+# exec `asdf exec` (asdf is not packaged for Debian: a stand-in that
+# reads .tool-versions as asdf does for one plugin).
+# found ENV REPO RUNTIME: "found/method" of the runtime's check
+found() {
+	EP_ENV="$1" ep --json --only=runtimes "$2" | py -c '
+import json, sys
+print(" ".join("%s/%s" % (c["data"]["found"], c["data"]["method"])
+               for c in json.load(sys.stdin)["checks"]
+               if c["data"]["runtime"] == sys.argv[1]))' "$3"
+}
+count() { wc -l <"$1" 2>/dev/null | tr -d ' ' || echo 0; }
+if ! command -v rbenv >/dev/null 2>&1; then
+	skip "rbenv's shims: no rbenv here (Debian's rbenv: make deps installs it)"
+else
+	rb=$TEST_TMPDIR/rbenv
+	mkdir -p "$rb/repo" "$rb/home"
+	# fake_ruby V PRINTS: an installed version that counts its runs
+	fake_ruby() {
+		mkdir -p "$rb/root/versions/$1/bin"
+		printf '#!/bin/sh\necho run >>"%s/runs"\necho "ruby %sp100 (2023-03-30 revision 957bb7cb81) [x86_64-linux]"\n' \
+			"$rb" "$2" >"$rb/root/versions/$1/bin/ruby"
+		chmod +x "$rb/root/versions/$1/bin/ruby"
+	}
+	fake_ruby 3.1.4 3.1.4
+	fake_ruby 3.2.2 3.2.2
+	RBENV_ROOT=$rb/root rbenv rehash
+	printf '3.1.4\n' >"$rb/repo/.ruby-version"
+	rbenv_env="HOME=$rb/home PATH=$rb/root/shims:/usr/bin:/bin RBENV_ROOT=$rb/root XDG_CACHE_HOME=$rb/cache"
+	out=$(found "$rbenv_env" "$rb/repo" ruby)
+	check "rbenv's shim, cold: run ($out, runs $(count "$rb/runs"))" \
+		[ "$out $(count "$rb/runs")" = "3.1.4/exec 1" ]
+	out=$(found "$rbenv_env" "$rb/repo" ruby)
+	check "rbenv's shim, warm: cached ($out, runs $(count "$rb/runs"))" \
+		[ "$out $(count "$rb/runs")" = "3.1.4/cache 1" ]
+	printf '3.2.2\n' >"$rb/repo/.ruby-version"
+	out=$(found "$rbenv_env" "$rb/repo" ruby)
+	check ".ruby-version changed: rbenv's shim run again ($out, runs $(count "$rb/runs"))" \
+		[ "$out $(count "$rb/runs")" = "3.2.2/exec 2" ]
+	out=$(found "$rbenv_env RBENV_VERSION=3.1.4" "$rb/repo" ruby)
+	check "RBENV_VERSION: run ($out, runs $(count "$rb/runs"))" \
+		[ "$out $(count "$rb/runs")" = "3.1.4/exec 3" ]
+	# reinstalled (rbenv install --force): versions/ changed
+	rm -rf "$rb/root/versions/3.2.2"
+	fake_ruby 3.2.2 3.2.3
+	out=$(found "$rbenv_env" "$rb/repo" ruby)
+	check "a version reinstalled: run again ($out, runs $(count "$rb/runs"))" \
+		[ "$out $(count "$rb/runs")" = "3.2.3/exec 4" ]
+	mkdir -p "$rb/root/rbenv.d/exec"
+	printf 'true\n' >"$rb/root/rbenv.d/exec/hook.bash"
+	out=$(found "$rbenv_env" "$rb/repo" ruby)
+	check "a hook added: run again ($out, runs $(count "$rb/runs"))" \
+		[ "$out $(count "$rb/runs")" = "3.2.3/exec 5" ]
+fi
+if [ ! -x "$tc/go/go" ]; then
+	skip "mise's shims: no C compiler here for fakever"
+else
+	ms=$TEST_TMPDIR/mise-shim
+	mkdir -p "$ms/bin" "$ms/shims" "$ms/repo" "$ms/home"
+	cp "$tc/go/go" "$ms/bin/mise"
+	ln -s ../bin/mise "$ms/shims/node"
+	printf 'nodejs 20.11.1\n' >"$ms/repo/.tool-versions"
+	mise_env="HOME=$ms/home PATH=$ms/shims:/usr/bin:/bin XDG_CACHE_HOME=$ms/cache"
+	out=$(found "$mise_env" "$ms/repo" node)
+	check "mise's shim, cold: run ($out, runs $(count "$ms/shims/runs"))" \
+		[ "$out $(count "$ms/shims/runs")" = "20.11.1/exec 1" ]
+	out=$(found "$mise_env" "$ms/repo" node)
+	check "mise's shim, warm: cached ($out, runs $(count "$ms/shims/runs"))" \
+		[ "$out $(count "$ms/shims/runs")" = "20.11.1/cache 1" ]
+	printf 'nodejs 20.12.2\n' >"$ms/repo/.tool-versions"
+	out=$(found "$mise_env" "$ms/repo" node)
+	check ".tool-versions changed: mise's shim run again ($out, runs $(count "$ms/shims/runs"))" \
+		[ "$out $(count "$ms/shims/runs")" = "20.12.2/exec 2" ]
+	mkdir -p "$ms/home/.local/share/mise/installs/node"
+	out=$(found "$mise_env" "$ms/repo" node)
+	check "a tool installed: run again ($out, runs $(count "$ms/shims/runs"))" \
+		[ "$out $(count "$ms/shims/runs")" = "20.12.2/exec 3" ]
+	out=$(found "$mise_env MISE_ENV=ci" "$ms/repo" node)$(found "$mise_env MISE_ENV=ci" "$ms/repo" node)
+	check "with a profile (MISE_ENV) mise reads files named after it: never cached ($out, runs $(count "$ms/shims/runs"))" \
+		[ "$out $(count "$ms/shims/runs")" = "20.12.2/exec20.12.2/exec 5" ]
+fi
+as=$TEST_TMPDIR/asdf
+mkdir -p "$as/bin" "$as/data/shims" "$as/repo" "$as/home"
+for v in 20.11.1 22.1.0; do
+	mkdir -p "$as/data/installs/nodejs/$v/bin"
+	printf '#!/bin/sh\necho run >>"%s/runs"\necho v%s\n' "$as" "$v" >"$as/data/installs/nodejs/$v/bin/node"
+	chmod +x "$as/data/installs/nodejs/$v/bin/node"
+done
+printf '#!/bin/sh\nshift\ncmd=$1\nshift\nv=$(sed -n "s/^nodejs //p" .tool-versions)\nexec "$ASDF_DATA_DIR/installs/nodejs/$v/bin/$cmd" "$@"\n' >"$as/bin/asdf"
+printf '#!/usr/bin/env bash\n# asdf-plugin: nodejs 20.11.1\n# asdf-plugin: nodejs 22.1.0\nexec %s/bin/asdf exec "node" "$@" # asdf_allow: '"' asdf '"'\n' "$as" >"$as/data/shims/node"
+chmod +x "$as/bin/asdf" "$as/data/shims/node"
+printf 'nodejs 20.11.1\n' >"$as/repo/.tool-versions"
+asdf_env="HOME=$as/home PATH=$as/data/shims:/usr/bin:/bin ASDF_DATA_DIR=$as/data XDG_CACHE_HOME=$as/cache"
+out=$(found "$asdf_env" "$as/repo" node)$(found "$asdf_env" "$as/repo" node)
+check "asdf's shim: run cold, cached warm ($out, runs $(count "$as/runs"))" \
+	[ "$out $(count "$as/runs")" = "20.11.1/exec20.11.1/cache 1" ]
+printf 'nodejs 22.1.0\n' >"$as/repo/.tool-versions"
+out=$(found "$asdf_env" "$as/repo" node)
+check ".tool-versions changed: asdf's shim run again ($out, runs $(count "$as/runs"))" \
+	[ "$out $(count "$as/runs")" = "22.1.0/exec 2" ]
+out=$(found "$asdf_env ASDF_NODEJS_VERSION=20.11.1" "$as/repo" node)
+check "ASDF_NODEJS_VERSION set: a new context ($out, runs $(count "$as/runs"))" \
+	[ "$out $(count "$as/runs")" = "22.1.0/exec 3" ]
+
 # ---- mise use writes the nearest config file (mise's
 # resolve_target_config_path: the nearest directory upwards with one, the
 # first of its files; else a new mise.toml), which fix.writes names; one

@@ -926,8 +926,8 @@ static void test_cache_key(void)
  * version per project: a hit only in the same context. */
 static void test_cache_context(void)
 {
-	struct version_context a = { "go.mod 1", 0 }, b = { "go.mod 2", 0 };
-	struct version_context script = { "corepack", 1 };
+	struct version_context a = { "go.mod 1", 0, 0 }, b = { "go.mod 2", 0, 0 };
+	struct version_context script = { "corepack", 1, 0 };
 	char out[64];
 
 	set_cache("cache5");
@@ -940,7 +940,7 @@ static void test_cache_context(void)
 	      !strcmp(out, "1.23.0"), "context b, beside a: %s", out);
 	CHECK_INT(cached("go", "cxbin/go/go", out, sizeof(out)), 0, "no context: never");
 	{
-		struct version_context c = { "go.mod 3", 0 };
+		struct version_context c = { "go.mod 3", 0, 0 };
 
 		CHECK_INT(version_cache_get_in("go", at("cxbin/go/go"), &c, out, sizeof(out)), 0,
 			  "another context: a miss");
@@ -957,6 +957,21 @@ static void test_cache_context(void)
 	version_cache_put_in("go", at("cxbin/mise/go"), &a, "1.22.1");
 	CHECK_INT(version_cache_get_in("go", at("cxbin/mise/go"), &a, out, sizeof(out)), 0,
 		  "mise behind go: never");
+	/* ... unless the context holds what the manager reads (a shim's) */
+	{
+		struct version_context shim = { "mise's config", 0, 1 };
+
+		version_cache_put_in("go", at("cxbin/mise/go"), &shim, "1.22.1");
+		CHECK_INT(version_cache_get_in("go", at("cxbin/mise/go"), &shim, out,
+					       sizeof(out)), 1, "mise behind go, in its context");
+		put_file("cxbin/rb/shims/ruby", "#!/usr/bin/env bash\n", 20, 0755);
+		version_cache_put_in("ruby", at("cxbin/rb/shims/ruby"), &a, "3.2.2");
+		CHECK_INT(version_cache_get_in("ruby", at("cxbin/rb/shims/ruby"), &a, out,
+					       sizeof(out)), 0, "a shim's script, no shim context: never");
+		version_cache_put_in("ruby", at("cxbin/rb/shims/ruby"), &shim, "3.2.2");
+		CHECK_INT(version_cache_get_in("ruby", at("cxbin/rb/shims/ruby"), &shim, out,
+					       sizeof(out)), 1, "a shim's script in its context");
+	}
 	/* a script only when the context vouches for it */
 	put_file("cxbin/js/pnpm", "#!/usr/bin/env node\n", 20, 0755);
 	version_cache_put_in("pnpm", at("cxbin/js/pnpm"), &a, "9.0.0");
@@ -976,6 +991,7 @@ static void test_cache_context(void)
 			snprintf(text[i], sizeof(text[i]), "go.mod v%d", i);
 			cx[i].text = text[i];
 			cx[i].script_ok = 0;
+			cx[i].shim_ok = 0;
 			version_cache_put_in("go", at("cxbin/go/go"), &cx[i], "1.22.1");
 		}
 		for (i = 0; i < 10; i++)
