@@ -105,6 +105,13 @@ int ports_lookup(const unsigned *ports, size_t nports, const char *repo_root,
  * holder): what ports_lookup reads first, in a fraction of its time when
  * a port is busy on a crowded machine.  Returns as ports_lookup. */
 int ports_tables(const unsigned *ports, size_t nports, struct port_status *out);
+/* The rest of ports_lookup, on what ports_tables read: out (nports
+ * entries, busy and listeners as ports_tables left them) gets copied
+ * into a fresh array (returned; release each entry and free it), whose
+ * busy ports' holders are then looked for, without reading the tables
+ * again. */
+struct port_status *ports_holders(const struct port_status *tables, size_t nports,
+				  const char *repo_root);
 /* The same under another /proc root (tests; a future per-netns look). */
 int ports_lookup_at(const char *proc, const unsigned *ports, size_t nports,
 		    const char *repo_root, struct port_status *out);

@@ -1517,6 +1517,44 @@ int ports_tables(const unsigned *ports, size_t nports, struct port_status *out)
 	return tables_at(proc_root(), ports, nports, out);
 }
 
+/* A new string: repo_root canonical when it exists, else as given;
+ * NULL for NULL. */
+static char *repo_canonical(const char *repo_root)
+{
+	char *repo;
+
+	if (!repo_root)
+		return NULL;
+	repo = realpath(repo_root, NULL);
+	return repo ? repo : xstrdup(repo_root);
+}
+
+struct port_status *ports_holders(const struct port_status *tables, size_t nports,
+				  const char *repo_root)
+{
+	struct port_status *out = xcalloc(nports ? nports : 1, sizeof(*out));
+	char *repo;
+	size_t i;
+
+	for (i = 0; i < nports; i++) {
+		out[i] = tables[i];
+		out[i].holders = NULL;
+		out[i].nh = 0;
+		out[i].listeners = NULL;
+		if (tables[i].nl) {
+			out[i].listeners = xcalloc(tables[i].nl, sizeof(*out[i].listeners));
+			memcpy(out[i].listeners, tables[i].listeners,
+			       tables[i].nl * sizeof(*out[i].listeners));
+		}
+	}
+	if (!nports)
+		return out;
+	repo = repo_canonical(repo_root);
+	lookup_holders(proc_root(), repo, out, nports, NULL);
+	free(repo);
+	return out;
+}
+
 int ports_lookup_stats(const char *proc, const unsigned *ports, size_t nports,
 		       const char *repo_root, struct port_status *out,
 		       struct procnet_stats *stats)
@@ -1531,11 +1569,7 @@ int ports_lookup_stats(const char *proc, const unsigned *ports, size_t nports,
 		return -1;
 	if (!nports)
 		return 0;
-	if (repo_root) {
-		repo = realpath(repo_root, NULL);
-		if (!repo)
-			repo = xstrdup(repo_root);
-	}
+	repo = repo_canonical(repo_root);
 	lookup_holders(proc, repo, out, nports, stats);
 	free(repo);
 	return 0;

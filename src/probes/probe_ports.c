@@ -112,7 +112,7 @@ static void ports_plan(const struct spec *spec, struct plan *plan)
 /* ---- one look at the machine for every port ---------------------- */
 
 struct ports_scan {
-	int rc, err;		/* ports_lookup's */
+	int rc, err;		/* ports_tables' */
 	unsigned *ports;	/* sorted, unique */
 	struct port_status *st;	/* st[i] for ports[i] */
 	size_t n;
@@ -171,8 +171,8 @@ static void scan_redact(const struct spec *spec, struct ports_scan *s)
 	redact_values_free(x);
 }
 
-/* Every TCP port of the model (ranges expanded), looked up at once:
- * the socket tables and, with arg non-NULL, the holders too. */
+/* Every TCP port of the model (ranges expanded), looked up at once in
+ * the socket tables. */
 static void *scan_make(const struct run_ctx *ctx, const void *arg)
 {
 	const struct spec *spec = ctx->spec;
@@ -197,11 +197,32 @@ static void *scan_make(const struct run_ctx *ctx, const void *arg)
 			s->ports[j++] = s->ports[i];
 	s->n = j;
 	s->st = xcalloc(s->n ? s->n : 1, sizeof(*s->st));
-	s->rc = arg ? ports_lookup(s->ports, s->n, spec->root, s->st) :
-		ports_tables(s->ports, s->n, s->st);
+	s->rc = ports_tables(s->ports, s->n, s->st);
 	s->err = s->rc < 0 ? errno : 0;
-	if (s->rc == 0)
-		scan_redact(spec, s);
+	return s;
+}
+
+/* The holders of the busy ports of arg, the tables' scan: one walk of
+ * /proc, the tables not read again (the verdict a busy port published
+ * while it ran is on the same reading). */
+static void *holders_make(const struct run_ctx *ctx, const void *arg)
+{
+	const struct ports_scan *t = arg;
+	struct ports_scan *s = xcalloc(1, sizeof(*s));
+
+	s->rc = t->rc;
+	s->err = t->err;
+	s->n = t->n;
+	s->ports = xcalloc(t->n ? t->n : 1, sizeof(*s->ports));
+	if (t->n)
+		memcpy(s->ports, t->ports, t->n * sizeof(*s->ports));
+	if (t->rc == 0) {
+		s->st = ports_holders(t->st, t->n, ctx->spec->root);
+		scan_redact(ctx->spec, s);
+	} else {
+		s->st = xcalloc(1, sizeof(*s->st));
+		s->n = 0;
+	}
 	return s;
 }
 
@@ -944,7 +965,7 @@ static void ports_run(const struct run_ctx *ctx, const struct check *c,
 			run_range(scan, req, &p);
 			run_publish(ctx, &p);
 			result_release(&p);
-			scan = run_once(ctx, "ports.lookup", scan_make, "holders",
+			scan = run_once(ctx, "ports.lookup", holders_make, scan,
 					scan_release);
 			if (scan->rc < 0) {
 				result_set(r, STATUS_ERROR, "cannot read the TCP socket "
@@ -960,7 +981,7 @@ static void ports_run(const struct run_ctx *ctx, const struct check *c,
 	s = scan_find(scan, req->port);
 	if (s && s->busy) {
 		publish_holder_unknown(ctx, r, rec, s);
-		scan = run_once(ctx, "ports.lookup", scan_make, "holders", scan_release);
+		scan = run_once(ctx, "ports.lookup", holders_make, scan, scan_release);
 		s = scan->rc < 0 ? NULL : scan_find(scan, req->port);
 	}
 	if (!s) {

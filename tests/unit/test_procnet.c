@@ -1265,6 +1265,30 @@ static void test_real_sockets(void)
 			CHECK_STR(s->listeners[0].addr_text, "::1", "::1");
 	}
 
+	{
+		/* the tables, then the holders on them (the ports probe's two
+		 * steps): what the lookup found, the tables read once */
+		struct port_status tb[8], *hd;
+
+		CHECK_INT(ports_tables(ports, np, tb), 0, "the tables alone");
+		for (i = 0; i < np; i++)
+			CHECK(tb[i].busy == st[i].busy && tb[i].nl == st[i].nl && !tb[i].nh,
+			      "tables of %u: as the lookup's, no holder yet", ports[i]);
+		hd = ports_holders(tb, np, repo);
+		for (i = 0; i < np; i++) {
+			size_t k;
+
+			CHECK(hd[i].busy == st[i].busy && hd[i].nh == st[i].nh,
+			      "holders of %u: %zu, the lookup's %zu", ports[i], hd[i].nh, st[i].nh);
+			for (k = 0; k < hd[i].nh && k < st[i].nh; k++)
+				CHECK(hd[i].holders[k].pid == st[i].holders[k].pid &&
+				      hd[i].holders[k].klass == st[i].holders[k].klass,
+				      "holder %zu of %u", k, ports[i]);
+			port_status_release(&hd[i]);
+			port_status_release(&tb[i]);
+		}
+		free(hd);
+	}
 	ss = ss_output();
 	if (!ss) {
 		SKIP("the comparison with ss: ss (iproute2) not available");
