@@ -279,6 +279,15 @@ static void corepack_files(struct buf *b, const char *binary, const char *real,
  *           trusted (its state directory).  A shim is a link to the mise
  *           binary.  With MISE_ENV (or a profile) mise reads files named
  *           after it as well: not cached.
+ *   volta   crates/volta-core/src/project: the nearest package.json up and
+ *           its "volta" key, following "extends" (not cached when any
+ *           package.json up names one); $VOLTA_HOME (~/.volta)/tools/user/
+ *           platform.json, what tools/image holds, hooks.json.  A shim is
+ *           a link to volta-shim.
+ *   proto   .prototools from the working directory up, $PROTO_HOME
+ *           (~/.proto)/.prototools, PROTO_<TOOL>_VERSION, the ecosystem's
+ *           version files, what tools/ holds.  A shim is a copy of (or a
+ *           link to) proto-shim.
  *
  * Any manager also falls back to the program further along PATH ("system"):
  * its identity is in too.  What is read is stat()ed, never parsed: an
@@ -627,6 +636,73 @@ static int mise_inputs(struct buf *b, const char *dir, char *const env[])
 	return 0;
 }
 
+/* 1 when a package.json from dir up names an "extends" (volta follows
+ * it to a file no list here holds). */
+static int volta_extends(const char *dir)
+{
+	char *d = xstrdup(dir), *slash;
+	int found = 0;
+
+	for (;;) {
+		char *p = path_join(*d ? d : "/", "package.json");
+		struct blob bl;
+
+		if (peek_read_text(p, 1 << 20, &bl, NULL) == 0) {
+			found = strstr(bl.data, "\"extends\"") != NULL;
+			blob_release(&bl);
+		}
+		free(p);
+		if (found || !*d || !(slash = strrchr(d, '/')))
+			break;
+		*slash = '\0';
+	}
+	free(d);
+	return found;
+}
+
+/* 0 with the inputs, -1 when they cannot be told ("extends"). */
+static int volta_inputs(struct buf *b, const char *dir, char *const env[])
+{
+	static const char *const up[] = { "package.json" };
+	const char *home = env_abs(env, "HOME");
+	char *vh = env_abs(env, "VOLTA_HOME") ? xstrdup(env_abs(env, "VOLTA_HOME")) :
+		   home ? path_join(home, ".volta") : NULL;
+
+	if (volta_extends(dir)) {
+		free(vh);
+		return -1;
+	}
+	buf_printf(b, "shim volta %s\n", vh ? vh : "-");
+	up_ids(b, dir, up, ARRAY_SIZE(up));
+	if (vh) {
+		file_id_in(b, vh, "tools/user/platform.json");
+		file_id_in(b, vh, "hooks.json");
+		dir_ids_in(b, vh, "tools/image", 2);
+	}
+	free(vh);
+	return 0;
+}
+
+static void proto_inputs(struct buf *b, const char *dir, char *const env[])
+{
+	static const char *const up[] = { ".prototools" };
+	const char *home = env_abs(env, "HOME");
+	char *ph = env_abs(env, "PROTO_HOME") ? xstrdup(env_abs(env, "PROTO_HOME")) :
+		   home ? path_join(home, ".proto") : NULL;
+
+	buf_printf(b, "shim proto %s\n", ph ? ph : "-");
+	up_ids(b, dir, up, ARRAY_SIZE(up));
+	up_ids(b, dir, up_version_files, ARRAY_SIZE(up_version_files));
+	if (home)
+		file_id_in(b, home, ".prototools");
+	if (ph) {
+		file_id_in(b, ph, ".prototools");
+		file_id_in(b, ph, "config.toml");
+		dir_ids_in(b, ph, "tools", 2);
+	}
+	free(ph);
+}
+
 /* What a manager falls back to ("system"): the program of the same name
  * further along PATH, past the shim's own directory and any shims/. */
 static void system_id(struct buf *b, const char *binary, char *const env[])
@@ -655,6 +731,19 @@ static void system_id(struct buf *b, const char *binary, char *const env[])
 	buf_release(&rest);
 }
 
+/* proto's shims: links to proto-shim, or copies of it in its shims
+ * directory (proto's shim_dir: $PROTO_HOME/shims). */
+static int proto_shim(const char *binary, const char *real)
+{
+	const char *rb = base_of(real);
+	size_t n;
+
+	if (!strcmp(rb, "proto-shim"))
+		return strcmp(base_of(binary), rb) != 0;
+	n = strlen(real) - strlen(rb);
+	return n >= 14 && !strncmp(real + n - 14, "/.proto/shims/", 14);
+}
+
 /* Is binary (real its canonical file) a shim of a manager we know? */
 static int shim_known(const char *binary, const char *real)
 {
@@ -662,7 +751,10 @@ static int shim_known(const char *binary, const char *real)
 	const char *rb = base_of(real);
 	int known;
 
-	if ((!strcmp(rb, "mise") || !strcmp(rb, "rtx")) && strcmp(base_of(binary), rb))
+	if ((!strcmp(rb, "mise") || !strcmp(rb, "rtx") || !strcmp(rb, "volta-shim")) &&
+	    strcmp(base_of(binary), rb))
+		return 1;
+	if (proto_shim(binary, real))
 		return 1;
 	if (!head_read(real, text, sizeof(text)))
 		return 0;
@@ -687,6 +779,10 @@ static int shim_inputs(struct buf *b, const char *binary, const char *real,
 	if ((!strcmp(rb, "mise") || !strcmp(rb, "rtx")) &&
 	    strcmp(base_of(binary), rb)) {
 		got = mise_inputs(b, dir, env) == 0 ? 1 : -1;
+	} else if (!strcmp(rb, "volta-shim") && strcmp(base_of(binary), rb)) {
+		got = volta_inputs(b, dir, env) == 0 ? 1 : -1;
+	} else if (proto_shim(binary, real)) {
+		proto_inputs(b, dir, env);
 	} else if (!head_read(real, text, sizeof(text))) {
 		return 0;
 	} else if ((x = xenv_shim(text, &root, &exe)) != NULL) {

@@ -398,7 +398,7 @@ else
 	printf '{"name": "pin", "packageManager": "pnpm@%s"}\n' "$pv" >"$repo/package.json"
 	pinenv="PATH=$pn:/usr/bin:/bin XDG_CACHE_HOME=$TEST_TMPDIR/pincache"
 	pin() {
-		EP_ENV="$pinenv" ep --json --only=runtimes "$repo" | py -c '
+		EP_ENV="$pinenv" ep --json --only=runtimes --timeout=60000 "$repo" | py -c '
 import json, sys
 print(" ".join("%s/%s" % (c["data"]["found"], c["data"]["method"])
                for c in json.load(sys.stdin)["checks"] if c["data"]["runtime"] == "pnpm"))'
@@ -423,7 +423,7 @@ fi
 # reads .tool-versions as asdf does for one plugin).
 # found ENV REPO RUNTIME: "found/method" of the runtime's check
 found() {
-	EP_ENV="$1" ep --json --only=runtimes "$2" | py -c '
+	EP_ENV="$1" ep --json --only=runtimes --timeout=60000 "$2" | py -c '
 import json, sys
 print(" ".join("%s/%s" % (c["data"]["found"], c["data"]["method"])
                for c in json.load(sys.stdin)["checks"]
@@ -498,6 +498,26 @@ else
 	out=$(found "$mise_env MISE_ENV=ci" "$ms/repo" node)$(found "$mise_env MISE_ENV=ci" "$ms/repo" node)
 	check "with a profile (MISE_ENV) mise reads files named after it: never cached ($out, runs $(count "$ms/shims/runs"))" \
 		[ "$out $(count "$ms/shims/runs")" = "20.12.2/exec20.12.2/exec 5" ]
+	# volta's shims are links to volta-shim, which reads package.json's
+	# "volta" key (the stand-in answers its default)
+	vt=$TEST_TMPDIR/volta-shim
+	mkdir -p "$vt/home/.volta/bin" "$vt/repo"
+	cp "$tc/go/go" "$vt/home/.volta/bin/volta-shim"
+	ln -s volta-shim "$vt/home/.volta/bin/node"
+	printf '{"name": "v", "volta": {"node": "18.19.0"}}\n' >"$vt/repo/package.json"
+	volta_env="HOME=$vt/home PATH=$vt/home/.volta/bin:/usr/bin:/bin XDG_CACHE_HOME=$vt/cache"
+	vruns=$vt/home/.volta/bin/runs
+	out=$(found "$volta_env" "$vt/repo" node)$(found "$volta_env" "$vt/repo" node)
+	check "volta's shim: run cold, cached warm ($out, runs $(count "$vruns"))" \
+		[ "$out $(count "$vruns")" = "18.19.0/exec18.19.0/cache 1" ]
+	printf '{"name": "v", "volta": {"node": "18.19.0", "npm": "10.2.4"}}\n' >"$vt/repo/package.json"
+	out=$(found "$volta_env" "$vt/repo" node)
+	check "package.json changed: volta's shim run again ($out, runs $(count "$vruns"))" \
+		[ "$out $(count "$vruns")" = "18.19.0/exec 2" ]
+	printf '{"name": "v", "engines": {"node": ">=18"}, "volta": {"extends": "../base.json"}}\n' >"$vt/repo/package.json"
+	out=$(found "$volta_env" "$vt/repo" node)$(found "$volta_env" "$vt/repo" node)
+	check "a volta \"extends\" (a file no context lists): never cached ($out, runs $(count "$vruns"))" \
+		[ "$out $(count "$vruns")" = "18.19.0/exec18.19.0/exec 4" ]
 fi
 as=$TEST_TMPDIR/asdf
 mkdir -p "$as/bin" "$as/data/shims" "$as/repo" "$as/home"
