@@ -20,4 +20,19 @@ int runtime_select_context(const char *name, const char *binary, const char *dir
 			   char *const env[], struct version_context *ctx);
 void runtime_select_release(struct version_context *ctx);
 
+/* The context's pieces, for runtime_shim.c as well. */
+struct buf;
+/* A variable of env (NULL-terminated "NAME=value"), or NULL. */
+const char *select_env_get(char *const env[], const char *name);
+/* "f PATH DEV INO SIZE MTIME CTIME" for a file that is there (a directory
+ * too: its times change as entries come and go), nothing otherwise. */
+void select_file_id(struct buf *b, const char *path);
+void select_file_id_in(struct buf *b, const char *dir, const char *name);
+/* select_file_id of dir/name, of its parent's name, and so on up to /
+ * (dir canonical). */
+void select_file_id_up(struct buf *b, const char *dir, const char *name);
+/* The user's directory of XDG variable xdg (absolute), else HOME/dflt;
+ * a new string, or NULL. */
+char *select_user_dir(char *const env[], const char *xdg, const char *dflt);
+
 #endif

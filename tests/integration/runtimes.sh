@@ -460,17 +460,22 @@ else
 	out=$(found "$rbenv_env RBENV_VERSION=3.1.4" "$rb/repo" ruby)
 	check "RBENV_VERSION: run ($out, runs $(count "$rb/runs"))" \
 		[ "$out $(count "$rb/runs")" = "3.1.4/exec 3" ]
-	# reinstalled (rbenv install --force): versions/ changed
-	rm -rf "$rb/root/versions/3.2.2"
+	# reinstalled over its prefix (rbenv install --force): bin/ruby is new
 	fake_ruby 3.2.2 3.2.3
 	out=$(found "$rbenv_env" "$rb/repo" ruby)
-	check "a version reinstalled: run again ($out, runs $(count "$rb/runs"))" \
+	check "a version reinstalled in place: run again ($out, runs $(count "$rb/runs"))" \
 		[ "$out $(count "$rb/runs")" = "3.2.3/exec 4" ]
 	mkdir -p "$rb/root/rbenv.d/exec"
 	printf 'true\n' >"$rb/root/rbenv.d/exec/hook.bash"
 	out=$(found "$rbenv_env" "$rb/repo" ruby)
 	check "a hook added: run again ($out, runs $(count "$rb/runs"))" \
 		[ "$out $(count "$rb/runs")" = "3.2.3/exec 5" ]
+	# a hook that picks the version may read anything: never cached
+	mkdir -p "$rb/root/rbenv.d/version-name"
+	printf 'true\n' >"$rb/root/rbenv.d/version-name/pick.bash"
+	out=$(found "$rbenv_env" "$rb/repo" ruby)$(found "$rbenv_env" "$rb/repo" ruby)
+	check "a version-name hook: never cached ($out, runs $(count "$rb/runs"))" \
+		[ "$out $(count "$rb/runs")" = "3.2.3/exec3.2.3/exec 7" ]
 fi
 if [ ! -x "$tc/go/go" ]; then
 	skip "mise's shims: no C compiler here for fakever"

@@ -10,6 +10,8 @@
 #include "spawnrun.h"
 #include "util.h"
 #include "peek.h"
+#include "runtime_select.h"
+#include "runtime_shim.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -922,6 +924,69 @@ static void test_cache_key(void)
 	CHECK_INT(cached("rust", "kbin/cargo/rustc", out, sizeof(out)), 0, "rustup proxy");
 }
 
+/* The shims each manager's rehash writes (rbenv-rehash's prototype
+ * shim, jenv 0.6's unquoted exec, plenv's one line, asdf's bash reshim
+ * and Go shims.go) are told by runtime_shim.c, each with its manager in
+ * the context; a script that only looks like one is not. */
+static void test_shim_detect(void)
+{
+	static const struct {
+		const char *name, *text, *want;	/* want: NULL for no shim */
+	} rows[] = {
+		{ "ruby", "#!/usr/bin/env bash\nset -e\n[ -n \"$RBENV_DEBUG\" ] && set -x\n\n"
+		  "program=\"${0##*/}\"\n\nexport RBENV_ROOT=\"/r\"\n"
+		  "exec \"/usr/lib/rbenv/libexec/rbenv\" exec \"$program\" \"$@\"\n", "shim rbenv /r\n" },
+		{ "node", "#!/usr/bin/env bash\nset -e\nprogram=\"${0##*/}\"\n"
+		  "export NODENV_ROOT=\"/n\"\nexec \"/n/libexec/nodenv\" exec \"$program\" \"$@\"\n",
+		  "shim nodenv /n\n" },
+		{ "java", "#!/usr/bin/env bash\nset -e\nprogram=\"${0##*/}\"\n"
+		  "export JENV_ROOT=\"/j\"\nexec /j/libexec/jenv exec \"$program\" \"$@\"\n",
+		  "shim jenv /j\n" },
+		{ "perl", "#!/usr/bin/env bash\nset -e\n[ -n \"$PLENV_DEBUG\" ] && set -x\n"
+		  "PLENV_ROOT='/p' exec '/usr/bin/plenv' exec \"${0##*/}\" \"$@\"\n", "shim plenv /p\n" },
+		{ "node", "#!/usr/bin/env bash\n# asdf-plugin: nodejs 20.1.0\n"
+		  "exec /h/.asdf/bin/asdf exec \"node\" \"$@\" # asdf_allow: ' asdf '\n", "shim asdf " },
+		{ "node", "#!/usr/bin/env bash\n# asdf-plugin: nodejs 20.1.0\n"
+		  "# asdf-plugin: nodejs 22.1.0\nexec asdf exec \"node\" \"$@\" # asdf_allow: ' asdf '",
+		  "shim asdf " },
+		/* what a shell would expand is not a path we read */
+		{ "ruby", "#!/usr/bin/env bash\nexport RBENV_ROOT=\"$HOME/.rbenv\"\n"
+		  "exec \"/usr/bin/rbenv\" exec \"$program\" \"$@\"\n", NULL },
+		{ "ruby", "#!/usr/bin/env bash\nexport RBENV_ROOT=\"/r\"\n"
+		  "exec \"$RBENV_BIN\" exec \"$program\" \"$@\"\n", NULL },
+		/* no exec line, an unknown root variable, no #! */
+		{ "ruby", "#!/usr/bin/env bash\nexport RBENV_ROOT=\"/r\"\n", NULL },
+		{ "lua", "#!/usr/bin/env bash\nexport LUAENV_ROOT=\"/l\"\n"
+		  "exec \"/l/libexec/luaenv\" exec \"$program\" \"$@\"\n", NULL },
+		{ "ruby", "export RBENV_ROOT=\"/r\"\nexec \"/usr/bin/rbenv\" exec \"$program\" \"$@\"\n", NULL },
+		{ "node", "#!/bin/sh\n# asdf-plugin: nodejs 20.1.0\necho v20.1.0\n", NULL },
+		{ "node", "#!/bin/sh\nexec node \"$@\"\n", NULL },
+	};
+	char *env[] = { "HOME=/nonexistent", "PATH=/usr/bin:/bin", NULL };
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(rows); i++) {
+		struct version_context ctx;
+		char rel[64];
+		int rc;
+
+		snprintf(rel, sizeof(rel), "shims%zu/%s", i, rows[i].name);
+		put_str(rel, rows[i].text, 0755);
+		CHECK_INT(runtime_shim_known(at(rel), at(rel)), rows[i].want != NULL,
+			  "row %zu: a shim?", i);
+		rc = runtime_select_context(rows[i].name, at(rel), base, env, &ctx);
+		if (!rows[i].want) {
+			/* java and perl pick nothing else: no context at all */
+			CHECK(rc < 0 || !ctx.shim_ok, "row %zu: no shim context", i);
+		} else {
+			CHECK(rc == 0 && ctx.shim_ok && strstr(ctx.text, rows[i].want),
+			      "row %zu: %s in the context", i, rows[i].want);
+		}
+		if (rc == 0)
+			runtime_select_release(&ctx);
+	}
+}
+
 /* A context (runtime_select.c's text) keys a toolchain that picks its
  * version per project: a hit only in the same context. */
 static void test_cache_context(void)
@@ -1548,6 +1613,7 @@ void test_main(void)
 	test_cache_key();
 	test_cache_hostile();
 	test_cache_context();
+	test_shim_detect();
 	test_cache_unwritable();
 	test_cache_concurrency();
 	test_cache_real_node();
