@@ -220,7 +220,12 @@ static void graph_result(const struct pygraph *g, struct dep_set *s)
 	}
 }
 
+/* What a lock must hold before its packages are looked at: 0, or -1
+ * with err set. */
+typedef int (*lock_check_fn)(const struct toml_value *root, struct parse_error *err);
+
 static const struct toml_value *lock_packages(const char *buf, size_t len,
+					      lock_check_fn check,
 					      struct toml_value **root,
 					      struct parse_error *err)
 {
@@ -229,6 +234,11 @@ static const struct toml_value *lock_packages(const char *buf, size_t len,
 	memset(err, 0, sizeof(*err));
 	if (toml_parse(buf, len, NULL, root, err) < 0)
 		return NULL;
+	if (check && check(*root, err) < 0) {
+		toml_free(*root);
+		*root = NULL;
+		return NULL;
+	}
 	pkgs = toml_get(*root, "package");
 	if (pkgs && pkgs->type != TOML_ARRAY) {
 		parse_error_set(err, pkgs->line, pkgs->col,
@@ -251,9 +261,10 @@ static int source_is(const struct toml_value *t, const char *kind, int dot)
  * (the caller releases g and *root), 0 no package table (nothing to
  * release), -1 an error in err (nothing to release). */
 static int graph_open(const char *buf, size_t len, const struct pymarker_env *env,
-		      struct pygraph *g, struct toml_value **root, struct parse_error *err)
+		      lock_check_fn check, struct pygraph *g, struct toml_value **root,
+		      struct parse_error *err)
 {
-	const struct toml_value *pkgs = lock_packages(buf, len, root, err);
+	const struct toml_value *pkgs = lock_packages(buf, len, check, root, err);
 
 	if (!*root)
 		return -1;
@@ -271,13 +282,34 @@ static int graph_open(const char *buf, size_t len, const struct pymarker_env *en
 	return 1;
 }
 
+/* uv refuses a lock without its schema version or of a version it does
+ * not know (uv-resolver's lock/mod.rs: LockWire's required `version`;
+ * "uses an unsupported schema version (vN, but only v1 is supported)"):
+ * an empty uv.lock is no lock of nothing. */
+static int uv_schema_check(const struct toml_value *root, struct parse_error *err)
+{
+	const struct toml_value *v = toml_get(root, "version");
+
+	if (!v) {
+		parse_error_set(err, 1, 1, "missing field `version`: uv refuses a "
+				"uv.lock without its schema version");
+		return -1;
+	}
+	if (v->type != TOML_INTEGER || v->i != 1) {
+		parse_error_set(err, v->line, v->col, "unsupported schema version "
+				"(`version` is not 1, the only one uv reads)");
+		return -1;
+	}
+	return 0;
+}
+
 int deps_uv_parse(const char *buf, size_t len, const struct pymarker_env *env,
 		  struct dep_set *s, struct parse_error *err)
 {
 	struct toml_value *root = NULL;
 	struct pygraph g;
 	size_t i, nroots = 0;
-	int pass, rc = graph_open(buf, len, env, &g, &root, err);
+	int pass, rc = graph_open(buf, len, env, uv_schema_check, &g, &root, err);
 
 	if (rc <= 0)
 		return rc;
@@ -754,7 +786,7 @@ int deps_poetry_parse(const char *buf, size_t len, const struct pymarker_env *en
 	struct pygraph g;
 	unsigned char *incoming = NULL;
 	size_t i, j;
-	int rc = graph_open(buf, len, env, &g, &root, err), roots = 0;
+	int rc = graph_open(buf, len, env, NULL, &g, &root, err), roots = 0;
 
 	if (rc <= 0)
 		return rc;

@@ -330,6 +330,11 @@ check "a .venv symlink loop: a result naming it (exit $st): $out" \
 printf 'version = 1\n[[package]]\nname = "a"\nversion = 1.0"\n' >"$repo/uv.lock"
 out=$(ep --only=deps "$repo")
 check "corrupt uv.lock: file, line and column: $out" has "uv.lock:4:14: expected the end of the line" "$out"
+: >"$repo/uv.lock"
+out=$(ep --only=deps "$repo")
+st=$?
+check "an empty uv.lock (uv refuses it) fails, naming it (exit $st): $out" \
+	sh -c '[ "$1" = 1 ] && printf "%s\n" "$2" | grep -q "uv.lock:1:1: missing field .version."' _ "$st" "$out"
 
 # poetry: the lock's own groups and markers decide
 repo=$TEST_TMPDIR/poetry

@@ -430,9 +430,30 @@ static void python_lockfiles(void)
 	}
 	toml_free(docs);
 	toml_free(no_groups);
-	CHECK(deps_uv_parse("[[package]]\nversion = \"1\"\n", 26, &py312, &s, &e) < 0 &&
-	      e.line == 1 && strstr(e.msg, "without a name"), "a package without a name");
+	CHECK(deps_uv_parse("version = 1\n[[package]]\nversion = \"1\"\n", 38, &py312, &s, &e) < 0 &&
+	      e.line == 2 && strstr(e.msg, "without a name"), "a package without a name: %s", e.msg);
 	dep_set_release(&s);
+	/* uv refuses a lock without its schema version, or of another one */
+	{
+		static const struct {
+			const char *text;
+			unsigned line;
+		} bad[] = {
+			{ "", 1 }, { "# nothing\n", 1 }, { "[[package]]\nname = \"a\"\n", 1 },
+			{ "version = 2\n", 1 }, { "\nversion = \"1\"\n", 2 },
+		};
+		size_t i;
+
+		for (i = 0; i < ARRAY_SIZE(bad); i++) {
+			CHECK(deps_uv_parse(bad[i].text, strlen(bad[i].text), &py312, &s, &e) < 0 &&
+			      e.line == bad[i].line && strstr(e.msg, "version"),
+			      "uv.lock row %zu refused at line %u: %s", i, bad[i].line, e.msg);
+			dep_set_release(&s);
+		}
+		CHECK(deps_uv_parse("version = 1\nrevision = 3\n", 25, &py312, &s, &e) == 0,
+		      "a lock of nothing, with its version: %s", e.msg);
+		dep_set_release(&s);
+	}
 }
 
 /* How uv's graph is walked: a package reached first through a marker
