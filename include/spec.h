@@ -47,6 +47,8 @@ enum req_source {
 	SRC_SDKMANRC,		/* .sdkmanrc java= */
 	SRC_MIX,		/* mix.exs project elixir: */
 	SRC_GEMFILE,		/* Gemfile ruby directive */
+	SRC_DVMRC,		/* .dvmrc (dvm, setup-deno) */
+	SRC_DENO_VERSION,	/* .deno-version (mise, asdf-deno) */
 	SRC_COMPOSE,		/* a port a compose service publishes */
 	SRC_ENV_URL,		/* a .env *_URL value naming this machine */
 	SRC_ENV_PORT,		/* a .env PORT-style key: the app's own port */
@@ -60,7 +62,8 @@ const char *req_source_label(enum req_source s);
 /* 1 for a source a version manager reads to choose the version it runs
  * (.nvmrc, .node-version, .python-version, .tool-versions, volta,
  * packageManager, .ruby-version, rust-toolchain, mise.toml,
- * .bun-version): a version file or a pin, not a range. */
+ * .bun-version, .dvmrc, .deno-version): a version file or a pin, not a
+ * range. */
 int req_source_selects(enum req_source s);
 
 struct env_key {

@@ -41,6 +41,8 @@ static const struct {
 	[SRC_SDKMANRC] = { "sdkmanrc", ".sdkmanrc" },
 	[SRC_MIX] = { "mix", "mix.exs" },
 	[SRC_GEMFILE] = { "gemfile", "Gemfile" },
+	[SRC_DVMRC] = { "dvmrc", ".dvmrc" },
+	[SRC_DENO_VERSION] = { "deno-version", ".deno-version" },
 	[SRC_COMPOSE] = { "compose", "compose service" },
 	[SRC_ENV_URL] = { "env-url", ".env URL" },
 	[SRC_ENV_PORT] = { "env-port", ".env port key" },
@@ -69,6 +71,8 @@ int req_source_selects(enum req_source s)
 	case SRC_RUST_TOOLCHAIN:
 	case SRC_MISE:
 	case SRC_BUN_VERSION:
+	case SRC_DVMRC:
+	case SRC_DENO_VERSION:
 	case SRC_JAVA_VERSION:
 	case SRC_SDKMANRC:
 		return 1;

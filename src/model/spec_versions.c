@@ -1,7 +1,8 @@
 /* spec_versions.c - the version files: .nvmrc, .node-version,
  * .python-version, pyproject.toml requires-python, setup.cfg
  * python_requires, .tool-versions, go.mod, .ruby-version,
- * rust-toolchain(.toml), .bun-version and mise's config files.
+ * rust-toolchain(.toml), .bun-version, .dvmrc, .deno-version and mise's
+ * config files.
  *
  * Each file is read with spec_read (size cap, symlinks kept inside the
  * repository, UTF-8 without NUL) and handed to its own parser.  The rule
@@ -48,7 +49,8 @@ static const char *const files[] = {
 	".nvmrc", ".node-version", ".python-version", "pyproject.toml",
 	"setup.cfg", ".tool-versions", "go.mod", ".ruby-version",
 	"rust-toolchain", "rust-toolchain.toml", ".bun-version", ".java-version",
-	".sdkmanrc", "mix.exs", "Gemfile", "mise.toml", NULL
+	".sdkmanrc", "mix.exs", "Gemfile", ".dvmrc", ".deno-version", "mise.toml",
+	NULL
 };
 
 /* The 1-based byte column of the first non-blank byte of line `no`. */
@@ -1106,18 +1108,18 @@ static int take_rust_toolchain_toml(struct spec *spec, const char *file,
 	return take_rust(spec, file, buf, len, 1);
 }
 
-/* ---- .bun-version ---- */
+/* ---- .bun-version, .dvmrc, .deno-version ---- */
 
-/* Its content, trimmed, as oven-sh/setup-bun's bun-version-file and
- * mise's idiomatic file read it: the first line; setup-bun takes a
- * semver range there too ("^1.3.6": semver's satisfies), judged so. */
-static int take_bun_version(struct spec *spec, const char *file, const char *buf,
-			    size_t len, struct parse_error *pe)
+/* The first non-blank line of a version file, trimmed, less prefix (a
+ * "bun-", a "v" before a digit or an x): a version word, or a semver
+ * range when it holds a range's characters. */
+static int take_line_version(struct spec *spec, enum req_source src, const char *name,
+			     const char *prefix, const char *file, const char *buf,
+			     size_t len)
 {
 	struct versions_line ln = { NULL, 0, 0 };
-	size_t pos = 0;
+	size_t pos = 0, pl = strlen(prefix);
 
-	(void)pe;
 	while (versions_next_line(buf, len, &pos, &ln)) {
 		const char *t = ln.s;
 		size_t n = ln.len;
@@ -1125,24 +1127,56 @@ static int take_bun_version(struct spec *spec, const char *file, const char *buf
 		versions_trim(&t, &n);
 		if (!n)
 			continue;
-		if (n > 4 && !memcmp(t, "bun-", 4)) {
-			t += 4;
-			n -= 4;
+		if (n > pl && !memcmp(t, prefix, pl) &&
+		    (strcmp(prefix, "v") || isdigit((unsigned char)t[1]) || t[1] == 'x')) {
+			t += pl;
+			n -= pl;
 		}
 		if (memchr(t, '^', n) || memchr(t, '~', n) || memchr(t, '<', n) ||
 		    memchr(t, '>', n) || memchr(t, '|', n) || memchr(t, ' ', n)) {
 			char *range = xstrndup(t, n);
 
-			spec_add_runtime(spec, SRC_BUN_VERSION, "bun", range, REQ_SEMVER,
+			spec_add_runtime(spec, src, name, range, REQ_SEMVER,
 					 at(file, ln.no, (unsigned)(t - ln.s) + 1));
 			free(range);
 		} else {
-			add_version_word(spec, SRC_BUN_VERSION, "bun", t, n,
+			add_version_word(spec, src, name, t, n,
 					 at(file, ln.no, (unsigned)(t - ln.s) + 1));
 		}
 		break;
 	}
 	return 0;
+}
+
+/* As oven-sh/setup-bun's bun-version-file and mise's idiomatic file read
+ * it: the first line; setup-bun takes a semver range there too
+ * ("^1.3.6": semver's satisfies), judged so. */
+static int take_bun_version(struct spec *spec, const char *file, const char *buf,
+			    size_t len, struct parse_error *pe)
+{
+	(void)pe;
+	return take_line_version(spec, SRC_BUN_VERSION, "bun", "bun-", file, buf, len);
+}
+
+/* deno.json names no Deno version it needs (its "version" is the
+ * package's own, for JSR): the files Deno's version managers read are
+ * these.  dvm's .dvmrc, which denoland/setup-deno's deno-version-file
+ * reads too (trimmed, a "v" allowed, a semver range such as "~1.7" or
+ * "v2.x" taken with semver's rules; canary, rc and lts are channels, not
+ * versions: any); mise's idiomatic .deno-version (asdf-deno's legacy
+ * file), the same. */
+static int take_dvmrc(struct spec *spec, const char *file, const char *buf,
+		      size_t len, struct parse_error *pe)
+{
+	(void)pe;
+	return take_line_version(spec, SRC_DVMRC, "deno", "v", file, buf, len);
+}
+
+static int take_deno_version(struct spec *spec, const char *file, const char *buf,
+			     size_t len, struct parse_error *pe)
+{
+	(void)pe;
+	return take_line_version(spec, SRC_DENO_VERSION, "deno", "v", file, buf, len);
 }
 
 /* ---- mise.toml and mise's other config files: [tools] ---- */
@@ -1264,6 +1298,8 @@ static const struct {
 	{ ".sdkmanrc", take_sdkmanrc },
 	{ "mix.exs", take_mix },
 	{ "Gemfile", take_gemfile },
+	{ ".dvmrc", take_dvmrc },
+	{ ".deno-version", take_deno_version },
 };
 
 static int versions_load(struct spec *spec, struct errbuf *err)
