@@ -7,6 +7,7 @@
 #include "probe.h"
 #include "deps.h"
 #include "pep440.h"
+#include "poetryhash.h"
 #include "toml.h"
 #include "util.h"
 
@@ -247,12 +248,58 @@ static struct toml_value *poetry_pyproject(const struct spec *spec)
 	return root;
 }
 
+/* What poetry install says of the lock before it installs: fresh is
+ * poetry_hash_fresh's answer on the lock's content-hash, lock21 its
+ * lock-version is 2.1 or later (poetry 2 wrote it). */
+struct poetry_state {
+	int fresh;
+	int lock21;
+};
+
+/* The value of a `key = "..."` line of poetry.lock's [metadata], as
+ * poetry's writer puts it (tomlkit: one line, a basic string without
+ * escapes): a new string, or NULL. */
+static char *lock_meta(const struct blob *b, const char *key)
+{
+	size_t kl = strlen(key), i;
+	const char *p = b->data, *end = b->data + b->len;
+
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p)), *q;
+
+		if (!nl)
+			nl = end;
+		if ((size_t)(nl - p) > kl + 4 && !memcmp(p, key, kl) &&
+		    !memcmp(p + kl, " = \"", 4)) {
+			q = memchr(p + kl + 4, '"', (size_t)(nl - p - kl - 4));
+			for (i = kl + 4; q && p + i < q; i++)
+				if (p[i] == '\\')
+					return NULL;
+			return q ? xstrndup(p + kl + 4, (size_t)(q - p - kl - 4)) : NULL;
+		}
+		p = nl + 1;
+	}
+	return NULL;
+}
+
+static void poetry_state_read(struct poetry_state *ps, const struct blob *b,
+			      const struct toml_value *pyproject)
+{
+	char *hash = lock_meta(b, "content-hash"), *lv = lock_meta(b, "lock-version");
+
+	ps->lock21 = lv && (lv[0] > '2' || (lv[0] == '2' && lv[1] == '.' && lv[2] >= '1'));
+	ps->fresh = poetry_hash_fresh(pyproject, hash, ps->lock21);
+	free(hash);
+	free(lv);
+}
+
 /* The lockfile's packages for the environment v (b: the lockfile's
  * bytes).  Returns 0, or -1 with e; pip: what deps_pip_parse says of the
  * lines not compared, in *pip. */
 static int python_parse(const struct spec *spec, const struct lock_req *l,
 			const struct venv *v, const struct blob *b, struct dep_set *want,
-			struct parse_error *e, struct pip_parse *pip, struct buf *unlocked)
+			struct parse_error *e, struct pip_parse *pip, struct buf *unlocked,
+			struct poetry_state *ps)
 {
 	struct toml_value *pyproject;
 	int rc;
@@ -269,6 +316,8 @@ static int python_parse(const struct spec *spec, const struct lock_req *l,
 	}
 	pyproject = poetry_pyproject(spec);
 	rc = deps_poetry_parse(b->data, b->len, &v->env, pyproject, want, unlocked, e);
+	if (rc == 0 && ps && pyproject)
+		poetry_state_read(ps, b, pyproject);
 	toml_free(pyproject);
 	return rc;
 }
@@ -279,13 +328,15 @@ struct py_job_arg {
 	const struct venv *v;
 	struct pip_parse pip;
 	struct buf unlocked;	/* poetry: declared, not in the lock */
+	struct poetry_state ps;
 };
 
 static int py_job(struct parse_job *j)
 {
 	struct py_job_arg *a = (struct py_job_arg *)j->arg;
 
-	return python_parse(a->spec, a->l, a->v, j->b, j->out, &j->err, &a->pip, &a->unlocked);
+	return python_parse(a->spec, a->l, a->v, j->b, j->out, &j->err, &a->pip, &a->unlocked,
+			    &a->ps);
 }
 
 /* The environment itself: 0 usable (v filled), else the result is set. */
@@ -451,13 +502,19 @@ static void uv_keeps(const struct venv *v, struct dep_diff *d)
  * 2.x refuses it whole), so the fix is the relock, said as such: poetry
  * lock, which every poetry takes (poetry 2.0 dropped --no-update, which
  * 1.x needs to keep the other versions: the hint says so). */
-static void poetry_relock(struct result *r, const struct lock_req *l, const char *names)
+static void poetry_relock(struct result *r, const struct lock_req *l, const char *names,
+			  const char *why)
 {
-	char *clean = text_clean(names);	/* names from the repository */
+	if (names) {
+		char *clean = text_clean(names);	/* names from the repository */
 
-	result_set(r, STATUS_FAIL, "pyproject.toml declares what %s does not have: %s",
-		   l->origin.file, clean);
-	free(clean);
+		result_set(r, STATUS_FAIL, "pyproject.toml declares what %s does not have: %s",
+			   l->origin.file, clean);
+		free(clean);
+	} else {
+		result_set(r, STATUS_FAIL, "pyproject.toml changed significantly since %s "
+			   "was last generated: %s", l->origin.file, why);
+	}
 	r->reason = REASON_OUT_OF_DATE;
 	r->data = deps_data_new(l, l->venv);
 	result_fix_argv(r, FIX_AGENT, FIX_NEEDS_NETWORK, "poetry", "lock", (char *)NULL);
@@ -467,6 +524,33 @@ static void poetry_relock(struct result *r, const struct lock_req *l, const char
 		    "lock to relock (poetry lock --no-update with poetry 1.x, to keep the other "
 		    "versions), then poetry install, and commit %s", l->origin.file,
 		    l->origin.file);
+}
+
+/* A lock poetry 1.x wrote (lock-version before 2.1) whose content-hash
+ * no longer matches: poetry 1.x installs from it all the same, with a
+ * warning (installer.py: "poetry.lock is not consistent with
+ * pyproject.toml"); poetry 2 refuses it (installer.py: "pyproject.toml
+ * changed significantly since poetry.lock was last generated").  Which
+ * poetry runs is not told: a pass becomes a warning, with the relock as
+ * the fix. */
+static void poetry_stale_old(struct result *r, const struct lock_req *l)
+{
+	char *was;
+
+	result_note(r, "%s is not consistent with pyproject.toml (its content-hash no "
+		    "longer matches): poetry 1.x installs from it with a warning, poetry 2 "
+		    "refuses it", l->origin.file);
+	if (r->status != STATUS_PASS)
+		return;
+	was = xstrdup(r->message ? r->message : "");
+	result_set(r, STATUS_WARN, "%s, but %s is not consistent with pyproject.toml",
+		   was, l->origin.file);
+	free(was);
+	r->reason = REASON_OUT_OF_DATE;
+	result_fix_argv(r, FIX_AGENT, FIX_NEEDS_NETWORK, "poetry", "lock", (char *)NULL);
+	result_fix_writes(r, l->origin.file);
+	result_hint(r, "run poetry lock (poetry lock --no-update with poetry 1.x, to keep "
+		    "the versions) and commit %s", l->origin.file);
 }
 
 void deps_run_python(const struct run_ctx *ctx, const struct lock_req *l, struct result *r)
@@ -499,7 +583,7 @@ void deps_run_python(const struct run_ctx *ctx, const struct lock_req *l, struct
 	if (open_venv(spec, l, &v, r) < 0) {
 		/* a lockfile no tool can read says more than the environment */
 		venv_env(&v);
-		if (python_parse(spec, l, &v, &b, &want, &e, &pip, NULL) < 0) {
+		if (python_parse(spec, l, &v, &b, &want, &e, &pip, NULL, NULL) < 0) {
 			deps_lockfile_invalid(r, l, &e);
 		}
 		goto out;
@@ -510,6 +594,7 @@ void deps_run_python(const struct run_ctx *ctx, const struct lock_req *l, struct
 	job.b = &b;
 	job.out = &want;
 	pa.spec = spec;
+	pa.ps.fresh = -1;
 	pa.l = l;
 	pa.v = &v;
 	job.arg = &pa;
@@ -520,7 +605,11 @@ void deps_run_python(const struct run_ctx *ctx, const struct lock_req *l, struct
 		goto out;
 	}
 	if (pa.unlocked.len) {
-		poetry_relock(r, l, buf_str(&pa.unlocked));
+		poetry_relock(r, l, buf_str(&pa.unlocked), NULL);
+		goto out;
+	}
+	if (pa.ps.fresh == 0 && pa.ps.lock21) {
+		poetry_relock(r, l, NULL, "its content-hash no longer matches");
 		goto out;
 	}
 	if (pa.pip.unpinned)
@@ -551,6 +640,8 @@ void deps_run_python(const struct run_ctx *ctx, const struct lock_req *l, struct
 	deps_report_diff(r, l, &d, buf_str(&where));
 	if (l->kind == LOCK_PIP && pa.pip.unset[0] && r->status == STATUS_FAIL)
 		pip_unset(r, l, &pa.pip);
+	if (pa.ps.fresh == 0)
+		poetry_stale_old(r, l);
 	if (!v.env.python_version)
 		result_note(r, "no Python version in %s/pyvenv.cfg: markers on it were not "
 			    "decided", l->venv);

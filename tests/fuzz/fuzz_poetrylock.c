@@ -11,6 +11,7 @@
  * printably.
  */
 #include "deps_check.h"
+#include "poetryhash.h"
 #include "toml.h"
 #include "util.h"
 
@@ -68,6 +69,30 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		FUZZ_CHECK(!unlocked.len || (proj && strlen(buf_str(&unlocked)) == unlocked.len));
 	} else {
 		deps_check_error(&err, lines);
+	}
+	if (proj) {
+		/* the content-hash text: ASCII JSON, no NUL, the same twice */
+		static const char zeros[] = "00000000000000000000000000000000"
+					    "00000000000000000000000000000000";
+		int k;
+
+		for (k = 0; k < 3; k++) {
+			char *t1 = NULL, *t2 = NULL;
+			int r1 = poetry_hash_text(proj, k, &t1), r2 = poetry_hash_text(proj, k, &t2);
+
+			FUZZ_CHECK(r1 == r2 && (r1 < 0) == !t1);
+			if (t1) {
+				size_t j;
+
+				FUZZ_CHECK(!strcmp(t1, t2) && t1[0] == '{');
+				for (j = 0; t1[j]; j++)
+					FUZZ_CHECK(t1[j] >= 0x20 && t1[j] < 0x7f);
+			}
+			free(t1);
+			free(t2);
+		}
+		/* no text hashes to 64 zeros */
+		FUZZ_CHECK(poetry_hash_fresh(proj, zeros, opts & 1) <= 0);
 	}
 	dep_set_release(&s);
 	buf_release(&unlocked);

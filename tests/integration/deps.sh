@@ -352,6 +352,69 @@ venv "$TEST_TMPDIR/active" 3.12.3 requests==2.32.0 certifi==2024.12.14
 out=$(EP_ENV="VIRTUAL_ENV=$TEST_TMPDIR/active" ep --only=deps "$repo")
 check "poetry uses the active VIRTUAL_ENV: $out" has "requests: lockfile 2.32.3, installed 2.32.0" "$out"
 
+# a lock poetry 2 wrote (lock-version 2.1) whose content-hash no longer
+# matches pyproject.toml: poetry 2 refuses it ("pyproject.toml changed
+# significantly since poetry.lock was last generated").  No poetry 2 runs
+# here: the oracle of the hash is tests/poetryhash.py, poetry's own
+# _get_content_hash under Python's tomllib and json (and for 1.x, Debian's
+# poetry itself agrees: deps_poetry.sh)
+venv "$repo/.venv" 3.12.3 requests==2.32.3 certifi==2024.12.14
+# rehash K: the lock's content-hash set to poetry release K's
+rehash() {
+	h=$(py "$top/tests/poetryhash.py" "$repo/pyproject.toml" "$1")
+	sed -i "s/^content-hash = .*/content-hash = \"$h\"/" "$repo/poetry.lock"
+}
+sed -i 's/^requests = "^2.32"/requests = "^2.31"/' "$repo/pyproject.toml"
+out=$(ep --only=deps --json "$repo")
+check "lock 2.1, pyproject edited: poetry 2 refuses, so does the check, the relock its fix" py -c '
+import json, sys
+c = json.loads(sys.argv[1])["checks"][0]
+assert c["status"] == "fail" and c["reason"] == "out-of-date", c
+assert "changed significantly since poetry.lock was last generated" in c["message"], c
+assert c["fix"]["argv"] == ["poetry", "lock"] and c["fix"]["writes"] == ["poetry.lock"], c
+' "$out"
+rehash 0
+out=$(ep --only=deps "$repo")
+check "... relocked (the hash poetry writes): it passes: $out" \
+	has "Python packages (poetry.lock): 2 packages match .venv (.venv)" "$out"
+# [project] (poetry 2.0) and [dependency-groups] (poetry 2.2) are hashed
+# too; text json.dumps escapes (a quote, a backslash, a tab, past ASCII)
+cat >>"$repo/pyproject.toml" <<'EOT'
+
+[project]
+name = "webapp"
+requires-python = ">=3.10"
+dependencies = ["requests (>=2.31)"]
+
+[dependency-groups]
+lint = ["certifi>=2024"]
+
+[[tool.poetry.source]]
+name = "caf\u00e9 \"q\" \\ \t \U0001F600 \u007f"
+url = "https://example.invalid/simple/"
+priority = "supplemental"
+EOT
+for k in 1 2; do
+	rehash $k
+	out=$(ep --only=deps "$repo")
+	check "[project] and [dependency-groups], the hash of poetry release $k (tests/poetryhash.py): it passes: $out" \
+		has "Python packages (poetry.lock): 2 packages match .venv (.venv)" "$out"
+done
+rehash 0
+out=$(ep --only=deps "$repo")
+check "a 2.1 lock with 1.x's hash (1.x hashes no [project]): stale for the poetry 2 that wrote it: $out" \
+	has "pyproject.toml changed significantly since poetry.lock was last generated" "$out"
+cp "$fx/poetry/poetry.lock" "$fx/poetry/pyproject.toml" "$repo/"
+sed -i 's/^lock-version = "2.1"/lock-version = "2.0"/' "$repo/poetry.lock"
+sed -i 's/^requests = "^2.32"/requests = "^2.31"/' "$repo/pyproject.toml"
+out=$(ep --only=deps --json "$repo")
+check "a lock before 2.1 (poetry 1.x, which installs with a warning), stale: a warning, the relock its fix" py -c '
+import json, sys
+c = json.loads(sys.argv[1])["checks"][0]
+assert c["status"] == "warn" and c["fix"]["argv"] == ["poetry", "lock"], c
+assert c["message"].endswith("but poetry.lock is not consistent with pyproject.toml"), c
+' "$out"
+
 # requirements*.txt: == pins, markers, unpinned lines noted
 repo=$TEST_TMPDIR/pip
 mkdir -p "$repo"

@@ -201,6 +201,26 @@ lock_says() {
 lock_says
 check "the lock poetry wrote is consistent: $L_OUT" [ "$lv" = pass ]
 cp "$repo/pyproject.toml" "$TEST_TMPDIR/pyproject.kept"
+# the content-hash alone: an edit of what poetry hashes that changes
+# nothing installed (the optional group's entry).  poetry lock --check
+# fails; poetry 1.3's install goes on with its warning (poetry 2 would
+# refuse): envpreflight warns, the relock as its fix
+sed "s|^eps = .*|eps = {path = \"$wh/eps-1.0.0-py3-none-any.whl\", develop = false}|" \
+	"$TEST_TMPDIR/pyproject.kept" >"$repo/pyproject.toml"
+lock_says
+poetry_says
+ep_says
+st=$(printf '%s' "$EP_OUT" | py -c '
+import json, sys
+c = [x for x in json.load(sys.stdin)["checks"] if x["id"] == "deps.poetry"][0]
+print(c["status"], " ".join((c.get("fix") or {}).get("argv") or []))')
+check "only the content-hash changed: poetry lock --check says $lv, poetry's install $pv, envpreflight '$st': $P_OUT | $EP_OUT" \
+	sh -c '[ "$1 $2 $3" = "fail pass warn poetry lock" ] && printf "%s" "$4" | grep -q "not consistent with pyproject.toml"' \
+	- "$lv" "$pv" "$st" "$P_OUT"
+cp "$TEST_TMPDIR/pyproject.kept" "$repo/pyproject.toml"
+ep_says
+check "... and back as it was: envpreflight $ev, no warning: $EP_OUT" \
+	sh -c '[ "$1" = pass ] && ! printf "%s" "$2" | grep -q "not consistent"' - "$ev" "$EP_OUT"
 # stale PYPROJECT-LINE NAME: beta's line followed by LINE, the lock as it was
 stale() {
 	sed "s|^beta = .*|&\\

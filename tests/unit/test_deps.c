@@ -3,6 +3,7 @@
  * fixtures of tests/fixtures/deps, the comparison; garbage never crashes. */
 #include "test.h"
 #include "deps.h"
+#include "poetryhash.h"
 #include "toml.h"
 #include "util.h"
 #include "saferead.h"
@@ -456,6 +457,54 @@ static void python_lockfiles(void)
 	}
 }
 
+/* poetry's content-hash text (poetryhash.c) against Python's json.dumps
+ * of tomllib's tree, for each release (tests/poetryhash.py printed the
+ * expected texts); a float is not told. */
+static void poetry_hash_rows(void)
+{
+	static const struct {
+		const char *toml;
+		int k;
+		const char *json;	/* NULL: not told */
+	} rows[] = {
+		{ "",
+		  0, "{\"dependencies\": null, \"dev-dependencies\": null, \"extras\": null, \"source\": null}" },
+		{ "[tool.poetry]\nname = \"x\"\n[tool.poetry.dependencies]\npython = \"^3.10\"\nb = \"1\"\na = {version = \"2\", extras = [\"z\", \"y\"], optional = true}\n",
+		  0, "{\"dependencies\": {\"a\": {\"extras\": [\"z\", \"y\"], \"optional\": true, \"version\": \"2\"}, \"b\": \"1\", \"python\": \"^3.10\"}, \"dev-dependencies\": null, \"extras\": null, \"source\": null}" },
+		{ "[tool.poetry.group.dev.dependencies]\npytest = \"*\"\n[tool.poetry.extras]\n\"\\u00fcber\" = [\"a\"]\n",
+		  0, "{\"dependencies\": null, \"dev-dependencies\": null, \"extras\": {\"\\u00fcber\": [\"a\"]}, \"group\": {\"dev\": {\"dependencies\": {\"pytest\": \"*\"}}}, \"source\": null}" },
+		{ "[project]\nrequires-python = \">=3.9\"\ndependencies = []\n[tool.poetry]\nsource = [{name = \"q\\\"\\\\\\t\\u0001\\u007f\", url = \"u\"}]\n",
+		  1, "{\"project\": {\"dependencies\": [], \"requires-python\": \">=3.9\"}, \"tool\": {\"poetry\": {\"source\": [{\"name\": \"q\\\"\\\\\\t\\u0001\\u007f\", \"url\": \"u\"}]}}}" },
+		{ "[project]\nname = \"n\"\n[dependency-groups]\ndev = [\"x\", {include-group = \"y\"}]\n[tool.poetry.dependencies]\nn = 7\nt = true\n",
+		  2, "{\"dependency-groups\": {\"dev\": [\"x\", {\"include-group\": \"y\"}]}, \"tool\": {\"poetry\": {\"dependencies\": {\"n\": 7, \"t\": true}}}}" },
+		{ "[project]\nname = \"n\"\n[dependency-groups]\ndev = [\"x\"]\n",
+		  1, "{\"dependencies\": null, \"dev-dependencies\": null, \"extras\": null, \"source\": null}" },
+		{ "[tool.poetry.dependencies]\nemoji = \"\\U0001F600\"\n",
+		  0, "{\"dependencies\": {\"emoji\": \"\\ud83d\\ude00\"}, \"dev-dependencies\": null, \"extras\": null, \"source\": null}" },
+		{ "[tool.poetry.dependencies]\nx = 1.5\n", 0, NULL },
+		{ "[project]\ndependencies = [\"a\"]\n[tool.poetry.dependencies]\nd = 1979-05-27\n", 1, NULL },
+	};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(rows); i++) {
+		struct toml_value *root = NULL;
+		struct parse_error e;
+		char *got = NULL;
+		int rc;
+
+		CHECK_INT(toml_parse(rows[i].toml, strlen(rows[i].toml), NULL, &root, &e), 0,
+			  "poetry hash row %zu parses: %s", i, e.msg);
+		rc = poetry_hash_text(root, rows[i].k, &got);
+		if (!rows[i].json)
+			CHECK(rc < 0 && !got, "poetry hash row %zu: not told", i);
+		else
+			CHECK(rc == 0 && got && !strcmp(got, rows[i].json),
+			      "poetry hash row %zu: %s", i, got ? got : "(none)");
+		free(got);
+		toml_free(root);
+	}
+}
+
 /* How uv's graph is walked: a package reached first through a marker
  * that cannot be decided and then through one that holds is decided
  * (queued again at the better reach), in either order; an extra is
@@ -599,5 +648,6 @@ void test_main(void)
 	node_lockfiles();
 	python_lockfiles();
 	uv_graph();
+	poetry_hash_rows();
 	garbage();
 }
