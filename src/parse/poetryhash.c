@@ -192,7 +192,8 @@ int poetry_hash_text(const struct toml_value *pyproject, int k, char **out)
 	const struct toml_value *poetry = toml_get(toml_get(pyproject, "tool"), "poetry");
 	const struct toml_value *project = toml_get(pyproject, "project");
 	const struct toml_value *groups = toml_get(pyproject, "dependency-groups");
-	struct member pm[5], prj[3], top[3];
+	struct member pm[5] = { { NULL, 0, NULL } }, prj[3] = { { NULL, 0, NULL } };
+	struct member top[3] = { { NULL, 0, NULL } };
 	struct buf b = BUF_INIT;
 	size_t i, np = 0, ntop = 0;
 	int rc = 0, use_groups = k >= 2 && groups && groups->type == TOML_TABLE && groups->n;
@@ -209,7 +210,9 @@ int poetry_hash_text(const struct toml_value *pyproject, int k, char **out)
 	}
 	if (!np && !use_groups) {
 		/* 1.x's, which 2.x keeps for a project of [tool.poetry] alone */
-		rc = dump_members(&b, pm, poetry_members(poetry, 0, pm));
+		size_t npm = poetry_members(poetry, 0, pm);
+
+		rc = dump_members(&b, pm, npm);
 		goto out;
 	}
 	/* {"project": ..., "dependency-groups": ..., "tool": {"poetry": ...}},
@@ -237,8 +240,10 @@ int poetry_hash_text(const struct toml_value *pyproject, int k, char **out)
 		if (!strcmp(top[i].key, "project")) {
 			rc = dump_members(&b, prj, np);
 		} else if (!strcmp(top[i].key, "tool")) {
+			size_t npm = poetry_members(poetry, 1, pm);
+
 			buf_puts(&b, "{\"poetry\": ");
-			rc = dump_members(&b, pm, poetry_members(poetry, 1, pm));
+			rc = dump_members(&b, pm, npm);
 			buf_putc(&b, '}');
 		} else {
 			rc = dump(&b, top[i].val);
