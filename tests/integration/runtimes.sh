@@ -430,6 +430,12 @@ print(" ".join("%s/%s" % (c["data"]["found"], c["data"]["method"])
                if c["data"]["runtime"] == sys.argv[1]))' "$3"
 }
 count() { wc -l <"$1" 2>/dev/null | tr -d ' ' || echo 0; }
+# found_is DESC ENV REPO RUNTIME RUNS WANT: one audit; WANT is its
+# "found/method" and the count of the runs file RUNS after it
+found_is() {
+	out=$(found "$2" "$3" "$4")
+	check "$1 ($out, runs $(count "$5"))" [ "$out $(count "$5")" = "$6" ]
+}
 # never_cached OUT VERSION BEFORE AFTER: two audits, each ran the shim
 # (the twin of make check runs each audit twice: at least two runs more)
 never_cached() {
@@ -452,29 +458,17 @@ else
 	RBENV_ROOT=$rb/root rbenv rehash
 	printf '3.1.4\n' >"$rb/repo/.ruby-version"
 	rbenv_env="HOME=$rb/home PATH=$rb/root/shims:/usr/bin:/bin RBENV_ROOT=$rb/root XDG_CACHE_HOME=$rb/cache"
-	out=$(found "$rbenv_env" "$rb/repo" ruby)
-	check "rbenv's shim, cold: run ($out, runs $(count "$rb/runs"))" \
-		[ "$out $(count "$rb/runs")" = "3.1.4/exec 1" ]
-	out=$(found "$rbenv_env" "$rb/repo" ruby)
-	check "rbenv's shim, warm: cached ($out, runs $(count "$rb/runs"))" \
-		[ "$out $(count "$rb/runs")" = "3.1.4/cache 1" ]
+	found_is "rbenv's shim, cold: run" "$rbenv_env" "$rb/repo" ruby "$rb/runs" "3.1.4/exec 1"
+	found_is "rbenv's shim, warm: cached" "$rbenv_env" "$rb/repo" ruby "$rb/runs" "3.1.4/cache 1"
 	printf '3.2.2\n' >"$rb/repo/.ruby-version"
-	out=$(found "$rbenv_env" "$rb/repo" ruby)
-	check ".ruby-version changed: rbenv's shim run again ($out, runs $(count "$rb/runs"))" \
-		[ "$out $(count "$rb/runs")" = "3.2.2/exec 2" ]
-	out=$(found "$rbenv_env RBENV_VERSION=3.1.4" "$rb/repo" ruby)
-	check "RBENV_VERSION: run ($out, runs $(count "$rb/runs"))" \
-		[ "$out $(count "$rb/runs")" = "3.1.4/exec 3" ]
+	found_is ".ruby-version changed: rbenv's shim run again" "$rbenv_env" "$rb/repo" ruby "$rb/runs" "3.2.2/exec 2"
+	found_is "RBENV_VERSION: run" "$rbenv_env RBENV_VERSION=3.1.4" "$rb/repo" ruby "$rb/runs" "3.1.4/exec 3"
 	# reinstalled over its prefix (rbenv install --force): bin/ruby is new
 	fake_ruby 3.2.2 3.2.3
-	out=$(found "$rbenv_env" "$rb/repo" ruby)
-	check "a version reinstalled in place: run again ($out, runs $(count "$rb/runs"))" \
-		[ "$out $(count "$rb/runs")" = "3.2.3/exec 4" ]
+	found_is "a version reinstalled in place: run again" "$rbenv_env" "$rb/repo" ruby "$rb/runs" "3.2.3/exec 4"
 	mkdir -p "$rb/root/rbenv.d/exec"
 	printf 'true\n' >"$rb/root/rbenv.d/exec/hook.bash"
-	out=$(found "$rbenv_env" "$rb/repo" ruby)
-	check "a hook added: run again ($out, runs $(count "$rb/runs"))" \
-		[ "$out $(count "$rb/runs")" = "3.2.3/exec 5" ]
+	found_is "a hook added: run again" "$rbenv_env" "$rb/repo" ruby "$rb/runs" "3.2.3/exec 5"
 	# a hook that picks the version may read anything: never cached
 	mkdir -p "$rb/root/rbenv.d/version-name"
 	printf 'true\n' >"$rb/root/rbenv.d/version-name/pick.bash"
@@ -492,20 +486,12 @@ else
 	ln -s ../bin/mise "$ms/shims/node"
 	printf 'nodejs 20.11.1\n' >"$ms/repo/.tool-versions"
 	mise_env="HOME=$ms/home PATH=$ms/shims:/usr/bin:/bin XDG_CACHE_HOME=$ms/cache"
-	out=$(found "$mise_env" "$ms/repo" node)
-	check "mise's shim, cold: run ($out, runs $(count "$ms/shims/runs"))" \
-		[ "$out $(count "$ms/shims/runs")" = "20.11.1/exec 1" ]
-	out=$(found "$mise_env" "$ms/repo" node)
-	check "mise's shim, warm: cached ($out, runs $(count "$ms/shims/runs"))" \
-		[ "$out $(count "$ms/shims/runs")" = "20.11.1/cache 1" ]
+	found_is "mise's shim, cold: run" "$mise_env" "$ms/repo" node "$ms/shims/runs" "20.11.1/exec 1"
+	found_is "mise's shim, warm: cached" "$mise_env" "$ms/repo" node "$ms/shims/runs" "20.11.1/cache 1"
 	printf 'nodejs 20.12.2\n' >"$ms/repo/.tool-versions"
-	out=$(found "$mise_env" "$ms/repo" node)
-	check ".tool-versions changed: mise's shim run again ($out, runs $(count "$ms/shims/runs"))" \
-		[ "$out $(count "$ms/shims/runs")" = "20.12.2/exec 2" ]
+	found_is ".tool-versions changed: mise's shim run again" "$mise_env" "$ms/repo" node "$ms/shims/runs" "20.12.2/exec 2"
 	mkdir -p "$ms/home/.local/share/mise/installs/node"
-	out=$(found "$mise_env" "$ms/repo" node)
-	check "a tool installed: run again ($out, runs $(count "$ms/shims/runs"))" \
-		[ "$out $(count "$ms/shims/runs")" = "20.12.2/exec 3" ]
+	found_is "a tool installed: run again" "$mise_env" "$ms/repo" node "$ms/shims/runs" "20.12.2/exec 3"
 	n0=$(count "$ms/shims/runs")
 	out=$(found "$mise_env MISE_ENV=ci" "$ms/repo" node)$(found "$mise_env MISE_ENV=ci" "$ms/repo" node)
 	check "with a profile (MISE_ENV) mise reads files named after it: never cached ($out, runs $n0 then $(count "$ms/shims/runs"))" \
@@ -523,9 +509,7 @@ else
 	check "volta's shim: run cold, cached warm ($out, runs $(count "$vruns"))" \
 		[ "$out $(count "$vruns")" = "18.19.0/exec18.19.0/cache 1" ]
 	printf '{"name": "v", "volta": {"node": "18.19.0", "npm": "10.2.4"}}\n' >"$vt/repo/package.json"
-	out=$(found "$volta_env" "$vt/repo" node)
-	check "package.json changed: volta's shim run again ($out, runs $(count "$vruns"))" \
-		[ "$out $(count "$vruns")" = "18.19.0/exec 2" ]
+	found_is "package.json changed: volta's shim run again" "$volta_env" "$vt/repo" node "$vruns" "18.19.0/exec 2"
 	printf '{"name": "v", "engines": {"node": ">=18"}, "volta": {"extends": "../base.json"}}\n' >"$vt/repo/package.json"
 	n0=$(count "$vruns")
 	out=$(found "$volta_env" "$vt/repo" node)$(found "$volta_env" "$vt/repo" node)
@@ -548,12 +532,8 @@ out=$(found "$asdf_env" "$as/repo" node)$(found "$asdf_env" "$as/repo" node)
 check "asdf's shim: run cold, cached warm ($out, runs $(count "$as/runs"))" \
 	[ "$out $(count "$as/runs")" = "20.11.1/exec20.11.1/cache 1" ]
 printf 'nodejs 22.1.0\n' >"$as/repo/.tool-versions"
-out=$(found "$asdf_env" "$as/repo" node)
-check ".tool-versions changed: asdf's shim run again ($out, runs $(count "$as/runs"))" \
-	[ "$out $(count "$as/runs")" = "22.1.0/exec 2" ]
-out=$(found "$asdf_env ASDF_NODEJS_VERSION=20.11.1" "$as/repo" node)
-check "ASDF_NODEJS_VERSION set: a new context ($out, runs $(count "$as/runs"))" \
-	[ "$out $(count "$as/runs")" = "22.1.0/exec 3" ]
+found_is ".tool-versions changed: asdf's shim run again" "$asdf_env" "$as/repo" node "$as/runs" "22.1.0/exec 2"
+found_is "ASDF_NODEJS_VERSION set: a new context" "$asdf_env ASDF_NODEJS_VERSION=20.11.1" "$as/repo" node "$as/runs" "22.1.0/exec 3"
 
 # ---- mise use writes the nearest config file (mise's
 # resolve_target_config_path: the nearest directory upwards with one, the
