@@ -322,10 +322,13 @@ run: deps-build
 # scripts (read-only audits: the states the real package managers build,
 # github.sh's, ...; tests/run.sh) also run that binary on each state; make
 # asan TWINNED=1 then leaves them out, so that each state is built and
-# each script run once (.ci/run)
+# each script run once (.ci/run); with SPLIT=1 as well, make check leaves
+# to make asan what make asan runs anyway (the unit programs, the golden
+# cases, the scripts that write or signal), each then judged once, by the
+# ASan build (.ci/run: CI's two cores have no idle time to spare)
 check: deps-check
 	$(MAKE) envpreflight units
-	TEST_TWIN_BIN='$(TWIN)' tests/run.sh ./envpreflight $(BUILD)
+	TEST_TWIN_BIN='$(TWIN)' TEST_SPLIT='$(SPLIT)' tests/run.sh ./envpreflight $(BUILD)
 
 # The golden cases (tests/cases/*/, see tests/cases/README) against the
 # binary, as make check runs them; UPDATE=1 rewrites their expected output,
