@@ -358,27 +358,51 @@ static char *home_dir(char *const env[], const char *var, const char *dflt)
 	return home ? path_join(home, dflt) : NULL;
 }
 
-/* Any file of names in dir or above: 1. */
-static int any_up(const char *dir, const char *const *names, size_t n)
+/* fn(DIR/name, arg) for the canonical dir and each directory above it,
+ * up to /: the first nonzero answer, or 0. */
+static int up_find(const char *dir, const char *name,
+		   int (*fn)(const char *path, void *arg), void *arg)
 {
 	char *d = xstrdup(dir), *slash;
-	int found = 0;
-	size_t i;
+	int found;
 
 	for (;;) {
-		for (i = 0; i < n && !found; i++) {
-			char *p = path_join(*d ? d : "/", names[i]);
-			struct stat st;
+		char *p = path_join(*d ? d : "/", name);
 
-			found = stat(p, &st) == 0;
-			free(p);
-		}
+		found = fn(p, arg);
+		free(p);
 		if (found || !*d || !(slash = strrchr(d, '/')))
 			break;
 		*slash = '\0';
 	}
 	free(d);
 	return found;
+}
+
+static int path_exists(const char *path, void *arg)
+{
+	struct stat st;
+
+	(void)arg;
+	return stat(path, &st) == 0;
+}
+
+/* Any file of names in dir or above: 1. */
+static int any_up(const char *dir, const char *const *names, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (up_find(dir, names[i], path_exists, NULL))
+			return 1;
+	return 0;
+}
+
+/* ids_dir(path, 1) for up_find: never stops it. */
+static int ids_dir1(const char *path, void *arg)
+{
+	ids_dir(arg, path, 1);
+	return 0;
 }
 
 /* The hook directory PRE TOOL POST of an *env manager, with its
@@ -508,13 +532,15 @@ static void xenv_inputs(struct ids *x, const struct xenv *xe, const char *root,
 		closedir(d);
 }
 
-/* The asdf config at path turns the legacy version files on. */
-static int asdf_legacy_on(const char *path)
+/* The asdf config at path turns the legacy version files on (arg
+ * unused: up_find's). */
+static int asdf_legacy_on(const char *path, void *arg)
 {
 	struct blob bl;
 	const char *p;
 	int on = 0;
 
+	(void)arg;
 	if (peek_read_text(path, 64 * 1024, &bl, NULL) < 0)
 		return 0;
 	for (p = bl.data; p && !on; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
@@ -538,7 +564,7 @@ static void asdf_inputs(struct ids *x, const char *asdf, const char *dir,
 	char *data = home_dir(env, "ASDF_DATA_DIR", ".asdf");
 	char *found = asdf[0] == '/' ? xstrdup(asdf) :
 		      spawn_which(asdf, path ? path : "", NULL);
-	char *up, *d, *slash;
+	char *slash;
 	size_t i;
 
 	buf_printf(x->b, "shim asdf %s\n", data ? data : "-");
@@ -561,28 +587,19 @@ static void asdf_inputs(struct ids *x, const char *asdf, const char *dir,
 		x->unsure = 1;
 	else if (cfg && *cfg)
 		select_file_id(x->b, cfg);
-	if (cfg && *cfg ? asdf_legacy_on(cfg) : 0)
+	if (cfg && *cfg ? asdf_legacy_on(cfg, NULL) : 0)
 		x->unsure = 1;
 	if (home) {
 		char *rc = path_join(home, ".asdfrc");
 
 		select_file_id(x->b, rc);
-		if (asdf_legacy_on(rc))
+		if (asdf_legacy_on(rc, NULL))
 			x->unsure = 1;
 		free(rc);
 	}
 	select_file_id_up(x->b, dir, ".asdfrc");
-	d = xstrdup(dir);
-	for (;;) {
-		up = path_join(*d ? d : "/", ".asdfrc");
-		if (asdf_legacy_on(up))
-			x->unsure = 1;
-		free(up);
-		if (!*d || !(slash = strrchr(d, '/')))
-			break;
-		*slash = '\0';
-	}
-	free(d);
+	if (up_find(dir, ".asdfrc", asdf_legacy_on, NULL))
+		x->unsure = 1;
 	if (env_abs(env, "ASDF_CONFIG_DEFAULT_FILE"))
 		select_file_id(x->b, env_abs(env, "ASDF_CONFIG_DEFAULT_FILE"));
 	if (found) {
@@ -679,17 +696,8 @@ static void mise_inputs(struct ids *x, const char *dir, char *const env[])
 	if (any_up(dir, miserc, ARRAY_SIZE(miserc)))
 		x->unsure = 1;
 	ids_up(x, dir, mise_files, ARRAY_SIZE(mise_files));
-	for (i = 0; i < ARRAY_SIZE(mise_dirs); i++) {
-		char *d = xstrdup(dir), *slash;
-
-		for (;;) {
-			ids_dir_in(x, *d ? d : "/", mise_dirs[i], 1);
-			if (!*d || !(slash = strrchr(d, '/')))
-				break;
-			*slash = '\0';
-		}
-		free(d);
-	}
+	for (i = 0; i < ARRAY_SIZE(mise_dirs); i++)
+		up_find(dir, mise_dirs[i], ids_dir1, x);
 	ids_up(x, dir, version_files, ARRAY_SIZE(version_files));
 	if (home)
 		select_file_id_in(x->b, home, ".tool-versions");
@@ -729,27 +737,18 @@ static void mise_inputs(struct ids *x, const char *dir, char *const env[])
 	free(sys);
 }
 
-/* A package.json from dir up names an "extends" (volta follows it to a
+/* The package.json at path names an "extends" (volta follows it to a
  * file no list here holds). */
-static int volta_extends(const char *dir)
+static int volta_extends(const char *path, void *arg)
 {
-	char *d = xstrdup(dir), *slash;
+	struct blob bl;
 	int found = 0;
 
-	for (;;) {
-		char *p = path_join(*d ? d : "/", "package.json");
-		struct blob bl;
-
-		if (peek_read_text(p, 1 << 20, &bl, NULL) >= 0) {
-			found = strstr(bl.data, "\"extends\"") != NULL;
-			blob_release(&bl);
-		}
-		free(p);
-		if (found || !*d || !(slash = strrchr(d, '/')))
-			break;
-		*slash = '\0';
+	(void)arg;
+	if (peek_read_text(path, 1 << 20, &bl, NULL) >= 0) {
+		found = strstr(bl.data, "\"extends\"") != NULL;
+		blob_release(&bl);
 	}
-	free(d);
 	return found;
 }
 
@@ -758,7 +757,7 @@ static void volta_inputs(struct ids *x, const char *dir, char *const env[])
 	char *vh = home_dir(env, "VOLTA_HOME", ".volta");
 
 	buf_printf(x->b, "shim volta %s\n", vh ? vh : "-");
-	if (volta_extends(dir))
+	if (up_find(dir, "package.json", volta_extends, NULL))
 		x->unsure = 1;
 	select_file_id_up(x->b, dir, "package.json");
 	if (vh) {
