@@ -2,7 +2,7 @@
 as poetry's own Locker._get_content_hash computes it (src/poetry/packages/
 locker.py), for release K: 0 poetry 1.x (Debian's python3-poetry 1.3
 runs it in tests/integration/deps_poetry.sh), 1 poetry 2.0 ([project]),
-2 poetry 2.2 ([dependency-groups]); the default is 2.  The oracle of
+2 poetry 2.3 ([dependency-groups]); the default is 2.  The oracle of
 src/parse/poetryhash.c where no poetry 2 can run here (PyPI is out of
 reach): the same code, read with Python's own tomllib and json."""
 import hashlib

@@ -1110,13 +1110,35 @@ static int take_rust_toolchain_toml(struct spec *spec, const char *file,
 
 /* ---- .bun-version, .dvmrc, .deno-version ---- */
 
+/* setup-deno's parseVersionRange: a channel, or a canary's 40-hex
+ * commit, names no version a requirement can hold (any). */
+static int deno_channel(const char *t, size_t n)
+{
+	static const char *const channels[] = { "canary", "rc", "latest", "lts" };
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(channels); i++)
+		if (n == strlen(channels[i]) && !memcmp(t, channels[i], n))
+			return 1;
+	if (n != 40)
+		return 0;
+	for (i = 0; i < n; i++)
+		if (!isxdigit((unsigned char)t[i]))
+			return 0;
+	return 1;
+}
+
 /* The first non-blank line of a version file, trimmed, less prefix (a
  * "bun-", a "v" before a digit or an x): a version word, or a semver
- * range when it holds a range's characters. */
+ * range when it holds a range's characters (for deno also =, * and an
+ * x part, as setup-deno hands anything but a channel to semver's
+ * validRange). */
 static int take_line_version(struct spec *spec, enum req_source src, const char *name,
 			     const char *prefix, const char *file, const char *buf,
 			     size_t len)
 {
+	const int deno = !strcmp(name, "deno");
+
 	struct versions_line ln = { NULL, 0, 0 };
 	size_t pos = 0, pl = strlen(prefix);
 
@@ -1132,8 +1154,16 @@ static int take_line_version(struct spec *spec, enum req_source src, const char 
 			t += pl;
 			n -= pl;
 		}
-		if (memchr(t, '^', n) || memchr(t, '~', n) || memchr(t, '<', n) ||
-		    memchr(t, '>', n) || memchr(t, '|', n) || memchr(t, ' ', n)) {
+		if (deno && deno_channel(t, n)) {
+			char *any = xstrndup(t, n);
+
+			spec_add_runtime(spec, src, name, any, REQ_ANY,
+					 at(file, ln.no, (unsigned)(t - ln.s) + 1));
+			free(any);
+		} else if (memchr(t, '^', n) || memchr(t, '~', n) || memchr(t, '<', n) ||
+			   memchr(t, '>', n) || memchr(t, '|', n) || memchr(t, ' ', n) ||
+			   (deno && (memchr(t, '=', n) || memchr(t, '*', n) ||
+				     memchr(t, 'x', n) || memchr(t, 'X', n)))) {
 			char *range = xstrndup(t, n);
 
 			spec_add_runtime(spec, src, name, range, REQ_SEMVER,

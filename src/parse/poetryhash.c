@@ -13,7 +13,7 @@
  *            "optional-dependencies", each when present): {"project": it,
  *            "tool": {"poetry": the keys above, each only when present}};
  *            without, 1.x's;
- *   2.2      [dependency-groups] (when not empty) as "dependency-groups"
+ *   2.3      [dependency-groups] (when not empty) as "dependency-groups"
  *            beside "project" (when present), the legacy keys left out
  *            when absent as soon as either is there.
  *

@@ -404,16 +404,33 @@ rehash 0
 out=$(ep --only=deps "$repo")
 check "a 2.1 lock with 1.x's hash (1.x hashes no [project]): stale for the poetry 2 that wrote it: $out" \
 	has "pyproject.toml changed significantly since poetry.lock was last generated" "$out"
+# poetry 2.3 and later hash [dependency-groups], and take the hash
+# without them only from a lock an older poetry wrote (locker.py is_fresh)
+sed -i '1s/Poetry 2.0.1/Poetry 2.3.1/' "$repo/poetry.lock"
+rehash 1
+out=$(ep --only=deps "$repo")
+check "written by poetry 2.3, [dependency-groups] not in its hash: stale: $out" \
+	has "pyproject.toml changed significantly since poetry.lock was last generated" "$out"
+sed -i '1s/Poetry 2.3.1/Poetry 2.2.0/' "$repo/poetry.lock"
+out=$(ep --only=deps "$repo")
+check "... written by poetry 2.2: poetry 2.3 falls back to that hash: it passes: $out" \
+	has "Python packages (poetry.lock): 2 packages match .venv (.venv)" "$out"
+# a lock-version 2.0 lock, stale: poetry 1.8 and later refuse it; before
+# 1.8 poetry installs it with a warning (installer.py).  Its first line
+# says which poetry wrote it
 cp "$fx/poetry/poetry.lock" "$fx/poetry/pyproject.toml" "$repo/"
 sed -i 's/^lock-version = "2.1"/lock-version = "2.0"/' "$repo/poetry.lock"
 sed -i 's/^requests = "^2.32"/requests = "^2.31"/' "$repo/pyproject.toml"
-out=$(ep --only=deps --json "$repo")
-check "a lock before 2.1 (poetry 1.x, which installs with a warning), stale: a warning, the relock its fix" py -c '
+for w in 1.7.1:warn 1.8.3:fail; do
+	sed -i "1s/Poetry [0-9.]*/Poetry ${w%:*}/" "$repo/poetry.lock"
+	out=$(ep --only=deps --json "$repo")
+	check "lock-version 2.0 written by poetry ${w%:*}, stale: ${w#*:}, the relock its fix" py -c '
 import json, sys
 c = json.loads(sys.argv[1])["checks"][0]
-assert c["status"] == "warn" and c["fix"]["argv"] == ["poetry", "lock"], c
-assert c["message"].endswith("but poetry.lock is not consistent with pyproject.toml"), c
-' "$out"
+assert c["status"] == sys.argv[2] and c["fix"]["argv"] == ["poetry", "lock"], c
+assert sys.argv[2] == "fail" or c["message"].endswith("but poetry.lock is not consistent with pyproject.toml"), c
+' "$out" "${w#*:}"
+done
 
 # requirements*.txt: == pins, markers, unpinned lines noted
 repo=$TEST_TMPDIR/pip

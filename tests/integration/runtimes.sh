@@ -414,6 +414,19 @@ print(" ".join("%s/%s" % (c["data"]["found"], c["data"]["method"])
 	check "... then cached again ($out)" [ "$out" = "$pv/cache" ]
 fi
 
+# ---- .dvmrc as setup-deno reads it (parseVersionRange): a channel or a
+# canary's commit is any version, =, * and x parts are semver ranges
+dn=$TEST_TMPDIR/dvmrc
+mkdir -p "$dn"
+for c in "canary|names no version to compare" "lts|names no version to compare" \
+	"3f0e1c2d3f0e1c2d3f0e1c2d3f0e1c2d3f0e1c2d|names no version to compare" \
+	"=2.1.4|satisfies =2.1.4" "v2.x|satisfies 2.x" "v2.1.4|matches 2.1.4"; do
+	printf '%s\n' "${c%%|*}" >"$dn/.dvmrc"
+	out=$(EP_ENV="PATH=$fx/toolfiles $nocache" ep --only=runtimes "$dn")
+	check ".dvmrc '${c%%|*}': ${c#*|} ($out)" \
+		sh -c 'printf "%s\n" "$2" | grep -qF -- "$1"' - "${c#*|}" "$out"
+done
+
 # ---- a version manager's shim runs what the manager picks for the
 # directory: cached in a context of all the manager reads to pick it
 # (runtime_select.c), so that a warm audit runs no shim and a change to
