@@ -375,6 +375,9 @@ int deps_uv_parse(const char *buf, size_t len, const struct pymarker_env *env,
  * pyproject marks optional are left out.  unlocked (or NULL) gets the
  * names pyproject declares that the lock has no package of, ", "-
  * separated: a relock is due. */
+/* A poetry.lock lock-version (NULL: none) of 2.1 or later, which
+ * poetry 2 writes: 1. */
+int deps_poetry_lock21(const char *lock_version);
 int deps_poetry_parse(const char *buf, size_t len, const struct pymarker_env *env,
 		      const struct toml_value *pyproject, struct dep_set *s,
 		      struct buf *unlocked, struct parse_error *err);

@@ -777,6 +777,11 @@ static void poetry_unlocked(const struct pygraph *g, const struct toml_value *py
 	free(u.self);
 }
 
+int deps_poetry_lock21(const char *lv)
+{
+	return lv && (lv[0] > '2' || (lv[0] == '2' && lv[1] == '.' && lv[2] >= '1'));
+}
+
 int deps_poetry_parse(const char *buf, size_t len, const struct pymarker_env *env,
 		      const struct toml_value *pyproject, struct dep_set *s,
 		      struct buf *unlocked, struct parse_error *err)
@@ -793,7 +798,7 @@ int deps_poetry_parse(const char *buf, size_t len, const struct pymarker_env *en
 	if (unlocked) {
 		/* lock-version "2.1" and later: poetry 2 wrote it */
 		const char *lv = toml_str(toml_get(toml_get(root, "metadata"), "lock-version"));
-		int v21 = lv && (lv[0] > '2' || (lv[0] == '2' && lv[1] == '.' && lv[2] >= '1'));
+		int v21 = deps_poetry_lock21(lv);
 
 		poetry_unlocked(&g, pyproject, v21, unlocked);
 	}

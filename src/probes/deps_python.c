@@ -317,7 +317,7 @@ static void poetry_state_read(struct poetry_state *ps, const struct blob *b,
 			      const struct toml_value *pyproject)
 {
 	char *hash = lock_meta(b, "content-hash"), *lv = lock_meta(b, "lock-version");
-	int lock21 = lv && (lv[0] > '2' || (lv[0] == '2' && lv[1] == '.' && lv[2] >= '1'));
+	int lock21 = deps_poetry_lock21(lv);
 	int writer = lock_writer(b);
 	int since = writer >= 203 ? 2 : lock21 || writer >= 200 ? 1 : 0;
 
