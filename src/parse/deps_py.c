@@ -777,9 +777,11 @@ static void poetry_unlocked(const struct pygraph *g, const struct toml_value *py
 	free(u.self);
 }
 
-int deps_poetry_lock21(const char *lv)
+int deps_poetry_lock21(const char *lock_version)
 {
-	return lv && (lv[0] > '2' || (lv[0] == '2' && lv[1] == '.' && lv[2] >= '1'));
+	const char *v = lock_version;
+
+	return v && (v[0] > '2' || (v[0] == '2' && v[1] == '.' && v[2] >= '1'));
 }
 
 int deps_poetry_parse(const char *buf, size_t len, const struct pymarker_env *env,
