@@ -88,6 +88,10 @@ ASAN    := -fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer \
 # starts it thousands of times.  asan-build and fuzz-build make it with
 # the same command: other flags would make every object again (.flags).
 ASAN_LDFLAGS := -no-pie
+# (a rule that runs it says +: make knows a sub-make by a $(MAKE) written in
+# the rule itself, and without either the sub-make gets no share of make
+# -jN's jobs: "jobserver unavailable: using -j1", and asan-build took
+# 126 s of one core)
 ASAN_MAKE = $(MAKE) CC=clang BUILD=build-asan SAN="$(ASAN)" CFLAGS="-O1 -g" \
             LDFLAGS="$(strip $(LDFLAGS) $(ASAN_LDFLAGS))"
 TSAN    := -fsanitize=thread -fno-omit-frame-pointer
@@ -350,7 +354,7 @@ asan: asan-build
 # not libasan.so) starts and does its leak check at exit in 70 ms here,
 # gcc's in 100 ms, and the suite starts thousands (.ci/run)
 asan-build: deps-check deps-asan
-	$(ASAN_MAKE) build-asan/envpreflight units
+	+$(ASAN_MAKE) build-asan/envpreflight units
 
 # -O0: the threaded programs ran as fast as at -O1 here (16.5 against
 # 17 s), and their objects compiled in 17.5 s instead of 24
@@ -366,7 +370,7 @@ lint-deep: deps
 	LINT_ANALYZER=deep tests/lint.sh
 
 fuzz-build: deps deps-asan
-	$(ASAN_MAKE) fuzz-bins
+	+$(ASAN_MAKE) fuzz-bins
 
 fuzz: fuzz-build
 	tests/fuzz/run.sh build-asan $(FUZZ_SECONDS) $(FUZZ)
