@@ -96,7 +96,10 @@ static const struct compose_other *other_publisher(const struct spec *spec,
 /* Decide the rule of the record whose requirements rec->reqs are.  A
  * URL of the app's own scheme (http, ws) to a port a compose file of the
  * repository publishes is that service's port, whatever the scheme: an
- * http:// ClickHouse or REST Redis must be up, not free (issue 21). */
+ * http:// ClickHouse or REST Redis must be up, not free (issue 21).  A
+ * workspace's stack is not the one a developer starts (issue 21, item
+ * 5): the app's own port that only such a stack also publishes keeps
+ * the app's rule. */
 static void record_decide(const struct spec *spec, struct port_record *rec)
 {
 	const struct port_req *pre = NULL, *app = NULL, *app_url = NULL;
@@ -109,7 +112,9 @@ static void record_decide(const struct spec *spec, struct port_record *rec)
 			if (!pre)
 				pre = r;
 		} else if (r->src == SRC_COMPOSE) {
-			if (!rec->stack)
+			/* the stack docker compose up at the top starts comes
+			 * before a workspace's (a benchmark's, a test's) */
+			if (!rec->stack || (rec->stack->ws && !r->ws))
 				rec->stack = r;
 		} else if (is_user(r)) {
 			if (!rec->user)
@@ -130,7 +135,7 @@ static void record_decide(const struct spec *spec, struct port_record *rec)
 		rec->req = pre;
 		rec->rule = pre->expect == PORT_LISTENING ? PORT_RULE_LISTEN :
 			    PORT_RULE_FREE;
-	} else if (rec->stack) {
+	} else if (rec->stack && !(rec->stack->ws && app && !rec->user)) {
 		rec->req = rec->stack;
 		rec->rule = rec->user ? PORT_RULE_STACK_UP : PORT_RULE_STACK;
 	} else if (rec->user) {

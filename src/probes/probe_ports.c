@@ -744,6 +744,21 @@ static void run_stack(struct result *r, const struct port_record *rec,
 		r->reason = REASON_NOT_VISIBLE;
 		result_hint(r, "run docker compose ps: if service %s is not up, "
 			    "something else holds the port", svc);
+	} else if (rec->stack->ws) {
+		/* a workspace's stack (a benchmark's, an end-to-end test's) is
+		 * not the one docker compose up at the top starts: what holds
+		 * its port is in the way only when that stack is started, as
+		 * what compose refuses there is (probe_compose.c; issue 21,
+		 * item 5: karakeep's web app on 3000, which its
+		 * packages/benchmarks stack publishes too) */
+		result_set(r, STATUS_WARN, "if you start %s's stack: in use (%s) "
+			   "\xe2\x80\x94 its compose service %s publishes it",
+			   rec->stack->ws, who, rec->stack->service);
+		r->reason = REASON_HELD;
+		result_hint(r, "docker compose up in %s would fail with \"port is "
+			    "already allocated\" while it is held: stop what holds "
+			    "it first, or publish service %s on another port",
+			    rec->stack->ws, rec->stack->service);
 	} else {
 		result_set(r, STATUS_FAIL, "COLLISION (%s) \xe2\x80\x94 compose service "
 			   "%s publishes it", who, svc);

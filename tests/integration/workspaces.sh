@@ -117,6 +117,45 @@ check "secret: the holder's command line is there, hidden" \
 	grep -q '"cmdline": ".*\*\*\*' "$dir/out.json"
 check "secret: the port is listening for apps/api's URL" \
 	grep -q "Port $port: listening for DATABASE_URL of apps/api" "$dir/out.human"
+
+# ---- a workspace's stack is not the one a developer starts -------------------
+# (karakeep: the web app listens on 3000, which packages/benchmarks'
+# compose file publishes too): the listener holds the port it publishes
+st_repo=$dir/stack-repo
+mkdir -p "$st_repo/apps/web" "$st_repo/packages/bench"
+printf '{"name":"s","private":true,"workspaces":["apps/*","packages/*"]}\n' >"$st_repo/package.json"
+printf '{"name":"web"}\n' >"$st_repo/apps/web/package.json"
+printf '{"name":"bench"}\n' >"$st_repo/packages/bench/package.json"
+printf 'services:\n  web:\n    image: x\n    ports: ["%s:3000"]\n' "$port" \
+	>"$st_repo/packages/bench/compose.yaml"
+ep --only=ports "$st_repo" >"$dir/st.human"
+st=$?
+check "workspace stack: its port held is a warning, exit 0 (got $st)" [ "$st" = 0 ]
+check "workspace stack: if you start its stack" grep -q \
+	"Port $port: if you start packages/bench's stack: in use (PID [0-9]*: python3, .*) — its compose service web publishes it" \
+	"$dir/st.human"
+ep --only=ports --strict "$st_repo" >/dev/null
+check "workspace stack: --strict makes it a failure" [ $? = 1 ]
+ep --only=ports --json "$st_repo" >"$dir/st.json"
+check "workspace stack: JSON warn, held, rule stack, wanted by packages/bench" py - "$dir/st.json" "$port" <<'EOF2'
+import json, sys
+c = [c for c in json.load(open(sys.argv[1]))["checks"] if c["id"] == "ports.tcp." + sys.argv[2]][0]
+w = c["data"]["wanted_by"]
+sys.exit(0 if c["status"] == "warn" and c["reason"] == "held" and c["data"]["expect"] == "stack"
+	and [x["workspace"] for x in w] == ["packages/bench"] else 1)
+EOF2
+# the app's own port key beside it: the app's rule (another program on it
+# is a warning of its own kind)
+printf 'PORT=%s\n' "$port" >"$st_repo/apps/web/.env.example"
+cp "$st_repo/apps/web/.env.example" "$st_repo/apps/web/.env"
+ep --only=ports "$st_repo" >"$dir/st2.human"
+check "workspace stack and PORT: the app's rule" \
+	grep -q "Port $port: in use (.*); PORT of apps/web is this repository's own app" "$dir/st2.human"
+# the repository's own stack publishes it as well: that one decides
+printf 'services:\n  db:\n    image: x\n    ports: ["%s:5432"]\n' "$port" >"$st_repo/compose.yaml"
+ep --only=ports "$st_repo" >"$dir/st3.human"
+check "the root's stack comes first: a collision" \
+	grep -q "Port $port: COLLISION (.*) — compose service db publishes it" "$dir/st3.human"
 cleanup
 
 # ---- env.gitignore per workspace, in a real work tree ----------------------------
