@@ -100,4 +100,10 @@ int ws_uv_parse(const char *buf, size_t len, struct ws_patterns *out,
  * [A-Za-z0-9._@+-], none "." or "..", joined by '/'. */
 int ws_dir_valid(const char *dir);
 
+/* The word of dir's segments that makes it a sample, not a part of the
+ * project a developer runs: "templates" (payload's templates/blank, which
+ * create-payload-app copies), "examples", "starters" and their singulars;
+ * NULL when none does. */
+const char *ws_dir_sample(const char *dir);
+
 #endif

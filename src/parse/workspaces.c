@@ -266,6 +266,22 @@ int ws_dir_valid(const char *dir)
 	       dir[strlen(dir) - 1] != '/';
 }
 
+const char *ws_dir_sample(const char *dir)
+{
+	static const char *const words[] = {
+		"templates", "template", "examples", "example", "starters", "starter",
+	};
+	struct seg v[SEGS_MAX];
+	size_t n, i, j;
+
+	n = split(dir, v);
+	for (i = 0; i < n && i < SEGS_MAX; i++)
+		for (j = 0; j < ARRAY_SIZE(words); j++)
+			if (v[i].n == strlen(words[j]) && !memcmp(v[i].s, words[j], v[i].n))
+				return words[j];
+	return NULL;
+}
+
 /* ---- go.work ------------------------------------------------------------
  *
  * golang.org/x/mod/modfile (the parser go itself uses): a file of lines,

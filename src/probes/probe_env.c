@@ -7,6 +7,7 @@
 #include "gitignore.h"
 #include "gitrepo.h"
 #include "saferead.h"
+#include "workspaces.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -460,6 +461,26 @@ static void parity_message(const struct env_spec *e, struct parity *p,
 	parity_hint(e, p, r, have_env);
 }
 
+/* A sample's workspace (payload's templates/blank, which
+ * create-payload-app copies; an examples/ app) is not a part of the
+ * project its developers run: with no .env there at all, what it would
+ * need is said for when someone runs it, never a failure of the
+ * repository's setup, as a workspace's compose stack is (probe_compose.c;
+ * issue 21, item 5).  An .env that is there is judged as any. */
+static void sample_soften(const struct spec *spec, struct result *r, int have_env)
+{
+	const char *word;
+	char *msg;
+
+	if (r->status != STATUS_FAIL || have_env || !spec->parent || !spec->dir ||
+	    !(word = ws_dir_sample(spec->dir)))
+		return;
+	msg = xstrdup(r->message ? r->message : "");
+	result_set(r, STATUS_WARN, "if you run %s (under %s/, a sample): %s",
+		   spec->dir, word, msg);
+	free(msg);
+}
+
 /* A failing parity check points at the requirement of its first missing
  * or empty key (else of its first key still empty): its line in the
  * example, or in preflight.yaml. */
@@ -546,6 +567,7 @@ static void run_parity(const struct run_ctx *ctx, const struct check *c,
 	if (have_env)
 		scan_env(e, &p);
 	parity_message(e, &p, r, have_env);
+	sample_soften(ctx->spec, r, have_env);
 	point_source(e, &p, r);
 	buf_release(&p.why_missing);
 	buf_release(&p.why_empty);

@@ -121,6 +121,28 @@ static void test_dir_valid(void)
 			  dir_rows[i].dir);
 }
 
+/* a sample's directory, by a whole segment's word */
+static const struct sample_row {
+	const char *dir, *want;
+} sample_rows[] = {
+	{ "templates/blank", "templates" }, { "examples/with-prisma", "examples" },
+	{ "packages/starter", "starter" }, { "docs/example/app", "example" },
+	{ "apps/web", NULL }, { "packages/template-utils", NULL },
+	{ "my-templates/x", NULL }, { "Templates/x", NULL }, { "apps/examples2", NULL },
+};
+
+static void test_dir_sample(void)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(sample_rows); i++) {
+		const char *got = ws_dir_sample(sample_rows[i].dir);
+
+		CHECK_STR(got ? got : "(null)", sample_rows[i].want ? sample_rows[i].want : "(null)",
+			  "'%s'", sample_rows[i].dir);
+	}
+}
+
 /* ---- go.work and uv ------------------------------------------------------ */
 
 static char *pats_line(const struct ws_patterns *p)
@@ -625,6 +647,7 @@ void test_main(void)
 	test_glob();
 	test_braces();
 	test_dir_valid();
+	test_dir_sample();
 	run_parse_rows("go.work", gowork_rows, ARRAY_SIZE(gowork_rows), ws_gowork_parse);
 	run_parse_rows("uv", uv_rows, ARRAY_SIZE(uv_rows), ws_uv_parse);
 	test_uv_many();
