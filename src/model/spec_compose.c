@@ -2166,6 +2166,15 @@ static int compose_load(struct spec *spec, struct errbuf *err)
 		/* then the .env beside the first file, which loses to the
 		 * root's (compose.go: WithEnvFiles and WithDotEnv again) */
 		pdir = rel_dir(tops[0]);
+		/* compose.files is docker compose -f: the .env compose reads,
+		 * for COMPOSE_PROFILES as for variables, is then the first
+		 * file's directory's alone, since WithEnvFiles looks in
+		 * GetWorkingDir, the first -f file's directory, before and
+		 * after COMPOSE_FILE is read (compose.go setEnvWithDotEnv and
+		 * toProjectOptions; compose-go cli/options.go) */
+		if (cs->files_from == COMPOSE_FROM_PREFLIGHT && c.top.n &&
+		    strcmp(pdir, spec_base(spec)))
+			c.top.n = 0;
 		if (!c.no_dotenv && strcmp(pdir, spec_base(spec))) {
 			char *p = rel_path(spec->root, pdir, ".env");
 			const struct dotenv *d = NULL;
