@@ -21,7 +21,9 @@ enum composevar_status {
 };
 
 /* Why it failed: name and msg point into the text passed in (the
- * variable, and the message as written); NULL/0 when there is none. */
+ * variable, and the message as written: compose prints it substituted,
+ * which could show a .env value; substituting msg again with the same
+ * lookup gives compose's); NULL/0 when there is none. */
 struct composevar_error {
 	enum composevar_status status;
 	const char *name, *msg;

@@ -191,8 +191,22 @@ static int subst_braced(struct subst *x, const char *s, size_t n,
 			return -1;
 		break;
 	default:	/* '?' */
-		if (!set)
+		if (!set) {
+			/* compose-go substitutes the message before it fails
+			 * (withRequired: Substitute(errorMessage)), so what
+			 * fails in the message fails first ("${A:?${B?}}", B
+			 * unset: B is named); the message is then given as
+			 * written, never with the values it would take in */
+			struct buf msg = BUF_INIT;
+			int rc = subst(x, arg, arg_len, &msg, depth + 1);
+
+			if (msg.s)
+				explicit_bzero(msg.s, msg.len);
+			buf_release(&msg);
+			if (rc < 0)
+				return -1;
 			return fail(x, COMPOSEVAR_UNSET, name, m.name_len, arg, arg_len);
+		}
 		buf_puts(out, v);
 		break;
 	}
