@@ -96,6 +96,11 @@ struct dotenv {
  * line break, as dotenv does. */
 void dotenv_parse(const char *buf, size_t len, struct dotenv *out);
 
+/* Make *d (overwritten) of n entries another reader found (compose's
+ * .env reader, composeenv.h): their keys and values are copied; no issue,
+ * no comment.  Freed with dotenv_release(). */
+void dotenv_from_entries(struct dotenv *d, const struct dotenv_entry *v, size_t n);
+
 /* The entry that wins for key (the last assignment, as in dotenv), or NULL.
  * O(1) (a hash table).  The pointer is valid until dotenv_release(). */
 const struct dotenv_entry *dotenv_get(const struct dotenv *d, const char *key);

@@ -45,6 +45,7 @@
  * came from a .env value is not shown.
  */
 #include "specfile.h"
+#include "composeenv.h"
 #include "composevar.h"
 #include "portspec.h"
 #include "saferead.h"
@@ -136,9 +137,6 @@ struct cload {
 	const char *top_names[2];	/* the names of those .env files */
 	struct dotenv **owned;	/* .env files parsed here */
 	size_t nowned, owned_cap;
-	char **expanded;	/* their substituted values (dotenv_expand),
-				 * wiped by dotenv_release, freed here */
-	size_t nexpanded, expanded_cap;
 	struct cenv **envs;	/* include environments */
 	size_t nenvs, envs_cap;
 	const char **chain;	/* the files including the current one */
@@ -315,104 +313,40 @@ static int is_remote(const char *p)
 
 /* ---- variables ----------------------------------------------------- */
 
-/* compose-go reads a .env with a dotenv of its own, which substitutes
- * variables in unquoted and double-quoted values (dotenv/parser.go
- * extractVarValue: expandVariables, template.Substitute; single quotes
- * keep the text), each looked up in the environment first, then among
- * the keys read before it (env.go GetEnvFromFile's lookup; godotenv.go
- * expandVariables): so COMPOSE_PROFILES=${STORE:-weaviate} names
- * weaviate.  What cannot be substituted makes compose refuse the file
- * ("failed to read .env"): a problem, the value left as written. */
-struct expand {
-	const struct dotenv *d;
-	size_t before;		/* entries [0, before) are read already */
-};
-
-static const char *expand_lookup(void *ctx, const char *name, size_t n)
+/* compose-go reads a .env with a dotenv of its own (composeenv.h), which
+ * substitutes variables in unquoted and double-quoted values, each looked
+ * up in the environment compose runs with first (ours, then what the .env
+ * files read before set: WithDotEnv merges each into o.Environment, which
+ * GetEnvFromFile's lookup reads), then among the keys read before it: so
+ * COMPOSE_PROFILES=${STORE:-weaviate} names weaviate. */
+static const char *env_before(void *ctx, const char *name, size_t n)
 {
-	const struct expand *x = ctx;
+	const struct cload *c = ctx;
 	char *key = xstrndup(name, n);
 	const char *v = getenv(key);
 	size_t i;
 
-	for (i = x->before; !v && i-- > 0;)
-		if (!strcmp(x->d->entries[i].key, key))
-			v = x->d->entries[i].value;
+	for (i = 0; !v && i < c->top.n; i++) {
+		const struct dotenv_entry *e = dotenv_get(c->top.docs[i], key);
+
+		v = e ? e->value : NULL;
+	}
 	free(key);
 	return v;
 }
 
-/* Substitute d's values in place, in file order; the new values are
- * c's (c->expanded), the old ones wiped.  name: the file, for a problem. */
-static void dotenv_expand(struct cload *c, struct dotenv *d, const char *name)
-{
-	size_t i;
-
-	for (i = 0; i < d->n; i++) {
-		struct dotenv_entry *e = &d->entries[i];
-		struct expand x = { d, i };
-		struct composevar_error err;
-		struct buf out = BUF_INIT;
-		struct origin o = { NULL, e->line, e->col };
-
-		/* compose-go's dotenv knows ' and " only: a backtick is
-		 * text of an unquoted value there, substituted */
-		if (e->quote == '\'' || !memchr(e->value, '$', e->value_len))
-			continue;
-		if (composevar_subst(e->value, e->value_len, expand_lookup, &x,
-				     &out, &err) < 0) {
-			/* neither the key (it may be a piece of a secret)
-			 * nor the value is shown */
-			o.file = spec_intern(c->y.spec, name);
-			problem_add(c, COMPOSE_INVALID, NULL, o, "a value compose "
-				    "cannot read: %s", err.status == COMPOSEVAR_UNSET ?
-				    "a required variable is missing a value" :
-				    "invalid interpolation format");
-		} else {
-			explicit_bzero(e->value, e->value_len);
-			e->value_len = out.len;
-			e->value = out.s ? out.s : xstrdup("");
-			out.s = NULL;
-			/* NOLINTNEXTLINE(bugprone-sizeof-expression): an array of pointers */
-			grow(&c->expanded, sizeof(*c->expanded), &c->expanded_cap,
-			     c->nexpanded + 1);
-			c->expanded[c->nexpanded++] = e->value;
-		}
-		if (out.s)
-			explicit_bzero(out.s, out.len);
-		buf_release(&out);
-	}
-}
-
-/* 1 when a value of d holds a '$' */
-static int dotenv_has_dollar(const struct dotenv *d)
-{
-	size_t i;
-
-	for (i = 0; i < d->n; i++)
-		if (memchr(d->entries[i].value, '$', d->entries[i].value_len))
-			return 1;
-	return 0;
-}
-
-/* Parse the .env-format file at repository-relative name for variables
- * (the env loader's copy when it read that very file and no value needs
- * substituting: the env probe's copy keeps the values as the app's
- * dotenv reads them, unsubstituted).  NULL when it cannot be read:
+/* Parse the .env-format file at repository-relative name for variables,
+ * as compose reads it (composeenv.h).  NULL when it cannot be read:
  * compose would stop on an env_file it cannot read, the caller decides.
- * The values stay in memory, wiped when freed. */
+ * One compose refuses ("failed to read .env") is a problem, and gives no
+ * variable.  The values stay in memory, wiped when freed. */
 static const struct dotenv *dotenv_for(struct cload *c, const char *name)
 {
-	const struct env_spec *e = &c->y.spec->env;
 	char *path = path_join(c->y.spec->root, name);
+	struct composeenv_error err;
 	struct dotenv *d;
 	struct blob b;
 
-	if (e->file_abs && !strcmp(e->file_abs, path) &&
-	    (e->env_errno || !dotenv_has_dollar(&e->env_doc))) {
-		free(path);
-		return e->env_errno ? NULL : &e->env_doc;
-	}
 	/* a .env is the user's secrets file, not a spec file: it may be a
 	 * symlink that leads anywhere (as the env loader reads it) */
 	if (saferead_path(path, SPEC_FILE_CAP, &b) < 0) {
@@ -421,10 +355,15 @@ static const struct dotenv *dotenv_for(struct cload *c, const char *name)
 	}
 	free(path);
 	d = xcalloc(1, sizeof(*d));
-	dotenv_parse(b.data, b.len, d);
+	if (composeenv_parse(b.data, b.len, env_before, c, d, &err) < 0) {
+		/* neither the key (it may be a piece of a secret) nor the
+		 * value is shown */
+		struct origin o = { spec_intern(c->y.spec, name), err.line, 1 };
+
+		problem_add(c, COMPOSE_INVALID, NULL, o, "%s", err.what);
+	}
 	explicit_bzero(b.data, b.len);
 	blob_release(&b);
-	dotenv_expand(c, d, name);
 	/* NOLINTNEXTLINE(bugprone-sizeof-expression): an array of pointers */
 	grow(&c->owned, sizeof(*c->owned), &c->owned_cap, c->nowned + 1);
 	c->owned[c->nowned++] = d;
@@ -1930,9 +1869,6 @@ static void cload_release(struct cload *c)
 		free(c->owned[i]);
 	}
 	free(c->owned);
-	for (i = 0; i < c->nexpanded; i++)
-		free(c->expanded[i]);
-	free(c->expanded);
 	for (i = 0; i < c->nenvs; i++) {
 		free(c->envs[i]->docs);
 		free(c->envs[i]);

@@ -993,6 +993,35 @@ static void index_build(struct dotenv *d)
 	}
 }
 
+void dotenv_from_entries(struct dotenv *d, const struct dotenv_entry *v, size_t n)
+{
+	size_t i, total = 0;
+	char *p;
+
+	memset(d, 0, sizeof(*d));
+	if (!n)
+		return;
+	for (i = 0; i < n; i++)
+		total += strlen(v[i].key) + 1 + v[i].value_len + 1;
+	p = xmalloc(total);
+	d->entries = xcalloc(n, sizeof(*d->entries));
+	for (i = 0; i < n; i++) {
+		struct dotenv_entry *e = &d->entries[i];
+		size_t klen = strlen(v[i].key);
+
+		*e = v[i];
+		e->key = memcpy(p, v[i].key, klen + 1);
+		p += klen + 1;
+		e->value = p;
+		if (v[i].value_len)
+			memcpy(p, v[i].value, v[i].value_len);
+		p[v[i].value_len] = '\0';
+		p += v[i].value_len + 1;
+	}
+	d->n = n;
+	index_build(d);
+}
+
 void dotenv_parse(const char *buf, size_t len, struct dotenv *out)
 {
 	struct scan sc;

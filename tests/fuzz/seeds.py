@@ -330,6 +330,11 @@ def git_indexes():
     return out
 
 
+def dotenv_inputs():
+    return [v["input"] for v in json.load(open("tests/conformance/dotenv-parse.json"))
+            if isinstance(v.get("input"), str)]
+
+
 def main():
     cases = "tests/cases/*/repo/"
     conf = "tests/conformance/"
@@ -478,6 +483,12 @@ def new_targets():
     toml += [open(p, "rb").read() for p in
              sorted(glob.glob("tests/conformance/toml-test/**/*.toml", recursive=True))]
     write("toml", toml)
+
+    # compose's .env reader: the .env files of the cases, the dotenv
+    # conformance inputs and some of compose-go's vectors
+    vec = [json.loads(l)["input"] for l in
+           open("tests/fixtures/compose/dotenv-vectors.jsonl", encoding="utf-8")]
+    write("composeenv", files(cases + ".env*") + dotenv_inputs() + vec[:200])
 
     rows = c_table("tests/unit/test_compose_project.c", "var_rows")
     write("composevar", [r[0] + b"\0" + r[1] for r in rows
