@@ -257,10 +257,30 @@ static int judge_go(const struct runtime_prep *p, const char *found,
 	return m;
 }
 
+/* asdf-elixir's and mise's "1.20.3-otp-29" is Elixir 1.20.3 as built for
+ * OTP 29 (the Hex builds' names, which asdf-elixir's bin/install fetches
+ * as v1.20.3-otp-29.zip), and that elixir --version names 1.20.3: the
+ * Elixir version is what is compared, the OTP one is not.  Into buf; NULL
+ * when want is not such a name. */
+static const char *elixir_otp_cut(const char *name, const char *want, char *buf,
+				  size_t n)
+{
+	const char *o = strstr(want, "-otp-");
+
+	if (strcmp(name, "elixir") || !o || !o[5] ||
+	    strspn(o + 5, "0123456789") != strlen(o + 5) || (size_t)(o - want) >= n)
+		return NULL;
+	memcpy(buf, want, (size_t)(o - want));
+	buf[o - want] = '\0';
+	return buf;
+}
+
 static int judge_asdf(const struct runtime_prep *p, const char *found,
 		      struct runtime_verdict *v)
 {
-	int m = asdf_matches(p->r->spec, found);
+	char cut[64];
+	const char *want = elixir_otp_cut(p->r->name, p->r->spec, cut, sizeof(cut));
+	int m = asdf_matches(want ? want : p->r->spec, found);
 
 	if (m < 0)
 		return cannot_tell(p, v, "is not a version envpreflight can "

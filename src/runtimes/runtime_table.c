@@ -31,7 +31,7 @@ static const struct known_runtime known[] = {
 	{ "php", "PHP", { "php" }, { "--version" },
 	  "^PHP ([0-9]+\\.[0-9]+\\.[0-9]+)", "", 0, 0 },
 	{ "elixir", "Elixir", { "elixir" }, { "--version" },
-	  "Elixir ([0-9]+\\.[0-9]+\\.[0-9]+)", "", 0, 0 },
+	  "Elixir ([0-9]+\\.[0-9]+\\.[0-9]+(-[0-9A-Za-z.-]+)?)", "", 0, 0 },
 	{ "dotnet", ".NET SDK", { "dotnet" }, { "--version" },
 	  LINE_SEMVER, "", 0, 0 },
 	{ "terraform", "Terraform", { "terraform" }, { "version" },

@@ -592,6 +592,16 @@ static const struct eval_row eval_rows[] = {
 	{ "python", REQ_ASDF, ".tool-versions", "3.13.0rc1", "3.13.0", STATUS_FAIL, NULL },
 	{ "python", REQ_ASDF, ".tool-versions", "3.13.0", "3.13.0rc1", STATUS_FAIL, NULL },
 	{ "node", REQ_ASDF, ".tool-versions", "banana", "v20.0.0", STATUS_WARN, "not checked" },
+	/* asdf-elixir's and mise's builds for an OTP: the Elixir version is
+	 * compared (firezone's elixir 1.20.3-otp-29) */
+	{ "elixir", REQ_ASDF, ".tool-versions", "1.20.3-otp-29", "1.20.3", STATUS_PASS,
+	  "1.20.3 (matches 1.20.3-otp-29 from .tool-versions)" },
+	{ "elixir", REQ_ASDF, ".tool-versions", "1.20.4-otp-29", "1.20.3", STATUS_FAIL, NULL },
+	{ "elixir", REQ_ASDF, ".tool-versions", "1.20-otp-29", "1.20.3", STATUS_PASS, NULL },
+	{ "node", REQ_ASDF, ".tool-versions", "20.1.0-otp-29", "v20.1.0", STATUS_FAIL, NULL },
+	/* Mix: Version.match?/2 of a release candidate ("~> 1.18" is
+	 * >= 1.18.0, which 1.18.0-rc.1 is not) */
+	{ "elixir", REQ_ELIXIR, "mix.exs", "~> 1.18", "1.18.0-rc.1", STATUS_FAIL, NULL },
 	/* presence only */
 	{ "node", REQ_ANY, "preflight.yaml", "", "v1.0.0", STATUS_PASS, "any version" },
 	{ "node", REQ_ANY, ".tool-versions", "system", "v1.0.0", STATUS_PASS, "system" },
@@ -697,6 +707,11 @@ static void test_outputs(void)
 		{ "python", "#!/bin/sh\necho 'Python 3.13.0rc1+'\n", STATUS_PASS, "3.13.0rc1",
 		  "3.13.0rc1" },
 		{ "python", "#!/bin/sh\necho 'Python three'\n", STATUS_ERROR, "no version", NULL },
+		/* elixir --version: Erlang's banner, a blank line, then Elixir's;
+		 * a release candidate is one (Mix's Version.match? sees it) */
+		{ "elixir", "#!/bin/sh\necho 'Erlang/OTP 27 [erts-15.0]'\necho\n"
+		  "echo 'Elixir 1.18.0-rc.1 (compiled with Erlang/OTP 27)'\n", STATUS_PASS,
+		  "1.18.0-rc.1", "1.18.0-rc.1" },
 		/* a shim's warning before the version: the first line that
 		 * holds one */
 		{ "python", "#!/bin/sh\necho 'pyenv: cannot rehash: 2 shims locked' >&2\n"
@@ -1458,8 +1473,11 @@ static void test_target_rows(void)
 		{ "python", { { "pyproject.toml", REQ_PEP440, ">=3.13" },
 			      { ".python-version", REQ_PYENV, "3.11" } },
 		  TARGET_CONFLICT, NULL, 0, 1, SRC_COUNT },
-		/* a version envpreflight cannot name: no claim */
+		/* asdf-elixir's build for an OTP names its Elixir version */
 		{ "elixir", { { ".tool-versions", REQ_ASDF, "1.16.2-otp-26" } },
+		  TARGET_VERSION, "1.16.2", 0, 0, SRC_TOOL_VERSIONS },
+		/* a version envpreflight cannot name: no claim */
+		{ "node", { { ".tool-versions", REQ_ASDF, "20.1.0-otp-26" } },
 		  TARGET_UNKNOWN, NULL, 0, 0, SRC_COUNT },
 		/* go: at least 1.22 and at least 1.23: the newest */
 		{ "go", { { "go.mod", REQ_GO_MIN, "1.22" },
