@@ -222,8 +222,11 @@ static void keep_key(struct yarn_lock *y, struct strmap *m, char *k, size_t valu
 }
 
 /* Index the entries by descriptor (a key lists several, ", "-separated:
- * Project.ts setupResolutions splits on / *, * /), and the compat
- * patches by the descriptor they patch. */
+ * Project.ts setupResolutions splits on / *, * /, so the spaces around a
+ * comma go and those at the key's two ends stay: AFFiNE's key
+ * "p-limit@npm:3.1.0, p-limit@npm:^3.1.0 " is the descriptor of a
+ * dependency written "npm:^3.1.0 "), and the compat patches by the
+ * descriptor they patch. */
 static void lock_index(struct yarn_lock *y)
 {
 	size_t i;
@@ -253,9 +256,9 @@ static void lock_index(struct yarn_lock *y)
 			const char *at, *b = s, *end = s + len;
 			char *d, *one;
 
-			while (b < end && *b == ' ')
+			while (b > e->key && b < end && *b == ' ')
 				b++;
-			while (end > b && end[-1] == ' ')
+			while (*end == ',' && end > b && end[-1] == ' ')
 				end--;
 			one = xstrndup(b, (size_t)(end - b));
 			if ((at = locator_at(one))) {

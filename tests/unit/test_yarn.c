@@ -145,6 +145,32 @@ static void test_binding(void)
 	yarn_lock_release(&y);
 }
 
+/* a key is split on / *, * /: the spaces at its ends stay (AFFiNE's
+ * "p-limit@npm:3.1.0, p-limit@npm:^3.1.0 ", which dir-compare's
+ * dependency "npm:^3.1.0 " names); spaces around a comma go */
+static void test_key_spaces(void)
+{
+	static const char lock[] =
+		"__metadata:\n  version: 8\n\"app@workspace:.\":\n  resolution: \"app@workspace:.\"\n"
+		"  dependencies:\n    a: \"npm:1.0.0\"\n    c: \"npm:^2.0.0\"\n"
+		"\"a@npm:1.0.0\":\n  version: 1.0.0\n  resolution: \"a@npm:1.0.0\"\n"
+		"  dependencies:\n    b: \"npm:^1.0.0 \"\n"
+		"\"b@npm:1.0.0, b@npm:^1.0.0 \":\n  version: 1.0.0\n  resolution: \"b@npm:1.0.0\"\n"
+		"\"c@npm:1.0.0 ,  c@npm:^2.0.0\":\n  version: 2.0.0\n  resolution: \"c@npm:2.0.0\"\n";
+	struct yarn_lock y = YARN_LOCK_INIT;
+	struct yarn_arch arch = { "linux", "x64", "glibc" };
+	struct dep_set s = DEP_SET_INIT;
+	struct parse_error e;
+
+	CHECK_INT(yarn_lock_parse(lock, sizeof(lock) - 1, &y, &e), 0, "%s", e.msg);
+	yarn_lock_wanted(&y, &arch, &s, NULL);
+	CHECK(dep_set_get(&s, "b@npm:1.0.0") != NULL, "b reached by its key's last descriptor, space and all");
+	CHECK(dep_set_get(&s, "c@npm:2.0.0") != NULL, "c reached past the spaces around a comma");
+	CHECK_INT(s.n, 3, "three");
+	dep_set_release(&s);
+	yarn_lock_release(&y);
+}
+
 static void test_conditions(void)
 {
 	static const struct {
@@ -641,6 +667,7 @@ void test_main(void)
 {
 	test_graph();
 	test_binding();
+	test_key_spaces();
 	test_conditions();
 	test_manifest();
 	test_rc_and_state();
