@@ -98,7 +98,7 @@ int pnpm_npmrc_bool(const char *buf, size_t len, const char *key);
 
 enum pnpm_hash {
 	PNPM_MD5_BASE32,	/* pnpm 8 createBase32HashFromFile: CRLF as LF, md5, base32 */
-	PNPM_SHA256_HEX,	/* pnpm 10+ calc_patch_hashes: sha256 hex of the bytes */
+	PNPM_SHA256_HEX,	/* pnpm 10+ calc_patch_hashes: CRLF as LF, sha256 hex */
 	PNPM_SHA256_B64,	/* pnpm 9+ create_hash_from_file: CRLF as LF, "sha256-" base64 */
 };
 char *pnpm_file_hash(const char *buf, size_t len, enum pnpm_hash how);

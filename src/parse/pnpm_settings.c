@@ -584,19 +584,20 @@ char *pnpm_file_hash(const char *buf, size_t len, enum pnpm_hash how)
 	unsigned char d[32];
 	size_t i;
 
-	if (how == PNPM_SHA256_HEX) {
-		digest_sha256((const unsigned char *)buf, len, d);
-		hex(&out, d, 32);
-		return buf_detach(&out);
-	}
 	if (!utf8_ok(buf, len))
 		return NULL;
-	/* content.split('\r\n').join('\n'); a BOM is kept (node's 'utf8'
+	/* content.split('\r\n').join('\n'), in every form (pnpm 10's
+	 * createHexHashFromFile reads it with readNormalizedFile, and pnpm 12
+	 * hashes a patch with CRLF line ends as the same text with LF ones:
+	 * trigger.dev's antlr4ts patch); a BOM is kept (node's 'utf8'
 	 * decoding keeps U+FEFF, as Rust's read_to_string does) */
 	for (i = 0; i < len; i++)
 		if (!(buf[i] == '\r' && i + 1 < len && buf[i + 1] == '\n'))
 			buf_putc(&text, buf[i]);
-	if (how == PNPM_MD5_BASE32) {
+	if (how == PNPM_SHA256_HEX) {
+		digest_sha256((const unsigned char *)buf_str(&text), text.len, d);
+		hex(&out, d, 32);
+	} else if (how == PNPM_MD5_BASE32) {
 		digest_md5((const unsigned char *)buf_str(&text), text.len, d);
 		base32(&out, d, 16);
 	} else {

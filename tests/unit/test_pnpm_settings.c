@@ -41,6 +41,12 @@ static void hashes(void)
 		{ "abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq", PNPM_SHA256_HEX,
 		  "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1" },
 		{ "", PNPM_MD5_BASE32, "2qoyzwmpaczaj2mabgmoz6ccpy" },	/* md5 d41d8cd9... */
+		/* CRLF as LF, in every form (pnpm 10 readNormalizedFile; pnpm 12
+		 * alike): sha256("abc\n"), a lone CR kept */
+		{ "abc\r\n", PNPM_SHA256_HEX,
+		  "edeaaff3f1774ad2888673770c6d64097e391bc362d7d6fb34982ddf0efd18cb" },
+		{ "abc\r", PNPM_SHA256_HEX,
+		  "e2af64b38bbaf25b74d1e999d27370bde03f62b612f43a3f8f548287079ef77e" },
 		/* not UTF-8: node would hash U+FFFD, not reproduced */
 		{ "a\xff", PNPM_MD5_BASE32, NULL },
 		{ "a\xff", PNPM_SHA256_B64, NULL },
