@@ -314,6 +314,14 @@ static void pin_severity(struct spec *spec, struct runtime_req *r)
 				"exactly the pinned version";
 		return;
 	}
+	if (!strcmp(r->name, "bun")) {
+		/* bun 1.4.5's install and run go on, silently, under
+		 * packageManager "bun@1.0.0" (tried: tests/managers' bun) */
+		r->unmet = SEV_WARN;
+		r->unmet_rule = "bun does not enforce packageManager (corepack does "
+				"not manage bun): another version runs the project";
+		return;
+	}
 	if (strcmp(r->name, "pnpm"))
 		return;		/* yarn 1.22.20+ and corepack refuse another */
 	pnpm_npmrc(spec, &c);
