@@ -20,11 +20,14 @@
 #include <string.h>
 
 /* The example's names, in the order they are looked for (the man page,
- * FILES): the common ones first, then those that name a target other than
- * .env (.env.local.example is copied to .env.local). */
+ * FILES): the common ones first, the hyphenated and sample.env spellings
+ * (midday's .env-template and .env-example, firezone's sample.env), then
+ * those that name a target other than .env (.env.local.example is copied
+ * to .env.local). */
 static const char *const examples[] = {
 	".env.example", ".env.sample", ".env.template", ".env.dist",
-	"example.env", ".env.local.example", ".env.development.example",
+	"example.env", ".env-example", ".env-sample", ".env-template",
+	"sample.env", ".env.local.example", ".env.development.example",
 	".env.dev.example", NULL
 };
 
