@@ -67,11 +67,26 @@ static int is_user(const struct port_req *r)
 	return r->src != SRC_PREFLIGHT && r->expect == PORT_LISTENING;
 }
 
+/* 1 when file's name is one docker compose up looks for in its
+ * directory: the stack of that directory (trigger.dev's
+ * docker/docker-compose.yml, beside docker/dev-compose.yml) */
+static int default_name(const char *file)
+{
+	const char *b = strrchr(file, '/');
+
+	b = b ? b + 1 : file;
+	return !strcmp(b, "compose.yaml") || !strcmp(b, "compose.yml") ||
+	       !strcmp(b, "docker-compose.yml") || !strcmp(b, "docker-compose.yaml");
+}
+
 /* The other compose file (spec_compose.c's others) a service of which
- * publishes port, and that service; NULL when none does. */
+ * publishes port, and that service, a file of a default name first;
+ * NULL when none does. */
 static const struct compose_other *other_publisher(const struct spec *spec,
 						   unsigned port, const char **service)
 {
+	const struct compose_other *found = NULL;
+	const char *found_service = NULL;
 	size_t i, lo, hi;
 
 	for (i = 0; i < spec->compose.nothers; i++) {
@@ -85,12 +100,14 @@ static const struct compose_other *other_publisher(const struct spec *spec,
 			else
 				hi = mid;
 		}
-		if (lo < o->nports && o->ports[lo].port == port) {
-			*service = o->ports[lo].service;
-			return o;
+		if (lo < o->nports && o->ports[lo].port == port &&
+		    (!found || (!default_name(found->file) && default_name(o->file)))) {
+			found = o;
+			found_service = o->ports[lo].service;
 		}
 	}
-	return NULL;
+	*service = found_service;
+	return found;
 }
 
 /* Decide the rule of the record whose requirements rec->reqs are.  A
@@ -129,6 +146,11 @@ static void record_decide(const struct spec *spec, struct port_record *rec)
 	if (!rec->stack && !pre && app_url && app_url->kind == PORT_REQ_PORT &&
 	    !app_url->port_last)
 		rec->other = other_publisher(spec, app_url->port, &rec->other_service);
+	/* a service URL (DATABASE_URL) to a port only another compose file
+	 * publishes: that file's service is what to start */
+	else if (!rec->stack && !pre && rec->user && rec->user->kind == PORT_REQ_PORT &&
+		 !rec->user->port_last)
+		rec->other = other_publisher(spec, rec->user->port, &rec->other_service);
 	if (!rec->user && app_url && (rec->stack || rec->other))
 		rec->user = app_url;
 	if (pre) {
