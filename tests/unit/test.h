@@ -82,5 +82,9 @@ const char *test_tmpdir(const char *name);
 /* Write len bytes to dir/name, creating parent directories. */
 void test_write(const char *dir, const char *name, const char *data, size_t len);
 #define test_write_str(dir, name, s) test_write(dir, name, s, strlen(s))
+/* Call fn for each line of the file at path (its newline cut; n counts
+ * from 1); returns the count, or -1 (a failed assertion) when the file
+ * cannot be read. */
+int test_each_line(const char *path, void (*fn)(char *line, int n, void *ctx), void *ctx);
 
 #endif

@@ -8,7 +8,6 @@
 #include "test.h"
 
 #include "composevar.h"
-#include "saferead.h"
 #include "spec.h"
 #include "util.h"
 
@@ -697,76 +696,65 @@ static const char *json_lookup(void *ctx, const char *name, size_t n)
 	return NULL;
 }
 
-/* compose-go's own answers to 3,000 generated inputs
- * (tests/fixtures/compose/README): each row's output, or its refusal,
- * must be composevar's */
-static void test_composevar_vectors(void)
+/* One of compose-go's own answers (tests/fixtures/compose/README): the
+ * row's output, or its refusal, must be composevar's */
+static void vector_row(char *line, int n, void *ctx)
 {
-	const char *path = "tests/fixtures/compose/template-vectors.jsonl";
-	struct blob file;
-	char *line, *next;
-	int nrows = 0;
+	cJSON *row = cJSON_Parse(line), *want, *env;
+	const char *text, *st;
+	struct buf out = BUF_INIT, got = BUF_INIT, exp = BUF_INIT;
+	struct composevar_error e;
 
-	if (saferead_path(path, 16 * SPEC_FILE_CAP, &file) < 0) {
-		CHECK(0, "cannot read %s", path);
+	(void)ctx;
+	want = cJSON_GetObjectItemCaseSensitive(row, "want");
+	env = cJSON_GetObjectItemCaseSensitive(row, "env");
+	text = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(row, "text"));
+	st = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(want, "status"));
+	if (!text || !st) {
+		CHECK(0, "vector %d is not one", n);
+		cJSON_Delete(row);
 		return;
 	}
-	for (line = file.data; line && *line; line = next) {
-		cJSON *row, *want;
-		const char *text, *st;
-		struct buf out = BUF_INIT, got = BUF_INIT, exp = BUF_INIT;
-		struct composevar_error e;
-		int rc;
+	if (composevar_subst(text, strlen(text), json_lookup, env, &out, &e) == 0) {
+		buf_printf(&got, "ok %s", buf_str(&out));
+	} else if (e.status == COMPOSEVAR_UNSET) {
+		/* compose's message is the one substituted */
+		struct buf msg = BUF_INIT;
+		struct composevar_error e2;
 
-		next = strchr(line, '\n');
-		if (next)
-			*next++ = '\0';
-		row = cJSON_Parse(line);
-		want = cJSON_GetObjectItemCaseSensitive(row, "want");
-		text = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(row, "text"));
-		st = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(want, "status"));
-		if (!text || !st) {
-			CHECK(0, "%s: row %d is not a vector", path, nrows + 1);
-			cJSON_Delete(row);
-			continue;
-		}
-		rc = composevar_subst(text, strlen(text), json_lookup,
-				      cJSON_GetObjectItemCaseSensitive(row, "env"), &out, &e);
-		if (rc == 0)
-			buf_printf(&got, "ok %s", buf_str(&out));
-		else if (e.status == COMPOSEVAR_UNSET) {
-			/* compose's message is the one substituted */
-			struct buf msg = BUF_INIT;
-			struct composevar_error e2;
-
-			buf_printf(&got, "unset %.*s: ", (int)e.name_len, e.name);
-			if (composevar_subst(e.msg ? e.msg : "", e.msg_len, json_lookup,
-					     cJSON_GetObjectItemCaseSensitive(row, "env"),
-					     &msg, &e2) == 0)
-				buf_puts(&got, buf_str(&msg));
-			else
-				buf_puts(&got, "(the message fails)");
-			buf_release(&msg);
-		} else
-			buf_puts(&got, "syntax");
-		if (!strcmp(st, "ok"))
-			buf_printf(&exp, "ok %s", cJSON_GetStringValue(
-					   cJSON_GetObjectItemCaseSensitive(want, "out")));
-		else if (!strcmp(st, "unset"))
-			buf_printf(&exp, "unset %s: %s",
-				   cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(want, "name")),
-				   cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(want, "msg")));
+		buf_printf(&got, "unset %.*s: ", (int)e.name_len, e.name);
+		if (composevar_subst(e.msg ? e.msg : "", e.msg_len, json_lookup, env,
+				     &msg, &e2) == 0)
+			buf_puts(&got, buf_str(&msg));
 		else
-			buf_puts(&exp, st);
-		CHECK_STR(buf_str(&got), buf_str(&exp), "compose-go vector %d '%s'", nrows + 1, text);
-		buf_release(&out);
-		buf_release(&got);
-		buf_release(&exp);
-		cJSON_Delete(row);
-		nrows++;
+			buf_puts(&got, "(the message fails)");
+		buf_release(&msg);
+	} else {
+		buf_puts(&got, "syntax");
 	}
-	CHECK(nrows == 3000, "%s: %d nrows, want 3000", path, nrows);
-	blob_release(&file);
+	if (!strcmp(st, "ok"))
+		buf_printf(&exp, "ok %s", cJSON_GetStringValue(
+				   cJSON_GetObjectItemCaseSensitive(want, "out")));
+	else if (!strcmp(st, "unset"))
+		buf_printf(&exp, "unset %s: %s",
+			   cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(want, "name")),
+			   cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(want, "msg")));
+	else
+		buf_puts(&exp, st);
+	CHECK_STR(buf_str(&got), buf_str(&exp), "compose-go vector %d '%s'", n, text);
+	buf_release(&out);
+	buf_release(&got);
+	buf_release(&exp);
+	cJSON_Delete(row);
+}
+
+/* compose-go's own answers to 3,000 generated inputs */
+static void test_composevar_vectors(void)
+{
+	int n = test_each_line("tests/fixtures/compose/template-vectors.jsonl",
+			       vector_row, NULL);
+
+	CHECK(n < 0 || n == 3000, "%d vectors, want 3000", n);
 }
 
 /* A compose project of thousands of services, profiles, dependencies and

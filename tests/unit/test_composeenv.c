@@ -2,7 +2,6 @@
  * own answers to 3,000 generated files replayed (tests/fixtures/compose),
  * then a table of the rules that part it from npm's dotenv. */
 #include "test.h"
-#include "saferead.h"
 
 #include "composeenv.h"
 #include "util.h"
@@ -61,62 +60,50 @@ static void want_text(const cJSON *env, struct buf *out)
 	free(lines);
 }
 
-static void test_vectors(void)
+/* One of compose-go's own readings (tests/fixtures/compose/README) */
+static void vector_row(char *line, int n, void *ctx)
 {
-	const char *path = "tests/fixtures/compose/dotenv-vectors.jsonl";
-	struct blob file;
-	char *line, *next;
-	int nrows = 0;
+	cJSON *row = cJSON_Parse(line);
+	const cJSON *want = cJSON_GetObjectItemCaseSensitive(row, "want");
+	const char *in = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(row, "input"));
+	struct dotenv d;
+	struct composeenv_error e;
+	struct buf got = BUF_INIT, exp = BUF_INIT;
 
-	if (saferead_path(path, 16 * SPEC_FILE_CAP, &file) < 0) {
-		CHECK(0, "cannot read %s", path);
+	(void)ctx;
+	if (!in || !want) {
+		CHECK(0, "vector %d is not one", n);
+		cJSON_Delete(row);
 		return;
 	}
-	for (line = file.data; line && *line; line = next) {
-		cJSON *row, *want;
-		const char *in;
-		struct dotenv d;
-		struct composeenv_error e;
-		struct buf got = BUF_INIT, exp = BUF_INIT;
-		int rc;
+	if (composeenv_parse(in, strlen(in), NULL, NULL, &d, &e) == 0)
+		env_text(&d, &got);
+	else if (e.value)	/* compose-go names no line for these */
+		buf_puts(&got, "refused");
+	else
+		buf_printf(&got, "refused at line %u", e.line);
+	if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(want, "refused"))) {
+		const cJSON *l = cJSON_GetObjectItemCaseSensitive(want, "line");
 
-		next = strchr(line, '\n');
-		if (next)
-			*next++ = '\0';
-		row = cJSON_Parse(line);
-		want = cJSON_GetObjectItemCaseSensitive(row, "want");
-		in = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(row, "input"));
-		if (!in || !want) {
-			CHECK(0, "%s: row %d is not a vector", path, nrows + 1);
-			cJSON_Delete(row);
-			continue;
-		}
-		rc = composeenv_parse(in, strlen(in), NULL, NULL, &d, &e);
-		if (rc == 0)
-			env_text(&d, &got);
-		else if (e.value)	/* compose-go names no line for these */
-			buf_puts(&got, "refused");
+		if (cJSON_IsNumber(l))
+			buf_printf(&exp, "refused at line %d", l->valueint);
 		else
-			buf_printf(&got, "refused at line %u", e.line);
-		if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(want, "refused"))) {
-			const cJSON *l = cJSON_GetObjectItemCaseSensitive(want, "line");
-
-			if (cJSON_IsNumber(l))
-				buf_printf(&exp, "refused at line %d", l->valueint);
-			else
-				buf_puts(&exp, "refused");
-		} else {
-			want_text(cJSON_GetObjectItemCaseSensitive(want, "env"), &exp);
-		}
-		CHECK_STR(buf_str(&got), buf_str(&exp), "compose-go vector %d", nrows + 1);
-		dotenv_release(&d);
-		buf_release(&got);
-		buf_release(&exp);
-		cJSON_Delete(row);
-		nrows++;
+			buf_puts(&exp, "refused");
+	} else {
+		want_text(cJSON_GetObjectItemCaseSensitive(want, "env"), &exp);
 	}
-	CHECK(nrows == 3000, "%s: %d rows, want 3000", path, nrows);
-	blob_release(&file);
+	CHECK_STR(buf_str(&got), buf_str(&exp), "compose-go vector %d", n);
+	dotenv_release(&d);
+	buf_release(&got);
+	buf_release(&exp);
+	cJSON_Delete(row);
+}
+
+static void test_vectors(void)
+{
+	int n = test_each_line("tests/fixtures/compose/dotenv-vectors.jsonl", vector_row, NULL);
+
+	CHECK(n < 0 || n == 3000, "%d vectors, want 3000", n);
 }
 
 /* The rules that part compose's reader from npm's dotenv, one a row;

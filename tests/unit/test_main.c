@@ -112,6 +112,29 @@ void test_write(const char *dir, const char *name, const char *data, size_t len)
 	fclose(f);
 }
 
+int test_each_line(const char *path, void (*fn)(char *line, int n, void *ctx), void *ctx)
+{
+	FILE *f = fopen(path, "r");
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t len;
+	int n = 0;
+
+	if (!f) {
+		printf("not ok: cannot read %s\n", path);
+		test_failed++;
+		return -1;
+	}
+	while ((len = getline(&line, &cap, f)) > 0) {
+		if (line[len - 1] == '\n')
+			line[len - 1] = '\0';
+		fn(line, ++n, ctx);
+	}
+	free(line);
+	fclose(f);
+	return n;
+}
+
 int main(int argc, char **argv)
 {
 	const char *name = strrchr(argv[0], '/');
