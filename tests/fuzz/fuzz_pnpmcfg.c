@@ -54,8 +54,10 @@ static void hashes(const char *data, size_t size)
 	h = pnpm_pkgext_checksum(json, 9);
 	check_sum(h, 9);
 	free(h);
+	/* NULL for a text that is not UTF-8, as every form (pnpm reads it
+	 * as text) */
 	h = pnpm_file_hash(data, size, PNPM_SHA256_HEX);
-	FUZZ_CHECK(h && strlen(h) == 64);
+	FUZZ_CHECK(!h || strlen(h) == 64);
 	free(h);
 	h = pnpm_file_hash(data, size, PNPM_MD5_BASE32);
 	FUZZ_CHECK(!h || strlen(h) == 26);

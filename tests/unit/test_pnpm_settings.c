@@ -50,6 +50,7 @@ static void hashes(void)
 		/* not UTF-8: node would hash U+FFFD, not reproduced */
 		{ "a\xff", PNPM_MD5_BASE32, NULL },
 		{ "a\xff", PNPM_SHA256_B64, NULL },
+		{ "a\xff", PNPM_SHA256_HEX, NULL },
 	};
 	size_t i;
 
