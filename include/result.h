@@ -179,7 +179,8 @@ struct result {
 				 * ran it again (JSON "attempts") */
 };
 
-/* Setters take printf formats and own what they store. */
+/* Setters take printf formats and own what they store; an argument may
+ * be the text being replaced (result_set(r, s, "x: %s", r->message)). */
 void result_set(struct result *r, enum status s, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 void result_hint(struct result *r, const char *fmt, ...)

@@ -315,6 +315,8 @@ struct compose_other_port {
  * whatever its scheme (an http:// ClickHouse, a REST Redis). */
 struct compose_other {
 	const char *file;	/* repository-relative, spec-owned */
+	int default_name;	/* a name docker compose up looks for in its
+				 * directory (docker/docker-compose.yml) */
 	size_t nservices;
 	struct compose_other_port *ports;	/* by port, once each */
 	size_t nports;

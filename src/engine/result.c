@@ -151,25 +151,30 @@ const char *status_name(enum status s)
 	return (unsigned)s < STATUS_COUNT ? names[s] : "error";
 }
 
+/* (the new text is made before the old is freed: it may be an argument) */
 void result_set(struct result *r, enum status s, const char *fmt, ...)
 {
 	va_list ap;
+	char *m;
 
 	r->status = s;
-	free(r->message);
 	va_start(ap, fmt);
-	r->message = xvformat(fmt, ap);
+	m = xvformat(fmt, ap);
 	va_end(ap);
+	free(r->message);
+	r->message = m;
 }
 
 void result_hint(struct result *r, const char *fmt, ...)
 {
 	va_list ap;
+	char *h;
 
-	free(r->hint);
 	va_start(ap, fmt);
-	r->hint = xvformat(fmt, ap);
+	h = xvformat(fmt, ap);
 	va_end(ap);
+	free(r->hint);
+	r->hint = h;
 }
 
 void result_note(struct result *r, const char *fmt, ...)

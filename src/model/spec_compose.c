@@ -2007,6 +2007,14 @@ static void other_read(struct cload *c, const char *rel)
 	o = &cs->others[cs->nothers++];
 	memset(o, 0, sizeof(*o));
 	o->file = spec_intern(c->y.spec, rel);
+	{
+		const char *base = strrchr(rel, '/');
+		const char *const *f;
+
+		base = base ? base + 1 : rel;
+		for (f = files; *f && !o->default_name; f++)
+			o->default_name = !strcmp(base, *f);
+	}
 	for (i = 0; i < ndocs; i++) {
 		const struct ynode *svcs = ynode_get(docs[i], "services");
 

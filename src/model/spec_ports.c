@@ -67,18 +67,6 @@ static int is_user(const struct port_req *r)
 	return r->src != SRC_PREFLIGHT && r->expect == PORT_LISTENING;
 }
 
-/* 1 when file's name is one docker compose up looks for in its
- * directory: the stack of that directory (trigger.dev's
- * docker/docker-compose.yml, beside docker/dev-compose.yml) */
-static int default_name(const char *file)
-{
-	const char *b = strrchr(file, '/');
-
-	b = b ? b + 1 : file;
-	return !strcmp(b, "compose.yaml") || !strcmp(b, "compose.yml") ||
-	       !strcmp(b, "docker-compose.yml") || !strcmp(b, "docker-compose.yaml");
-}
-
 /* The other compose file (spec_compose.c's others) a service of which
  * publishes port, and that service, a file of a default name first;
  * NULL when none does. */
@@ -101,7 +89,7 @@ static const struct compose_other *other_publisher(const struct spec *spec,
 				hi = mid;
 		}
 		if (lo < o->nports && o->ports[lo].port == port &&
-		    (!found || (!default_name(found->file) && default_name(o->file)))) {
+		    (!found || (!found->default_name && o->default_name))) {
 			found = o;
 			found_service = o->ports[lo].service;
 		}

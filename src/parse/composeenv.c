@@ -18,7 +18,6 @@ struct cenvp {
 					 * stays O(1) in a file of many keys */
 	composevar_lookup env;
 	void *ctx;
-	char *scratch;			/* a key for a lookup */
 };
 
 /* One UTF-8 rune at p (Go's range over a string: a bad byte is U+FFFD,
@@ -68,6 +67,23 @@ static int is_uspace(unsigned r)
 {
 	return is_space(r) || r == '\n' || r == 0x1680 || (r >= 0x2000 && r <= 0x200a) ||
 	       r == 0x2028 || r == 0x2029 || r == 0x202f || r == 0x205f || r == 0x3000;
+}
+
+/* strings.TrimRightFunc(s, unicode.IsSpace): the end of [s, e) past
+ * its trailing spaces, a rune at a time from the end */
+static const unsigned char *trim_end(const unsigned char *s, const unsigned char *e)
+{
+	while (e > s) {
+		const unsigned char *b = e - 1;
+		size_t len;
+
+		while (b > s && (*b & 0xc0) == 0x80 && e - b < 4)
+			b--;
+		if (!is_uspace(rune_at(b, e, &len)) || b + len != e)
+			break;
+		e = b;
+	}
+	return e;
 }
 
 /* unicode.IsLetter || unicode.IsNumber, for a key.  Exact for ASCII;
@@ -221,17 +237,7 @@ static int value_read(struct cenvp *p, const unsigned char *s,
 				e = q;
 				break;
 			}
-		while (e > s) {
-			const unsigned char *b = e - 1;
-			size_t len;
-
-			while (b > s && (*b & 0xc0) == 0x80 && e - b < 4)
-				b--;
-			if (!is_uspace(rune_at(b, e, &len)) || b + len != e)
-				break;
-			e = b;
-		}
-		k = (size_t)(e - s);
+		k = (size_t)(trim_end(s, e) - s);
 		return expand(p, (const char *)s, k, value, vlen, err);
 	}
 	*quote = (char)*s;
@@ -377,15 +383,7 @@ int composeenv_parse(const char *buf, size_t len, composevar_lookup env, void *c
 		klen = key_end ? (size_t)(key_end - k) : 0;
 		if (inherited && !memchr(k, ' ', klen))
 			p.line++;
-		while (klen) {	/* strings.TrimRightFunc(key, unicode.IsSpace) */
-			const unsigned char *b = k + klen - 1;
-
-			while (b > k && (*b & 0xc0) == 0x80 && k + klen - b < 4)
-				b--;
-			if (!is_uspace(rune_at(b, k + klen, &rl)) || b + rl != k + klen)
-				break;
-			klen = (size_t)(b - k);
-		}
+		klen = (size_t)(trim_end(k, k + klen) - k);
 		while (vs < p.end && is_space(rune_at(vs, p.end, &rl)))
 			vs += rl;
 		if (memchr(k, ' ', klen)) {
@@ -399,9 +397,7 @@ int composeenv_parse(const char *buf, size_t len, composevar_lookup env, void *c
 			 * left out */
 			const char *v;
 
-			free(p.scratch);
-			p.scratch = xstrndup((const char *)k, klen);
-			v = lookup(&p, p.scratch, klen);
+			v = lookup(&p, (const char *)k, klen);
 			if (v)
 				entry_add(&p, k, klen, xstrdup(v), strlen(v), key_line, 0);
 			s = vs;
@@ -416,7 +412,6 @@ int composeenv_parse(const char *buf, size_t len, composevar_lookup env, void *c
 		}
 		entry_add(&p, k, klen, value, vlen, key_line, quote);
 	}
-	free(p.scratch);
 	if (rc == 0)
 		dotenv_from_entries(out, p.v, p.n);
 	entries_free(&p);

@@ -567,17 +567,13 @@ static void poetry_relock(struct result *r, const struct lock_req *l, const char
  * with the relock as the fix. */
 static void poetry_stale_old(struct result *r, const struct lock_req *l)
 {
-	char *was;
-
 	result_note(r, "%s is not consistent with pyproject.toml (its content-hash no "
 		    "longer matches): the poetry that wrote it installs from it with a "
 		    "warning, poetry 1.8 and later refuse it", l->origin.file);
 	if (r->status != STATUS_PASS)
 		return;
-	was = xstrdup(r->message ? r->message : "");
 	result_set(r, STATUS_WARN, "%s, but %s is not consistent with pyproject.toml",
-		   was, l->origin.file);
-	free(was);
+		   r->message ? r->message : "", l->origin.file);
 	r->reason = REASON_OUT_OF_DATE;
 	result_fix_argv(r, FIX_AGENT, FIX_NEEDS_NETWORK, "poetry", "lock", (char *)NULL);
 	result_fix_writes(r, l->origin.file);

@@ -385,12 +385,9 @@ static void compose_run(const struct run_ctx *ctx, const struct check *c,
 	 * the one docker compose up at the top starts: what it would refuse
 	 * is said for when someone starts it there, never a failure of the
 	 * repository's setup (issue 21: karakeep, payload) */
-	if (r->status == STATUS_FAIL && ctx->spec->parent && ctx->spec->dir) {
-		char *msg = xstrdup(r->message ? r->message : "");
-
-		result_set(r, STATUS_WARN, "if you start %s's stack: %s", ctx->spec->dir, msg);
-		free(msg);
-	}
+	if (r->status == STATUS_FAIL && ctx->spec->parent && ctx->spec->dir)
+		result_set(r, STATUS_WARN, "if you start %s's stack: %s", ctx->spec->dir,
+			   r->message ? r->message : "");
 	explain(r, cs);
 	/* a development stack beside the default one: never read, named */
 	for (i = cs->used ? 0 : cs->nothers; i < cs->nothers; i++) {

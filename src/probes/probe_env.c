@@ -470,15 +470,12 @@ static void parity_message(const struct env_spec *e, struct parity *p,
 static void sample_soften(const struct spec *spec, struct result *r, int have_env)
 {
 	const char *word;
-	char *msg;
 
 	if (r->status != STATUS_FAIL || have_env || !spec->parent || !spec->dir ||
 	    !(word = ws_dir_sample(spec->dir)))
 		return;
-	msg = xstrdup(r->message ? r->message : "");
 	result_set(r, STATUS_WARN, "if you run %s (under %s/, a sample): %s",
-		   spec->dir, word, msg);
-	free(msg);
+		   spec->dir, word, r->message ? r->message : "");
 }
 
 /* A failing parity check points at the requirement of its first missing
