@@ -11,6 +11,7 @@
 #include "deps.h"
 #include "util.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -235,12 +236,46 @@ static int fy_plain_start(char c)
 	return c > ' ' && c < 0x7f && !strchr("-?:,[]{}#&*!|>'\"%@`", c);
 }
 
-/* One scalar of line s..e from *i: its text in f->tmp, *i past it (past
- * the ':' of a key).  FY_OUT when what follows is not what at says. */
+/* The bytes a plain scalar's scan stops at (scanner.c
+ * yaml_parser_scan_plain_scalar): every other byte of a line is text. */
+enum { FY_STOP_BLOCK = 1, FY_STOP_FLOW = 2 };
+static const unsigned char fy_stop[256] = {
+	[' '] = FY_STOP_BLOCK | FY_STOP_FLOW, [':'] = FY_STOP_BLOCK | FY_STOP_FLOW,
+	['#'] = FY_STOP_BLOCK | FY_STOP_FLOW, [','] = FY_STOP_FLOW, ['['] = FY_STOP_FLOW,
+	[']'] = FY_STOP_FLOW, ['{'] = FY_STOP_FLOW, ['}'] = FY_STOP_FLOW,
+};
+
+/* From j, past the words of s..e that hold none of the bytes c1, c2, c3,
+ * eight bytes at a time (a checksum or a resolution is a hundred): Bit
+ * Twiddling Hacks' haszero of the word xor each.  Returns where a
+ * byte-at-a-time scan goes on. */
+static size_t fy_text(const char *s, size_t j, size_t e, char c1, char c2, char c3)
+{
+	const uint64_t ones = 0x0101010101010101ULL, highs = 0x8080808080808080ULL;
+	const uint64_t k1 = ones * (unsigned char)c1, k2 = ones * (unsigned char)c2,
+		       k3 = ones * (unsigned char)c3;
+
+	for (; j + 8 <= e; j += 8) {
+		uint64_t x, a, b, c;
+
+		memcpy(&x, s + j, 8);
+		a = x ^ k1;
+		b = x ^ k2;
+		c = x ^ k3;
+		if (((a - ones) & ~a & highs) | ((b - ones) & ~b & highs) | ((c - ones) & ~c & highs))
+			break;
+	}
+	return j;
+}
+
+/* One scalar of line s..e from *i: its text in f->tmp when emitting, *i
+ * past it (past the ':' of a key).  FY_OUT when what follows is not what
+ * at says. */
 static int fy_scalar(struct fy *f, const char *s, size_t e, size_t *i, enum fy_at at)
 {
 	int flow = at == FY_FKEY || at == FY_FVAL, key = at == FY_KEY || at == FY_FKEY;
 	size_t j = *i, st, k0 = *i;	/* k0: where a key starts, quote included */
+	int keep = f->on;	/* the first pass only looks: no copy */
 
 	f->tmp.len = 0;
 	if (s[j] == '"' || s[j] == '\'') {
@@ -251,7 +286,8 @@ static int fy_scalar(struct fy *f, const char *s, size_t e, size_t *i, enum fy_a
 				return FY_OUT;	/* over the line: multi-line */
 			if (s[j] == q) {
 				if (q == '\'' && j + 1 < e && s[j + 1] == '\'') {
-					buf_putc(&f->tmp, '\'');
+					if (keep)
+						buf_putc(&f->tmp, '\'');
 					j += 2;
 					continue;
 				}
@@ -263,14 +299,17 @@ static int fy_scalar(struct fy *f, const char *s, size_t e, size_t *i, enum fy_a
 
 				if (j + 1 >= e || !(k = strchr(from, s[j + 1])) || !*k)
 					return FY_OUT;
-				buf_putc(&f->tmp, to[k - from]);
+				if (keep)
+					buf_putc(&f->tmp, to[k - from]);
 				j += 2;
 				continue;
 			}
 			st = j;
+			j = fy_text(s, j, e, q, q == '"' ? '\\' : q, q);
 			while (j < e && s[j] != q && (q != '"' || s[j] != '\\'))
 				j++;
-			buf_add(&f->tmp, s + st, j - st);
+			if (keep)
+				buf_add(&f->tmp, s + st, j - st);
 		}
 		if (key) {
 			if (j >= e || s[j] != ':' || (j + 1 < e && s[j + 1] != ' ') ||
@@ -285,13 +324,25 @@ static int fy_scalar(struct fy *f, const char *s, size_t e, size_t *i, enum fy_a
 		}
 	} else {
 		size_t last;
+		unsigned char stop = flow ? FY_STOP_FLOW : FY_STOP_BLOCK;
 
 		if (!fy_plain_start(s[j]))
 			return FY_OUT;
 		/* to ": ", ':' at the end, " #", and in a flow collection to
-		 * ',', ']' or '}' (scanner.c yaml_parser_scan_plain_scalar) */
+		 * ',', ']' or '}' (scanner.c yaml_parser_scan_plain_scalar);
+		 * last: past the text, trailing blanks left out */
 		st = last = j;
-		while (j < e) {
+		for (;;) {
+			size_t from = j;
+
+			if (!flow)
+				j = fy_text(s, j, e, ' ', ':', '#');
+			while (j < e && !(fy_stop[(unsigned char)s[j]] & stop))
+				j++;
+			if (j > from)
+				last = j;	/* no blank skipped */
+			if (j >= e)
+				break;
 			if (s[j] == ':' && (j + 1 == e || s[j + 1] == ' '))
 				break;
 			if (s[j] == '#' && s[j - 1] == ' ')
@@ -312,13 +363,15 @@ static int fy_scalar(struct fy *f, const char *s, size_t e, size_t *i, enum fy_a
 		if (key) {
 			if (j >= e || s[j] != ':' || j - k0 >= FY_KEY_MAX || (flow && j + 1 == e))
 				return FY_OUT;
-			buf_add(&f->tmp, s + st, last - st);
+			if (keep)
+				buf_add(&f->tmp, s + st, last - st);
 			*i = j + 1;
 			return FY_OK;
 		}
 		if (j < e && (s[j] == ':' || (flow && s[j] == '#')))
 			return FY_OUT;	/* "mapping values are not allowed" */
-		buf_add(&f->tmp, s + st, last - st);
+		if (keep)
+			buf_add(&f->tmp, s + st, last - st);
 		if (flow) {
 			*i = last;
 			return FY_OK;
@@ -453,6 +506,28 @@ static void fy_doc(struct fy *f, unsigned *ndoc, unsigned line)
 	++*ndoc;
 }
 
+/* How many bytes of s..s+n are printable ASCII, from the first: eight at
+ * a time while none is another (a line is some 40; memchr per line cost
+ * more in its calls).  The test of a word is the two of Bit Twiddling
+ * Hacks: a byte below ' ' (hasless) or above '~' (hasmore) sets its high
+ * bit, and a byte of 0x80 or more has it already. */
+static size_t fy_printable(const char *s, size_t n)
+{
+	const uint64_t ones = 0x0101010101010101ULL, highs = 0x8080808080808080ULL;
+	size_t e = 0;
+
+	for (; e + 8 <= n; e += 8) {
+		uint64_t x;
+
+		memcpy(&x, s + e, 8);
+		if (((x - ones * ' ') | (x + ones * (127 - '~')) | x) & highs)
+			break;
+	}
+	while (e < n && (unsigned char)(s[e] - ' ') < 0x7f - ' ')
+		e++;
+	return e;
+}
+
 /* One pass over the text: FY_OK, FY_FN (fn stopped the walk; only when
  * emitting) or FY_OUT (not in the subset; only when not emitting, since
  * the first pass found none). */
@@ -469,10 +544,8 @@ static int fy_scan(struct fy *f, const char *buf, size_t len)
 		size_t e, i = 0, k;
 		int item;
 
-		/* the line's end, and every byte of it printable ASCII: one
-		 * loop (memchr per line cost more in its calls) */
-		for (e = 0; s + e < end && (unsigned char)(s[e] - ' ') < 0x7f - ' '; e++)
-			;
+		/* the line's end, and every byte of it printable ASCII */
+		e = fy_printable(s, (size_t)(end - s));
 		if (s + e < end && s[e] != '\n')
 			return FY_OUT;
 		nl = s + e < end ? s + e : NULL;

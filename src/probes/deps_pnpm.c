@@ -26,21 +26,29 @@
 
 #define PNPM_SHOWN 5		/* links named in a message */
 
+/* The install record name cannot be read (lr says why): r, the install
+ * as fix. */
+static void record_unreadable(const struct lock_req *l, const char *name,
+			      const struct lread *lr, struct result *r)
+{
+	char why[128];
+
+	result_set(r, STATUS_FAIL, "cannot read %s: %s", name, deps_lread_why(lr, why, sizeof(why)));
+	r->reason = REASON_UNREADABLE;
+	deps_set_fix(r, l);
+}
+
 /* Read the install record name into b: 1, 0 missing, -1 with r set
  * (unreadable, the install as fix). */
 static int read_blob(const struct spec *spec, const struct lock_req *l, const char *name,
 		     struct blob *b, struct result *r)
 {
 	struct lread lr;
-	char why[128];
 
 	if (deps_read(spec->root, name, 0, DEPS_LOCK_CAP, b, &lr) < 0) {
 		if (lr.err == ENOENT)
 			return 0;
-		result_set(r, STATUS_FAIL, "cannot read %s: %s", name,
-			   deps_lread_why(&lr, why, sizeof(why)));
-		r->reason = REASON_UNREADABLE;
-		deps_set_fix(r, l);
+		record_unreadable(l, name, &lr, r);
 		return -1;
 	}
 	return 1;
@@ -82,35 +90,68 @@ static int modules_parse(const char *buf, size_t len, void *out, struct parse_er
 	return deps_pnpm_modules_read(buf, len, out, e);
 }
 
-/* pnpm's current lockfile into have: 1, 2 the same bytes as want (have
- * not filled), 0 missing, -1 with r set.  Right after an install it is,
- * byte for byte, the lockfile pnpm wrote beside it (pnpm 8 and 12 alike):
- * its packages are then the ones already parsed from want's bytes (the
- * parse is deterministic), and the caller compares them with themselves
+/* pnpm's current lockfile (node_modules/.pnpm/lock.yaml), read as the
+ * check starts and parsed into have on a thread of its own while the
+ * wanted one is parsed (a parse job: the check costs the longer of the two
+ * parses, not their sum); what it says is taken where pnpm looks at it,
+ * after the lockfile's own checks.  Right after an install it is, byte for
+ * byte, the lockfile pnpm wrote beside it (pnpm 8 and 12 alike): its
+ * packages are then the ones parsed from want's bytes (the parse is
+ * deterministic), and the caller compares them with themselves
  * (deps_compare reads the two sets, and pnpm sets no flag on an installed
  * package that it reads: DEP_OPTIONAL, added to the wanted ones, is only
  * looked at on a wanted package that is not installed). */
-static int read_current(const struct spec *spec, const struct lock_req *l,
-			const struct blob *want, struct dep_set *have, struct result *r)
-{
-	static const char name[] = "node_modules/.pnpm/lock.yaml";
-	struct blob b;
-	struct parse_error e;
-	int rc = read_blob(spec, l, name, &b, r);
+static const char current_name[] = "node_modules/.pnpm/lock.yaml";
 
-	if (rc <= 0)
-		return rc;
-	if (b.len == want->len && !memcmp(b.data, want->data, b.len)) {
-		blob_release(&b);
-		return 2;
+struct current {
+	struct blob b;
+	struct lread lr;
+	int state;		/* as current_finish returns */
+	struct parse_job job;
+};
+
+static int current_job(struct parse_job *j)
+{
+	return deps_pnpm_parse(j->b->data, j->b->len, j->out, &j->err);
+}
+
+static void current_start(const struct spec *spec, const struct blob *want, struct current *c,
+			  struct dep_set *have)
+{
+	memset(c, 0, sizeof(*c));
+	if (deps_read(spec->root, current_name, 0, DEPS_LOCK_CAP, &c->b, &c->lr) < 0) {
+		c->state = c->lr.err == ENOENT ? 0 : -1;
+		return;
 	}
-	rc = deps_pnpm_parse(b.data, b.len, have, &e);
-	blob_release(&b);
-	if (rc < 0) {
-		record_invalid(l, name, &e, r);
+	if (c->b.len == want->len && !memcmp(c->b.data, want->data, c->b.len)) {
+		c->state = 2;
+		return;
+	}
+	c->state = 1;
+	c->job.fn = current_job;
+	c->job.b = &c->b;
+	c->job.out = have;
+	deps_parse_job_start(&c->job);
+}
+
+/* 1 parsed into have, 2 the same bytes as want (have not filled), 0
+ * missing, -1 with r set. */
+static int current_finish(const struct lock_req *l, struct current *c, struct result *r)
+{
+	if (c->state < 0)
+		record_unreadable(l, current_name, &c->lr, r);
+	else if (c->state == 1 && deps_parse_job_finish(&c->job) < 0) {
+		record_invalid(l, current_name, &c->job.err, r);
 		return -1;
 	}
-	return 1;
+	return c->state;
+}
+
+/* Joined (also on a path that never looked at it) and freed. */
+static void current_release(struct current *c)
+{
+	deps_parse_job_finish(&c->job);
+	blob_release(&c->b);
 }
 
 /* ---- package.json against the lockfile ---- */
@@ -631,7 +672,6 @@ static void compare_install(const struct spec *spec, const struct lock_req *l,
 			    struct pnpm_lock *lock, const struct pnpm_modules *mods,
 			    const struct dep_set *have, double deadline, struct result *r)
 {
-	static const char record[] = "node_modules/.pnpm/lock.yaml";
 	struct pnpm_view v = { spec, mods, -1, mods->max_length };
 	struct dep_set inst = DEP_SET_INIT;
 	const struct dep_set *view;
@@ -650,10 +690,10 @@ static void compare_install(const struct spec *spec, const struct lock_req *l,
 	}
 	v.vfd = open_virtual_store(spec, lock, mods);
 	view = installed_view(&v, deadline, have, &inst);
-	r->data = deps_data_new(l, record);
+	r->data = deps_data_new(l, current_name);
 	deps_compare(&lock->pkgs, view, DEPS_CMP_EXTRAS | DEPS_CMP_PAIR, &d);
 	show_peers(&d);
-	deps_report_diff(r, l, &d, record);
+	deps_report_diff(r, l, &d, current_name);
 	/* the links are the isolated linker's (with or without a global
 	 * virtual store) */
 	if (r->status == STATUS_PASS &&
@@ -665,7 +705,7 @@ static void compare_install(const struct spec *spec, const struct lock_req *l,
 							       cJSON_CreateNumber((double)links));
 			result_set(r, STATUS_FAIL, "%zu package%s match%s %s, but %zu link%s to "
 				   "them %s missing: %s", d.compared, d.compared == 1 ? "" : "s",
-				   d.compared == 1 ? "es" : "", record, links,
+				   d.compared == 1 ? "es" : "", current_name, links,
 				   links == 1 ? "" : "s", links == 1 ? "is" : "are", buf_str(&m));
 			r->reason = REASON_OUT_OF_DATE;
 			deps_set_fix(r, l);
@@ -686,6 +726,7 @@ void deps_run_pnpm(const struct run_ctx *ctx, const struct lock_req *l, struct r
 	struct pnpm_modules mods;
 	struct dep_set have = DEP_SET_INIT;
 	struct parse_error e;
+	struct current cur;
 	struct blob b;
 	const char *by;
 	int rc;
@@ -693,6 +734,7 @@ void deps_run_pnpm(const struct run_ctx *ctx, const struct lock_req *l, struct r
 	memset(&mods, 0, sizeof(mods));
 	if (deps_read_lockfile(spec, l, &b, r) < 0)
 		return;
+	current_start(spec, &b, &cur, &have);
 	rc = deps_pnpm_lock(b.data, b.len, &lock, &e);
 	if (rc < 0) {
 		deps_lockfile_invalid(r, l, &e);
@@ -720,7 +762,7 @@ void deps_run_pnpm(const struct run_ctx *ctx, const struct lock_req *l, struct r
 	}
 	/* pnpm keeps what it installed as a lockfile of its own (the "current
 	 * lockfile"), and compares the wanted one with it on every install */
-	rc = read_current(spec, l, &b, &have, r);
+	rc = current_finish(l, &cur, r);
 	if (rc < 0)
 		goto out;
 	if (rc == 0) {
@@ -731,6 +773,7 @@ void deps_run_pnpm(const struct run_ctx *ctx, const struct lock_req *l, struct r
 	}
 	compare_install(spec, l, &lock, &mods, rc == 2 ? &lock.pkgs : &have, ctx->deadline_ms, r);
 out:
+	current_release(&cur);
 	blob_release(&b);
 	pnpm_lock_release(&lock);
 	pnpm_modules_release(&mods);
