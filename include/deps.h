@@ -185,13 +185,30 @@ struct npm_override_miss {
 	char *name, *spec;	/* the dependency and its spec in the lockfile */
 	char *want;		/* the spec overrides make of it */
 	char *at, *locked;	/* where it resolves, the version there */
+	char *above;		/* 2: the version of the copy above it */
 };
 
-/* 1 with m set; 0 none, or the tree is one this cannot judge (then
- * npm's answer is not claimed); -1 the lockfile does not parse. */
+/* What the registry gives for name@range, as npm picks it from the
+ * packument (npm-pick-manifest), when the caller knows it: a version (the
+ * caller's, kept until the check returns), else NULL. */
+struct npm_registry {
+	const char *(*pick)(void *ctx, const char *name, const char *range);
+	void *ctx;
+};
+
+/* 1 with m set; 2 with m set when whether npm keeps the lockfile depends
+ * on what reg does not know (the registry's newest version in an
+ * override's range), and no edge is invalid otherwise; 0 none, or the
+ * tree is one this cannot judge (then npm's answer is not claimed); -1
+ * the lockfile does not parse.  reg may be NULL. */
 int deps_npm_overrides_check(const char *lock, size_t len, const struct npm_overrides *o,
-			     struct npm_override_miss *m);
+			     const struct npm_registry *reg, struct npm_override_miss *m);
 void npm_override_miss_release(struct npm_override_miss *m);
+
+/* The version npm picks for a semver range from a packument (the
+ * registry's JSON of a package; tag: the default dist-tag, "latest"): a
+ * new string, or NULL (none in range, or not a packument). */
+char *deps_npm_pick(const char *buf, size_t len, const char *range, const char *tag);
 
 /* A package.json's "version" (a new string), or NULL. */
 char *deps_npm_package_version(const char *buf, size_t len);

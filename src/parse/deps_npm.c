@@ -733,6 +733,8 @@ struct ovr_node {
 
 struct ovr_tree {
 	const struct npm_overrides *o;
+	const struct npm_registry *reg;	/* or NULL */
+	struct npm_override_miss maybe;	/* the first edge only the registry decides */
 	struct ovr_node *v;
 	size_t n;
 	struct strmap index;
@@ -907,27 +909,30 @@ static int ovr_valid(const struct npm_overrides *o, size_t rule, const char *nam
 /* Whether npm keeps, as the lockfile has it, the copy `to` that node n's
  * edge name no longer fits under the overrides (want: the spec they make
  * of it).  build-ideal-tree.js #initTree queues n (the edge is not
- * valid); #buildDepStep fetches want and place-dep.js walks up from n:
- * in n's own node_modules can-place-dep.js checkCanPlaceCurrent says
- * REPLACE (the deepest target, target === edge.from), and at the root,
- * whose copy is the very package want names (dep.matches(current):
- * the same integrity), KEEP; the walk ends there, nothing is placed, and
- * place-dep.js calls pruneDedupable(root), which drops the nested copy
- * only when node.js canDedupe says so: the copy above (resolved from
- * to.resolveParent.resolveParent) is the same version, or a greater one
- * (`!this.overridden && semver.gt(other.version, this.version)`).  A
- * copy above of a lower version leaves the nested copy and its invalid
- * edge in the ideal tree: npm ci accepts (validate-lockfile.js compares
- * only the versions of the ideal tree's nodes) and npm install writes
- * the lockfile as it was.  Followed only for an override of the exact
- * version of a top-level registry copy and a nested copy in n's own
- * node_modules below a package in node_modules; anything else is judged
- * as an edge npm re-resolves.  1 kept, else 0. */
+ * valid); #buildDepStep fetches want (#fetchManifest: pacote.manifest,
+ * npm-pick-manifest's choice in the registry's packument) and
+ * place-dep.js walks up from n: in n's own node_modules can-place-dep.js
+ * checkCanPlaceCurrent says REPLACE (the deepest target, target ===
+ * edge.from), and at the root, whose copy is the very package fetched
+ * (dep.matches(current): the same integrity), KEEP; the walk ends there,
+ * nothing is placed, and place-dep.js calls pruneDedupable(root), which
+ * drops the nested copy only when node.js canDedupe says so: the copy
+ * above (resolved from to.resolveParent.resolveParent) is the same
+ * version, or a greater one (`!this.overridden && semver.gt(other.version,
+ * this.version)`).  A copy above of a lower version leaves the nested
+ * copy and its invalid edge in the ideal tree: npm ci accepts
+ * (validate-lockfile.js compares only the versions of the ideal tree's
+ * nodes) and npm install writes the lockfile as it was.  A fetch of
+ * another version places that one instead: the lockfile changes.  When
+ * want is a range, what is fetched is the registry's to say (t->reg);
+ * not known, -1.  Followed only for a top-level registry copy and a
+ * nested copy in n's own node_modules below a package in node_modules;
+ * anything else is judged as an edge npm re-resolves.  1 kept, else 0. */
 static int ovr_nested_kept(struct ovr_tree *t, const struct ovr_node *n, const char *name,
-			   const char *want, const struct ovr_node *to)
+			   const char *want, const struct ovr_node *to, const char **above_v)
 {
 	size_t nl = strlen(n->key);
-	const char *above = NULL, *v_up, *v_to, *res, *real;
+	const char *above = NULL, *v_up, *v_to, *res, *real, *pick;
 	struct semver a = SEMVER_INIT, b = SEMVER_INIT;
 	const struct ovr_node *up;
 	struct buf p = BUF_INIT;
@@ -952,7 +957,7 @@ static int ovr_nested_kept(struct ovr_tree *t, const struct ovr_node *n, const c
 	res = json_str(up->e, "resolved");
 	real = json_str(up->e, "name");
 	/* dep.matches(current): the registry's package of that version */
-	if (!v_up || !v_to || strcmp(want, v_up) || !json_str(up->e, "integrity") ||
+	if (!v_up || !v_to || !json_str(up->e, "integrity") ||
 	    (real && strcmp(real, name)) || (res && !strncmp(res, "file:", 5)) ||
 	    cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(up->e, "link")) ||
 	    cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(up->e, "inBundle")))
@@ -964,7 +969,27 @@ static int ovr_nested_kept(struct ovr_tree *t, const struct ovr_node *n, const c
 	kept = semver_compare(&a, &b) < 0;
 	semver_release(&a);
 	semver_release(&b);
-	return kept;
+	if (!kept || !strcmp(want, v_up))
+		return kept;
+	/* a range: what the registry gives for it must be the copy above */
+	if (semver_satisfies_str(v_up, want, SEMVER_LOOSE) != 1)
+		return 0;
+	pick = t->reg ? t->reg->pick(t->reg->ctx, name, want) : NULL;
+	*above_v = v_up;
+	return pick ? !strcmp(pick, v_up) : -1;
+}
+
+static void ovr_miss_set(struct npm_override_miss *m, const struct ovr_node *n,
+			 const cJSON *e, const char *want, const struct ovr_node *to)
+{
+	const char *locked = json_str(to->e, "version");
+
+	m->from = xstrdup(n->key);
+	m->name = xstrdup(e->string);
+	m->spec = xstrdup(e->valuestring);
+	m->want = xstrdup(want);
+	m->at = xstrdup(to->key);
+	m->locked = locked ? xstrdup(locked) : NULL;
 }
 
 /* Every edge of node n: carried (pass 0), or judged (pass 1).  Returns 1
@@ -982,7 +1007,7 @@ static int ovr_edges(struct ovr_tree *t, struct ovr_node *n, int pass,
 			continue;
 		cJSON_ArrayForEach(e, d) {
 			struct ovr_node *to;
-			const char *want;
+			const char *want, *above = NULL;
 			size_t rule;
 			int peer = f == 2, v;
 
@@ -1009,18 +1034,86 @@ static int ovr_edges(struct ovr_tree *t, struct ovr_node *n, int pass,
 				     cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(
 				     cJSON_GetObjectItemCaseSensitive(meta, e->string), "optional"))))
 				continue;
-			if (ovr_nested_kept(t, n, e->string, want, to))
+			v = ovr_nested_kept(t, n, e->string, want, to, &above);
+			if (v > 0 || (v < 0 && t->maybe.name))
 				continue;
-			m->from = xstrdup(n->key);
-			m->name = xstrdup(e->string);
-			m->spec = xstrdup(e->valuestring);
-			m->want = xstrdup(want);
-			m->at = xstrdup(to->key);
-			m->locked = json_str(to->e, "version") ? xstrdup(json_str(to->e, "version")) : NULL;
-			return 1;
+			ovr_miss_set(v < 0 ? &t->maybe : m, n, e, want, to);
+			if (v < 0)
+				t->maybe.above = xstrdup(above);
+			if (v == 0)
+				return 1;
 		}
 	}
 	return 0;
+}
+
+/* A JSON value as JavaScript's truth: mani.deprecated is a message. */
+static int npm_truthy(const cJSON *v)
+{
+	return v && !cJSON_IsFalse(v) && !cJSON_IsNull(v) &&
+	       !(cJSON_IsString(v) && !*v->valuestring) &&
+	       !(cJSON_IsNumber(v) && (v->valuedouble == 0 || v->valuedouble != v->valuedouble));
+}
+
+/* npm-pick-manifest (lib/index.js pickManifest) on a packument, for a
+ * semver range, as arborist's #fetchManifest asks it (no `avoid`, no
+ * `before`): the default dist-tag's version when the range holds it and
+ * it is not deprecated; else, of the versions the range holds (loose, no
+ * prerelease unless the range names one), the greatest, one not
+ * deprecated before any that is (its sort: notdepr, then engine, then
+ * semver.rcompare).  Not followed: the engine preference (npm prefers a
+ * version whose engines fit the node and npm that run it, which are not
+ * known here) and staged or restricted versions. */
+char *deps_npm_pick(const char *buf, size_t len, const char *range, const char *tag)
+{
+	struct semver_range *r = semver_range_parse(range, SEMVER_LOOSE);
+	struct semver best = SEMVER_INIT;
+	struct parse_error err;
+	const cJSON *versions, *v;
+	const char *latest, *pick = NULL;
+	int best_depr = 1;
+	char *out = NULL;
+	cJSON *doc;
+
+	if (!r)
+		return NULL;
+	if (!(doc = json_parse(buf, len, &err)) || !cJSON_IsObject(doc)) {
+		cJSON_Delete(doc);
+		semver_range_free(r);
+		return NULL;
+	}
+	versions = cJSON_GetObjectItemCaseSensitive(doc, "versions");
+	latest = json_str(cJSON_GetObjectItemCaseSensitive(doc, "dist-tags"), tag);
+	/* "*" takes the tag's version whatever it is, a prerelease too */
+	if (latest && (v = cJSON_GetObjectItemCaseSensitive(versions, latest)) &&
+	    npm_truthy(v) && !npm_truthy(cJSON_GetObjectItemCaseSensitive(v, "deprecated")) &&
+	    (!strcmp(range, "*") || semver_satisfies_str(latest, range, SEMVER_LOOSE) == 1))
+		pick = latest;
+	if (pick || !cJSON_IsObject(versions))
+		versions = NULL;	/* the tag's, or none */
+	cJSON_ArrayForEach(v, versions) {
+		int depr = npm_truthy(cJSON_GetObjectItemCaseSensitive(v, "deprecated"));
+		struct semver sv;
+
+		if (!v->string || semver_parse(v->string, SEMVER_LOOSE, &sv))
+			continue;
+		if (semver_satisfies(&sv, r, SEMVER_LOOSE) &&
+		    (!pick || depr < best_depr ||
+		     (depr == best_depr && semver_compare(&sv, &best) > 0))) {
+			semver_release(&best);
+			best = sv;
+			best_depr = depr;
+			pick = v->string;
+			continue;
+		}
+		semver_release(&sv);
+	}
+	if (pick)
+		out = xstrdup(pick);
+	semver_release(&best);
+	semver_range_free(r);
+	cJSON_Delete(doc);
+	return out;
 }
 
 void npm_override_miss_release(struct npm_override_miss *m)
@@ -1031,6 +1124,7 @@ void npm_override_miss_release(struct npm_override_miss *m)
 	free(m->want);
 	free(m->at);
 	free(m->locked);
+	free(m->above);
 	memset(m, 0, sizeof(*m));
 }
 
@@ -1043,7 +1137,7 @@ void npm_override_miss_release(struct npm_override_miss *m)
  * the lockfile names.  Pass 0 carries the override sets to a fixed
  * point, pass 1 judges each node's edges in the order reached. */
 int deps_npm_overrides_check(const char *lock, size_t len, const struct npm_overrides *o,
-			     struct npm_override_miss *m)
+			     const struct npm_registry *reg, struct npm_override_miss *m)
 {
 	struct parse_error err;
 	struct ovr_tree t;
@@ -1064,6 +1158,7 @@ int deps_npm_overrides_check(const char *lock, size_t len, const struct npm_over
 	}
 	memset(&t, 0, sizeof(t));
 	t.o = o;
+	t.reg = reg;
 	t.v = xmalloc(((size_t)cJSON_GetArraySize(pk) + 1) * sizeof(*t.v));
 	cJSON_ArrayForEach(e, pk) {
 		if (!cJSON_IsObject(e) || !e->string)
@@ -1103,10 +1198,16 @@ int deps_npm_overrides_check(const char *lock, size_t len, const struct npm_over
 		if (t.v[i].set != OVR_UNSEEN)
 			rc = ovr_edges(&t, &t.v[i], 1, m);
 	if (rc < 0)
-		rc = 0;
+		rc = 0;		/* not judged: no maybe either */
+	else if (!rc && t.maybe.name) {
+		*m = t.maybe;
+		memset(&t.maybe, 0, sizeof(t.maybe));
+		rc = 2;
+	}
 out:
-	if (rc != 1)
+	if (!rc)
 		npm_override_miss_release(m);
+	npm_override_miss_release(&t.maybe);
 	free(t.queue);
 	free(t.v);
 	strmap_release(&t.index);

@@ -151,3 +151,40 @@ void digest_md5(const unsigned char *p, size_t n, unsigned char out[16])
 	for (i = 0; i < 16; i++)
 		out[i] = (unsigned char)(h[i / 4] >> (8 * (i % 4)));
 }
+
+long digest_base64_decode(const char *s, size_t n, unsigned char *out, size_t cap)
+{
+	uint32_t acc = 0;
+	size_t i, len = 0;
+	unsigned bits = 0;
+
+	while (n && s[n - 1] == '=')
+		n--;
+	for (i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)s[i];
+		unsigned v;
+
+		if (c >= 'A' && c <= 'Z')
+			v = c - 'A';
+		else if (c >= 'a' && c <= 'z')
+			v = c - 'a' + 26;
+		else if (c >= '0' && c <= '9')
+			v = c - '0' + 52;
+		else if (c == '+')
+			v = 62;
+		else if (c == '/')
+			v = 63;
+		else
+			return -1;
+		acc = (acc << 6) | v;
+		bits += 6;
+		if (bits >= 8) {
+			bits -= 8;
+			if (len == cap)
+				return -1;
+			out[len++] = (unsigned char)(acc >> bits);
+			acc &= (1u << bits) - 1;
+		}
+	}
+	return bits >= 6 ? -1 : (long)len;	/* a lone sixth of a byte */
+}

@@ -5,6 +5,7 @@
  * every manager shares is probe_deps.c's (deps_probe.h).
  */
 #include "deps_probe.h"
+#include "npm_cache.h"
 #include "probe.h"
 #include "deps.h"
 #include "spec_workspaces.h"
@@ -1065,16 +1066,116 @@ static int npm_check_eoverride(const struct spec *spec, const struct lock_req *l
 	return 1;
 }
 
+/* ---- what the registry holds, as npm's cache says ---- */
+
+/* The npm_registry of the overrides check: the packument npm last
+ * fetched, from its cache (config `cache`, default ~/.npm, and its
+ * _cacache: @npmcli/config definitions.js, flatOptions.cache), for the
+ * registry a name is fetched from (`@scope:registry`, else `registry`:
+ * npm-registry-fetch getRegistry; pacote registry.js packumentUrl), with
+ * the default dist-tag (`tag`).  Not known with `before` set (npm then
+ * picks by date).  Answers are kept until the check returns. */
+struct npm_reg {
+	const struct npm_conf *conf;
+	char *cacache;		/* NULL: not known */
+	char tag[128];
+	char **kept;
+	size_t nkept;
+};
+
+static const char *npm_reg_pick(void *ctx, const char *name, const char *range)
+{
+	struct npm_reg *g = ctx;
+	char val[1024], key[300];
+	const char *reg = NULL, *slash;
+	struct buf url = BUF_INIT;
+	struct blob b;
+	char *v = NULL;
+	size_t n;
+
+	if (!g->cacache || g->nkept >= 64)
+		return NULL;
+	if (name[0] == '@' && (slash = strchr(name, '/'))) {
+		snprintf(key, sizeof(key), "%.*s:registry", (int)(slash - name), name);
+		reg = npm_conf_field(g->conf, key, val, sizeof(val), NULL);
+	}
+	if (!reg)
+		reg = npm_conf_field(g->conf, "registry", val, sizeof(val),
+				     "https://registry.npmjs.org/");
+	n = strlen(reg);
+	while (n && reg[n - 1] == '/')
+		n--;
+	buf_printf(&url, "%.*s/", (int)n, reg);
+	/* npa's escapedName: the scope's slash as %2f */
+	for (; *name; name++)
+		buf_puts(&url, *name == '/' ? "%2f" : (char[2]){ *name, 0 });
+	if (npm_cache_packument(g->cacache, buf_str(&url), &b) == 0) {
+		v = deps_npm_pick(b.data, b.len, range, g->tag);
+		blob_release(&b);
+	}
+	buf_release(&url);
+	if (v) {
+		g->kept = xrealloc(g->kept, (g->nkept + 1) * sizeof(*g->kept));
+		g->kept[g->nkept++] = v;
+	}
+	return v;
+}
+
+static void npm_reg_init(struct npm_reg *g, const struct npm_conf *conf)
+{
+	char val[PATH_MAX], before[64];
+	const char *cache = npm_conf_field(conf, "cache", val, sizeof(val), NULL);
+	const char *home = getenv("HOME");
+
+	memset(g, 0, sizeof(*g));
+	g->conf = conf;
+	npm_conf_field(conf, "tag", g->tag, sizeof(g->tag), NULL);
+	if (!g->tag[0])
+		snprintf(g->tag, sizeof(g->tag), "latest");
+	if (npm_conf_field(conf, "before", before, sizeof(before), NULL) && before[0])
+		return;
+	/* a path setting: "~/" is the home directory (@npmcli/config
+	 * type-defs path) */
+	if (cache && !strncmp(cache, "~/", 2) && home && *home) {
+		char *c = path_join(home, cache + 2);
+
+		g->cacache = path_join(c, "_cacache");
+		free(c);
+	} else if (cache && cache[0] == '/')
+		g->cacache = path_join(cache, "_cacache");
+	else if (!cache && home && *home)
+		g->cacache = path_join(home, ".npm/_cacache");
+}
+
+static void npm_reg_release(struct npm_reg *g)
+{
+	while (g->nkept)
+		free(g->kept[--g->nkept]);
+	free(g->kept);
+	free(g->cacache);
+}
+
 /* An edge of the locked tree that the overrides make invalid: npm ci
  * re-resolves it and refuses the lockfile (or leaves out a package it
  * names); a relock clears it.  Returns 1 with r set. */
 static int npm_check_overrides(const struct lock_req *l, const struct blob *lock,
-			       const struct npm_overrides *o, struct result *r)
+			       const struct npm_overrides *o, const struct npm_conf *conf,
+			       struct npm_override_miss *maybe, struct result *r)
 {
 	struct npm_override_miss m;
+	struct npm_registry reg;
+	struct npm_reg g;
 	struct buf why = BUF_INIT;
+	int rc;
 
-	if (deps_npm_overrides_check(lock->data, lock->len, o, &m) != 1)
+	npm_reg_init(&g, conf);
+	reg.pick = npm_reg_pick;
+	reg.ctx = &g;
+	rc = deps_npm_overrides_check(lock->data, lock->len, o, &reg, &m);
+	npm_reg_release(&g);
+	if (rc == 2)
+		*maybe = m;
+	if (rc != 1)
 		return 0;
 	buf_add_clean(&why, m.name);
 	buf_puts(&why, ": package.json's overrides make ");
@@ -1098,6 +1199,46 @@ static int npm_check_overrides(const struct lock_req *l, const struct blob *lock
 	buf_release(&why);
 	npm_override_miss_release(&m);
 	return 1;
+}
+
+/* An edge the overrides make invalid whose fate is the registry's to
+ * say, npm's cache not saying it (deps_npm_overrides_check's 2): npm
+ * re-resolves it, and keeps the lockfile as it is only when the
+ * registry's pick in the range is the copy above.  A pass becomes a
+ * warning; npm install asks the registry, relocks if it must, and leaves
+ * the answer in its cache, which this check then reads. */
+static void npm_override_maybe(struct result *r, const struct lock_req *l,
+			       const struct npm_override_miss *m)
+{
+	struct buf why = BUF_INIT;
+
+	buf_add_clean(&why, m->name);
+	buf_puts(&why, ": package.json's overrides make ");
+	buf_add_clean(&why, *m->from ? deps_npm_path_name(m->from) : "the root");
+	buf_puts(&why, "'s ");
+	buf_add_clean(&why, m->spec);
+	buf_puts(&why, " into ");
+	buf_add_clean(&why, m->want);
+	buf_puts(&why, ", the lockfile has ");
+	buf_add_clean(&why, m->locked ? m->locked : "no version");
+	buf_puts(&why, " there: npm keeps the lockfile only if the registry's newest ");
+	buf_add_clean(&why, m->want);
+	buf_puts(&why, " is ");
+	buf_add_clean(&why, m->above ? m->above : "the copy above");
+	buf_puts(&why, ", the copy above, and npm's cache here does not say");
+	if (r->status != STATUS_PASS) {
+		result_note(r, "%s", buf_str(&why));
+		buf_release(&why);
+		return;
+	}
+	result_set(r, STATUS_WARN, "%s", buf_str(&why));
+	r->reason = REASON_UNDECIDED;
+	npm_override_data(r, l, ".", m->name, m->want, m->spec, m->locked);
+	result_fix_argv(r, FIX_AGENT, FIX_NEEDS_NETWORK, "npm", "install", (char *)NULL);
+	result_hint(r, "run npm install: it asks the registry, relocks %s if %s has a newer "
+		    "version (then commit it), and leaves the answer in npm's cache, which this "
+		    "check reads", l->origin.file, m->want);
+	buf_release(&why);
 }
 
 /* The root package.json's overrides into o: 0, or -1 (none read). */
@@ -1204,11 +1345,13 @@ void deps_run_npm(const struct run_ctx *ctx, const struct lock_req *l, struct re
 	struct dep_diff d;
 	struct blob b;
 	struct npm_overrides ovr;
+	struct npm_override_miss maybe;
 	size_t omitted;
 	int trusted;
 
 	if (deps_read_lockfile(spec, l, &b, r) < 0)
 		return;
+	memset(&maybe, 0, sizeof(maybe));
 	/* package.json is small: read before the lockfile is parsed */
 	if (npm_read_overrides(spec, &ovr) < 0)
 		memset(&ovr, 0, sizeof(ovr));
@@ -1234,7 +1377,7 @@ void deps_run_npm(const struct run_ctx *ctx, const struct lock_req *l, struct re
 		deps_lockfile_invalid(r, l, &job.err);
 		trusted = -2;
 	} else if (npm_check_eoverride(spec, l, &ovr, r) || npm_check_sync(spec, l, &imp, &want, r) ||
-		   npm_check_overrides(l, &b, &ovr, r)) {
+		   npm_check_overrides(l, &b, &ovr, &conf, &maybe, r)) {
 		/* npm ci would refuse whatever node_modules holds */
 		trusted = -2;
 	}
@@ -1253,6 +1396,8 @@ void deps_run_npm(const struct run_ctx *ctx, const struct lock_req *l, struct re
 			result_note(r, "npm leaves dev packages out here (omit=dev, from %s): "
 				    "%zu dev package%s not required", conf.where, omitted,
 				    omitted == 1 ? "" : "s");
+		if (maybe.name)
+			npm_override_maybe(r, l, &maybe);
 		if (w.distrust)
 			result_note(r, "node_modules/.package-lock.json not used, as npm would "
 				    "not (%s): the installed package.json files were read",
@@ -1263,6 +1408,7 @@ void deps_run_npm(const struct run_ctx *ctx, const struct lock_req *l, struct re
 		dep_diff_release(&d);
 	}
 	npm_conf_release(&conf);
+	npm_override_miss_release(&maybe);
 	npm_overrides_release(&ovr);
 	nm_walk_release(&w);
 	dep_set_release(&hidden);

@@ -247,6 +247,8 @@ SCALED = {
                        b':80"]\n    env_file: [app.env]\n' + M + b"\0P=2\n"],
     "npmlock": [M + b'{"lockfileVersion":3,"packages":{' + M + b'"node_modules/p' + S +
                 b'":{"version":"1.0.' + S + b'"},' + M + b'"":{}}}'],
+    "npmpick": [b"^1.0.0\0" + M + b'{"dist-tags":{"latest":"9.0.0"},"versions":{' + M +
+                b'"1.' + S + b'.0":{"deprecated":"no"},' + M + b'"1.0.0":{}}}'],
     "bunlock": [M + b'{"lockfileVersion":1,"workspaces":{"":{"dependencies":{' + M + b'"p' + S +
                 b'":"1",' + M + b'}},' + M + b'"w' + S + b'":{"name":"w' + S + b'"},' + M +
                 b'},"packages":{' + M + b'"p' + S + b'":["p' + S + b'@1.0.0","",{},"s"],' + M +
@@ -549,6 +551,17 @@ def new_targets():
     lock = json.load(open("tests/mcp/package-lock.json"))
     lock["packages"] = dict(list(lock["packages"].items())[:6])
     small = json.dumps(lock, indent=1).encode()
+    # packuments as npm's cache holds them (the registry's, cut down)
+    write("npmpick", [
+        b'^4.1.0\0{"_id":"ansi-styles","name":"ansi-styles","dist-tags":{"latest":"7.0.0"},'
+        b'"versions":{"4.2.1":{"version":"4.2.1"},"4.3.0":{"version":"4.3.0"},'
+        b'"5.2.0":{"version":"5.2.0"},"7.0.0":{"version":"7.0.0"}}}',
+        b'*\0{"dist-tags":{"latest":"2.0.0","next":"3.0.0-rc.1"},"versions":{'
+        b'"2.0.0":{"deprecated":"use 2.0.1"},"2.0.1":{},"1.9.9":{},"3.0.0-rc.1":{}}}',
+        b'>=1.0.0-rc.0 <2\0{"versions":{"1.0.0-rc.1":{},"1.0.0":{"deprecated":true},'
+        b'"0.9.0":{}},"dist-tags":{}}',
+        b'~1.2\0{"versions":{"1.2.0":{"deprecated":"x"},"1.2.9":{"deprecated":"y"}}}',
+    ])
     write("npmlock", [small] + [
         b'{"lockfileVersion":3,"packages":{"":{"name":"x"},"node_modules/a":{"version":"1.0.0",'
         b'"optional":true},"node_modules/a/node_modules/b":{"version":"2.0.0","dev":true,'

@@ -618,6 +618,40 @@ if ov_make ovbase "$ov_deps"; then
 	npmq "$p" install
 	epo "$p"
 	check "nested copy, newer one above: npm install clears it ($st): $out" [ "$st" = 0 ]
+	# an override range there ("ansi-styles": "^4.1.0", commander.js's
+	# own shape): npm fetches the range's pick from the registry
+	# (npm-pick-manifest: its newest) and keeps the nested copy when that
+	# is the copy above, else relocks; envpreflight reads the packument
+	# npm's cache holds (the one npm fetched), and without it cannot say
+	ov_make ov_range_older "$ov_ab"
+	cp "$p/package-lock.json" "$TEST_TMPDIR/ov_range.lock"
+	ov_now "$ov_ab" '{"ansi-styles":"^4.1.0"}'
+	d_out=$(dry "$p")
+	check "override range, its newest the copy above: npm install --dry-run changes nothing: $d_out" \
+		has "up to date" "$d_out"
+	EP_ENV="npm_config_cache=$MGR_CACHE/npm"
+	ov_accepted "override range, its newest the copy above (commander.js), npm's cache read"
+	EP_ENV=
+	out=$(ep --only=deps --json "$p")
+	check "override range, npm's cache not there: a warning, undecided, npm install as fix" json_is "$out" \
+		'c["status"] == "warn" and c["reason"] == "undecided" and c["fix"]["argv"] == ["npm", "install"] and "registry" in c["message"] and "4.3.0" in c["message"] and c["data"]["outdated_lockfile"]["field"] == "overrides"'
+	npmq "$p" install
+	check "override range, its newest the copy above: npm install leaves the lockfile as it was" \
+		cmp -s "$p/package-lock.json" "$TEST_TMPDIR/ov_range.lock"
+	EP_ENV="npm_config_cache=$MGR_CACHE/npm"
+	epo "$p"
+	check "override range: after npm install, with npm's cache, a pass ($st): $out" [ "$st" = 0 ]
+	# the copy above older than the range's newest (4.2.1 against 4.3.0):
+	# npm fetches 4.3.0 and relocks; ov-a1 is placed before ov-b
+	mkpkg ov-a1 1.0.0 ',"dependencies":{"ansi-styles":"4.2.1"}'
+	ov_a1b="\"dependencies\":{\"ov-a1\":\"file:$S/ov-a1-1.0.0.tgz\",\"ov-b\":\"file:$S/ov-b-1.0.0.tgz\"}"
+	ov_make ov_range_stale "$ov_a1b"
+	check "override range, an older copy above: the shape (4.2.1 hoisted, 5.2.0 nested)" \
+		grep -q '"node_modules/ov-b/node_modules/ansi-styles"' "$p/package-lock.json"
+	ov_now "$ov_a1b" '{"ansi-styles":"^4.1.0"}'
+	ov_refused "override range, a newer version in the registry than the copy above" \
+		"ansi-styles: package.json's overrides make ov-b's ^5.0.0 into ^4.1.0, the lockfile has 5.2.0"
+	EP_ENV=
 	# removed: npm ci refuses, but the lockfile keeps no record of the
 	# overrides it was made with; seeing it would mean judging every edge
 	# of every lockfile on every run: not done, a pass (man page)

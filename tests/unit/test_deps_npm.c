@@ -269,7 +269,7 @@ static void override_rows(void)
 			   rows[i].ovr);
 		CHECK(deps_npm_overrides(buf_str(&b), b.len, &o, &e) == 0, "row %zu parses", i);
 		got = o.direct_name ? 2 :
-		      deps_npm_overrides_check(lock, sizeof(lock) - 1, &o, &m);
+		      deps_npm_overrides_check(lock, sizeof(lock) - 1, &o, NULL, &m);
 		CHECK_INT(got, rows[i].miss, "row %zu: %s", i, rows[i].ovr);
 		if (got == 1) {
 			CHECK(m.want && !strcmp(m.want, rows[i].want) && !strcmp(m.name, "is-number") &&
@@ -282,21 +282,36 @@ static void override_rows(void)
 	}
 }
 
+/* The registry of nested_kept_rows: the version a row names, NULL for
+ * none (not known). */
+static const char *row_pick(void *ctx, const char *name, const char *range)
+{
+	(void)name;
+	(void)range;
+	return ctx;
+}
+
 /* A nested copy the override no longer fits below a top-level copy of
  * the override's version: npm keeps it when the copy above is older,
- * removes it when newer (node.js canDedupe); each row seen with npm 11
+ * removes it when newer (node.js canDedupe); for a range, when the
+ * registry's pick in it is the copy above; each row seen with npm 11
  * (tests/integration/deps_npm.sh state 6). */
 static void nested_kept_rows(void)
 {
 	static const struct {
-		const char *top, *nested, *resolved, *ovr;
+		const char *top, *nested, *resolved, *ovr, *pick;
 		int miss;
 	} rows[] = {
-		{ "4.3.0", "5.2.0", "https://r/a.tgz", "4.3.0", 0 },	/* kept */
-		{ "5.2.0", "4.3.0", "https://r/a.tgz", "5.2.0", 1 },	/* removed */
-		{ "4.3.0", "5.2.0", "https://r/a.tgz", "^4.0.0", 1 },	/* a range: re-resolved */
-		{ "4.3.0", "5.2.0", "file:a.tgz", "4.3.0", 1 },	/* not the registry's */
-		{ "4.3.0", "5.2.0", "https://r/a.tgz", "4.2.0", 1 },	/* not the copy above */
+		{ "4.3.0", "5.2.0", "https://r/a.tgz", "4.3.0", NULL, 0 },	/* kept */
+		{ "5.2.0", "4.3.0", "https://r/a.tgz", "5.2.0", NULL, 1 },	/* removed */
+		{ "4.3.0", "5.2.0", "https://r/a.tgz", "^4.0.0", "4.3.0", 0 },	/* the registry's newest */
+		{ "4.3.0", "5.2.0", "https://r/a.tgz", "^4.0.0", "4.3.1", 1 },	/* a newer: re-resolved */
+		{ "4.3.0", "5.2.0", "https://r/a.tgz", "^4.0.0", NULL, 2 },	/* the registry decides */
+		{ "5.2.0", "4.3.0", "https://r/a.tgz", "^5.0.0", "5.2.0", 1 },	/* removed, whatever */
+		{ "4.3.0", "5.2.0", "https://r/a.tgz", "^3.0.0", "3.2.1", 1 },	/* the copy above is not in it */
+		{ "4.3.0", "5.2.0", "file:a.tgz", "4.3.0", NULL, 1 },	/* not the registry's */
+		{ "4.3.0", "5.2.0", "file:a.tgz", "^4.0.0", NULL, 1 },
+		{ "4.3.0", "5.2.0", "https://r/a.tgz", "4.2.0", NULL, 1 },	/* not the copy above */
 	};
 	size_t i;
 
@@ -305,6 +320,7 @@ static void nested_kept_rows(void)
 		struct npm_override_miss m;
 		struct parse_error e;
 		struct buf lock = BUF_INIT, pkg = BUF_INIT;
+		struct npm_registry reg;
 
 		buf_printf(&lock, "{\"lockfileVersion\": 3, \"packages\": {"
 			   "\"\": {\"dependencies\": {\"a\": \"1.0.0\", \"b\": \"1.0.0\"}},"
@@ -320,12 +336,59 @@ static void nested_kept_rows(void)
 		buf_printf(&pkg, "{\"dependencies\": {\"a\": \"1.0.0\", \"b\": \"1.0.0\"},"
 			   " \"overrides\": {\"ansi-styles\": \"%s\"}}", rows[i].ovr);
 		CHECK(deps_npm_overrides(buf_str(&pkg), pkg.len, &o, &e) == 0, "row %zu parses", i);
-		CHECK_INT(deps_npm_overrides_check(buf_str(&lock), lock.len, &o, &m), rows[i].miss,
-			  "row %zu: %s above, %s nested, %s", i, rows[i].top, rows[i].nested, rows[i].ovr);
+		reg.pick = row_pick;
+		reg.ctx = (void *)rows[i].pick;
+		CHECK_INT(deps_npm_overrides_check(buf_str(&lock), lock.len, &o, &reg, &m),
+			  rows[i].miss, "row %zu: %s above, %s nested, %s", i, rows[i].top,
+			  rows[i].nested, rows[i].ovr);
+		CHECK(rows[i].miss == 0 || (m.name && !strcmp(m.name, "ansi-styles") &&
+					    !strcmp(m.want, rows[i].ovr)), "row %zu: the edge named", i);
 		npm_override_miss_release(&m);
 		npm_overrides_release(&o);
 		buf_release(&lock);
 		buf_release(&pkg);
+	}
+}
+
+/* npm-pick-manifest on a packument (lib/index.js): the latest tag when
+ * the range holds it and it is not deprecated, else the greatest in
+ * range, the deprecated last.  Each row's answer is the one npm 11's own
+ * npm-pick-manifest gave under node (NULL: it threw). */
+static void pick_rows(void)
+{
+	static const struct {
+		const char *range, *doc, *want;
+	} rows[] = {
+		{ "^4.1.0", "{\"dist-tags\":{\"latest\":\"7.0.0\"},\"versions\":{\"4.2.1\":{},"
+		  "\"4.3.0\":{},\"5.2.0\":{},\"7.0.0\":{}}}", "4.3.0" },
+		{ "*", "{\"dist-tags\":{\"latest\":\"1.0.0\"},\"versions\":{\"1.0.0\":{},"
+		  "\"2.0.0\":{}}}", "1.0.0" },	/* the tag over a greater */
+		{ "*", "{\"dist-tags\":{\"latest\":\"1.0.0\"},\"versions\":{\"1.0.0\":"
+		  "{\"deprecated\":\"x\"},\"0.9.0\":{},\"2.0.0-rc.1\":{}}}", "0.9.0" },
+		{ "^1.0.0", "{\"versions\":{\"1.0.0\":{},\"1.5.0\":{\"deprecated\":\"x\"}}}",
+		  "1.0.0" },	/* the deprecated last */
+		{ "^1.0.0", "{\"versions\":{\"1.5.0\":{\"deprecated\":\"x\"},"
+		  "\"1.6.0\":{\"deprecated\":\"y\"}}}", "1.6.0" },
+		{ "^1.0.0", "{\"versions\":{\"1.1.0-beta.1\":{},\"1.0.0\":{}}}", "1.0.0" },
+		{ "^1.1.0-beta.0", "{\"versions\":{\"1.1.0-beta.1\":{},\"1.0.0\":{}}}",
+		  "1.1.0-beta.1" },
+		{ "*", "{\"dist-tags\":{\"latest\":\"2.0.0-rc.1\"},\"versions\":{\"1.0.0\":{},"
+		  "\"2.0.0-rc.1\":{}}}", "2.0.0-rc.1" },	/* "*" takes the tag's */
+		{ "^1.0.0", "{\"versions\":{\"1.0.0\":{},\"1.5.0\":{\"deprecated\":\"\"}}}",
+		  "1.5.0" },	/* an empty message is no deprecation */
+		{ "^3", "{\"versions\":{\"1.0.0\":{}}}", NULL },
+		{ "^1", "[1]", NULL },
+		{ "not a range", "{\"versions\":{\"1.0.0\":{}}}", NULL },
+	};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(rows); i++) {
+		char *got = deps_npm_pick(rows[i].doc, strlen(rows[i].doc), rows[i].range, "latest");
+
+		CHECK((!got && !rows[i].want) || (got && rows[i].want && !strcmp(got, rows[i].want)),
+		      "row %zu: %s picks %s, want %s", i, rows[i].range, got ? got : "none",
+		      rows[i].want ? rows[i].want : "none");
+		free(got);
 	}
 }
 
@@ -366,5 +429,6 @@ void test_main(void)
 	importers();
 	override_rows();
 	nested_kept_rows();
+	pick_rows();
 	intersect_rows();
 }
