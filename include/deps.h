@@ -379,9 +379,13 @@ char *pep503_normalize(const char *name, size_t len);
  * through dependencies whose markers hold, its "dev" group and the
  * extras asked for on the way.  A package reached only through a marker
  * that cannot be evaluated is DEP_UNDECIDED; one not reached is left out.
- * Keys are normalised names.  Returns 0, or -1 with err. */
+ * Keys are normalised names.  With pyproject (its parsed tree) and stale
+ * given, stale gets why `uv sync --locked` would refuse the lock for
+ * pyproject's [project] (a relock is due), when it would.  Returns 0, or
+ * -1 with err. */
 int deps_uv_parse(const char *buf, size_t len, const struct pymarker_env *env,
-		  struct dep_set *s, struct parse_error *err);
+		  const struct toml_value *pyproject, struct dep_set *s, struct buf *stale,
+		  struct parse_error *err);
 
 /* poetry.lock: what `poetry install` installs here.  Lock 2.1 says it
  * of each package (its "groups" and "markers"); before that, it is what

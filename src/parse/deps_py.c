@@ -303,16 +303,217 @@ static int uv_schema_check(const struct toml_value *root, struct parse_error *er
 	return 0;
 }
 
+/* ---- uv: pyproject.toml against the lock ---- */
+
+/* The name of a PEP 508 requirement ("rich[jupyter] >=13; ..."),
+ * normalised, into names (a set: keys only); self (the project's own
+ * name, normalised) left out, as an extra of the project names it. */
+static void uv_name_add(struct dep_set *names, const char *req, const char *self)
+{
+	size_t n;
+	char *k;
+
+	req += strspn(req, " \t");
+	n = strspn(req, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._-");
+	if (!n)
+		return;
+	k = pep503_normalize(req, n);
+	if ((!self || strcmp(k, self)) && !dep_set_get(names, k))
+		dep_set_add(names, k, k, NULL, 0);
+	free(k);
+}
+
+/* A pyproject list of requirements; in [dependency-groups] an item may
+ * be {include-group = "other"} (PEP 735), followed depth levels down. */
+static void uv_names_of(struct dep_set *names, const struct toml_value *list, const char *self,
+			const struct toml_value *groups, int depth)
+{
+	size_t i;
+
+	for (i = 0; list && list->type == TOML_ARRAY && i < list->n; i++) {
+		const struct toml_value *it = list->items[i];
+		const char *inc = toml_str(toml_get(it, "include-group"));
+
+		if (toml_str(it))
+			uv_name_add(names, toml_str(it), self);
+		else if (inc && groups && depth < 16)
+			uv_names_of(names, toml_get(groups, inc), self, groups, depth + 1);
+	}
+}
+
+/* The names of the lock's requirement tables ([{ name = "rich", ... }]). */
+static void uv_lock_names(struct dep_set *names, const struct toml_value *list, const char *self)
+{
+	size_t i;
+
+	for (i = 0; list && list->type == TOML_ARRAY && i < list->n; i++) {
+		const char *name = toml_str(toml_get(list->items[i], "name"));
+
+		if (name)
+			uv_name_add(names, name, self);
+	}
+}
+
+/* The first name in one set and not in the other, into why (after
+ * what: "dependencies", "group dev"). */
+static int uv_names_differ(const struct dep_set *want, const struct dep_set *locked,
+			   const char *what, struct buf *why)
+{
+	size_t i;
+
+	for (i = 0; i < want->n; i++)
+		if (!dep_set_get(locked, want->v[i].key)) {
+			buf_printf(why, "%s is in pyproject.toml's %s, not in the lock's", want->v[i].key,
+				   what);
+			return 1;
+		}
+	for (i = 0; i < locked->n; i++)
+		if (!dep_set_get(want, locked->v[i].key)) {
+			buf_printf(why, "%s is in the lock's %s, no longer in pyproject.toml's",
+				   locked->v[i].key, what);
+			return 1;
+		}
+	return 0;
+}
+
+/* pyproject's groups: [dependency-groups], with [tool.uv]'s
+ * dev-dependencies as the group dev (uv-workspace pyproject.rs
+ * dependency_groups: both, merged), names normalised as uv's GroupName. */
+static void uv_groups_of(struct dep_set *groups, const struct toml_value *pyproject)
+{
+	const struct toml_value *dg = toml_get(pyproject, "dependency-groups");
+	size_t i;
+
+	for (i = 0; dg && dg->type == TOML_TABLE && i < dg->n; i++) {
+		char *k = pep503_normalize(dg->kv[i].key, dg->kv[i].klen);
+
+		if (!dep_set_get(groups, k))
+			dep_set_add(groups, k, dg->kv[i].key, NULL, 0);
+		free(k);
+	}
+	if (toml_get(toml_get(toml_get(pyproject, "tool"), "uv"), "dev-dependencies") &&
+	    !dep_set_get(groups, "dev"))
+		dep_set_add(groups, "dev", "dev", NULL, 0);
+}
+
+/* The names a group of pyproject's holds (group: its normalised name). */
+static void uv_group_names(struct dep_set *names, const struct toml_value *pyproject,
+			   const char *group, const char *self)
+{
+	const struct toml_value *dg = toml_get(pyproject, "dependency-groups");
+	size_t i;
+
+	for (i = 0; dg && dg->type == TOML_TABLE && i < dg->n; i++) {
+		char *k = pep503_normalize(dg->kv[i].key, dg->kv[i].klen);
+
+		if (!strcmp(k, group))
+			uv_names_of(names, dg->kv[i].val, self, dg, 0);
+		free(k);
+	}
+	if (!strcmp(group, "dev"))
+		uv_names_of(names, toml_get(toml_get(toml_get(pyproject, "tool"), "uv"),
+					    "dev-dependencies"), self, NULL, 0);
+}
+
+/* Whether uv sync --locked refuses the lock for pyproject.toml's
+ * [project] (uv-resolver lock/mod.rs Lock::satisfies: MissingRoot, then
+ * satisfies_requires_dist, which compares the normalised requirements of
+ * [project]'s dependencies and optional-dependencies with the root
+ * package's [package.metadata] requires-dist, and each non-empty
+ * dependency group with its requires-dev).  Compared here by names only:
+ * two sets of requirements whose names differ differ, so a difference
+ * found is one uv finds; a changed specifier or marker is not looked at.
+ * Not judged: [project] without a name, or whose dependencies are
+ * dynamic (uv builds the package to learn them).  root: the lock's
+ * package at ".", or NULL.  1 with why set, else 0. */
+static int uv_stale(const struct toml_value *root, const struct toml_value *pyproject,
+		    struct buf *why)
+{
+	const struct toml_value *project = toml_get(pyproject, "project");
+	const struct toml_value *dyn = toml_get(project, "dynamic"), *meta, *opt;
+	const char *name = toml_str(toml_get(project, "name"));
+	struct dep_set want = DEP_SET_INIT, locked = DEP_SET_INIT, groups = DEP_SET_INIT;
+	char *self;
+	size_t i;
+	int stale = 0;
+
+	if (!name)
+		return 0;
+	for (i = 0; dyn && dyn->type == TOML_ARRAY && i < dyn->n; i++) {
+		const char *d = toml_str(dyn->items[i]);
+
+		if (d && (!strcmp(d, "dependencies") || !strcmp(d, "optional-dependencies")))
+			return 0;
+	}
+	self = pep503_normalize(name, strlen(name));
+	if (!root) {
+		buf_printf(why, "the lock has no package for the project %s", self);
+		free(self);
+		return 1;
+	}
+	meta = toml_get(root, "metadata");
+	uv_names_of(&want, toml_get(project, "dependencies"), self, NULL, 0);
+	opt = toml_get(project, "optional-dependencies");
+	for (i = 0; opt && opt->type == TOML_TABLE && i < opt->n; i++)
+		uv_names_of(&want, opt->kv[i].val, self, NULL, 0);
+	uv_lock_names(&locked, toml_get(meta, "requires-dist"), self);
+	stale = uv_names_differ(&want, &locked, "dependencies", why);
+	/* the groups, empty ones left out on both sides (a lock of an older
+	 * revision has none) */
+	uv_groups_of(&groups, pyproject);
+	opt = toml_get(meta, "requires-dev");
+	for (i = 0; opt && opt->type == TOML_TABLE && i < opt->n; i++) {
+		char *k = pep503_normalize(opt->kv[i].key, opt->kv[i].klen);
+
+		if (!dep_set_get(&groups, k))
+			dep_set_add(&groups, k, opt->kv[i].key, NULL, 0);
+		free(k);
+	}
+	for (i = 0; !stale && i < groups.n; i++) {
+		const char *g = groups.v[i].key;
+		size_t j;
+		struct buf what = BUF_INIT;
+
+		dep_set_release(&want);
+		dep_set_release(&locked);
+		uv_group_names(&want, pyproject, g, self);
+		for (j = 0; opt && opt->type == TOML_TABLE && j < opt->n; j++) {
+			char *k = pep503_normalize(opt->kv[j].key, opt->kv[j].klen);
+
+			if (!strcmp(k, g))
+				uv_lock_names(&locked, opt->kv[j].val, self);
+			free(k);
+		}
+		buf_printf(&what, "group %s", g);
+		if (want.n || locked.n)
+			stale = uv_names_differ(&want, &locked, buf_str(&what), why);
+		buf_release(&what);
+	}
+	dep_set_release(&want);
+	dep_set_release(&locked);
+	dep_set_release(&groups);
+	free(self);
+	return stale;
+}
+
 int deps_uv_parse(const char *buf, size_t len, const struct pymarker_env *env,
-		  struct dep_set *s, struct parse_error *err)
+		  const struct toml_value *pyproject, struct dep_set *s, struct buf *stale,
+		  struct parse_error *err)
 {
 	struct toml_value *root = NULL;
 	struct pygraph g;
-	size_t i, nroots = 0;
+	size_t i, nroots = 0, at = (size_t)-1;
 	int pass, rc = graph_open(buf, len, env, uv_schema_check, &g, &root, err);
 
+	if (rc == 0 && pyproject && stale)
+		uv_stale(NULL, pyproject, stale);
 	if (rc <= 0)
 		return rc;
+	for (i = 0; pyproject && stale && i < g.n; i++)
+		if (source_is(g.v[i].t, "virtual", 1) || source_is(g.v[i].t, "editable", 1))
+			at = i;
+	if (pyproject && stale)
+		uv_stale(at == (size_t)-1 ? NULL : g.v[at].t, pyproject, stale);
 	/* the project at ".", else every workspace member (a virtual root) */
 	for (pass = 0; pass < 2 && !nroots; pass++)
 		for (i = 0; i < g.n; i++) {

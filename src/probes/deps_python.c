@@ -233,14 +233,24 @@ static int scan_site(struct venv *v, struct dep_set *have, double deadline)
 
 /* pyproject.toml's tree, which says what poetry install installs (its
  * declarations and optional groups: deps_poetry_parse), or NULL. */
-static struct toml_value *poetry_pyproject(const struct spec *spec)
+/* The pyproject.toml beside the lockfile, parsed (NULL: none, or not
+ * TOML). */
+static struct toml_value *lock_pyproject(const struct spec *spec, const struct lock_req *l)
 {
+	const char *slash = strrchr(l->origin.file, '/');
 	struct blob b;
 	struct lread lr;
 	struct toml_value *root = NULL;
 	struct parse_error te;
+	struct buf name = BUF_INIT;
+	int rc;
 
-	if (deps_read(spec->root, "pyproject.toml", 1, DEPS_META_CAP, &b, &lr) < 0)
+	if (slash)
+		buf_printf(&name, "%.*s/", (int)(slash - l->origin.file), l->origin.file);
+	buf_puts(&name, "pyproject.toml");
+	rc = deps_read(spec->root, buf_str(&name), 1, DEPS_META_CAP, &b, &lr);
+	buf_release(&name);
+	if (rc < 0)
 		return NULL;
 	if (toml_parse(b.data, b.len, NULL, &root, &te) < 0)
 		root = NULL;
@@ -339,8 +349,12 @@ static int python_parse(const struct spec *spec, const struct lock_req *l,
 	int rc;
 
 	memset(pip, 0, sizeof(*pip));
-	if (l->kind == LOCK_UV)
-		return deps_uv_parse(b->data, b->len, &v->env, want, e);
+	if (l->kind == LOCK_UV) {
+		pyproject = unlocked ? lock_pyproject(spec, l) : NULL;
+		rc = deps_uv_parse(b->data, b->len, &v->env, pyproject, want, unlocked, e);
+		toml_free(pyproject);
+		return rc;
+	}
 	if (l->kind == LOCK_PIP) {
 		/* pip expands ${NAME} with os.getenv(): our environment, the
 		 * one pip would run in (read only: nothing sets it meanwhile) */
@@ -348,7 +362,7 @@ static int python_parse(const struct spec *spec, const struct lock_req *l,
 		pip->environ = (const char *const *)environ;
 		return deps_pip_parse(b->data, b->len, pip, want, e);
 	}
-	pyproject = poetry_pyproject(spec);
+	pyproject = lock_pyproject(spec, l);
 	rc = deps_poetry_parse(b->data, b->len, &v->env, pyproject, want, unlocked, e);
 	if (rc == 0 && ps && pyproject)
 		poetry_state_read(ps, b, pyproject);
@@ -361,7 +375,8 @@ struct py_job_arg {
 	const struct lock_req *l;
 	const struct venv *v;
 	struct pip_parse pip;
-	struct buf unlocked;	/* poetry: declared, not in the lock */
+	struct buf unlocked;	/* poetry: declared, not in the lock; uv: why
+				 * uv sync --locked refuses it */
 	struct poetry_state ps;
 };
 
@@ -560,6 +575,26 @@ static void poetry_relock(struct result *r, const struct lock_req *l, const char
 		    l->origin.file);
 }
 
+/* pyproject.toml and uv.lock disagree (deps_uv_parse's stale): uv sync
+ * --locked refuses ("The lockfile at `uv.lock` needs to be updated, but
+ * `--locked` was provided"; uv's project/lock.rs), so the fix is the
+ * relock, said as such. */
+static void uv_relock(struct result *r, const struct lock_req *l, const char *why)
+{
+	char *clean = text_clean(why);	/* names from the repository */
+
+	result_set(r, STATUS_FAIL, "pyproject.toml and %s are not in sync: %s", l->origin.file,
+		   clean);
+	free(clean);
+	r->reason = REASON_OUT_OF_DATE;
+	r->data = deps_data_new(l, l->venv);
+	result_fix_argv(r, FIX_AGENT, FIX_NEEDS_NETWORK, "uv", "lock", (char *)NULL);
+	result_fix_writes(r, l->origin.file);
+	result_hint(r, "uv sync --locked refuses %s as it is (it needs to be updated): run uv "
+		    "lock to relock, then uv sync --locked, and commit %s", l->origin.file,
+		    l->origin.file);
+}
+
 /* A lock a poetry before 1.8 wrote whose content-hash no longer matches:
  * that poetry installs from it all the same, with a warning (installer.py:
  * "poetry.lock is not consistent with pyproject.toml"); 1.8 and later
@@ -630,6 +665,10 @@ void deps_run_python(const struct run_ctx *ctx, const struct lock_req *l, struct
 	scanned = scan_site(&v, &have, ctx->deadline_ms);
 	if (deps_parse_job_finish(&job) < 0) {
 		deps_lockfile_invalid(r, l, &job.err);
+		goto out;
+	}
+	if (pa.unlocked.len && l->kind == LOCK_UV) {
+		uv_relock(r, l, buf_str(&pa.unlocked));
 		goto out;
 	}
 	if (pa.unlocked.len) {

@@ -8,9 +8,14 @@
  * deps_compare (PEP 440 versions); every key is its own PEP 503 form; a
  * package decided with the python version unknown is decided the same
  * with it known (DEP_UNDECIDED only ever shrinks); a failure names a line
- * inside the file and says why, printably.
+ * inside the file and says why, printably.  A NUL after the lock starts a
+ * pyproject.toml: when it parses, what pyproject's [project] makes of the
+ * lock (the relock uv sync --locked wants) is printable and changes
+ * nothing of the set.
  */
 #include "deps_check.h"
+#include "toml.h"
+#include "util.h"
 
 #include <stdlib.h>
 
@@ -20,9 +25,13 @@ static const struct pymarker_env py312 = {
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct dep_set s = DEP_SET_INIT;
+	struct dep_set s = DEP_SET_INIT, s2 = DEP_SET_INIT;
 	struct pymarker_env env = py312;
-	struct parse_error err;
+	struct parse_error err, err2;
+	struct toml_value *py = NULL;
+	struct buf stale = BUF_INIT;
+	const uint8_t *pj;
+	size_t pjlen;
 	unsigned lines;
 	uint8_t *owned;
 	size_t i;
@@ -34,9 +43,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	data++;
 	size--;
 	data = fuzz_scale(data, &size, &owned);
+	fuzz_split(data, size, &data, &size, &pj, &pjlen);
 	lines = deps_lines(data, size);
 	memset(&err, 0, sizeof(err));
-	if (deps_uv_parse((const char *)data, size, &env, &s, &err) == 0) {
+	if (pjlen && toml_parse((const char *)pj, pjlen, NULL, &py, &err2) == 0) {
+		int rc = deps_uv_parse((const char *)data, size, &env, py, &s2, &stale, &err2);
+
+		FUZZ_CHECK(fuzz_printable(buf_str(&stale)));
+		if (rc == 0)
+			FUZZ_CHECK(deps_uv_parse((const char *)data, size, &env, NULL, &s, NULL,
+						 &err) == 0 && s.n == s2.n);
+		dep_set_release(&s);
+		toml_free(py);
+	}
+	if (deps_uv_parse((const char *)data, size, &env, NULL, &s, NULL, &err) == 0) {
 		deps_check_set(&s, lines, DEPS_CMP_PEP440);
 		for (i = 0; i < s.n; i++) {
 			char *norm = pep503_normalize(s.v[i].key, strlen(s.v[i].key));
@@ -48,6 +68,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		deps_check_error(&err, lines);
 	}
 	dep_set_release(&s);
+	dep_set_release(&s2);
+	buf_release(&stale);
 	free(owned);
 	return 0;
 }

@@ -698,6 +698,13 @@ def new_targets():
     ])
     write("uvlock", [b"\0" + x for x in files(fix + "uv/uv.lock")] +
           [b"\1" + x for x in files(fix + "uv/uv.lock")] + [
+        # with a pyproject.toml after a NUL: the sync check's input
+        b'\0version = 1\n[[package]]\nname = "app"\nversion = "0.1.0"\nsource = { virtual = "." }\n'
+        b'[package.metadata]\nrequires-dist = [{ name = "rich" }]\n[package.metadata.requires-dev]\n'
+        b'dev = [{ name = "pytest" }]\n\0[project]\nname = "app"\ndependencies = ["rich>=13"]\n'
+        b'[project.optional-dependencies]\nx = ["app[y]", "httpx"]\n[dependency-groups]\n'
+        b'dev = ["pytest", {include-group = "lint"}]\nlint = ["ruff"]\n[tool.uv]\n'
+        b'dev-dependencies = ["ipython"]\n',
         b'\0version = 1\nrequires-python = ">=3.10"\n[[package]]\nname = "app"\n'
         b'version = "0.1.0"\nsource = { editable = "." }\ndependencies = [\n'
         b'  { name = "a", marker = "sys_platform == \'win32\'" },\n  { name = "b", extra = ["x"] },\n]\n'

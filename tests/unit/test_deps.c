@@ -266,17 +266,17 @@ static void python_lockfiles(void)
 	struct parse_error e;
 	const struct dep *x;
 
-	CHECK(deps_uv_parse(b.data, b.len, &py312, &s, &e) == 0, "uv: %s", e.msg);
+	CHECK(deps_uv_parse(b.data, b.len, &py312, NULL, &s, NULL, &e) == 0, "uv: %s", e.msg);
 	CHECK_INT(s.n, 7, "uv on 3.12: the project (editable), its deps, the dev group");
 	CHECK(!dep_set_get(&s, "colorama") && !dep_set_get(&s, "exceptiongroup") &&
 	      !dep_set_get(&s, "trio"), "win32, <3.11 and an extra left out");
 	x = dep_set_get(&s, "typing-extensions");
 	CHECK(x && !strcmp(x->version, "4.12.2") && !x->flags, "a marker that holds");
 	dep_set_release(&s);
-	CHECK(deps_uv_parse(b.data, b.len, &py310, &s, &e) == 0 && dep_set_get(&s, "exceptiongroup"),
+	CHECK(deps_uv_parse(b.data, b.len, &py310, NULL, &s, NULL, &e) == 0 && dep_set_get(&s, "exceptiongroup"),
 	      "uv on 3.10: exceptiongroup");
 	dep_set_release(&s);
-	CHECK(deps_uv_parse(b.data, b.len, &unknown_py, &s, &e) == 0, "uv, python unknown");
+	CHECK(deps_uv_parse(b.data, b.len, &unknown_py, NULL, &s, NULL, &e) == 0, "uv, python unknown");
 	x = dep_set_get(&s, "exceptiongroup");
 	CHECK(x && (x->flags & DEP_UNDECIDED), "undecided without a python version");
 	dep_set_release(&s);
@@ -431,7 +431,7 @@ static void python_lockfiles(void)
 	}
 	toml_free(docs);
 	toml_free(no_groups);
-	CHECK(deps_uv_parse("version = 1\n[[package]]\nversion = \"1\"\n", 38, &py312, &s, &e) < 0 &&
+	CHECK(deps_uv_parse("version = 1\n[[package]]\nversion = \"1\"\n", 38, &py312, NULL, &s, NULL, &e) < 0 &&
 	      e.line == 2 && strstr(e.msg, "without a name"), "a package without a name: %s", e.msg);
 	dep_set_release(&s);
 	/* uv refuses a lock without its schema version, or of another one */
@@ -446,12 +446,12 @@ static void python_lockfiles(void)
 		size_t i;
 
 		for (i = 0; i < ARRAY_SIZE(bad); i++) {
-			CHECK(deps_uv_parse(bad[i].text, strlen(bad[i].text), &py312, &s, &e) < 0 &&
+			CHECK(deps_uv_parse(bad[i].text, strlen(bad[i].text), &py312, NULL, &s, NULL, &e) < 0 &&
 			      e.line == bad[i].line && strstr(e.msg, "version"),
 			      "uv.lock row %zu refused at line %u: %s", i, bad[i].line, e.msg);
 			dep_set_release(&s);
 		}
-		CHECK(deps_uv_parse("version = 1\nrevision = 3\n", 25, &py312, &s, &e) == 0,
+		CHECK(deps_uv_parse("version = 1\nrevision = 3\n", 25, &py312, NULL, &s, NULL, &e) == 0,
 		      "a lock of nothing, with its version: %s", e.msg);
 		dep_set_release(&s);
 	}
@@ -550,7 +550,7 @@ static void uv_graph(void)
 
 		buf_puts(&b, uv_head);
 		buf_puts(&b, uv_graph_rows[i].body);
-		CHECK(deps_uv_parse(b.s, b.len, &py312, &s, &e) == 0, "uv row %zu: %s", i, e.msg);
+		CHECK(deps_uv_parse(b.s, b.len, &py312, NULL, &s, NULL, &e) == 0, "uv row %zu: %s", i, e.msg);
 		d = dep_set_get(&s, uv_graph_rows[i].key);
 		CHECK_INT(d != NULL, uv_graph_rows[i].present, "uv row %zu: %s present", i,
 			  uv_graph_rows[i].key);
@@ -562,6 +562,106 @@ static void uv_graph(void)
 }
 
 /* Bytes that are not a lockfile: an error or a result, never a crash. */
+/* pyproject.toml's [project] against uv.lock: what uv sync --locked
+ * refuses (uv-resolver lock/mod.rs Lock::satisfies: MissingRoot,
+ * satisfies_requires_dist), by names.  The locks are in the shape uv
+ * writes ([package.metadata] requires-dist, requires-dev), as uv's own
+ * tests show them. */
+static void uv_sync_rows(void)
+{
+	static const char lock_head[] =
+		"version = 1\nrequires-python = \">=3.8\"\n\n"
+		"[[package]]\nname = \"app\"\nversion = \"0.1.0\"\nsource = { editable = \".\" }\n"
+		"dependencies = [{ name = \"rich\" }]\n\n";
+	static const struct {
+		const char *pyproject, *meta, *why;
+	} rows[] = {
+		/* in sync */
+		{ "[project]\nname = \"app\"\ndependencies = [\"rich>=13\"]\n",
+		  "[package.metadata]\nrequires-dist = [{ name = \"rich\", specifier = \">=13\" }]\n",
+		  NULL },
+		/* a specifier changed: not judged (names only) */
+		{ "[project]\nname = \"app\"\ndependencies = [\"Rich >= 14 ; python_version > '3'\"]\n",
+		  "[package.metadata]\nrequires-dist = [{ name = \"rich\", specifier = \">=13\" }]\n",
+		  NULL },
+		{ "[project]\nname = \"app\"\ndependencies = [\"rich\", \"httpx\"]\n",
+		  "[package.metadata]\nrequires-dist = [{ name = \"rich\" }]\n",
+		  "httpx is in pyproject.toml's dependencies, not in the lock's" },
+		{ "[project]\nname = \"app\"\ndependencies = []\n",
+		  "[package.metadata]\nrequires-dist = [{ name = \"rich\" }]\n",
+		  "rich is in the lock's dependencies, no longer in pyproject.toml's" },
+		/* no metadata at all: nothing locked */
+		{ "[project]\nname = \"app\"\ndependencies = [\"rich\"]\n", "",
+		  "rich is in pyproject.toml's dependencies" },
+		/* an extra's, and the project's own extra left out */
+		{ "[project]\nname = \"app\"\ndependencies = [\"rich\", \"app[x]\"]\n"
+		  "[project.optional-dependencies]\nx = [\"Typing_Extensions\"]\n",
+		  "[package.metadata]\nrequires-dist = [{ name = \"rich\" }, { name = \"typing-extensions\","
+		  " marker = \"extra == 'x'\" }]\n", NULL },
+		/* dynamic: uv builds it to know */
+		{ "[project]\nname = \"app\"\ndynamic = [\"dependencies\"]\n",
+		  "[package.metadata]\nrequires-dist = [{ name = \"rich\" }]\n", NULL },
+		/* groups: [dependency-groups] with include-group, and
+		 * tool.uv.dev-dependencies as dev */
+		{ "[project]\nname = \"app\"\ndependencies = [\"rich\"]\n[dependency-groups]\n"
+		  "test = [\"pytest\"]\nlint = [{include-group = \"test\"}, \"ruff\"]\n"
+		  "[tool.uv]\ndev-dependencies = [\"ipython\"]\n",
+		  "[package.metadata]\nrequires-dist = [{ name = \"rich\" }]\n\n"
+		  "[package.metadata.requires-dev]\ndev = [{ name = \"ipython\" }]\n"
+		  "lint = [{ name = \"pytest\" }, { name = \"ruff\" }]\ntest = [{ name = \"pytest\" }]\n",
+		  NULL },
+		{ "[project]\nname = \"app\"\ndependencies = [\"rich\"]\n[dependency-groups]\n"
+		  "test = [\"pytest\", \"hypothesis\"]\n",
+		  "[package.metadata]\nrequires-dist = [{ name = \"rich\" }]\n\n"
+		  "[package.metadata.requires-dev]\ntest = [{ name = \"pytest\" }]\n",
+		  "hypothesis is in pyproject.toml's group test, not in the lock's" },
+		{ "[project]\nname = \"app\"\ndependencies = [\"rich\"]\n",
+		  "[package.metadata]\nrequires-dist = [{ name = \"rich\" }]\n\n"
+		  "[package.metadata.requires-dev]\ndev = [{ name = \"pytest\" }]\n",
+		  "pytest is in the lock's group dev" },
+		/* an empty group on one side only: not a difference */
+		{ "[project]\nname = \"app\"\ndependencies = [\"rich\"]\n[dependency-groups]\ndev = []\n",
+		  "[package.metadata]\nrequires-dist = [{ name = \"rich\" }]\n", NULL },
+	};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(rows); i++) {
+		struct toml_value *py = NULL;
+		struct dep_set s = DEP_SET_INIT;
+		struct buf lock = BUF_INIT, why = BUF_INIT;
+		struct parse_error e;
+
+		CHECK(toml_parse(rows[i].pyproject, strlen(rows[i].pyproject), NULL, &py, &e) == 0,
+		      "row %zu: pyproject parses: %s", i, e.msg);
+		buf_printf(&lock, "%s%s\n[[package]]\nname = \"rich\"\nversion = \"13.0\"\n"
+			   "source = { registry = \"https://pypi.org/simple\" }\n", lock_head,
+			   rows[i].meta);
+		CHECK(deps_uv_parse(buf_str(&lock), lock.len, &py312, py, &s, &why, &e) == 0,
+		      "row %zu: the lock parses: %s", i, e.msg);
+		CHECK(rows[i].why ? strstr(buf_str(&why), rows[i].why) != NULL : why.len == 0,
+		      "row %zu: \"%s\", want \"%s\"", i, buf_str(&why), rows[i].why ? rows[i].why : "");
+		dep_set_release(&s);
+		buf_release(&lock);
+		buf_release(&why);
+		toml_free(py);
+	}
+	/* the lock has no package for the project (textual's header-only lock) */
+	{
+		static const char py_text[] = "[project]\nname = \"App\"\ndependencies = [\"rich\"]\n";
+		struct toml_value *py = NULL;
+		struct dep_set s = DEP_SET_INIT;
+		struct buf why = BUF_INIT;
+		struct parse_error e;
+
+		CHECK(toml_parse(py_text, sizeof(py_text) - 1, NULL, &py, &e) == 0, "parses");
+		CHECK(deps_uv_parse("version = 1\nrevision = 3\n", 25, &py312, py, &s, &why, &e) == 0 &&
+		      !strcmp(buf_str(&why), "the lock has no package for the project app"),
+		      "header only: \"%s\"", buf_str(&why));
+		buf_release(&why);
+		toml_free(py);
+	}
+}
+
 static void garbage(void)
 {
 	static const char *const rows[] = {
@@ -592,7 +692,7 @@ static void garbage(void)
 		dep_set_release(&s);
 		deps_yarn_parse(r, n, 1, &s, &e);
 		dep_set_release(&s);
-		deps_uv_parse(r, n, &py312, &s, &e);
+		deps_uv_parse(r, n, &py312, NULL, &s, NULL, &e);
 		dep_set_release(&s);
 		deps_poetry_parse(r, n, &py312, NULL, &s, NULL, &e);
 		dep_set_release(&s);
@@ -648,6 +748,7 @@ void test_main(void)
 	node_lockfiles();
 	python_lockfiles();
 	uv_graph();
+	uv_sync_rows();
 	poetry_hash_rows();
 	garbage();
 }
