@@ -595,6 +595,17 @@ static void uv_relock(struct result *r, const struct lock_req *l, const char *wh
 		    l->origin.file);
 }
 
+/* python_parse's unlocked: the manager's relock is due (r replaced). */
+static void relock_due(struct result *r, const struct lock_req *l, const char *what)
+{
+	cJSON_Delete(r->data);
+	r->data = NULL;
+	if (l->kind == LOCK_UV)
+		uv_relock(r, l, what);
+	else
+		poetry_relock(r, l, what, NULL);
+}
+
 /* A lock a poetry before 1.8 wrote whose content-hash no longer matches:
  * that poetry installs from it all the same, with a warning (installer.py:
  * "poetry.lock is not consistent with pyproject.toml"); 1.8 and later
@@ -644,11 +655,14 @@ void deps_run_python(const struct run_ctx *ctx, const struct lock_req *l, struct
 		goto out;
 	}
 	if (open_venv(spec, l, &v, r) < 0) {
-		/* a lockfile no tool can read says more than the environment */
+		/* a lockfile no tool can read, or one the manager refuses
+		 * before it installs (its install would be a fix that cannot
+		 * work), says more than the environment */
 		venv_env(&v);
-		if (python_parse(spec, l, &v, &b, &want, &e, &pip, NULL, NULL) < 0) {
+		if (python_parse(spec, l, &v, &b, &want, &e, &pip, &pa.unlocked, NULL) < 0)
 			deps_lockfile_invalid(r, l, &e);
-		}
+		else if (pa.unlocked.len)
+			relock_due(r, l, buf_str(&pa.unlocked));
 		goto out;
 	}
 	/* the lockfile is parsed while the environment is read */
@@ -667,12 +681,8 @@ void deps_run_python(const struct run_ctx *ctx, const struct lock_req *l, struct
 		deps_lockfile_invalid(r, l, &job.err);
 		goto out;
 	}
-	if (pa.unlocked.len && l->kind == LOCK_UV) {
-		uv_relock(r, l, buf_str(&pa.unlocked));
-		goto out;
-	}
 	if (pa.unlocked.len) {
-		poetry_relock(r, l, buf_str(&pa.unlocked), NULL);
+		relock_due(r, l, buf_str(&pa.unlocked));
 		goto out;
 	}
 	if (pa.ps.fresh == 0 && pa.ps.refused) {
