@@ -166,6 +166,8 @@ struct npm_overrides {
 	size_t n, cap;
 	int undecided;		/* a shape npm reads otherwise (a value
 				 * neither string nor object): not judged */
+	int every;		/* the caller's: judge the tree also with no
+				 * rule (one may have been removed) */
 	/* a rule that changes a direct dependency's spec (npm's EOVERRIDE,
 	 * arborist node.js assertRootOverrides), or all NULL */
 	char *direct_name, *direct_field, *direct_spec, *direct_value;

@@ -1147,7 +1147,7 @@ int deps_npm_overrides_check(const char *lock, size_t len, const struct npm_over
 	int rc = 0;
 
 	memset(m, 0, sizeof(*m));
-	if (!o->n || o->undecided)
+	if ((!o->n && !o->every) || o->undecided)
 		return 0;
 	if (!(doc = json_parse(lock, len, &err)))
 		return -1;

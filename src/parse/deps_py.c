@@ -323,6 +323,26 @@ static void uv_name_add(struct dep_set *names, const char *req, const char *self
 	free(k);
 }
 
+/* The list of group name in a table of groups, names compared as uv's
+ * GroupName normalises them (PEP 503, as include-group's target too:
+ * uv-pypi-types dependency_groups.rs), or NULL. */
+static const struct toml_value *uv_group_of(const struct toml_value *groups, const char *name)
+{
+	char *want = pep503_normalize(name, strlen(name));
+	const struct toml_value *found = NULL;
+	size_t i;
+
+	for (i = 0; groups && groups->type == TOML_TABLE && !found && i < groups->n; i++) {
+		char *k = pep503_normalize(groups->kv[i].key, groups->kv[i].klen);
+
+		if (!strcmp(k, want))
+			found = groups->kv[i].val;
+		free(k);
+	}
+	free(want);
+	return found;
+}
+
 /* A pyproject list of requirements; in [dependency-groups] an item may
  * be {include-group = "other"} (PEP 735), followed depth levels down. */
 static void uv_names_of(struct dep_set *names, const struct toml_value *list, const char *self,
@@ -337,7 +357,7 @@ static void uv_names_of(struct dep_set *names, const struct toml_value *list, co
 		if (toml_str(it))
 			uv_name_add(names, toml_str(it), self);
 		else if (inc && groups && depth < 16)
-			uv_names_of(names, toml_get(groups, inc), self, groups, depth + 1);
+			uv_names_of(names, uv_group_of(groups, inc), self, groups, depth + 1);
 	}
 }
 
@@ -401,57 +421,83 @@ static void uv_group_names(struct dep_set *names, const struct toml_value *pypro
 			   const char *group, const char *self)
 {
 	const struct toml_value *dg = toml_get(pyproject, "dependency-groups");
-	size_t i;
 
-	for (i = 0; dg && dg->type == TOML_TABLE && i < dg->n; i++) {
-		char *k = pep503_normalize(dg->kv[i].key, dg->kv[i].klen);
-
-		if (!strcmp(k, group))
-			uv_names_of(names, dg->kv[i].val, self, dg, 0);
-		free(k);
-	}
+	uv_names_of(names, uv_group_of(dg, group), self, dg, 0);
 	if (!strcmp(group, "dev"))
 		uv_names_of(names, toml_get(toml_get(toml_get(pyproject, "tool"), "uv"),
 					    "dev-dependencies"), self, NULL, 0);
 }
 
+/* The lock's package for the project self (normalised): by name, as uv's
+ * Lock::satisfies finds each member (find_by_name), its source the
+ * project's own (editable, virtual, or since uv 0.8 a directory when a
+ * member asks for it with editable = false), or NULL. */
+static const struct toml_value *uv_root_of(const struct pygraph *g, const char *self)
+{
+	size_t i;
+
+	for (i = 0; g && i < g->n; i++)
+		if (!strcmp(g->v[i].name, self) &&
+		    (toml_get(toml_get(g->v[i].t, "source"), "editable") ||
+		     toml_get(toml_get(g->v[i].t, "source"), "virtual") ||
+		     toml_get(toml_get(g->v[i].t, "source"), "directory")))
+			return g->v[i].t;
+	return NULL;
+}
+
 /* Whether uv sync --locked refuses the lock for pyproject.toml's
- * [project] (uv-resolver lock/mod.rs Lock::satisfies: MissingRoot, then
- * satisfies_requires_dist, which compares the normalised requirements of
- * [project]'s dependencies and optional-dependencies with the root
- * package's [package.metadata] requires-dist, and each non-empty
- * dependency group with its requires-dev).  Compared here by names only:
- * two sets of requirements whose names differ differ, so a difference
- * found is one uv finds; a changed specifier or marker is not looked at.
- * Not judged: [project] without a name, or whose dependencies are
- * dynamic (uv builds the package to learn them).  root: the lock's
- * package at ".", or NULL.  1 with why set, else 0. */
-static int uv_stale(const struct toml_value *root, const struct toml_value *pyproject,
-		    struct buf *why)
+ * [project] (uv-resolver lock/mod.rs Lock::satisfies: the project's
+ * package must be there, then satisfies_requires_dist compares the
+ * normalised requirements of [project]'s dependencies and
+ * optional-dependencies with the package's [package.metadata]
+ * requires-dist, and each non-empty dependency group with its
+ * requires-dev; uv 0.9 and later relock and refuse when the lock would
+ * change, which the same difference makes it do).  Compared here by
+ * names only: two sets of requirements whose names differ differ, so a
+ * difference found is one uv finds; a changed specifier or marker is not
+ * looked at.  Not judged:
+ *   - [tool.uv] managed = false (uv stops before the lock: "The project
+ *     is marked as unmanaged");
+ *   - dependencies uv learns by building the package: dynamic ones, or
+ *     [project] with no dependencies beside a [tool.poetry] table
+ *     (requires_dist.rs from_pyproject_toml: PoetrySyntax);
+ *   - a lock of revision 4 or later whose package has no metadata (uv's
+ *     lock-without-metadata preview skips the comparison then).
+ * lock: the lock's root table; g: its packages (NULL: none).  1 with
+ * why set, else 0. */
+static int uv_stale(const struct toml_value *lock, const struct pygraph *g,
+		    const struct toml_value *pyproject, struct buf *why)
 {
 	const struct toml_value *project = toml_get(pyproject, "project");
-	const struct toml_value *dyn = toml_get(project, "dynamic"), *meta, *opt;
+	const struct toml_value *dyn = toml_get(project, "dynamic"), *meta, *opt, *root, *rev;
+	const struct toml_value *managed = toml_get(toml_get(toml_get(pyproject, "tool"), "uv"),
+						    "managed");
 	const char *name = toml_str(toml_get(project, "name"));
 	struct dep_set want = DEP_SET_INIT, locked = DEP_SET_INIT, groups = DEP_SET_INIT;
 	char *self;
 	size_t i;
 	int stale = 0;
 
-	if (!name)
+	if (!name || (managed && managed->type == TOML_BOOL && !managed->b))
 		return 0;
-	for (i = 0; dyn && dyn->type == TOML_ARRAY && i < dyn->n; i++) {
-		const char *d = toml_str(dyn->items[i]);
-
-		if (d && (!strcmp(d, "dependencies") || !strcmp(d, "optional-dependencies")))
-			return 0;
-	}
 	self = pep503_normalize(name, strlen(name));
-	if (!root) {
+	if (!(root = uv_root_of(g, self))) {
 		buf_printf(why, "the lock has no package for the project %s", self);
 		free(self);
 		return 1;
 	}
+	for (i = 0; dyn && dyn->type == TOML_ARRAY && i < dyn->n; i++) {
+		const char *d = toml_str(dyn->items[i]);
+
+		if (d && (!strcmp(d, "dependencies") || !strcmp(d, "optional-dependencies")))
+			goto out;
+	}
+	if (!toml_get(project, "dependencies") && toml_get(toml_get(pyproject, "tool"), "poetry"))
+		goto out;
 	meta = toml_get(root, "metadata");
+	rev = toml_get(lock, "revision");
+	if (!meta && rev && rev->type == TOML_INTEGER && rev->i >= 4)
+		goto out;
 	uv_names_of(&want, toml_get(project, "dependencies"), self, NULL, 0);
 	opt = toml_get(project, "optional-dependencies");
 	for (i = 0; opt && opt->type == TOML_TABLE && i < opt->n; i++)
@@ -459,9 +505,12 @@ static int uv_stale(const struct toml_value *root, const struct toml_value *pypr
 	uv_lock_names(&locked, toml_get(meta, "requires-dist"), self);
 	stale = uv_names_differ(&want, &locked, "dependencies", why);
 	/* the groups, empty ones left out on both sides (a lock of an older
-	 * revision has none) */
+	 * revision has none); uv 0.4.27 wrote requires-dev as
+	 * dependency-groups (PackageMetadata's serde alias) */
 	uv_groups_of(&groups, pyproject);
 	opt = toml_get(meta, "requires-dev");
+	if (!opt)
+		opt = toml_get(meta, "dependency-groups");
 	for (i = 0; opt && opt->type == TOML_TABLE && i < opt->n; i++) {
 		char *k = pep503_normalize(opt->kv[i].key, opt->kv[i].klen);
 
@@ -470,25 +519,19 @@ static int uv_stale(const struct toml_value *root, const struct toml_value *pypr
 		free(k);
 	}
 	for (i = 0; !stale && i < groups.n; i++) {
-		const char *g = groups.v[i].key;
-		size_t j;
+		const char *gname = groups.v[i].key;
 		struct buf what = BUF_INIT;
 
 		dep_set_release(&want);
 		dep_set_release(&locked);
-		uv_group_names(&want, pyproject, g, self);
-		for (j = 0; opt && opt->type == TOML_TABLE && j < opt->n; j++) {
-			char *k = pep503_normalize(opt->kv[j].key, opt->kv[j].klen);
-
-			if (!strcmp(k, g))
-				uv_lock_names(&locked, opt->kv[j].val, self);
-			free(k);
-		}
-		buf_printf(&what, "group %s", g);
+		uv_group_names(&want, pyproject, gname, self);
+		uv_lock_names(&locked, uv_group_of(opt, gname), self);
+		buf_printf(&what, "group %s", gname);
 		if (want.n || locked.n)
 			stale = uv_names_differ(&want, &locked, buf_str(&what), why);
 		buf_release(&what);
 	}
+out:
 	dep_set_release(&want);
 	dep_set_release(&locked);
 	dep_set_release(&groups);
@@ -502,18 +545,15 @@ int deps_uv_parse(const char *buf, size_t len, const struct pymarker_env *env,
 {
 	struct toml_value *root = NULL;
 	struct pygraph g;
-	size_t i, nroots = 0, at = (size_t)-1;
+	size_t i, nroots = 0;
 	int pass, rc = graph_open(buf, len, env, uv_schema_check, &g, &root, err);
 
-	if (rc == 0 && pyproject && stale)
-		uv_stale(NULL, pyproject, stale);
-	if (rc <= 0)
+	if (rc < 0)
 		return rc;
-	for (i = 0; pyproject && stale && i < g.n; i++)
-		if (source_is(g.v[i].t, "virtual", 1) || source_is(g.v[i].t, "editable", 1))
-			at = i;
-	if (pyproject && stale)
-		uv_stale(at == (size_t)-1 ? NULL : g.v[at].t, pyproject, stale);
+	if (pyproject && stale)	/* rc 0: no package, and the tree is freed */
+		uv_stale(rc ? root : NULL, rc ? &g : NULL, pyproject, stale);
+	if (rc == 0)
+		return rc;
 	/* the project at ".", else every workspace member (a virtual root) */
 	for (pass = 0; pass < 2 && !nroots; pass++)
 		for (i = 0; i < g.n; i++) {

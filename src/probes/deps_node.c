@@ -1178,14 +1178,26 @@ static int npm_check_overrides(const struct lock_req *l, const struct blob *lock
 	if (rc != 1)
 		return 0;
 	buf_add_clean(&why, m.name);
-	buf_puts(&why, ": package.json's overrides make ");
-	buf_add_clean(&why, *m.from ? deps_npm_path_name(m.from) : "the root");
-	buf_puts(&why, "'s ");
-	buf_add_clean(&why, m.spec);
-	buf_puts(&why, " into ");
-	buf_add_clean(&why, m.want);
-	buf_puts(&why, ", the lockfile has ");
-	buf_add_clean(&why, m.locked ? m.locked : "no version");
+	if (!o->n) {
+		/* no rule now: the lockfile was made under one */
+		buf_puts(&why, ": ");
+		buf_add_clean(&why, *m.from ? deps_npm_path_name(m.from) : "the root");
+		buf_puts(&why, " wants ");
+		buf_add_clean(&why, m.spec);
+		buf_puts(&why, ", the lockfile has ");
+		buf_add_clean(&why, m.locked ? m.locked : "no version");
+		buf_puts(&why, " (package.json has no overrides that allow it: removed since "
+			 "the last relock?)");
+	} else {
+		buf_puts(&why, ": package.json's overrides make ");
+		buf_add_clean(&why, *m.from ? deps_npm_path_name(m.from) : "the root");
+		buf_puts(&why, "'s ");
+		buf_add_clean(&why, m.spec);
+		buf_puts(&why, " into ");
+		buf_add_clean(&why, m.want);
+		buf_puts(&why, ", the lockfile has ");
+		buf_add_clean(&why, m.locked ? m.locked : "no version");
+	}
 	result_set(r, STATUS_FAIL, "package.json and %s are not in sync: %s", l->origin.file,
 		   buf_str(&why));
 	r->reason = REASON_OUT_OF_DATE;
@@ -1255,6 +1267,26 @@ static int npm_read_overrides(const struct spec *spec, struct npm_overrides *o)
 	rc = deps_npm_overrides(b.data, b.len, o, &e);
 	blob_release(&b);
 	return rc;
+}
+
+/* Whether package.json was written after the lockfile l: an override
+ * removed since the last relock leaves the lockfile as it was, and the
+ * tree is then judged with no rule (edges the override made valid are
+ * not any more: npm ci re-resolves them and refuses).  Judging every edge
+ * of a large lockfile costs a tenth of the check or more, so it is done
+ * only then: a relock, or a checkout that changed both files, writes the
+ * lockfile last or at once. */
+static int npm_manifest_newer(const struct spec *spec, const struct lock_req *l)
+{
+	struct stat pj, lk;
+	char *a = path_join(spec->root, "package.json"), *b = path_join(spec->root, l->origin.file);
+	int newer = stat(a, &pj) == 0 && stat(b, &lk) == 0 &&
+		    (pj.st_mtim.tv_sec > lk.st_mtim.tv_sec ||
+		     (pj.st_mtim.tv_sec == lk.st_mtim.tv_sec && pj.st_mtim.tv_nsec > lk.st_mtim.tv_nsec));
+
+	free(a);
+	free(b);
+	return newer;
 }
 
 /* What npm wants installed here, from what the lockfile says: dev
@@ -1355,6 +1387,8 @@ void deps_run_npm(const struct run_ctx *ctx, const struct lock_req *l, struct re
 	/* package.json is small: read before the lockfile is parsed */
 	if (npm_read_overrides(spec, &ovr) < 0)
 		memset(&ovr, 0, sizeof(ovr));
+	else if (!ovr.n)
+		ovr.every = npm_manifest_newer(spec, l);
 	npm_conf_load(spec, &conf, &plat);
 	memset(&job, 0, sizeof(job));
 	arg.here = &conf.here;

@@ -652,9 +652,22 @@ if ov_make ovbase "$ov_deps"; then
 	ov_refused "override range, a newer version in the registry than the copy above" \
 		"ansi-styles: package.json's overrides make ov-b's ^5.0.0 into ^4.1.0, the lockfile has 5.2.0"
 	EP_ENV=
-	# removed: npm ci refuses, but the lockfile keeps no record of the
-	# overrides it was made with; seeing it would mean judging every edge
-	# of every lockfile on every run: not done, a pass (man page)
+	# removed: the lockfile keeps no record of the overrides it was made
+	# with; with package.json written after the lockfile and holding none,
+	# every edge is judged (npm ci re-resolves the one the override made
+	# valid, and refuses)
+	ov_make ov_removed "$ov_deps" '{"is-number":"7.0.0"}'
+	ov_now "$ov_deps"
+	# after the lockfile's time on any file system's clock grain
+	touch -r "$p/package-lock.json" -d '+2 seconds' "$p/package.json"
+	ov_refused "override removed without a relock" \
+		"is-number: is-odd wants ^6.0.0, the lockfile has 7.0.0"
+	# package.json newer, nothing removed: every edge judged, all valid
+	p=$TEST_TMPDIR/ov_touched
+	rm -rf "$p"
+	cp -a "$ovb" "$p"
+	touch -r "$p/package-lock.json" -d '+2 seconds' "$p/package.json"
+	ov_accepted "package.json newer than the lockfile, no override"
 else
 	skip "the overrides cases: the npm registry cannot be reached ($(tail -1 "$TEST_TMPDIR/npm.log"))"
 fi

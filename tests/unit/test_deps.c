@@ -645,6 +645,83 @@ static void uv_sync_rows(void)
 		buf_release(&why);
 		toml_free(py);
 	}
+	/* what uv does not compare, or compares otherwise (each read in uv's
+	 * source: the review of this check) */
+	{
+		static const struct {
+			const char *pyproject, *lock, *why;
+		} more[] = {
+			/* include-group's target normalised (GroupName) */
+			{ "[project]\nname = \"app\"\n[dependency-groups]\nTest_Suite = [\"pytest\"]\n"
+			  "lint = [{include-group = \"test-suite\"}, \"ruff\"]\n",
+			  "[package.metadata.requires-dev]\nlint = [{ name = \"pytest\" }, { name = \"ruff\" }]\n"
+			  "test-suite = [{ name = \"pytest\" }]\n", NULL },
+			/* poetry's tables beside a [project] without dependencies:
+			 * uv builds the package to learn them */
+			{ "[project]\nname = \"app\"\nversion = \"0.1.0\"\n[tool.poetry.dependencies]\n"
+			  "requests = \"^2.31\"\n",
+			  "[package.metadata]\nrequires-dist = [{ name = \"requests\" }]\n", NULL },
+			/* unmanaged: uv never reads the lock */
+			{ "[project]\nname = \"app\"\ndependencies = [\"httpx\"]\n[tool.uv]\nmanaged = false\n",
+			  "", NULL },
+			/* uv 0.4.27's name for requires-dev */
+			{ "[project]\nname = \"app\"\n[dependency-groups]\ndev = [\"pytest\"]\n",
+			  "[package.metadata.dependency-groups]\ndev = [{ name = \"pytest\" }]\n", NULL },
+			/* the project renamed: no package of its name */
+			{ "[project]\nname = \"api\"\n", "", "the lock has no package for the project api" },
+			/* dynamic, but the package must be there still */
+			{ "[project]\nname = \"api\"\ndynamic = [\"dependencies\"]\n", "",
+			  "the lock has no package for the project api" },
+		};
+		size_t k;
+
+		for (k = 0; k < ARRAY_SIZE(more); k++) {
+			struct toml_value *py = NULL;
+			struct dep_set s = DEP_SET_INIT;
+			struct buf lock = BUF_INIT, why = BUF_INIT;
+			struct parse_error e;
+
+			CHECK(toml_parse(more[k].pyproject, strlen(more[k].pyproject), NULL, &py, &e) == 0,
+			      "more %zu: pyproject parses: %s", k, e.msg);
+			buf_printf(&lock, "version = 1\n\n[[package]]\nname = \"app\"\nversion = \"0.1.0\"\n"
+				   "source = { editable = \".\" }\n\n%s", more[k].lock);
+			CHECK(deps_uv_parse(buf_str(&lock), lock.len, &py312, py, &s, &why, &e) == 0,
+			      "more %zu: the lock parses: %s", k, e.msg);
+			CHECK(more[k].why ? !strcmp(buf_str(&why), more[k].why) : why.len == 0,
+			      "more %zu: \"%s\"", k, buf_str(&why));
+			dep_set_release(&s);
+			buf_release(&lock);
+			buf_release(&why);
+			toml_free(py);
+		}
+	}
+	/* a lock of revision 4 without metadata (uv's lock-without-metadata
+	 * preview), and a root uv 0.8 locks as a directory (editable = false) */
+	{
+		static const char *const locks[] = {
+			"version = 1\nrevision = 4\n\n[[package]]\nname = \"app\"\nversion = \"0.1.0\"\n"
+			"source = { virtual = \".\" }\ndependencies = [{ name = \"rich\" }]\n",
+			"version = 1\nrevision = 3\n\n[[package]]\nname = \"app\"\nversion = \"0.1.0\"\n"
+			"source = { directory = \".\" }\n\n[package.metadata]\n"
+			"requires-dist = [{ name = \"rich\" }]\n",
+		};
+		static const char py_text[] = "[project]\nname = \"app\"\ndependencies = [\"rich\"]\n";
+		size_t k;
+
+		for (k = 0; k < ARRAY_SIZE(locks); k++) {
+			struct toml_value *py = NULL;
+			struct dep_set s = DEP_SET_INIT;
+			struct buf why = BUF_INIT;
+			struct parse_error e;
+
+			CHECK(toml_parse(py_text, sizeof(py_text) - 1, NULL, &py, &e) == 0, "parses");
+			CHECK(deps_uv_parse(locks[k], strlen(locks[k]), &py312, py, &s, &why, &e) == 0 &&
+			      why.len == 0, "lock %zu: \"%s\"", k, buf_str(&why));
+			dep_set_release(&s);
+			buf_release(&why);
+			toml_free(py);
+		}
+	}
 	/* the lock has no package for the project (textual's header-only lock) */
 	{
 		static const char py_text[] = "[project]\nname = \"App\"\ndependencies = [\"rich\"]\n";
