@@ -1269,20 +1269,23 @@ static int npm_read_overrides(const struct spec *spec, struct npm_overrides *o)
 	return rc;
 }
 
-/* Whether package.json was written after the lockfile l: an override
- * removed since the last relock leaves the lockfile as it was, and the
- * tree is then judged with no rule (edges the override made valid are
- * not any more: npm ci re-resolves them and refuses).  Judging every edge
- * of a large lockfile costs a tenth of the check or more, so it is done
- * only then: a relock, or a checkout that changed both files, writes the
- * lockfile last or at once. */
+/* Whether package.json was written after the lockfile l, by more than
+ * NPM_NEWER_S seconds: an override removed since the last relock leaves
+ * the lockfile as it was, and the tree is then judged with no rule (edges
+ * the override made valid are not any more: npm ci re-resolves them and
+ * refuses).  Judging every edge of a large lockfile costs a third of the
+ * check, so it is done only then.  A relock writes the lockfile, and a
+ * checkout writes the two within moments of each other (package.json
+ * last: git's index order), so neither pays it; an edit of package.json
+ * since, or a pull that changed it alone, does. */
+#define NPM_NEWER_S 2
+
 static int npm_manifest_newer(const struct spec *spec, const struct lock_req *l)
 {
 	struct stat pj, lk;
 	char *a = path_join(spec->root, "package.json"), *b = path_join(spec->root, l->origin.file);
 	int newer = stat(a, &pj) == 0 && stat(b, &lk) == 0 &&
-		    (pj.st_mtim.tv_sec > lk.st_mtim.tv_sec ||
-		     (pj.st_mtim.tv_sec == lk.st_mtim.tv_sec && pj.st_mtim.tv_nsec > lk.st_mtim.tv_nsec));
+		    pj.st_mtim.tv_sec > lk.st_mtim.tv_sec + NPM_NEWER_S;
 
 	free(a);
 	free(b);

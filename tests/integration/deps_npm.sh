@@ -658,15 +658,15 @@ if ov_make ovbase "$ov_deps"; then
 	# valid, and refuses)
 	ov_make ov_removed "$ov_deps" '{"is-number":"7.0.0"}'
 	ov_now "$ov_deps"
-	# after the lockfile's time on any file system's clock grain
-	touch -r "$p/package-lock.json" -d '+2 seconds' "$p/package.json"
+	# written well after the lockfile (a checkout writes both at once)
+	touch -r "$p/package-lock.json" -d '+10 seconds' "$p/package.json"
 	ov_refused "override removed without a relock" \
 		"is-number: is-odd wants ^6.0.0, the lockfile has 7.0.0"
 	# package.json newer, nothing removed: every edge judged, all valid
 	p=$TEST_TMPDIR/ov_touched
 	rm -rf "$p"
 	cp -a "$ovb" "$p"
-	touch -r "$p/package-lock.json" -d '+2 seconds' "$p/package.json"
+	touch -r "$p/package-lock.json" -d '+10 seconds' "$p/package.json"
 	ov_accepted "package.json newer than the lockfile, no override"
 else
 	skip "the overrides cases: the npm registry cannot be reached ($(tail -1 "$TEST_TMPDIR/npm.log"))"
