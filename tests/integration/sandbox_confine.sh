@@ -134,7 +134,10 @@ if [ "$(id -u)" = 0 ] && nobody_setup; then
 	sp=$!
 	tried=$("$P" attach "$sp")
 	ep_env "$EP_BIN" --json --only=sandbox "$T/repo" >"$out" 2>/dev/null
-	kill "$sp"; wait "$sp" 2>/dev/null
+	# SIGKILL: the prober's attach may leave the sleep stopped (the
+	# SIGSTOP of PTRACE_ATTACH still pending when it let go), and a
+	# stopped process takes no SIGTERM: wait would block (seen in CI)
+	kill -KILL "$sp"; wait "$sp" 2>/dev/null
 	case $tried in
 	attached) expect "root beside its own sleep (scope $scope), the prober attached" \
 		processes.ptrace status warn ;;
@@ -163,7 +166,7 @@ if [ "$(id -u)" = 0 ] && nobody_setup; then
 			$NOBODY '$PUB/prober' attach \$sp >'$T/tried.$who'
 			$NOBODY env -i PATH=/usr/bin:/bin HOME=/nonexistent LC_ALL=C.UTF-8 \
 				'$PUB_BIN' --json --only=sandbox '$PUB/repo' >'$out' 2>/dev/null
-			kill \$sp" 2>/dev/null
+			kill -KILL \$sp" 2>/dev/null
 		tried=$(cat "$T/tried.$who" 2>/dev/null)
 		case $tried in
 		attached) expect "nobody beside a $who sleep: the prober attached" \
