@@ -1107,8 +1107,12 @@ static const char *npm_reg_pick(void *ctx, const char *name, const char *range)
 		n--;
 	buf_printf(&url, "%.*s/", (int)n, reg);
 	/* npa's escapedName: the scope's slash as %2f */
-	for (; *name; name++)
-		buf_puts(&url, *name == '/' ? "%2f" : (char[2]){ *name, 0 });
+	for (; *name; name++) {
+		if (*name == '/')
+			buf_puts(&url, "%2f");
+		else
+			buf_putc(&url, *name);
+	}
 	if (npm_cache_packument(g->cacache, buf_str(&url), &b) == 0) {
 		v = deps_npm_pick(b.data, b.len, range, g->tag);
 		blob_release(&b);

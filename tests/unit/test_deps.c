@@ -562,6 +562,23 @@ static void uv_graph(void)
 }
 
 /* Bytes that are not a lockfile: an error or a result, never a crash. */
+/* deps_uv_parse's word on a lock for a pyproject.toml, both as text,
+ * into why (the caller's to release); label and i name the row. */
+static void uv_sync_why(const char *label, size_t i, const char *pyproject, const char *lock,
+			struct buf *why)
+{
+	struct toml_value *py = NULL;
+	struct dep_set s = DEP_SET_INIT;
+	struct parse_error e;
+
+	CHECK(toml_parse(pyproject, strlen(pyproject), NULL, &py, &e) == 0,
+	      "%s %zu: pyproject parses: %s", label, i, e.msg);
+	CHECK(deps_uv_parse(lock, strlen(lock), &py312, py, &s, why, &e) == 0,
+	      "%s %zu: the lock parses: %s", label, i, e.msg);
+	dep_set_release(&s);
+	toml_free(py);
+}
+
 /* pyproject.toml's [project] against uv.lock: what uv sync --locked
  * refuses (uv-resolver lock/mod.rs Lock::satisfies: MissingRoot,
  * satisfies_requires_dist), by names.  The locks are in the shape uv
@@ -626,24 +643,16 @@ static void uv_sync_rows(void)
 	size_t i;
 
 	for (i = 0; i < ARRAY_SIZE(rows); i++) {
-		struct toml_value *py = NULL;
-		struct dep_set s = DEP_SET_INIT;
 		struct buf lock = BUF_INIT, why = BUF_INIT;
-		struct parse_error e;
 
-		CHECK(toml_parse(rows[i].pyproject, strlen(rows[i].pyproject), NULL, &py, &e) == 0,
-		      "row %zu: pyproject parses: %s", i, e.msg);
 		buf_printf(&lock, "%s%s\n[[package]]\nname = \"rich\"\nversion = \"13.0\"\n"
 			   "source = { registry = \"https://pypi.org/simple\" }\n", lock_head,
 			   rows[i].meta);
-		CHECK(deps_uv_parse(buf_str(&lock), lock.len, &py312, py, &s, &why, &e) == 0,
-		      "row %zu: the lock parses: %s", i, e.msg);
+		uv_sync_why("row", i, rows[i].pyproject, buf_str(&lock), &why);
 		CHECK(rows[i].why ? strstr(buf_str(&why), rows[i].why) != NULL : why.len == 0,
 		      "row %zu: \"%s\", want \"%s\"", i, buf_str(&why), rows[i].why ? rows[i].why : "");
-		dep_set_release(&s);
 		buf_release(&lock);
 		buf_release(&why);
-		toml_free(py);
 	}
 	/* what uv does not compare, or compares otherwise (each read in uv's
 	 * source: the review of this check) */
@@ -676,23 +685,15 @@ static void uv_sync_rows(void)
 		size_t k;
 
 		for (k = 0; k < ARRAY_SIZE(more); k++) {
-			struct toml_value *py = NULL;
-			struct dep_set s = DEP_SET_INIT;
 			struct buf lock = BUF_INIT, why = BUF_INIT;
-			struct parse_error e;
 
-			CHECK(toml_parse(more[k].pyproject, strlen(more[k].pyproject), NULL, &py, &e) == 0,
-			      "more %zu: pyproject parses: %s", k, e.msg);
 			buf_printf(&lock, "version = 1\n\n[[package]]\nname = \"app\"\nversion = \"0.1.0\"\n"
 				   "source = { editable = \".\" }\n\n%s", more[k].lock);
-			CHECK(deps_uv_parse(buf_str(&lock), lock.len, &py312, py, &s, &why, &e) == 0,
-			      "more %zu: the lock parses: %s", k, e.msg);
+			uv_sync_why("more", k, more[k].pyproject, buf_str(&lock), &why);
 			CHECK(more[k].why ? !strcmp(buf_str(&why), more[k].why) : why.len == 0,
 			      "more %zu: \"%s\"", k, buf_str(&why));
-			dep_set_release(&s);
 			buf_release(&lock);
 			buf_release(&why);
-			toml_free(py);
 		}
 	}
 	/* a lock of revision 4 without metadata (uv's lock-without-metadata
@@ -709,33 +710,22 @@ static void uv_sync_rows(void)
 		size_t k;
 
 		for (k = 0; k < ARRAY_SIZE(locks); k++) {
-			struct toml_value *py = NULL;
-			struct dep_set s = DEP_SET_INIT;
 			struct buf why = BUF_INIT;
-			struct parse_error e;
 
-			CHECK(toml_parse(py_text, sizeof(py_text) - 1, NULL, &py, &e) == 0, "parses");
-			CHECK(deps_uv_parse(locks[k], strlen(locks[k]), &py312, py, &s, &why, &e) == 0 &&
-			      why.len == 0, "lock %zu: \"%s\"", k, buf_str(&why));
-			dep_set_release(&s);
+			uv_sync_why("lock", k, py_text, locks[k], &why);
+			CHECK(why.len == 0, "lock %zu: \"%s\"", k, buf_str(&why));
 			buf_release(&why);
-			toml_free(py);
 		}
 	}
 	/* the lock has no package for the project (textual's header-only lock) */
 	{
-		static const char py_text[] = "[project]\nname = \"App\"\ndependencies = [\"rich\"]\n";
-		struct toml_value *py = NULL;
-		struct dep_set s = DEP_SET_INIT;
 		struct buf why = BUF_INIT;
-		struct parse_error e;
 
-		CHECK(toml_parse(py_text, sizeof(py_text) - 1, NULL, &py, &e) == 0, "parses");
-		CHECK(deps_uv_parse("version = 1\nrevision = 3\n", 25, &py312, py, &s, &why, &e) == 0 &&
-		      !strcmp(buf_str(&why), "the lock has no package for the project app"),
+		uv_sync_why("header only", 0, "[project]\nname = \"App\"\ndependencies = [\"rich\"]\n",
+			    "version = 1\nrevision = 3\n", &why);
+		CHECK(!strcmp(buf_str(&why), "the lock has no package for the project app"),
 		      "header only: \"%s\"", buf_str(&why));
 		buf_release(&why);
-		toml_free(py);
 	}
 }
 
